@@ -1,0 +1,28 @@
+// Reading and writing *.isograph.json files (format "isochron-graph/1", docs/graph-format.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/graph/graph_error.h"
+#include "engine/graph/graph_spec.h"
+
+namespace isochron {
+
+/// Parse graph JSON text. Structural problems (bad JSON, missing fields, duplicate ids, malformed
+/// edges) are all collected into the thrown GraphException. Types and parameters are not checked
+/// here; that is validateGraph()'s job.
+GraphSpec parseGraph(const std::string& jsonText);
+/// Read and parse a file; errors name the file.
+GraphSpec loadGraphFile(const std::filesystem::path& path);
+
+/// The graph as JSON text (stable field order, 2-space indent).
+std::string serializeGraph(const GraphSpec& graph);
+/// Write atomically (temp file + rename) so a failed save loses nothing.
+void saveGraphFile(const GraphSpec& graph, const std::filesystem::path& path);
+
+/// Parse "node.port" into its two parts; false if malformed.
+bool splitEndpoint(const std::string& text, std::string& node, std::string& port);
+
+}  // namespace isochron

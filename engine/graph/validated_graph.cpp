@@ -1,0 +1,249 @@
+#include "engine/graph/validated_graph.h"
+
+#include "engine/graph/graph_file.h"
+
+#include <algorithm>
+#include <map>
+
+namespace isochron {
+namespace {
+
+std::string listNames(const std::vector<ResolvedPort>& ports) {
+    std::string text;
+    for (const auto& p : ports) text += (text.empty() ? "" : ", ") + p.name;
+    return text.empty() ? "none" : text;
+}
+
+int findPort(const std::vector<ResolvedPort>& ports, const std::string& name) {
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+        if (ports[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+// The closest registered type name, to suggest on a typo.
+std::string closestTypeName(const OperatorRegistry& registry, const std::string& name) {
+    auto distance = [](const std::string& a, const std::string& b) {
+        std::vector<std::size_t> row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                std::size_t above = row[j];
+                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = above;
+            }
+        }
+        return row[b.size()];
+    };
+    std::string best;
+    std::size_t bestDistance = 4;
+    for (const auto* d : registry.all()) {
+        std::size_t dist = distance(name, d->typeName);
+        std::string shortName = d->typeName.substr(d->typeName.find('.') + 1);
+        dist = std::min(dist, distance(name, shortName));
+        if (dist < bestDistance) {
+            bestDistance = dist;
+            best = d->typeName;
+        }
+    }
+    return best;
+}
+
+ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors) {
+    ValidatedGraph result;
+    result.spec = graph;
+    std::map<std::string, int, std::less<>> indexOf;
+    auto error = [&](std::string node, std::string port, std::string field, std::string message) {
+        errors.push_back({std::move(node), std::move(port), std::move(field), std::move(message)});
+    };
+
+    for (const NodeSpec& spec : graph.nodes) {
+        ValidatedNode node;
+        node.id = spec.id;
+        node.descriptor = registry.find(spec.type);
+        if (!node.descriptor) {
+            std::string hint = closestTypeName(registry, spec.type);
+            error(spec.id, "", "type", "unknown operator type '" + spec.type + "'" +
+                                           (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+            continue;
+        }
+        for (const auto& [name, raw] : spec.params) {
+            const ParamSpec* p = node.descriptor->findParam(name);
+            if (!p) {
+                std::string known;
+                for (const auto& q : node.descriptor->params) known += (known.empty() ? "" : ", ") + q.name;
+                error(spec.id, "", "params." + name,
+                      "'" + spec.type + "' has no such parameter (it has: " + (known.empty() ? "none" : known) + ")");
+                continue;
+            }
+            std::string why;
+            auto value = p->fromJson(raw, why);
+            if (!value) {
+                error(spec.id, "", "params." + name, why);
+                continue;
+            }
+            node.params.set(name, *value);
+        }
+        for (const ParamSpec& p : node.descriptor->params) {
+            if (!node.params.has(p.name)) node.params.set(p.name, p.defaultValue);
+            if (p.kind == ParamKind::Path) {
+                const std::string& text = node.params.getString(p.name);
+                if (!text.empty() && !graph.baseDirectory.empty() && std::filesystem::path(text).is_relative()) {
+                    node.params.set(p.name, (graph.baseDirectory / text).lexically_normal().string());
+                }
+            }
+        }
+        node.inputs = node.descriptor->resolveInputs(node.params);
+        node.outputs = node.descriptor->resolveOutputs(node.params);
+        indexOf[node.id] = static_cast<int>(result.nodes.size());
+        result.nodes.push_back(std::move(node));
+    }
+
+    // Edges: endpoints must exist; each input is fed at most once.
+    std::map<std::pair<int, int>, int> feeder;  // (node, input) -> edge index
+    for (std::size_t i = 0; i < graph.edges.size(); ++i) {
+        const EdgeSpec& e = graph.edges[i];
+        std::string where = "edges[" + std::to_string(i) + "]";
+        auto from = indexOf.find(e.fromNode);
+        auto to = indexOf.find(e.toNode);
+        bool ok = true;
+        if (from == indexOf.end()) {
+            if (!graph.findNode(e.fromNode)) error("", "", where + ".from", "no node named '" + e.fromNode + "'");
+            ok = false;
+        }
+        if (to == indexOf.end()) {
+            if (!graph.findNode(e.toNode)) error("", "", where + ".to", "no node named '" + e.toNode + "'");
+            ok = false;
+        }
+        if (!ok) continue;
+        ValidatedNode& source = result.nodes[from->second];
+        ValidatedNode& target = result.nodes[to->second];
+        int outPort = findPort(source.outputs, e.fromPort);
+        int inPort = findPort(target.inputs, e.toPort);
+        if (outPort < 0) {
+            error(source.id, e.fromPort, where + ".from",
+                  "no output port named '" + e.fromPort + "' (outputs: " + listNames(source.outputs) + ")");
+        }
+        if (inPort < 0) {
+            error(target.id, e.toPort, where + ".to",
+                  "no input port named '" + e.toPort + "' (inputs: " + listNames(target.inputs) + ")");
+        }
+        if (outPort < 0 || inPort < 0) continue;
+        auto key = std::make_pair(to->second, inPort);
+        if (feeder.count(key)) {
+            error(target.id, e.toPort, where + ".to", "input is already fed by " + graph.edges[feeder[key]].from() +
+                                                         "; an input takes one edge (use a merge operator)");
+            continue;
+        }
+        feeder[key] = static_cast<int>(i);
+        result.edges.push_back({from->second, outPort, to->second, inPort});
+    }
+
+    // Output types that follow an input ("typeFrom") settle by propagation along edges.
+    auto upstreamType = [&](int node, int input) -> std::optional<PortType> {
+        for (const auto& e : result.edges) {
+            if (e.toNode == node && e.toPort == input) return result.nodes[e.fromNode].outputs[e.fromPort].type;
+        }
+        return std::nullopt;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+            ValidatedNode& node = result.nodes[n];
+            for (ResolvedPort& out : node.outputs) {
+                const PortSpec& spec = node.descriptor->outputs[out.specIndex];
+                if (spec.typeFrom.empty() || out.type.isConcrete()) continue;
+                const PortSpec* inSpec = nullptr;
+                for (const auto& candidate : node.descriptor->inputs) {
+                    if (candidate.name == spec.typeFrom) inSpec = &candidate;
+                }
+                std::string inName = spec.typeFrom + (inSpec && !inSpec->countParam.empty() ? std::to_string(out.groupIndex) : "");
+                int in = findPort(node.inputs, inName);
+                if (in < 0) continue;
+                auto type = upstreamType(static_cast<int>(n), in);
+                if (type && type->isConcrete()) {
+                    out.type = *type;
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    // Every edge must carry a concrete type its input accepts.
+    for (std::size_t i = 0; i < result.edges.size(); ++i) {
+        const ValidatedEdge& e = result.edges[i];
+        ValidatedNode& source = result.nodes[e.fromNode];
+        ValidatedNode& target = result.nodes[e.toNode];
+        const PortType& produced = source.outputs[e.fromPort].type;
+        const PortType& accepted = target.inputs[e.toPort].type;
+        std::string from = source.id + "." + source.outputs[e.fromPort].name;
+        std::string to = target.id + "." + target.inputs[e.toPort].name;
+        if (!produced.isConcrete()) {
+            error(source.id, source.outputs[e.fromPort].name, "",
+                  "the type of output '" + from + "' cannot be determined (connect its input)");
+            continue;
+        }
+        if (!accepted.accepts(produced)) {
+            error(target.id, target.inputs[e.toPort].name, "",
+                  "cannot connect '" + from + "' (" + produced.toString() + ") to '" + to + "' (" +
+                      accepted.toString() + "): the types do not match");
+            continue;
+        }
+        target.inputs[e.toPort].type = produced;
+    }
+
+    // Required inputs must be connected.
+    for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        const ValidatedNode& node = result.nodes[n];
+        for (std::size_t p = 0; p < node.inputs.size(); ++p) {
+            if (node.inputs[p].optional) continue;
+            if (!feeder.count({static_cast<int>(n), static_cast<int>(p)})) {
+                error(node.id, node.inputs[p].name, "", "required input is not connected");
+            }
+        }
+    }
+    return result;
+}
+
+}  // namespace
+
+std::vector<GraphError> checkGraph(const GraphSpec& graph, const OperatorRegistry& registry) {
+    std::vector<GraphError> errors;
+    resolve(graph, registry, errors);
+    return errors;
+}
+
+ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& registry) {
+    std::vector<GraphError> errors;
+    ValidatedGraph result = resolve(graph, registry, errors);
+    if (!errors.empty()) throw GraphException(std::move(errors));
+    return result;
+}
+
+void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, const std::string& assignment) {
+    auto equals = assignment.find('=');
+    std::string target = assignment.substr(0, equals);
+    std::string nodeId, paramName;
+    if (equals == std::string::npos || !splitEndpoint(target, nodeId, paramName)) {
+        throw GraphException({{"", "", "", "'" + assignment + "' is not node.param=value"}});
+    }
+    NodeSpec* node = graph.findNode(nodeId);
+    if (!node) throw GraphException({{"", "", "", "--set " + assignment + ": no node named '" + nodeId + "'"}});
+    const OperatorDescriptor* d = registry.find(node->type);
+    if (!d) throw GraphException({{nodeId, "", "type", "unknown operator type '" + node->type + "'"}});
+    const ParamSpec* p = d->findParam(paramName);
+    if (!p) throw GraphException({{nodeId, "", "params." + paramName, "'" + node->type + "' has no such parameter"}});
+    std::string why;
+    auto value = p->parseText(assignment.substr(equals + 1), why);
+    if (!value) throw GraphException({{nodeId, "", "params." + paramName, why}});
+    node->params[paramName] = paramValueToJson(*value);
+    if (p->kind == ParamKind::Path) {
+        // Paths given on the command line are relative to the working directory, not the graph file.
+        auto text = std::get<std::string>(*value);
+        if (!text.empty()) node->params[paramName] = std::filesystem::absolute(text).lexically_normal().string();
+    }
+}
+
+}  // namespace isochron

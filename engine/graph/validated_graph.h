@@ -1,0 +1,45 @@
+// Validation: check a GraphSpec against the operator registry and resolve it into a runnable form.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/graph/graph_error.h"
+#include "engine/graph/graph_spec.h"
+#include "engine/operators/registry.h"
+
+namespace isochron {
+
+/// A node whose type exists, whose parameters are valid (defaults filled in, paths resolved) and
+/// whose ports have concrete types. [value type]
+struct ValidatedNode {
+    std::string id;
+    const OperatorDescriptor* descriptor = nullptr;
+    ParamSet params;
+    std::vector<ResolvedPort> inputs;   ///< types are what actually flows in (wildcards resolved)
+    std::vector<ResolvedPort> outputs;  ///< concrete types
+};
+
+/// An edge by node and port indices.
+struct ValidatedEdge {
+    int fromNode, fromPort, toNode, toPort;
+};
+
+/// A graph that passed validation. [value type]
+struct ValidatedGraph {
+    GraphSpec spec;
+    std::vector<ValidatedNode> nodes;
+    std::vector<ValidatedEdge> edges;
+};
+
+/// Every problem in `graph` (unknown types, bad parameters, dangling edges, type mismatches,
+/// unconnected required inputs, an input fed twice), or none. Never throws for graph content.
+std::vector<GraphError> checkGraph(const GraphSpec& graph, const OperatorRegistry& registry);
+/// The validated graph; throws GraphException with every problem found.
+ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& registry);
+
+/// Apply "node.param=value" (command-line text parsed with the parameter's type); throws
+/// GraphException naming the node/parameter if it does not exist or the value is invalid.
+void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, const std::string& assignment);
+
+}  // namespace isochron

@@ -1,0 +1,62 @@
+#include "engine/items/item.h"
+
+namespace isochron {
+
+std::string_view itemKindName(ItemKind kind) {
+    switch (kind) {
+        case ItemKind::Signal: return "signal";
+        case ItemKind::Frame: return "frame";
+        case ItemKind::Scalar: return "scalar";
+        case ItemKind::TimeRange: return "time_range";
+        case ItemKind::Event: return "event";
+        case ItemKind::Progress: return "progress";
+    }
+    return "unknown";
+}
+
+Item::Item(const Item& other) noexcept
+    : segment_(other.segment_), range_(other.range_), word_(other.word_), event_(other.event_),
+      arrivalNs_(other.arrivalNs_), kind_(other.kind_) {
+    if (event_) event_->addRef();
+}
+
+Item::Item(Item&& other) noexcept
+    : segment_(std::move(other.segment_)), range_(other.range_), word_(other.word_), event_(other.event_),
+      arrivalNs_(other.arrivalNs_), kind_(other.kind_) {
+    other.event_ = nullptr;
+}
+
+Item& Item::operator=(const Item& other) noexcept {
+    if (this != &other) {
+        if (other.event_) other.event_->addRef();
+        releasePayload();
+        segment_ = other.segment_;
+        range_ = other.range_;
+        word_ = other.word_;
+        event_ = other.event_;
+        arrivalNs_ = other.arrivalNs_;
+        kind_ = other.kind_;
+    }
+    return *this;
+}
+
+Item& Item::operator=(Item&& other) noexcept {
+    if (this != &other) {
+        releasePayload();
+        segment_ = std::move(other.segment_);
+        range_ = other.range_;
+        word_ = other.word_;
+        event_ = other.event_;
+        other.event_ = nullptr;
+        arrivalNs_ = other.arrivalNs_;
+        kind_ = other.kind_;
+    }
+    return *this;
+}
+
+SampleRange Item::range() const noexcept {
+    if (kind_ == ItemKind::Signal) return SampleRange{segment_.timebase(), segment_.startIndex(), segment_.length()};
+    return range_;
+}
+
+}  // namespace isochron

@@ -1,0 +1,122 @@
+// Item: what travels on an edge. One value type for every kind so queues and schedulers stay uniform.
+//
+//   Signal     a SigSeg of samples                         (range = the samples themselves)
+//   Frame      a SigSeg of values describing a sample range (e.g. the FFT of a window)
+//   Scalar     one number describing a sample range        (e.g. a window's detection score)
+//   TimeRange  a sample range of interest                  (e.g. a detected event, for sync)
+//   Event      a sample range with a label and attributes  (e.g. a bearing estimate)
+//   Progress   punctuation: no data with time < t will come on this edge again
+//
+// Every item also carries the wall-clock arrival time of the newest data it derives from, so
+// latency can be measured at the outputs (Aurora's QoS accounting).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "engine/items/event_record.h"
+#include "engine/items/sample_range.h"
+#include "engine/signal/sigseg.h"
+
+namespace isochron {
+
+/// The kinds of item an edge can carry.
+enum class ItemKind : std::uint8_t { Signal, Frame, Scalar, TimeRange, Event, Progress };
+
+/// Name used in graph files and messages: "signal", "frame", "scalar", "time_range", "event", "progress".
+std::string_view itemKindName(ItemKind kind);
+
+/// A value on an edge; copying shares payloads (reference counts), moving is cheap. [any thread]
+class Item {
+public:
+    /// An empty progress marker at the beginning of time.
+    Item() noexcept : word_(kBeginningOfTime), kind_(ItemKind::Progress) {}
+    Item(const Item& other) noexcept;
+    Item(Item&& other) noexcept;
+    Item& operator=(const Item& other) noexcept;
+    Item& operator=(Item&& other) noexcept;
+    ~Item() { releasePayload(); }
+
+    template <class T> static Item signal(SigSeg<T> samples) {
+        Item item(ItemKind::Signal);
+        item.segment_ = std::move(samples);
+        return item;
+    }
+    /// Values (e.g. spectrum bins) computed from the samples `covered`.
+    template <class T> static Item frame(SigSeg<T> values, SampleRange covered) {
+        Item item(ItemKind::Frame);
+        item.segment_ = std::move(values);
+        item.range_ = covered;
+        return item;
+    }
+    static Item scalar(double value, SampleRange covered) {
+        Item item(ItemKind::Scalar);
+        item.word_ = std::bit_cast<std::int64_t>(value);
+        item.range_ = covered;
+        return item;
+    }
+    static Item timeRange(SampleRange range) {
+        Item item(ItemKind::TimeRange);
+        item.range_ = range;
+        return item;
+    }
+    /// An event over `range`; takes over the caller's reference to `record`.
+    static Item event(EventRecord* record, SampleRange range, double score) {
+        Item item(ItemKind::Event);
+        item.event_ = record;
+        item.range_ = range;
+        item.word_ = std::bit_cast<std::int64_t>(score);
+        return item;
+    }
+    static Item progress(TimeNs time) {
+        Item item(ItemKind::Progress);
+        item.word_ = time;
+        return item;
+    }
+
+    ItemKind kind() const noexcept { return kind_; }
+    bool isProgress() const noexcept { return kind_ == ItemKind::Progress; }
+    /// Element type of a Signal or Frame, None otherwise.
+    SampleType sampleType() const noexcept { return segment_.sampleType(); }
+
+    /// The samples of a Signal or the values of a Frame, typed. Throws std::invalid_argument on a
+    /// type mismatch (ports are typed, so this only fires on operator bugs).
+    template <class T> SigSeg<T> signal() const { return SigSeg<T>::fromHandle(segment_); }
+    /// Moves the samples out, leaving this item empty. [no reference count traffic]
+    template <class T> SigSeg<T> takeSignal() { return SigSeg<T>::fromHandle(std::move(segment_)); }
+    /// The untyped samples/values of a Signal or Frame (no reference count traffic).
+    const SegmentHandle& segment() const noexcept { return segment_; }
+
+    /// The samples an item is about: a Signal's own, the range a Frame/Scalar/Event describes.
+    SampleRange range() const noexcept;
+    /// Scalar value, or event score.
+    double value() const noexcept { return std::bit_cast<double>(word_); }
+    /// Progress time (Progress items only).
+    TimeNs progressTime() const noexcept { return word_; }
+    const EventRecord* event() const noexcept { return event_; }
+
+    /// Samples carried (Signal length; 0 for other kinds), for throughput accounting.
+    std::int64_t sampleCount() const noexcept { return kind_ == ItemKind::Signal ? segment_.length() : 0; }
+
+    /// Wall-clock time (ns, Clock::wall) the newest data behind this item arrived; 0 if unknown.
+    TimeNs arrivalNs() const noexcept { return arrivalNs_; }
+    void setArrivalNs(TimeNs arrival) noexcept { arrivalNs_ = arrival; }
+
+private:
+    explicit Item(ItemKind kind) noexcept : kind_(kind) {}
+    void releasePayload() noexcept {
+        if (event_) event_->release();
+        event_ = nullptr;
+    }
+
+    SegmentHandle segment_;
+    SampleRange range_;
+    std::int64_t word_ = 0;  // scalar value / event score (as double bits) or progress time
+    EventRecord* event_ = nullptr;
+    TimeNs arrivalNs_ = 0;
+    ItemKind kind_;
+};
+
+}  // namespace isochron

@@ -1,0 +1,34 @@
+#include "engine/operators/descriptor.h"
+
+namespace isochron {
+namespace {
+
+std::vector<ResolvedPort> resolve(const std::vector<PortSpec>& specs, const ParamSet& params) {
+    std::vector<ResolvedPort> ports;
+    for (std::size_t s = 0; s < specs.size(); ++s) {
+        const PortSpec& spec = specs[s];
+        if (spec.countParam.empty()) {
+            ports.push_back({spec.name, spec.type, static_cast<int>(s), 0, spec.optional});
+            continue;
+        }
+        std::int64_t count = params.has(spec.countParam) ? params.getInt(spec.countParam) : 0;
+        for (std::int64_t i = 0; i < count; ++i) {
+            ports.push_back({spec.name + std::to_string(i), spec.type, static_cast<int>(s), static_cast<int>(i), spec.optional});
+        }
+    }
+    return ports;
+}
+
+}  // namespace
+
+const ParamSpec* OperatorDescriptor::findParam(std::string_view name) const {
+    for (const auto& p : params) {
+        if (p.name == name) return &p;
+    }
+    return nullptr;
+}
+
+std::vector<ResolvedPort> OperatorDescriptor::resolveInputs(const ParamSet& p) const { return resolve(inputs, p); }
+std::vector<ResolvedPort> OperatorDescriptor::resolveOutputs(const ParamSet& p) const { return resolve(outputs, p); }
+
+}  // namespace isochron

@@ -1,0 +1,58 @@
+// What an operator type declares about itself: name, category, docs, typed ports and parameters.
+// Built-ins and plugins describe themselves the same way; the editor's palette, the graph validator
+// and the runner's --help all read these descriptors.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/operators/parameter.h"
+#include "engine/operators/port_type.h"
+
+namespace isochron {
+
+class Operator;
+
+/// One declared port. A port with `countParam` is repeated: parameter `countParam` (an Int) says how
+/// many, and they are named name0, name1, ... An output with `typeFrom` takes the resolved type of
+/// that input (same index for repeated ports), e.g. a pass-through's output is whatever flows in.
+struct PortSpec {
+    std::string name;
+    PortType type;
+    std::string doc;
+    bool optional = false;   ///< inputs only: may be left unconnected (treated as ended)
+    std::string countParam;  ///< repeated port: Int parameter giving the count
+    std::string typeFrom;    ///< outputs only: copy the type of this input
+};
+
+/// A port of one node after repeated ports are expanded. [value type]
+struct ResolvedPort {
+    std::string name;
+    PortType type;
+    int specIndex = 0;   ///< which PortSpec it comes from
+    int groupIndex = 0;  ///< index within a repeated group (0 otherwise)
+    bool optional = false;
+};
+
+/// Everything the host needs to list, validate and instantiate an operator type. [immutable once registered]
+struct OperatorDescriptor {
+    std::string typeName;       ///< unique, "family.name", e.g. "spectral.fft"
+    std::string category;       ///< palette group, e.g. "spectral"
+    std::string summary;        ///< one line for palettes and --list-operators
+    std::string documentation;  ///< longer text for the inspector (may be empty)
+    std::vector<PortSpec> inputs;
+    std::vector<PortSpec> outputs;
+    std::vector<ParamSpec> params;
+    std::function<std::unique_ptr<Operator>()> create;  ///< a fresh, inactive instance
+    std::string origin = "built-in";  ///< "built-in" or the plugin file it came from
+
+    bool isSource() const { return inputs.empty(); }
+    const ParamSpec* findParam(std::string_view name) const;
+    /// The node's ports for these (validated) parameters.
+    std::vector<ResolvedPort> resolveInputs(const ParamSet& params) const;
+    std::vector<ResolvedPort> resolveOutputs(const ParamSet& params) const;
+};
+
+}  // namespace isochron

@@ -1,0 +1,181 @@
+#include "engine/operators/operator.h"
+
+#include <algorithm>
+
+#include "engine/runtime/engine.h"
+#include "engine/runtime/node_context.h"
+
+namespace isochron {
+
+Operator::~Operator() = default;
+
+void Operator::activate(NodeContext& node) {
+    node_ = &node;
+    for (auto& in : node.inputs) {
+        if (!in.connected) in.progress = kEndOfTime;
+    }
+    onActivate();
+}
+
+void Operator::start() {
+    if (node_->isSource() || node_->finished) return;
+    bool anyConnected = std::any_of(node_->inputs.begin(), node_->inputs.end(), [](const InputState& in) { return in.connected; });
+    if (!anyConnected) finish();
+}
+
+void Operator::deliver(int inputPort, Item&& item) {
+    NodeContext& node = *node_;
+    if (node.failed) return;
+    if (item.isProgress()) {
+        handleProgress(inputPort, item.progressTime());
+        return;
+    }
+    InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
+    ++in.items;
+    in.samples += static_cast<std::uint64_t>(item.sampleCount());
+    ++node.calls;
+    currentArrivalNs_ = item.arrivalNs();
+    if (node.outputs.empty()) {
+        // Sinks account for latency: emission (here, the moment the output consumes it) - arrival.
+        TimeNs now = wallClockNs();
+        if (currentArrivalNs_ > 0) node.latency.record(now - currentArrivalNs_);
+        if (node.firstItemWallNs == 0) node.firstItemWallNs = now;
+        node.lastItemWallNs = now;
+    }
+    try {
+        process(inputPort, std::move(item));
+    } catch (const std::exception& e) {
+        fail("process", e.what());
+    }
+    currentArrivalNs_ = 0;
+}
+
+SourceStatus Operator::produce(std::int64_t budget) {
+    NodeContext& node = *node_;
+    if (node.failed || node.finished) return SourceStatus::finished();
+    productionBudget_ = budget;
+    ++node.calls;
+    SourceStatus status;
+    try {
+        status = onProduce();
+    } catch (const std::exception& e) {
+        fail("produce", e.what());
+        return SourceStatus::finished();
+    }
+    if (status.state == SourceStatus::State::Finished && !node.finished) finish();
+    return status;
+}
+
+void Operator::forceFinish() {
+    if (node_->finished || node_->failed) return;
+    for (auto& in : node_->inputs) in.progress = kEndOfTime;
+    node_->minimumInputProgress = kEndOfTime;
+    finish();
+}
+
+void Operator::applyParameter(std::string_view name, const ParamValue& value) {
+    node_->params.set(std::string(name), value);
+    try {
+        onParameterChanged(name);
+    } catch (const std::exception& e) {
+        fail("parameter change", e.what());
+    }
+}
+
+void Operator::deactivate() {
+    if (!node_) return;
+    try {
+        onDeactivate();
+    } catch (const std::exception& e) {
+        node_->warnings.push_back(std::string("while stopping: ") + e.what());
+    }
+}
+
+void Operator::process(int, Item&&) {
+    throw OperatorError("this operator takes no input");
+}
+
+SourceStatus Operator::onProduce() {
+    throw OperatorError("this operator is not a source");
+}
+
+void Operator::handleProgress(int inputPort, TimeNs t) {
+    NodeContext& node = *node_;
+    InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
+    if (t <= in.progress) return;
+    in.progress = t;
+    TimeNs minimum = kEndOfTime;
+    for (const auto& input : node.inputs) minimum = std::min(minimum, input.progress);
+    if (minimum <= node.minimumInputProgress) return;
+    node.minimumInputProgress = minimum;
+    if (minimum == kEndOfTime) {
+        finish();
+        return;
+    }
+    TimeNs promised;
+    try {
+        promised = onProgress(minimum);
+    } catch (const std::exception& e) {
+        fail("progress", e.what());
+        return;
+    }
+    forwardProgress(promised);
+}
+
+void Operator::finish() {
+    NodeContext& node = *node_;
+    if (node.finished) return;
+    node.finished = true;
+    try {
+        onFinish();
+    } catch (const std::exception& e) {
+        fail("finish", e.what());
+        return;
+    }
+    forwardProgress(kEndOfTime);
+}
+
+void Operator::forwardProgress(TimeNs t) {
+    NodeContext& node = *node_;
+    if (t <= node.outputProgress) return;
+    node.outputProgress = t;
+    for (int port = 0; port < static_cast<int>(node.outputs.size()); ++port) node.route(port, Item::progress(t));
+}
+
+void Operator::fail(const char* hook, const std::string& message) {
+    NodeContext& node = *node_;
+    if (node.failed) return;
+    node.failed = true;
+    node.failure = std::string(message) + " (in " + hook + ")";
+    node.finished = true;
+    // Downstream must not wait forever for a disabled node: end its outputs.
+    if (node.outputProgress < kEndOfTime) {
+        node.outputProgress = kEndOfTime;
+        for (int port = 0; port < static_cast<int>(node.outputs.size()); ++port) {
+            node.route(port, Item::progress(kEndOfTime));
+        }
+    }
+}
+
+void Operator::emit(int outputPort, Item&& item) {
+    if (item.arrivalNs() < currentArrivalNs_) item.setArrivalNs(currentArrivalNs_);
+    node_->route(outputPort, std::move(item));
+}
+
+void Operator::emitProgress(TimeNs t) { forwardProgress(t); }
+
+void Operator::warn(std::string message) {
+    constexpr std::size_t kKeptWarnings = 100;  // a warning in a hot loop must not grow memory forever
+    ++node_->warningCount;
+    if (node_->warnings.size() < kKeptWarnings) node_->warnings.push_back(std::move(message));
+}
+
+std::string_view Operator::nodeId() const { return node_->id; }
+const ParamSet& Operator::params() const { return node_->params; }
+int Operator::inputCount() const { return static_cast<int>(node_->inputs.size()); }
+int Operator::outputCount() const { return static_cast<int>(node_->outputs.size()); }
+const ResolvedPort& Operator::inputPort(int index) const { return node_->inputs[static_cast<std::size_t>(index)].port; }
+const ResolvedPort& Operator::outputPort(int index) const { return node_->outputs[static_cast<std::size_t>(index)].port; }
+bool Operator::inputConnected(int index) const { return node_->inputs[static_cast<std::size_t>(index)].connected; }
+
+}  // namespace isochron

@@ -1,0 +1,123 @@
+// Operator: the one API every processing box implements, built-in or plugin.
+//
+// Lifecycle (same verbs everywhere): create (descriptor factory) -> activate -> process/produce ...
+// -> deactivate -> destroy. The engine calls the public non-virtual entry points (activate, deliver,
+// produce, applyParameter, deactivate); they keep the bookkeeping (counts, progress propagation,
+// arrival-time stamping) in one place and then call the protected hooks an operator overrides.
+//
+// Threading: all entry points and hooks run on the engine thread that runs the graph, one at a time
+// for a given operator. Hooks must not block. process() and produce() should not allocate from the
+// system in the steady state: use SigSeg::allocate (pooled) and prepare buffers in onActivate().
+//
+// Progress (punctuation): a Progress item on an input says no data with time < t will arrive there
+// again. The engine tracks it per input and calls onProgress() with the minimum over inputs when
+// that rises; whatever onProgress() returns (default: the same time) is forwarded on every output.
+// An operator that holds data back (a window being filled) returns the time of the oldest data it
+// still holds. When every input has ended, onFinish() flushes and the end is forwarded.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "engine/items/item.h"
+#include "engine/operators/descriptor.h"
+
+namespace isochron {
+
+class NodeContext;
+
+/// What a source reports after produce(). [value type]
+struct SourceStatus {
+    enum class State { Produced, Waiting, Finished };
+    State state = State::Produced;
+    TimeNs wakeAtNs = 0;  ///< Waiting: wall-clock time (Clock::wall) worth trying again
+
+    static SourceStatus produced() { return {State::Produced, 0}; }
+    static SourceStatus waitUntil(TimeNs wallNs) { return {State::Waiting, wallNs}; }
+    static SourceStatus finished() { return {State::Finished, 0}; }
+};
+
+/// An error an operator reports from a hook; stops that node with this message (names the node).
+class OperatorError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Base class of all operators. [engine thread unless stated]
+class Operator {
+public:
+    virtual ~Operator();
+
+    // ---- Entry points called by the engine -------------------------------------------------
+    /// Bind to the engine's node and run onActivate(). [engine thread, may allocate]
+    void activate(NodeContext& node);
+    /// Start of the run: a non-source whose inputs are all unconnected finishes at once. [engine thread]
+    void start();
+    /// Hand one input item to the operator: Progress updates the input's progress, anything else
+    /// goes to process(). A hook that throws disables the node (see NodeContext::failed). [engine thread]
+    void deliver(int inputPort, Item&& item);
+    /// Sources: let the operator emit what it has ready, at most `budget` blocks. [engine thread]
+    SourceStatus produce(std::int64_t budget);
+    /// End every input now (the engine's way out of cycles once no work is left). [engine thread]
+    void forceFinish();
+    /// Apply a live parameter change (already validated against the spec). [engine thread]
+    void applyParameter(std::string_view name, const ParamValue& value);
+    /// Run onDeactivate() and unbind. [engine thread]
+    void deactivate();
+
+    // ---- What an operator sees of its node --------------------------------------------------
+    /// The node's id in the graph (for messages).
+    std::string_view nodeId() const;
+    const ParamSet& params() const;
+    int inputCount() const;
+    int outputCount() const;
+    const ResolvedPort& inputPort(int index) const;
+    const ResolvedPort& outputPort(int index) const;
+    /// Whether an input is connected (unconnected optional inputs count as ended).
+    bool inputConnected(int index) const;
+
+protected:
+    // ---- Hooks -----------------------------------------------------------------------------
+    /// Read parameters, size buffers, plan FFTs. Throw OperatorError to refuse (e.g. missing file).
+    virtual void onActivate() {}
+    /// One data item on `inputPort`. May emit any number of items. [no system allocation]
+    virtual void process(int inputPort, Item&& item);
+    /// Sources only: emit up to one batch of items and say whether more will come.
+    virtual SourceStatus onProduce();
+    /// Minimum progress over inputs rose to `inputProgress`; return the progress this operator can
+    /// promise on its outputs (never more than inputProgress unless it knows better).
+    virtual TimeNs onProgress(TimeNs inputProgress) { return inputProgress; }
+    /// Every input has ended: emit what is still buffered.
+    virtual void onFinish() {}
+    /// A live parameter changed (params() already holds the new value).
+    virtual void onParameterChanged(std::string_view /*name*/) {}
+    virtual void onDeactivate() {}
+
+    // ---- Output -----------------------------------------------------------------------------
+    /// Send an item on an output port. Items without an arrival time inherit the one of the input
+    /// item being processed. [no system allocation]
+    void emit(int outputPort, Item&& item);
+    /// Promise that no item with time < t will follow on any output; ignored if not an advance.
+    void emitProgress(TimeNs t);
+    /// Record a warning for this node (shown by the runner and the editor). [may allocate]
+    void warn(std::string message);
+    /// Arrival time of the item currently being processed (0 outside process()).
+    TimeNs currentArrivalNs() const { return currentArrivalNs_; }
+    /// Sources, inside onProduce(): how many blocks the engine admits in this call (rate control).
+    std::int64_t productionBudget() const { return productionBudget_; }
+
+private:
+    void handleProgress(int inputPort, TimeNs t);
+    void forwardProgress(TimeNs t);
+    void finish();
+    void fail(const char* hook, const std::string& message);
+
+    NodeContext* node_ = nullptr;
+    TimeNs currentArrivalNs_ = 0;
+    std::int64_t productionBudget_ = 0;
+};
+
+}  // namespace isochron

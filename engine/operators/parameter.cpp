@@ -1,0 +1,227 @@
+#include "engine/operators/parameter.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace isochron {
+namespace {
+
+std::string formatNumber(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+bool checkRange(const ParamSpec& spec, double v, std::string& error) {
+    if (!std::isfinite(v)) {
+        error = "must be a finite number";
+        return false;
+    }
+    if (spec.minimum && v < *spec.minimum) {
+        error = formatNumber(v) + " is below the minimum " + formatNumber(*spec.minimum);
+        return false;
+    }
+    if (spec.maximum && v > *spec.maximum) {
+        error = formatNumber(v) + " is above the maximum " + formatNumber(*spec.maximum);
+        return false;
+    }
+    return true;
+}
+
+std::string trim(std::string_view text) {
+    auto first = text.find_first_not_of(" \t");
+    auto last = text.find_last_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    return std::string(text.substr(first, last - first + 1));
+}
+
+std::optional<double> parseNumber(std::string_view text) {
+    std::string s = trim(text);
+    if (s.empty()) return std::nullopt;
+    try {
+        std::size_t used = 0;
+        double v = std::stod(s, &used);
+        if (used != s.size()) return std::nullopt;
+        return v;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+std::string_view paramKindName(ParamKind kind) {
+    switch (kind) {
+        case ParamKind::Bool: return "bool";
+        case ParamKind::Int: return "int";
+        case ParamKind::Real: return "real";
+        case ParamKind::String: return "string";
+        case ParamKind::Choice: return "choice";
+        case ParamKind::RealList: return "real_list";
+        case ParamKind::Path: return "path";
+    }
+    return "unknown";
+}
+
+std::optional<ParamValue> ParamSpec::validate(const ParamValue& value, std::string& error) const {
+    switch (kind) {
+        case ParamKind::Bool:
+            if (auto b = std::get_if<bool>(&value)) return *b;
+            error = "expected true or false";
+            return std::nullopt;
+        case ParamKind::Int: {
+            std::int64_t v;
+            if (auto i = std::get_if<std::int64_t>(&value)) {
+                v = *i;
+            } else if (auto d = std::get_if<double>(&value); d && std::floor(*d) == *d && std::fabs(*d) < 9e15) {
+                v = static_cast<std::int64_t>(*d);
+            } else {
+                error = "expected a whole number";
+                return std::nullopt;
+            }
+            if (!checkRange(*this, static_cast<double>(v), error)) return std::nullopt;
+            return v;
+        }
+        case ParamKind::Real: {
+            double v;
+            if (auto d = std::get_if<double>(&value)) v = *d;
+            else if (auto i = std::get_if<std::int64_t>(&value)) v = static_cast<double>(*i);
+            else {
+                error = "expected a number";
+                return std::nullopt;
+            }
+            if (!checkRange(*this, v, error)) return std::nullopt;
+            return v;
+        }
+        case ParamKind::String:
+        case ParamKind::Path:
+            if (auto s = std::get_if<std::string>(&value)) return *s;
+            error = "expected a string";
+            return std::nullopt;
+        case ParamKind::Choice: {
+            auto s = std::get_if<std::string>(&value);
+            if (!s) {
+                error = "expected one of the choices";
+                return std::nullopt;
+            }
+            for (const auto& c : choices) {
+                if (c == *s) return *s;
+            }
+            std::string list;
+            for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+            error = "'" + *s + "' is not one of: " + list;
+            return std::nullopt;
+        }
+        case ParamKind::RealList: {
+            std::vector<double> list;
+            if (auto l = std::get_if<std::vector<double>>(&value)) list = *l;
+            else if (auto d = std::get_if<double>(&value)) list = {*d};
+            else if (auto i = std::get_if<std::int64_t>(&value)) list = {static_cast<double>(*i)};
+            else {
+                error = "expected a list of numbers";
+                return std::nullopt;
+            }
+            for (double v : list) {
+                if (!checkRange(*this, v, error)) return std::nullopt;
+            }
+            return list;
+        }
+    }
+    error = "unknown parameter kind";
+    return std::nullopt;
+}
+
+std::optional<ParamValue> ParamSpec::parseText(std::string_view text, std::string& error) const {
+    std::string s = trim(text);
+    switch (kind) {
+        case ParamKind::Bool:
+            if (s == "true" || s == "1" || s == "yes" || s == "on") return validate(true, error);
+            if (s == "false" || s == "0" || s == "no" || s == "off") return validate(false, error);
+            error = "expected true or false, got '" + s + "'";
+            return std::nullopt;
+        case ParamKind::Int:
+        case ParamKind::Real: {
+            auto v = parseNumber(s);
+            if (!v) {
+                error = "expected a number, got '" + s + "'";
+                return std::nullopt;
+            }
+            return validate(*v, error);
+        }
+        case ParamKind::String:
+        case ParamKind::Path:
+        case ParamKind::Choice:
+            return validate(s, error);
+        case ParamKind::RealList: {
+            std::vector<double> list;
+            std::string body = s;
+            if (!body.empty() && body.front() == '[' && body.back() == ']') body = body.substr(1, body.size() - 2);
+            std::stringstream stream(body);
+            std::string part;
+            while (std::getline(stream, part, ',')) {
+                auto v = parseNumber(part);
+                if (!v) {
+                    error = "expected comma-separated numbers, got '" + part + "'";
+                    return std::nullopt;
+                }
+                list.push_back(*v);
+            }
+            return validate(list, error);
+        }
+    }
+    error = "unknown parameter kind";
+    return std::nullopt;
+}
+
+std::optional<ParamValue> ParamSpec::fromJson(const nlohmann::json& value, std::string& error) const {
+    if (value.is_boolean()) return validate(value.get<bool>(), error);
+    if (value.is_number_integer()) return validate(value.get<std::int64_t>(), error);
+    if (value.is_number()) return validate(value.get<double>(), error);
+    if (value.is_string()) {
+        if (kind == ParamKind::String || kind == ParamKind::Path || kind == ParamKind::Choice) {
+            return validate(value.get<std::string>(), error);
+        }
+        error = "expected " + std::string(paramKindName(kind)) + ", got the string \"" + value.get<std::string>() + "\"";
+        return std::nullopt;
+    }
+    if (value.is_array()) {
+        std::vector<double> list;
+        for (const auto& element : value) {
+            if (!element.is_number()) {
+                error = "expected a list of numbers";
+                return std::nullopt;
+            }
+            list.push_back(element.get<double>());
+        }
+        return validate(list, error);
+    }
+    error = "expected " + std::string(paramKindName(kind)) + ", got " + std::string(value.type_name());
+    return std::nullopt;
+}
+
+nlohmann::json paramValueToJson(const ParamValue& value) {
+    return std::visit([](const auto& v) { return nlohmann::json(v); }, value);
+}
+
+std::string paramValueToText(const ParamValue& value) {
+    if (auto s = std::get_if<std::string>(&value)) return *s;
+    return paramValueToJson(value).dump();
+}
+
+const ParamValue& ParamSet::get(std::string_view name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) throw std::out_of_range("no parameter named '" + std::string(name) + "'");
+    return it->second;
+}
+
+double ParamSet::getReal(std::string_view name) const {
+    const ParamValue& v = get(name);
+    if (auto i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+    return std::get<double>(v);
+}
+
+}  // namespace isochron

@@ -1,0 +1,39 @@
+// Port types: what kind of item (and element type) a port carries, with wildcards for inputs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/items/item.h"
+
+namespace isochron {
+
+/// The type of a port. An unset kind or sample type is a wildcard ("any"); output ports are
+/// concrete once the graph is resolved. Spelled "signal<f32>", "frame<c32>", "scalar", "signal<any>",
+/// "any" in graph files and messages. [value type]
+struct PortType {
+    std::optional<ItemKind> kind;
+    std::optional<SampleType> sampleType;  // only for signal and frame
+
+    static PortType signal(SampleType t) { return {ItemKind::Signal, t}; }
+    static PortType anySignal() { return {ItemKind::Signal, std::nullopt}; }
+    static PortType frame(SampleType t) { return {ItemKind::Frame, t}; }
+    static PortType anyFrame() { return {ItemKind::Frame, std::nullopt}; }
+    static PortType scalar() { return {ItemKind::Scalar, std::nullopt}; }
+    static PortType timeRange() { return {ItemKind::TimeRange, std::nullopt}; }
+    static PortType event() { return {ItemKind::Event, std::nullopt}; }
+    static PortType any() { return {std::nullopt, std::nullopt}; }
+
+    bool carriesSamples() const { return kind == ItemKind::Signal || kind == ItemKind::Frame; }
+    /// Concrete: no wildcard left.
+    bool isConcrete() const { return kind.has_value() && (!carriesSamples() || sampleType.has_value()); }
+    /// Whether items of concrete type `produced` may flow into a port of this (possibly wildcard) type.
+    bool accepts(const PortType& produced) const;
+
+    std::string toString() const;
+    static std::optional<PortType> parse(std::string_view text);
+    bool operator==(const PortType&) const = default;
+};
+
+}  // namespace isochron

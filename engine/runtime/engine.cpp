@@ -1,0 +1,196 @@
+#include "engine/runtime/engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <limits>
+
+namespace isochron {
+
+TimeNs wallClockNs() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<TimeNs>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::size_t NodeContext::queuedItems() const {
+    std::size_t total = 0;
+    for (const auto& in : inputs) total += in.queue.size();
+    return total;
+}
+
+void NodeContext::route(int port, Item&& item) {
+    OutputState& out = outputs[static_cast<std::size_t>(port)];
+    ++out.items;
+    out.samples += static_cast<std::uint64_t>(item.sampleCount());
+    const std::size_t count = out.targets.size();
+    if (count == 0) return;
+    for (std::size_t i = 0; i + 1 < count; ++i) {
+        scheduler->deliver(*out.targets[i].node, out.targets[i].port, Item(item));
+    }
+    scheduler->deliver(*out.targets[count - 1].node, out.targets[count - 1].port, std::move(item));
+}
+
+Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) {
+    scheduler_ = createScheduler(schedulerSpec);
+    burst_ = schedulerParams(schedulerSpec).getInt("burst");
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        const ValidatedNode& v = graph.nodes[i];
+        auto node = std::make_unique<NodeContext>();
+        node->id = v.id;
+        node->index = static_cast<int>(i);
+        node->descriptor = v.descriptor;
+        node->params = v.params;
+        for (const auto& p : v.inputs) node->inputs.push_back(InputState{p});
+        for (const auto& p : v.outputs) node->outputs.push_back(OutputState{p, {}});
+        node->scheduler = scheduler_.get();
+        node->engine = this;
+        nodes_.push_back(std::move(node));
+    }
+    for (const ValidatedEdge& e : graph.edges) {
+        nodes_[e.fromNode]->outputs[e.fromPort].targets.push_back(Target{nodes_[e.toNode].get(), e.toPort});
+        nodes_[e.toNode]->inputs[e.toPort].connected = true;
+    }
+    std::vector<GraphError> errors;
+    for (auto& node : nodes_) {
+        try {
+            node->op = node->descriptor->create();
+            node->op->activate(*node);
+        } catch (const std::exception& e) {
+            errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what()});
+            node->op.reset();
+        }
+    }
+    if (!errors.empty()) {
+        for (auto& node : nodes_) {
+            if (node->op) node->op->deactivate();
+        }
+        throw GraphException(std::move(errors));
+    }
+    std::vector<NodeContext*> raw;
+    for (auto& node : nodes_) raw.push_back(node.get());
+    scheduler_->prepare(raw);
+}
+
+Engine::~Engine() {
+    for (auto& node : nodes_) {
+        if (node->op) node->op->deactivate();
+    }
+}
+
+NodeContext* Engine::findNode(std::string_view id) const {
+    for (const auto& node : nodes_) {
+        if (node->id == id) return node.get();
+    }
+    return nullptr;
+}
+
+std::size_t Engine::queuedItems() const {
+    std::size_t total = 0;
+    for (const auto& node : nodes_) total += node->queuedItems();
+    return total;
+}
+
+void Engine::requestStop() {
+    stop_.store(true);
+    wake();
+}
+
+void Engine::wake() {
+    {
+        std::lock_guard lock(mutex_);
+        woken_ = true;
+    }
+    wakeUp_.notify_all();
+}
+
+void Engine::postParameter(const std::string& nodeId, const std::string& name, const ParamValue& value) {
+    NodeContext* node = findNode(nodeId);
+    if (!node) throw std::invalid_argument("no node named '" + nodeId + "'");
+    const ParamSpec* spec = node->descriptor->findParam(name);
+    if (!spec) throw std::invalid_argument("node '" + nodeId + "' has no parameter '" + name + "'");
+    if (!spec->live) {
+        throw std::invalid_argument("node '" + nodeId + "', parameter '" + name + "' cannot change while running");
+    }
+    std::string why;
+    auto checked = spec->validate(value, why);
+    if (!checked) throw std::invalid_argument("node '" + nodeId + "', parameter '" + name + "': " + why);
+    {
+        std::lock_guard lock(mutex_);
+        pending_.push_back({node, name, *checked});
+        parametersPending_.store(true, std::memory_order_release);
+    }
+    wake();
+}
+
+void Engine::applyPendingParameters() {
+    if (!parametersPending_.load(std::memory_order_acquire)) return;
+    std::vector<PendingParameter> batch;
+    {
+        std::lock_guard lock(mutex_);
+        batch.swap(pending_);
+        parametersPending_.store(false, std::memory_order_relaxed);
+    }
+    for (auto& p : batch) {
+        if (!p.node->failed) p.node->op->applyParameter(p.name, p.value);
+    }
+}
+
+void Engine::sleepUntilWall(TimeNs wakeAtNs) {
+    std::unique_lock lock(mutex_);
+    TimeNs delay = wakeAtNs - wallClockNs();
+    if (delay > 0 && !woken_ && !stop_.load()) {
+        wakeUp_.wait_for(lock, std::chrono::nanoseconds(std::min<TimeNs>(delay, 100'000'000)),
+                         [&] { return woken_ || stop_.load(); });
+    }
+    woken_ = false;
+}
+
+void Engine::finishStragglers() {
+    // Nodes in a cycle never see all their inputs end by progress alone: end them in graph order
+    // once no work is left anywhere.
+    for (auto& node : nodes_) {
+        if (!node->finished && !node->failed && !stop_.load()) {
+            node->op->forceFinish();
+            scheduler_->drain(stop_);
+        }
+    }
+}
+
+RunOutcome Engine::run() {
+    RunOutcome outcome;
+    const TimeNs started = wallClockNs();
+    std::vector<NodeContext*> active;
+    for (auto& node : nodes_) {
+        if (node->isSource()) active.push_back(node.get());
+        else node->op->start();
+    }
+    scheduler_->drain(stop_);
+    const std::int64_t budget = burst_ > 0 ? burst_ : std::numeric_limits<std::int64_t>::max();
+    while (!stop_.load(std::memory_order_relaxed)) {
+        applyPendingParameters();
+        bool produced = false;
+        TimeNs wakeAt = std::numeric_limits<TimeNs>::max();
+        for (NodeContext* source : active) {
+            SourceStatus status = source->op->produce(budget);
+            if (status.state == SourceStatus::State::Produced) produced = true;
+            else if (status.state == SourceStatus::State::Waiting) wakeAt = std::min(wakeAt, status.wakeAtNs);
+        }
+        std::erase_if(active, [](NodeContext* n) { return n->finished || n->failed; });
+        scheduler_->drain(stop_);
+        if (active.empty()) break;
+        if (!produced) sleepUntilWall(wakeAt);
+    }
+    if (!stop_.load()) {
+        finishStragglers();
+        outcome.completed = true;
+    }
+    outcome.stopped = stop_.load();
+    outcome.wallSeconds = static_cast<double>(wallClockNs() - started) / 1e9;
+    for (const auto& node : nodes_) {
+        if (node->failed) outcome.failures.push_back("node '" + node->id + "': " + node->failure);
+    }
+    return outcome;
+}
+
+}  // namespace isochron

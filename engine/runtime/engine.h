@@ -1,0 +1,83 @@
+// The engine: turns a validated graph into running nodes and drives them with a scheduler.
+//
+// Loop: each round admits items from every active source (all it has ready, or at most `burst`
+// per source with rate control), then lets the scheduler drain the graph to quiescence. When no
+// source has anything ready the engine sleeps until the earliest wake-up a source asked for or until
+// wake() is called. Rate control (burst > 0) bounds the memory in flight, as in XStream section III-C.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/graph/validated_graph.h"
+#include "engine/runtime/node_context.h"
+#include "engine/schedulers/scheduler.h"
+
+namespace isochron {
+
+/// How a run ended. [value type]
+struct RunOutcome {
+    bool completed = false;  ///< every source finished and all work drained
+    bool stopped = false;    ///< requestStop() ended it
+    double wallSeconds = 0;
+    std::vector<std::string> failures;  ///< "node 'x': message" for every node that failed
+};
+
+/// Wall-clock now, ns since the Unix epoch (Clock::wall). [any thread]
+TimeNs wallClockNs();
+
+/// Runs one graph once. [constructed and run on the engine thread; requestStop/wake/postParameter from any thread]
+class Engine {
+public:
+    /// Instantiate and activate every operator. Throws GraphException naming each node that
+    /// refused to activate, and std::invalid_argument for a bad scheduler spec.
+    Engine(const ValidatedGraph& graph, const SchedulerSpec& scheduler);
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    /// Run until every source has finished and the graph is drained, or until requestStop().
+    /// [engine thread]
+    RunOutcome run();
+    /// Ask run() to return soon. [any thread]
+    void requestStop();
+    /// Wake a sleeping run() because a source may have data. [any thread]
+    void wake();
+    /// Change a live parameter while running; validated now (throws std::invalid_argument naming
+    /// the node and parameter), applied by the engine thread between items. [any thread]
+    void postParameter(const std::string& nodeId, const std::string& name, const ParamValue& value);
+
+    const std::vector<std::unique_ptr<NodeContext>>& nodes() const { return nodes_; }
+    NodeContext* findNode(std::string_view id) const;
+    const Scheduler& scheduler() const { return *scheduler_; }
+    /// Items admitted per source per round with rate control; 0 = no rate control.
+    std::int64_t burst() const { return burst_; }
+    /// Items of all input queues together (for telemetry and tests). [engine thread]
+    std::size_t queuedItems() const;
+
+private:
+    struct PendingParameter {
+        NodeContext* node;
+        std::string name;
+        ParamValue value;
+    };
+    void applyPendingParameters();
+    void sleepUntilWall(TimeNs wakeAtNs);
+    void finishStragglers();
+
+    std::vector<std::unique_ptr<NodeContext>> nodes_;
+    std::unique_ptr<Scheduler> scheduler_;
+    std::int64_t burst_ = 0;
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> parametersPending_{false};
+    std::mutex mutex_;  // guards pending_ and the sleep
+    std::condition_variable wakeUp_;
+    bool woken_ = false;
+    std::vector<PendingParameter> pending_;
+};
+
+}  // namespace isochron

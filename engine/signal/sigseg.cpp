@@ -1,0 +1,158 @@
+#include "engine/signal/sigseg.h"
+
+#include <string>
+
+namespace isochron {
+
+SegmentHandle::SegmentHandle(const SegmentHandle& other) noexcept
+    : list_(other.list_), offset_(other.offset_), length_(other.length_), startIndex_(other.startIndex_),
+      timebase_(other.timebase_) {
+    if (list_) list_->addRef();
+}
+
+SegmentHandle::SegmentHandle(SegmentHandle&& other) noexcept
+    : list_(other.list_), offset_(other.offset_), length_(other.length_), startIndex_(other.startIndex_),
+      timebase_(other.timebase_) {
+    other.list_ = nullptr;
+    other.length_ = 0;
+    other.offset_ = 0;
+}
+
+SegmentHandle& SegmentHandle::operator=(const SegmentHandle& other) noexcept {
+    if (this != &other) {
+        if (other.list_) other.list_->addRef();
+        if (list_) list_->release();
+        list_ = other.list_;
+        offset_ = other.offset_;
+        length_ = other.length_;
+        startIndex_ = other.startIndex_;
+        timebase_ = other.timebase_;
+    }
+    return *this;
+}
+
+SegmentHandle& SegmentHandle::operator=(SegmentHandle&& other) noexcept {
+    if (this != &other) {
+        if (list_) list_->release();
+        list_ = other.list_;
+        offset_ = other.offset_;
+        length_ = other.length_;
+        startIndex_ = other.startIndex_;
+        timebase_ = other.timebase_;
+        other.list_ = nullptr;
+        other.length_ = 0;
+        other.offset_ = 0;
+    }
+    return *this;
+}
+
+std::uint32_t SegmentHandle::pieceCount() const noexcept {
+    std::uint32_t count = 0;
+    forEachPiece([&](const SegmentPiece&, std::int64_t, std::int64_t) { ++count; });
+    return count;
+}
+
+SegmentHandle SegmentHandle::wrapBlock(SampleType type, SampleBlock* block, std::int64_t offsetSamples,
+                                       std::int64_t length, std::int64_t startIndex, const Timebase* timebase) {
+    if (length < 0 || offsetSamples < 0 ||
+        static_cast<std::size_t>(offsetSamples + length) * sampleSize(type) > block->capacityBytes()) {
+        throw std::out_of_range("SigSeg::wrap: range outside the block");
+    }
+    SegmentList* list = SegmentList::create(type, 1);
+    list->pushPiece(block, offsetSamples, length);
+    return SegmentHandle(list, 0, length, startIndex, timebase);
+}
+
+SegmentHandle SegmentHandle::allocateUntyped(SampleType type, std::int64_t length, std::int64_t startIndex,
+                                             const Timebase* timebase) {
+    if (length < 0) throw std::invalid_argument("SigSeg::allocate: negative length");
+    SampleBlock* block = SampleBlock::create(static_cast<std::size_t>(std::max<std::int64_t>(length, 1)) * sampleSize(type));
+    SegmentList* list = SegmentList::create(type, 1);
+    list->pushPiece(block, 0, length);
+    block->release();  // the list holds it now (or nothing does, for an empty segment)
+    return SegmentHandle(list, 0, length, startIndex, timebase);
+}
+
+SegmentHandle SegmentHandle::subsegUntyped(std::int64_t absoluteStart, std::int64_t length) const {
+    if (length < 0 || absoluteStart < startIndex_ || absoluteStart + length > endIndex()) {
+        throw std::out_of_range("SigSeg::subseg: [" + std::to_string(absoluteStart) + ", " +
+                                std::to_string(absoluteStart + length) + ") is not inside [" +
+                                std::to_string(startIndex_) + ", " + std::to_string(endIndex()) + ")");
+    }
+    SegmentHandle result(*this);
+    result.offset_ = offset_ + (absoluteStart - startIndex_);
+    result.length_ = length;
+    result.startIndex_ = absoluteStart;
+    return result;
+}
+
+void SegmentHandle::appendInPlace(const SegmentHandle& next) {
+    if (next.length_ == 0) return;
+    if (length_ == 0) {
+        *this = next;
+        return;
+    }
+    if (next.timebase_ != timebase_) {
+        throw std::invalid_argument("SigSeg::append: segments are on different timebases");
+    }
+    if (next.startIndex_ != endIndex()) {
+        throw std::invalid_argument("SigSeg::append: segments are not adjacent (this ends at sample " +
+                                    std::to_string(endIndex()) + ", the next starts at " +
+                                    std::to_string(next.startIndex_) + "); gaps are never stitched");
+    }
+    if (next.sampleType() != sampleType()) {
+        throw std::invalid_argument("SigSeg::append: sample types differ");
+    }
+    auto spliceRuns = [](SegmentList* target, const SegmentHandle& source) {
+        source.forEachPiece([&](const SegmentPiece& p, std::int64_t skip, std::int64_t take) {
+            target->pushPiece(p.block, p.offset + skip, take);
+        });
+    };
+    // Fast path (the paper's destructive append): this handle is the list's only user and views its
+    // tail, so the list grows in place without disturbing anyone.
+    const std::uint32_t nextRuns = next.pieceCount();
+    if (list_->unique() && offset_ + length_ == list_->totalLength() &&
+        list_->pieceCount() + nextRuns <= list_->pieceCapacity()) {
+        spliceRuns(list_, next);
+        length_ += next.length_;
+        return;
+    }
+    SegmentList* merged = SegmentList::create(sampleType(), (pieceCount() + nextRuns) * 2);
+    spliceRuns(merged, *this);
+    spliceRuns(merged, next);
+    std::int64_t newLength = length_ + next.length_;
+    list_->release();
+    list_ = merged;
+    offset_ = 0;
+    length_ = newLength;
+}
+
+const std::byte* SegmentHandle::materializeUntyped() const {
+    if (length_ == 0) return nullptr;
+    const std::byte* single = nullptr;
+    std::uint32_t runs = 0;
+    forEachRun([&](const std::byte* data, std::int64_t) {
+        if (runs++ == 0) single = data;
+    });
+    if (runs == 1) return single;
+    return list_->materializedRange(offset_, length_);
+}
+
+std::byte* SegmentHandle::writableUntyped() {
+    if (length_ == 0) return nullptr;
+    if (list_->unique() && list_->pieceCount() == 1 && list_->piece(0).block->unique()) {
+        const SegmentPiece& p = list_->piece(0);
+        return p.block->data() + static_cast<std::size_t>(p.offset + offset_) * sampleSize(sampleType());
+    }
+    SegmentHandle copy = allocateUntyped(sampleType(), length_, startIndex_, timebase_);
+    std::byte* out = copy.list_->piece(0).block->data();
+    forEachRun([&](const std::byte* data, std::int64_t count) {
+        std::size_t bytes = static_cast<std::size_t>(count) * sampleSize(sampleType());
+        std::memcpy(out, data, bytes);
+        out += bytes;
+    });
+    *this = std::move(copy);
+    return list_->piece(0).block->data();
+}
+
+}  // namespace isochron

@@ -1,0 +1,2 @@
+#include "nodes/register_builtin_nodes.h"
+namespace isochron { void registerBuiltinNodes(OperatorRegistry&) {} }

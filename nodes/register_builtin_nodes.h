@@ -1,0 +1,3 @@
+#pragma once
+#include "engine/operators/registry.h"
+namespace isochron { void registerBuiltinNodes(OperatorRegistry& registry); }
