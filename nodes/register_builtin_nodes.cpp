@@ -1,2 +1,25 @@
 #include "nodes/register_builtin_nodes.h"
-namespace isochron { void registerBuiltinNodes(OperatorRegistry&) {} }
+
+#include "nodes/families.h"
+
+namespace isochron {
+
+void registerBuiltinNodes(OperatorRegistry& registry) {
+    registerIoNodes(registry);
+    registerGeneratorNodes(registry);
+    registerSegmentNodes(registry);
+    registerStatsNodes(registry);
+    registerDetectNodes(registry);
+    registerSpectralNodes(registry);
+}
+
+OperatorRegistry& builtinRegistry() {
+    static OperatorRegistry registry = [] {
+        OperatorRegistry r;
+        registerBuiltinNodes(r);
+        return r;
+    }();
+    return registry;
+}
+
+}  // namespace isochron

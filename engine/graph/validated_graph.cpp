@@ -95,6 +95,16 @@ ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry,
                 }
             }
         }
+        for (const auto* group : {&node.descriptor->inputs, &node.descriptor->outputs}) {
+            for (const PortSpec& port : *group) {
+                if (port.typeParam.empty()) continue;
+                const std::string& text = node.params.getString(port.typeParam);
+                auto named = PortType::parse(text);
+                if (!named || !named->isConcrete()) {
+                    error(spec.id, port.name, "params." + port.typeParam, "'" + text + "' is not a concrete port type (e.g. signal<f32>)");
+                }
+            }
+        }
         node.inputs = node.descriptor->resolveInputs(node.params);
         node.outputs = node.descriptor->resolveOutputs(node.params);
         indexOf[node.id] = static_cast<int>(result.nodes.size());

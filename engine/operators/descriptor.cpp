@@ -7,13 +7,17 @@ std::vector<ResolvedPort> resolve(const std::vector<PortSpec>& specs, const Para
     std::vector<ResolvedPort> ports;
     for (std::size_t s = 0; s < specs.size(); ++s) {
         const PortSpec& spec = specs[s];
+        PortType type = spec.type;
+        if (!spec.typeParam.empty() && params.has(spec.typeParam)) {
+            if (auto named = PortType::parse(params.getString(spec.typeParam))) type = *named;
+        }
         if (spec.countParam.empty()) {
-            ports.push_back({spec.name, spec.type, static_cast<int>(s), 0, spec.optional});
+            ports.push_back({spec.name, type, static_cast<int>(s), 0, spec.optional});
             continue;
         }
         std::int64_t count = params.has(spec.countParam) ? params.getInt(spec.countParam) : 0;
         for (std::int64_t i = 0; i < count; ++i) {
-            ports.push_back({spec.name + std::to_string(i), spec.type, static_cast<int>(s), static_cast<int>(i), spec.optional});
+            ports.push_back({spec.name + std::to_string(i), type, static_cast<int>(s), static_cast<int>(i), spec.optional});
         }
     }
     return ports;

@@ -18,6 +18,7 @@ class Operator;
 /// One declared port. A port with `countParam` is repeated: parameter `countParam` (an Int) says how
 /// many, and they are named name0, name1, ... An output with `typeFrom` takes the resolved type of
 /// that input (same index for repeated ports), e.g. a pass-through's output is whatever flows in.
+/// A port with `typeParam` has the type named by that String/Choice parameter (e.g. "signal<f64>").
 struct PortSpec {
     std::string name;
     PortType type;
@@ -25,6 +26,7 @@ struct PortSpec {
     bool optional = false;   ///< inputs only: may be left unconnected (treated as ended)
     std::string countParam;  ///< repeated port: Int parameter giving the count
     std::string typeFrom;    ///< outputs only: copy the type of this input
+    std::string typeParam;   ///< the type is the value of this parameter (a PortType name)
 };
 
 /// A port of one node after repeated ports are expanded. [value type]

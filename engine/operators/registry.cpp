@@ -15,6 +15,12 @@ void checkDescriptor(const OperatorDescriptor& d) {
     for (const auto& group : {&d.inputs, &d.outputs}) {
         for (const auto& port : *group) {
             if (port.name.empty()) fail("a port without a name");
+            if (!port.typeParam.empty()) {
+                const ParamSpec* named = d.findParam(port.typeParam);
+                if (!named || (named->kind != ParamKind::String && named->kind != ParamKind::Choice)) {
+                    fail("port '" + port.name + "' takes its type from '" + port.typeParam + "', which is not a string parameter");
+                }
+            }
             if (!port.countParam.empty()) {
                 const ParamSpec* count = d.findParam(port.countParam);
                 if (!count || count->kind != ParamKind::Int) {

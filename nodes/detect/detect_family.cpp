@@ -1,0 +1,9 @@
+#include "nodes/families.h"
+
+namespace isochron {
+
+void registerDetectNodes(OperatorRegistry& registry) {
+    (void)registry;
+}
+
+}  // namespace isochron

@@ -1,0 +1,15 @@
+// One registration function per operator family (nodes/<family>/<family>_family.cpp).
+#pragma once
+
+#include "engine/operators/registry.h"
+
+namespace isochron {
+
+void registerIoNodes(OperatorRegistry& registry);          ///< nodes/io
+void registerGeneratorNodes(OperatorRegistry& registry);   ///< nodes/generators
+void registerSegmentNodes(OperatorRegistry& registry);     ///< nodes/segments
+void registerStatsNodes(OperatorRegistry& registry);       ///< nodes/stats
+void registerDetectNodes(OperatorRegistry& registry);      ///< nodes/detect
+void registerSpectralNodes(OperatorRegistry& registry);    ///< nodes/spectral
+
+}  // namespace isochron

@@ -1,0 +1,35 @@
+// Operators for tests only: a scripted source and a collecting sink, registered as "test.feed" and
+// "test.collect" next to the built-ins, so tests run real graphs through the real engine.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/items/item.h"
+#include "engine/operators/registry.h"
+
+namespace isochron::test {
+
+/// Items a "test.feed" node emits, one produce() call per entry of `batches`: each batch is a list
+/// of (output port, item) pairs. After the last batch the source finishes.
+struct FeedScript {
+    std::vector<std::vector<std::pair<int, Item>>> batches;
+    int outputs = 1;
+};
+
+/// What a "test.collect" node received: data items per input port, and the progress times seen.
+struct Collected {
+    std::vector<std::vector<Item>> items;  // [port][i]
+    std::vector<std::vector<TimeNs>> progress;
+    bool finished = false;
+};
+
+/// Scripts and collections by name (the node's "name" parameter). Reset between tests.
+std::map<std::string, FeedScript>& feedScripts();
+std::map<std::string, Collected>& collections();
+
+/// The built-ins plus test.feed and test.collect.
+OperatorRegistry& testRegistry();
+
+}  // namespace isochron::test
