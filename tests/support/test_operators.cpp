@@ -1,5 +1,7 @@
 #include "tests/support/test_operators.h"
 
+#include <algorithm>
+
 #include "engine/operators/operator.h"
 #include "nodes/register_builtin_nodes.h"
 
@@ -47,6 +49,75 @@ private:
     Collected* collected_ = nullptr;
 };
 
+// Merges two scalar streams by range start, releasing items only once progress on both inputs
+// passed them: the output is the same whatever order the inputs arrive in.
+class Merge final : public Operator {
+protected:
+    void process(int port, Item&& item) override { held_.push_back({port, std::move(item)}); }
+    TimeNs onProgress(TimeNs t) override {
+        release(t);
+        return t;
+    }
+    void onFinish() override { release(kEndOfTime); }
+
+private:
+    void release(TimeNs before) {
+        std::stable_sort(held_.begin(), held_.end(), [](const auto& a, const auto& b) {
+            return std::make_pair(a.second.range().startTime(), a.first) < std::make_pair(b.second.range().startTime(), b.first);
+        });
+        std::size_t n = 0;
+        while (n < held_.size() && (before == kEndOfTime || held_[n].second.range().startTime() < before)) ++n;
+        for (std::size_t i = 0; i < n; ++i) emit(0, std::move(held_[i].second));
+        held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    std::vector<std::pair<int, Item>> held_;
+};
+
+// Sends each scalar around a loop `laps` times (adding 1000 per lap) before emitting it on `out`.
+class Loop final : public Operator {
+protected:
+    void process(int port, Item&& item) override {
+        double v = item.value();
+        if (port == 1 && v >= 1000.0 * static_cast<double>(params().getInt("laps"))) {
+            emit(0, std::move(item));
+            return;
+        }
+        emit(1, Item::scalar(v + 1000.0, item.range()));
+    }
+};
+
+// Forwards items but throws on the n-th one.
+class FailAfter final : public Operator {
+protected:
+    void process(int, Item&& item) override {
+        if (++seen_ == params().getInt("n")) throw OperatorError("planted failure on item " + std::to_string(seen_));
+        emit(0, std::move(item));
+    }
+
+private:
+    std::int64_t seen_ = 0;
+};
+
+// Multiplies scalar values by a live `gain`.
+class Gain final : public Operator {
+protected:
+    void onActivate() override { gain_ = params().getReal("gain"); }
+    void onParameterChanged(std::string_view) override { gain_ = params().getReal("gain"); }
+    void process(int, Item&& item) override { emit(0, Item::scalar(item.value() * gain_, item.range())); }
+
+private:
+    double gain_ = 1;
+};
+
+OperatorDescriptor simple(std::string name, std::string summary, std::function<std::unique_ptr<Operator>()> create) {
+    OperatorDescriptor d;
+    d.typeName = "test." + name;
+    d.category = "test";
+    d.summary = std::move(summary);
+    d.create = std::move(create);
+    return d;
+}
+
 }  // namespace
 
 std::map<std::string, FeedScript>& feedScripts() {
@@ -82,6 +153,29 @@ OperatorRegistry& testRegistry() {
                           ParamSpec{"inputs", ParamKind::Int, std::int64_t{1}, 1.0, 64.0, "", "number of inputs"}};
         collect.create = [] { return std::make_unique<Collect>(); };
         r.add(std::move(collect));
+
+        auto merge = simple("merge", "Merges two scalar streams by time using progress", [] { return std::make_unique<Merge>(); });
+        merge.inputs = {PortSpec{"a", PortType::scalar(), "first"}, PortSpec{"b", PortType::scalar(), "second"}};
+        merge.outputs = {PortSpec{"out", PortType::scalar(), "merged"}};
+        r.add(std::move(merge));
+
+        auto loop = simple("loop", "Sends scalars around a cycle", [] { return std::make_unique<Loop>(); });
+        loop.inputs = {PortSpec{"in", PortType::scalar(), "new items"}, PortSpec{"back", PortType::scalar(), "returning items", true}};
+        loop.outputs = {PortSpec{"out", PortType::scalar(), "finished items"}, PortSpec{"around", PortType::scalar(), "into the loop"}};
+        loop.params = {ParamSpec{"laps", ParamKind::Int, std::int64_t{3}, 0.0, 100.0, "", "laps per item"}};
+        r.add(std::move(loop));
+
+        auto fail = simple("fail_after", "Throws on the n-th item", [] { return std::make_unique<FailAfter>(); });
+        fail.inputs = {PortSpec{"in", PortType::any(), "anything"}};
+        fail.outputs = {PortSpec{"out", PortType::any(), "the same", false, "", "in"}};
+        fail.params = {ParamSpec{"n", ParamKind::Int, std::int64_t{3}, 1.0, 1e9, "items", "which item throws"}};
+        r.add(std::move(fail));
+
+        auto gain = simple("gain", "Multiplies scalars by a live gain", [] { return std::make_unique<Gain>(); });
+        gain.inputs = {PortSpec{"in", PortType::scalar(), "values"}};
+        gain.outputs = {PortSpec{"out", PortType::scalar(), "scaled values"}};
+        gain.params = {ParamSpec{"gain", ParamKind::Real, 1.0, -100.0, 100.0, "", "factor", {}, true}};
+        r.add(std::move(gain));
         return r;
     }();
     return registry;

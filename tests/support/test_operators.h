@@ -29,7 +29,9 @@ struct Collected {
 std::map<std::string, FeedScript>& feedScripts();
 std::map<std::string, Collected>& collections();
 
-/// The built-ins plus test.feed and test.collect.
+/// The built-ins plus the test operators: test.feed, test.collect, test.merge (two scalar inputs
+/// merged by time via progress), test.loop (scalars sent `laps` times around a cycle), test.fail_after
+/// (throws on the n-th item) and test.gain (scalars times a live `gain`).
 OperatorRegistry& testRegistry();
 
 }  // namespace isochron::test

@@ -1,0 +1,157 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
+#include "tests/support/test_operators.h"
+
+using namespace isochron;
+
+namespace {
+
+std::vector<GraphError> loadErrors(const std::string& json) {
+    try {
+        GraphSpec spec = parseGraph(json);
+        return checkGraph(spec, test::testRegistry());
+    } catch (const GraphException& e) {
+        return e.errors();
+    }
+}
+
+bool anyError(const std::vector<GraphError>& errors, const std::string& node, const std::string& port,
+              const std::string& field, const std::string& text) {
+    for (const auto& e : errors) {
+        if (e.node == node && e.port == port && e.field == field && e.toString().find(text) != std::string::npos) return true;
+    }
+    return false;
+}
+
+std::string describe(const std::vector<GraphError>& errors) {
+    std::string all;
+    for (const auto& e : errors) all += e.toString() + "\n";
+    return all;
+}
+
+const char* kGood = R"({
+  "format": "isochron-graph/1",
+  "name": "demo",
+  "description": "round trip",
+  "scheduler": {"name": "fifo-slice", "params": {"slice_us": 50}},
+  "nodes": [
+    {"id": "src", "type": "test.feed", "params": {"name": "g", "type": "scalar"}, "position": [10, 20], "label": "Input"},
+    {"id": "x2", "type": "test.gain", "params": {"gain": 2}, "position": [200.5, 20]},
+    {"id": "out", "type": "test.collect", "params": {"name": "g"}, "qos": [[0, 1], [100, 0]]}
+  ],
+  "edges": [{"from": "src.out0", "to": "x2.in"}, {"from": "x2.out", "to": "out.in0"}],
+  "editor": {"zoom": 1.5}
+})";
+
+}  // namespace
+
+TEST_CASE("a graph file round-trips through serialize and parse, keeping editor data", "[graph]") {
+    GraphSpec spec = parseGraph(kGood);
+    CHECK(spec.name == "demo");
+    CHECK(spec.scheduler.name == "fifo-slice");
+    REQUIRE(spec.nodes.size() == 3);
+    CHECK(spec.nodes[1].position == NodePosition{200.5, 20});
+    CHECK(spec.nodes[0].extra["label"] == "Input");
+    std::string text = serializeGraph(spec);
+    CHECK(text.rfind("{\n  \"format\": \"isochron-graph/1\"", 0) == 0);
+    GraphSpec again = parseGraph(text);
+    CHECK(serializeGraph(again) == text);
+    CHECK(again.nodes[2].extra["qos"] == spec.nodes[2].extra["qos"]);
+    CHECK(again.extra["editor"]["zoom"] == 1.5);
+    CHECK(again.edges == spec.edges);
+    CHECK(checkGraph(again, test::testRegistry()).empty());
+}
+
+TEST_CASE("saving is atomic and loading resolves relative paths from the file's folder", "[graph]") {
+    auto dir = std::filesystem::temp_directory_path() / "isochron-graph-file-test";
+    std::filesystem::create_directories(dir);
+    GraphSpec spec = parseGraph(kGood);
+    saveGraphFile(spec, dir / "g.isograph.json");
+    CHECK_FALSE(std::filesystem::exists(dir / "g.isograph.json.saving"));
+    GraphSpec loaded = loadGraphFile(dir / "g.isograph.json");
+    CHECK(loaded.baseDirectory == std::filesystem::absolute(dir));
+    std::filesystem::remove_all(dir);
+    CHECK_THROWS_WITH(loadGraphFile(dir / "missing.isograph.json"), Catch::Contains("cannot open graph file"));
+}
+
+TEST_CASE("structural errors name the field", "[graph][errors]") {
+    auto errors = loadErrors(R"({"nodes": []})");
+    CHECK(anyError(errors, "", "", "format", "missing"));
+
+    errors = loadErrors(R"({"format": "isochron-graph/9", "nodes": []})");
+    CHECK(anyError(errors, "", "", "format", "isochron-graph/9"));
+
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a b", "type": "x"}]})");
+    CHECK(anyError(errors, "", "", "nodes[0].id", "identifier"));
+
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.gain"}, {"id": "a", "type": "test.gain"}]})");
+    CHECK(anyError(errors, "a", "", "id", "more than one node"));
+
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [], "edges": [{"from": "nodot", "to": "b.in"}]})");
+    CHECK(anyError(errors, "", "", "edges[0].from", "node.port"));
+
+    errors = loadErrors("{not json");
+    CHECK(anyError(errors, "", "", "", "not valid JSON"));
+}
+
+TEST_CASE("validation errors name the node, port or field", "[graph][errors]") {
+    SECTION("unknown type, with a suggestion") {
+        auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "g", "type": "test.gian"}]})");
+        INFO(describe(errors));
+        CHECK(anyError(errors, "g", "", "type", "unknown operator type 'test.gian' (did you mean 'test.gain'?)"));
+    }
+    SECTION("bad parameter values and unknown parameters") {
+        auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+            {"id": "g", "type": "test.gain", "params": {"gain": 1000, "gian": 1}},
+            {"id": "l", "type": "test.loop", "params": {"laps": "three"}}]})");
+        INFO(describe(errors));
+        CHECK(anyError(errors, "g", "", "params.gain", "1000 is above the maximum 100"));
+        CHECK(anyError(errors, "g", "", "params.gian", "no such parameter"));
+        CHECK(anyError(errors, "l", "", "params.laps", "expected int"));
+    }
+    SECTION("dangling edges and unknown ports") {
+        auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+            {"id": "g", "type": "test.gain"}, {"id": "c", "type": "test.collect"}],
+            "edges": [{"from": "nowhere.out", "to": "g.in"}, {"from": "g.output", "to": "c.in0"}]})");
+        INFO(describe(errors));
+        CHECK(anyError(errors, "", "", "edges[0].from", "no node named 'nowhere'"));
+        CHECK(anyError(errors, "g", "output", "edges[1].from", "no output port named 'output' (outputs: out)"));
+    }
+    SECTION("type mismatch names both ends and both types") {
+        auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+            {"id": "s", "type": "test.feed", "params": {"type": "signal<f32>"}}, {"id": "g", "type": "test.gain"},
+            {"id": "c", "type": "test.collect"}],
+            "edges": [{"from": "s.out0", "to": "g.in"}, {"from": "g.out", "to": "c.in0"}]})");
+        INFO(describe(errors));
+        CHECK(anyError(errors, "g", "in", "", "cannot connect 's.out0' (signal<f32>) to 'g.in' (scalar)"));
+    }
+    SECTION("unconnected required input, and an input fed twice") {
+        auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+            {"id": "s", "type": "test.feed", "params": {"type": "scalar", "outputs": 2}}, {"id": "g", "type": "test.gain"},
+            {"id": "m", "type": "test.merge"}],
+            "edges": [{"from": "s.out0", "to": "m.a"}, {"from": "s.out1", "to": "m.a"}]})");
+        INFO(describe(errors));
+        CHECK(anyError(errors, "g", "in", "", "required input is not connected"));
+        CHECK(anyError(errors, "m", "b", "", "required input is not connected"));
+        CHECK(anyError(errors, "m", "a", "edges[1].to", "already fed by s.out0"));
+    }
+    SECTION("a port type parameter that names no type") {
+        auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "s", "type": "test.feed", "params": {"type": "signal<q7>"}}]})");
+        CHECK(anyError(errors, "s", "out", "params.type", "not a concrete port type"));
+    }
+}
+
+TEST_CASE("command-line overrides are parsed with the parameter's type", "[graph]") {
+    GraphSpec spec = parseGraph(kGood);
+    setParameterFromText(spec, test::testRegistry(), "x2.gain=-3.5");
+    CHECK(spec.findNode("x2")->params["gain"] == -3.5);
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=loud"), Catch::Contains("expected a number"));
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "nope.gain=1"), Catch::Contains("no node named 'nope'"));
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.volume=1"), Catch::Contains("no such parameter"));
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2gain"), Catch::Contains("node.param=value"));
+}
