@@ -1,0 +1,57 @@
+#include "app/run/command_line.h"
+
+#include <stdexcept>
+#include <string_view>
+
+namespace isochron::run {
+
+std::string usageText() {
+    return R"(Usage: isochron-run GRAPH.isograph.json [options]
+
+Runs a graph headless to the end of its sources (or until Ctrl-C) and prints, per output,
+items, samples, throughput and latency.
+
+Options:
+  --scheduler NAME[:k=v,...]  scheduler to use (default: the graph file's), e.g. df, fifo,
+                              fifo-slice:slice_us=28, rtc:burst=4 (see --list-schedulers)
+  --set NODE.PARAM=VALUE      override a node parameter (repeatable)
+  --report FILE.json          write the run report as JSON
+  --check                     validate the graph and exit
+  --quiet                     print nothing but errors
+  --list-operators            list every operator type with its ports and parameters
+  --list-schedulers           list schedulers and their parameters
+  --version                   print the version
+  -h, --help                  this text
+
+Exit status: 0 success, 1 bad usage or invalid graph, 2 a node failed while running,
+130 stopped by Ctrl-C.
+)";
+}
+
+RunOptions parseCommandLine(int argc, char** argv) {
+    RunOptions options;
+    auto needValue = [&](int& i, std::string_view flag) -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(std::string(flag) + " needs a value");
+        return argv[++i];
+    };
+    for (int i = 1; i < argc; ++i) {
+        std::string_view arg = argv[i];
+        if (arg == "--scheduler") options.scheduler = needValue(i, arg);
+        else if (arg == "--set") options.overrides.push_back(needValue(i, arg));
+        else if (arg == "--report") options.reportPath = needValue(i, arg);
+        else if (arg == "--check") options.checkOnly = true;
+        else if (arg == "--quiet" || arg == "-q") options.quiet = true;
+        else if (arg == "--list-operators") options.listOperators = true;
+        else if (arg == "--list-schedulers") options.listSchedulers = true;
+        else if (arg == "--version") options.version = true;
+        else if (arg == "--help" || arg == "-h") options.help = true;
+        else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + std::string(arg));
+        else if (options.graphPath.empty()) options.graphPath = arg;
+        else throw std::invalid_argument("more than one graph given: " + options.graphPath + " and " + std::string(arg));
+    }
+    bool listing = options.listOperators || options.listSchedulers || options.help || options.version;
+    if (options.graphPath.empty() && !listing) throw std::invalid_argument("no graph file given (try --help)");
+    return options;
+}
+
+}  // namespace isochron::run

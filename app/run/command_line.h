@@ -1,0 +1,30 @@
+// isochron-run's command line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace isochron::run {
+
+/// What the user asked for. [value type]
+struct RunOptions {
+    std::string graphPath;
+    std::optional<std::string> scheduler;  ///< overrides the graph file's choice
+    std::vector<std::string> overrides;    ///< "node.param=value"
+    std::optional<std::string> reportPath;
+    bool quiet = false;
+    bool checkOnly = false;
+    bool listOperators = false;
+    bool listSchedulers = false;
+    bool help = false;
+    bool version = false;
+};
+
+/// Parse argv; throws std::invalid_argument with a one-line message on bad usage.
+RunOptions parseCommandLine(int argc, char** argv);
+
+/// The --help text.
+std::string usageText();
+
+}  // namespace isochron::run

@@ -1,0 +1,126 @@
+// isochron-run: run a graph headless and report what it did.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "app/run/command_line.h"
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
+#include "engine/runtime/engine.h"
+#include "engine/runtime/run_summary.h"
+#include "nodes/register_builtin_nodes.h"
+
+using namespace isochron;
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+void onInterrupt(int) { interrupted.store(true); }
+
+void printOperators(const OperatorRegistry& registry) {
+    for (const OperatorDescriptor* d : registry.all()) {
+        std::cout << d->typeName << "  [" << d->category << "]  " << d->summary << "\n";
+        for (const auto& p : d->inputs) {
+            std::cout << "    in  " << p.name << (p.countParam.empty() ? "" : "0.." + p.countParam) << ": " << p.type.toString()
+                      << (p.optional ? " (optional)" : "") << "  " << p.doc << "\n";
+        }
+        for (const auto& p : d->outputs) {
+            std::cout << "    out " << p.name << (p.countParam.empty() ? "" : "0.." + p.countParam) << ": "
+                      << (p.typeFrom.empty() ? p.type.toString() : "same as " + p.typeFrom) << "  " << p.doc << "\n";
+        }
+        for (const auto& p : d->params) {
+            std::cout << "    param " << p.name << " (" << paramKindName(p.kind) << (p.unit.empty() ? "" : ", " + p.unit)
+                      << ", default " << paramValueToText(p.defaultValue) << (p.live ? ", live" : "") << ")  " << p.doc << "\n";
+        }
+    }
+}
+
+void printSchedulers() {
+    for (const auto& s : availableSchedulers()) {
+        std::cout << s.name << "  " << s.summary << "\n";
+        for (const auto& p : s.params) {
+            std::cout << "    " << p.name << " (" << paramKindName(p.kind) << (p.unit.empty() ? "" : ", " + p.unit)
+                      << ", default " << paramValueToText(p.defaultValue) << ")  " << p.doc << "\n";
+        }
+    }
+}
+
+int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry) {
+    GraphSpec spec = loadGraphFile(options.graphPath);
+    for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
+    SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
+    ValidatedGraph graph = validateGraph(spec, registry);
+    schedulerParams(scheduler);  // reject a bad scheduler before anything starts
+    if (options.checkOnly) {
+        if (!options.quiet) std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
+        return 0;
+    }
+    Engine engine(graph, scheduler);
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    std::atomic<bool> done{false};
+    std::thread watcher([&] {
+        while (!done.load()) {
+            if (interrupted.load()) {
+                engine.requestStop();
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    if (!options.quiet) {
+        std::cout << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
+                  << scheduler.name << " (Ctrl-C to stop)\n";
+    }
+    RunOutcome outcome = engine.run();
+    done.store(true);
+    watcher.join();
+    RunSummary summary = summarizeRun(engine, outcome);
+    if (!options.quiet) std::cout << summary.toText();
+    else for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";
+    if (options.reportPath) {
+        std::ofstream report(*options.reportPath);
+        if (!report) throw std::runtime_error("cannot write report " + *options.reportPath);
+        report << summary.toJson().dump(2) << "\n";
+    }
+    if (!outcome.failures.empty()) return 2;
+    return interrupted.load() ? 130 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    run::RunOptions options;
+    try {
+        options = run::parseCommandLine(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "isochron-run: " << e.what() << "\n";
+        return 1;
+    }
+    if (options.help) {
+        std::cout << run::usageText();
+        return 0;
+    }
+    if (options.version) {
+        std::cout << "isochron-run 0.1.0 (graph format " << kGraphFormat << ")\n";
+        return 0;
+    }
+    OperatorRegistry& registry = builtinRegistry();
+    if (options.listOperators) printOperators(registry);
+    if (options.listSchedulers) printSchedulers();
+    if (options.graphPath.empty()) return 0;
+    try {
+        return runGraphFile(options, registry);
+    } catch (const GraphException& e) {
+        std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
+        for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "isochron-run: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,134 @@
+#include "engine/runtime/run_summary.h"
+
+#include <cstdio>
+
+namespace isochron {
+namespace {
+
+std::string format(const char* pattern, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, pattern, value);
+    return buffer;
+}
+
+// 1234567 -> "1.23 M"
+std::string humanRate(double value) {
+    const char* units[] = {"", " k", " M", " G", " T"};
+    int unit = 0;
+    while (value >= 1000.0 && unit < 4) {
+        value /= 1000.0;
+        ++unit;
+    }
+    return format(value < 10 ? "%.2f" : value < 100 ? "%.1f" : "%.0f", value) + units[unit];
+}
+
+}  // namespace
+
+RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome) {
+    RunSummary summary;
+    summary.scheduler = std::string(engine.scheduler().name());
+    summary.outcome = outcome;
+    const double seconds = outcome.wallSeconds > 0 ? outcome.wallSeconds : 1e-9;
+    for (const auto& node : engine.nodes()) {
+        NodeSummary n;
+        n.node = node->id;
+        n.type = node->descriptor->typeName;
+        n.calls = node->calls;
+        for (const auto& in : node->inputs) {
+            n.itemsIn += in.items;
+            n.samplesIn += in.samples;
+        }
+        for (const auto& out : node->outputs) {
+            n.itemsOut += out.items;
+            n.samplesOut += out.samples;
+        }
+        n.warningCount = node->warningCount;
+        n.warnings = node->warnings;
+        if (node->failed) n.failure = node->failure;
+        if (node->isSink()) {
+            OutputSummary o;
+            o.node = node->id;
+            o.items = n.itemsIn;
+            o.samples = n.samplesIn;
+            o.samplesPerSecond = static_cast<double>(o.samples) / seconds;
+            o.itemsPerSecond = static_cast<double>(o.items) / seconds;
+            const LatencyHistogram& h = node->latency;
+            o.latencyCount = h.count();
+            o.latencyMeanMs = h.meanNs() / 1e6;
+            o.latencyP50Ms = h.percentileNs(0.50) / 1e6;
+            o.latencyP95Ms = h.percentileNs(0.95) / 1e6;
+            o.latencyP99Ms = h.percentileNs(0.99) / 1e6;
+            o.latencyMaxMs = static_cast<double>(h.maxNs()) / 1e6;
+            summary.outputs.push_back(o);
+        }
+        summary.nodes.push_back(std::move(n));
+    }
+    return summary;
+}
+
+nlohmann::ordered_json RunSummary::toJson() const {
+    using nlohmann::ordered_json;
+    ordered_json root;
+    root["format"] = "isochron-run-report/1";
+    root["scheduler"] = scheduler;
+    root["completed"] = outcome.completed;
+    root["stopped"] = outcome.stopped;
+    root["wall_s"] = outcome.wallSeconds;
+    root["failures"] = outcome.failures;
+    ordered_json outs = ordered_json::object();
+    for (const auto& o : outputs) {
+        outs[o.node] = {
+            {"items", o.items},
+            {"samples", o.samples},
+            {"samples_per_s", o.samplesPerSecond},
+            {"items_per_s", o.itemsPerSecond},
+            {"latency_ms", {{"count", o.latencyCount}, {"mean", o.latencyMeanMs}, {"p50", o.latencyP50Ms},
+                            {"p95", o.latencyP95Ms}, {"p99", o.latencyP99Ms}, {"max", o.latencyMaxMs}}},
+        };
+    }
+    root["outputs"] = outs;
+    ordered_json nodesJson = ordered_json::object();
+    for (const auto& n : nodes) {
+        ordered_json entry = {{"type", n.type}, {"calls", n.calls}, {"items_in", n.itemsIn}, {"items_out", n.itemsOut},
+                              {"samples_in", n.samplesIn}, {"samples_out", n.samplesOut}};
+        if (n.warningCount) {
+            entry["warning_count"] = n.warningCount;
+            entry["warnings"] = n.warnings;
+        }
+        if (!n.failure.empty()) entry["failure"] = n.failure;
+        nodesJson[n.node] = entry;
+    }
+    root["nodes"] = nodesJson;
+    return root;
+}
+
+std::string RunSummary::toText() const {
+    std::string text;
+    char line[256];
+    std::snprintf(line, sizeof line, "scheduler %s: %s after %.3f s\n", scheduler.c_str(),
+                  outcome.completed ? "completed" : outcome.stopped ? "stopped" : "ended", outcome.wallSeconds);
+    text += line;
+    std::snprintf(line, sizeof line, "%-18s %10s %12s %14s %30s\n", "output", "items", "samples", "samples/s",
+                  "latency ms p50 / p95 / p99");
+    text += line;
+    for (const auto& o : outputs) {
+        std::string latency = o.latencyCount ? format("%.3f", o.latencyP50Ms) + " / " + format("%.3f", o.latencyP95Ms) +
+                                                   " / " + format("%.3f", o.latencyP99Ms)
+                                             : "-";
+        std::snprintf(line, sizeof line, "%-18s %10llu %12llu %14s %30s\n", o.node.c_str(),
+                      static_cast<unsigned long long>(o.items), static_cast<unsigned long long>(o.samples),
+                      humanRate(o.samplesPerSecond).c_str(), latency.c_str());
+        text += line;
+    }
+    for (const auto& n : nodes) {
+        for (const auto& w : n.warnings) text += "warning: node '" + n.node + "': " + w + "\n";
+        if (n.warningCount > n.warnings.size()) {
+            text += "warning: node '" + n.node + "': " + std::to_string(n.warningCount - n.warnings.size()) +
+                    " more warnings\n";
+        }
+    }
+    for (const auto& f : outcome.failures) text += "error: " + f + "\n";
+    return text;
+}
+
+}  // namespace isochron

@@ -1,0 +1,54 @@
+// What a run did, per output and per node: the numbers the runner prints and writes as JSON, and
+// that the benchmarks and the editor's comparison view reuse.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/runtime/engine.h"
+
+namespace isochron {
+
+/// Figures for one output (a node without output ports). [value type]
+struct OutputSummary {
+    std::string node;
+    std::uint64_t items = 0;    ///< data items received (progress excluded)
+    std::uint64_t samples = 0;  ///< samples in received signals
+    double samplesPerSecond = 0;
+    double itemsPerSecond = 0;
+    std::uint64_t latencyCount = 0;  ///< items with a known arrival time
+    double latencyMeanMs = 0, latencyP50Ms = 0, latencyP95Ms = 0, latencyP99Ms = 0, latencyMaxMs = 0;
+};
+
+/// Figures for any node. [value type]
+struct NodeSummary {
+    std::string node;
+    std::string type;
+    std::uint64_t calls = 0;
+    std::uint64_t itemsIn = 0, itemsOut = 0;
+    std::uint64_t samplesIn = 0, samplesOut = 0;
+    std::uint64_t warningCount = 0;
+    std::vector<std::string> warnings;
+    std::string failure;  ///< empty unless the node failed
+};
+
+/// A whole run. [value type]
+struct RunSummary {
+    std::string scheduler;
+    RunOutcome outcome;
+    std::vector<OutputSummary> outputs;
+    std::vector<NodeSummary> nodes;
+
+    /// Report JSON ("format": "isochron-run-report/1"), with "outputs" keyed by node id.
+    nlohmann::ordered_json toJson() const;
+    /// Human-readable table for the terminal.
+    std::string toText() const;
+};
+
+/// Collect the figures of a finished run. [engine thread, after run()]
+RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome);
+
+}  // namespace isochron
