@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Isochron quick start on Debian 12: install what is missing, build, then either run the sample
+# graph (`run`) or the whole test suite (`test`: release build + the engine under ASan/UBSan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-run}
+case "$mode" in run | test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libfftw3-dev portaudio19-dev libsndfile1-dev libeigen3-dev catch2 nlohmann-json3-dev
+  alsa-utils libasound2-plugins
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc)
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
+
+if [ "$mode" = run ]; then
+  exec ./build/release/bin/isochron-run samples/quickstart.isograph.json
+fi
+
+ctest --preset release -j "$jobs"
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j "$jobs"
+ctest --preset asan -j "$jobs"
+echo "All tests passed (release, and ASan+UBSan)."
