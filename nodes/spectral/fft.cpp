@@ -91,7 +91,8 @@ OperatorDescriptor fftDescriptor() {
         "and transformed: X_k = sum_n x_n w_n e^(-2 pi i k n / N), k = 0 .. N/2, unnormalized (FFTW's "
         "convention). Bin k is at k * rate / N Hz. The output frame describes the input item's range. "
         "A window longer than a nonzero 'size' stops the node with an error. Plans are shared by every "
-        "node of the same size and effort.";
+        "node of the same size and effort; with 'size' 0 they are made on the first window of each new "
+        "length (slow with plan_effort measure).";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "windows, one per item"}};
     d.outputs = {PortSpec{"spectrum", PortType::frame(SampleType::ComplexFloat32), "N/2+1 complex bins per window"}};
     d.params = {

@@ -1,5 +1,6 @@
 #include "nodes/spectral/haar_wavelet.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <complex>
+#include <string>
 
 #include "engine/operators/operator.h"
 

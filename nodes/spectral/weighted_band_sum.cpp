@@ -18,7 +18,7 @@ protected:
 
     void process(int, Item&& item) override {
         const SampleRange covered = item.range();
-        const auto values = item.signal<float>();
+        const auto values = item.takeSignal<float>();
         const bool limitsBand = lowHz_ > 0.0 || highHz_ < std::numeric_limits<double>::infinity();
         // A frame of B bins comes from a real FFT of N = 2 (B - 1) samples: bin k is at k * rate / N.
         const double hzPerBin = limitsBand ? binSpacingHz(covered, values.length()) : 0.0;

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "engine/graph/graph_error.h"
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
 #include "nodes/spectral/fft_plan_cache.h"
 #include "nodes/spectral/window_functions.h"
 #include "tests/nodes/spectral/spectral_test_support.h"
@@ -153,6 +155,32 @@ TEST_CASE("spectral.fft with plan_effort measure gives the same spectrum", "[spe
     REQUIRE(run.outputs[0].size() == 1);
     const std::vector<double> x = windowed(samples, "blackman");
     CHECK(relativeSpectrumError(binsOf(run.outputs[0][0]), referenceDft(x, 64), x, 64) < 1e-6);
+}
+
+TEST_CASE("spectral.fft applies a live window change", "[spectral][fft]") {
+    const Timebase& timebase = Timebase::get(1000);
+    std::mt19937 random(8);
+    const std::vector<float> samples = randomSamples(48, random);
+    const char* graphText = R"({
+      "format": "isochron-graph/1",
+      "nodes": [
+        {"id": "feed", "type": "test.feed", "params": {"name": "live"}},
+        {"id": "fft", "type": "spectral.fft", "params": {"window": "none"}},
+        {"id": "sink", "type": "test.collect", "params": {"name": "live"}}
+      ],
+      "edges": [{"from": "feed.out0", "to": "fft.in"}, {"from": "fft.spectrum", "to": "sink.in0"}]
+    })";
+    feedScripts()["live"].batches = {{{0, Item::signal(makeSignal(samples, 0, timebase))}}};
+    Engine engine(validateGraph(parseGraph(graphText), testRegistry()), parseSchedulerText("df"));
+    engine.postParameter("fft", "window", std::string("hann"));
+    RunOutcome outcome = engine.run();
+    REQUIRE(outcome.failures.empty());
+    const Collected& got = collections()["live"];
+    REQUIRE(got.items[0].size() == 1);
+    const std::vector<double> x = windowed(samples, "hann");
+    CHECK(relativeSpectrumError(binsOf(got.items[0][0]), referenceDft(x, 48), x, 48) < 1e-6);
+    feedScripts().clear();
+    collections().clear();
 }
 
 TEST_CASE("FftPlanCache: nodes of the same size and effort share one plan", "[spectral][fft][plan_cache]") {
