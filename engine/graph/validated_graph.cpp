@@ -105,17 +105,102 @@ ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry,
                 }
             }
         }
-        node.inputs = node.descriptor->resolveInputs(node.params);
-        node.outputs = node.descriptor->resolveOutputs(node.params);
+        if (node.descriptor->deriveParams) {
+            try {
+                node.descriptor->deriveParams(node.params);
+            } catch (const std::exception& e) {
+                error(spec.id, "", "", e.what());
+            }
+        }
         indexOf[node.id] = static_cast<int>(result.nodes.size());
         result.nodes.push_back(std::move(node));
     }
 
-    // Edges: endpoints must exist; each input is fed at most once.
-    std::map<std::pair<int, int>, int> feeder;  // (node, input) -> edge index
+    // Bus edges ("node.group*") connect two repeated port groups index by index; a group whose count
+    // parameter is 0 ("auto") takes the count of the group feeding it.
+    auto groupSpec = [](const std::vector<PortSpec>& specs, const std::string& name) -> const PortSpec* {
+        for (const auto& spec : specs) {
+            if (spec.name == name && !spec.countParam.empty()) return &spec;
+        }
+        return nullptr;
+    };
+    auto isBus = [](const std::string& port) { return !port.empty() && port.back() == '*'; };
+    auto baseName = [](const std::string& port) { return port.substr(0, port.size() - 1); };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const EdgeSpec& e : graph.edges) {
+            if (!isBus(e.fromPort) || !isBus(e.toPort)) continue;
+            auto from = indexOf.find(e.fromNode);
+            auto to = indexOf.find(e.toNode);
+            if (from == indexOf.end() || to == indexOf.end()) continue;
+            ValidatedNode& source = result.nodes[from->second];
+            ValidatedNode& target = result.nodes[to->second];
+            const PortSpec* out = groupSpec(source.descriptor->outputs, baseName(e.fromPort));
+            const PortSpec* in = groupSpec(target.descriptor->inputs, baseName(e.toPort));
+            if (!out || !in) continue;
+            std::int64_t have = source.params.getInt(out->countParam);
+            if (have > 0 && target.params.getInt(in->countParam) == 0) {
+                target.params.set(in->countParam, have);
+                changed = true;
+            }
+        }
+    }
+    for (ValidatedNode& node : result.nodes) {
+        node.inputs = node.descriptor->resolveInputs(node.params);
+        node.outputs = node.descriptor->resolveOutputs(node.params);
+    }
+
+    // Expand bus edges into one edge per port, checking that both ends are groups of equal size.
+    std::vector<std::pair<EdgeSpec, std::size_t>> edges;  // concrete edge, index in the file
     for (std::size_t i = 0; i < graph.edges.size(); ++i) {
         const EdgeSpec& e = graph.edges[i];
+        if (!isBus(e.fromPort) && !isBus(e.toPort)) {
+            edges.push_back({e, i});
+            continue;
+        }
         std::string where = "edges[" + std::to_string(i) + "]";
+        auto from = indexOf.find(e.fromNode);
+        auto to = indexOf.find(e.toNode);
+        if (from == indexOf.end() || to == indexOf.end()) {
+            edges.push_back({e, i});  // reported as a dangling edge below
+            continue;
+        }
+        const ValidatedNode& source = result.nodes[from->second];
+        const ValidatedNode& target = result.nodes[to->second];
+        if (!isBus(e.fromPort) || !isBus(e.toPort)) {
+            error(target.id, e.toPort, where, "a bus edge joins two port groups: write both ends with '*' (" + e.from() + " -> " + e.to() + ")");
+            continue;
+        }
+        const PortSpec* out = groupSpec(source.descriptor->outputs, baseName(e.fromPort));
+        const PortSpec* in = groupSpec(target.descriptor->inputs, baseName(e.toPort));
+        if (!out) {
+            error(source.id, e.fromPort, where + ".from", "'" + baseName(e.fromPort) + "' is not a repeated output group of '" + source.id + "'");
+            continue;
+        }
+        if (!in) {
+            error(target.id, e.toPort, where + ".to", "'" + baseName(e.toPort) + "' is not a repeated input group of '" + target.id + "'");
+            continue;
+        }
+        std::int64_t outCount = source.params.getInt(out->countParam);
+        std::int64_t inCount = target.params.getInt(in->countParam);
+        if (outCount != inCount || outCount == 0) {
+            error(target.id, e.toPort, where,
+                  "bus " + e.from() + " has " + std::to_string(outCount) + " ports but " + e.to() + " has " + std::to_string(inCount) +
+                      (outCount == 0 ? " (set '" + out->countParam + "' on '" + source.id + "')" : ""));
+            continue;
+        }
+        for (std::int64_t k = 0; k < outCount; ++k) {
+            EdgeSpec one = e;
+            one.fromPort = baseName(e.fromPort) + std::to_string(k);
+            one.toPort = baseName(e.toPort) + std::to_string(k);
+            edges.push_back({one, i});
+        }
+    }
+
+    // Edges: endpoints must exist; each input is fed at most once.
+    std::map<std::pair<int, int>, std::string> feeder;  // (node, input) -> the output feeding it
+    for (const auto& [e, fileIndex] : edges) {
+        std::string where = "edges[" + std::to_string(fileIndex) + "]";
         auto from = indexOf.find(e.fromNode);
         auto to = indexOf.find(e.toNode);
         bool ok = true;
@@ -143,11 +228,11 @@ ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry,
         if (outPort < 0 || inPort < 0) continue;
         auto key = std::make_pair(to->second, inPort);
         if (feeder.count(key)) {
-            error(target.id, e.toPort, where + ".to", "input is already fed by " + graph.edges[feeder[key]].from() +
+            error(target.id, e.toPort, where + ".to", "input is already fed by " + feeder[key] +
                                                          "; an input takes one edge (use a merge operator)");
             continue;
         }
-        feeder[key] = static_cast<int>(i);
+        feeder[key] = e.from();
         result.edges.push_back({from->second, outPort, to->second, inPort});
     }
 

@@ -19,6 +19,8 @@ class Operator;
 /// many, and they are named name0, name1, ... An output with `typeFrom` takes the resolved type of
 /// that input (same index for repeated ports), e.g. a pass-through's output is whatever flows in.
 /// A port with `typeParam` has the type named by that String/Choice parameter (e.g. "signal<f64>").
+/// In a graph file, "node.group*" names a whole repeated group: an edge between two groups (a bus)
+/// connects them index by index, and a count parameter left at 0 takes the size of the bus feeding it.
 struct PortSpec {
     std::string name;
     PortType type;
@@ -48,6 +50,10 @@ struct OperatorDescriptor {
     std::vector<PortSpec> outputs;
     std::vector<ParamSpec> params;
     std::function<std::unique_ptr<Operator>()> create;  ///< a fresh, inactive instance
+    /// Optional, at validation: fill parameters that depend on the outside world, e.g. a file
+    /// source's channel count when it is 0 ("as in the file"). Throw std::exception with a message
+    /// to report a problem on the node. [setup thread]
+    std::function<void(ParamSet& params)> deriveParams;
     std::string origin = "built-in";  ///< "built-in" or the plugin file it came from
 
     bool isSource() const { return inputs.empty(); }

@@ -5,6 +5,7 @@
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
+#include "engine/runtime/engine.h"
 #include "tests/support/test_operators.h"
 
 using namespace isochron;
@@ -154,4 +155,50 @@ TEST_CASE("command-line overrides are parsed with the parameter's type", "[graph
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "nope.gain=1"), Catch::Contains("no node named 'nope'"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.volume=1"), Catch::Contains("no such parameter"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2gain"), Catch::Contains("node.param=value"));
+}
+
+TEST_CASE("a bus edge connects two port groups index by index, sizing an automatic group", "[graph][bus]") {
+    test::FeedScript script;
+    const Timebase& tb = Timebase::get(10);
+    script.outputs = 3;
+    script.batches = {{{0, Item::scalar(0, {&tb, 0, 1})}, {1, Item::scalar(1, {&tb, 0, 1})}, {2, Item::scalar(2, {&tb, 0, 1})}}};
+    test::feedScripts()["bus"] = script;
+    GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "src", "type": "test.feed", "params": {"name": "bus", "type": "scalar", "outputs": 3}},
+        {"id": "out", "type": "test.collect", "params": {"name": "bus", "inputs": 0}}],
+        "edges": [{"from": "src.out*", "to": "out.in*"}]})");
+    ValidatedGraph graph = validateGraph(spec, test::testRegistry());
+    REQUIRE(graph.nodes[1].inputs.size() == 3);
+    CHECK(graph.nodes[1].params.getInt("inputs") == 3);
+    CHECK(graph.edges.size() == 3);
+    CHECK(serializeGraph(graph.spec).find("\"to\": \"out.in*\"") != std::string::npos);  // saved as written
+    Engine engine(graph, parseSchedulerText("df"));
+    engine.run();
+    for (int port = 0; port < 3; ++port) {
+        REQUIRE(test::collections()["bus"].items[static_cast<std::size_t>(port)].size() == 1);
+        CHECK(test::collections()["bus"].items[static_cast<std::size_t>(port)][0].value() == port);
+    }
+    test::feedScripts().clear();
+    test::collections().clear();
+}
+
+TEST_CASE("bus edges between mismatched or non-group ports are refused with a reason", "[graph][bus][errors]") {
+    auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "src", "type": "test.feed", "params": {"type": "scalar", "outputs": 3}},
+        {"id": "out", "type": "test.collect", "params": {"inputs": 2}}],
+        "edges": [{"from": "src.out*", "to": "out.in*"}]})");
+    INFO(describe(errors));
+    CHECK(anyError(errors, "out", "in*", "edges[0]", "bus src.out* has 3 ports but out.in* has 2"));
+
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "src", "type": "test.feed", "params": {"type": "scalar"}}, {"id": "g", "type": "test.gain"}],
+        "edges": [{"from": "src.out*", "to": "g.in*"}]})");
+    INFO(describe(errors));
+    CHECK(anyError(errors, "g", "in*", "edges[0].to", "'in' is not a repeated input group of 'g'"));
+
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "src", "type": "test.feed", "params": {"type": "scalar"}}, {"id": "out", "type": "test.collect"}],
+        "edges": [{"from": "src.out*", "to": "out.in0"}]})");
+    INFO(describe(errors));
+    CHECK(anyError(errors, "out", "in0", "edges[0]", "write both ends with '*'"));
 }
