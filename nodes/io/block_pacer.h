@@ -52,6 +52,7 @@ struct DueBlock {
     TimeNs arrivalNs = 0;     ///< wall time to stamp on its items (Clock::wall)
     bool progressDue = false; ///< after emitting it, promise progress up to its end
 
+    /// Position one past its last sample.
     std::int64_t end() const { return start + length; }
 };
 
@@ -68,11 +69,13 @@ public:
     std::int64_t beginRound(std::int64_t budget, TimeNs nowNs);
     /// The next block of this round (the position moves past it), or nullopt when the round is over.
     std::optional<DueBlock> nextBlock();
-    /// What the source's produce() returns after the round: finished, wait for the next due block, or produced.
+    /// What the source's produce() returns after the round: finished; waitUntil(due time) when the
+    /// next block is not due yet (even after emitting: the engine drains before it sleeps); else produced.
     SourceStatus endRound() const;
 
     /// Position of the next sample to emit.
     std::int64_t position() const { return position_; }
+    /// Whether every block has been emitted or dropped.
     bool finished() const { return position_ >= settings_.totalLength; }
 
 private:
