@@ -173,13 +173,13 @@ TEST_CASE("signal_generator refuses a chirp without a duration", "[generators][s
 TEST_CASE("signal_generator keeps the phase continuous when the frequency changes live", "[generators][signal_generator][timing]") {
     constexpr double kRate = 8000;
     constexpr double kAmplitude = 0.5;
-    const json params = {{"rate", kRate}, {"frequency", 500}, {"amplitude", kAmplitude}, {"duration", 0.4}, {"block", 80}, {"pace", 1}};
+    const json params = {{"rate", kRate}, {"frequency", 440}, {"amplitude", kAmplitude}, {"duration", 0.4}, {"block", 80}, {"pace", 1}};
     ValidatedGraph graph = validateGraph(
         parseGraph(sourceToCollect("generators.signal_generator", params, 0, "live")), testRegistry());
     Engine engine(graph, parseSchedulerText("df"));
     std::thread changer([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(150));
-        engine.postParameter("src", "frequency", 1500.0);
+        engine.postParameter("src", "frequency", 1234.0);
     });
     RunOutcome outcome = engine.run();
     changer.join();
@@ -190,7 +190,7 @@ TEST_CASE("signal_generator keeps the phase continuous when the frequency change
 
     auto sine = [&](double cycles) { return kAmplitude * std::sin(2.0 * std::numbers::pi * (cycles - std::floor(cycles))); };
     std::size_t firstDifferent = 0;
-    while (firstDifferent < x.size() && std::abs(x[firstDifferent] - sine(500.0 * static_cast<double>(firstDifferent) / kRate)) < 1e-5) {
+    while (firstDifferent < x.size() && std::abs(x[firstDifferent] - sine(440.0 * static_cast<double>(firstDifferent) / kRate)) < 1e-5) {
         ++firstDifferent;
     }
     // With a continuous phase the first sample at the new frequency still matches the old formula.
@@ -199,9 +199,9 @@ TEST_CASE("signal_generator keeps the phase continuous when the frequency change
     CHECK(change % 80 == 0);  // at a block boundary
     CHECK(change > 400);      // well after the start, well before the end
     CHECK(change < 2800);
-    const double cyclesAtChange = 500.0 * static_cast<double>(change) / kRate;
+    const double cyclesAtChange = 440.0 * static_cast<double>(change) / kRate;
     for (std::size_t n = change; n < x.size(); ++n) {
-        const double expected = sine(cyclesAtChange + 1500.0 * static_cast<double>(n - change) / kRate);
+        const double expected = sine(cyclesAtChange + 1234.0 * static_cast<double>(n - change) / kRate);
         if (std::abs(x[n] - expected) >= 1e-5) FAIL("sample " << n << " is " << x[n] << ", expected " << expected);
     }
 }
