@@ -67,8 +67,7 @@ protected:
     SourceStatus onProduce() override {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), wallClockNs());
         if (dropped > 0) {
-            warn("fell more than " + std::to_string(params().getReal("max_lag")) + " s behind the pace: dropped " +
-                 std::to_string(dropped) + " samples");
+            warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples");
         }
         while (auto block = pacer_.nextBlock()) {
             SigSeg<float> samples = SigSeg<float>::allocate(block->length, block->start, timebase_);

@@ -57,10 +57,12 @@ protected:
         else settings.totalLength = loops * frames_;
         pacer_.configure(settings);
 
-        if (params().getBool("preload")) {
+        preloaded_ = params().getBool("preload");
+        if (preloaded_) {
             preload();
         } else {
-            interleaved_.resize(static_cast<std::size_t>(settings.blockLength * fileChannels_));
+            const std::int64_t longestBlock = std::min(settings.blockLength, std::max<std::int64_t>(frames_, 1));
+            interleaved_.resize(static_cast<std::size_t>(longestBlock * fileChannels_));
             readPosition_ = 0;
         }
     }
@@ -68,12 +70,11 @@ protected:
     SourceStatus onProduce() override {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), wallClockNs());
         if (dropped > 0) {
-            warn("fell more than " + std::to_string(params().getReal("max_lag")) + " s behind the pace: dropped " +
-                 std::to_string(dropped) + " samples per channel");
+            warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples per channel");
         }
         while (auto block = pacer_.nextBlock()) {
-            if (channelBlocks_.empty()) emitStreamed(*block);
-            else emitPreloaded(*block);
+            if (preloaded_) emitPreloaded(*block);
+            else emitStreamed(*block);
             if (block->progressDue) emitProgress(timebase_->timeOf(block->end()));
         }
         return pacer_.endRound();
@@ -155,6 +156,7 @@ private:
     std::int64_t frames_ = 0;  // per channel, one loop
     const Timebase* timebase_ = nullptr;
     BlockPacer pacer_;
+    bool preloaded_ = true;
     std::vector<SampleBlockRef> channelBlocks_;  // preload: the decoded file, one block per output
     std::vector<float> interleaved_;             // streaming: one block of interleaved frames
     std::int64_t readPosition_ = 0;              // streaming: file frame the next read returns

@@ -26,14 +26,17 @@ std::int16_t testCode(std::int64_t frame, int channel) {
 /// libsndfile reads 16-bit code s as s / 32768.
 float testSample(std::int64_t frame, int channel) { return static_cast<float>(testCode(frame, channel)) / 32768.0f; }
 
-/// Writes the 3-channel, 1000-frame, 8 kHz 16-bit test file.
-void writeTestFile(const std::string& path) {
+/// The interleaved codes of the 3-channel, 1000-frame test file.
+std::vector<std::int16_t> testCodes() {
     std::vector<std::int16_t> interleaved;
     for (std::int64_t i = 0; i < kFrames; ++i) {
         for (int c = 0; c < kFileChannels; ++c) interleaved.push_back(testCode(i, c));
     }
-    writePcm16Wav(path, kRate, kFileChannels, interleaved);
+    return interleaved;
 }
+
+/// Writes the test file as an 8 kHz 16-bit WAV.
+void writeTestFile(const std::string& path) { writePcm16Wav(path, kRate, kFileChannels, testCodes()); }
 
 /// Channel `channel` of the test file played `loops` times.
 std::vector<float> expectedChannel(int channel, int loops) {
@@ -115,6 +118,25 @@ TEST_CASE("audio_file_source reproduces a 16-bit WAV: samples, channel order, ti
             CHECK(&timebase->clock() == &Clock::media());
         }
         CHECK(concatenated(items) == expectedChannel(c, 1));
+    }
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source reads other formats libsndfile knows, such as FLAC", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.flac");
+    if (!writePcm16Flac(path, kRate, kFileChannels, testCodes())) {
+        WARN("this libsndfile has no FLAC support; skipped");
+        return;
+    }
+    for (bool preload : {true, false}) {
+        INFO("preload " << preload);
+        runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}, {"block", 256}, {"preload", preload}}, 3, "flac"));
+        const Collected& got = collections()["flac"];
+        for (int c = 0; c < 3; ++c) {
+            CHECK(contiguousFrom(got.items[static_cast<std::size_t>(c)], 0));
+            CHECK(concatenated(got.items[static_cast<std::size_t>(c)]) == expectedChannel(c, 1));
+        }
     }
     collections().clear();
 }

@@ -19,7 +19,7 @@ SNDFILE* openForWriting(const std::string& path, int rateHz, int channels, int f
     SF_INFO info{};
     info.samplerate = rateHz;
     info.channels = channels;
-    info.format = SF_FORMAT_WAV | format;
+    info.format = format;
     SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
     if (!file) throw std::runtime_error("cannot write '" + path + "': " + sf_strerror(nullptr));
     return file;
@@ -46,13 +46,25 @@ TempDir::~TempDir() {
 }
 
 void writePcm16Wav(const std::string& path, int rateHz, int channels, const std::vector<std::int16_t>& interleaved) {
-    SNDFILE* file = openForWriting(path, rateHz, channels, SF_FORMAT_PCM_16);
+    SNDFILE* file = openForWriting(path, rateHz, channels, SF_FORMAT_WAV | SF_FORMAT_PCM_16);
     const sf_count_t frames = static_cast<sf_count_t>(interleaved.size()) / channels;
     finishWriting(file, path, sf_writef_short(file, interleaved.data(), frames), frames);
 }
 
+bool writePcm16Flac(const std::string& path, int rateHz, int channels, const std::vector<std::int16_t>& interleaved) {
+    SF_INFO format{};
+    format.samplerate = rateHz;
+    format.channels = channels;
+    format.format = SF_FORMAT_FLAC | SF_FORMAT_PCM_16;
+    if (!sf_format_check(&format)) return false;
+    SNDFILE* file = openForWriting(path, rateHz, channels, format.format);
+    const sf_count_t frames = static_cast<sf_count_t>(interleaved.size()) / channels;
+    finishWriting(file, path, sf_writef_short(file, interleaved.data(), frames), frames);
+    return true;
+}
+
 void writeFloatWav(const std::string& path, int rateHz, int channels, const std::vector<float>& interleaved) {
-    SNDFILE* file = openForWriting(path, rateHz, channels, SF_FORMAT_FLOAT);
+    SNDFILE* file = openForWriting(path, rateHz, channels, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
     const sf_count_t frames = static_cast<sf_count_t>(interleaved.size()) / channels;
     finishWriting(file, path, sf_writef_float(file, interleaved.data(), frames), frames);
 }

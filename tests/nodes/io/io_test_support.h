@@ -43,6 +43,8 @@ struct SoundData {
 
 /// Write a 16-bit PCM WAV file from interleaved int16 codes; throws std::runtime_error on failure.
 void writePcm16Wav(const std::string& path, int rateHz, int channels, const std::vector<std::int16_t>& interleaved);
+/// Write a 16-bit FLAC file; false (and no file) if this libsndfile was built without FLAC.
+bool writePcm16Flac(const std::string& path, int rateHz, int channels, const std::vector<std::int16_t>& interleaved);
 /// Write a 32-bit float WAV file; throws std::runtime_error on failure.
 void writeFloatWav(const std::string& path, int rateHz, int channels, const std::vector<float>& interleaved);
 /// Read any sound file libsndfile opens; throws std::runtime_error on failure.
