@@ -1,9 +1,10 @@
 #include "nodes/families.h"
+#include "nodes/generators/signal_generator.h"
 
 namespace isochron {
 
 void registerGeneratorNodes(OperatorRegistry& registry) {
-    (void)registry;
+    registry.add(signalGeneratorDescriptor());
 }
 
 }  // namespace isochron

@@ -1,9 +1,16 @@
 #include "nodes/families.h"
+#include "nodes/io/audio_file_source.h"
+#include "nodes/io/jsonl_event_sink.h"
+#include "nodes/io/null_sink.h"
+#include "nodes/io/wav_file_sink.h"
 
 namespace isochron {
 
 void registerIoNodes(OperatorRegistry& registry) {
-    (void)registry;
+    registry.add(audioFileSourceDescriptor());
+    registry.add(wavFileSinkDescriptor());
+    registry.add(jsonlEventSinkDescriptor());
+    registry.add(nullSinkDescriptor());
 }
 
 }  // namespace isochron

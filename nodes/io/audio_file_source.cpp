@@ -1,0 +1,191 @@
+#include "nodes/io/audio_file_source.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/operators/operator.h"
+#include "engine/runtime/engine.h"
+#include "engine/signal/sample_block.h"
+#include "nodes/io/block_pacer.h"
+#include "nodes/io/sound_file.h"
+
+namespace isochron {
+namespace {
+
+/// Drops the operator's reference to a pool block (emitted segments hold their own).
+struct SampleBlockRelease {
+    void operator()(SampleBlock* block) const noexcept { block->release(); }
+};
+using SampleBlockRef = std::unique_ptr<SampleBlock, SampleBlockRelease>;
+
+/// Frames decoded per libsndfile call while preloading (bounds the interleaved scratch buffer).
+constexpr std::int64_t kPreloadChunkFrames = 65536;
+
+/// Copies channel `channel` of `frames` interleaved frames of `channelCount` channels to `out`.
+void deinterleave(const float* interleaved, std::int64_t frames, int channelCount, int channel, float* out) {
+    for (std::int64_t i = 0; i < frames; ++i) out[i] = interleaved[i * channelCount + channel];
+}
+
+/// Outputs channels 0..N-1 of a sound file; sample indices keep rising across loops (loop k starts
+/// at k * frames), so time is monotonic. Preloaded files are emitted as zero-copy views of one pool
+/// block per channel.
+class AudioFileSource final : public Operator {
+protected:
+    void onActivate() override {
+        path_ = params().getString("path");
+        if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
+        SF_INFO info{};
+        file_.reset(sf_open(path_.c_str(), SFM_READ, &info));
+        if (!file_) throw OperatorError("cannot open '" + path_ + "': " + sf_strerror(nullptr));
+        if (info.channels < outputCount()) {
+            throw OperatorError("'" + path_ + "' has " + std::to_string(info.channels) + " channel(s), fewer than the " +
+                                std::to_string(outputCount()) + " asked for");
+        }
+        fileChannels_ = info.channels;
+        frames_ = info.frames;
+        timebase_ = &Timebase::get(info.samplerate, 0, Clock::media());
+
+        const std::int64_t loops = params().getInt("loops");
+        BlockPacerSettings settings = pacingSettingsFrom(params());
+        settings.rateHz = info.samplerate;
+        settings.blockLength = params().getInt("block");
+        settings.cycleLength = frames_;
+        if (frames_ == 0) settings.totalLength = 0;
+        else if (loops == 0 || loops > BlockPacerSettings::kForever / frames_) settings.totalLength = BlockPacerSettings::kForever;
+        else settings.totalLength = loops * frames_;
+        pacer_.configure(settings);
+
+        preloaded_ = params().getBool("preload");
+        if (preloaded_) {
+            preload();
+        } else {
+            const std::int64_t longestBlock = std::min(settings.blockLength, std::max<std::int64_t>(frames_, 1));
+            interleaved_.resize(static_cast<std::size_t>(longestBlock * fileChannels_));
+            readPosition_ = 0;
+        }
+    }
+
+    SourceStatus onProduce() override {
+        const std::int64_t dropped = pacer_.beginRound(productionBudget(), wallClockNs());
+        if (dropped > 0) {
+            warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples per channel");
+        }
+        while (auto block = pacer_.nextBlock()) {
+            if (preloaded_) emitPreloaded(*block);
+            else emitStreamed(*block);
+            if (block->progressDue) emitProgress(timebase_->timeOf(block->end()));
+        }
+        return pacer_.endRound();
+    }
+
+    void onParameterChanged(std::string_view name) override {
+        if (name == "pace") pacer_.changePace(params().getReal("pace"));
+    }
+
+    void onDeactivate() override {
+        file_.reset();
+        channelBlocks_.clear();
+        interleaved_ = {};
+    }
+
+private:
+    /// Decode the whole file into one pool block per output channel, then close it.
+    void preload() {
+        std::vector<float> chunk(static_cast<std::size_t>(std::min(frames_, kPreloadChunkFrames) * fileChannels_));
+        for (int c = 0; c < outputCount(); ++c) {
+            const auto bytes = static_cast<std::size_t>(std::max<std::int64_t>(frames_, 1)) * sizeof(float);
+            channelBlocks_.emplace_back(SampleBlock::create(bytes));
+        }
+        for (std::int64_t done = 0; done < frames_;) {
+            const std::int64_t count = std::min(kPreloadChunkFrames, frames_ - done);
+            readFrames(chunk.data(), count, done);
+            for (int c = 0; c < outputCount(); ++c) {
+                float* channel = reinterpret_cast<float*>(channelBlocks_[static_cast<std::size_t>(c)]->data());
+                deinterleave(chunk.data(), count, fileChannels_, c, channel + done);
+            }
+            done += count;
+        }
+        file_.reset();
+    }
+
+    /// Read `count` interleaved frames at the current file position (`atFrame`, for messages).
+    void readFrames(float* interleaved, std::int64_t count, std::int64_t atFrame) {
+        const sf_count_t got = sf_readf_float(file_.get(), interleaved, count);
+        if (got != count) {
+            const char* reason = sf_error(file_.get()) != SF_ERR_NO_ERROR ? sf_strerror(file_.get())
+                                                                          : "the file is shorter than its header says";
+            throw OperatorError("reading '" + path_ + "' failed at frame " + std::to_string(atFrame + got) + ": " + reason);
+        }
+    }
+
+    void emitPreloaded(const DueBlock& block) {
+        // wrap (not subseg) so that loop k's view of the same samples carries indices k * frames + offset.
+        const std::int64_t offset = block.start % frames_;
+        for (int c = 0; c < outputCount(); ++c) {
+            SampleBlock* storage = channelBlocks_[static_cast<std::size_t>(c)].get();
+            emitSignal(c, SigSeg<float>::wrap(storage, offset, block.length, block.start, timebase_), block.arrivalNs);
+        }
+    }
+
+    void emitStreamed(const DueBlock& block) {
+        const std::int64_t offset = block.start % frames_;
+        if (offset != readPosition_ && sf_seek(file_.get(), offset, SEEK_SET) < 0) {
+            throw OperatorError("cannot seek to frame " + std::to_string(offset) + " of '" + path_ + "': " +
+                                sf_strerror(file_.get()));
+        }
+        readFrames(interleaved_.data(), block.length, offset);
+        readPosition_ = offset + block.length;
+        for (int c = 0; c < outputCount(); ++c) {
+            SigSeg<float> samples = SigSeg<float>::allocate(block.length, block.start, timebase_);
+            deinterleave(interleaved_.data(), block.length, fileChannels_, c, samples.writable().data());
+            emitSignal(c, std::move(samples), block.arrivalNs);
+        }
+    }
+
+    void emitSignal(int port, SigSeg<float> samples, TimeNs arrivalNs) {
+        Item item = Item::signal(std::move(samples));
+        item.setArrivalNs(arrivalNs);
+        emit(port, std::move(item));
+    }
+
+    std::string path_;
+    SoundFile file_;
+    int fileChannels_ = 0;
+    std::int64_t frames_ = 0;  // per channel, one loop
+    const Timebase* timebase_ = nullptr;
+    BlockPacer pacer_;
+    bool preloaded_ = true;
+    std::vector<SampleBlockRef> channelBlocks_;  // preload: the decoded file, one block per output
+    std::vector<float> interleaved_;             // streaming: one block of interleaved frames
+    std::int64_t readPosition_ = 0;              // streaming: file frame the next read returns
+};
+
+}  // namespace
+
+OperatorDescriptor audioFileSourceDescriptor() {
+    OperatorDescriptor d;
+    d.typeName = "io.audio_file_source";
+    d.category = "io";
+    d.summary = "Replays a sound file (WAV, FLAC, ...) as one f32 signal per channel";
+    d.documentation =
+        "Reads any file libsndfile opens. Samples are floats as libsndfile gives them (integer formats "
+        "normalized to [-1, 1)). All outputs share one timebase at the file's rate, time 0 on the media "
+        "clock; loops continue the sample indices. With preload the file is decoded at activation and "
+        "replayed from memory without copies. A paced source that falls more than max_lag behind drops "
+        "the overdue blocks (a gap in the indices) and warns.";
+    d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
+    d.params = {
+        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "sound file to read"},
+        ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 1.0, 1024.0, "", "outputs: the file's first N channels"},
+        ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples", "samples per emitted segment per channel"},
+        ParamSpec{"loops", ParamKind::Int, std::int64_t{1}, 0.0, {}, "", "times to play the file; 0 = forever"},
+        ParamSpec{"preload", ParamKind::Bool, true, {}, {}, "", "decode the whole file into memory at start"},
+    };
+    for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
+    d.create = [] { return std::make_unique<AudioFileSource>(); };
+    return d;
+}
+
+}  // namespace isochron

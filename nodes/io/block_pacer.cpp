@@ -1,0 +1,129 @@
+#include "nodes/io/block_pacer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/runtime/engine.h"
+
+namespace isochron {
+
+std::vector<ParamSpec> pacingParamSpecs() {
+    return {
+        ParamSpec{"pace", ParamKind::Real, 0.0, 0.0, {}, "x real time",
+                  "speed: 0 = as fast as possible, 1 = real time, N = N times real time", {}, true},
+        ParamSpec{"max_lag", ParamKind::Real, 2.0, 0.0, {}, "s", "paced: drop the overdue blocks once this far behind"},
+        ParamSpec{"progress_interval", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples",
+                  "samples between progress promises"},
+    };
+}
+
+BlockPacerSettings pacingSettingsFrom(const ParamSet& params) {
+    BlockPacerSettings settings;
+    settings.pace = params.getReal("pace");
+    settings.maxLagSeconds = params.getReal("max_lag");
+    settings.progressInterval = params.getInt("progress_interval");
+    return settings;
+}
+
+void BlockPacer::configure(const BlockPacerSettings& settings) {
+    settings_ = settings;
+    position_ = 0;
+    anchored_ = false;
+    samplesSinceProgress_ = 0;
+    roundBlocksLeft_ = 0;
+}
+
+void BlockPacer::changePace(double pace) {
+    if (paced() && anchored_ && pace > 0) {
+        // Keep the due time of the next sample boundary; only the speed from here on changes.
+        anchorWallNs_ = dueNs(position_);
+        anchorPosition_ = position_;
+    } else {
+        anchored_ = false;  // a newly paced stream anchors at its next round
+    }
+    settings_.pace = pace;
+}
+
+std::int64_t BlockPacer::beginRound(std::int64_t budget, TimeNs nowNs) {
+    roundNowNs_ = nowNs;
+    roundBlocksLeft_ = paced() ? budget : 1;
+    if (!paced() || finished()) return 0;
+    if (!anchored_) {
+        anchorWallNs_ = nowNs;
+        anchorPosition_ = position_;
+        anchored_ = true;
+        return 0;
+    }
+    const auto maxLagNs = static_cast<TimeNs>(std::llround(settings_.maxLagSeconds * 1e9));
+    if (nowNs - dueNs(blockEnd(position_)) <= maxLagNs) return 0;
+    // Every block ending at or before the due position is overdue: resume with the block holding it.
+    const std::int64_t due = duePosition(nowNs);
+    const std::int64_t resume = due >= settings_.totalLength ? settings_.totalLength : blockStartHolding(due);
+    if (resume <= position_) return 0;
+    const std::int64_t dropped = resume - position_;
+    position_ = resume;
+    return dropped;
+}
+
+std::optional<DueBlock> BlockPacer::nextBlock() {
+    if (roundBlocksLeft_ <= 0 || finished()) return std::nullopt;
+    DueBlock block;
+    block.start = position_;
+    block.length = blockEnd(position_) - position_;
+    if (paced()) {
+        block.arrivalNs = dueNs(block.end());
+        if (block.arrivalNs > roundNowNs_) return std::nullopt;
+    } else {
+        block.arrivalNs = wallClockNs();
+    }
+    position_ = block.end();
+    --roundBlocksLeft_;
+    samplesSinceProgress_ += block.length;
+    if (samplesSinceProgress_ >= settings_.progressInterval) {
+        block.progressDue = true;
+        samplesSinceProgress_ = 0;
+    }
+    return block;
+}
+
+SourceStatus BlockPacer::endRound() const {
+    if (finished()) return SourceStatus::finished();
+    if (paced()) {
+        const TimeNs nextDue = dueNs(blockEnd(position_));
+        if (nextDue > roundNowNs_) return SourceStatus::waitUntil(nextDue);
+    }
+    return SourceStatus::produced();
+}
+
+std::int64_t BlockPacer::blockEnd(std::int64_t start) const {
+    const std::int64_t total = settings_.totalLength;
+    std::int64_t end = start > total - settings_.blockLength ? total : start + settings_.blockLength;
+    if (settings_.cycleLength > 0) {
+        const std::int64_t cycleStart = start - start % settings_.cycleLength;
+        const std::int64_t cycleEnd =
+            cycleStart > total - settings_.cycleLength ? total : cycleStart + settings_.cycleLength;
+        end = std::min(end, cycleEnd);
+    }
+    return end;
+}
+
+std::int64_t BlockPacer::blockStartHolding(std::int64_t position) const {
+    const std::int64_t cycleStart = settings_.cycleLength > 0 ? position - position % settings_.cycleLength : 0;
+    return cycleStart + (position - cycleStart) / settings_.blockLength * settings_.blockLength;
+}
+
+TimeNs BlockPacer::dueNs(std::int64_t position) const {
+    const long double samplesPerNs = static_cast<long double>(settings_.rateHz) * settings_.pace / 1e9L;
+    return anchorWallNs_ + static_cast<TimeNs>(std::llround(static_cast<long double>(position - anchorPosition_) / samplesPerNs));
+}
+
+std::int64_t BlockPacer::duePosition(TimeNs nowNs) const {
+    if (nowNs <= anchorWallNs_) return anchorPosition_;
+    const long double samplesPerNs = static_cast<long double>(settings_.rateHz) * settings_.pace / 1e9L;
+    const long double due = static_cast<long double>(anchorPosition_) +
+                            std::floor(static_cast<long double>(nowNs - anchorWallNs_) * samplesPerNs);
+    if (due >= static_cast<long double>(BlockPacerSettings::kForever)) return BlockPacerSettings::kForever;
+    return static_cast<std::int64_t>(due);
+}
+
+}  // namespace isochron

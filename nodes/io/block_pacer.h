@@ -1,0 +1,103 @@
+// BlockPacer: the block schedule shared by the replaying sources (io.audio_file_source,
+// generators.signal_generator), so both cut, pace, drop and promise progress the same way.
+//
+// A source's stream is numbered by position = sample index, from 0 to totalLength. It is cut into
+// blocks on a fixed grid: `blockLength` samples from 0 and, when the stream repeats a cycle (a looped
+// file), again from every cycle start, so a block never spans two cycles. Each produce() call is one
+// round:
+//  - unpaced (pace 0): exactly one block, stamped with the wall time it is handed out;
+//  - paced (pace > 0): every block that is due, at most the engine's budget, block [s, e) being due at
+//        anchorWall + (e - anchorPosition) / (rate * pace)
+//    and stamped with that time. The anchor is the first paced round (re-set continuously when the
+//    pace changes). When the next block is more than max_lag late, the round first drops every
+//    overdue block: the stream jumps (a gap) and the source warns with the count beginRound returns.
+// A block also says whether a progress promise is due after it: once progressInterval samples went
+// out since the last promise.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include <vector>
+
+#include "engine/operators/operator.h"
+#include "engine/operators/parameter.h"
+
+namespace isochron {
+
+/// How a source's stream is cut and paced. [value type]
+struct BlockPacerSettings {
+    static constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
+
+    double rateHz = 48000;                 ///< samples per second, > 0
+    std::int64_t blockLength = 4096;       ///< samples per block, >= 1
+    std::int64_t cycleLength = 0;          ///< samples per repeated cycle (the grid restarts); 0 = no cycles
+    std::int64_t totalLength = kForever;   ///< samples in the whole stream, >= 0; kForever = endless
+    double pace = 0;                       ///< 0 = as fast as possible, 1 = real time, N = N x real time
+    double maxLagSeconds = 2;              ///< paced: drop overdue blocks once the next is this late (s, >= 0)
+    std::int64_t progressInterval = 4096;  ///< samples between progress promises, >= 1
+};
+
+/// The parameters every paced source declares: pace (live), max_lag and progress_interval.
+std::vector<ParamSpec> pacingParamSpecs();
+/// Settings with pace, max lag and progress interval read from those parameters; the caller sets
+/// the rate, block, cycle and total lengths.
+BlockPacerSettings pacingSettingsFrom(const ParamSet& params);
+
+/// A block the source emits now. [value type]
+struct DueBlock {
+    std::int64_t start = 0;   ///< position (sample index) of its first sample
+    std::int64_t length = 0;  ///< samples, >= 1
+    TimeNs arrivalNs = 0;     ///< wall time to stamp on its items (Clock::wall)
+    bool progressDue = false; ///< after emitting it, promise progress up to its end
+
+    /// Position one past its last sample.
+    std::int64_t end() const { return start + length; }
+};
+
+/// Which blocks a source emits in each produce() call, and what it then tells the engine. [engine thread]
+class BlockPacer {
+public:
+    /// Start over at position 0 with these settings. [may be called again to restart]
+    void configure(const BlockPacerSettings& settings);
+    /// Change the pace (>= 0) from the current position on; the schedule stays continuous. [live]
+    void changePace(double pace);
+
+    /// Begin a round at wall time `nowNs` admitting at most `budget` (>= 1) blocks. Returns how many
+    /// samples were dropped because the source fell more than max_lag behind (0 if none).
+    std::int64_t beginRound(std::int64_t budget, TimeNs nowNs);
+    /// The next block of this round (the position moves past it), or nullopt when the round is over.
+    std::optional<DueBlock> nextBlock();
+    /// What the source's produce() returns after the round: finished; waitUntil(due time) when the
+    /// next block is not due yet (even after emitting: the engine drains before it sleeps); else produced.
+    SourceStatus endRound() const;
+
+    /// Position of the next sample to emit.
+    std::int64_t position() const { return position_; }
+    /// Whether every block has been emitted or dropped.
+    bool finished() const { return position_ >= settings_.totalLength; }
+
+private:
+    bool paced() const { return settings_.pace > 0; }
+    /// End of the block starting at `start` (grid-aligned).
+    std::int64_t blockEnd(std::int64_t start) const;
+    /// Start of the grid block holding sample `position`.
+    std::int64_t blockStartHolding(std::int64_t position) const;
+    /// Paced: wall time at which every sample before `position` is due.
+    TimeNs dueNs(std::int64_t position) const;
+    /// Paced: the position such that every sample before it is due at `nowNs`.
+    std::int64_t duePosition(TimeNs nowNs) const;
+
+    BlockPacerSettings settings_;
+    std::int64_t position_ = 0;
+    bool anchored_ = false;  // paced: anchorWallNs_/anchorPosition_ hold the schedule
+    TimeNs anchorWallNs_ = 0;
+    std::int64_t anchorPosition_ = 0;
+    std::int64_t samplesSinceProgress_ = 0;
+    // The current round.
+    TimeNs roundNowNs_ = 0;
+    std::int64_t roundBlocksLeft_ = 0;
+};
+
+}  // namespace isochron

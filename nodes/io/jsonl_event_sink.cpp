@@ -1,0 +1,188 @@
+#include "nodes/io/jsonl_event_sink.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/operators/operator.h"
+
+namespace isochron {
+namespace {
+
+/// stdio buffer of the output file: lines are formatted straight into it.
+constexpr std::size_t kFileBufferBytes = 64 * 1024;
+
+/// Keys every line may carry; an event attribute with one of these names is written as "attribute.<name>".
+constexpr std::array<std::string_view, 7> kFixedKeys = {"t_start", "t_end", "kind", "value", "label", "score", "samples"};
+
+/// Closes a stdio file.
+struct FileCloser {
+    void operator()(std::FILE* file) const noexcept { std::fclose(file); }
+};
+
+/// Writes one JSON object on one line of a stdio file, key by key. [no allocation]
+class JsonLine {
+public:
+    explicit JsonLine(std::FILE* file) : file_(file) {}
+
+    /// `"keyPrefix key": value`; NaN and infinities become null (JSON has no such numbers).
+    void number(std::string_view key, double value, std::string_view keyPrefix = {}) {
+        writeKey(key, keyPrefix);
+        if (!std::isfinite(value)) {
+            std::fputs("null", file_);
+            return;
+        }
+        char text[32];
+        const auto result = std::to_chars(text, text + sizeof text, value);  // shortest exact form
+        std::fwrite(text, 1, static_cast<std::size_t>(result.ptr - text), file_);
+    }
+    void null(std::string_view key) {
+        writeKey(key);
+        std::fputs("null", file_);
+    }
+    void string(std::string_view key, std::string_view value) {
+        writeKey(key);
+        writeString(value);
+    }
+    /// Close the object and the line (after at least one key).
+    void end() { std::fputs("}\n", file_); }
+
+private:
+    void writeKey(std::string_view key, std::string_view keyPrefix = {}) {
+        std::fputc(first_ ? '{' : ',', file_);
+        first_ = false;
+        std::fputc('"', file_);
+        writeEscaped(keyPrefix);
+        writeEscaped(key);
+        std::fputs("\":", file_);
+    }
+    void writeString(std::string_view text) {
+        std::fputc('"', file_);
+        writeEscaped(text);
+        std::fputc('"', file_);
+    }
+    void writeEscaped(std::string_view text) {
+        for (char ch : text) {
+            switch (ch) {
+                case '"': std::fputs("\\\"", file_); break;
+                case '\\': std::fputs("\\\\", file_); break;
+                case '\n': std::fputs("\\n", file_); break;
+                case '\r': std::fputs("\\r", file_); break;
+                case '\t': std::fputs("\\t", file_); break;
+                default:
+                    if (static_cast<unsigned char>(ch) < 0x20) std::fprintf(file_, "\\u%04x", static_cast<unsigned>(ch));
+                    else std::fputc(ch, file_);
+            }
+        }
+    }
+
+    std::FILE* file_;
+    bool first_ = true;
+};
+
+/// Appends one line per data item to a file; with `flush`, each line reaches the OS at once (so a
+/// reader tailing the file sees it).
+class JsonlEventSink final : public Operator {
+protected:
+    void onActivate() override {
+        path_ = params().getString("path");
+        if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
+        flushEachLine_ = params().getBool("flush");
+        buffer_.resize(kFileBufferBytes);
+        file_.reset(std::fopen(path_.c_str(), "w"));
+        if (!file_) throw OperatorError("cannot write '" + path_ + "': " + std::strerror(errno));
+        std::setvbuf(file_.get(), buffer_.data(), _IOFBF, buffer_.size());
+    }
+
+    void process(int, Item&& item) override {
+        JsonLine line(file_.get());
+        const SampleRange range = item.range();
+        if (range.timebase) {
+            line.number("t_start", static_cast<double>(range.start) / range.timebase->rateHz());
+            line.number("t_end", static_cast<double>(range.end()) / range.timebase->rateHz());
+        } else {
+            line.null("t_start");
+            line.null("t_end");
+        }
+        line.string("kind", itemKindName(item.kind()));
+        switch (item.kind()) {
+            case ItemKind::Scalar:
+                line.number("value", item.value());
+                break;
+            case ItemKind::Event:
+                line.string("label", item.event()->label());
+                line.number("score", item.value());
+                for (const EventAttribute& attribute : item.event()->attributes()) writeAttribute(line, attribute);
+                break;
+            case ItemKind::Signal:
+            case ItemKind::Frame:
+                line.number("samples", static_cast<double>(item.segment().length()));
+                break;
+            case ItemKind::TimeRange:
+            case ItemKind::Progress:
+                break;
+        }
+        line.end();
+        if (flushEachLine_) std::fflush(file_.get());
+        if (std::ferror(file_.get())) throw OperatorError("writing '" + path_ + "' failed: " + std::strerror(errno));
+    }
+
+    void onFinish() override {
+        const std::string problem = closeFile();
+        if (!problem.empty()) throw OperatorError(problem);
+    }
+
+    void onDeactivate() override {
+        const std::string problem = closeFile();
+        if (!problem.empty()) warn(problem);
+    }
+
+private:
+    static void writeAttribute(JsonLine& line, const EventAttribute& attribute) {
+        const std::string_view name = attribute.name;
+        const bool clashes = std::find(kFixedKeys.begin(), kFixedKeys.end(), name) != kFixedKeys.end();
+        line.number(name, attribute.value, clashes ? "attribute." : "");
+    }
+
+    /// Close the file once; returns what went wrong, or "".
+    std::string closeFile() {
+        if (!file_) return {};
+        if (std::fclose(file_.release()) != 0) return "closing '" + path_ + "' failed: " + std::strerror(errno);
+        return {};
+    }
+
+    std::string path_;
+    bool flushEachLine_ = true;
+    std::vector<char> buffer_;  // declared before file_: must outlive it
+    std::unique_ptr<std::FILE, FileCloser> file_;
+};
+
+}  // namespace
+
+OperatorDescriptor jsonlEventSinkDescriptor() {
+    OperatorDescriptor d;
+    d.typeName = "io.jsonl_event_sink";
+    d.category = "io";
+    d.summary = "Writes every item as one JSON object per line (JSON Lines)";
+    d.documentation =
+        "Each line has t_start and t_end (seconds: sample index / rate of the item's timebase) and kind, "
+        "plus value (scalars), label, score and every attribute (events), or samples (signals and frames: "
+        "the segment's length).";
+    d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};
+    d.params = {
+        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced if it exists)"},
+        ParamSpec{"flush", ParamKind::Bool, true, {}, {}, "", "hand each line to the OS at once"},
+    };
+    d.create = [] { return std::make_unique<JsonlEventSink>(); };
+    return d;
+}
+
+}  // namespace isochron

@@ -1,0 +1,321 @@
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "engine/graph/graph_error.h"
+#include "engine/operators/operator.h"
+#include "tests/nodes/io/io_test_support.h"
+#include "tests/support/graph_run.h"
+
+using namespace isochron;
+using namespace isochron::test;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kRate = 8000;
+constexpr int kFileChannels = 3;
+constexpr std::int64_t kFrames = 1000;
+
+/// The int16 code of frame i, channel c of the test file: covers the whole range, -32768 included.
+std::int16_t testCode(std::int64_t frame, int channel) {
+    return static_cast<std::int16_t>((frame * 251 + channel * 9973) % 65536 - 32768);
+}
+
+/// libsndfile reads 16-bit code s as s / 32768.
+float testSample(std::int64_t frame, int channel) { return static_cast<float>(testCode(frame, channel)) / 32768.0f; }
+
+/// The interleaved codes of the 3-channel, 1000-frame test file.
+std::vector<std::int16_t> testCodes() {
+    std::vector<std::int16_t> interleaved;
+    for (std::int64_t i = 0; i < kFrames; ++i) {
+        for (int c = 0; c < kFileChannels; ++c) interleaved.push_back(testCode(i, c));
+    }
+    return interleaved;
+}
+
+/// Writes the test file as an 8 kHz 16-bit WAV.
+void writeTestFile(const std::string& path) { writePcm16Wav(path, kRate, kFileChannels, testCodes()); }
+
+/// Channel `channel` of the test file played `loops` times.
+std::vector<float> expectedChannel(int channel, int loops) {
+    std::vector<float> samples;
+    for (int loop = 0; loop < loops; ++loop) {
+        for (std::int64_t i = 0; i < kFrames; ++i) samples.push_back(testSample(i, channel));
+    }
+    return samples;
+}
+
+/// The message of the GraphException the engine throws when starting `graph`, or "" if it starts.
+std::string startError(const std::string& graph) {
+    try {
+        runGraph(graph);
+    } catch (const GraphException& e) {
+        return e.what();
+    }
+    return {};
+}
+
+/// A pass-through that sleeps `sleep_ms` on its first item: a consumer too slow for a paced source.
+class SleepyPassThrough final : public Operator {
+protected:
+    void process(int, Item&& item) override {
+        if (!slept_) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(params().getInt("sleep_ms")));
+            slept_ = true;
+        }
+        emit(0, std::move(item));
+    }
+
+private:
+    bool slept_ = false;
+};
+
+/// Adds "io_test.sleepy" to the test registry (once).
+void registerSleepyPassThrough() {
+    static const bool registered = [] {
+        OperatorDescriptor d;
+        d.typeName = "io_test.sleepy";
+        d.category = "test";
+        d.summary = "Forwards items; sleeps on the first one (tests only)";
+        d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "samples"}};
+        d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "the same samples"}};
+        d.params = {ParamSpec{"sleep_ms", ParamKind::Int, std::int64_t{100}, 0.0, {}, "ms", "sleep on the first item"}};
+        d.create = [] { return std::make_unique<SleepyPassThrough>(); };
+        testRegistry().add(std::move(d));
+        return true;
+    }();
+    (void)registered;
+}
+
+}  // namespace
+
+TEST_CASE("audio_file_source reproduces a 16-bit WAV: samples, channel order, timebase, block size",
+          "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.wav");
+    writeTestFile(path);
+
+    RunOutcome outcome = runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 2}, {"block", 64}}, 2, "wav"));
+    CHECK(outcome.completed);
+    CHECK(outcome.failures.empty());
+    const Collected& got = collections()["wav"];
+    CHECK(got.finished);
+    for (int c = 0; c < 2; ++c) {
+        INFO("channel " << c);
+        const auto& items = got.items[static_cast<std::size_t>(c)];
+        REQUIRE(items.size() == 16);  // 15 blocks of 64 and one of 40
+        CHECK(contiguousFrom(items, 0));
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            CHECK(items[i].kind() == ItemKind::Signal);
+            CHECK(items[i].sampleType() == SampleType::Float32);
+            CHECK(items[i].segment().length() == (i + 1 < items.size() ? 64 : 40));
+            const Timebase* timebase = items[i].segment().timebase();
+            CHECK(timebase == got.items[0][0].segment().timebase());  // one timebase shared by all outputs
+            CHECK(timebase->rateHz() == kRate);
+            CHECK(timebase->zeroTimeNs() == 0);
+            CHECK(&timebase->clock() == &Clock::media());
+        }
+        CHECK(concatenated(items) == expectedChannel(c, 1));
+    }
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source reads other formats libsndfile knows, such as FLAC", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.flac");
+    if (!writePcm16Flac(path, kRate, kFileChannels, testCodes())) {
+        WARN("this libsndfile has no FLAC support; skipped");
+        return;
+    }
+    for (bool preload : {true, false}) {
+        INFO("preload " << preload);
+        runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}, {"block", 256}, {"preload", preload}}, 3, "flac"));
+        const Collected& got = collections()["flac"];
+        for (int c = 0; c < 3; ++c) {
+            CHECK(contiguousFrom(got.items[static_cast<std::size_t>(c)], 0));
+            CHECK(concatenated(got.items[static_cast<std::size_t>(c)]) == expectedChannel(c, 1));
+        }
+    }
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source output does not depend on block size, preload or scheduler", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.wav");
+    writeTestFile(path);
+    const std::vector<float> expected0 = expectedChannel(0, 2);
+    const std::vector<float> expected2 = expectedChannel(2, 2);
+
+    for (int block : {1, 7, 4096}) {
+        for (bool preload : {true, false}) {
+            for (const auto& scheduler : schedulerMatrix()) {
+                INFO("block " << block << ", preload " << preload << ", scheduler " << scheduler);
+                json params = {{"path", path}, {"channels", 3}, {"block", block}, {"preload", preload}, {"loops", 2}};
+                RunOutcome outcome = runGraph(sourceToCollect("io.audio_file_source", params, 3, "split"), scheduler);
+                REQUIRE(outcome.completed);
+                const Collected& got = collections()["split"];
+                CHECK(contiguousFrom(got.items[0], 0));
+                CHECK(contiguousFrom(got.items[2], 0));
+                CHECK(concatenated(got.items[0]) == expected0);
+                CHECK(concatenated(got.items[2]) == expected2);
+                for (const Item& item : got.items[1]) CHECK(item.segment().length() <= block);
+            }
+        }
+    }
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source loops continue the sample indices; a block never spans two loops", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.wav");
+    writeTestFile(path);
+    for (bool preload : {true, false}) {
+        INFO("preload " << preload);
+        runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"block", 300}, {"loops", 3}, {"preload", preload}}, 1, "loops"));
+        const auto& items = collections()["loops"].items[0];
+        REQUIRE(items.size() == 12);
+        CHECK(contiguousFrom(items, 0));
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::int64_t loop = static_cast<std::int64_t>(i / 4);
+            const std::int64_t offset = static_cast<std::int64_t>(i % 4) * 300;
+            CHECK(items[i].segment().startIndex() == loop * kFrames + offset);
+            CHECK(items[i].segment().length() == (i % 4 == 3 ? 100 : 300));
+        }
+        CHECK(concatenated(items) == expectedChannel(0, 3));
+    }
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source with preload replays views of one block per channel, without copies", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.wav");
+    writeTestFile(path);
+    runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}, {"block", 100}, {"loops", 2}}, 3, "views"));
+    const Collected& got = collections()["views"];
+    for (int c = 0; c < 3; ++c) {
+        const auto& items = got.items[static_cast<std::size_t>(c)];
+        REQUIRE(items.size() == 20);
+        const SampleBlock* storage = items[0].segment().list()->piece(0).block;
+        for (const Item& item : items) {
+            CHECK(item.segment().pieceCount() == 1);
+            CHECK(item.segment().list()->piece(0).block == storage);
+        }
+    }
+    CHECK(got.items[0][0].segment().list()->piece(0).block != got.items[1][0].segment().list()->piece(0).block);
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source refuses missing, unreadable and too narrow files, naming them", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string missing = dir.file("no-such-file.wav");
+    std::string message = startError(sourceToCollect("io.audio_file_source", {{"path", missing}}, 1, "refused"));
+    CHECK_THAT(message, Catch::Contains(missing) && Catch::Contains("cannot open"));
+
+    const std::string garbage = dir.file("garbage.wav");
+    std::FILE* file = std::fopen(garbage.c_str(), "w");
+    REQUIRE(file);
+    std::fputs("this is not a sound file", file);
+    std::fclose(file);
+    message = startError(sourceToCollect("io.audio_file_source", {{"path", garbage}}, 1, "refused"));
+    CHECK_THAT(message, Catch::Contains(garbage) && Catch::Contains("cannot open"));
+
+    const std::string three = dir.file("three.wav");
+    writeTestFile(three);
+    message = startError(sourceToCollect("io.audio_file_source", {{"path", three}, {"channels", 4}}, 4, "refused"));
+    CHECK_THAT(message, Catch::Contains(three) && Catch::Contains("3 channel"));
+    CHECK(startError(sourceToCollect("io.audio_file_source", {{"path", three}, {"channels", 3}}, 3, "refused")).empty());
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source paced at real time takes real time and stamps due times", "[io][audio_file_source][timing]") {
+    TempDir dir;
+    const std::string path = dir.file("short.wav");
+    writePcm16Wav(path, kRate, 1, std::vector<std::int16_t>(1600, 1000));  // 0.2 s
+
+    RunOutcome outcome = runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"block", 160}, {"pace", 1.0}}, 1, "paced"));
+    CHECK(outcome.completed);
+    CHECK(outcome.wallSeconds >= 0.18);
+    const auto& items = collections()["paced"].items[0];
+    REQUIRE(items.size() == 10);
+    CHECK(contiguousFrom(items, 0));
+    for (std::size_t i = 1; i < items.size(); ++i) {
+        // Each block is stamped with the wall time its last sample became due: 20 ms apart.
+        CHECK(items[i].arrivalNs() - items[i - 1].arrivalNs() == Approx(20'000'000).margin(1'000));
+    }
+
+    runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"block", 160}, {"pace", 4.0}}, 1, "paced"));
+    const auto& fast = collections()["paced"].items[0];
+    REQUIRE(fast.size() == 10);
+    CHECK(fast.back().arrivalNs() - fast.front().arrivalNs() == Approx(45'000'000).margin(1'000));
+
+    runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"block", 160}}, 1, "paced"));
+    const auto& unpaced = collections()["paced"].items[0];
+    REQUIRE(unpaced.size() == 10);
+    for (const Item& item : unpaced) CHECK(item.arrivalNs() > 0);  // stamped at emission
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source promises progress every progress_interval samples", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.wav");
+    writeTestFile(path);
+    runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"block", 64}, {"progress_interval", 100}}, 1, "progress"));
+    const Collected& got = collections()["progress"];
+    const Timebase& timebase = Timebase::get(kRate);
+    std::vector<TimeNs> expected;
+    for (std::int64_t end = 128; end < kFrames; end += 128) expected.push_back(timebase.timeOf(end));
+    expected.push_back(timebase.timeOf(kFrames));  // the last two blocks hold 104 samples
+    CHECK(got.progress[0] == expected);
+    CHECK(got.finished);
+    collections().clear();
+}
+
+TEST_CASE("an unpaced audio_file_source emits one block per produce call", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("three.wav");
+    writeTestFile(path);
+    for (const std::string scheduler : {"df", "fifo:burst=3"}) {
+        RunReport report = runGraphReporting(sourceToCollect("io.audio_file_source", {{"path", path}, {"block", 100}}, 1, "calls"), scheduler);
+        CHECK(report.nodes["src"].calls == 10);
+        CHECK(collections()["calls"].items[0].size() == 10);
+    }
+    collections().clear();
+}
+
+TEST_CASE("a paced audio_file_source that falls behind drops the overdue blocks and warns", "[io][audio_file_source][timing]") {
+    registerSleepyPassThrough();
+    TempDir dir;
+    const std::string path = dir.file("half-second.wav");
+    writePcm16Wav(path, kRate, 1, std::vector<std::int16_t>(4000, 500));
+    const json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes",
+         {{{"id", "src"}, {"type", "io.audio_file_source"},
+           {"params", {{"path", path}, {"block", 80}, {"pace", 1.0}, {"max_lag", 0.02}}}},
+          {{"id", "slow"}, {"type", "io_test.sleepy"}, {"params", {{"sleep_ms", 150}}}},
+          {{"id", "sink"}, {"type", "test.collect"}, {"params", {{"name", "late"}}}}}},
+        {"edges", {{{"from", "src.out0"}, {"to", "slow.in"}}, {{"from", "slow.out"}, {"to", "sink.in0"}}}},
+    };
+    for (const std::string scheduler : {"df", "fifo"}) {
+        INFO("scheduler " << scheduler);
+        RunReport report = runGraphReporting(graph.dump(), scheduler);
+        CHECK(report.outcome.completed);
+        const auto& warnings = report.nodes["src"].warnings;
+        REQUIRE(!warnings.empty());
+        CHECK_THAT(warnings.front(), Catch::Contains("dropped"));
+        const auto& items = collections()["late"].items[0];
+        REQUIRE(!items.empty());
+        CHECK_FALSE(contiguousFrom(items, 0));  // the jump in the indices is the gap
+        std::int64_t received = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            CHECK(items[i].segment().startIndex() % 80 == 0);  // resumes on the block grid
+            if (i > 0) CHECK(items[i].segment().startIndex() >= items[i - 1].segment().endIndex());
+            received += items[i].segment().length();
+        }
+        CHECK(received < 4000);
+        CHECK(items.back().segment().endIndex() <= 4000);
+    }
+    collections().clear();
+}

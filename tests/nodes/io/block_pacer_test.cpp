@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+
+#include "nodes/io/block_pacer.h"
+
+using namespace isochron;
+
+namespace {
+
+constexpr TimeNs kMs = 1'000'000;
+
+/// Settings for a 1 kHz stream of 100-sample blocks (0.1 s each).
+BlockPacerSettings kiloHertz(std::int64_t total, double pace, double maxLagSeconds = 2) {
+    BlockPacerSettings settings;
+    settings.rateHz = 1000;
+    settings.blockLength = 100;
+    settings.totalLength = total;
+    settings.pace = pace;
+    settings.maxLagSeconds = maxLagSeconds;
+    settings.progressInterval = 250;
+    return settings;
+}
+
+/// Start positions of the blocks one round at `nowNs` hands out.
+std::vector<std::int64_t> roundStarts(BlockPacer& pacer, TimeNs nowNs, std::int64_t budget = 1000) {
+    std::vector<std::int64_t> starts;
+    pacer.beginRound(budget, nowNs);
+    while (auto block = pacer.nextBlock()) starts.push_back(block->start);
+    return starts;
+}
+
+}  // namespace
+
+TEST_CASE("BlockPacer cuts on a block grid that restarts every cycle", "[io][block_pacer]") {
+    BlockPacerSettings settings = kiloHertz(750, 0);
+    settings.cycleLength = 250;
+    BlockPacer pacer;
+    pacer.configure(settings);
+    std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
+    std::vector<bool> progress;
+    while (!pacer.finished()) {
+        pacer.beginRound(5, 0);
+        auto block = pacer.nextBlock();  // unpaced: one block per round whatever the budget
+        REQUIRE(block);
+        CHECK_FALSE(pacer.nextBlock());
+        CHECK(block->arrivalNs > 0);
+        blocks.emplace_back(block->start, block->length);
+        progress.push_back(block->progressDue);
+        CHECK(pacer.endRound().state == (pacer.finished() ? SourceStatus::State::Finished : SourceStatus::State::Produced));
+    }
+    const std::vector<std::pair<std::int64_t, std::int64_t>> expected = {
+        {0, 100}, {100, 100}, {200, 50}, {250, 100}, {350, 100}, {450, 50}, {500, 100}, {600, 100}, {700, 50}};
+    CHECK(blocks == expected);
+    // Progress once 250 samples went out since the last promise.
+    CHECK(progress == std::vector<bool>{false, false, true, false, false, true, false, false, true});
+}
+
+TEST_CASE("BlockPacer paced: blocks are due at anchor + end / (rate * pace), up to the budget", "[io][block_pacer]") {
+    BlockPacer pacer;
+    pacer.configure(kiloHertz(1000, 2.0));  // 100 samples = 50 ms at 2x
+    CHECK(roundStarts(pacer, 1000 * kMs).empty());  // anchors here; the first block ends 50 ms later
+    SourceStatus status = pacer.endRound();
+    CHECK(status.state == SourceStatus::State::Waiting);
+    CHECK(status.wakeAtNs == 1050 * kMs);
+
+    pacer.beginRound(10, 1120 * kMs);
+    auto first = pacer.nextBlock();
+    REQUIRE(first);
+    CHECK(first->arrivalNs == 1050 * kMs);  // stamped with its due time, not with "now"
+    auto second = pacer.nextBlock();
+    REQUIRE(second);
+    CHECK(second->arrivalNs == 1100 * kMs);
+    CHECK_FALSE(pacer.nextBlock());
+    CHECK(pacer.endRound().wakeAtNs == 1150 * kMs);
+
+    CHECK(roundStarts(pacer, 1300 * kMs, 2) == std::vector<std::int64_t>{200, 300});  // budget 2 of 4 due
+    CHECK(pacer.endRound().state == SourceStatus::State::Produced);
+    CHECK(roundStarts(pacer, 1300 * kMs) == std::vector<std::int64_t>{400, 500});
+    CHECK(roundStarts(pacer, 2000 * kMs) == std::vector<std::int64_t>{600, 700, 800, 900});
+    CHECK(pacer.endRound().state == SourceStatus::State::Finished);
+}
+
+TEST_CASE("BlockPacer drops the overdue blocks once more than max_lag behind", "[io][block_pacer]") {
+    BlockPacer pacer;
+    pacer.configure(kiloHertz(BlockPacerSettings::kForever, 1.0, 0.25));
+    CHECK(roundStarts(pacer, 0).empty());
+    CHECK(roundStarts(pacer, 100 * kMs) == std::vector<std::int64_t>{0});
+    // Next block [100, 200) was due at 200 ms; at 440 ms it is 240 ms late: within max_lag.
+    CHECK(pacer.beginRound(100, 440 * kMs) == 0);
+    CHECK(pacer.nextBlock()->start == 100);
+    // At 1230 ms [200, 300) is 930 ms late: every block ending by 1230 is dropped, [1200, 1300) waits.
+    CHECK(pacer.beginRound(100, 1230 * kMs) == 1000);
+    CHECK(pacer.position() == 1200);
+    CHECK_FALSE(pacer.nextBlock());
+    CHECK(pacer.endRound().wakeAtNs == 1300 * kMs);
+}
+
+TEST_CASE("BlockPacer keeps the schedule continuous when the pace changes", "[io][block_pacer]") {
+    BlockPacer pacer;
+    pacer.configure(kiloHertz(BlockPacerSettings::kForever, 1.0));
+    roundStarts(pacer, 0);
+    CHECK(roundStarts(pacer, 200 * kMs) == std::vector<std::int64_t>{0, 100});
+    pacer.changePace(4.0);  // from position 200 (due at 200 ms) on, 100 samples take 25 ms
+    pacer.beginRound(10, 200 * kMs);
+    CHECK_FALSE(pacer.nextBlock());
+    CHECK(pacer.endRound().wakeAtNs == 225 * kMs);
+
+    pacer.changePace(0);  // unpaced: the next block at once
+    CHECK(roundStarts(pacer, 200 * kMs) == std::vector<std::int64_t>{200});
+    pacer.changePace(1.0);  // paced again: anchored at the next round
+    CHECK(roundStarts(pacer, 5000 * kMs).empty());
+    CHECK(pacer.endRound().wakeAtNs == 5100 * kMs);
+}

@@ -1,0 +1,214 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include "engine/graph/graph_error.h"
+#include "tests/nodes/io/io_test_support.h"
+#include "tests/support/graph_run.h"
+
+using namespace isochron;
+using namespace isochron::test;
+using nlohmann::json;
+
+namespace {
+
+/// Graph JSON: io.audio_file_source reading `input` with `channels` outputs into io.wav_file_sink.
+std::string copyGraph(const std::string& input, const std::string& output, int channels, const std::string& format) {
+    json edges = json::array();
+    for (int c = 0; c < channels; ++c) {
+        edges.push_back({{"from", "src.out" + std::to_string(c)}, {"to", "sink.in" + std::to_string(c)}});
+    }
+    const json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes",
+         {{{"id", "src"}, {"type", "io.audio_file_source"}, {"params", {{"path", input}, {"channels", channels}, {"block", 333}}}},
+          {{"id", "sink"}, {"type", "io.wav_file_sink"},
+           {"params", {{"path", output}, {"channels", channels}, {"format", format}}}}}},
+        {"edges", edges},
+    };
+    return graph.dump();
+}
+
+/// Graph JSON: a two-output test.feed named `script` into a two-channel float32 io.wav_file_sink.
+std::string feedGraph(const std::string& script, const std::string& output) {
+    const json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes",
+         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", script}, {"outputs", 2}}}},
+          {{"id", "sink"}, {"type", "io.wav_file_sink"}, {"params", {{"path", output}, {"channels", 2}, {"format", "float32"}}}}}},
+        {"edges", {{{"from", "feed.out0"}, {"to", "sink.in0"}}, {{"from", "feed.out1"}, {"to", "sink.in1"}}}},
+    };
+    return graph.dump();
+}
+
+/// `frames` frames of `channels` distinct, deterministic values in [-1, 1), full scale included.
+std::vector<float> testSignal(std::int64_t frames, int channels) {
+    std::vector<float> interleaved;
+    for (std::int64_t i = 0; i < frames; ++i) {
+        for (int c = 0; c < channels; ++c) {
+            interleaved.push_back(static_cast<float>(std::sin(0.01 * static_cast<double>(i) * (c + 1) + c)) * 0.999f);
+        }
+    }
+    interleaved[0] = -1.0f;
+    return interleaved;
+}
+
+/// Samples [start, start + length) of a ramp: sample n is n / 1000.
+SigSeg<float> ramp(std::int64_t start, std::int64_t length, const Timebase& timebase) {
+    std::vector<float> samples;
+    for (std::int64_t n = start; n < start + length; ++n) samples.push_back(static_cast<float>(n) / 1000.0f);
+    return makeSignal(samples, start, timebase);
+}
+
+}  // namespace
+
+TEST_CASE("wav_file_sink round-trips a file through io.audio_file_source, 1 and 3 channels", "[io][wav_file_sink]") {
+    TempDir dir;
+    for (int channels : {1, 3}) {
+        INFO(channels << " channel(s)");
+        const std::string input = dir.file("input.wav");
+        const std::vector<float> original = testSignal(2000, channels);
+        writeFloatWav(input, 22050, channels, original);
+
+        {
+            INFO("float32: exact");
+            const std::string output = dir.file("copy-float.wav");
+            RunOutcome outcome = runGraph(copyGraph(input, output, channels, "float32"));
+            CHECK(outcome.completed);
+            CHECK(outcome.failures.empty());
+            const SoundData copy = readSound(output);
+            CHECK(copy.rateHz == 22050);
+            CHECK(copy.channels == channels);
+            CHECK(copy.interleaved == original);
+            CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+        }
+        {
+            INFO("pcm16: within 1/32768");
+            const std::string output = dir.file("copy-pcm.wav");
+            RunOutcome outcome = runGraph(copyGraph(input, output, channels, "pcm16"));
+            CHECK(outcome.completed);
+            const SoundData copy = readSound(output);
+            CHECK(copy.rateHz == 22050);
+            CHECK(copy.channels == channels);
+            REQUIRE(copy.interleaved.size() == original.size());
+            float worst = 0;
+            for (std::size_t i = 0; i < original.size(); ++i) worst = std::max(worst, std::fabs(copy.interleaved[i] - original[i]));
+            CHECK(worst <= 1.0f / 32768.0f);
+            CHECK(copy.interleaved[0] == -1.0f);
+            CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+        }
+        {
+            INFO("pcm16 in, pcm16 out: exact");
+            std::vector<std::int16_t> codes;
+            for (float v : original) codes.push_back(static_cast<std::int16_t>(std::lround(v * 32767.0f)));
+            writePcm16Wav(input, 22050, channels, codes);
+            const std::string output = dir.file("copy-pcm-pcm.wav");
+            runGraph(copyGraph(input, output, channels, "pcm16"));
+            CHECK(readSound(output).interleaved == readSound(input).interleaved);
+        }
+    }
+}
+
+TEST_CASE("wav_file_sink aligns channels by sample index, writes missing samples as zeros and warns",
+          "[io][wav_file_sink]") {
+    const Timebase& timebase = Timebase::get(1000);
+    // Channel 0 delivers [0, 200); channel 1 delivers [0, 50) and [80, 180): a gap and an early end.
+    const std::vector<std::pair<int, Item>> pieces = {
+        {0, Item::signal(ramp(0, 100, timebase))},  {1, Item::signal(ramp(0, 50, timebase))},
+        {0, Item::signal(ramp(100, 100, timebase))}, {1, Item::signal(ramp(80, 100, timebase))},
+    };
+    std::vector<float> expected;
+    for (std::int64_t n = 0; n < 200; ++n) {
+        expected.push_back(static_cast<float>(n) / 1000.0f);
+        expected.push_back(n < 50 || (n >= 80 && n < 180) ? static_cast<float>(n) / 1000.0f : 0.0f);
+    }
+
+    TempDir dir;
+    const std::string output = dir.file("aligned.wav");
+    // The same pieces in different interleavings of the two channels (each channel in index order)
+    // and batchings must give the same file.
+    const std::vector<std::vector<std::size_t>> orders = {{0, 1, 2, 3}, {1, 3, 0, 2}, {0, 2, 1, 3}, {1, 0, 3, 2}};
+    for (const auto& order : orders) {
+        for (bool oneBatch : {false, true}) {
+            FeedScript script;
+            for (std::size_t index : order) {
+                if (!oneBatch || script.batches.empty()) script.batches.emplace_back();
+                script.batches.back().push_back(pieces[index]);
+            }
+            feedScripts()["aligned"] = script;
+            for (const auto& scheduler : schedulerMatrix()) {
+                INFO("order " << order[0] << order[1] << order[2] << order[3] << ", one batch " << oneBatch << ", scheduler " << scheduler);
+                RunReport report = runGraphReporting(feedGraph("aligned", output), scheduler);
+                CHECK(report.outcome.completed);
+                const SoundData written = readSound(output);
+                CHECK(written.rateHz == 1000);
+                CHECK(written.channels == 2);
+                CHECK(written.interleaved == expected);
+                const auto& warnings = report.nodes["sink"].warnings;
+                REQUIRE(warnings.size() == 2);
+                CHECK_THAT(warnings[0], Catch::Contains("in1") && Catch::Contains("[50, 80)"));
+                CHECK_THAT(warnings[1], Catch::Contains("in1") && Catch::Contains("[180, 200)"));
+                CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+            }
+        }
+    }
+    feedScripts().clear();
+}
+
+TEST_CASE("wav_file_sink starts the file at the earliest first sample over its inputs", "[io][wav_file_sink]") {
+    const Timebase& timebase = Timebase::get(1000);
+    FeedScript script;
+    script.batches = {{{1, Item::signal(ramp(510, 20, timebase))}, {0, Item::signal(ramp(500, 30, timebase))}}};
+    feedScripts()["late"] = script;
+    TempDir dir;
+    const std::string output = dir.file("late.wav");
+    RunReport report = runGraphReporting(feedGraph("late", output));
+    const SoundData written = readSound(output);
+    REQUIRE(written.frames() == 30);
+    CHECK(written.at(0, 0) == 0.5f);
+    CHECK(written.at(9, 1) == 0.0f);
+    CHECK(written.at(10, 1) == 0.51f);
+    CHECK(written.at(29, 1) == 0.529f);
+    REQUIRE(!report.nodes["sink"].warnings.empty());
+    CHECK_THAT(report.nodes["sink"].warnings[0], Catch::Contains("[500, 510)"));
+    feedScripts().clear();
+}
+
+TEST_CASE("wav_file_sink refuses a path it cannot write and writes nothing without samples", "[io][wav_file_sink]") {
+    TempDir dir;
+    const std::string unwritable = dir.file("no-such-folder/out.wav");
+    feedScripts()["nothing"] = FeedScript{};
+    try {
+        runGraph(feedGraph("nothing", unwritable));
+        FAIL("the engine started");
+    } catch (const GraphException& e) {
+        CHECK_THAT(e.what(), Catch::Contains(unwritable));
+    }
+
+    const std::string output = dir.file("empty.wav");
+    RunReport report = runGraphReporting(feedGraph("nothing", output));
+    CHECK(report.outcome.completed);
+    CHECK_FALSE(std::filesystem::exists(output));
+    CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+    REQUIRE(report.nodes["sink"].warnings.size() == 1);
+    CHECK_THAT(report.nodes["sink"].warnings[0], Catch::Contains("no samples"));
+    feedScripts().clear();
+}
+
+TEST_CASE("wav_file_sink ignores samples an input repeats, with a warning", "[io][wav_file_sink]") {
+    const Timebase& timebase = Timebase::get(1000);
+    FeedScript script;
+    script.batches = {{{0, Item::signal(ramp(0, 100, timebase))}, {0, Item::signal(ramp(50, 100, timebase))},
+                       {1, Item::signal(ramp(0, 150, timebase))}}};
+    feedScripts()["repeat"] = script;
+    TempDir dir;
+    const std::string output = dir.file("repeat.wav");
+    RunReport report = runGraphReporting(feedGraph("repeat", output));
+    const SoundData written = readSound(output);
+    REQUIRE(written.frames() == 150);
+    for (std::int64_t n = 0; n < 150; ++n) CHECK(written.at(n, 0) == static_cast<float>(n) / 1000.0f);
+    REQUIRE(report.nodes["sink"].warnings.size() == 1);
+    CHECK_THAT(report.nodes["sink"].warnings[0], Catch::Contains("arrived again"));
+    feedScripts().clear();
+}
