@@ -1,6 +1,7 @@
 #include "nodes/io/audio_file_source.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -178,13 +179,24 @@ OperatorDescriptor audioFileSourceDescriptor() {
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "sound file to read"},
-        ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 1.0, 1024.0, "", "outputs: the file's first N channels"},
+        ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 0.0, 1024.0, "",
+                  "outputs: the file's first N channels; 0 = as many as the file has (read from its header)"},
         ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples", "samples per emitted segment per channel"},
         ParamSpec{"loops", ParamKind::Int, std::int64_t{1}, 0.0, {}, "", "times to play the file; 0 = forever"},
         ParamSpec{"preload", ParamKind::Bool, true, {}, {}, "", "decode the whole file into memory at start"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
     d.create = [] { return std::make_unique<AudioFileSource>(); };
+    d.deriveParams = [](ParamSet& params) {
+        if (params.getInt("channels") != 0) return;
+        const std::string& path = params.getString("path");
+        SF_INFO info{};
+        SoundFile file(sf_open(path.c_str(), SFM_READ, &info));
+        if (!file) {
+            throw std::runtime_error("channels is 0 (as in the file) but '" + path + "' cannot be opened: " + sf_strerror(nullptr));
+        }
+        params.set("channels", static_cast<std::int64_t>(info.channels));
+    };
     return d;
 }
 

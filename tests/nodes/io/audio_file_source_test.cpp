@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <sndfile.h>
 #include <thread>
 
 #include "engine/graph/graph_error.h"
@@ -318,4 +320,32 @@ TEST_CASE("a paced audio_file_source that falls behind drops the overdue blocks 
         CHECK(items.back().segment().endIndex() <= 4000);
     }
     collections().clear();
+}
+
+TEST_CASE("channels 0 takes the channel count from the file, so a bus adapts to it", "[io][audio_file_source]") {
+    auto dir = std::filesystem::temp_directory_path() / "isochron-auto-channels";
+    std::filesystem::create_directories(dir);
+    auto path = dir / "three.wav";
+    {
+        SF_INFO info{};
+        info.samplerate = 8000;
+        info.channels = 3;
+        info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+        SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+        REQUIRE(file != nullptr);
+        std::vector<float> frames = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f};
+        sf_writef_float(file, frames.data(), 2);
+        sf_close(file);
+    }
+    std::string graph = R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "source", "type": "io.audio_file_source", "params": {"path": ")" + path.string() + R"(", "channels": 0}},
+        {"id": "out", "type": "test.collect", "params": {"name": "auto", "inputs": 0}}],
+      "edges": [{"from": "source.out*", "to": "out.in*"}]})";
+    isochron::test::runGraph(graph);
+    auto& got = isochron::test::collections()["auto"];
+    REQUIRE(got.items.size() == 3);
+    CHECK(isochron::test::samplesOf(got.items[2][0]) == std::vector<float>{0.3f, 0.6f});
+    std::filesystem::remove_all(dir);
+    CHECK_THROWS_WITH(isochron::test::runGraph(graph), Catch::Contains("channels is 0 (as in the file)"));
+    isochron::test::collections().clear();
 }
