@@ -73,8 +73,9 @@ public:
                 onWindow(std::exchange(pending_, SigSeg<T>()));  // the held samples are exactly this window
                 return;
             }
-            onWindow(pending_.subseg(nextStart_, window_));
-            nextStart_ += hop_;
+            SigSeg<T> window = pending_.subseg(nextStart_, window_);
+            nextStart_ += hop_;  // before the callback, so that it sees where the next window starts
+            onWindow(std::move(window));
         }
         if (nextStart_ >= pending_.endIndex()) {
             pending_ = SigSeg<T>();
