@@ -94,6 +94,25 @@ void addPortable(State& s, const float* samples, std::size_t count, float shift)
     fillCarry(s, samples, count);
 }
 
+void resetPortable(State& s) { std::memset(&s, 0, sizeof(s)); }
+
+// The sums as if the carried samples were padded to a vector with `shift` (centered to exactly 0,
+// padding leaves every sum unchanged) and everything were flushed; lanes are added 0 to 7.
+SumAndSquares resultPortable(const State& state, float shift) {
+    State s = state;
+    if (s.carryCount > 0) {
+        std::fill(s.carry + s.carryCount, s.carry + kLanes, shift);
+        addVectorPortable(s, s.carry, shift);
+    }
+    flushPartials(s);
+    SumAndSquares total;
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+        total.sum += s.laneSums[lane];
+        total.sumSquares += s.laneSquares[lane];
+    }
+    return total;
+}
+
 // ---- AVX2 + FMA path ------------------------------------------------------------------------
 
 // The four float accumulators in registers, rotated so that sum0/square0 is always the one the
@@ -123,26 +142,36 @@ ISOCHRON_TARGET_AVX2_FMA inline void storeAccumulators(State& s, const Avx2Accum
     _mm256_store_ps(s.partialSquares[(first + 3) & 3], r.square3);
 }
 
+// The per-lane double totals in registers (lanes 0-3 and 4-7).
+struct Avx2LaneTotals {
+    __m256d sumsLow, sumsHigh, squaresLow, squaresHigh;
+};
+
+ISOCHRON_TARGET_AVX2_FMA inline Avx2LaneTotals loadLaneTotals(const State& s) {
+    return {_mm256_load_pd(s.laneSums), _mm256_load_pd(s.laneSums + 4), _mm256_load_pd(s.laneSquares),
+            _mm256_load_pd(s.laneSquares + 4)};
+}
+
+// Add one float accumulator into the lane totals (exact widening, then one double add per lane).
+ISOCHRON_TARGET_AVX2_FMA inline void addToLaneTotals(Avx2LaneTotals& t, __m256 sums, __m256 squares) {
+    t.sumsLow = _mm256_add_pd(t.sumsLow, _mm256_cvtps_pd(_mm256_castps256_ps128(sums)));
+    t.sumsHigh = _mm256_add_pd(t.sumsHigh, _mm256_cvtps_pd(_mm256_extractf128_ps(sums, 1)));
+    t.squaresLow = _mm256_add_pd(t.squaresLow, _mm256_cvtps_pd(_mm256_castps256_ps128(squares)));
+    t.squaresHigh = _mm256_add_pd(t.squaresHigh, _mm256_cvtps_pd(_mm256_extractf128_ps(squares, 1)));
+}
+
 // flushPartials() in vector registers: same per-lane order, so the same doubles.
 ISOCHRON_TARGET_AVX2_FMA void flushPartialsAvx2(State& s) {
-    __m256d sumsLow = _mm256_load_pd(s.laneSums);
-    __m256d sumsHigh = _mm256_load_pd(s.laneSums + 4);
-    __m256d squaresLow = _mm256_load_pd(s.laneSquares);
-    __m256d squaresHigh = _mm256_load_pd(s.laneSquares + 4);
+    Avx2LaneTotals totals = loadLaneTotals(s);
     for (int accumulator = 0; accumulator < 4; ++accumulator) {
-        const __m256 sums = _mm256_load_ps(s.partialSums[accumulator]);
-        const __m256 squares = _mm256_load_ps(s.partialSquares[accumulator]);
-        sumsLow = _mm256_add_pd(sumsLow, _mm256_cvtps_pd(_mm256_castps256_ps128(sums)));
-        sumsHigh = _mm256_add_pd(sumsHigh, _mm256_cvtps_pd(_mm256_extractf128_ps(sums, 1)));
-        squaresLow = _mm256_add_pd(squaresLow, _mm256_cvtps_pd(_mm256_castps256_ps128(squares)));
-        squaresHigh = _mm256_add_pd(squaresHigh, _mm256_cvtps_pd(_mm256_extractf128_ps(squares, 1)));
+        addToLaneTotals(totals, _mm256_load_ps(s.partialSums[accumulator]), _mm256_load_ps(s.partialSquares[accumulator]));
         _mm256_store_ps(s.partialSums[accumulator], _mm256_setzero_ps());
         _mm256_store_ps(s.partialSquares[accumulator], _mm256_setzero_ps());
     }
-    _mm256_store_pd(s.laneSums, sumsLow);
-    _mm256_store_pd(s.laneSums + 4, sumsHigh);
-    _mm256_store_pd(s.laneSquares, squaresLow);
-    _mm256_store_pd(s.laneSquares + 4, squaresHigh);
+    _mm256_store_pd(s.laneSums, totals.sumsLow);
+    _mm256_store_pd(s.laneSums + 4, totals.sumsHigh);
+    _mm256_store_pd(s.laneSquares, totals.squaresLow);
+    _mm256_store_pd(s.laneSquares + 4, totals.squaresHigh);
     s.vectorsSinceFlush = 0;
 }
 
@@ -211,23 +240,63 @@ ISOCHRON_TARGET_AVX2_FMA void addAvx2(State& s, const float* samples, std::size_
     fillCarry(s, samples, count);
 }
 
+// Vector stores (a plain memset of the state compiles to a slow `rep stos`).
+ISOCHRON_TARGET_AVX2_FMA void resetAvx2(State& s) {
+    for (int accumulator = 0; accumulator < 4; ++accumulator) {
+        _mm256_store_ps(s.partialSums[accumulator], _mm256_setzero_ps());
+        _mm256_store_ps(s.partialSquares[accumulator], _mm256_setzero_ps());
+    }
+    _mm256_store_pd(s.laneSums, _mm256_setzero_pd());
+    _mm256_store_pd(s.laneSums + 4, _mm256_setzero_pd());
+    _mm256_store_pd(s.laneSquares, _mm256_setzero_pd());
+    _mm256_store_pd(s.laneSquares + 4, _mm256_setzero_pd());
+    s.carryCount = 0;
+    s.vectorsSinceFlush = 0;
+}
+
+// Lanes 0 to 7 added in order, like resultPortable().
+ISOCHRON_TARGET_AVX2_FMA inline double addLanesInOrder(__m256d low, __m256d high) {
+    double total = 0.0;
+    for (const __m128d pair : {_mm256_castpd256_pd128(low), _mm256_extractf128_pd(low, 1), _mm256_castpd256_pd128(high),
+                               _mm256_extractf128_pd(high, 1)}) {
+        total += _mm_cvtsd_f64(pair);
+        total += _mm_cvtsd_f64(_mm_unpackhi_pd(pair, pair));
+    }
+    return total;
+}
+
+// resultPortable() in registers, without copying the state: the same operations in the same order.
+ISOCHRON_TARGET_AVX2_FMA SumAndSquares resultAvx2(const State& s, float shiftValue) {
+    Avx2LaneTotals totals = loadLaneTotals(s);
+    const bool padded = s.carryCount > 0;
+    bool partialsFlushed = false;  // the padded vector needs a flush first, into fresh accumulators
+    std::uint32_t target = s.vectorsSinceFlush;
+    __m256 centered = _mm256_setzero_ps();
+    if (padded) {
+        if (target == kVectorsPerFlush) {
+            for (int accumulator = 0; accumulator < 4; ++accumulator) {
+                addToLaneTotals(totals, _mm256_load_ps(s.partialSums[accumulator]), _mm256_load_ps(s.partialSquares[accumulator]));
+            }
+            partialsFlushed = true;
+            target = 0;
+        }
+        alignas(32) float last[kLanes];
+        std::fill(std::copy(s.carry, s.carry + s.carryCount, last), last + kLanes, shiftValue);
+        centered = _mm256_sub_ps(_mm256_load_ps(last), _mm256_set1_ps(shiftValue));
+    }
+    for (std::uint32_t accumulator = 0; accumulator < 4; ++accumulator) {
+        __m256 sums = partialsFlushed ? _mm256_setzero_ps() : _mm256_load_ps(s.partialSums[accumulator]);
+        __m256 squares = partialsFlushed ? _mm256_setzero_ps() : _mm256_load_ps(s.partialSquares[accumulator]);
+        if (padded && (target & 3) == accumulator) {
+            sums = _mm256_add_ps(sums, centered);
+            squares = _mm256_fmadd_ps(centered, centered, squares);
+        }
+        addToLaneTotals(totals, sums, squares);
+    }
+    return {addLanesInOrder(totals.sumsLow, totals.sumsHigh), addLanesInOrder(totals.squaresLow, totals.squaresHigh)};
+}
+
 // ---- Dispatch -------------------------------------------------------------------------------
-
-void addOnPath(KernelPath path, State& s, const float* samples, std::size_t count, float shift) {
-    if (path == KernelPath::Avx2Fma) {
-        addAvx2(s, samples, count, shift);
-    } else {
-        addPortable(s, samples, count, shift);
-    }
-}
-
-void flushOnPath(KernelPath path, State& s) {
-    if (path == KernelPath::Avx2Fma) {
-        flushPartialsAvx2(s);
-    } else {
-        flushPartials(s);
-    }
-}
 
 bool cpuHasAvx2Fma() {
     __builtin_cpu_init();
@@ -248,30 +317,24 @@ KernelPath bestKernelPath() {
 
 SumAndSquaresAccumulator::SumAndSquaresAccumulator(float shift, KernelPath path) : shift_(shift), path_(path) {
     if (!kernelPathSupported(path)) throw std::invalid_argument("SumAndSquaresAccumulator: this CPU lacks AVX2/FMA");
-    std::memset(&state_, 0, sizeof(state_));
+    if (path_ == KernelPath::Avx2Fma) {
+        resetAvx2(state_);
+    } else {
+        resetPortable(state_);
+    }
 }
 
 void SumAndSquaresAccumulator::add(const float* samples, std::size_t count) {
     count_ += count;
-    addOnPath(path_, state_, samples, count, shift_);
+    if (path_ == KernelPath::Avx2Fma) {
+        addAvx2(state_, samples, count, shift_);
+    } else {
+        addPortable(state_, samples, count, shift_);
+    }
 }
 
 SumAndSquares SumAndSquaresAccumulator::result() const {
-    State s = state_;
-    if (s.carryCount > 0) {
-        // Pad the last vector with `shift`: centered to exactly 0, it leaves every sum unchanged.
-        alignas(32) float last[kLanes];
-        std::fill(std::copy(s.carry, s.carry + s.carryCount, last), last + kLanes, shift_);
-        s.carryCount = 0;
-        addOnPath(path_, s, last, kLanes, shift_);
-    }
-    flushOnPath(path_, s);
-    SumAndSquares total;
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
-        total.sum += s.laneSums[lane];
-        total.sumSquares += s.laneSquares[lane];
-    }
-    return total;
+    return path_ == KernelPath::Avx2Fma ? resultAvx2(state_, shift_) : resultPortable(state_, shift_);
 }
 
 SumAndSquares sumAndSquares(KernelPath path, const float* samples, std::size_t count, float shift) {
