@@ -33,7 +33,7 @@ void flushPartials(State& s) {
 // Top up the carried incomplete vector from `samples`; returns how many samples it took.
 std::size_t fillCarry(State& s, const float* samples, std::size_t count) {
     std::size_t take = std::min<std::size_t>(kLanes - s.carryCount, count);
-    std::memcpy(s.carry + s.carryCount, samples, take * sizeof(float));
+    if (take > 0) std::memcpy(s.carry + s.carryCount, samples, take * sizeof(float));
     s.carryCount += static_cast<std::uint32_t>(take);
     return take;
 }

@@ -47,10 +47,12 @@ public:
 
     /// Add the next `count` samples of the sequence. [no allocation]
     void add(const float* samples, std::size_t count);
+    /// Add the next samples of the sequence. [no allocation]
     void add(std::span<const float> samples) { add(samples.data(), samples.size()); }
 
     /// Samples added so far.
     std::uint64_t count() const noexcept { return count_; }
+    /// The value subtracted from every sample before summing.
     float shift() const noexcept { return shift_; }
     /// The sums over everything added so far; the accumulator can keep going. [no allocation]
     SumAndSquares result() const;

@@ -140,11 +140,15 @@ TEST_CASE("silence_detector finds planted bursts for any split, hangover and sch
         const std::vector<SampleRange> want = referenceRanges(stream, hangover, tb);
         for (std::size_t maxPiece : {40u, 300u, 2000u}) {
             feedScripts()["audio"] = randomSplit(stream, tb, random, maxPiece);
+            std::vector<Item> firstRun;
             for (const auto& scheduler : schedulerMatrix()) {
                 INFO("hangover " << hangover << ", pieces <= " << maxPiece << ", " << scheduler);
                 REQUIRE(runGraph(detectorGraph(hangover), scheduler).completed);
                 const Probed& got = probes()["ranges"];
                 checkRanges(got.items, want);
+                if (firstRun.empty()) firstRun = got.items;
+                REQUIRE(got.items.size() == firstRun.size());
+                for (std::size_t i = 0; i < got.items.size(); ++i) CHECK(sameData(got.items[i], firstRun[i]));
                 CHECK(got.brokenPromises == 0);
                 CHECK(got.finished);
             }

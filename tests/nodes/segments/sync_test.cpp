@@ -149,6 +149,7 @@ TEST_CASE("sync cuts every range out of every data input, whatever the order and
             FeedScript controlScript;
             controlScript.batches = controlBatches(ranges, order, dataRounds, random, withProgress);
             feedScripts()["ctl"] = std::move(controlScript);
+            std::vector<std::vector<Item>> firstRun;  // per output, under the first scheduler
             for (const auto& scheduler : schedulerMatrix()) {
                 INFO("order " << int(order) << ", progress " << withProgress << ", " << scheduler);
                 RunOutcome outcome = runGraph(syncGraph(data.size()), scheduler);
@@ -166,6 +167,8 @@ TEST_CASE("sync cuts every range out of every data input, whatever the order and
                     }
                     CHECK(got.brokenPromises == 0);
                     CHECK(got.finished);
+                    if (firstRun.size() <= i) firstRun.push_back(got.items);
+                    for (std::size_t k = 0; k < got.items.size(); ++k) CHECK(sameData(got.items[k], firstRun[i][k]));
                 }
             }
         }
