@@ -52,8 +52,6 @@ public:
 
     /// Samples added so far.
     std::uint64_t count() const noexcept { return count_; }
-    /// The value subtracted from every sample before summing.
-    float shift() const noexcept { return shift_; }
     /// The sums over everything added so far; the accumulator can keep going. [no allocation]
     SumAndSquares result() const;
 

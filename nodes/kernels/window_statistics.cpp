@@ -5,7 +5,9 @@
 #include <limits>
 
 namespace isochron::kernels {
+namespace {
 
+// Mean and population stddev from sums of (x - shift) over `count` samples (NaN for count 0).
 WindowStatistics statisticsFromSums(const SumAndSquares& sums, std::int64_t count, float shift) {
     if (count == 0) {
         constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
@@ -18,6 +20,8 @@ WindowStatistics statisticsFromSums(const SumAndSquares& sums, std::int64_t coun
     const double variance = std::max(0.0, sums.sumSquares / n - centeredMean * centeredMean);
     return {count, static_cast<double>(shift) + centeredMean, std::sqrt(variance)};
 }
+
+}  // namespace
 
 WindowStatistics windowStatistics(const SigSeg<float>& samples, KernelPath path) {
     if (samples.empty()) return statisticsFromSums({}, 0, 0.0f);

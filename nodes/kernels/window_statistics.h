@@ -20,7 +20,4 @@ struct WindowStatistics {
 /// [any thread] [no allocation]
 WindowStatistics windowStatistics(const SigSeg<float>& samples, KernelPath path = bestKernelPath());
 
-/// Mean and population stddev from sums of (x - shift) over `count` samples (NaN for count 0).
-WindowStatistics statisticsFromSums(const SumAndSquares& sums, std::int64_t count, float shift);
-
 }  // namespace isochron::kernels

@@ -7,6 +7,7 @@
 // Used by segments.sync to hold each data input until the ranges that need it are known.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -34,7 +35,6 @@ public:
         }
         timebase_ = segment.timebase();
         receivedEnd_ = segment.endIndex();
-        heldSamples_ += segment.length();
         segments_.push(std::move(segment));
     }
 
@@ -85,19 +85,14 @@ public:
         while (!segments_.empty()) {
             const SigSeg<T>& oldest = segments_.front();
             if (oldest.endIndex() > oldest.timebase()->firstIndexAtOrAfter(t)) return;
-            heldSamples_ -= oldest.length();
             segments_.pop();
         }
     }
-
-    /// Samples currently held.
-    std::int64_t heldSamples() const { return heldSamples_; }
 
 private:
     RingBuffer<SigSeg<T>> segments_;
     const Timebase* timebase_ = nullptr;  // of the newest segment
     std::int64_t receivedEnd_ = 0;        // one past the newest sample, on timebase_
-    std::int64_t heldSamples_ = 0;
 };
 
 }  // namespace isochron

@@ -12,6 +12,7 @@
 // Used by segments.rewindow and, for its analysis windows, detect.silence_detector.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -96,8 +97,6 @@ public:
     const Timebase* timebase() const { return timebase_; }
     /// Start index of the next window to complete (meaningful once a segment arrived).
     std::int64_t nextWindowStart() const { return nextStart_; }
-    std::int64_t window() const { return window_; }
-    std::int64_t hop() const { return hop_; }
 
 private:
     std::int64_t firstGridIndexAtOrAfter(std::int64_t index) const {
