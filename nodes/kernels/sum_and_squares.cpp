@@ -275,7 +275,8 @@ ISOCHRON_TARGET_AVX2_FMA SumAndSquares resultAvx2(const State& s, float shiftVal
     if (padded) {
         if (target == kVectorsPerFlush) {
             for (int accumulator = 0; accumulator < 4; ++accumulator) {
-                addToLaneTotals(totals, _mm256_load_ps(s.partialSums[accumulator]), _mm256_load_ps(s.partialSquares[accumulator]));
+                addToLaneTotals(totals, _mm256_load_ps(s.partialSums[accumulator]),
+                                _mm256_load_ps(s.partialSquares[accumulator]));
             }
             partialsFlushed = true;
             target = 0;
