@@ -1,9 +1,10 @@
+#include "nodes/detect/silence_detector.h"
 #include "nodes/families.h"
 
 namespace isochron {
 
 void registerDetectNodes(OperatorRegistry& registry) {
-    (void)registry;
+    registry.add(silenceDetectorDescriptor());
 }
 
 }  // namespace isochron

@@ -1,9 +1,12 @@
 #include "nodes/families.h"
+#include "nodes/stats/mean_filter.h"
+#include "nodes/stats/stddev_filter.h"
 
 namespace isochron {
 
 void registerStatsNodes(OperatorRegistry& registry) {
-    (void)registry;
+    registry.add(stddevFilterDescriptor());
+    registry.add(meanFilterDescriptor());
 }
 
 }  // namespace isochron

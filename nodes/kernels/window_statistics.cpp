@@ -1,0 +1,34 @@
+#include "nodes/kernels/window_statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace isochron::kernels {
+namespace {
+
+// Mean and population stddev from sums of (x - shift) over `count` samples (NaN for count 0).
+WindowStatistics statisticsFromSums(const SumAndSquares& sums, std::int64_t count, float shift) {
+    if (count == 0) {
+        constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
+        return {0, kUndefined, kUndefined};
+    }
+    const double n = static_cast<double>(count);
+    const double centeredMean = sums.sum / n;
+    // Shifting by a sample keeps the two terms close to the variance itself, so the subtraction
+    // loses little; rounding can still leave it a hair below zero for constant input.
+    const double variance = std::max(0.0, sums.sumSquares / n - centeredMean * centeredMean);
+    return {count, static_cast<double>(shift) + centeredMean, std::sqrt(variance)};
+}
+
+}  // namespace
+
+WindowStatistics windowStatistics(const SigSeg<float>& samples, KernelPath path) {
+    if (samples.empty()) return statisticsFromSums({}, 0, 0.0f);
+    const float shift = *samples.begin();  // any sample of the window keeps the sums small
+    SumAndSquaresAccumulator accumulator(shift, path);
+    samples.forEachSpan([&](std::span<const float> run) { accumulator.add(run); });
+    return statisticsFromSums(accumulator.result(), samples.length(), shift);
+}
+
+}  // namespace isochron::kernels
