@@ -5,7 +5,10 @@ namespace {
 
 std::string joinErrors(const std::vector<GraphError>& errors) {
     std::string text;
-    for (const auto& e : errors) text += (text.empty() ? "" : "\n") + e.toString();
+    for (const auto& e : errors) {
+        if (!text.empty()) text += '\n';
+        text += e.toString();
+    }
     return text;
 }
 

@@ -95,6 +95,8 @@ public:
     double value() const noexcept { return std::bit_cast<double>(word_); }
     /// Progress time (Progress items only).
     TimeNs progressTime() const noexcept { return word_; }
+    /// Move a progress marker to another time (Progress items only). [no allocation]
+    void setProgressTime(TimeNs time) noexcept { word_ = time; }
     const EventRecord* event() const noexcept { return event_; }
 
     /// Samples carried (Signal length; 0 for other kinds), for throughput accounting.

@@ -27,27 +27,25 @@ void Operator::deliver(int inputPort, Item&& item) {
     NodeContext& node = *node_;
     if (node.failed) return;
     if (item.isProgress()) {
-        handleProgress(inputPort, item.progressTime());
+        handleProgress(inputPort, std::move(item));
         return;
     }
     InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
     ++in.items;
     in.samples += static_cast<std::uint64_t>(item.sampleCount());
-    ++node.calls;
     currentArrivalNs_ = item.arrivalNs();
-    if (node.outputs.empty()) {
-        // Sinks account for latency: emission (here, the moment the output consumes it) - arrival.
+    if (SinkStats* sink = node.sink.get()) {
+        // Outputs account for latency: emission (the moment the output consumes it) - arrival.
         TimeNs now = wallClockNs();
-        if (currentArrivalNs_ > 0) node.latency.record(now - currentArrivalNs_);
-        if (node.firstItemWallNs == 0) node.firstItemWallNs = now;
-        node.lastItemWallNs = now;
+        if (currentArrivalNs_ > 0) sink->latency.record(now - currentArrivalNs_);
+        if (sink->firstItemWallNs == 0) sink->firstItemWallNs = now;
+        sink->lastItemWallNs = now;
     }
     try {
         process(inputPort, std::move(item));
     } catch (const std::exception& e) {
         fail("process", e.what());
     }
-    currentArrivalNs_ = 0;
 }
 
 SourceStatus Operator::produce(std::int64_t budget) {
@@ -99,13 +97,16 @@ SourceStatus Operator::onProduce() {
     throw OperatorError("this operator is not a source");
 }
 
-void Operator::handleProgress(int inputPort, TimeNs t) {
+void Operator::handleProgress(int inputPort, Item&& marker) {
     NodeContext& node = *node_;
+    const TimeNs t = marker.progressTime();
     InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
     if (t <= in.progress) return;
     in.progress = t;
-    TimeNs minimum = kEndOfTime;
-    for (const auto& input : node.inputs) minimum = std::min(minimum, input.progress);
+    TimeNs minimum = t;
+    if (node.inputs.size() > 1) {
+        for (const auto& input : node.inputs) minimum = std::min(minimum, input.progress);
+    }
     if (minimum <= node.minimumInputProgress) return;
     node.minimumInputProgress = minimum;
     if (minimum == kEndOfTime) {
@@ -119,7 +120,7 @@ void Operator::handleProgress(int inputPort, TimeNs t) {
         fail("progress", e.what());
         return;
     }
-    forwardProgress(promised);
+    forwardProgress(promised, &marker);
 }
 
 void Operator::finish() {
@@ -135,11 +136,25 @@ void Operator::finish() {
     forwardProgress(kEndOfTime);
 }
 
-void Operator::forwardProgress(TimeNs t) {
+void Operator::forwardProgress(TimeNs t, Item* reusableMarker) {
     NodeContext& node = *node_;
     if (t <= node.outputProgress) return;
     node.outputProgress = t;
-    for (int port = 0; port < static_cast<int>(node.outputs.size()); ++port) node.route(port, Item::progress(t));
+    if (reusableMarker && node.outputs.size() == 1) [[likely]] {
+        // Forward the marker that came in rather than building a new item on every hop.
+        reusableMarker->setProgressTime(t);
+        return node.route(0, std::move(*reusableMarker));
+    }
+    const int last = static_cast<int>(node.outputs.size()) - 1;
+    for (int port = 0; port < last; ++port) node.route(port, Item::progress(t));
+    if (last < 0) return;
+    if (reusableMarker) {
+        // Forward the marker that came in rather than building a new item on every hop.
+        reusableMarker->setProgressTime(t);
+        node.route(last, std::move(*reusableMarker));
+    } else {
+        node.route(last, Item::progress(t));
+    }
 }
 
 void Operator::fail(const char* hook, const std::string& message) {

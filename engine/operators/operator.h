@@ -104,14 +104,14 @@ protected:
     void emitProgress(TimeNs t);
     /// Record a warning for this node (shown by the runner and the editor). [may allocate]
     void warn(std::string message);
-    /// Arrival time of the item currently being processed (0 outside process()).
+    /// Arrival time of the item being (or last) processed; 0 before the first item.
     TimeNs currentArrivalNs() const { return currentArrivalNs_; }
     /// Sources, inside onProduce(): how many blocks the engine admits in this call (rate control).
     std::int64_t productionBudget() const { return productionBudget_; }
 
 private:
-    void handleProgress(int inputPort, TimeNs t);
-    void forwardProgress(TimeNs t);
+    void handleProgress(int inputPort, Item&& marker);
+    void forwardProgress(TimeNs t, Item* reusableMarker = nullptr);
     void finish();
     void fail(const char* hook, const std::string& message);
 

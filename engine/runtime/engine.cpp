@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <limits>
 
 namespace isochron {
@@ -19,10 +20,7 @@ std::size_t NodeContext::queuedItems() const {
     return total;
 }
 
-void NodeContext::route(int port, Item&& item) {
-    OutputState& out = outputs[static_cast<std::size_t>(port)];
-    ++out.items;
-    out.samples += static_cast<std::uint64_t>(item.sampleCount());
+void NodeContext::routeToMany(OutputState& out, Item&& item) {
     const std::size_t count = out.targets.size();
     if (count == 0) return;
     for (std::size_t i = 0; i + 1 < count; ++i) {
@@ -31,9 +29,64 @@ void NodeContext::route(int port, Item&& item) {
     scheduler->deliver(*out.targets[count - 1].node, out.targets[count - 1].port, std::move(item));
 }
 
+namespace {
+
+// Marks every node that lies on a directed cycle (Tarjan's strongly connected components).
+void markCycles(const std::vector<std::unique_ptr<NodeContext>>& nodes) {
+    const int n = static_cast<int>(nodes.size());
+    std::vector<int> order(n, -1), low(n, 0);
+    std::vector<bool> onStack(n, false);
+    std::vector<int> stack;
+    int counter = 0;
+    std::function<void(int)> visit = [&](int v) {
+        order[v] = low[v] = counter++;
+        stack.push_back(v);
+        onStack[v] = true;
+        bool selfLoop = false;
+        for (const auto& out : nodes[v]->outputs) {
+            for (const Target& t : out.targets) {
+                int w = t.node->index;
+                if (w == v) selfLoop = true;
+                if (order[w] < 0) {
+                    visit(w);
+                    low[v] = std::min(low[v], low[w]);
+                } else if (onStack[w]) {
+                    low[v] = std::min(low[v], order[w]);
+                }
+            }
+        }
+        if (low[v] != order[v]) return;
+        std::vector<int> component;
+        int w;
+        do {
+            w = stack.back();
+            stack.pop_back();
+            onStack[w] = false;
+            component.push_back(w);
+        } while (w != v);
+        if (component.size() > 1 || selfLoop) {
+            for (int member : component) nodes[member]->inCycle = true;
+        }
+    };
+    for (int v = 0; v < n; ++v) {
+        if (order[v] < 0) visit(v);
+    }
+}
+
+}  // namespace
+
 Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) {
     scheduler_ = createScheduler(schedulerSpec);
     burst_ = schedulerParams(schedulerSpec).getInt("burst");
+    std::vector<std::vector<std::size_t>> fanOut(graph.nodes.size());
+    for (const ValidatedEdge& e : graph.edges) {
+        auto& counts = fanOut[static_cast<std::size_t>(e.fromNode)];
+        if (counts.size() <= static_cast<std::size_t>(e.fromPort)) counts.resize(static_cast<std::size_t>(e.fromPort) + 1);
+        ++counts[static_cast<std::size_t>(e.fromPort)];
+    }
+    // Each node's pieces (context, ports, targets, operator) are allocated together and in graph
+    // order, so a traversal walks memory mostly forward and the prefetcher keeps up.
+    std::vector<GraphError> errors;
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const ValidatedNode& v = graph.nodes[i];
         auto node = std::make_unique<NodeContext>();
@@ -41,20 +94,34 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         node->index = static_cast<int>(i);
         node->descriptor = v.descriptor;
         node->params = v.params;
-        for (const auto& p : v.inputs) node->inputs.push_back(InputState{p});
-        for (const auto& p : v.outputs) node->outputs.push_back(OutputState{p, {}});
+        node->inputs.reserve(v.inputs.size());
+        for (const auto& p : v.inputs) {
+            node->inputs.emplace_back();
+            node->inputs.back().port = p;
+        }
+        node->outputs.reserve(v.outputs.size());
+        for (std::size_t p = 0; p < v.outputs.size(); ++p) {
+            node->outputs.emplace_back();
+            node->outputs.back().port = v.outputs[p];
+            if (p < fanOut[i].size()) node->outputs.back().targets.reserve(fanOut[i][p]);
+        }
+        if (v.outputs.empty()) node->sink = std::make_unique<SinkStats>();
         node->scheduler = scheduler_.get();
         node->engine = this;
+        try {
+            node->op = node->descriptor->create();
+        } catch (const std::exception& e) {
+            errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what()});
+        }
         nodes_.push_back(std::move(node));
     }
     for (const ValidatedEdge& e : graph.edges) {
         nodes_[e.fromNode]->outputs[e.fromPort].targets.push_back(Target{nodes_[e.toNode].get(), e.toPort});
         nodes_[e.toNode]->inputs[e.toPort].connected = true;
     }
-    std::vector<GraphError> errors;
     for (auto& node : nodes_) {
+        if (!node->op) continue;
         try {
-            node->op = node->descriptor->create();
             node->op->activate(*node);
         } catch (const std::exception& e) {
             errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what()});
@@ -67,6 +134,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         }
         throw GraphException(std::move(errors));
     }
+    markCycles(nodes_);
     std::vector<NodeContext*> raw;
     for (auto& node : nodes_) raw.push_back(node.get());
     scheduler_->prepare(raw);
@@ -151,6 +219,7 @@ void Engine::finishStragglers() {
     // once no work is left anywhere.
     for (auto& node : nodes_) {
         if (!node->finished && !node->failed && !stop_.load()) {
+            scheduler_->beginRound();
             node->op->forceFinish();
             scheduler_->drain(stop_);
         }
@@ -165,10 +234,12 @@ RunOutcome Engine::run() {
         if (node->isSource()) active.push_back(node.get());
         else node->op->start();
     }
+    scheduler_->beginRound();
     scheduler_->drain(stop_);
     const std::int64_t budget = burst_ > 0 ? burst_ : std::numeric_limits<std::int64_t>::max();
     while (!stop_.load(std::memory_order_relaxed)) {
         applyPendingParameters();
+        scheduler_->beginRound();
         bool produced = false;
         TimeNs wakeAt = std::numeric_limits<TimeNs>::max();
         for (NodeContext* source : active) {

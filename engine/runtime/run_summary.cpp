@@ -33,7 +33,7 @@ RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome) {
         NodeSummary n;
         n.node = node->id;
         n.type = node->descriptor->typeName;
-        n.calls = node->calls;
+        n.calls = node->callCount();
         for (const auto& in : node->inputs) {
             n.itemsIn += in.items;
             n.samplesIn += in.samples;
@@ -52,7 +52,7 @@ RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome) {
             o.samples = n.samplesIn;
             o.samplesPerSecond = static_cast<double>(o.samples) / seconds;
             o.itemsPerSecond = static_cast<double>(o.items) / seconds;
-            const LatencyHistogram& h = node->latency;
+            const LatencyHistogram& h = node->sink->latency;
             o.latencyCount = h.count();
             o.latencyMeanMs = h.meanNs() / 1e6;
             o.latencyP50Ms = h.percentileNs(0.50) / 1e6;

@@ -2,15 +2,22 @@
 
 namespace isochron {
 
+void DepthFirstScheduler::beginRound() {
+    stackFloor_ = static_cast<const char*>(__builtin_frame_address(0)) - kStackBudgetBytes;
+}
+
 void DepthFirstScheduler::deliver(NodeContext& target, int port, Item&& item) {
     InputState& in = target.inputs[static_cast<std::size_t>(port)];
-    if (!target.onStack && in.queue.empty() && depth_ < kMaxDepth) {
-        ++depth_;
-        invoke(target, port, std::move(item));
-        --depth_;
-        return;
+    const bool stackLeft = static_cast<const char*>(__builtin_frame_address(0)) > stackFloor_;
+    if (in.queue.empty() && !target.onStack && stackLeft) [[likely]] {
+        if (!target.inCycle) return target.op->deliver(port, std::move(item));
+        return invoke(target, port, std::move(item));
     }
-    in.queue.push(std::move(item));
+    enqueue(target, port, std::move(item));
+}
+
+void DepthFirstScheduler::enqueue(NodeContext& target, int port, Item&& item) {
+    target.inputs[static_cast<std::size_t>(port)].queue.push(std::move(item));
     if (!target.scheduled) {
         target.scheduled = true;
         pending_.push(&target);
@@ -23,11 +30,7 @@ void DepthFirstScheduler::drain(const std::atomic<bool>& stop) {
         node.scheduled = false;
         for (int port = 0; port < static_cast<int>(node.inputs.size()); ++port) {
             ItemQueue& queue = node.inputs[static_cast<std::size_t>(port)].queue;
-            while (!queue.empty() && !stop.load(std::memory_order_relaxed)) {
-                ++depth_;
-                invokeQueued(node, port);
-                --depth_;
-            }
+            while (!queue.empty() && !stop.load(std::memory_order_relaxed)) invokeQueued(node, port);
         }
     }
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "engine/runtime/ring_buffer.h"
+#include "engine/runtime/node_context.h"
 #include "engine/schedulers/scheduler.h"
 
 namespace isochron {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/runtime/ring_buffer.h"
+#include "engine/runtime/node_context.h"
 #include "engine/schedulers/scheduler.h"
 
 namespace isochron {

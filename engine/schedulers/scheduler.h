@@ -14,10 +14,12 @@
 #include <vector>
 
 #include "engine/graph/graph_spec.h"
+#include "engine/items/item.h"
 #include "engine/operators/parameter.h"
-#include "engine/runtime/node_context.h"
 
 namespace isochron {
+
+class NodeContext;
 
 /// Interface of every scheduler. [engine thread]
 class Scheduler {
@@ -26,6 +28,9 @@ public:
     virtual std::string_view name() const = 0;
     /// Called once with the nodes before the run.
     virtual void prepare(const std::vector<NodeContext*>& nodes) { (void)nodes; }
+    /// Called on the engine thread before each round of source admission (and before drains that
+    /// do not follow one).
+    virtual void beginRound() {}
     /// An item emitted toward input `port` of `target`. [engine thread] [no system allocation in steady state]
     virtual void deliver(NodeContext& target, int port, Item&& item) = 0;
     /// Run queued work until none is left or `stop` becomes true.
@@ -33,13 +38,9 @@ public:
 
 protected:
     /// Invoke target's operator on one item, marking it as executing (for loop detection).
-    static void invoke(NodeContext& target, int port, Item&& item) {
-        target.onStack = true;
-        target.op->deliver(port, std::move(item));
-        target.onStack = false;
-    }
+    static void invoke(NodeContext& target, int port, Item&& item);
     /// Pop and invoke the next queued item of input `port`.
-    static void invokeQueued(NodeContext& target, int port) { invoke(target, port, target.inputs[port].queue.pop()); }
+    static void invokeQueued(NodeContext& target, int port);
 };
 
 /// A scheduler's name, one-line doc and parameters (shared by the runner, bench and editor).

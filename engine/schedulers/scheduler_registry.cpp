@@ -9,6 +9,17 @@
 #include "engine/schedulers/scheduler.h"
 
 namespace isochron {
+
+void Scheduler::invoke(NodeContext& target, int port, Item&& item) {
+    target.onStack = true;
+    target.op->deliver(port, std::move(item));
+    target.onStack = false;
+}
+
+void Scheduler::invokeQueued(NodeContext& target, int port) {
+    invoke(target, port, target.inputs[static_cast<std::size_t>(port)].queue.pop());
+}
+
 namespace {
 
 ParamSpec burstParam() {

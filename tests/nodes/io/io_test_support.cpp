@@ -123,7 +123,7 @@ RunReport runGraphReporting(const std::string& graphJson, const std::string& sch
     Engine engine(graph, parseSchedulerText(scheduler));
     RunReport report;
     report.outcome = engine.run();
-    for (const auto& node : engine.nodes()) report.nodes[node->id] = NodeReport{node->warnings, node->calls};
+    for (const auto& node : engine.nodes()) report.nodes[node->id] = NodeReport{node->warnings, node->callCount()};
     return report;
 }
 

@@ -1,0 +1,44 @@
+// isochron-bench's benchmarks: each one measures something and reports points (one JSON object
+// each, with at least "benchmark", "scheduler" and "samples_per_s").
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace isochron::bench {
+
+/// Settings shared by every benchmark. [value type]
+struct BenchContext {
+    std::filesystem::path input;             ///< the audio file replayed from memory
+    std::filesystem::path samplesDirectory;  ///< the repository's samples/ folder
+    std::optional<std::string> scheduler;    ///< only this scheduler (default: every one)
+    double seconds = 2.0;                    ///< measured time per point
+    /// Schedulers to cover: the chosen one, or every available scheduler.
+    std::vector<std::string> schedulers() const;
+};
+
+/// Receives one measured point.
+using Report = std::function<void(const nlohmann::ordered_json& point)>;
+
+/// A named benchmark. [value type]
+struct Benchmark {
+    std::string name;
+    std::string summary;
+    std::function<void(const BenchContext&, const Report&)> run;
+};
+
+/// Every benchmark, in --list order.
+const std::vector<Benchmark>& allBenchmarks();
+
+// The groups allBenchmarks() is assembled from (one file each).
+std::vector<Benchmark> graphBenchmarks();    ///< passchain, statfilter, silencefilter (+ per-sample variants), enginebench
+std::vector<Benchmark> overloadBenchmarks(); ///< overload
+std::vector<Benchmark> memoryBenchmarks();   ///< memory (copy-always vs RefCount-Lazy)
+std::vector<Benchmark> loopBenchmarks();     ///< statfilter-loop (the hand-written ceiling)
+
+}  // namespace isochron::bench

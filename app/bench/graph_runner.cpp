@@ -1,0 +1,68 @@
+#include "app/bench/graph_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "app/bench/benchmark.h"
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
+#include "engine/memory/memory_pool.h"
+#include "engine/runtime/engine.h"
+#include "nodes/register_builtin_nodes.h"
+
+namespace isochron::bench {
+
+TimedRun runTimed(const GraphSpec& spec, const std::string& scheduler, double seconds) {
+    ValidatedGraph graph = validateGraph(spec, builtinRegistry());
+    Engine engine(graph, parseSchedulerText(scheduler));  // activation (file loading) is not timed
+    std::atomic<bool> done{false};
+    std::atomic<std::uint64_t> peak{MemoryPool::instance().stats().liveBytes};
+    std::thread watchdog([&] {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (!done.load()) {
+            peak.store(std::max<std::uint64_t>(peak.load(), MemoryPool::instance().stats().liveBytes));
+            if (std::chrono::steady_clock::now() >= deadline) {
+                engine.requestStop();
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    });
+    RunOutcome outcome = engine.run();
+    done.store(true);
+    watchdog.join();
+    if (!outcome.failures.empty()) throw std::runtime_error("benchmark graph failed: " + outcome.failures.front());
+    TimedRun run;
+    run.seconds = outcome.wallSeconds;
+    run.peakLiveBytes = peak.load();
+    for (const auto& node : engine.nodes()) {
+        if (node->isSource()) {
+            for (const auto& out : node->outputs) {
+                run.sourceSamples += out.samples;
+                run.sourceItems += out.items;
+                run.sourceMarkers += out.progressItems;
+                for (const Target& target : out.targets) run.firstHopSamples += target.node->inputs[target.port].samples;
+            }
+        }
+        if (node->isSink()) {
+            for (const auto& in : node->inputs) run.sinkSamples += in.samples;
+        }
+    }
+    return run;
+}
+
+GraphSpec benchGraph(const std::string& name, const BenchContext& context, std::int64_t block) {
+    GraphSpec spec = loadGraphFile(context.samplesDirectory / "bench" / (name + ".isograph.json"));
+    NodeSpec* source = spec.findNode("source");
+    if (!source) throw std::runtime_error("samples/bench/" + name + ".isograph.json has no node 'source'");
+    source->params["path"] = context.input.string();
+    source->params["preload"] = true;
+    source->params["loops"] = 0;
+    source->params["pace"] = 0;
+    source->params["block"] = block;
+    return spec;
+}
+
+}  // namespace isochron::bench

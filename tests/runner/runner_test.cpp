@@ -1,0 +1,126 @@
+// isochron-run end to end: the real binary on every sample graph, its report, and its errors.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+    int status;
+    std::string output;  // stdout and stderr together
+};
+
+Result runCommand(const std::string& arguments) {
+    std::string command = std::string(ISOCHRON_RUN_BINARY) + " " + arguments + " 2>&1";
+    Result result{-1, {}};
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
+    int raw = pclose(pipe);
+    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return result;
+}
+
+std::filesystem::path samples() { return std::filesystem::path(ISOCHRON_SOURCE_DIR) / "samples"; }
+
+std::filesystem::path tempFile(const std::string& name) {
+    return std::filesystem::temp_directory_path() / ("isochron-runner-test-" + name);
+}
+
+std::string unpaced(const std::filesystem::path& graph) {
+    // Sources that pace in real time run flat out in tests.
+    std::ifstream in(graph);
+    nlohmann::json spec = nlohmann::json::parse(in);
+    std::string sets;
+    for (const auto& node : spec["nodes"]) {
+        if (node.contains("params") && node["params"].contains("pace")) sets += " --set " + node["id"].get<std::string>() + ".pace=0";
+    }
+    return sets;
+}
+
+}  // namespace
+
+TEST_CASE("isochron-run runs every sample graph and writes a report", "[runner]") {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(samples())) {
+        if (!entry.path().string().ends_with(".isograph.json")) continue;
+        INFO("graph " << entry.path().string());
+        auto report = tempFile("report.json");
+        Result r = runCommand(entry.path().string() + unpaced(entry.path()) + " --report " + report.string());
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(r.output.find("completed") != std::string::npos);
+        std::ifstream in(report);
+        nlohmann::json json = nlohmann::json::parse(in);
+        CHECK(json["format"] == "isochron-run-report/1");
+        CHECK(json["completed"] == true);
+        REQUIRE(json["outputs"].is_object());
+        REQUIRE_FALSE(json["outputs"].empty());
+        std::uint64_t items = 0;
+        for (auto& [name, output] : json["outputs"].items()) {
+            CHECK(output.contains("samples"));
+            items += output["items"].get<std::uint64_t>();
+        }
+        CHECK(items > 0);
+        std::filesystem::remove(report);
+    }
+}
+
+TEST_CASE("the scheduler can be chosen on the command line", "[runner]") {
+    auto report = tempFile("scheduler.json");
+    auto graph = samples() / "bench" / "statfilter.isograph.json";
+    Result r = runCommand(graph.string() + " --scheduler fifo-slice:slice_us=5,burst=2 --report " + report.string());
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    std::ifstream in(report);
+    CHECK(nlohmann::json::parse(in)["scheduler"] == "fifo-slice");
+    std::filesystem::remove(report);
+}
+
+TEST_CASE("isochron-run explains bad input and exits non-zero", "[runner]") {
+    auto graph = samples() / "bench" / "statfilter.isograph.json";
+    Result missing = runCommand("does-not-exist.isograph.json");
+    CHECK(missing.status == 1);
+    CHECK(missing.output.find("cannot open graph file") != std::string::npos);
+
+    Result badSet = runCommand(graph.string() + " --set loud.threshold=loud");
+    CHECK(badSet.status == 1);
+    CHECK(badSet.output.find("node 'loud', parameter 'threshold': expected a number") != std::string::npos);
+
+    Result badScheduler = runCommand(graph.string() + " --scheduler lifo");
+    CHECK(badScheduler.status == 1);
+    CHECK(badScheduler.output.find("unknown scheduler 'lifo'") != std::string::npos);
+
+    Result missingAudio = runCommand(graph.string() + " --set source.path=/nonexistent/recording.wav");
+    CHECK(missingAudio.status == 1);
+    CHECK(missingAudio.output.find("node 'source'") != std::string::npos);
+    CHECK(missingAudio.output.find("/nonexistent/recording.wav") != std::string::npos);
+
+    auto broken = tempFile("broken.isograph.json");
+    std::ofstream(broken) << R"({"format": "isochron-graph/1", "nodes": [{"id": "x", "type": "segments.pass_thru"}]})";
+    Result invalid = runCommand(broken.string());
+    CHECK(invalid.status == 1);
+    CHECK(invalid.output.find("node 'x', field 'type': unknown operator type 'segments.pass_thru' (did you mean 'segments.pass_through'?)") !=
+          std::string::npos);
+    std::filesystem::remove(broken);
+
+    Result usage = runCommand("--frobnicate");
+    CHECK(usage.status == 1);
+    CHECK(usage.output.find("unknown option --frobnicate") != std::string::npos);
+}
+
+TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
+    Result ops = runCommand("--list-operators");
+    CHECK(ops.status == 0);
+    for (const char* type : {"io.audio_file_source", "segments.rewindow", "segments.sync", "spectral.fft", "stats.stddev_filter",
+                             "detect.silence_detector", "generators.signal_generator", "io.wav_file_sink", "io.jsonl_event_sink"}) {
+        CHECK(ops.output.find(type) != std::string::npos);
+    }
+    Result schedulers = runCommand("--list-schedulers");
+    CHECK(schedulers.status == 0);
+    for (const char* name : {"fifo", "fifo-slice", "rtc", "df", "slice_us", "burst"}) CHECK(schedulers.output.find(name) != std::string::npos);
+}
