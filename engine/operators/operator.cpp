@@ -25,27 +25,27 @@ void Operator::start() {
 
 void Operator::deliver(int inputPort, Item&& item) {
     NodeContext& node = *node_;
-    if (node.failed) return;
-    if (item.isProgress()) {
-        handleProgress(inputPort, std::move(item));
-        return;
-    }
+    if (node.failed) [[unlikely]] return;
+    if (item.isProgress()) return handleProgress(inputPort, std::move(item));
     InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
     ++in.items;
     in.samples += static_cast<std::uint64_t>(item.sampleCount());
     currentArrivalNs_ = item.arrivalNs();
-    if (SinkStats* sink = node.sink.get()) {
-        // Outputs account for latency: emission (the moment the output consumes it) - arrival.
-        TimeNs now = wallClockNs();
-        if (currentArrivalNs_ > 0) sink->latency.record(now - currentArrivalNs_);
-        if (sink->firstItemWallNs == 0) sink->firstItemWallNs = now;
-        sink->lastItemWallNs = now;
-    }
+    if (node.sink) [[unlikely]] recordAtOutput();
     try {
         process(inputPort, std::move(item));
     } catch (const std::exception& e) {
         fail("process", e.what());
     }
+}
+
+void Operator::recordAtOutput() {
+    // Outputs account for latency: emission (the moment the output consumes the item) - arrival.
+    SinkStats& sink = *node_->sink;
+    const TimeNs now = wallClockNs();
+    if (currentArrivalNs_ > 0) sink.latency.record(now - currentArrivalNs_);
+    if (sink.firstItemWallNs == 0) sink.firstItemWallNs = now;
+    sink.lastItemWallNs = now;
 }
 
 SourceStatus Operator::produce(std::int64_t budget) {

@@ -114,6 +114,7 @@ private:
     void forwardProgress(TimeNs t, Item* reusableMarker = nullptr);
     void finish();
     void fail(const char* hook, const std::string& message);
+    [[gnu::noinline]] void recordAtOutput();
 
     NodeContext* node_ = nullptr;
     TimeNs currentArrivalNs_ = 0;

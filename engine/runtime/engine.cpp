@@ -2,17 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <functional>
 #include <limits>
 
 namespace isochron {
-
-TimeNs wallClockNs() {
-    timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<TimeNs>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 std::size_t NodeContext::queuedItems() const {
     std::size_t total = 0;

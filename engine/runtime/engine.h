@@ -16,6 +16,7 @@
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/node_context.h"
 #include "engine/schedulers/scheduler.h"
+#include "engine/time/wall_clock.h"
 
 namespace isochron {
 
@@ -26,9 +27,6 @@ struct RunOutcome {
     double wallSeconds = 0;
     std::vector<std::string> failures;  ///< "node 'x': message" for every node that failed
 };
-
-/// Wall-clock now, ns since the Unix epoch (Clock::wall). [any thread]
-TimeNs wallClockNs();
 
 /// Runs one graph once. [constructed and run on the engine thread; requestStop/wake/postParameter from any thread]
 class Engine {

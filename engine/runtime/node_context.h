@@ -71,6 +71,8 @@ public:
     bool finished = false;   ///< every input ended (or the source finished) and onFinish ran
     bool failed = false;     ///< a hook threw: the node is disabled, its outputs ended
     bool inCycle = false;    ///< part of a directed cycle (a delivery to it may re-enter it)
+    /// DF: not in a cycle and nothing queued, so a delivery may call the operator directly.
+    bool directDelivery = false;
     std::unique_ptr<SinkStats> sink;  ///< only for nodes without outputs
 
     // ---- Cold ----

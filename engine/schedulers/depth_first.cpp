@@ -2,22 +2,26 @@
 
 namespace isochron {
 
+void DepthFirstScheduler::prepare(const std::vector<NodeContext*>& nodes) {
+    for (NodeContext* node : nodes) node->directDelivery = !node->inCycle;
+}
+
 void DepthFirstScheduler::beginRound() {
     stackFloor_ = static_cast<const char*>(__builtin_frame_address(0)) - kStackBudgetBytes;
 }
 
 void DepthFirstScheduler::deliver(NodeContext& target, int port, Item&& item) {
-    InputState& in = target.inputs[static_cast<std::size_t>(port)];
     const bool stackLeft = static_cast<const char*>(__builtin_frame_address(0)) > stackFloor_;
-    if (in.queue.empty() && !target.onStack && stackLeft) [[likely]] {
-        if (!target.inCycle) return target.op->deliver(port, std::move(item));
-        return invoke(target, port, std::move(item));
-    }
+    if (target.directDelivery && stackLeft) [[likely]] return target.op->deliver(port, std::move(item));
+    // In a cycle, or items are queued (keep each edge in order), or the stack is nearly used up.
+    InputState& in = target.inputs[static_cast<std::size_t>(port)];
+    if (in.queue.empty() && !target.onStack && stackLeft) return invoke(target, port, std::move(item));
     enqueue(target, port, std::move(item));
 }
 
 void DepthFirstScheduler::enqueue(NodeContext& target, int port, Item&& item) {
     target.inputs[static_cast<std::size_t>(port)].queue.push(std::move(item));
+    target.directDelivery = false;
     if (!target.scheduled) {
         target.scheduled = true;
         pending_.push(&target);
@@ -32,6 +36,7 @@ void DepthFirstScheduler::drain(const std::atomic<bool>& stop) {
             ItemQueue& queue = node.inputs[static_cast<std::size_t>(port)].queue;
             while (!queue.empty() && !stop.load(std::memory_order_relaxed)) invokeQueued(node, port);
         }
+        if (!node.inCycle && node.queuedItems() == 0) node.directDelivery = true;
     }
 }
 

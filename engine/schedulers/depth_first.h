@@ -22,6 +22,7 @@ public:
     static constexpr std::size_t kStackBudgetBytes = 2u << 20;
 
     std::string_view name() const override { return "df"; }
+    void prepare(const std::vector<NodeContext*>& nodes) override;
     void beginRound() override;
     void deliver(NodeContext& target, int port, Item&& item) override;
     void drain(const std::atomic<bool>& stop) override;

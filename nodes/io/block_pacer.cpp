@@ -12,7 +12,7 @@ std::vector<ParamSpec> pacingParamSpecs() {
         ParamSpec{"pace", ParamKind::Real, 0.0, 0.0, {}, "x real time",
                   "speed: 0 = as fast as possible, 1 = real time, N = N times real time", {}, true},
         ParamSpec{"max_lag", ParamKind::Real, 2.0, 0.0, {}, "s", "paced: drop the overdue blocks once this far behind"},
-        ParamSpec{"progress_interval", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples",
+        ParamSpec{"progress_interval", ParamKind::Int, std::int64_t{65536}, 1.0, {}, "samples",
                   "samples between progress promises"},
     };
 }

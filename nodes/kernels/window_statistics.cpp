@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 namespace isochron::kernels {
 namespace {
@@ -23,12 +26,23 @@ WindowStatistics statisticsFromSums(const SumAndSquares& sums, std::int64_t coun
 
 }  // namespace
 
-WindowStatistics windowStatistics(const SigSeg<float>& samples, KernelPath path) {
+WindowStatistics windowStatistics(const SegmentHandle& samples, KernelPath path) {
     if (samples.empty()) return statisticsFromSums({}, 0, 0.0f);
-    const float shift = *samples.begin();  // any sample of the window keeps the sums small
-    SumAndSquaresAccumulator accumulator(shift, path);
-    samples.forEachSpan([&](std::span<const float> run) { accumulator.add(run); });
-    return statisticsFromSums(accumulator.result(), samples.length(), shift);
+    if (samples.sampleType() != SampleType::Float32) {
+        throw std::invalid_argument("windowStatistics: the segment holds " + std::string(sampleTypeName(samples.sampleType())) +
+                                    " samples, not f32");
+    }
+    std::optional<SumAndSquaresAccumulator> accumulator;
+    float shift = 0.0f;
+    samples.forEachRun([&](const std::byte* data, std::int64_t count) {
+        const float* run = reinterpret_cast<const float*>(data);
+        if (!accumulator) {
+            shift = run[0];  // any sample of the window keeps the sums small
+            accumulator.emplace(shift, path);
+        }
+        accumulator->add(run, static_cast<std::size_t>(count));
+    });
+    return statisticsFromSums(accumulator->result(), samples.length(), shift);
 }
 
 }  // namespace isochron::kernels

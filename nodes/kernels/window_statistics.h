@@ -15,9 +15,10 @@ struct WindowStatistics {
     double stddev = 0.0;     ///< population standard deviation (divides by count); NaN when count == 0
 };
 
-/// Statistics of `samples`, read piecewise over its storage (never materialized); bit-identical for
-/// any split of the same samples into pieces. `path` must be supported by this CPU.
-/// [any thread] [no allocation]
-WindowStatistics windowStatistics(const SigSeg<float>& samples, KernelPath path = bestKernelPath());
+/// Statistics of f32 `samples` (a SigSeg<float>, or an item's segment() without copying the handle),
+/// read piecewise over its storage (never materialized); bit-identical for any split of the same
+/// samples into pieces. Throws std::invalid_argument for other sample types. `path` must be
+/// supported by this CPU. [any thread] [no allocation]
+WindowStatistics windowStatistics(const SegmentHandle& samples, KernelPath path = bestKernelPath());
 
 }  // namespace isochron::kernels

@@ -18,7 +18,7 @@ protected:
     }
 
     void process(int, Item&& item) override {
-        const kernels::WindowStatistics stats = kernels::windowStatistics(item.signal<float>());
+        const kernels::WindowStatistics stats = kernels::windowStatistics(item.segment());
         const double value = statistic_ == FilteredStatistic::Mean ? stats.mean : stats.stddev;
         // Strict comparisons: an empty segment (NaN statistics) never passes.
         const bool passes = passAbove_ ? value > threshold_ : value < threshold_;

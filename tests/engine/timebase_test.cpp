@@ -1,6 +1,12 @@
 #include <catch2/catch.hpp>
 
 #include "engine/time/timebase.h"
+#include "engine/time/wall_clock.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <thread>
 
 using namespace isochron;
 
@@ -38,4 +44,26 @@ TEST_CASE("fractional rates convert consistently", "[timebase]") {
     }
     CHECK_THROWS_AS(Timebase::get(0.0), std::invalid_argument);
     CHECK_THROWS_AS(Timebase::get(-5.0), std::invalid_argument);
+}
+
+TEST_CASE("the engine's wall clock tracks the system clock and never runs backwards", "[timebase][clock]") {
+    wallClockNs();  // the first call calibrates (about 20 ms)
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    const TimeNs system = static_cast<TimeNs>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+    const TimeNs engine = wallClockNs();
+    CHECK(std::llabs(engine - system) < 5'000'000);  // within 5 ms of the system clock
+    TimeNs previous = wallClockNs();
+    for (int i = 0; i < 100000; ++i) {
+        TimeNs now = wallClockNs();
+        REQUIRE(now >= previous);
+        previous = now;
+    }
+    // Elapsed time agrees with the system clock over a sleep.
+    const TimeNs start = wallClockNs();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const double elapsedMs = static_cast<double>(wallClockNs() - start) / 1e6;
+    CHECK(elapsedMs >= 49.0);
+    CHECK(elapsedMs < 500.0);
+    INFO("reads the TSC: " << wallClockUsesTsc());
 }

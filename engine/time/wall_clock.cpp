@@ -1,0 +1,84 @@
+#include "engine/time/wall_clock.h"
+
+#include <ctime>
+#include <fstream>
+#include <string>
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+namespace isochron {
+namespace {
+
+TimeNs systemRealtimeNs() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<TimeNs>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+struct TscScale {
+    bool usable = false;
+    double nsPerTick = 0;
+    unsigned long long tickZero = 0;
+    TimeNs wallZero = 0;
+};
+
+// The kernel's own verdict: it lists constant_tsc and nonstop_tsc only when the TSC ticks at a
+// fixed rate through frequency changes and sleep states.
+bool invariantTsc() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("flags", 0) != 0) continue;
+        return line.find(" constant_tsc") != std::string::npos && line.find(" nonstop_tsc") != std::string::npos;
+    }
+    return false;
+}
+
+TscScale calibrate() {
+    TscScale scale;
+#if defined(__x86_64__)
+    if (!invariantTsc()) return scale;
+    // Measure the tick rate over ~20 ms against CLOCK_REALTIME, bracketing each reading tightly.
+    auto sample = [](TimeNs& wall, unsigned long long& ticks) {
+        unsigned long long before = __rdtsc();
+        wall = systemRealtimeNs();
+        ticks = (before + __rdtsc()) / 2;
+    };
+    TimeNs wall0, wall1;
+    unsigned long long ticks0, ticks1;
+    sample(wall0, ticks0);
+    do {
+        sample(wall1, ticks1);
+    } while (wall1 - wall0 < 20'000'000);
+    if (ticks1 <= ticks0) return scale;
+    scale.nsPerTick = static_cast<double>(wall1 - wall0) / static_cast<double>(ticks1 - ticks0);
+    scale.tickZero = ticks1;
+    scale.wallZero = wall1;
+    scale.usable = scale.nsPerTick > 0.01 && scale.nsPerTick < 100.0;
+#endif
+    return scale;
+}
+
+const TscScale& tscScale() {
+    static const TscScale scale = calibrate();
+    return scale;
+}
+
+}  // namespace
+
+TimeNs wallClockNs() {
+#if defined(__x86_64__)
+    const TscScale& scale = tscScale();
+    if (scale.usable) {
+        const long long ticks = static_cast<long long>(__rdtsc() - scale.tickZero);
+        return scale.wallZero + static_cast<TimeNs>(static_cast<double>(ticks) * scale.nsPerTick);
+    }
+#endif
+    return systemRealtimeNs();
+}
+
+bool wallClockUsesTsc() { return tscScale().usable; }
+
+}  // namespace isochron
