@@ -1,9 +1,10 @@
+#include "nodes/detect/cfar_detector.h"
 #include "nodes/families.h"
 
 namespace isochron {
 
 void registerDetectNodes(OperatorRegistry& registry) {
-    (void)registry;
+    registry.add(cfarDetectorDescriptor());
 }
 
 }  // namespace isochron

@@ -1,0 +1,14 @@
+#include "nodes/families.h"
+#include "nodes/spatial/aml_doa.h"
+#include "nodes/spatial/gcc_phat.h"
+#include "nodes/spatial/srp_phat.h"
+
+namespace isochron {
+
+void registerSpatialNodes(OperatorRegistry& registry) {
+    registry.add(gccPhatDescriptor());
+    registry.add(srpPhatDescriptor());
+    registry.add(amlDoaDescriptor());
+}
+
+}  // namespace isochron
