@@ -63,30 +63,30 @@ void ArrayEventOperator::analyzeReadyEvents() {
         return std::all_of(pending_.begin(), pending_.end(), [](const auto& queue) { return !queue.empty(); });
     };
     while (allReady()) {
-        const std::optional<SampleRange> range = commonRange();
-        if (range) {
+        const FrontMatch match = matchFronts();
+        if (match.range) {
+            const SampleRange& range = *match.range;
             for (std::size_t mic = 0; mic < pending_.size(); ++mic) {
                 std::vector<float>& buffer = channelBuffers_[mic];
-                buffer.resize(static_cast<std::size_t>(range->length));
+                buffer.resize(static_cast<std::size_t>(range.length));
                 float* next = buffer.data();
-                pending_[mic].front().signal<float>().subseg(range->start, range->length).forEachSpan(
+                pending_[mic].front().signal<float>().subseg(range.start, range.length).forEachSpan(
                     [&](std::span<const float> run) { next = std::copy(run.begin(), run.end(), next); });
                 channelViews_[mic] = buffer;
             }
-            analyzeEvent(*range, channelViews_);
+            analyzeEvent(range, channelViews_);
         }
-        // Drop every front item that ends before the latest front starts: nothing later can match
-        // it. When the fronts overlap (the usual case) that is all of them.
+        // Without overlap, drop only the fronts that end before the latest front starts: nothing
+        // later on the other inputs can match them, and at least one such front exists.
         std::int64_t latestStart = pending_.front().front().range().start;
         for (const auto& queue : pending_) latestStart = std::max(latestStart, queue.front().range().start);
-        const bool overlap = range.has_value();
         for (auto& queue : pending_) {
-            if (overlap || queue.front().range().end() <= latestStart) queue.erase(queue.begin());
+            if (match.dropAll || queue.front().range().end() <= latestStart) queue.erase(queue.begin());
         }
     }
 }
 
-std::optional<SampleRange> ArrayEventOperator::commonRange() {
+ArrayEventOperator::FrontMatch ArrayEventOperator::matchFronts() {
     const SampleRange first = pending_.front().front().range();
     SampleRange common = first;
     bool identical = true;
@@ -101,21 +101,21 @@ std::optional<SampleRange> ArrayEventOperator::commonRange() {
         common.start = start;
         common.length = std::max<std::int64_t>(0, end - start);
     }
-    if (identical) return first;
+    if (identical) return {first, true};
     std::string ranges;
     for (std::size_t mic = 0; mic < pending_.size(); ++mic) {
         ranges += (mic ? ", in" : "in") + std::to_string(mic) + " " + describeRange(pending_[mic].front().range());
     }
     if (!sameTimebase) {
         warn("inputs of one event are on different timebases, event dropped: " + ranges);
-        return std::nullopt;
+        return {std::nullopt, true};
     }
     if (common.length == 0) {
         warn("inputs' next events do not overlap, the earliest dropped: " + ranges);
-        return std::nullopt;
+        return {std::nullopt, false};
     }
     warn("inputs of one event cover different ranges, analysing their common part: " + ranges);
-    return common;
+    return {common, true};
 }
 
 std::vector<ParamSpec> arrayParameters(int maxChannels, const std::string& geometryDoc) {

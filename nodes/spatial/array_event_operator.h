@@ -50,9 +50,16 @@ protected:
     double speedOfSound() const { return speedOfSound_; }
 
 private:
+    /// What to do with the front item of every input: analyse `range` (if any), then drop all
+    /// fronts, or only those that end before another front starts.
+    struct FrontMatch {
+        std::optional<SampleRange> range;
+        bool dropAll = true;
+    };
+
     void analyzeReadyEvents();
-    /// The range the front items of every input agree on, or nullopt (after a warning) to drop them.
-    std::optional<SampleRange> commonRange();
+    /// Compares the inputs' front items (warning when they differ).
+    FrontMatch matchFronts();
 
     std::optional<ArrayGeometry> geometry_;
     double speedOfSound_ = kSpeedOfSoundMetresPerSecond;

@@ -158,3 +158,23 @@ TEST_CASE("events are matched across inputs by each input's order, not by arriva
     feedScripts().clear();
     collections().clear();
 }
+
+TEST_CASE("an event whose inputs disagree on the timebase is dropped; overlapping ranges use their common part", "[spatial][srp]") {
+    const auto directions = randomDirections(3, 0.0, 0.0, 2);
+    auto events = simulateDirections(presetGeometry("square4:0.2"), directions, 20.0, std::nullopt, kBurst);
+    FeedScript script = arrayEventScript(events, Timebase::get(kRate));
+    // Event 0: mic 1 on another clock phase. Event 2: mic 3 starts 100 samples late.
+    const Timebase& shifted = Timebase::get(kRate, 1000);
+    script.batches[0][1].second = Item::signal(makeSignal(events[0].channels[1], events[0].startIndex, shifted));
+    const std::vector<float> late(events[2].channels[3].begin() + 100, events[2].channels[3].end());
+    script.batches[2][3].second = Item::signal(makeSignal(late, events[2].startIndex + 100, Timebase::get(kRate)));
+    feedScripts()["array"] = script;
+    CHECK(runGraph(arrayGraph(4, {{"srp", estimator("spatial.srp_phat", "square4:0.2")}}, "bearings")).failures.empty());
+    const auto& bearings = collections()["srp"].items[0];
+    REQUIRE(bearings.size() == 2);
+    CHECK(bearings[0].range().start == events[1].startIndex);
+    CHECK(bearings[1].range() == SampleRange{&Timebase::get(kRate), events[2].startIndex + 100, 4096 - 100});
+    CHECK(azimuthError(attribute(bearings[1], "azimuth_deg"), directions[2].azimuthDegrees) < 5.0);
+    feedScripts().clear();
+    collections().clear();
+}
