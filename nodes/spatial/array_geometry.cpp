@@ -89,8 +89,6 @@ std::vector<double> steeringDelays(const ArrayGeometry& geometry, const Eigen::V
     return delays;
 }
 
-bool looksLikePreset(std::string_view spec) { return splitPreset(spec).has_value(); }
-
 ArrayGeometry presetGeometry(std::string_view spec) {
     const auto spelling = splitPreset(spec);
     const std::string quoted = "preset '" + std::string(spec) + "'";
@@ -160,7 +158,7 @@ ArrayGeometry loadGeometry(const std::string& spec) {
     std::error_code ignored;
     if (!std::filesystem::is_regular_file(path, ignored)) {
         const std::string name = path.filename().string();
-        if (looksLikePreset(name)) return presetGeometry(name);
+        if (splitPreset(name)) return presetGeometry(name);
         throw std::invalid_argument("cannot read geometry file '" + spec +
                                     "': no such file (and not a preset such as square4:0.2)");
     }

@@ -48,9 +48,6 @@ std::vector<double> steeringDelays(const ArrayGeometry& geometry, const Eigen::V
 ///   linearN:d    N mics along y, spaced d, centred, from right (-y) to left (+y); broadside = front
 ArrayGeometry presetGeometry(std::string_view spec);
 
-/// Whether `spec` is spelled like a preset ("name:number" with a known name); says nothing of validity.
-bool looksLikePreset(std::string_view spec);
-
 /// The geometry in the JSON text `{"mics": [[x, y, z], ...]}` (metres, at least two mics, no two at
 /// the same place). `sourceName` names the text in errors. Throws std::invalid_argument.
 ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& sourceName);

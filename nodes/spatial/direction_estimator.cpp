@@ -20,6 +20,9 @@ void DirectionEstimator::onArrayActivate() {
     if (settings.grid.elevationMinDegrees > settings.grid.elevationMaxDegrees) {
         throw OperatorError("elevation_min_deg is above elevation_max_deg");
     }
+    if (geometry()->isPlanar() && settings.grid.elevationMinDegrees < 0.0 && settings.grid.elevationMaxDegrees > 0.0) {
+        warn("geometry " + geometry()->origin + " is planar: it cannot tell elevation e from -e (search 0 .. 90)");
+    }
     settings.weighting = SpectralWeighting::Phat;
     if (method_ == Method::Aml) {
         settings.weighting = params().getString("bin_weighting") == "normalized" ? SpectralWeighting::NormalizedBeamPower

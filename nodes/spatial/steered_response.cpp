@@ -29,7 +29,7 @@ int DirectionGrid::elevationCount() const {
 }
 
 SteeredResponse::SteeredResponse(const ArrayGeometry& geometry, double speedOfSound, const Settings& settings)
-    : settings_(settings), micCount_(geometry.micCount()) {
+    : settings_(settings), micCount_(geometry.micCount()), largestDelaySeconds_(geometry.aperture() / speedOfSound) {
     const std::int64_t n = settings_.blockSize;
     if (n < 16) throw std::invalid_argument("block size " + std::to_string(n) + " is below 16 samples");
     for (int m = 0; m < micCount_; ++m) {
@@ -65,9 +65,7 @@ SteeredResponse::SteeredResponse(const ArrayGeometry& geometry, double speedOfSo
 
 DirectionEstimate SteeredResponse::estimate(std::span<const std::span<const float>> channels, double rateHz) {
     const std::int64_t n = settings_.blockSize;
-    rateHz_ = rateHz;
-    double largestLagSamples = 0.0;
-    for (double delay : pairDelaySeconds_) largestLagSamples = std::max(largestLagSamples, std::abs(delay) * rateHz);
+    const double largestLagSamples = largestDelaySeconds_ * rateHz;
     if (4.0 * largestLagSamples > static_cast<double>(n)) {
         throw std::invalid_argument("block of " + std::to_string(n) + " samples is too short for delays of up to " +
                                     std::to_string(largestLagSamples) + " samples at " + std::to_string(rateHz) +

@@ -76,10 +76,6 @@ public:
     /// hold the array's largest delay with room to spare (N < 4 x the largest lag). [no allocation]
     DirectionEstimate estimate(std::span<const std::span<const float>> channels, double rateHz);
 
-    /// The scaled map of the last estimate, [elevation index][azimuth index] row-major.
-    std::span<const double> lastMap() const { return map_; }
-    const DirectionGrid& grid() const { return settings_.grid; }
-
 private:
     void accumulateCrossSpectra(std::span<const std::span<const float>> channels, std::int64_t firstBin,
                                 std::int64_t lastBin);
@@ -92,6 +88,7 @@ private:
 
     Settings settings_;
     int micCount_ = 0;
+    double largestDelaySeconds_ = 0.0;  // the array's aperture over the speed of sound
     std::vector<std::pair<int, int>> pairs_;         // (m, n), m < n
     std::vector<double> pairDelaySeconds_;           // [direction][pair]: tau_m - tau_n
     std::vector<float> window_;                      // Hann, N samples
@@ -105,7 +102,6 @@ private:
     SigSeg<float> lagTable_;                         // 16 N lags: the inverse transform's output
     std::vector<float> pairTables_;                  // [pair][16 N]
     std::vector<double> map_;                        // [direction]
-    double rateHz_ = 0.0;
 };
 
 }  // namespace isochron

@@ -1,6 +1,6 @@
 // The localization accuracy table (for BENCHMARKS.md): azimuth error of each estimator by SNR and
 // reverberation. Hidden by default (tag [.accuracy]); run it with
-//   nodes_tests "[accuracy]" -s      or      nodes_tests "[accuracy]" --out table.md
+//   nodes_tests "[accuracy]"        (the table goes to standard output, ready for Markdown)
 // It asserts nothing: the asserted accuracy lives in direction_estimator_test.cpp.
 #include <catch2/catch.hpp>
 
@@ -29,7 +29,7 @@ ShoeboxRoom room(double absorption, int order) {
 
 }  // namespace
 
-TEST_CASE("localization accuracy by SNR and reverberation (table)", "[.accuracy][spatial]") {
+TEST_CASE("localization accuracy by SNR and reverberation (table)", "[.accuracy]") {
     const std::string preset = "square4:0.2";
     const std::size_t directionCount = 100;
     const auto directions = randomDirections(directionCount, 0.0, 0.0, 2024);
