@@ -37,9 +37,13 @@ struct DirectionGrid {
     double elevationMaxDegrees = 0.0;   ///< [elevationMinDegrees, 90]
     double elevationStepDegrees = 5.0;  ///< (0, 90]
 
+    /// Azimuths on the grid: 360 / step, rounded (at least 1).
     int azimuthCount() const;
+    /// Elevations on the grid, from the minimum up to the maximum (at least 1).
     int elevationCount() const;
+    /// Azimuth `index` in degrees (the step as given; SteeredResponse stores 360 / azimuthCount()).
     double azimuthDegrees(int index) const { return index * azimuthStepDegrees; }
+    /// Elevation `index` in degrees.
     double elevationDegrees(int index) const { return elevationMinDegrees + index * elevationStepDegrees; }
 };
 

@@ -75,12 +75,14 @@ struct Scene {
 /// The simulated channels, [mic][sample]. Throws std::invalid_argument for an impossible scene.
 std::vector<std::vector<float>> simulateScene(const Scene& scene);
 
-/// Uniform random look directions for accuracy tests: azimuth uniform in [0, 360), elevation
-/// uniform in [minElevation, maxElevation] degrees. Seeded. [value type in, values out]
+/// A source direction in degrees. [value type]
 struct LookDirection {
     double azimuthDegrees;
     double elevationDegrees;
 };
+
+/// Random directions for accuracy tests: azimuth uniform in [0, 360), elevation uniform in
+/// [minElevationDegrees, maxElevationDegrees]. Seeded, the same on every platform.
 std::vector<LookDirection> randomDirections(std::size_t count, double minElevationDegrees, double maxElevationDegrees,
                                             std::uint64_t seed);
 
