@@ -9,8 +9,17 @@ namespace {
 constexpr std::size_t kPendingEventsReserved = 8;  // events waiting per input before a vector grows
 
 std::string describeRange(const SampleRange& range) {
-    return "[" + std::to_string(range.start) + ", " + std::to_string(range.end()) + ")" +
-           (range.timebase ? " on " + range.timebase->describe() : std::string());
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on "literal" + std::string&&.
+    std::string text("[");
+    text += std::to_string(range.start);
+    text += ", ";
+    text += std::to_string(range.end());
+    text += ")";
+    if (range.timebase) {
+        text += " on ";
+        text += range.timebase->describe();
+    }
+    return text;
 }
 
 }  // namespace
@@ -104,7 +113,10 @@ ArrayEventOperator::FrontMatch ArrayEventOperator::matchFronts() {
     if (identical) return {first, true};
     std::string ranges;
     for (std::size_t mic = 0; mic < pending_.size(); ++mic) {
-        ranges += (mic ? ", in" : "in") + std::to_string(mic) + " " + describeRange(pending_[mic].front().range());
+        ranges += mic ? ", in" : "in";
+        ranges += std::to_string(mic);
+        ranges += " ";
+        ranges += describeRange(pending_[mic].front().range());
     }
     if (!sameTimebase) {
         warn("inputs of one event are on different timebases, event dropped: " + ranges);
