@@ -11,5 +11,6 @@ void registerSegmentNodes(OperatorRegistry& registry);     ///< nodes/segments
 void registerStatsNodes(OperatorRegistry& registry);       ///< nodes/stats
 void registerDetectNodes(OperatorRegistry& registry);      ///< nodes/detect
 void registerSpectralNodes(OperatorRegistry& registry);    ///< nodes/spectral
+void registerSpatialNodes(OperatorRegistry& registry);     ///< nodes/spatial
 
 }  // namespace isochron

@@ -11,6 +11,7 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerStatsNodes(registry);
     registerDetectNodes(registry);
     registerSpectralNodes(registry);
+    registerSpatialNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

@@ -31,6 +31,14 @@ void RealForwardPlan::execute(float* input, std::complex<float>* output) const {
     fftwf_execute_dft_r2c(plan_, input, bins);
 }
 
+void RealInversePlan::execute(std::complex<float>* input, float* output) const {
+    auto* bins = reinterpret_cast<fftwf_complex*>(input);
+    if (fftwf_alignment_of(output) != 0 || fftwf_alignment_of(reinterpret_cast<float*>(bins)) != 0) {
+        throw std::invalid_argument("FFT arrays are not SIMD-aligned as the FFTW plan requires");
+    }
+    fftwf_execute_dft_c2r(plan_, bins, output);
+}
+
 FftPlanCache& FftPlanCache::instance() {
     static FftPlanCache cache;
     return cache;
@@ -58,14 +66,37 @@ const RealForwardPlan& FftPlanCache::realForward(std::int64_t size, PlanEffort e
     return *slot;
 }
 
+const RealInversePlan& FftPlanCache::realInverse(std::int64_t size, PlanEffort effort) {
+    if (size < 1 || size > std::numeric_limits<int>::max()) {
+        throw std::invalid_argument("FFT size " + std::to_string(size) + " is outside [1, 2^31)");
+    }
+    std::lock_guard lock(plannerMutex_);
+    auto& slot = inversePlans_[{size, effort}];
+    if (!slot) {
+        const auto count = static_cast<std::size_t>(size);
+        PlanningArray input((count / 2 + 1) * sizeof(fftwf_complex));
+        PlanningArray output(count * sizeof(float));
+        const unsigned flags = effort == PlanEffort::Measure ? FFTW_MEASURE : FFTW_ESTIMATE;
+        fftwf_plan plan = fftwf_plan_dft_c2r_1d(static_cast<int>(size), static_cast<fftwf_complex*>(input.data),
+                                                static_cast<float*>(output.data), flags);
+        if (!plan) {
+            inversePlans_.erase({size, effort});
+            throw std::runtime_error("FFTW could not plan an inverse transform of " + std::to_string(size) + " samples");
+        }
+        slot.reset(new RealInversePlan(plan, size));
+    }
+    return *slot;
+}
+
 std::size_t FftPlanCache::planCount() const {
     std::lock_guard lock(plannerMutex_);
-    return plans_.size();
+    return plans_.size() + inversePlans_.size();
 }
 
 FftPlanCache::~FftPlanCache() {
     std::lock_guard lock(plannerMutex_);
     for (auto& [key, plan] : plans_) fftwf_destroy_plan(plan->plan_);
+    for (auto& [key, plan] : inversePlans_) fftwf_destroy_plan(plan->plan_);
 }
 
 }  // namespace isochron

@@ -45,6 +45,27 @@ private:
     std::int64_t size_;
 };
 
+/// An inverse complex-to-real transform of one size, out of place. [immutable, any thread]
+class RealInversePlan {
+public:
+    /// Samples per transform (N >= 1).
+    std::int64_t size() const { return size_; }
+    /// Complex bins consumed: N / 2 + 1 (0 Hz to Nyquist).
+    std::int64_t binCount() const { return size_ / 2 + 1; }
+
+    /// x_n = sum_k X_k e^(+2 pi i k n / N) over all N bins, the missing ones taken as conjugates of
+    /// bins 0 .. N/2 (Hermitian symmetry): N times the inverse DFT, unnormalized. `input` (binCount()
+    /// bins) is overwritten; arrays as for RealForwardPlan::execute. [any thread] [no allocation]
+    void execute(std::complex<float>* input, float* output) const;
+
+private:
+    friend class FftPlanCache;
+    RealInversePlan(fftwf_plan_s* plan, std::int64_t size) : plan_(plan), size_(size) {}
+
+    fftwf_plan_s* plan_;
+    std::int64_t size_;
+};
+
 /// The process-wide store of FFTW plans. [any thread]
 class FftPlanCache {
 public:
@@ -54,6 +75,8 @@ public:
     /// The plan for `size` samples (1 <= size < 2^31), made on the first request for this size and
     /// effort. The reference stays valid for the life of the process. [any thread] [plans on first use]
     const RealForwardPlan& realForward(std::int64_t size, PlanEffort effort);
+    /// The inverse plan for `size` samples; as realForward(). [any thread] [plans on first use]
+    const RealInversePlan& realInverse(std::int64_t size, PlanEffort effort);
     /// How many plans have been made so far (tests check that equal sizes share one). [any thread]
     std::size_t planCount() const;
 
@@ -66,6 +89,7 @@ private:
 
     mutable std::mutex plannerMutex_;  // guards plans_ and every call into FFTW's planner
     std::map<std::pair<std::int64_t, PlanEffort>, std::unique_ptr<RealForwardPlan>> plans_;
+    std::map<std::pair<std::int64_t, PlanEffort>, std::unique_ptr<RealInversePlan>> inversePlans_;
 };
 
 }  // namespace isochron

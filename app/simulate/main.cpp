@@ -1,0 +1,207 @@
+// isochron-simulate-array: write a simulated microphone-array recording (multichannel WAV) and its
+// ground truth (JSON), so that localization samples and benchmarks are generated, not committed.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <sndfile.h>
+
+#include "tests/support/acoustic_simulator.h"
+
+using namespace isochron;
+using namespace isochron::test;
+
+namespace {
+
+const char* kUsage = R"(usage: isochron-simulate-array --geometry SPEC --out REC.wav [options]
+
+Simulates sources at seeded random directions around a microphone array and writes a float WAV with
+one channel per mic, in the geometry's mic order.
+
+  --geometry SPEC        preset (square4:0.2, circular8:0.1, linear4:0.05) or {"mics": [[x,y,z],...]} file
+  --out FILE.wav         the recording
+  --truth FILE.json      ground truth: every event's t_start, t_end (s), azimuth_deg, elevation_deg, distance_m
+  --geometry-out FILE    the geometry as a JSON file (for isochron-run --set array.geometry=FILE)
+  --rate HZ              sampling rate (48000)
+  --duration S           recording length in seconds (10)
+  --events N             number of sources, evenly spaced in time (8)
+  --signal KIND          noise | chirp | click (noise)
+  --event-duration S     each source's length in seconds (0.05)
+  --low-hz HZ            source band, low edge (300)
+  --high-hz HZ           source band, high edge (6000)
+  --snr-db DB            noise: unit source RMS over white noise RMS per sample (20)
+  --distance M           source distance from the array centre (3)
+  --elevation-max DEG    elevations uniform in [0, DEG] (0)
+  --room LX,LY,LZ        shoebox room size in metres (free field if absent)
+  --room-array X,Y,Z     array centre in the room (room centre if absent)
+  --absorption A         wall energy absorption, (0, 1] (0.5)
+  --order N              image-source reflection order, 0 .. 4 (2)
+  --seed N               seed of directions, signals and noise (1)
+)";
+
+Eigen::Vector3d parseTriple(const std::string& text, const std::string& option) {
+    Eigen::Vector3d value;
+    char comma1 = 0, comma2 = 0;
+    std::istringstream in(text);
+    if (!(in >> value.x() >> comma1 >> value.y() >> comma2 >> value.z()) || comma1 != ',' || comma2 != ',') {
+        throw std::invalid_argument(option + " takes X,Y,Z in metres, not '" + text + "'");
+    }
+    return value;
+}
+
+double parseNumber(const std::string& text, const std::string& option) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0') throw std::invalid_argument(option + " takes a number, not '" + text + "'");
+    return value;
+}
+
+void writeWav(const std::string& path, const std::vector<std::vector<float>>& channels, double rate) {
+    SF_INFO info{};
+    info.samplerate = static_cast<int>(rate);
+    info.channels = static_cast<int>(channels.size());
+    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+    if (!file) throw std::runtime_error("cannot write '" + path + "': " + sf_strerror(nullptr));
+    std::vector<float> frame(channels.size());
+    for (std::size_t i = 0; i < channels.front().size(); ++i) {
+        for (std::size_t m = 0; m < channels.size(); ++m) frame[m] = channels[m][i];
+        if (sf_writef_float(file, frame.data(), 1) != 1) {
+            sf_close(file);
+            throw std::runtime_error("cannot write '" + path + "': " + sf_strerror(file));
+        }
+    }
+    sf_close(file);
+}
+
+nlohmann::json geometryJson(const ArrayGeometry& geometry) {
+    nlohmann::json mics = nlohmann::json::array();
+    for (const auto& mic : geometry.mics) mics.push_back({mic.x(), mic.y(), mic.z()});
+    return {{"mics", mics}};
+}
+
+void writeJson(const std::string& path, const nlohmann::json& document) {
+    std::ofstream file(path);
+    file << document.dump(2) << "\n";
+    if (!file) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+int run(int argc, char** argv) {
+    std::map<std::string, std::string> options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string option = argv[i];
+        if (option == "--help" || option == "-h") {
+            std::cout << kUsage;
+            return 0;
+        }
+        if (!option.starts_with("--") || i + 1 >= argc) throw std::invalid_argument("expected --option VALUE, got '" + option + "'");
+        options[option] = argv[++i];
+    }
+    auto take = [&](const std::string& name, const std::string& fallback) {
+        auto it = options.find(name);
+        if (it == options.end()) return fallback;
+        std::string value = it->second;
+        options.erase(it);
+        return value;
+    };
+    const std::string geometrySpec = take("--geometry", "");
+    const std::string outPath = take("--out", "");
+    if (geometrySpec.empty() || outPath.empty()) throw std::invalid_argument("--geometry and --out are required");
+    const std::string truthPath = take("--truth", "");
+    const std::string geometryOutPath = take("--geometry-out", "");
+    const std::string signalName = take("--signal", "noise");
+    const std::string roomText = take("--room", "");
+    const std::string roomArrayText = take("--room-array", "");
+
+    Scene scene;
+    scene.geometry = loadGeometry(geometrySpec);
+    scene.rateHz = parseNumber(take("--rate", "48000"), "--rate");
+    const double duration = parseNumber(take("--duration", "10"), "--duration");
+    const int eventCount = static_cast<int>(parseNumber(take("--events", "8"), "--events"));
+    const double eventDuration = parseNumber(take("--event-duration", "0.05"), "--event-duration");
+    const double lowHz = parseNumber(take("--low-hz", "300"), "--low-hz");
+    const double highHz = parseNumber(take("--high-hz", "6000"), "--high-hz");
+    scene.snrDb = parseNumber(take("--snr-db", "20"), "--snr-db");
+    const double distance = parseNumber(take("--distance", "3"), "--distance");
+    const double elevationMax = parseNumber(take("--elevation-max", "0"), "--elevation-max");
+    const double absorption = parseNumber(take("--absorption", "0.5"), "--absorption");
+    const int order = static_cast<int>(parseNumber(take("--order", "2"), "--order"));
+    const auto seed = static_cast<std::uint64_t>(parseNumber(take("--seed", "1"), "--seed"));
+    if (!options.empty()) throw std::invalid_argument("unknown option '" + options.begin()->first + "' (see --help)");
+    if (!(duration > 0.0) || eventCount < 0 || !(scene.rateHz > 0.0)) {
+        throw std::invalid_argument("--rate and --duration must be positive, --events not negative");
+    }
+    if (order < 0 || order > 4 || !(absorption > 0.0 && absorption <= 1.0)) {
+        throw std::invalid_argument("--order is 0 .. 4 and --absorption in (0, 1]");
+    }
+    SourceKind kind = SourceKind::NoiseBurst;
+    if (signalName == "chirp") kind = SourceKind::Chirp;
+    else if (signalName == "click") kind = SourceKind::Click;
+    else if (signalName != "noise") throw std::invalid_argument("--signal is noise, chirp or click, not '" + signalName + "'");
+    if (!roomText.empty()) {
+        ShoeboxRoom room;
+        room.sizeMetres = parseTriple(roomText, "--room");
+        room.arrayPosition = roomArrayText.empty() ? Eigen::Vector3d(room.sizeMetres / 2.0) : parseTriple(roomArrayText, "--room-array");
+        room.absorption = absorption;
+        room.maxOrder = order;
+        scene.room = room;
+    }
+    scene.lengthSamples = static_cast<std::int64_t>(duration * scene.rateHz);
+    scene.noiseSeed = seed;
+
+    const auto directions = randomDirections(static_cast<std::size_t>(eventCount), 0.0, elevationMax, seed);
+    nlohmann::json truthEvents = nlohmann::json::array();
+    for (int i = 0; i < eventCount; ++i) {
+        SimulatedEvent event;
+        event.azimuthDegrees = directions[static_cast<std::size_t>(i)].azimuthDegrees;
+        event.elevationDegrees = directions[static_cast<std::size_t>(i)].elevationDegrees;
+        event.distanceMetres = distance;
+        event.onsetSample = static_cast<std::int64_t>((i + 0.5) * duration / eventCount * scene.rateHz);
+        event.signal = {kind, eventDuration, lowHz, highHz, seed * 1000 + static_cast<std::uint64_t>(i)};
+        scene.events.push_back(event);
+        const double start = static_cast<double>(event.onsetSample) / scene.rateHz;
+        truthEvents.push_back({{"t_start", start},
+                               {"t_end", start + eventDuration},
+                               {"azimuth_deg", event.azimuthDegrees},
+                               {"elevation_deg", event.elevationDegrees},
+                               {"distance_m", distance}});
+    }
+    writeWav(outPath, simulateScene(scene), scene.rateHz);
+    if (!geometryOutPath.empty()) writeJson(geometryOutPath, geometryJson(scene.geometry));
+    if (!truthPath.empty()) {
+        nlohmann::json room = nullptr;
+        if (scene.room) {
+            room = {{"size_m", {scene.room->sizeMetres.x(), scene.room->sizeMetres.y(), scene.room->sizeMetres.z()}},
+                    {"array_position_m", {scene.room->arrayPosition.x(), scene.room->arrayPosition.y(), scene.room->arrayPosition.z()}},
+                    {"absorption", absorption},
+                    {"order", order}};
+        }
+        writeJson(truthPath, {{"format", "isochron-simulated-array/1"},
+                              {"recording", outPath},
+                              {"rate", scene.rateHz},
+                              {"geometry", geometryJson(scene.geometry)},
+                              {"snr_db", *scene.snrDb},
+                              {"signal", signalName},
+                              {"room", room},
+                              {"seed", seed},
+                              {"events", truthEvents}});
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "isochron-simulate-array: " << e.what() << "\n";
+        return 2;
+    }
+}

@@ -1,0 +1,172 @@
+#include "nodes/spatial/array_geometry.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace isochron {
+namespace {
+
+constexpr double kDegreesToRadians = std::numbers::pi / 180.0;
+
+/// A preset spelling split into its layout name ("square", "circular", "linear"), mic count and size.
+struct PresetSpelling {
+    std::string layout;
+    int count = 0;
+    double sizeMetres = 0.0;
+};
+
+/// Splits "circular6:0.05"; nullopt when the text is not spelled like a preset at all.
+std::optional<PresetSpelling> splitPreset(std::string_view spec) {
+    const auto colon = spec.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    const std::string_view head = spec.substr(0, colon);
+    for (std::string_view layout : {"square", "circular", "linear"}) {
+        if (!head.starts_with(layout)) continue;
+        PresetSpelling spelling;
+        spelling.layout = std::string(layout);
+        const std::string_view countText = head.substr(layout.size());
+        const auto [countEnd, countError] =
+            std::from_chars(countText.data(), countText.data() + countText.size(), spelling.count);
+        if (countText.empty() || countError != std::errc() || countEnd != countText.data() + countText.size()) {
+            return std::nullopt;
+        }
+        const std::string sizeText(spec.substr(colon + 1));
+        char* sizeEnd = nullptr;
+        spelling.sizeMetres = std::strtod(sizeText.c_str(), &sizeEnd);
+        if (sizeText.empty() || sizeEnd != sizeText.c_str() + sizeText.size()) spelling.sizeMetres = std::nan("");
+        return spelling;
+    }
+    return std::nullopt;
+}
+
+void requireDistinctMics(const ArrayGeometry& geometry) {
+    for (int a = 0; a < geometry.micCount(); ++a) {
+        for (int b = a + 1; b < geometry.micCount(); ++b) {
+            if ((geometry.mics[static_cast<std::size_t>(a)] - geometry.mics[static_cast<std::size_t>(b)]).norm() < 1e-9) {
+                throw std::invalid_argument(geometry.origin + ": mics " + std::to_string(a) + " and " + std::to_string(b) +
+                                            " are at the same position");
+            }
+        }
+    }
+}
+
+}  // namespace
+
+double ArrayGeometry::aperture() const {
+    double widest = 0.0;
+    for (std::size_t a = 0; a < mics.size(); ++a) {
+        for (std::size_t b = a + 1; b < mics.size(); ++b) widest = std::max(widest, (mics[a] - mics[b]).norm());
+    }
+    return widest;
+}
+
+bool ArrayGeometry::isPlanar() const {
+    for (const auto& mic : mics) {
+        if (mic.z() != 0.0) return false;
+    }
+    return true;
+}
+
+Eigen::Vector3d directionVector(double azimuthDegrees, double elevationDegrees) {
+    const double azimuth = azimuthDegrees * kDegreesToRadians;
+    const double elevation = elevationDegrees * kDegreesToRadians;
+    return {std::cos(elevation) * std::cos(azimuth), std::cos(elevation) * std::sin(azimuth), std::sin(elevation)};
+}
+
+std::vector<double> steeringDelays(const ArrayGeometry& geometry, const Eigen::Vector3d& towardsSource,
+                                   double speedOfSound) {
+    std::vector<double> delays;
+    delays.reserve(geometry.mics.size());
+    for (const auto& mic : geometry.mics) delays.push_back(-mic.dot(towardsSource) / speedOfSound);
+    return delays;
+}
+
+ArrayGeometry presetGeometry(std::string_view spec) {
+    const auto spelling = splitPreset(spec);
+    const std::string quoted = "preset '" + std::string(spec) + "'";
+    if (!spelling) {
+        throw std::invalid_argument(quoted + " is not a preset (use square4:<side_m>, circular<N>:<radius_m> or "
+                                             "linear<N>:<spacing_m>)");
+    }
+    if (!(spelling->sizeMetres > 0.0) || !std::isfinite(spelling->sizeMetres)) {
+        throw std::invalid_argument(quoted + ": the size after ':' must be a positive number of metres");
+    }
+    ArrayGeometry geometry;
+    geometry.origin = quoted;
+    const double size = spelling->sizeMetres;
+    const int count = spelling->count;
+    if (spelling->layout == "square") {
+        if (count != 4) throw std::invalid_argument(quoted + ": a square array has 4 mics (square4:<side_m>)");
+        const double half = size / 2.0;
+        geometry.mics = {{half, half, 0.0}, {-half, half, 0.0}, {-half, -half, 0.0}, {half, -half, 0.0}};
+    } else if (spelling->layout == "circular") {
+        if (count < 3 || count > 64) throw std::invalid_argument(quoted + ": a circular array has 3 to 64 mics");
+        for (int i = 0; i < count; ++i) {
+            const double azimuth = 2.0 * std::numbers::pi * i / count;
+            geometry.mics.emplace_back(size * std::cos(azimuth), size * std::sin(azimuth), 0.0);
+        }
+    } else {
+        if (count < 2 || count > 64) throw std::invalid_argument(quoted + ": a linear array has 2 to 64 mics");
+        for (int i = 0; i < count; ++i) geometry.mics.emplace_back(0.0, (i - (count - 1) / 2.0) * size, 0.0);
+    }
+    return geometry;
+}
+
+ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& sourceName) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(jsonText);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::invalid_argument(sourceName + ": not valid JSON (" + e.what() + ")");
+    }
+    const auto mics = document.is_object() ? document.find("mics") : document.end();
+    if (!document.is_object() || mics == document.end()) {
+        throw std::invalid_argument(sourceName + ": expected an object {\"mics\": [[x, y, z], ...]} (metres)");
+    }
+    if (!mics->is_array() || mics->size() < 2) {
+        throw std::invalid_argument(sourceName + ": \"mics\" must be an array of at least two [x, y, z] positions");
+    }
+    ArrayGeometry geometry;
+    geometry.origin = sourceName;
+    for (std::size_t i = 0; i < mics->size(); ++i) {
+        const nlohmann::json& mic = (*mics)[i];
+        bool valid = mic.is_array() && mic.size() == 3;
+        for (std::size_t axis = 0; valid && axis < 3; ++axis) {
+            valid = mic[axis].is_number() && std::isfinite(mic[axis].get<double>());
+        }
+        if (!valid) {
+            throw std::invalid_argument(sourceName + ": mics[" + std::to_string(i) + "] is " + mic.dump() +
+                                        ", not [x, y, z] in metres");
+        }
+        geometry.mics.emplace_back(mic[0].get<double>(), mic[1].get<double>(), mic[2].get<double>());
+    }
+    requireDistinctMics(geometry);
+    return geometry;
+}
+
+ArrayGeometry loadGeometry(const std::string& spec) {
+    if (spec.empty()) throw std::invalid_argument("no array geometry given (a preset such as square4:0.2, or a JSON file)");
+    const std::filesystem::path path(spec);
+    std::error_code ignored;
+    if (!std::filesystem::is_regular_file(path, ignored)) {
+        const std::string name = path.filename().string();
+        if (splitPreset(name)) return presetGeometry(name);
+        throw std::invalid_argument("cannot read geometry file '" + spec +
+                                    "': no such file (and not a preset such as square4:0.2)");
+    }
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    if (!file) throw std::invalid_argument("cannot read geometry file '" + spec + "'");
+    return parseGeometryJson(text.str(), "geometry file '" + spec + "'");
+}
+
+}  // namespace isochron

@@ -1,0 +1,18 @@
+#include "nodes/families.h"
+#include "nodes/spatial/aml_doa.h"
+#include "nodes/spatial/bearing_tracker.h"
+#include "nodes/spatial/gcc_phat.h"
+#include "nodes/spatial/srp_phat.h"
+#include "nodes/spatial/triangulate.h"
+
+namespace isochron {
+
+void registerSpatialNodes(OperatorRegistry& registry) {
+    registry.add(gccPhatDescriptor());
+    registry.add(srpPhatDescriptor());
+    registry.add(amlDoaDescriptor());
+    registry.add(triangulateDescriptor());
+    registry.add(bearingTrackerDescriptor());
+}
+
+}  // namespace isochron

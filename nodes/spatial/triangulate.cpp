@@ -1,0 +1,163 @@
+#include "nodes/spatial/triangulate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "engine/operators/operator.h"
+
+namespace isochron {
+namespace {
+
+constexpr double kDegreesToRadians = std::numbers::pi / 180.0;
+constexpr std::size_t kPendingReserved = 8;
+
+/// Where one array is on the map: its origin (m) and the map direction of its azimuth 0 (degrees,
+/// counter-clockwise from the map's x axis).
+struct ArrayPose {
+    Eigen::Vector2d position;
+    double headingDegrees;
+};
+
+/// Least-squares intersection of the bearing lines of one sound seen by every array.
+///
+/// Each input carries one array's bearings in time order. Bearings of one sound are matched by time:
+/// when every input has a bearing waiting, the earliest ones are one sound if their ranges overlap
+/// once widened by max_skew (the extra travel time between arrays); otherwise the bearing that ends
+/// first cannot match anything and is dropped. The position minimises the confidence-weighted sum of
+/// squared distances to the bearing lines, x = (sum w n n^T)^-1 sum w n n^T a, n the lines' normals.
+class Triangulate final : public Operator {
+protected:
+    void onActivate() override {
+        if (inputCount() < 2) throw OperatorError("triangulation needs bearings from at least 2 arrays");
+        const std::vector<double>& poses = params().getRealList("array_poses");
+        if (poses.size() != static_cast<std::size_t>(3 * inputCount())) {
+            throw OperatorError("array_poses has " + std::to_string(poses.size()) + " numbers; " +
+                                std::to_string(inputCount()) + " arrays need 3 each (x_m, y_m, heading_deg)");
+        }
+        for (int i = 0; i < inputCount(); ++i) {
+            const std::size_t at = static_cast<std::size_t>(3 * i);
+            poses_.push_back({{poses[at], poses[at + 1]}, poses[at + 2]});
+        }
+        maxSkewSeconds_ = params().getReal("max_skew");
+        pending_.assign(static_cast<std::size_t>(inputCount()), {});
+        for (auto& queue : pending_) queue.reserve(kPendingReserved);
+    }
+
+    void process(int inputPort, Item&& item) override {
+        pending_[static_cast<std::size_t>(inputPort)].push_back(std::move(item));
+        while (std::all_of(pending_.begin(), pending_.end(), [](const auto& queue) { return !queue.empty(); })) {
+            matchFronts();
+        }
+    }
+
+    TimeNs onProgress(TimeNs inputProgress) override {
+        TimeNs promise = inputProgress;
+        if (!pending_.front().empty()) promise = std::min(promise, pending_.front().front().range().startTime());
+        return promise;
+    }
+
+private:
+    void matchFronts() {
+        const TimeNs skew = static_cast<TimeNs>(maxSkewSeconds_ * 1e9);
+        TimeNs latestStart = pending_.front().front().range().startTime();
+        TimeNs earliestEnd = pending_.front().front().range().endTime();
+        for (const auto& queue : pending_) {
+            latestStart = std::max(latestStart, queue.front().range().startTime());
+            earliestEnd = std::min(earliestEnd, queue.front().range().endTime());
+        }
+        if (latestStart - earliestEnd > skew) {
+            for (auto& queue : pending_) {
+                if (queue.front().range().endTime() == earliestEnd) queue.erase(queue.begin());
+            }
+            return;
+        }
+        locate();
+        for (auto& queue : pending_) queue.erase(queue.begin());
+    }
+
+    void locate() {
+        Eigen::Matrix2d normalSum = Eigen::Matrix2d::Zero();
+        Eigen::Vector2d weightedSum = Eigen::Vector2d::Zero();
+        double weightTotal = 0.0;
+        for (std::size_t i = 0; i < pending_.size(); ++i) {
+            const Item& bearing = pending_[i].front();
+            const double azimuth = bearing.event()->get("azimuth_deg").value_or(std::nan(""));
+            const double weight = std::max(bearing.event()->get("confidence").value_or(1.0), 1e-3);
+            const double angle = (poses_[i].headingDegrees + azimuth) * kDegreesToRadians;
+            const Eigen::Vector2d normal(-std::sin(angle), std::cos(angle));
+            const Eigen::Matrix2d projector = weight * normal * normal.transpose();
+            normalSum += projector;
+            weightedSum += projector * poses_[i].position;
+            weightTotal += weight;
+        }
+        // Nearly parallel bearings (or a missing azimuth) leave the intersection undetermined.
+        const double determinant = normalSum.determinant();
+        if (!std::isfinite(determinant) || determinant < 1e-6 * weightTotal * weightTotal) {
+            warn("bearings at " + std::to_string(pending_.front().front().range().start) +
+                 " are (nearly) parallel: no position");
+            return;
+        }
+        const Eigen::Vector2d position = normalSum.inverse() * weightedSum;
+        double squaredDistances = 0.0;
+        for (std::size_t i = 0; i < pending_.size(); ++i) {
+            const double angle = (poses_[i].headingDegrees + pending_[i].front().event()->get("azimuth_deg").value_or(0.0)) *
+                                 kDegreesToRadians;
+            const Eigen::Vector2d direction(std::cos(angle), std::sin(angle));
+            const Eigen::Vector2d offset = position - poses_[i].position;
+            if (direction.dot(offset) <= 0.0) {
+                warn("bearings at " + std::to_string(pending_.front().front().range().start) +
+                     " do not converge in front of every array: no position");
+                return;
+            }
+            const double across = offset.x() * direction.y() - offset.y() * direction.x();
+            squaredDistances += across * across;
+        }
+        EventRecord* record = EventRecord::create("position");
+        record->set("x_m", position.x());
+        record->set("y_m", position.y());
+        record->set("residual_m", std::sqrt(squaredDistances / static_cast<double>(pending_.size())));
+        const Item& reference = pending_.front().front();
+        emit(0, Item::event(record, reference.range(), weightTotal / static_cast<double>(pending_.size())));
+    }
+
+    std::vector<ArrayPose> poses_;
+    double maxSkewSeconds_ = 0.1;
+    std::vector<std::vector<Item>> pending_;  // [array][k]: bearings not yet matched
+};
+
+}  // namespace
+
+OperatorDescriptor triangulateDescriptor() {
+    OperatorDescriptor d;
+    d.typeName = "spatial.triangulate";
+    d.category = "spatial";
+    d.summary = "Position of a sound from the bearings of two or more arrays at known places (least squares)";
+    d.documentation =
+        "Input i takes the bearing events (azimuth_deg, optional confidence) of array i, whose pose on a 2-D map is "
+        "array_poses[3i .. 3i+2] = x (m), y (m), heading (deg, the map direction of the array's azimuth 0, "
+        "counter-clockwise). Bearings of one sound are matched by time: the oldest waiting bearing of every input, "
+        "when their ranges overlap once widened by max_skew; otherwise the one that ends first is dropped. The "
+        "position is the point nearest to every bearing line in the confidence-weighted least-squares sense. "
+        "Output event 'position' over the first array's range: x_m, y_m, residual_m (RMS distance from the "
+        "lines); score = mean confidence. Nearly parallel bearings, or lines that meet behind an array, give no "
+        "position (a warning). Ranges are compared as times, so the arrays' timebases must share one clock.";
+    d.inputs = {PortSpec{"bearings", PortType::event(), "bearings of array i (azimuth_deg, confidence)", false, "arrays"}};
+    d.outputs = {PortSpec{"positions", PortType::event(), "one position per sound seen by every array"}};
+    d.params = {
+        ParamSpec{"arrays", ParamKind::Int, std::int64_t{2}, 0.0, 32.0, "",
+                  "number of arrays, inputs bearings0.. (0 = the size of the bus feeding them)"},
+        ParamSpec{"array_poses", ParamKind::RealList, std::vector<double>{}, {}, {}, "m, m, deg",
+                  "x, y, heading of each array on the map, three numbers per array"},
+        ParamSpec{"max_skew", ParamKind::Real, 0.1, 0.0, 60.0, "s",
+                  "largest gap between the ranges of one sound at different arrays (travel time between them)"},
+    };
+    d.create = [] { return std::make_unique<Triangulate>(); };
+    return d;
+}
+
+}  // namespace isochron
