@@ -90,7 +90,8 @@ ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry,
             if (!node.params.has(p.name)) node.params.set(p.name, p.defaultValue);
             if (p.kind == ParamKind::Path) {
                 const std::string& text = node.params.getString(p.name);
-                if (!text.empty() && !graph.baseDirectory.empty() && std::filesystem::path(text).is_relative()) {
+                // "-" names a standard stream, not a file next to the graph.
+                if (!text.empty() && text != "-" && !graph.baseDirectory.empty() && std::filesystem::path(text).is_relative()) {
                     node.params.set(p.name, (graph.baseDirectory / text).lexically_normal().string());
                 }
             }
@@ -337,7 +338,7 @@ void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, co
     if (p->kind == ParamKind::Path) {
         // Paths given on the command line are relative to the working directory, not the graph file.
         auto text = std::get<std::string>(*value);
-        if (!text.empty()) node->params[paramName] = std::filesystem::absolute(text).lexically_normal().string();
+        if (!text.empty() && text != "-") node->params[paramName] = std::filesystem::absolute(text).lexically_normal().string();
     }
 }
 

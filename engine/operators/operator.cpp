@@ -192,5 +192,7 @@ int Operator::outputCount() const { return static_cast<int>(node_->outputs.size(
 const ResolvedPort& Operator::inputPort(int index) const { return node_->inputs[static_cast<std::size_t>(index)].port; }
 const ResolvedPort& Operator::outputPort(int index) const { return node_->outputs[static_cast<std::size_t>(index)].port; }
 bool Operator::inputConnected(int index) const { return node_->inputs[static_cast<std::size_t>(index)].connected; }
+bool Operator::admissionOpen() const { return node_->engine->admissionOpen(); }
+TimeNs Operator::inputProgress(int index) const { return node_->inputs[static_cast<std::size_t>(index)].progress; }
 
 }  // namespace isochron

@@ -78,6 +78,8 @@ public:
     const ResolvedPort& outputPort(int index) const;
     /// Whether an input is connected (unconnected optional inputs count as ended).
     bool inputConnected(int index) const;
+    /// Progress promised so far on one input (kEndOfTime once it ended; onProgress() gets the minimum).
+    TimeNs inputProgress(int index) const;
 
 protected:
     // ---- Hooks -----------------------------------------------------------------------------
@@ -108,6 +110,9 @@ protected:
     TimeNs currentArrivalNs() const { return currentArrivalNs_; }
     /// Sources, inside onProduce(): how many blocks the engine admits in this call (rate control).
     std::int64_t productionBudget() const { return productionBudget_; }
+    /// Sources, before each block: false while the engine's memory guard holds (stop emitting and
+    /// return; a paced source falls behind and later drops what is overdue). [no allocation]
+    bool admissionOpen() const;
 
 private:
     void handleProgress(int inputPort, Item&& marker);

@@ -1,5 +1,7 @@
 #include "engine/runtime/engine.h"
 
+#include "engine/memory/memory_pool.h"
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -25,7 +27,7 @@ void NodeContext::routeToMany(OutputState& out, Item&& item) {
 namespace {
 
 // Marks every node that lies on a directed cycle (Tarjan's strongly connected components).
-void markCycles(const std::vector<std::unique_ptr<NodeContext>>& nodes) {
+void markCycles(const std::vector<NodeContext*>& nodes) {
     const int n = static_cast<int>(nodes.size());
     std::vector<int> order(n, -1), low(n, 0);
     std::vector<bool> onStack(n, false);
@@ -80,9 +82,10 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     // Each node's pieces (context, ports, targets, operator) are allocated together and in graph
     // order, so a traversal walks memory mostly forward and the prefetcher keeps up.
     std::vector<GraphError> errors;
+    nodeStorage_.reserve(graph.nodes.size());  // never reallocated: targets point into it
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const ValidatedNode& v = graph.nodes[i];
-        auto node = std::make_unique<NodeContext>();
+        NodeContext* node = &nodeStorage_.emplace_back(&arena_);
         node->id = v.id;
         node->index = static_cast<int>(i);
         node->descriptor = v.descriptor;
@@ -94,7 +97,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         }
         node->outputs.reserve(v.outputs.size());
         for (std::size_t p = 0; p < v.outputs.size(); ++p) {
-            node->outputs.emplace_back();
+            node->outputs.emplace_back(&arena_);
             node->outputs.back().port = v.outputs[p];
             if (p < fanOut[i].size()) node->outputs.back().targets.reserve(fanOut[i][p]);
         }
@@ -106,10 +109,10 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         } catch (const std::exception& e) {
             errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what()});
         }
-        nodes_.push_back(std::move(node));
+        nodes_.push_back(node);
     }
     for (const ValidatedEdge& e : graph.edges) {
-        nodes_[e.fromNode]->outputs[e.fromPort].targets.push_back(Target{nodes_[e.toNode].get(), e.toPort});
+        nodes_[e.fromNode]->outputs[e.fromPort].targets.push_back(Target{nodes_[e.toNode], e.toPort});
         nodes_[e.toNode]->inputs[e.toPort].connected = true;
     }
     for (auto& node : nodes_) {
@@ -128,9 +131,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         throw GraphException(std::move(errors));
     }
     markCycles(nodes_);
-    std::vector<NodeContext*> raw;
-    for (auto& node : nodes_) raw.push_back(node.get());
-    scheduler_->prepare(raw);
+    scheduler_->prepare(nodes_);
 }
 
 Engine::~Engine() {
@@ -141,7 +142,7 @@ Engine::~Engine() {
 
 NodeContext* Engine::findNode(std::string_view id) const {
     for (const auto& node : nodes_) {
-        if (node->id == id) return node.get();
+        if (node->id == id) return node;
     }
     return nullptr;
 }
@@ -219,12 +220,32 @@ void Engine::finishStragglers() {
     }
 }
 
+bool Engine::memoryGuardHolds() {
+    // Reading the pool's totals costs a lock and a walk over threads: look once a millisecond.
+    const TimeNs now = wallClockNs();
+    if (now >= nextMemoryCheckNs_) {
+        nextMemoryCheckNs_ = now + 1'000'000;
+        const bool over = MemoryPool::instance().stats().liveBytes > memoryLimitBytes_;
+        if (over && !overMemoryLimit_) {
+            for (NodeContext* node : nodes_) {
+                if (node->isSource()) {
+                    node->warnings.push_back("memory limit of " + std::to_string(memoryLimitBytes_ >> 20) +
+                                             " MiB reached: admission paused until the graph drains (consider rate control: burst)");
+                    ++node->warningCount;
+                }
+            }
+        }
+        overMemoryLimit_ = over;
+    }
+    return overMemoryLimit_;
+}
+
 RunOutcome Engine::run() {
     RunOutcome outcome;
     const TimeNs started = wallClockNs();
     std::vector<NodeContext*> active;
     for (auto& node : nodes_) {
-        if (node->isSource()) active.push_back(node.get());
+        if (node->isSource()) active.push_back(node);
         else node->op->start();
     }
     scheduler_->beginRound();
@@ -235,6 +256,12 @@ RunOutcome Engine::run() {
         scheduler_->beginRound();
         bool produced = false;
         TimeNs wakeAt = std::numeric_limits<TimeNs>::max();
+        if (memoryGuardHolds()) {
+            ++admissionPauses_;
+            scheduler_->drain(stop_);
+            sleepUntilWall(wallClockNs() + 1'000'000);
+            continue;
+        }
         for (NodeContext* source : active) {
             SourceStatus status = source->op->produce(budget);
             if (status.state == SourceStatus::State::Produced) produced = true;

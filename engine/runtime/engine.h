@@ -9,6 +9,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -49,11 +50,21 @@ public:
     /// the node and parameter), applied by the engine thread between items. [any thread]
     void postParameter(const std::string& nodeId, const std::string& name, const ParamValue& value);
 
-    const std::vector<std::unique_ptr<NodeContext>>& nodes() const { return nodes_; }
+    /// The running nodes, in graph-file order.
+    const std::vector<NodeContext*>& nodes() const { return nodes_; }
     NodeContext* findNode(std::string_view id) const;
     const Scheduler& scheduler() const { return *scheduler_; }
     /// Items admitted per source per round with rate control; 0 = no rate control.
     std::int64_t burst() const { return burst_; }
+    /// Overload guard: while the memory pool holds more than this, sources are not polled (they
+    /// fall behind and, if paced, drop data) until the graph drains. Default 1 GiB. [before run()]
+    void setMemoryLimit(std::uint64_t bytes) { memoryLimitBytes_ = bytes; }
+    std::uint64_t memoryLimit() const { return memoryLimitBytes_; }
+    /// Rounds in which admission was paused by the memory guard.
+    std::uint64_t admissionPauses() const { return admissionPauses_; }
+    /// Whether sources may emit now (false while the memory guard holds). Cheap: looks at the
+    /// pool at most once a millisecond. [engine thread]
+    bool admissionOpen() { return !memoryGuardHolds(); }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
 
@@ -67,9 +78,19 @@ private:
     void sleepUntilWall(TimeNs wakeAtNs);
     void finishStragglers();
 
-    std::vector<std::unique_ptr<NodeContext>> nodes_;
+    // Node state lives in one region, in graph order, so a traversal walks memory forward whatever
+    // state the heap was in: the arena holds ports and targets, nodeStorage_ the contexts.
+    std::pmr::monotonic_buffer_resource arena_;
+    std::vector<NodeContext> nodeStorage_;
+    std::vector<NodeContext*> nodes_;
     std::unique_ptr<Scheduler> scheduler_;
+    bool memoryGuardHolds();
+
     std::int64_t burst_ = 0;
+    std::uint64_t memoryLimitBytes_ = std::uint64_t{1} << 30;
+    TimeNs nextMemoryCheckNs_ = 0;
+    bool overMemoryLimit_ = false;
+    std::uint64_t admissionPauses_ = 0;
     std::atomic<bool> stop_{false};
     std::atomic<bool> parametersPending_{false};
     std::mutex mutex_;  // guards pending_ and the sleep

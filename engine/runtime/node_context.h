@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,8 @@ struct InputState {
 
 /// One output port at run time. [engine thread]
 struct OutputState {
-    std::vector<Target> targets;
+    explicit OutputState(std::pmr::memory_resource* arena) : targets(arena) {}
+    std::pmr::vector<Target> targets;
     std::uint64_t items = 0;    ///< data items sent (progress excluded)
     std::uint64_t samples = 0;
     std::uint64_t progressItems = 0;  ///< progress markers sent
@@ -58,11 +60,14 @@ struct SinkStats {
 /// [engine thread; read-only elsewhere after the run]
 class NodeContext {
 public:
+    /// Ports and targets are allocated from `arena` (the engine keeps all nodes' in one region).
+    explicit NodeContext(std::pmr::memory_resource* arena) : inputs(arena), outputs(arena) {}
+
     // ---- Hot ----
     std::unique_ptr<Operator> op;
     Scheduler* scheduler = nullptr;
-    std::vector<InputState> inputs;
-    std::vector<OutputState> outputs;
+    std::pmr::vector<InputState> inputs;
+    std::pmr::vector<OutputState> outputs;
     std::uint64_t calls = 0;  ///< sources: produce() invocations (others: see callCount())
     TimeNs minimumInputProgress = kBeginningOfTime;
     TimeNs outputProgress = kBeginningOfTime;

@@ -69,7 +69,9 @@ protected:
         if (dropped > 0) {
             warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples");
         }
-        while (auto block = pacer_.nextBlock()) {
+        while (admissionOpen()) {
+            auto block = pacer_.nextBlock();
+            if (!block) break;
             SigSeg<float> samples = SigSeg<float>::allocate(block->length, block->start, timebase_);
             std::span<float> out = samples.writable();
             for (std::int64_t i = 0; i < block->length; ++i) {

@@ -73,7 +73,9 @@ protected:
         if (dropped > 0) {
             warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples per channel");
         }
-        while (auto block = pacer_.nextBlock()) {
+        while (admissionOpen()) {
+            auto block = pacer_.nextBlock();
+            if (!block) break;
             if (preloaded_) emitPreloaded(*block);
             else emitStreamed(*block);
             if (block->progressDue) emitProgress(timebase_->timeOf(block->end()));

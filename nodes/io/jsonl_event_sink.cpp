@@ -96,14 +96,19 @@ protected:
         path_ = params().getString("path");
         if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
         flushEachLine_ = params().getBool("flush");
+        if (path_ == "-") {
+            out_ = stdout;
+            return;
+        }
         buffer_.resize(kFileBufferBytes);
         file_.reset(std::fopen(path_.c_str(), "w"));
         if (!file_) throw OperatorError("cannot write '" + path_ + "': " + std::strerror(errno));
         std::setvbuf(file_.get(), buffer_.data(), _IOFBF, buffer_.size());
+        out_ = file_.get();
     }
 
     void process(int, Item&& item) override {
-        JsonLine line(file_.get());
+        JsonLine line(out_);
         const SampleRange range = item.range();
         if (range.timebase) {
             line.number("t_start", static_cast<double>(range.start) / range.timebase->rateHz());
@@ -131,8 +136,8 @@ protected:
                 break;
         }
         line.end();
-        if (flushEachLine_) std::fflush(file_.get());
-        if (std::ferror(file_.get())) throw OperatorError("writing '" + path_ + "' failed: " + std::strerror(errno));
+        if (flushEachLine_) std::fflush(out_);
+        if (std::ferror(out_)) throw OperatorError("writing '" + path_ + "' failed: " + std::strerror(errno));
     }
 
     void onFinish() override {
@@ -154,6 +159,7 @@ private:
 
     /// Close the file once; returns what went wrong, or "".
     std::string closeFile() {
+        if (out_ == stdout) std::fflush(stdout);
         if (!file_) return {};
         if (std::fclose(file_.release()) != 0) return "closing '" + path_ + "' failed: " + std::strerror(errno);
         return {};
@@ -163,6 +169,7 @@ private:
     bool flushEachLine_ = true;
     std::vector<char> buffer_;  // declared before file_: must outlive it
     std::unique_ptr<std::FILE, FileCloser> file_;
+    std::FILE* out_ = nullptr;  // file_, or stdout for the path "-"
 };
 
 }  // namespace
@@ -178,7 +185,7 @@ OperatorDescriptor jsonlEventSinkDescriptor() {
         "the segment's length).";
     d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};
     d.params = {
-        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced if it exists)"},
+        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced if it exists); - = standard output"},
         ParamSpec{"flush", ParamKind::Bool, true, {}, {}, "", "hand each line to the OS at once"},
     };
     d.create = [] { return std::make_unique<JsonlEventSink>(); };

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/graph/graph_file.h"
+#include "engine/memory/memory_pool.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -234,4 +235,41 @@ TEST_CASE("stop ends a run that would never finish", "[scheduler]") {
     CHECK_FALSE(outcome.completed);
     feedScripts().clear();
     collections().clear();
+}
+
+TEST_CASE("the memory guard pauses admission and bounds memory when outputs hoard data", "[scheduler][memory]") {
+    // A fast generator into a sink that keeps everything: without the guard memory grows until stopped.
+    GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1",
+      "nodes": [{"id": "gen", "type": "generators.signal_generator", "params": {"waveform": "noise", "duration": 0, "block": 16384}},
+                {"id": "hoard", "type": "test.collect", "params": {"name": "hoard"}}],
+      "edges": [{"from": "gen.out", "to": "hoard.in0"}]})");
+    for (const std::string scheduler : {"fifo", "df"}) {
+        INFO("scheduler " << scheduler);
+        const std::uint64_t before = MemoryPool::instance().stats().liveBytes;
+        const std::uint64_t limit = before + (std::uint64_t{24} << 20);
+        std::uint64_t peak = 0;
+        {
+            Engine engine(validateGraph(spec, testRegistry()), parseSchedulerText(scheduler));
+            engine.setMemoryLimit(limit);
+            std::atomic<bool> done{false};
+            std::thread watcher([&] {
+                for (int i = 0; i < 60; ++i) {
+                    peak = std::max<std::uint64_t>(peak, MemoryPool::instance().stats().liveBytes);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                }
+                engine.requestStop();
+                done = true;
+            });
+            engine.run();
+            watcher.join();
+            CHECK(engine.admissionPauses() > 0);
+            const auto& warnings = engine.findNode("gen")->warnings;
+            REQUIRE_FALSE(warnings.empty());
+            CHECK(warnings.front().find("memory limit") != std::string::npos);
+            CHECK(collections()["hoard"].items[0].size() > 10);
+        }
+        // Over the limit by at most what one guard interval (1 ms) admits.
+        CHECK(peak < limit + (std::uint64_t{16} << 20));
+        collections().clear();
+    }
 }
