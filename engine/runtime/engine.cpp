@@ -221,10 +221,9 @@ void Engine::finishStragglers() {
 }
 
 bool Engine::memoryGuardHolds() {
-    // Reading the pool's totals costs a lock and a walk over threads: look once a millisecond.
-    const TimeNs now = wallClockNs();
-    if (now >= nextMemoryCheckNs_) {
-        nextMemoryCheckNs_ = now + 1'000'000;
+    // Reading the pool's totals costs a lock and a walk over threads: look every 64th time (a
+    // source asks once per block, the engine once per round).
+    if ((guardChecks_++ & 63) == 0) {
         const bool over = MemoryPool::instance().stats().liveBytes > memoryLimitBytes_;
         if (over && !overMemoryLimit_) {
             for (NodeContext* node : nodes_) {

@@ -57,13 +57,14 @@ public:
     /// Items admitted per source per round with rate control; 0 = no rate control.
     std::int64_t burst() const { return burst_; }
     /// Overload guard: while the memory pool holds more than this, sources are not polled (they
-    /// fall behind and, if paced, drop data) until the graph drains. Default 1 GiB. [before run()]
+    /// fall behind and, if paced, drop data) until the graph drains. Checked every 64 blocks or
+    /// rounds, so it may be exceeded by what those admit. Default 1 GiB. [before run()]
     void setMemoryLimit(std::uint64_t bytes) { memoryLimitBytes_ = bytes; }
     std::uint64_t memoryLimit() const { return memoryLimitBytes_; }
     /// Rounds in which admission was paused by the memory guard.
     std::uint64_t admissionPauses() const { return admissionPauses_; }
     /// Whether sources may emit now (false while the memory guard holds). Cheap: looks at the
-    /// pool at most once a millisecond. [engine thread]
+    /// pool on every 64th call. [engine thread]
     bool admissionOpen() { return !memoryGuardHolds(); }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
@@ -88,7 +89,7 @@ private:
 
     std::int64_t burst_ = 0;
     std::uint64_t memoryLimitBytes_ = std::uint64_t{1} << 30;
-    TimeNs nextMemoryCheckNs_ = 0;
+    std::uint64_t guardChecks_ = 0;
     bool overMemoryLimit_ = false;
     std::uint64_t admissionPauses_ = 0;
     std::atomic<bool> stop_{false};

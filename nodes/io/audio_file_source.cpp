@@ -69,7 +69,7 @@ protected:
     }
 
     SourceStatus onProduce() override {
-        const std::int64_t dropped = pacer_.beginRound(productionBudget(), wallClockNs());
+        const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) {
             warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples per channel");
         }

@@ -77,9 +77,10 @@ public:
     std::int64_t position() const { return position_; }
     /// Whether every block has been emitted or dropped.
     bool finished() const { return position_ >= settings_.totalLength; }
+    /// Whether blocks follow the wall clock (pace > 0); unpaced rounds need no time.
+    bool paced() const { return settings_.pace > 0; }
 
 private:
-    bool paced() const { return settings_.pace > 0; }
     /// End of the block starting at `start` (grid-aligned).
     std::int64_t blockEnd(std::int64_t start) const;
     /// Start of the grid block holding sample `position`.

@@ -1,6 +1,7 @@
 #include "nodes/kernels/window_statistics.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -24,10 +25,48 @@ WindowStatistics statisticsFromSums(const SumAndSquares& sums, std::int64_t coun
     return {count, static_cast<double>(shift) + centeredMean, std::sqrt(variance)};
 }
 
+// The last few windows whose statistics were computed on this thread. Operators in a row often
+// ask about the same window (a stddev filter, then a mean filter); the entry keeps a reference to
+// the window's storage, so its address cannot be reused for other samples while it is cached.
+struct RecentWindows {
+    static constexpr std::size_t kEntries = 4;
+    struct Entry {
+        SegmentHandle view;
+        KernelPath path = KernelPath::Portable;
+        WindowStatistics statistics;
+    };
+    std::array<Entry, kEntries> entries;
+    std::size_t next = 0;
+
+    const WindowStatistics* find(const SegmentHandle& samples, KernelPath path) const {
+        for (const Entry& e : entries) {
+            if (e.view.list() == samples.list() && e.view.startIndex() == samples.startIndex() &&
+                e.view.length() == samples.length() && e.path == path) {
+                return &e.statistics;
+            }
+        }
+        return nullptr;
+    }
+    void remember(const SegmentHandle& samples, KernelPath path, const WindowStatistics& statistics) {
+        Entry& e = entries[next];
+        next = (next + 1) % kEntries;
+        e.view = samples;
+        e.path = path;
+        e.statistics = statistics;
+    }
+};
+
+RecentWindows& recentWindows() {
+    thread_local RecentWindows recent;
+    return recent;
+}
+
 }  // namespace
 
 WindowStatistics windowStatistics(const SegmentHandle& samples, KernelPath path) {
     if (samples.empty()) return statisticsFromSums({}, 0, 0.0f);
+    RecentWindows& recent = recentWindows();
+    if (const WindowStatistics* known = recent.find(samples, path)) return *known;
     if (samples.sampleType() != SampleType::Float32) {
         throw std::invalid_argument("windowStatistics: the segment holds " + std::string(sampleTypeName(samples.sampleType())) +
                                     " samples, not f32");
@@ -42,7 +81,9 @@ WindowStatistics windowStatistics(const SegmentHandle& samples, KernelPath path)
         }
         accumulator->add(run, static_cast<std::size_t>(count));
     });
-    return statisticsFromSums(accumulator->result(), samples.length(), shift);
+    const WindowStatistics statistics = statisticsFromSums(accumulator->result(), samples.length(), shift);
+    recent.remember(samples, path, statistics);
+    return statistics;
 }
 
 }  // namespace isochron::kernels

@@ -87,3 +87,23 @@ TEST_CASE("windowStatistics of an empty window is undefined and of a constant is
     CHECK(constant.mean == -2.5);
     CHECK(constant.stddev == 0.0);
 }
+
+TEST_CASE("remembered statistics never go stale", "[kernels][window_statistics]") {
+    const Timebase& tb = Timebase::get(1000);
+    std::vector<float> ones(4096, 1.0f);
+    SigSeg<float> window = SigSeg<float>::copyOf(ones, 0, &tb);
+    CHECK(kernels::windowStatistics(window).mean == 1.0);
+    // Writing to the window after its statistics were remembered must not reuse them: the cache's
+    // reference makes the write copy, and the copy is a new window.
+    window.writable()[0] = 4097.0f;
+    CHECK(kernels::windowStatistics(window).mean == Approx(2.0));
+    // Another window with the same indices and length but other samples.
+    SigSeg<float> other = SigSeg<float>::copyOf(std::vector<float>(4096, 3.0f), 0, &tb);
+    CHECK(kernels::windowStatistics(other).mean == 3.0);
+    // A sub-window of a remembered one is its own entry.
+    CHECK(kernels::windowStatistics(window.subseg(1, 4095)).mean == 1.0);
+    for (int i = 0; i < 10; ++i) {
+        SigSeg<float> fresh = SigSeg<float>::copyOf(std::vector<float>(100, static_cast<float>(i)), 0, &tb);
+        CHECK(kernels::windowStatistics(fresh).mean == i);
+    }
+}
