@@ -18,6 +18,15 @@ void SampleBlock::destroy() noexcept {
     MemoryPool::instance().release(this);
 }
 
+namespace {
+std::atomic<std::uint64_t> nextListIdentity{1};
+}
+
+SegmentList::SegmentList(SampleType type, std::uint32_t capacity)
+    : identity_(nextListIdentity.fetch_add(1, std::memory_order_relaxed)), type_(type), capacity_(capacity) {}
+
+void SegmentList::renewIdentity() noexcept { identity_ = nextListIdentity.fetch_add(1, std::memory_order_relaxed); }
+
 SegmentList* SegmentList::create(SampleType type, std::uint32_t pieceCapacity) {
     if (pieceCapacity == 0) pieceCapacity = 1;
     std::size_t bytes = sizeof(SegmentList) + sizeof(SegmentPiece) * pieceCapacity;

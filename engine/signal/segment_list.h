@@ -38,6 +38,11 @@ public:
     std::uint32_t referenceCount() const noexcept { return refs_.load(std::memory_order_relaxed); }
 
     SampleType sampleType() const noexcept { return type_; }
+    /// A number no other list has had, renewed when the samples change in place: (identity, range)
+    /// names the same samples for as long as it is observed, so results can be cached by it.
+    std::uint64_t identity() const noexcept { return identity_; }
+    /// Take a fresh identity (the samples are about to change in place).
+    void renewIdentity() noexcept;
     std::uint32_t pieceCount() const noexcept { return count_; }
     std::uint32_t pieceCapacity() const noexcept { return capacity_; }
     std::int64_t totalLength() const noexcept { return totalLength_; }
@@ -54,7 +59,7 @@ public:
     const std::byte* materializedRange(std::int64_t offset, std::int64_t length) const;
 
 private:
-    SegmentList(SampleType type, std::uint32_t capacity) : type_(type), capacity_(capacity) {}
+    SegmentList(SampleType type, std::uint32_t capacity);
     void destroy() noexcept;
 
     // A contiguous copy of one range; several can chain (lock-free push) and live as long as the list.
@@ -66,6 +71,7 @@ private:
     };
 
     std::atomic<std::uint32_t> refs_{1};
+    std::uint64_t identity_;
     SampleType type_;
     std::uint32_t count_ = 0;
     std::uint32_t capacity_;

@@ -141,6 +141,7 @@ const std::byte* SegmentHandle::materializeUntyped() const {
 std::byte* SegmentHandle::writableUntyped() {
     if (length_ == 0) return nullptr;
     if (list_->unique() && list_->pieceCount() == 1 && list_->piece(0).block->unique()) {
+        list_->renewIdentity();  // the samples may change: results cached by identity must not apply
         const SegmentPiece& p = list_->piece(0);
         return p.block->data() + static_cast<std::size_t>(p.offset + offset_) * sampleSize(sampleType());
     }

@@ -50,6 +50,9 @@ public:
     std::uint32_t pieceCount() const noexcept;
     /// The shared list (for tests and the memory telemetry; null when empty).
     const SegmentList* list() const noexcept { return list_; }
+    /// Identity of the storage (see SegmentList::identity); with startIndex() and length() it
+    /// names these exact samples, so derived results can be cached without holding a reference.
+    std::uint64_t storageIdentity() const noexcept { return list_ ? list_->identity() : 0; }
 
     /// Calls f(const std::byte* data, std::int64_t count) for each contiguous run, in order. [no allocation]
     template <class F> void forEachRun(F&& f) const {

@@ -26,12 +26,14 @@ WindowStatistics statisticsFromSums(const SumAndSquares& sums, std::int64_t coun
 }
 
 // The last few windows whose statistics were computed on this thread. Operators in a row often
-// ask about the same window (a stddev filter, then a mean filter); the entry keeps a reference to
-// the window's storage, so its address cannot be reused for other samples while it is cached.
+// ask about the same window (a stddev filter, then a mean filter). Windows are named by their
+// storage identity and range, which no other samples ever share, so nothing is held alive.
 struct RecentWindows {
     static constexpr std::size_t kEntries = 4;
     struct Entry {
-        SegmentHandle view;
+        std::uint64_t identity = 0;  // 0: empty
+        std::int64_t start = 0;
+        std::int64_t length = 0;
         KernelPath path = KernelPath::Portable;
         WindowStatistics statistics;
     };
@@ -39,20 +41,17 @@ struct RecentWindows {
     std::size_t next = 0;
 
     const WindowStatistics* find(const SegmentHandle& samples, KernelPath path) const {
+        const std::uint64_t identity = samples.storageIdentity();
         for (const Entry& e : entries) {
-            if (e.view.list() == samples.list() && e.view.startIndex() == samples.startIndex() &&
-                e.view.length() == samples.length() && e.path == path) {
+            if (e.identity == identity && e.start == samples.startIndex() && e.length == samples.length() && e.path == path) {
                 return &e.statistics;
             }
         }
         return nullptr;
     }
     void remember(const SegmentHandle& samples, KernelPath path, const WindowStatistics& statistics) {
-        Entry& e = entries[next];
+        entries[next] = {samples.storageIdentity(), samples.startIndex(), samples.length(), path, statistics};
         next = (next + 1) % kEntries;
-        e.view = samples;
-        e.path = path;
-        e.statistics = statistics;
     }
 };
 

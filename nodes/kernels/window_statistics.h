@@ -18,8 +18,8 @@ struct WindowStatistics {
 /// Statistics of f32 `samples` (a SigSeg<float>, or an item's segment() without copying the handle),
 /// read piecewise over its storage (never materialized); bit-identical for any split of the same
 /// samples into pieces. Throws std::invalid_argument for other sample types. `path` must be
-/// supported by this CPU. The last few results are remembered per thread (holding a reference to
-/// their windows), so operators asking about the same window in a row compute it once.
+/// supported by this CPU. The last few results are remembered per thread by storage identity (see
+/// SegmentHandle::storageIdentity), so operators asking about the same window in a row compute it once.
 /// [any thread] [no allocation]
 WindowStatistics windowStatistics(const SegmentHandle& samples, KernelPath path = bestKernelPath());
 

@@ -183,3 +183,15 @@ TEST_CASE("reference counts return to zero: all storage goes back to the pool", 
     }
     CHECK(MemoryPool::instance().stats().liveAllocations == before);
 }
+
+TEST_CASE("storage identity names the samples: new for new storage and for writes in place", "[sigseg]") {
+    SigSeg<float> a = SigSeg<float>::copyOf(ramp(8), 0, &tb());
+    SigSeg<float> b = SigSeg<float>::copyOf(ramp(8), 0, &tb());
+    const std::uint64_t first = a.storageIdentity();
+    CHECK(first != 0);
+    CHECK(b.storageIdentity() != first);
+    CHECK(a.subseg(2, 3).storageIdentity() == first);  // views share it
+    a.writable()[0] = 5.0f;                              // sole owner: written in place
+    CHECK(a.storageIdentity() != first);
+    CHECK(SigSeg<float>().storageIdentity() == 0);
+}

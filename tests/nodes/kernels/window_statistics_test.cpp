@@ -93,8 +93,8 @@ TEST_CASE("remembered statistics never go stale", "[kernels][window_statistics]"
     std::vector<float> ones(4096, 1.0f);
     SigSeg<float> window = SigSeg<float>::copyOf(ones, 0, &tb);
     CHECK(kernels::windowStatistics(window).mean == 1.0);
-    // Writing to the window after its statistics were remembered must not reuse them: the cache's
-    // reference makes the write copy, and the copy is a new window.
+    // Writing to the window after its statistics were remembered must not reuse them: writing in
+    // place gives the storage a new identity.
     window.writable()[0] = 4097.0f;
     CHECK(kernels::windowStatistics(window).mean == Approx(2.0));
     // Another window with the same indices and length but other samples.
