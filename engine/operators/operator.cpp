@@ -1,6 +1,9 @@
 #include "engine/operators/operator.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <memory_resource>
+#include <new>
 
 #include "engine/runtime/engine.h"
 #include "engine/runtime/node_context.h"
@@ -8,6 +11,35 @@
 namespace isochron {
 
 Operator::~Operator() = default;
+
+namespace {
+
+// Set by OperatorPlacement while an engine creates its operators.
+thread_local std::pmr::memory_resource* placementArena = nullptr;
+
+// Precedes every operator allocation: says where the memory came from.
+struct alignas(std::max_align_t) OperatorAllocation {
+    std::pmr::memory_resource* arena;  // null: the heap
+};
+
+}  // namespace
+
+OperatorPlacement::OperatorPlacement(std::pmr::memory_resource* arena) : previous_(placementArena) { placementArena = arena; }
+OperatorPlacement::~OperatorPlacement() { placementArena = previous_; }
+
+void* Operator::operator new(std::size_t bytes) {
+    const std::size_t total = sizeof(OperatorAllocation) + bytes;
+    void* raw = placementArena ? placementArena->allocate(total, alignof(std::max_align_t)) : ::operator new(total);
+    auto* header = new (raw) OperatorAllocation{placementArena};
+    return header + 1;
+}
+
+void Operator::operator delete(void* memory) noexcept {
+    if (!memory) return;
+    auto* header = static_cast<OperatorAllocation*>(memory) - 1;
+    // Arena memory is released with the arena, after every operator in it is destroyed.
+    if (!header->arena) ::operator delete(header);
+}
 
 void Operator::activate(NodeContext& node) {
     node_ = &node;

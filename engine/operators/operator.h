@@ -51,6 +51,11 @@ class Operator {
 public:
     virtual ~Operator();
 
+    /// Operators are allocated next to their node's engine state while an engine builds its graph
+    /// (so a traversal walks memory in order), and from the heap otherwise. [any thread]
+    static void* operator new(std::size_t bytes);
+    static void operator delete(void* memory) noexcept;
+
     // ---- Entry points called by the engine -------------------------------------------------
     /// Bind to the engine's node and run onActivate(). [engine thread, may allocate]
     void activate(NodeContext& node);

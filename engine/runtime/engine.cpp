@@ -105,6 +105,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         node->scheduler = scheduler_.get();
         node->engine = this;
         try {
+            OperatorPlacement nextToItsNode(&arena_);
             node->op = node->descriptor->create();
         } catch (const std::exception& e) {
             errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what()});

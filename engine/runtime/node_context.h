@@ -20,6 +20,19 @@ class Engine;
 class Scheduler;
 class NodeContext;
 
+/// While alive, operators created on this thread are allocated from `arena` (engine-internal:
+/// the engine builds a graph's operators next to their nodes). [one thread]
+class OperatorPlacement {
+public:
+    explicit OperatorPlacement(std::pmr::memory_resource* arena);
+    ~OperatorPlacement();
+    OperatorPlacement(const OperatorPlacement&) = delete;
+    OperatorPlacement& operator=(const OperatorPlacement&) = delete;
+
+private:
+    std::pmr::memory_resource* previous_;
+};
+
 /// Where an output port's items go.
 struct Target {
     NodeContext* node;
