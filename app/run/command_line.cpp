@@ -16,6 +16,8 @@ Options:
                               fifo-slice:slice_us=28, rtc:burst=4 (see --list-schedulers)
   --set NODE.PARAM=VALUE      override a node parameter (repeatable)
   --report FILE.json          write the run report as JSON
+  --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
+  --telemetry-rate HZ         snapshots per second (default 30)
   --check                     validate the graph and exit
   --quiet                     print nothing but errors
   --list-operators            list every operator type with its ports and parameters
@@ -39,6 +41,18 @@ RunOptions parseCommandLine(int argc, char** argv) {
         if (arg == "--scheduler") options.scheduler = needValue(i, arg);
         else if (arg == "--set") options.overrides.push_back(needValue(i, arg));
         else if (arg == "--report") options.reportPath = needValue(i, arg);
+        else if (arg == "--telemetry") options.telemetryPath = needValue(i, arg);
+        else if (arg == "--telemetry-rate") {
+            std::string value = needValue(i, arg);
+            try {
+                options.telemetryRate = std::stod(value);
+            } catch (const std::exception&) {
+                throw std::invalid_argument("--telemetry-rate needs a number of Hz, got '" + value + "'");
+            }
+            if (!(options.telemetryRate >= 1 && options.telemetryRate <= 1000)) {
+                throw std::invalid_argument("--telemetry-rate must be between 1 and 1000 Hz");
+            }
+        }
         else if (arg == "--check") options.checkOnly = true;
         else if (arg == "--quiet" || arg == "-q") options.quiet = true;
         else if (arg == "--list-operators") options.listOperators = true;

@@ -13,6 +13,8 @@ struct RunOptions {
     std::optional<std::string> scheduler;  ///< overrides the graph file's choice
     std::vector<std::string> overrides;    ///< "node.param=value"
     std::optional<std::string> reportPath;
+    std::optional<std::string> telemetryPath;  ///< JSON lines, one snapshot each
+    double telemetryRate = 30.0;               ///< snapshots per second
     bool quiet = false;
     bool checkOnly = false;
     bool listOperators = false;

@@ -11,6 +11,7 @@
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
+#include "engine/telemetry/telemetry_json.h"
 #include "nodes/register_builtin_nodes.h"
 
 using namespace isochron;
@@ -60,16 +61,30 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         return 0;
     }
     Engine engine(graph, scheduler);
+    std::shared_ptr<SnapshotChannel> telemetry;
+    std::ofstream telemetryFile;
+    if (options.telemetryPath) {
+        telemetryFile.open(*options.telemetryPath);
+        if (!telemetryFile) throw std::runtime_error("cannot write telemetry file " + *options.telemetryPath);
+        telemetry = engine.openTelemetry(options.telemetryRate);
+    }
+    std::vector<std::string> nodeIds;
+    for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
+    auto drainTelemetry = [&] {
+        if (!telemetry) return;
+        while (const TelemetrySnapshot* snapshot = telemetry->next()) {
+            telemetryFile << telemetryToJson(*snapshot, nodeIds).dump() << "\n";
+            telemetry->release(snapshot);
+        }
+    };
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     std::atomic<bool> done{false};
     std::thread watcher([&] {
         while (!done.load()) {
-            if (interrupted.load()) {
-                engine.requestStop();
-                break;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (interrupted.load()) engine.requestStop();
+            drainTelemetry();
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
     if (!options.quiet) {
@@ -79,6 +94,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     RunOutcome outcome = engine.run();
     done.store(true);
     watcher.join();
+    drainTelemetry();
     RunSummary summary = summarizeRun(engine, outcome);
     if (!options.quiet) std::cout << summary.toText();
     else for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";

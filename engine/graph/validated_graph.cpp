@@ -290,6 +290,41 @@ ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry,
         target.inputs[e.toPort].type = produced;
     }
 
+    // QoS graphs belong to outputs: a node's own "qos", else the graph's "qos_default".
+    std::optional<QosGraph> defaultQos;
+    try {
+        double deadline = kDefaultQosDeadlineMs;
+        if (graph.extra.contains("qos_default")) {
+            const auto& d = graph.extra["qos_default"];
+            if (!d.is_object() || !d.contains("deadline_ms") || !d["deadline_ms"].is_number()) {
+                throw std::invalid_argument("must be {\"deadline_ms\": number}");
+            }
+            deadline = d["deadline_ms"].get<double>();
+        }
+        defaultQos = QosGraph::withDeadline(deadline);
+    } catch (const std::exception& e) {
+        error("", "", "qos_default", e.what());
+    }
+    for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        ValidatedNode& node = result.nodes[n];
+        const NodeSpec* spec = graph.findNode(node.id);
+        const bool declared = spec && spec->extra.is_object() && spec->extra.contains("qos");
+        if (declared && !node.outputs.empty()) {
+            error(node.id, "", "qos", "a QoS graph belongs to an output (a node without output ports)");
+            continue;
+        }
+        if (!node.outputs.empty()) continue;
+        if (!declared) {
+            node.qos = defaultQos;
+            continue;
+        }
+        try {
+            node.qos = QosGraph::fromJson(spec->extra["qos"]);
+        } catch (const std::exception& e) {
+            error(node.id, "", "qos", e.what());
+        }
+    }
+
     // Required inputs must be connected.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
         const ValidatedNode& node = result.nodes[n];

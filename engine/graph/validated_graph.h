@@ -7,6 +7,7 @@
 #include "engine/graph/graph_error.h"
 #include "engine/graph/graph_spec.h"
 #include "engine/operators/registry.h"
+#include "engine/qos/qos_graph.h"
 
 namespace isochron {
 
@@ -18,6 +19,8 @@ struct ValidatedNode {
     ParamSet params;
     std::vector<ResolvedPort> inputs;   ///< types are what actually flows in (wildcards resolved)
     std::vector<ResolvedPort> outputs;  ///< concrete types
+    /// Outputs (nodes without output ports): the node's "qos" field, else the graph's default.
+    std::optional<QosGraph> qos;
 };
 
 /// An edge by node and port indices.
@@ -31,6 +34,9 @@ struct ValidatedGraph {
     std::vector<ValidatedNode> nodes;
     std::vector<ValidatedEdge> edges;
 };
+
+/// Deadline of the default QoS graph when a graph file gives none ("qos_default": {"deadline_ms": ...}).
+inline constexpr double kDefaultQosDeadlineMs = 100.0;
 
 /// Every problem in `graph` (unknown types, bad parameters, dangling edges, type mismatches,
 /// unconnected required inputs, an input fed twice), or none. Never throws for graph content.

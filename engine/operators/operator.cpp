@@ -64,18 +64,54 @@ void Operator::deliver(int inputPort, Item&& item) {
     in.samples += static_cast<std::uint64_t>(item.sampleCount());
     currentArrivalNs_ = item.arrivalNs();
     if (node.sink) [[unlikely]] recordAtOutput();
+    CostClock& clock = *node.costClock;
+    if (clock.depth++ == 0) clock.timing = clock.enabled && (++clock.counter % CostClock::kSamplePeriod) == 0;
+    NodeContext* caller = clock.timing ? startTiming() : nullptr;
     try {
         process(inputPort, std::move(item));
     } catch (const std::exception& e) {
         fail("process", e.what());
     }
+    if (clock.timing) [[unlikely]] stopTiming(caller);
+    --clock.depth;
+}
+
+NodeContext* Operator::startTiming() {
+    CostClock& clock = *node_->costClock;
+    const TimeNs now = wallClockNs();
+    NodeContext* caller = clock.current;
+    if (caller) caller->timedNs += now - clock.mark;  // the caller's own time up to this call
+    clock.current = node_;
+    clock.mark = now;
+    return caller;
+}
+
+void Operator::stopTiming(NodeContext* caller) {
+    CostClock& clock = *node_->costClock;
+    const TimeNs now = wallClockNs();
+    node_->timedNs += now - clock.mark;
+    ++node_->timedCalls;
+    clock.current = caller;
+    clock.mark = now;
 }
 
 void Operator::recordAtOutput() {
-    // Outputs account for latency: emission (the moment the output consumes the item) - arrival.
+    // Outputs account for latency: emission (the moment the output consumes the item) - arrival,
+    // and for the utility that latency has on this output's QoS graph.
     SinkStats& sink = *node_->sink;
     const TimeNs now = wallClockNs();
-    if (currentArrivalNs_ > 0) sink.latency.record(now - currentArrivalNs_);
+    if (currentArrivalNs_ > 0) {
+        const TimeNs latency = now - currentArrivalNs_;
+        sink.latency.record(latency);
+        if (now - sink.recentStartNs >= 1'000'000'000) {
+            sink.recent[1] = sink.recent[0];
+            sink.recent[0].clear();
+            sink.recentStartNs = now;
+        }
+        sink.recent[0].record(latency);
+        sink.lastLatencyNs = latency;
+        sink.utilitySum += sink.qos.utility(static_cast<double>(latency) / 1e6);
+    }
     if (sink.firstItemWallNs == 0) sink.firstItemWallNs = now;
     sink.lastItemWallNs = now;
 }
@@ -85,13 +121,19 @@ SourceStatus Operator::produce(std::int64_t budget) {
     if (node.failed || node.finished) return SourceStatus::finished();
     productionBudget_ = budget;
     ++node.calls;
+    CostClock& clock = *node.costClock;
+    if (clock.depth++ == 0) clock.timing = clock.enabled && (++clock.counter % CostClock::kSamplePeriod) == 0;
+    NodeContext* caller = clock.timing ? startTiming() : nullptr;
     SourceStatus status;
     try {
         status = onProduce();
     } catch (const std::exception& e) {
         fail("produce", e.what());
-        return SourceStatus::finished();
+        status = SourceStatus::finished();
     }
+    if (clock.timing) stopTiming(caller);
+    --clock.depth;
+    if (node.failed) return SourceStatus::finished();
     if (status.state == SourceStatus::State::Finished && !node.finished) finish();
     return status;
 }

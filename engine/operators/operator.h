@@ -125,6 +125,8 @@ private:
     void finish();
     void fail(const char* hook, const std::string& message);
     [[gnu::noinline]] void recordAtOutput();
+    NodeContext* startTiming();
+    void stopTiming(NodeContext* caller);
 
     NodeContext* node_ = nullptr;
     TimeNs currentArrivalNs_ = 0;

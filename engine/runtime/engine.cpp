@@ -101,7 +101,8 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
             node->outputs.back().port = v.outputs[p];
             if (p < fanOut[i].size()) node->outputs.back().targets.reserve(fanOut[i][p]);
         }
-        if (v.outputs.empty()) node->sink = std::make_unique<SinkStats>();
+        if (v.outputs.empty()) node->sink = std::make_unique<SinkStats>(v.qos.value_or(QosGraph::withDeadline(kDefaultQosDeadlineMs)));
+        node->costClock = &costClock_;
         node->scheduler = scheduler_.get();
         node->engine = this;
         try {
@@ -133,6 +134,8 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     }
     markCycles(nodes_);
     scheduler_->prepare(nodes_);
+    scheduler_->setCheckpoint([this] { checkpoint(); });
+    telemetry_ = std::make_unique<TelemetryCollector>(nodes_);
 }
 
 Engine::~Engine() {
@@ -152,6 +155,16 @@ std::size_t Engine::queuedItems() const {
     std::size_t total = 0;
     for (const auto& node : nodes_) total += node->queuedItems();
     return total;
+}
+
+std::shared_ptr<SnapshotChannel> Engine::openTelemetry(double hz) {
+    telemetry_->setRate(hz);
+    return telemetry_->open();
+}
+
+void Engine::checkpoint() {
+    applyPendingParameters();
+    if (telemetryActive_) telemetry_->tick(wallClockNs(), runStartNs_, "running");
 }
 
 void Engine::requestStop() {
@@ -243,6 +256,10 @@ bool Engine::memoryGuardHolds() {
 RunOutcome Engine::run() {
     RunOutcome outcome;
     const TimeNs started = wallClockNs();
+    runStartNs_ = started;
+    telemetryActive_ = telemetry_->hasReaders() || scheduler_->usesEstimates();
+    costClock_.enabled = telemetryActive_;
+    if (telemetryActive_) telemetry_->publish(started, started, "running");
     std::vector<NodeContext*> active;
     for (auto& node : nodes_) {
         if (node->isSource()) active.push_back(node);
@@ -253,6 +270,7 @@ RunOutcome Engine::run() {
     const std::int64_t budget = burst_ > 0 ? burst_ : std::numeric_limits<std::int64_t>::max();
     while (!stop_.load(std::memory_order_relaxed)) {
         applyPendingParameters();
+        if (telemetryActive_) telemetry_->tick(wallClockNs(), runStartNs_, "running");
         scheduler_->beginRound();
         bool produced = false;
         TimeNs wakeAt = std::numeric_limits<TimeNs>::max();
@@ -277,7 +295,9 @@ RunOutcome Engine::run() {
         outcome.completed = true;
     }
     outcome.stopped = stop_.load();
-    outcome.wallSeconds = static_cast<double>(wallClockNs() - started) / 1e9;
+    const TimeNs ended = wallClockNs();
+    outcome.wallSeconds = static_cast<double>(ended - started) / 1e9;
+    if (telemetryActive_) telemetry_->publish(ended, started, outcome.stopped ? "stopped" : "finished");
     for (const auto& node : nodes_) {
         if (node->failed) outcome.failures.push_back("node '" + node->id + "': " + node->failure);
     }

@@ -17,6 +17,7 @@
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/node_context.h"
 #include "engine/schedulers/scheduler.h"
+#include "engine/telemetry/telemetry_collector.h"
 #include "engine/time/wall_clock.h"
 
 namespace isochron {
@@ -46,6 +47,9 @@ public:
     void requestStop();
     /// Wake a sleeping run() because a source may have data. [any thread]
     void wake();
+    /// A stream of telemetry snapshots at `hz` (20-60 is typical) for one reader; open before run().
+    /// Reading it never blocks the engine. [any thread, before run()]
+    std::shared_ptr<SnapshotChannel> openTelemetry(double hz = 30.0);
     /// Change a live parameter while running; validated now (throws std::invalid_argument naming
     /// the node and parameter), applied by the engine thread between items. [any thread]
     void postParameter(const std::string& nodeId, const std::string& name, const ParamValue& value);
@@ -76,6 +80,7 @@ private:
         ParamValue value;
     };
     void applyPendingParameters();
+    void checkpoint();
     void sleepUntilWall(TimeNs wakeAtNs);
     void finishStragglers();
 
@@ -87,6 +92,10 @@ private:
     std::unique_ptr<Scheduler> scheduler_;
     bool memoryGuardHolds();
 
+    CostClock costClock_;
+    std::unique_ptr<TelemetryCollector> telemetry_;
+    bool telemetryActive_ = false;  // estimates refreshed (readers attached or the scheduler uses them)
+    TimeNs runStartNs_ = 0;
     std::int64_t burst_ = 0;
     std::uint64_t memoryLimitBytes_ = std::uint64_t{1} << 30;
     std::uint64_t guardChecks_ = 0;

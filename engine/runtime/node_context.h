@@ -12,6 +12,7 @@
 #include "engine/operators/operator.h"
 #include "engine/runtime/item_queue.h"
 #include "engine/schedulers/scheduler.h"
+#include "engine/qos/qos_graph.h"
 #include "engine/telemetry/latency_histogram.h"
 
 namespace isochron {
@@ -63,9 +64,29 @@ struct OutputState {
 
 /// What only outputs (nodes without output ports) record. [engine thread]
 struct SinkStats {
-    LatencyHistogram latency;  ///< emission time - arrival time per item
+    explicit SinkStats(QosGraph graph) : qos(std::move(graph)) {}
+    QosGraph qos;              ///< latency -> utility for this output
+    LatencyHistogram latency;  ///< emission time - arrival time per item, whole run
+    LatencyHistogram recent[2];  ///< the current and the previous second (for live percentiles)
+    TimeNs recentStartNs = 0;    ///< when recent[0] started
+    double utilitySum = 0;       ///< QoS utility summed over items with a known arrival time
+    TimeNs lastLatencyNs = 0;
     TimeNs firstItemWallNs = 0;
     TimeNs lastItemWallNs = 0;
+};
+
+/// Sampled measurement of each operator's own processing time (its exclusive time: what it spends
+/// outside the operators it calls through emit). One top-level invocation in kSamplePeriod is
+/// timed, including everything it calls, so costs are estimated at a small fraction of the clock
+/// reads full timing would need. [engine thread]
+struct CostClock {
+    static constexpr std::uint32_t kSamplePeriod = 16;
+    bool enabled = false;  ///< set when telemetry is read or a scheduler uses cost estimates
+    bool timing = false;   ///< the current top-level invocation is being timed
+    std::uint32_t depth = 0;
+    std::uint32_t counter = 0;
+    NodeContext* current = nullptr;
+    TimeNs mark = 0;
 };
 
 /// A node as the engine runs it. The fields every delivery touches come first, so a node's hot
@@ -92,6 +113,7 @@ public:
     /// DF: not in a cycle and nothing queued, so a delivery may call the operator directly.
     bool directDelivery = false;
     std::unique_ptr<SinkStats> sink;  ///< only for nodes without outputs
+    CostClock* costClock = nullptr;   ///< the engine's (shared by its nodes)
 
     // ---- Cold ----
     std::string id;
@@ -103,6 +125,12 @@ public:
     std::vector<std::string> warnings;  ///< the first 100
     std::uint64_t warningCount = 0;
     std::uint64_t lastServed = 0;  ///< scheduler tick of the last service
+
+    // ---- Estimates (CostClock samples; refreshed by the engine for telemetry and schedulers) ----
+    std::int64_t timedNs = 0;        ///< exclusive time over timed invocations
+    std::uint64_t timedCalls = 0;    ///< timed invocations
+    double costEstimateNs = 0;       ///< running estimate of exclusive time per invocation
+    double selectivityEstimate = 1;  ///< running estimate of data items out per item in
 
     bool isSource() const { return descriptor->isSource(); }
     /// Hook invocations: produce() calls for a source, items processed otherwise.

@@ -59,6 +59,7 @@ RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome) {
             o.latencyP95Ms = h.percentileNs(0.95) / 1e6;
             o.latencyP99Ms = h.percentileNs(0.99) / 1e6;
             o.latencyMaxMs = static_cast<double>(h.maxNs()) / 1e6;
+            o.utilityAverage = h.count() ? node->sink->utilitySum / static_cast<double>(h.count()) : 0.0;
             summary.outputs.push_back(o);
         }
         summary.nodes.push_back(std::move(n));
@@ -84,6 +85,7 @@ nlohmann::ordered_json RunSummary::toJson() const {
             {"items_per_s", o.itemsPerSecond},
             {"latency_ms", {{"count", o.latencyCount}, {"mean", o.latencyMeanMs}, {"p50", o.latencyP50Ms},
                             {"p95", o.latencyP95Ms}, {"p99", o.latencyP99Ms}, {"max", o.latencyMaxMs}}},
+            {"utility_average", o.utilityAverage},
         };
     }
     root["outputs"] = outs;
@@ -108,16 +110,17 @@ std::string RunSummary::toText() const {
     std::snprintf(line, sizeof line, "scheduler %s: %s after %.3f s\n", scheduler.c_str(),
                   outcome.completed ? "completed" : outcome.stopped ? "stopped" : "ended", outcome.wallSeconds);
     text += line;
-    std::snprintf(line, sizeof line, "%-18s %10s %12s %14s %30s\n", "output", "items", "samples", "samples/s",
-                  "latency ms p50 / p95 / p99");
+    std::snprintf(line, sizeof line, "%-18s %10s %12s %14s %30s %8s\n", "output", "items", "samples", "samples/s",
+                  "latency ms p50 / p95 / p99", "utility");
     text += line;
     for (const auto& o : outputs) {
         std::string latency = o.latencyCount ? format("%.3f", o.latencyP50Ms) + " / " + format("%.3f", o.latencyP95Ms) +
                                                    " / " + format("%.3f", o.latencyP99Ms)
                                              : "-";
-        std::snprintf(line, sizeof line, "%-18s %10llu %12llu %14s %30s\n", o.node.c_str(),
+        std::string utility = o.latencyCount ? format("%.3f", o.utilityAverage) : "-";
+        std::snprintf(line, sizeof line, "%-18s %10llu %12llu %14s %30s %8s\n", o.node.c_str(),
                       static_cast<unsigned long long>(o.items), static_cast<unsigned long long>(o.samples),
-                      humanRate(o.samplesPerSecond).c_str(), latency.c_str());
+                      humanRate(o.samplesPerSecond).c_str(), latency.c_str(), utility.c_str());
         text += line;
     }
     for (const auto& n : nodes) {

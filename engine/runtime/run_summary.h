@@ -21,6 +21,7 @@ struct OutputSummary {
     double itemsPerSecond = 0;
     std::uint64_t latencyCount = 0;  ///< items with a known arrival time
     double latencyMeanMs = 0, latencyP50Ms = 0, latencyP95Ms = 0, latencyP99Ms = 0, latencyMaxMs = 0;
+    double utilityAverage = 0;  ///< mean QoS utility over items with a known latency
 };
 
 /// Figures for any node. [value type]

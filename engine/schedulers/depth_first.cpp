@@ -34,7 +34,10 @@ void DepthFirstScheduler::drain(const std::atomic<bool>& stop) {
         node.scheduled = false;
         for (int port = 0; port < static_cast<int>(node.inputs.size()); ++port) {
             ItemQueue& queue = node.inputs[static_cast<std::size_t>(port)].queue;
-            while (!queue.empty() && !stop.load(std::memory_order_relaxed)) invokeQueued(node, port);
+            while (!queue.empty() && !stop.load(std::memory_order_relaxed)) {
+                invokeQueued(node, port);
+                checkpoint();
+            }
         }
         if (!node.inCycle && node.queuedItems() == 0) node.directDelivery = true;
     }

@@ -37,6 +37,7 @@ void FifoSliceScheduler::drain(const std::atomic<bool>& stop) {
                 invokeQueued(*next.node, next.port);
             } while (!queue.empty() && monotonicNs() < deadline);
         }
+        checkpoint();
         // Still has items: back of the line (it was just served).
         if (!queue.empty() && !in.listed) {
             in.listed = true;

@@ -33,6 +33,7 @@ void RunToCompletionScheduler::drain(const std::atomic<bool>& stop) {
                 ItemQueue& queue = node.inputs[static_cast<std::size_t>(port)].queue;
                 while (!queue.empty()) {
                     invokeQueued(node, port);
+                    checkpoint();
                     any = true;
                 }
             }

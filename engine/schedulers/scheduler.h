@@ -8,6 +8,8 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +22,12 @@
 namespace isochron {
 
 class NodeContext;
+
+/// What a scheduler counted while running (for overhead comparisons). [value type]
+struct SchedulerStats {
+    std::uint64_t decisions = 0;  ///< scheduling decisions (a box or superbox chosen to run)
+    std::uint64_t boxCalls = 0;   ///< box calls (trains run)
+};
 
 /// Interface of every scheduler. [engine thread]
 class Scheduler {
@@ -35,12 +43,35 @@ public:
     virtual void deliver(NodeContext& target, int port, Item&& item) = 0;
     /// Run queued work until none is left or `stop` becomes true.
     virtual void drain(const std::atomic<bool>& stop) = 0;
+    /// Whether this scheduler reads the nodes' cost and selectivity estimates (the engine then
+    /// keeps them up to date).
+    virtual bool usesEstimates() const { return false; }
+
+    /// Something the engine wants done every few dozen invocations while a drain runs (apply live
+    /// parameters, publish telemetry). [engine thread]
+    void setCheckpoint(std::function<void()> checkpoint) { checkpoint_ = std::move(checkpoint); }
+    /// Counters since the run started. [engine thread, or after the run]
+    const SchedulerStats& stats() const { return stats_; }
 
 protected:
     /// Invoke target's operator on one item, marking it as executing (for loop detection).
     static void invoke(NodeContext& target, int port, Item&& item);
     /// Pop and invoke the next queued item of input `port`.
     static void invokeQueued(NodeContext& target, int port);
+    /// One box call with a train: run `box` on up to `limit` of the items queued at its inputs when
+    /// the call starts (0 = all of them), taking ports in turn. Returns the items run. Worker
+    /// threads pass withCheckpoints = false (checkpoints belong to the engine thread).
+    std::size_t runTrain(NodeContext& box, std::size_t limit, bool withCheckpoints = true);
+    /// Call in drain loops once per invocation; runs the engine's checkpoint every 64th time.
+    void checkpoint() {
+        if ((++invocations_ & 63) == 0 && checkpoint_) checkpoint_();
+    }
+
+    SchedulerStats stats_;
+
+private:
+    std::function<void()> checkpoint_;
+    std::uint64_t invocations_ = 0;
 };
 
 /// A scheduler's name, one-line doc and parameters (shared by the runner, bench and editor).

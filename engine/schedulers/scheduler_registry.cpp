@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -5,8 +6,12 @@
 
 #include "engine/schedulers/depth_first.h"
 #include "engine/schedulers/fifo_slice.h"
+#include "engine/schedulers/qos.h"
+#include "engine/schedulers/qos_bucket.h"
+#include "engine/schedulers/round_robin.h"
 #include "engine/schedulers/run_to_completion.h"
 #include "engine/schedulers/scheduler.h"
+#include "engine/schedulers/superbox.h"
 
 namespace isochron {
 
@@ -20,12 +25,51 @@ void Scheduler::invokeQueued(NodeContext& target, int port) {
     invoke(target, port, target.inputs[static_cast<std::size_t>(port)].queue.pop());
 }
 
+std::size_t Scheduler::runTrain(NodeContext& box, std::size_t limit, bool withCheckpoints) {
+    // Counts are taken first so a box that feeds itself (a cycle) cannot extend its own train.
+    constexpr std::size_t kMaxPorts = 16;
+    std::size_t remaining[kMaxPorts];
+    const std::size_t ports = std::min(box.inputs.size(), kMaxPorts);
+    std::size_t available = 0;
+    for (std::size_t p = 0; p < ports; ++p) available += remaining[p] = box.inputs[p].queue.size();
+    const std::size_t train = limit == 0 ? available : std::min(limit, available);
+    std::size_t ran = 0;
+    for (bool progressed = true; ran < train && progressed;) {
+        progressed = false;
+        for (std::size_t p = 0; p < ports && ran < train; ++p) {
+            if (remaining[p] == 0 || box.inputs[p].queue.empty()) continue;
+            --remaining[p];
+            invokeQueued(box, static_cast<int>(p));
+            ++ran;
+            progressed = true;
+            if (withCheckpoints) checkpoint();
+        }
+    }
+    // Ports past kMaxPorts (rare: wide merges) are served after the others, one item each.
+    for (std::size_t p = ports; p < box.inputs.size() && (limit == 0 || ran < limit); ++p) {
+        if (box.inputs[p].queue.empty()) continue;
+        invokeQueued(box, static_cast<int>(p));
+        ++ran;
+    }
+    return ran;
+}
+
 namespace {
 
 ParamSpec burstParam() {
     return ParamSpec{"burst", ParamKind::Int, std::int64_t{0}, 0.0, 1e9, "items",
                      "source rate control: admit at most this many items per source, run to quiescence, "
                      "repeat (0 = off)"};
+}
+
+ParamSpec trainParam() {
+    return ParamSpec{"train", ParamKind::Int, std::int64_t{0}, 0.0, 1e9, "items",
+                     "items a box call takes from the box's queues (0 = all queued)"};
+}
+
+ParamSpec workersParam() {
+    return ParamSpec{"workers", ParamKind::Int, std::int64_t{1}, 1.0, 64.0, "threads",
+                     "threads running superboxes (used when output trees share no box)"};
 }
 
 }  // namespace
@@ -38,6 +82,18 @@ const std::vector<SchedulerInfo>& availableSchedulers() {
           burstParam()}},
         {"rtc", "run to completion: drain an operator's queues, then run one successor next", {burstParam()}},
         {"df", "depth first: emitted items run their targets immediately, by reference", {burstParam()}},
+        {"rr", "round-robin box-at-a-time: boxes with queued input take turns, each running a train of items",
+         {trainParam(), ParamSpec{"train_fraction", ParamKind::Real, 0.0, 0.0, 1.0, "",
+                                  "train as a share of the box's queue (0 = use train)"},
+          burstParam()}},
+        {"superbox-mc", "one superbox per output tree, run in post-order (fewest box calls)", {workersParam(), burstParam()}},
+        {"superbox-ml", "one superbox per output tree, boxes by output cost (first outputs soonest)", {workersParam(), burstParam()}},
+        {"superbox-mm", "one superbox per output tree, boxes by memory reduction rate (least memory)", {workersParam(), burstParam()}},
+        {"qos", "QoS-driven: the box whose items lose utility fastest (then least slack) runs next", {trainParam(), burstParam()}},
+        {"qos-bucket", "QoS-driven with priorities bucketed g x s and refilled in batches (less overhead)",
+         {ParamSpec{"gradient_buckets", ParamKind::Int, std::int64_t{10}, 1.0, 1000.0, "", "partitions of the utility-gradient range"},
+          ParamSpec{"slack_buckets", ParamKind::Int, std::int64_t{10}, 1.0, 1000.0, "", "partitions of the slack range"},
+          trainParam(), burstParam()}},
     };
     return schedulers;
 }
@@ -73,6 +129,17 @@ std::unique_ptr<Scheduler> createScheduler(const SchedulerSpec& spec) {
     if (spec.name == "fifo") return std::make_unique<FifoSliceScheduler>("fifo", 0.0);
     if (spec.name == "fifo-slice") return std::make_unique<FifoSliceScheduler>("fifo-slice", params.getReal("slice_us"));
     if (spec.name == "rtc") return std::make_unique<RunToCompletionScheduler>();
+    const auto train = [&] { return static_cast<std::size_t>(params.getInt("train")); };
+    if (spec.name == "rr") return std::make_unique<RoundRobinScheduler>(train(), params.getReal("train_fraction"));
+    const auto workers = [&] { return static_cast<int>(params.getInt("workers")); };
+    if (spec.name == "superbox-mc") return std::make_unique<SuperboxScheduler>(Traversal::MinCost, workers());
+    if (spec.name == "superbox-ml") return std::make_unique<SuperboxScheduler>(Traversal::MinLatency, workers());
+    if (spec.name == "superbox-mm") return std::make_unique<SuperboxScheduler>(Traversal::MinMemory, workers());
+    if (spec.name == "qos") return std::make_unique<QosScheduler>(train());
+    if (spec.name == "qos-bucket") {
+        return std::make_unique<QosBucketScheduler>(static_cast<int>(params.getInt("gradient_buckets")),
+                                                    static_cast<int>(params.getInt("slack_buckets")), train());
+    }
     return std::make_unique<DepthFirstScheduler>();
 }
 

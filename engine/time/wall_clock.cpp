@@ -40,11 +40,22 @@ TscScale calibrate() {
     TscScale scale;
 #if defined(__x86_64__)
     if (!invariantTsc()) return scale;
-    // Measure the tick rate over ~20 ms against CLOCK_REALTIME, bracketing each reading tightly.
+    // Measure the tick rate over ~20 ms against CLOCK_REALTIME. Each reading is bracketed by two
+    // TSC reads and kept only if the bracket is tight: a thread preempted inside one (common on a
+    // loaded 2-core machine) would otherwise skew the rate by milliseconds over 20 ms.
     auto sample = [](TimeNs& wall, unsigned long long& ticks) {
-        unsigned long long before = __rdtsc();
-        wall = systemRealtimeNs();
-        ticks = (before + __rdtsc()) / 2;
+        unsigned long long bestWidth = ~0ULL;
+        for (int attempt = 0; attempt < 50; ++attempt) {
+            const unsigned long long before = __rdtsc();
+            const TimeNs now = systemRealtimeNs();
+            const unsigned long long after = __rdtsc();
+            if (after - before < bestWidth) {
+                bestWidth = after - before;
+                wall = now;
+                ticks = before + (after - before) / 2;
+            }
+            if (bestWidth < 2000) break;  // under ~1 us at any plausible TSC rate
+        }
     };
     TimeNs wall0, wall1;
     unsigned long long ticks0, ticks1;

@@ -253,8 +253,12 @@ TEST_CASE("the memory guard pauses admission and bounds memory when outputs hoar
             engine.setMemoryLimit(limit);
             std::atomic<bool> done{false};
             std::thread watcher([&] {
-                for (int i = 0; i < 60; ++i) {
+                // Watch until memory has reached the limit, then long enough for the guard to trip
+                // a few times (bounded by time, so a slow build under load still ends).
+                int afterLimit = 0;
+                for (int i = 0; i < 4000 && afterLimit < 40; ++i) {
                     peak = std::max<std::uint64_t>(peak, MemoryPool::instance().stats().liveBytes);
+                    if (peak > limit) ++afterLimit;
                     std::this_thread::sleep_for(std::chrono::milliseconds(5));
                 }
                 engine.requestStop();

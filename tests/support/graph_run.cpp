@@ -17,7 +17,10 @@ RunOutcome runGraph(const std::string& graphJson, const std::string& scheduler, 
 
 std::vector<std::string> schedulerMatrix() {
     return {"fifo", "fifo-slice", "fifo-slice:slice_us=0.5", "rtc", "df",
-            "fifo:burst=1", "fifo-slice:burst=3", "rtc:burst=2", "df:burst=1", "df:burst=7"};
+            "fifo:burst=1", "fifo-slice:burst=3", "rtc:burst=2", "df:burst=1", "df:burst=7",
+            "rr", "rr:train=1", "rr:train_fraction=0.5,burst=2", "superbox-mc", "superbox-ml", "superbox-mm",
+            "superbox-mc:workers=2", "superbox-ml:workers=3,burst=1", "qos", "qos:train=1", "qos-bucket",
+            "qos-bucket:gradient_buckets=1,slack_buckets=1,train=2"};
 }
 
 std::vector<float> samplesOf(const Item& item) {

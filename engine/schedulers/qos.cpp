@@ -1,0 +1,56 @@
+#include "engine/schedulers/qos.h"
+
+#include "engine/time/wall_clock.h"
+
+namespace isochron {
+namespace {
+
+constexpr TimeNs kCostRefreshNs = 20'000'000;  // cost(D(b)) follows the estimates at 50 Hz
+
+}  // namespace
+
+QosScheduler::QosScheduler(std::size_t train) : train_(train) {}
+
+void QosScheduler::prepare(const std::vector<NodeContext*>& nodes) {
+    priorities_.prepare(nodes);
+}
+
+void QosScheduler::deliver(NodeContext& target, int port, Item&& item) {
+    target.inputs[static_cast<std::size_t>(port)].queue.push(std::move(item));
+    if (!target.scheduled) {
+        target.scheduled = true;
+        ready_.push_back(&target);
+    }
+}
+
+void QosScheduler::drain(const std::atomic<bool>& stop) {
+    while (!ready_.empty() && !stop.load(std::memory_order_relaxed)) {
+        const TimeNs now = wallClockNs();
+        if (now - costsRefreshedNs_ > kCostRefreshNs) {
+            priorities_.refreshCosts();
+            costsRefreshedNs_ = now;
+        }
+        std::size_t best = 0;
+        BoxPriority bestPriority = priorities_.priority(*ready_[0], now);
+        for (std::size_t i = 1; i < ready_.size(); ++i) {
+            const BoxPriority p = priorities_.priority(*ready_[i], now);
+            if (p > bestPriority) {
+                best = i;
+                bestPriority = p;
+            }
+        }
+        NodeContext* box = ready_[best];
+        ready_[best] = ready_.back();
+        ready_.pop_back();
+        box->scheduled = false;
+        ++stats_.decisions;
+        ++stats_.boxCalls;
+        runTrain(*box, train_);
+        if (!box->scheduled && box->queuedItems() > 0) {
+            box->scheduled = true;
+            ready_.push_back(box);
+        }
+    }
+}
+
+}  // namespace isochron

@@ -1,0 +1,74 @@
+#include "engine/schedulers/qos_bucket.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/time/wall_clock.h"
+
+namespace isochron {
+
+BucketIndex bucketOf(const BoxPriority& priority, int gradientBuckets, int slackBuckets, double maxUtility, double maxSlackMs) {
+    auto partition = [](double value, double max, int count) {
+        if (!(max > 0) || !std::isfinite(value)) return count - 1;
+        return std::clamp(static_cast<int>(value / max * count), 0, count - 1);
+    };
+    BucketIndex index;
+    index.gradient = partition(priority.utility, maxUtility, gradientBuckets);
+    index.slack = std::isfinite(priority.slackMs) ? partition(priority.slackMs, maxSlackMs, slackBuckets) : slackBuckets - 1;
+    return index;
+}
+
+QosBucketScheduler::QosBucketScheduler(int gradientBuckets, int slackBuckets, std::size_t train)
+    : gradientBuckets_(std::max(1, gradientBuckets)), slackBuckets_(std::max(1, slackBuckets)), train_(train) {
+    buckets_.resize(static_cast<std::size_t>(gradientBuckets_ * slackBuckets_));
+}
+
+void QosBucketScheduler::prepare(const std::vector<NodeContext*>& nodes) {
+    priorities_.prepare(nodes);
+}
+
+void QosBucketScheduler::deliver(NodeContext& target, int port, Item&& item) {
+    target.inputs[static_cast<std::size_t>(port)].queue.push(std::move(item));
+    if (!target.scheduled) {
+        target.scheduled = true;
+        ready_.push_back(&target);
+    }
+}
+
+void QosBucketScheduler::refill() {
+    const TimeNs now = wallClockNs();
+    priorities_.refreshCosts();
+    for (NodeContext* box : ready_) {
+        const BucketIndex b = bucketOf(priorities_.priority(*box, now), gradientBuckets_, slackBuckets_,
+                                       priorities_.maxUtility(), priorities_.maxSlackMs());
+        buckets_[static_cast<std::size_t>(b.gradient * slackBuckets_ + b.slack)].push_back(box);
+    }
+    ready_.clear();
+    for (int g = gradientBuckets_ - 1; g >= 0; --g) {
+        for (int s = 0; s < slackBuckets_; ++s) {
+            auto& bucket = buckets_[static_cast<std::size_t>(g * slackBuckets_ + s)];
+            for (NodeContext* box : bucket) executionQueue_.push(box);
+            bucket.clear();
+        }
+    }
+    ++stats_.decisions;
+}
+
+void QosBucketScheduler::drain(const std::atomic<bool>& stop) {
+    while (!stop.load(std::memory_order_relaxed)) {
+        if (executionQueue_.empty()) {
+            if (ready_.empty()) return;
+            refill();
+        }
+        NodeContext* box = executionQueue_.pop();
+        box->scheduled = false;
+        ++stats_.boxCalls;
+        runTrain(*box, train_);
+        if (!box->scheduled && box->queuedItems() > 0) {
+            box->scheduled = true;
+            ready_.push_back(box);
+        }
+    }
+}
+
+}  // namespace isochron

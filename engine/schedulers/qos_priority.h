@@ -1,0 +1,53 @@
+// Box priorities for QoS-driven scheduling (Aurora, section 6.1).
+//
+// For a box b and each output whose tree contains it: eol(b) = latency(b) + cost(D(b)), the
+// expected output latency of the items queued at b if they were pushed through now; the output's
+// QoS graph at eol gives the utility lost per ms of further delay (-gradient) and the slack (ms to
+// the next critical point). priority(b) = (sum of -gradient, -min slack): the steepest loss first,
+// then the least slack. latency(b) is the mean age of b's queued items.
+#pragma once
+
+#include <vector>
+
+#include "engine/runtime/node_context.h"
+#include "engine/schedulers/output_trees.h"
+
+namespace isochron {
+
+/// The p-tuple of one box. [value type]
+struct BoxPriority {
+    double utility = 0;  ///< utility lost per ms of delay, summed over the box's outputs (>= 0)
+    double slackMs = 0;  ///< ms to the nearest critical point over its outputs (may be infinite)
+    /// Higher utility first; equal utility: less slack first.
+    bool operator>(const BoxPriority& other) const {
+        return utility != other.utility ? utility > other.utility : slackMs < other.slackMs;
+    }
+};
+
+/// Per box: the outputs it feeds and the expected time from it to each. [engine thread]
+class QosPriorities {
+public:
+    /// Built once from the output trees of `nodes`.
+    void prepare(const std::vector<NodeContext*>& nodes);
+    /// Recompute cost(D(b)) from the nodes' cost estimates (cheap; call every few ms).
+    void refreshCosts();
+    /// Priority of `box` at wall time `nowNs` from its queued items' mean age.
+    BoxPriority priority(const NodeContext& box, TimeNs nowNs) const;
+    /// Priority of a box whose queued items are `latencyMs` old (tests, and the paper's examples).
+    BoxPriority priorityAt(const NodeContext& box, double latencyMs) const;
+    /// Largest -gradient and largest finite critical latency over all outputs (bucket ranges).
+    double maxUtility() const { return maxUtility_; }
+    double maxSlackMs() const { return maxSlackMs_; }
+
+private:
+    struct Route {
+        const QosGraph* qos;
+        std::vector<NodeContext*> downstream;  // D(b) in that output's tree
+        double costMs = 0;                      // cost(D(b))
+    };
+    std::vector<std::vector<Route>> routes_;  // by node index
+    double maxUtility_ = 0;
+    double maxSlackMs_ = 0;
+};
+
+}  // namespace isochron

@@ -1,0 +1,43 @@
+#include "engine/telemetry/snapshot_channel.h"
+
+namespace isochron {
+
+bool SnapshotChannel::Ring::push(TelemetrySnapshot* s) noexcept {
+    const std::size_t t = tail.load(std::memory_order_relaxed);
+    const std::size_t next = (t + 1) % slots.size();
+    if (next == head.load(std::memory_order_acquire)) return false;
+    slots[t] = s;
+    tail.store(next, std::memory_order_release);
+    return true;
+}
+
+TelemetrySnapshot* SnapshotChannel::Ring::pop() noexcept {
+    const std::size_t h = head.load(std::memory_order_relaxed);
+    if (h == tail.load(std::memory_order_acquire)) return nullptr;
+    TelemetrySnapshot* s = slots[h];
+    head.store((h + 1) % slots.size(), std::memory_order_release);
+    return s;
+}
+
+SnapshotChannel::SnapshotChannel() {
+    for (auto& buffer : storage_) {
+        buffer = std::make_unique<TelemetrySnapshot>();
+        free_.push(buffer.get());
+    }
+}
+
+TelemetrySnapshot* SnapshotChannel::beginWrite() noexcept {
+    TelemetrySnapshot* s = free_.pop();
+    if (!s) dropped_.fetch_add(1, std::memory_order_relaxed);
+    return s;
+}
+
+void SnapshotChannel::endWrite(TelemetrySnapshot* snapshot) noexcept { posted_.push(snapshot); }
+
+const TelemetrySnapshot* SnapshotChannel::next() noexcept { return posted_.pop(); }
+
+void SnapshotChannel::release(const TelemetrySnapshot* snapshot) noexcept {
+    free_.push(const_cast<TelemetrySnapshot*>(snapshot));
+}
+
+}  // namespace isochron

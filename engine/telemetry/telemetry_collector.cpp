@@ -1,0 +1,154 @@
+#include "engine/telemetry/telemetry_collector.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/memory/memory_pool.h"
+
+namespace isochron {
+namespace {
+
+constexpr double kSmoothing = 0.3;  // weight of the newest measurement in the running estimates
+
+std::uint64_t itemsIn(const NodeContext& node) {
+    std::uint64_t total = 0;
+    for (const auto& in : node.inputs) total += in.items;
+    return total;
+}
+
+std::uint64_t itemsOut(const NodeContext& node) {
+    std::uint64_t total = 0;
+    for (const auto& out : node.outputs) total += out.items;
+    return total;
+}
+
+}  // namespace
+
+TelemetryCollector::TelemetryCollector(const std::vector<NodeContext*>& nodes)
+    : nodes_(nodes), history_(nodes.size()), outputHistory_(nodes.size()) {}
+
+std::shared_ptr<SnapshotChannel> TelemetryCollector::open() {
+    channels_.push_back(std::make_shared<SnapshotChannel>());
+    return channels_.back();
+}
+
+void TelemetryCollector::setRate(double hz) {
+    hz = std::clamp(hz, 1.0, 1000.0);
+    periodNs_ = static_cast<TimeNs>(1e9 / hz);
+}
+
+void TelemetryCollector::tick(TimeNs now, TimeNs runStartNs, const char* state) {
+    if (now < nextNs_) return;
+    publish(now, runStartNs, state);
+}
+
+void TelemetryCollector::refreshEstimates() {
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        NodeContext& node = *nodes_[i];
+        History& last = history_[i];
+        const std::uint64_t in = itemsIn(node);
+        const std::uint64_t out = itemsOut(node);
+        if (node.timedCalls > last.timedCalls) {
+            const double cost = static_cast<double>(node.timedNs - last.timedNs) / static_cast<double>(node.timedCalls - last.timedCalls);
+            node.costEstimateNs = node.costEstimateNs == 0 ? cost : (1 - kSmoothing) * node.costEstimateNs + kSmoothing * cost;
+        }
+        if (in > last.itemsIn) {
+            const double selectivity = static_cast<double>(out - last.itemsOut) / static_cast<double>(in - last.itemsIn);
+            node.selectivityEstimate = (1 - kSmoothing) * node.selectivityEstimate + kSmoothing * selectivity;
+        }
+        last.itemsIn = in;
+        last.itemsOut = out;
+        last.timedNs = node.timedNs;
+        last.timedCalls = node.timedCalls;
+    }
+}
+
+void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* state) {
+    nextNs_ = now + periodNs_;
+    refreshEstimates();
+    if (channels_.empty()) return;
+    const double seconds = lastSnapshotNs_ ? static_cast<double>(now - lastSnapshotNs_) / 1e9 : 0.0;
+    ++sequence_;
+    bool filled = false;
+    for (auto& channel : channels_) {
+        TelemetrySnapshot* snapshot = channel->beginWrite();
+        if (!snapshot) continue;
+        fill(*snapshot, now, runStartNs, state, seconds);
+        channel->endWrite(snapshot);
+        filled = true;
+    }
+    if (!filled) return;
+    lastSnapshotNs_ = now;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        const NodeContext& node = *nodes_[i];
+        outputHistory_[i].itemsIn = itemsIn(node);
+        std::uint64_t samples = 0;
+        for (const auto& in : node.inputs) samples += in.samples;
+        outputHistory_[i].samplesIn = samples;
+    }
+}
+
+void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartNs, const char* state, double seconds) {
+    s.sequence = sequence_;
+    s.wallNs = now;
+    s.elapsedSeconds = runStartNs ? static_cast<double>(now - runStartNs) / 1e9 : 0.0;
+    s.engineState = state;
+    const MemoryStats memory = MemoryPool::instance().stats();
+    s.liveBytes = memory.liveBytes;
+    s.liveAllocations = memory.liveAllocations;
+    s.cachedBytes = memory.cachedBytes;
+    s.nodes.resize(nodes_.size());
+    s.outputs.clear();
+    s.queues.clear();
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        const NodeContext& node = *nodes_[i];
+        NodeTelemetry& t = s.nodes[i];
+        t.calls = node.callCount();
+        t.itemsIn = itemsIn(node);
+        t.itemsOut = itemsOut(node);
+        t.samplesIn = t.samplesOut = 0;
+        for (const auto& in : node.inputs) t.samplesIn += in.samples;
+        for (const auto& out : node.outputs) t.samplesOut += out.samples;
+        t.costNsPerItem = node.costEstimateNs;
+        t.selectivity = t.itemsIn ? node.selectivityEstimate : 0.0;
+        t.queuedItems = node.queuedItems();
+        t.queuedBytes = 0;
+        t.warnings = node.warningCount;
+        t.failed = node.failed;
+        t.finished = node.finished;
+        for (std::size_t p = 0; p < node.inputs.size(); ++p) {
+            const InputState& in = node.inputs[p];
+            t.queuedBytes += in.queue.queuedBytes();
+            if (!in.connected) continue;
+            QueueTelemetry q;
+            q.node = static_cast<int>(i);
+            q.port = static_cast<int>(p);
+            q.items = in.queue.size();
+            q.bytes = in.queue.queuedBytes();
+            const TimeNs oldest = in.queue.empty() ? 0 : in.queue.front().arrivalNs();
+            q.oldestWaitMs = oldest > 0 ? static_cast<double>(now - oldest) / 1e6 : 0.0;
+            s.queues.push_back(q);
+        }
+        if (!node.sink) continue;
+        const SinkStats& sink = *node.sink;
+        OutputTelemetry o;
+        o.node = static_cast<int>(i);
+        o.items = t.itemsIn;
+        o.samples = t.samplesIn;
+        if (seconds > 0) {
+            o.itemsPerSecond = static_cast<double>(o.items - outputHistory_[i].itemsIn) / seconds;
+            o.samplesPerSecond = static_cast<double>(o.samples - outputHistory_[i].samplesIn) / seconds;
+        }
+        LatencyHistogram recent = sink.recent[0];
+        recent.merge(sink.recent[1]);
+        o.latencyLastMs = static_cast<double>(sink.lastLatencyNs) / 1e6;
+        o.latencyP50Ms = recent.percentileNs(0.50) / 1e6;
+        o.latencyP95Ms = recent.percentileNs(0.95) / 1e6;
+        o.latencyP99Ms = recent.percentileNs(0.99) / 1e6;
+        o.utilityNow = sink.latency.count() ? sink.qos.utility(o.latencyLastMs) : 0.0;
+        o.utilityAverage = sink.latency.count() ? sink.utilitySum / static_cast<double>(sink.latency.count()) : 0.0;
+        s.outputs.push_back(o);
+    }
+}
+
+}  // namespace isochron

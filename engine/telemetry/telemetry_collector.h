@@ -1,0 +1,50 @@
+// The engine side of telemetry: refreshes each node's running estimates (cost per item,
+// selectivity) and, when readers are attached, fills a snapshot for each of them 20-60 times a
+// second. Runs on the engine thread between items; never blocks (see SnapshotChannel).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "engine/runtime/node_context.h"
+#include "engine/telemetry/snapshot_channel.h"
+
+namespace isochron {
+
+/// Builds snapshots from the running nodes. [engine thread, except open() before the run]
+class TelemetryCollector {
+public:
+    explicit TelemetryCollector(const std::vector<NodeContext*>& nodes);
+
+    /// A new reader's channel. [before Engine::run(), any thread]
+    std::shared_ptr<SnapshotChannel> open();
+    bool hasReaders() const { return !channels_.empty(); }
+    /// Snapshot rate (Hz, 1-1000; default 30).
+    void setRate(double hz);
+
+    /// Refresh estimates and publish if a period has passed since the last time. [no allocation
+    /// once the snapshot buffers have been filled once]
+    void tick(TimeNs now, TimeNs runStartNs, const char* state);
+    /// Refresh and publish now (start and end of a run).
+    void publish(TimeNs now, TimeNs runStartNs, const char* state);
+
+private:
+    struct History {
+        std::uint64_t itemsIn = 0, itemsOut = 0, samplesIn = 0;
+        std::int64_t timedNs = 0;
+        std::uint64_t timedCalls = 0;
+    };
+    void refreshEstimates();
+    void fill(TelemetrySnapshot& snapshot, TimeNs now, TimeNs runStartNs, const char* state, double seconds);
+
+    std::vector<NodeContext*> nodes_;
+    std::vector<History> history_;         // at the previous tick
+    std::vector<History> outputHistory_;   // at the previous snapshot (for rates)
+    std::vector<std::shared_ptr<SnapshotChannel>> channels_;
+    TimeNs periodNs_ = 33'333'333;
+    TimeNs nextNs_ = 0;
+    TimeNs lastSnapshotNs_ = 0;
+    std::uint64_t sequence_ = 0;
+};
+
+}  // namespace isochron

@@ -1,0 +1,54 @@
+#include "engine/telemetry/telemetry_json.h"
+
+namespace isochron {
+
+nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::vector<std::string>& nodeIds) {
+    using nlohmann::ordered_json;
+    ordered_json root;
+    root["format"] = "isochron-telemetry/1";
+    root["sequence"] = s.sequence;
+    root["wall_ns"] = s.wallNs;
+    root["elapsed_s"] = s.elapsedSeconds;
+    root["state"] = s.engineState;
+    root["memory"] = {{"live_bytes", s.liveBytes}, {"live_allocations", s.liveAllocations}, {"cached_bytes", s.cachedBytes}};
+    ordered_json nodes = ordered_json::object();
+    for (std::size_t i = 0; i < s.nodes.size() && i < nodeIds.size(); ++i) {
+        const NodeTelemetry& n = s.nodes[i];
+        nodes[nodeIds[i]] = {{"calls", n.calls},
+                             {"items_in", n.itemsIn},
+                             {"items_out", n.itemsOut},
+                             {"samples_in", n.samplesIn},
+                             {"samples_out", n.samplesOut},
+                             {"cost_ns_per_item", n.costNsPerItem},
+                             {"selectivity", n.selectivity},
+                             {"queued_items", n.queuedItems},
+                             {"queued_bytes", n.queuedBytes},
+                             {"warnings", n.warnings},
+                             {"failed", n.failed},
+                             {"finished", n.finished}};
+    }
+    root["nodes"] = nodes;
+    ordered_json outputs = ordered_json::object();
+    for (const OutputTelemetry& o : s.outputs) {
+        outputs[nodeIds.at(static_cast<std::size_t>(o.node))] = {
+            {"items", o.items},
+            {"samples", o.samples},
+            {"items_per_s", o.itemsPerSecond},
+            {"samples_per_s", o.samplesPerSecond},
+            {"latency_ms", {{"last", o.latencyLastMs}, {"p50", o.latencyP50Ms}, {"p95", o.latencyP95Ms}, {"p99", o.latencyP99Ms}}},
+            {"utility", {{"now", o.utilityNow}, {"average", o.utilityAverage}}}};
+    }
+    root["outputs"] = outputs;
+    ordered_json queues = ordered_json::array();
+    for (const QueueTelemetry& q : s.queues) {
+        queues.push_back({{"node", nodeIds.at(static_cast<std::size_t>(q.node))},
+                          {"port", q.port},
+                          {"items", q.items},
+                          {"bytes", q.bytes},
+                          {"oldest_wait_ms", q.oldestWaitMs}});
+    }
+    root["queues"] = queues;
+    return root;
+}
+
+}  // namespace isochron

@@ -1,0 +1,61 @@
+// One telemetry snapshot: every figure the editor plots and `isochron-run --telemetry` writes,
+// taken by the engine thread 20-60 times a second. Versioned as "isochron-telemetry/1".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/time/timebase.h"
+
+namespace isochron {
+
+/// Figures of one node. Counters are totals since the run started. [value type]
+struct NodeTelemetry {
+    std::uint64_t calls = 0;
+    std::uint64_t itemsIn = 0, itemsOut = 0;      ///< data items (progress excluded)
+    std::uint64_t samplesIn = 0, samplesOut = 0;
+    double costNsPerItem = 0;  ///< running estimate of exclusive processing time per item
+    double selectivity = 0;    ///< items out per item in (running estimate; 0 before any input)
+    std::uint64_t queuedItems = 0;   ///< waiting in this node's input queues
+    std::uint64_t queuedBytes = 0;   ///< sample bytes those items reference
+    std::uint64_t warnings = 0;
+    bool failed = false;
+    bool finished = false;
+};
+
+/// Figures of one output (a node without output ports). [value type]
+struct OutputTelemetry {
+    int node = 0;  ///< index into the node list
+    std::uint64_t items = 0, samples = 0;
+    double itemsPerSecond = 0, samplesPerSecond = 0;  ///< since the previous snapshot
+    double latencyLastMs = 0;    ///< latency of the most recent item
+    double latencyP50Ms = 0, latencyP95Ms = 0, latencyP99Ms = 0;  ///< over the recent window
+    double utilityNow = 0;       ///< QoS utility at the most recent latency
+    double utilityAverage = 0;   ///< mean utility over every item of the run
+};
+
+/// Per input port queue figures (one entry per connected input). [value type]
+struct QueueTelemetry {
+    int node = 0;
+    int port = 0;
+    std::uint64_t items = 0;
+    std::uint64_t bytes = 0;
+    double oldestWaitMs = 0;  ///< how long the front item has waited since it arrived (0 if unknown)
+};
+
+/// Everything at one instant. [value type; buffers are reused between snapshots]
+struct TelemetrySnapshot {
+    std::uint64_t sequence = 0;  ///< 1, 2, 3 ... per run
+    TimeNs wallNs = 0;           ///< Clock::wall time it was taken
+    double elapsedSeconds = 0;   ///< since Engine::run() started
+    std::string engineState;     ///< "running", "finished", "stopped"
+    std::uint64_t liveBytes = 0;        ///< memory pool: bytes handed out
+    std::uint64_t liveAllocations = 0;  ///< memory pool: blocks handed out
+    std::uint64_t cachedBytes = 0;      ///< memory pool: kept for reuse
+    std::vector<NodeTelemetry> nodes;
+    std::vector<OutputTelemetry> outputs;
+    std::vector<QueueTelemetry> queues;
+};
+
+}  // namespace isochron
