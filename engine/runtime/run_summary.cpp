@@ -110,15 +110,15 @@ std::string RunSummary::toText() const {
     std::snprintf(line, sizeof line, "scheduler %s: %s after %.3f s\n", scheduler.c_str(),
                   outcome.completed ? "completed" : outcome.stopped ? "stopped" : "ended", outcome.wallSeconds);
     text += line;
-    std::snprintf(line, sizeof line, "%-18s %10s %12s %14s %30s %8s\n", "output", "items", "samples", "samples/s",
-                  "latency ms p50 / p95 / p99", "utility");
+    std::snprintf(line, sizeof line, "%-18s %10s %12s %14s %30s %12s\n", "output", "items", "samples", "samples/s",
+                  "latency ms p50 / p95 / p99", "avg utility");
     text += line;
     for (const auto& o : outputs) {
         std::string latency = o.latencyCount ? format("%.3f", o.latencyP50Ms) + " / " + format("%.3f", o.latencyP95Ms) +
                                                    " / " + format("%.3f", o.latencyP99Ms)
                                              : "-";
         std::string utility = o.latencyCount ? format("%.3f", o.utilityAverage) : "-";
-        std::snprintf(line, sizeof line, "%-18s %10llu %12llu %14s %30s %8s\n", o.node.c_str(),
+        std::snprintf(line, sizeof line, "%-18s %10llu %12llu %14s %30s %12s\n", o.node.c_str(),
                       static_cast<unsigned long long>(o.items), static_cast<unsigned long long>(o.samples),
                       humanRate(o.samplesPerSecond).c_str(), latency.c_str(), utility.c_str());
         text += line;
