@@ -6,6 +6,7 @@
 namespace isochron {
 
 void registerIoNodes(OperatorRegistry& registry);          ///< nodes/io
+void registerCaptureNodes(OperatorRegistry& registry);     ///< nodes/capture
 void registerGeneratorNodes(OperatorRegistry& registry);   ///< nodes/generators
 void registerSegmentNodes(OperatorRegistry& registry);     ///< nodes/segments
 void registerStatsNodes(OperatorRegistry& registry);       ///< nodes/stats

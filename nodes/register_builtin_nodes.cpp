@@ -6,6 +6,7 @@ namespace isochron {
 
 void registerBuiltinNodes(OperatorRegistry& registry) {
     registerIoNodes(registry);
+    registerCaptureNodes(registry);
     registerGeneratorNodes(registry);
     registerSegmentNodes(registry);
     registerStatsNodes(registry);

@@ -22,6 +22,7 @@ Options:
   --quiet                     print nothing but errors
   --list-operators            list every operator type with its ports and parameters
   --list-schedulers           list schedulers and their parameters
+  --list-devices              list audio input devices (for capture.audio_input's device)
   --version                   print the version
   -h, --help                  this text
 
@@ -57,13 +58,14 @@ RunOptions parseCommandLine(int argc, char** argv) {
         else if (arg == "--quiet" || arg == "-q") options.quiet = true;
         else if (arg == "--list-operators") options.listOperators = true;
         else if (arg == "--list-schedulers") options.listSchedulers = true;
+        else if (arg == "--list-devices") options.listDevices = true;
         else if (arg == "--version") options.version = true;
         else if (arg == "--help" || arg == "-h") options.help = true;
         else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + std::string(arg));
         else if (options.graphPath.empty()) options.graphPath = arg;
         else throw std::invalid_argument("more than one graph given: " + options.graphPath + " and " + std::string(arg));
     }
-    bool listing = options.listOperators || options.listSchedulers || options.help || options.version;
+    bool listing = options.listOperators || options.listSchedulers || options.listDevices || options.help || options.version;
     if (options.graphPath.empty() && !listing) throw std::invalid_argument("no graph file given (try --help)");
     return options;
 }

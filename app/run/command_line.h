@@ -19,6 +19,7 @@ struct RunOptions {
     bool checkOnly = false;
     bool listOperators = false;
     bool listSchedulers = false;
+    bool listDevices = false;
     bool help = false;
     bool version = false;
 };

@@ -12,6 +12,7 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/telemetry/telemetry_json.h"
+#include "nodes/capture/capture_devices.h"
 #include "nodes/register_builtin_nodes.h"
 
 using namespace isochron;
@@ -47,6 +48,16 @@ void printSchedulers() {
             std::cout << "    " << p.name << " (" << paramKindName(p.kind) << (p.unit.empty() ? "" : ", " + p.unit)
                       << ", default " << paramValueToText(p.defaultValue) << ")  " << p.doc << "\n";
         }
+    }
+}
+
+/// One line per input device: what capture.audio_input's `device` and `host_api` take.
+void printDevices() {
+    const std::vector<CaptureDevice> devices = listCaptureDevices();
+    if (devices.empty()) std::cout << "no audio input devices (no sound card, or the audio system is not running)\n";
+    for (const CaptureDevice& device : devices) {
+        std::cout << (device.isDefault ? "* " : "  ") << device.name << "  [" << device.hostApi << "]  " << device.inputChannels
+                  << " channels, " << device.defaultRateHz << " Hz\n";
     }
 }
 
@@ -128,6 +139,14 @@ int main(int argc, char** argv) {
     OperatorRegistry& registry = builtinRegistry();
     if (options.listOperators) printOperators(registry);
     if (options.listSchedulers) printSchedulers();
+    if (options.listDevices) {
+        try {
+            printDevices();
+        } catch (const std::exception& e) {
+            std::cerr << "isochron-run: " << e.what() << "\n";
+            return 1;
+        }
+    }
     if (options.graphPath.empty()) return 0;
     try {
         return runGraphFile(options, registry);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,6 +97,7 @@ protected:
         path_ = params().getString("path");
         if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
         flushEachLine_ = params().getBool("flush");
+        fields_ = parseFields(params().getString("fields"));
         if (path_ == "-") {
             out_ = stdout;
             return;
@@ -109,6 +111,42 @@ protected:
 
     void process(int, Item&& item) override {
         JsonLine line(out_);
+        if (fields_.empty()) writeEverything(line, item);
+        else for (const std::string& field : fields_) writeField(line, item, field);
+        line.end();
+        if (flushEachLine_) std::fflush(out_);
+        if (std::ferror(out_)) throw OperatorError("writing '" + path_ + "' failed: " + std::strerror(errno));
+    }
+
+    void onFinish() override {
+        const std::string problem = closeFile();
+        if (!problem.empty()) throw OperatorError(problem);
+    }
+
+    void onDeactivate() override {
+        const std::string problem = closeFile();
+        if (!problem.empty()) warn(problem);
+    }
+
+private:
+    /// The names in a comma-separated list (spaces around names ignored); empty text = none.
+    static std::vector<std::string> parseFields(std::string_view text) {
+        std::vector<std::string> fields;
+        if (text.find_first_not_of(' ') == std::string_view::npos) return fields;
+        for (std::size_t start = 0; start <= text.size();) {
+            const std::size_t comma = std::min(text.find(',', start), text.size());
+            std::string_view name = text.substr(start, comma - start);
+            while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+            while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+            if (name.empty()) throw OperatorError("parameter 'fields': an empty name in '" + std::string(text) + "'");
+            fields.emplace_back(name);
+            start = comma + 1;
+        }
+        return fields;
+    }
+
+    /// Time span, kind, and what the kind carries (see the descriptor's documentation).
+    void writeEverything(JsonLine& line, const Item& item) {
         const SampleRange range = item.range();
         if (range.timebase) {
             line.number("t_start", static_cast<double>(range.start) / range.timebase->rateHz());
@@ -135,22 +173,27 @@ protected:
             case ItemKind::Progress:
                 break;
         }
-        line.end();
-        if (flushEachLine_) std::fflush(out_);
-        if (std::ferror(out_)) throw OperatorError("writing '" + path_ + "' failed: " + std::strerror(errno));
     }
 
-    void onFinish() override {
-        const std::string problem = closeFile();
-        if (!problem.empty()) throw OperatorError(problem);
+    /// One named field: a fixed key, else an event attribute; null when the item has no such value.
+    static void writeField(JsonLine& line, const Item& item, const std::string& field) {
+        const SampleRange range = item.range();
+        const bool isEvent = item.kind() == ItemKind::Event;
+        const bool isSamples = item.kind() == ItemKind::Signal || item.kind() == ItemKind::Frame;
+        if (field == "t_start" || field == "t_end") {
+            if (!range.timebase) return line.null(field);
+            const std::int64_t index = field == "t_start" ? range.start : range.end();
+            return line.number(field, static_cast<double>(index) / range.timebase->rateHz());
+        }
+        if (field == "kind") return line.string(field, itemKindName(item.kind()));
+        if (field == "label") return isEvent ? line.string(field, item.event()->label()) : line.null(field);
+        if (field == "value") return item.kind() == ItemKind::Scalar ? line.number(field, item.value()) : line.null(field);
+        if (field == "score") return isEvent ? line.number(field, item.value()) : line.null(field);
+        if (field == "samples") return isSamples ? line.number(field, static_cast<double>(item.segment().length())) : line.null(field);
+        const std::optional<double> attribute = isEvent ? item.event()->get(field) : std::nullopt;
+        return attribute ? line.number(field, *attribute) : line.null(field);
     }
 
-    void onDeactivate() override {
-        const std::string problem = closeFile();
-        if (!problem.empty()) warn(problem);
-    }
-
-private:
     static void writeAttribute(JsonLine& line, const EventAttribute& attribute) {
         const std::string_view name = attribute.name;
         const bool clashes = std::find(kFixedKeys.begin(), kFixedKeys.end(), name) != kFixedKeys.end();
@@ -167,6 +210,7 @@ private:
 
     std::string path_;
     bool flushEachLine_ = true;
+    std::vector<std::string> fields_;  // empty: write everything
     std::vector<char> buffer_;  // declared before file_: must outlive it
     std::unique_ptr<std::FILE, FileCloser> file_;
     std::FILE* out_ = nullptr;  // file_, or stdout for the path "-"
@@ -182,11 +226,14 @@ OperatorDescriptor jsonlEventSinkDescriptor() {
     d.documentation =
         "Each line has t_start and t_end (seconds: sample index / rate of the item's timebase) and kind, "
         "plus value (scalars), label, score and every attribute (events), or samples (signals and frames: "
-        "the segment's length).";
+        "the segment's length). With 'fields', each line has exactly those keys in that order (a fixed key or an "
+        "event attribute), null where the item has no such value.";
     d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced if it exists); - = standard output"},
         ParamSpec{"flush", ParamKind::Bool, true, {}, {}, "", "hand each line to the OS at once"},
+        ParamSpec{"fields", ParamKind::String, std::string(), {}, {}, "",
+                  "comma-separated keys to write, e.g. t_start,t_end,azimuth_deg; empty = everything"},
     };
     d.create = [] { return std::make_unique<JsonlEventSink>(); };
     return d;

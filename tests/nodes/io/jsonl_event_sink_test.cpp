@@ -15,12 +15,13 @@ using nlohmann::json;
 namespace {
 
 /// Graph JSON: a test.feed of port type `type` playing script `script` into io.jsonl_event_sink.
-std::string feedToJsonl(const std::string& script, const std::string& type, const std::string& path, bool flush) {
+std::string feedToJsonl(const std::string& script, const std::string& type, const std::string& path, bool flush,
+                        const std::string& fields = "") {
     const json graph = {
         {"format", "isochron-graph/1"},
         {"nodes",
          {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", script}, {"type", type}}}},
-          {{"id", "sink"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", path}, {"flush", flush}}}}}},
+          {{"id", "sink"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", path}, {"flush", flush}, {"fields", fields}}}}}},
         {"edges", {{{"from", "feed.out0"}, {"to", "sink.in"}}}},
     };
     return graph.dump();
@@ -103,6 +104,37 @@ TEST_CASE("jsonl_event_sink writes events with label, score and every attribute"
                            {"score", 0.9}, {"azimuth_deg", 42.5}, {"snr_db", -6.0}});
     CHECK(lines[1] == json{{"t_start", 2.0}, {"t_end", 2.001}, {"kind", "event"}, {"label", "click"},
                            {"score", 0.5}, {"attribute.label", 3.0}});
+}
+
+TEST_CASE("jsonl_event_sink with fields writes exactly those keys, in order, null where missing", "[io][jsonl_event_sink]") {
+    const Timebase& timebase = Timebase::get(48000);
+    EventRecord* bearing = EventRecord::create("srp_phat");
+    bearing->set("azimuth_deg", 42.5);
+    bearing->set("confidence", 0.75);
+    FeedScript script;
+    script.batches.push_back({{0, Item::event(bearing, {&timebase, 48000, 24000}, 0.9)}});
+    script.batches.push_back({{0, Item::timeRange({&timebase, 96000, 48})}});
+    feedScripts()["fields"] = script;
+    TempDir dir;
+    const std::string path = dir.file("bearings.jsonl");
+    RunOutcome outcome = runGraph(feedToJsonl("fields", "any", path, true, " t_start,t_end, azimuth_deg,elevation_deg,confidence"));
+    feedScripts().clear();
+    REQUIRE(outcome.failures.empty());
+    std::ifstream file(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(file, line);) lines.push_back(line);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] == R"({"t_start":1,"t_end":1.5,"azimuth_deg":42.5,"elevation_deg":null,"confidence":0.75})");
+    CHECK(lines[1] == R"({"t_start":2,"t_end":2.001,"azimuth_deg":null,"elevation_deg":null,"confidence":null})");
+
+    feedScripts()["fields"] = FeedScript{};
+    try {
+        runGraph(feedToJsonl("fields", "any", path, true, "t_start,,t_end"));
+        FAIL("the engine started");
+    } catch (const GraphException& e) {
+        CHECK_THAT(e.what(), Catch::Contains("fields") && Catch::Contains("empty name"));
+    }
+    feedScripts().clear();
 }
 
 TEST_CASE("jsonl_event_sink refuses a path it cannot write, naming it", "[io][jsonl_event_sink]") {

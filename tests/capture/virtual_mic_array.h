@@ -1,0 +1,36 @@
+// Virtual multichannel capture devices for tests on machines without a sound card (CI).
+//
+// Each device is an ALSA PCM that PortAudio opens like a microphone: a `file` plugin reading raw
+// interleaved 32-bit float frames from a file the test writes (its capture data; silence after the
+// end) over the `null` plugin, which takes any format, channel count and rate. capture.audio_input
+// asks for float samples, so PortAudio opens the device in that format and the data arrives bit for
+// bit. (A `plug` in front to fix the format would not do: its conversion reads ahead of what it
+// delivers, and the `file` plugin then skips data.) The devices are declared in an ALSA
+// configuration file of the test's own, added through ALSA_CONFIG_PATH before PortAudio first
+// starts in the process. The `null` plugin does not pace: a device delivers frames as fast as they
+// are read, so a test controls how much it captures (capture.audio_input's `duration`) and sees
+// overflow at once when the engine is slower than the device.
+// A device can also fail after its first few blocks: its `file` output goes to /dev/full, so the
+// plugin's first flush fails and PortAudio ends the stream, as when a USB array is unplugged.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace isochron::test {
+
+/// One virtual capture device. [value type]
+struct VirtualCaptureDevice {
+    std::string name;                    ///< the ALSA PCM name PortAudio lists
+    int channels = 4;                    ///< channels in `frames` (the device takes any count: open it with this one)
+    std::vector<float> frames;           ///< interleaved capture data, frames x channels
+    bool failsAfterStart = false;        ///< the stream breaks after a few blocks
+};
+
+/// Declares `devices` to ALSA for this process. Call once, before anything starts PortAudio;
+/// later calls must pass the same names (they are ignored). Files live in a temporary folder
+/// removed at exit. Returns the ALSA_CONFIG_PATH value set (for child processes).
+std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>& devices);
+
+}  // namespace isochron::test
