@@ -14,7 +14,7 @@ std::vector<std::string> BenchContext::schedulers() const {
 const std::vector<Benchmark>& allBenchmarks() {
     static const std::vector<Benchmark> benchmarks = [] {
         std::vector<Benchmark> list;
-        for (auto group : {graphBenchmarks, loopBenchmarks, memoryBenchmarks, overloadBenchmarks}) {
+        for (auto group : {graphBenchmarks, loopBenchmarks, memoryBenchmarks, overloadBenchmarks, localizationBenchmarks}) {
             for (auto& b : group()) list.push_back(std::move(b));
         }
         return list;

@@ -40,5 +40,6 @@ std::vector<Benchmark> graphBenchmarks();    ///< passchain, statfilter, silence
 std::vector<Benchmark> overloadBenchmarks(); ///< overload
 std::vector<Benchmark> memoryBenchmarks();   ///< memory (copy-always vs RefCount-Lazy)
 std::vector<Benchmark> loopBenchmarks();     ///< statfilter-loop (the hand-written ceiling)
+std::vector<Benchmark> localizationBenchmarks();  ///< detectaudio, localize-realtime, localize-accuracy (issue 5)
 
 }  // namespace isochron::bench

@@ -1,5 +1,7 @@
 // isochron-simulate-array: write a simulated microphone-array recording (multichannel WAV) and its
 // ground truth (JSON), so that localization samples and benchmarks are generated, not committed.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -21,11 +23,12 @@ namespace {
 
 const char* kUsage = R"(usage: isochron-simulate-array --geometry SPEC --out REC.wav [options]
 
-Simulates sources at seeded random directions around a microphone array and writes a float WAV with
-one channel per mic, in the geometry's mic order.
+Simulates sources at seeded random directions around a microphone array and writes a recording with
+one channel per mic, in the geometry's mic order: a float WAV (unit-RMS sources), or for a name
+ending in .flac a 16-bit FLAC scaled so that its loudest sample is at 0.9 (small enough to bundle).
 
   --geometry SPEC        preset (square4:0.2, circular8:0.1, linear4:0.05) or {"mics": [[x,y,z],...]} file
-  --out FILE.wav         the recording
+  --out FILE.wav|.flac   the recording
   --truth FILE.json      ground truth: every event's t_start, t_end (s), azimuth_deg, elevation_deg, distance_m
   --geometry-out FILE    the geometry as a JSON file (for isochron-run --set array.geometry=FILE)
   --rate HZ              sampling rate (48000)
@@ -62,22 +65,34 @@ double parseNumber(const std::string& text, const std::string& option) {
     return value;
 }
 
-void writeWav(const std::string& path, const std::vector<std::vector<float>>& channels, double rate) {
+/// Writes the channels as a float WAV, or (a path ending in .flac) a 16-bit FLAC scaled so that the
+/// loudest sample is at 0.9; returns the factor the samples were multiplied by.
+double writeRecording(const std::string& path, const std::vector<std::vector<float>>& channels, double rate) {
     SF_INFO info{};
     info.samplerate = static_cast<int>(rate);
     info.channels = static_cast<int>(channels.size());
-    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    const bool flac = path.ends_with(".flac");
+    info.format = flac ? SF_FORMAT_FLAC | SF_FORMAT_PCM_16 : SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    double scale = 1.0;
+    if (flac) {
+        float peak = 0;
+        for (const auto& channel : channels) {
+            for (float v : channel) peak = std::max(peak, std::abs(v));
+        }
+        if (peak > 0) scale = 0.9 / peak;
+    }
     SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
     if (!file) throw std::runtime_error("cannot write '" + path + "': " + sf_strerror(nullptr));
     std::vector<float> frame(channels.size());
     for (std::size_t i = 0; i < channels.front().size(); ++i) {
-        for (std::size_t m = 0; m < channels.size(); ++m) frame[m] = channels[m][i];
+        for (std::size_t m = 0; m < channels.size(); ++m) frame[m] = static_cast<float>(channels[m][i] * scale);
         if (sf_writef_float(file, frame.data(), 1) != 1) {
             sf_close(file);
             throw std::runtime_error("cannot write '" + path + "': " + sf_strerror(file));
         }
     }
     sf_close(file);
+    return scale;
 }
 
 nlohmann::json geometryJson(const ArrayGeometry& geometry) {
@@ -172,7 +187,7 @@ int run(int argc, char** argv) {
                                {"elevation_deg", event.elevationDegrees},
                                {"distance_m", distance}});
     }
-    writeWav(outPath, simulateScene(scene), scene.rateHz);
+    const double scale = writeRecording(outPath, simulateScene(scene), scene.rateHz);
     if (!geometryOutPath.empty()) writeJson(geometryOutPath, geometryJson(scene.geometry));
     if (!truthPath.empty()) {
         nlohmann::json room = nullptr;
@@ -187,6 +202,7 @@ int run(int argc, char** argv) {
                               {"rate", scene.rateHz},
                               {"geometry", geometryJson(scene.geometry)},
                               {"snr_db", *scene.snrDb},
+                              {"scale", scale},
                               {"signal", signalName},
                               {"room", room},
                               {"seed", seed},

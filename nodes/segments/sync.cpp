@@ -25,6 +25,7 @@ class Sync final : public Operator {
 protected:
     void onActivate() override {
         const int dataInputs = inputCount() - kFirstDataPort;
+        if (dataInputs == 0) throw OperatorError("no data inputs: set 'inputs' or connect a bus to data*");
         buffers_.clear();
         buffers_.reserve(static_cast<std::size_t>(dataInputs));
         for (int i = 0; i < dataInputs; ++i) buffers_.push_back(makeForPort<SignalBuffer>(inputPort(kFirstDataPort + i)));
@@ -142,7 +143,8 @@ OperatorDescriptor syncDescriptor() {
     };
     d.outputs = {PortSpec{"out", PortType::anySignal(), "the part of data<i> covering each range", false, "inputs", "data"}};
     d.params = {
-        ParamSpec{"inputs", ParamKind::Int, std::int64_t{1}, 1.0, 64.0, "", "number of data inputs (and outputs)"},
+        ParamSpec{"inputs", ParamKind::Int, std::int64_t{1}, 0.0, 64.0, "",
+                  "number of data inputs (and outputs); 0 = as many as the bus feeding data*"},
     };
     d.create = [] { return std::make_unique<Sync>(); };
     return d;

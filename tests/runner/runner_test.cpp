@@ -1,30 +1,17 @@
 // isochron-run end to end: the real binary on every sample graph, its report, and its errors.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
+
+#include "tests/runner/run_command.h"
 
 namespace {
 
-struct Result {
-    int status;
-    std::string output;  // stdout and stderr together
-};
+using Result = isochron::test::CommandResult;
 
-Result runCommand(const std::string& arguments) {
-    std::string command = std::string(ISOCHRON_RUN_BINARY) + " " + arguments + " 2>&1";
-    Result result{-1, {}};
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
-    int raw = pclose(pipe);
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    return result;
-}
+Result runCommand(const std::string& arguments) { return isochron::test::runProgram(ISOCHRON_RUN_BINARY, arguments); }
 
 std::filesystem::path samples() { return std::filesystem::path(ISOCHRON_SOURCE_DIR) / "samples"; }
 
@@ -33,12 +20,15 @@ std::filesystem::path tempFile(const std::string& name) {
 }
 
 std::string unpaced(const std::filesystem::path& graph) {
-    // Sources that pace in real time run flat out in tests.
+    // Sources that pace in real time run flat out in tests; capture sources play their recording
+    // (a device the machine may have would run until stopped).
     std::ifstream in(graph);
     nlohmann::json spec = nlohmann::json::parse(in);
     std::string sets;
     for (const auto& node : spec["nodes"]) {
-        if (node.contains("params") && node["params"].contains("pace")) sets += " --set " + node["id"].get<std::string>() + ".pace=0";
+        const std::string id = node["id"].get<std::string>();
+        if (node.contains("params") && node["params"].contains("pace")) sets += " --set " + id + ".pace=0";
+        if (node["type"] == "capture.audio_input") sets += " --set " + id + ".input=file";
     }
     return sets;
 }
@@ -123,4 +113,7 @@ TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
     Result schedulers = runCommand("--list-schedulers");
     CHECK(schedulers.status == 0);
     for (const char* name : {"fifo", "fifo-slice", "rtc", "df", "slice_us", "burst"}) CHECK(schedulers.output.find(name) != std::string::npos);
+    Result devices = runCommand("--list-devices");
+    CHECK(devices.status == 0);
+    CHECK_FALSE(devices.output.empty());
 }

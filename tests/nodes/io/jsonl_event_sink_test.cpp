@@ -111,25 +111,26 @@ TEST_CASE("jsonl_event_sink with fields writes exactly those keys, in order, nul
     EventRecord* bearing = EventRecord::create("srp_phat");
     bearing->set("azimuth_deg", 42.5);
     bearing->set("confidence", 0.75);
+    EventRecord* click = EventRecord::create("click");
     FeedScript script;
     script.batches.push_back({{0, Item::event(bearing, {&timebase, 48000, 24000}, 0.9)}});
-    script.batches.push_back({{0, Item::timeRange({&timebase, 96000, 48})}});
+    script.batches.push_back({{0, Item::event(click, {&timebase, 96000, 48}, 0.5)}});
     feedScripts()["fields"] = script;
     TempDir dir;
     const std::string path = dir.file("bearings.jsonl");
-    RunOutcome outcome = runGraph(feedToJsonl("fields", "any", path, true, " t_start,t_end, azimuth_deg,elevation_deg,confidence"));
+    RunOutcome outcome = runGraph(feedToJsonl("fields", "event", path, true, " t_start,t_end, azimuth_deg,elevation_deg,confidence,kind,value"));
     feedScripts().clear();
     REQUIRE(outcome.failures.empty());
     std::ifstream file(path);
     std::vector<std::string> lines;
     for (std::string line; std::getline(file, line);) lines.push_back(line);
     REQUIRE(lines.size() == 2);
-    CHECK(lines[0] == R"({"t_start":1,"t_end":1.5,"azimuth_deg":42.5,"elevation_deg":null,"confidence":0.75})");
-    CHECK(lines[1] == R"({"t_start":2,"t_end":2.001,"azimuth_deg":null,"elevation_deg":null,"confidence":null})");
+    CHECK(lines[0] == R"({"t_start":1,"t_end":1.5,"azimuth_deg":42.5,"elevation_deg":null,"confidence":0.75,"kind":"event","value":null})");
+    CHECK(lines[1] == R"({"t_start":2,"t_end":2.001,"azimuth_deg":null,"elevation_deg":null,"confidence":null,"kind":"event","value":null})");
 
     feedScripts()["fields"] = FeedScript{};
     try {
-        runGraph(feedToJsonl("fields", "any", path, true, "t_start,,t_end"));
+        runGraph(feedToJsonl("fields", "event", path, true, "t_start,,t_end"));
         FAIL("the engine started");
     } catch (const GraphException& e) {
         CHECK_THAT(e.what(), Catch::Contains("fields") && Catch::Contains("empty name"));

@@ -274,5 +274,24 @@ TEST_CASE("sync declares repeated data inputs and outputs", "[segments][sync]") 
     CHECK(inputs[3].name == "data2");
     REQUIRE(outputs.size() == 3);
     CHECK(outputs[2].name == "out2");
-    CHECK(d->findParam("inputs")->minimum == 1.0);
+}
+
+TEST_CASE("sync with inputs 0 takes the size of the bus feeding data*, and refuses to run without data", "[segments][sync]") {
+    const std::string bus = R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "ranges", "type": "test.feed", "params": {"name": "unused", "type": "time_range"}},
+        {"id": "channels", "type": "test.feed", "params": {"name": "unused", "outputs": 3}},
+        {"id": "cut", "type": "segments.sync", "params": {"inputs": 0}},
+        {"id": "sink", "type": "test.collect", "params": {"inputs": 0}}],
+      "edges": [{"from": "ranges.out0", "to": "cut.control"}, {"from": "channels.out*", "to": "cut.data*"},
+                {"from": "cut.out*", "to": "sink.in*"}]})";
+    const ValidatedGraph graph = validateGraph(parseGraph(bus), testRegistry());
+    CHECK(graph.nodes[2].inputs.size() == 4);
+    CHECK(graph.nodes[2].outputs.size() == 3);
+
+    const std::string alone = R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "ranges", "type": "test.feed", "params": {"name": "unused", "type": "time_range"}},
+        {"id": "cut", "type": "segments.sync", "params": {"inputs": 0}}],
+      "edges": [{"from": "ranges.out0", "to": "cut.control"}]})";
+    CHECK_THROWS_WITH(runGraph(alone), Catch::Contains("node 'cut'") && Catch::Contains("no data inputs"));
+    feedScripts().clear();
 }
