@@ -216,40 +216,44 @@ void localizeAccuracy(const BenchContext& context, const Report& report) {
             spec.absorption = condition.absorption;
             spec.seed = 50 + static_cast<std::uint64_t>(snr + 10);
             const ArrayRecording recording = simulateArrayRecording(spec, scratchFile("accuracy.wav"));
-            GraphSpec graph = localizeFileGraph(context, recording, spec.geometry, 4, Stage::Localize, false);
-            const auto eventsPath = scratchFile("accuracy.jsonl");
-            NodeSpec* events = graph.findNode("events");
-            events->type = "io.jsonl_event_sink";
-            events->params = {{"path", eventsPath.string()}, {"fields", "t_start,t_end,azimuth_deg"}};
-            runTimed(graph, context.scheduler.value_or("df"), 600.0);
-            std::vector<nlohmann::json> detections;
-            std::ifstream in(eventsPath);
-            for (std::string line; std::getline(in, line);) detections.push_back(nlohmann::json::parse(line));
-            std::filesystem::remove(eventsPath);
-            std::filesystem::remove(recording.path);
-            // A source is found by the first unused detection overlapping it (with the pre/post-roll).
-            std::vector<bool> used(detections.size(), false);
-            std::vector<double> errors;
-            for (const TrueSource& source : recording.sources) {
-                for (std::size_t d = 0; d < detections.size(); ++d) {
-                    const double start = detections[d]["t_start"];
-                    const double end = detections[d]["t_end"];
-                    if (used[d] || end < source.startSeconds || start > source.endSeconds + 0.02) continue;
-                    used[d] = true;
-                    errors.push_back(azimuthDifference(detections[d]["azimuth_deg"], source.azimuthDegrees));
-                    break;
+            for (double q : {6.0, 4.0}) {
+                GraphSpec graph = localizeFileGraph(context, recording, spec.geometry, 4, Stage::Localize, false);
+                graph.findNode("detector")->params["q"] = q;
+                const auto eventsPath = scratchFile("accuracy.jsonl");
+                NodeSpec* events = graph.findNode("events");
+                events->type = "io.jsonl_event_sink";
+                events->params = {{"path", eventsPath.string()}, {"fields", "t_start,t_end,azimuth_deg"}};
+                const TimedRun run = runTimed(graph, context.scheduler.value_or("df"), 600.0);
+                std::vector<nlohmann::json> detections;
+                std::ifstream in(eventsPath);
+                for (std::string line; std::getline(in, line);) detections.push_back(nlohmann::json::parse(line));
+                std::filesystem::remove(eventsPath);
+                // A source is found by the first unused detection overlapping it (with the pre/post-roll).
+                std::vector<bool> used(detections.size(), false);
+                std::vector<double> errors;
+                for (const TrueSource& source : recording.sources) {
+                    for (std::size_t d = 0; d < detections.size(); ++d) {
+                        const double start = detections[d]["t_start"];
+                        const double end = detections[d]["t_end"];
+                        if (used[d] || end < source.startSeconds || start > source.endSeconds + 0.02) continue;
+                        used[d] = true;
+                        errors.push_back(azimuthDifference(detections[d]["azimuth_deg"], source.azimuthDegrees));
+                        break;
+                    }
                 }
+                report({{"benchmark", "localize-accuracy"},
+                        {"scheduler", context.scheduler.value_or("df")},
+                        {"condition", condition.name},
+                        {"snr_db", snr},
+                        {"q", q},
+                        {"sources", recording.sources.size()},
+                        {"detected", errors.size()},
+                        {"false_alarms", std::count(used.begin(), used.end(), false)},
+                        {"median_error_deg", quantile(errors, 0.5)},
+                        {"p90_error_deg", quantile(errors, 0.9)},
+                        {"samples_per_s", run.samplesPerSecond()}});
             }
-            report({{"benchmark", "localize-accuracy"},
-                    {"scheduler", context.scheduler.value_or("df")},
-                    {"condition", condition.name},
-                    {"snr_db", snr},
-                    {"sources", recording.sources.size()},
-                    {"detected", errors.size()},
-                    {"false_alarms", std::count(used.begin(), used.end(), false)},
-                    {"median_error_deg", quantile(errors, 0.5)},
-                    {"p90_error_deg", quantile(errors, 0.9)},
-                    {"samples_per_s", 0.0}});
+            std::filesystem::remove(recording.path);
         }
     }
 }

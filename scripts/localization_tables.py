@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Turn the capture and localization benchmarks' JSON lines (isochron-bench detectaudio,
+localize-realtime, localize-accuracy with --json) into the tables of BENCHMARKS.md's
+"Capture and localization" section.
+
+Usage: scripts/localization_tables.py RESULTS.jsonl
+"""
+import json
+import sys
+from collections import defaultdict
+
+SCHEDULERS = ["fifo", "fifo-slice", "rtc", "df"]
+STAGES = ["detect", "detect+sync", "detect+sync+srp"]
+
+
+def rate(value):
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value:.3g}"
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def detectaudio(results):
+    by = defaultdict(dict)
+    for r in results:
+        if r["benchmark"] == "detectaudio":
+            by[(r["channels"], r["stage"])][r["scheduler"]] = r["samples_per_s"]
+    rows = []
+    for channels in (4, 8):
+        for stage in STAGES:
+            cells = by.get((channels, stage))
+            if cells:
+                rows.append([f"{channels} ch, {stage}"] + [rate(cells[s]) if s in cells else "" for s in SCHEDULERS])
+    return table(["DETECTAUDIO (samples/s, all channels)"] + SCHEDULERS, rows)
+
+
+def realtime(results):
+    rows = []
+    for r in results:
+        if r["benchmark"] == "localize-realtime":
+            rows.append([f'{r["channels"]} x {r["rate_hz"] // 1000} kHz, {r["scheduler"]}', f'{r["seconds"]:.0f} s',
+                         f'{100 * r["engine_cpu_share"]:.1f} %', f'{100 * r["process_cpu_share"]:.1f} %', r["bearings"],
+                         f'{r["latency_p50_ms"]:.2f} / {r["latency_p95_ms"]:.2f} / {r["latency_max_ms"]:.2f}',
+                         r["warnings"]])
+    return table(["run", "length", "engine thread CPU", "process CPU", "bearings", "latency ms p50 / p95 / max",
+                  "warnings"], rows)
+
+
+def accuracy(results):
+    rows = []
+    for r in results:
+        if r["benchmark"] == "localize-accuracy":
+            found = f'{r["detected"]} / {r["sources"]}'
+            errors = f'{r["median_error_deg"]:.1f} / {r["p90_error_deg"]:.1f}' if r["detected"] else "-"
+            rows.append([r["condition"], f'{r["snr_db"]:g}', f'{r["q"]:g}', found, r["false_alarms"], errors])
+    return table(["condition", "SNR dB", "q", "detected", "false alarms", "azimuth error deg, median / p90"], rows)
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        results = [json.loads(line) for line in f if line.strip()]
+    print(detectaudio(results), end="\n\n")
+    print(realtime(results), end="\n\n")
+    print(accuracy(results))
+
+
+if __name__ == "__main__":
+    main()
