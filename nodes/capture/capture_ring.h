@@ -46,7 +46,6 @@ public:
     /// Give the front slot back to the producer.
     void pop() noexcept;
 
-    std::size_t slotCount() const noexcept { return slots_.size(); }
     std::int64_t framesPerSlot() const noexcept { return framesPerSlot_; }
     int channels() const noexcept { return channels_; }
 
