@@ -24,9 +24,15 @@ void DirectionEstimator::onArrayActivate() {
         warn("geometry " + geometry()->origin + " is planar: it cannot tell elevation e from -e (search 0 .. 90)");
     }
     settings.weighting = SpectralWeighting::Phat;
+    peaks_.resize(1);
     if (method_ == Method::Aml) {
         settings.weighting = params().getString("bin_weighting") == "normalized" ? SpectralWeighting::NormalizedBeamPower
                                                                                   : SpectralWeighting::BeamPower;
+    }
+    if (method_ == Method::Music) {
+        settings.weighting = SpectralWeighting::MusicSubspace;
+        settings.sources = static_cast<int>(params().getInt("sources"));
+        peaks_.resize(static_cast<std::size_t>(settings.sources));
     }
     try {
         response_ = std::make_unique<SteeredResponse>(*geometry(), speedOfSound(), settings);
@@ -36,17 +42,21 @@ void DirectionEstimator::onArrayActivate() {
 }
 
 void DirectionEstimator::analyzeEvent(const SampleRange& range, std::span<const std::span<const float>> channels) {
-    DirectionEstimate estimate;
+    std::size_t found = 1;
     try {
-        estimate = response_->estimate(channels, range.timebase->rateHz());
+        if (method_ == Method::Music) found = response_->estimatePeaks(channels, range.timebase->rateHz(), peaks_);
+        else peaks_[0] = response_->estimate(channels, range.timebase->rateHz());
     } catch (const std::invalid_argument& e) {
         throw OperatorError(std::string(e.what()) + " (geometry " + geometry()->origin + ")");
     }
-    EventRecord* record = EventRecord::create(label_);
-    record->set("azimuth_deg", estimate.azimuthDegrees);
-    record->set("elevation_deg", estimate.elevationDegrees);
-    record->set("confidence", estimate.confidence);
-    emit(0, Item::event(record, range, estimate.peak));
+    for (std::size_t i = 0; i < found; ++i) {
+        const DirectionEstimate& estimate = peaks_[i];
+        EventRecord* record = EventRecord::create(label_);
+        record->set("azimuth_deg", estimate.azimuthDegrees);
+        record->set("elevation_deg", estimate.elevationDegrees);
+        record->set("confidence", estimate.confidence);
+        emit(0, Item::event(record, range, estimate.peak));
+    }
 }
 
 std::vector<ParamSpec> directionEstimatorParameters() {
@@ -71,7 +81,8 @@ std::vector<ParamSpec> directionEstimatorParameters() {
 
 PortSpec directionEstimatorOutput() {
     return PortSpec{"bearings", PortType::event(),
-                    "one event per input event: azimuth_deg [0, 360), elevation_deg, confidence [0, 1]; score = map peak"};
+                    "per input event one event (MUSIC: one per expected source): azimuth_deg [0, 360), elevation_deg, "
+                    "confidence [0, 1]; score = map peak"};
 }
 
 }  // namespace isochron

@@ -1,9 +1,11 @@
-// DirectionEstimator: the operator behind spatial.srp_phat and spatial.aml_doa.
+// DirectionEstimator: the operator behind spatial.srp_phat, spatial.aml_doa and spatial.music.
 //
-// Both steer the same frequency-domain response (steered_response.h) over the same grid and differ
+// All steer the same frequency-domain response (steered_response.h) over the same grid and differ
 // only in how cross-spectra are weighted, so they share this class, its parameters and its output:
-// one event per input event, over the event's range, labelled with the operator's name, with
-// attributes azimuth_deg, elevation_deg and confidence and the map's peak value as score.
+// per input event, over the event's range, labelled with the operator's name, an event with
+// attributes azimuth_deg, elevation_deg and confidence and the map's peak value as score. SRP-PHAT
+// and AML emit one (the map's maximum); MUSIC emits one per source it was told to expect (the map's
+// largest local maxima, strongest first; fewer if the map has fewer peaks).
 #pragma once
 
 #include <memory>
@@ -18,8 +20,9 @@ namespace isochron {
 /// Direction of arrival per event from a steered response map. [engine thread]
 class DirectionEstimator final : public ArrayEventOperator {
 public:
-    /// The two estimators: PHAT-weighted pairs, or beam power (weighted as `bin_weighting` says).
-    enum class Method { SrpPhat, Aml };
+    /// The estimators: PHAT-weighted pairs, beam power (weighted as `bin_weighting` says), or the
+    /// signal subspace of `sources` sources (MUSIC).
+    enum class Method { SrpPhat, Aml, Music };
 
     /// `label` names the output events.
     DirectionEstimator(std::string label, Method method) : label_(std::move(label)), method_(method) {}
@@ -33,6 +36,7 @@ private:
     std::string label_;
     Method method_;
     std::unique_ptr<SteeredResponse> response_;
+    std::vector<DirectionEstimate> peaks_;  // MUSIC: one per expected source
 };
 
 /// Parameters of a direction estimator: the array's (see arrayParameters), the FFT block, the band

@@ -2,6 +2,7 @@
 #include "nodes/spatial/aml_doa.h"
 #include "nodes/spatial/bearing_tracker.h"
 #include "nodes/spatial/gcc_phat.h"
+#include "nodes/spatial/music_doa.h"
 #include "nodes/spatial/srp_phat.h"
 #include "nodes/spatial/triangulate.h"
 
@@ -11,6 +12,7 @@ void registerSpatialNodes(OperatorRegistry& registry) {
     registry.add(gccPhatDescriptor());
     registry.add(srpPhatDescriptor());
     registry.add(amlDoaDescriptor());
+    registry.add(musicDoaDescriptor());
     registry.add(triangulateDescriptor());
     registry.add(bearingTrackerDescriptor());
 }

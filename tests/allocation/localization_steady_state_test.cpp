@@ -109,11 +109,14 @@ std::string localizationGraph(int events) {
         {"id": "gcc", "type": "spatial.gcc_phat", "params": {"geometry": "square4:0.2"}},
         {"id": "srp", "type": "spatial.srp_phat", "params": {"geometry": "square4:0.2", "elevation_max_deg": 30}},
         {"id": "aml", "type": "spatial.aml_doa", "params": {"geometry": "square4:0.2"}},
+        {"id": "music", "type": "spatial.music", "params": {"geometry": "square4:0.2", "sources": 2}},
         {"id": "track", "type": "spatial.bearing_tracker"},
-        {"id": "d1", "type": "test.discard"}, {"id": "d2", "type": "test.discard"}, {"id": "d3", "type": "test.discard"}],
+        {"id": "d1", "type": "test.discard"}, {"id": "d2", "type": "test.discard"}, {"id": "d3", "type": "test.discard"},
+        {"id": "d4", "type": "test.discard"}],
       "edges": [{"from": "src.out*", "to": "gcc.in*"}, {"from": "src.out*", "to": "srp.in*"}, {"from": "src.out*", "to": "aml.in*"},
+                {"from": "src.out*", "to": "music.in*"},
                 {"from": "gcc.tdoas", "to": "d1.in"}, {"from": "srp.bearings", "to": "track.bearings"},
-                {"from": "track.tracks", "to": "d2.in"}, {"from": "aml.bearings", "to": "d3.in"}]})";
+                {"from": "track.tracks", "to": "d2.in"}, {"from": "aml.bearings", "to": "d3.in"}, {"from": "music.bearings", "to": "d4.in"}]})";
 }
 
 std::string detectionGraph(int windows) {

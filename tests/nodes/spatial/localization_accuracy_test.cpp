@@ -55,6 +55,7 @@ TEST_CASE("localization accuracy by SNR and reverberation (table)", "[.accuracy]
         {"srp_phat_band", {{"type", "spatial.srp_phat"}, {"params", {{"geometry", preset}, {"band_low_hz", 300.0}, {"band_high_hz", 8000.0}}}}},
         {"aml_power", {{"type", "spatial.aml_doa"}, {"params", {{"geometry", preset}}}}},
         {"aml_normalized", {{"type", "spatial.aml_doa"}, {"params", {{"geometry", preset}, {"bin_weighting", "normalized"}}}}},
+        {"music_band", {{"type", "spatial.music"}, {"params", {{"geometry", preset}, {"band_low_hz", 300.0}, {"band_high_hz", 8000.0}}}}},
     };
 
     std::ostringstream table;
@@ -63,8 +64,9 @@ TEST_CASE("localization accuracy by SNR and reverberation (table)", "[.accuracy]
              "4096-sample events, block 1024, 1 deg grid, default band (100 Hz to Nyquist). SNR = unit source RMS "
              "over white noise RMS per sample (full band).\n\n"
           << "| condition | SRP-PHAT median | SRP-PHAT p90 | SRP-PHAT 300-8000 Hz median | SRP-PHAT 300-8000 Hz p90 "
-             "| AML median | AML p90 | AML (normalized bins) median | AML (normalized bins) p90 |\n"
-          << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+             "| AML median | AML p90 | AML (normalized bins) median | AML (normalized bins) p90 "
+             "| MUSIC 300-8000 Hz median | MUSIC 300-8000 Hz p90 |\n"
+          << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const Condition& condition : conditions) {
         const auto events = simulateDirections(presetGeometry(preset), directions, condition.snrDb, condition.room, condition.signal);
         feedScripts()["array"] = arrayEventScript(events, Timebase::get(48000.0));

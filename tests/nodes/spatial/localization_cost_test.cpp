@@ -29,6 +29,9 @@ TEST_CASE("localization cost per event (table)", "[.benchmark][localization]") {
         {"aml_doa, circular8, azimuth 1 deg", "circular8:0.1", "spatial.aml_doa", nlohmann::json::object()},
         {"srp_phat, circular8, azimuth 1 x elevation 2 deg", "circular8:0.1", "spatial.srp_phat", grid3d},
         {"aml_doa, circular8, azimuth 1 x elevation 2 deg", "circular8:0.1", "spatial.aml_doa", grid3d},
+        {"music, square4, azimuth 1 deg", "square4:0.2", "spatial.music", nlohmann::json::object()},
+        {"music, circular8, azimuth 1 deg", "circular8:0.1", "spatial.music", nlohmann::json::object()},
+        {"music, circular8, 2 sources, azimuth 1 x elevation 2 deg", "circular8:0.1", "spatial.music", {{"sources", 2}, {"elevation_max_deg", 90.0}, {"elevation_step_deg", 2.0}}},
     };
     std::printf("Cost per event of 4096 samples (85 ms at 48 kHz) per channel, block 1024, one engine run of %zu events\n\n"
                 "| operator and array | ms per event | share of one core in real time at 1 event/s |\n| --- | --- | --- |\n",
