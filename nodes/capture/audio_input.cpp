@@ -45,10 +45,10 @@ protected:
         }
     }
 
-    SourceStatus onProduce() override { return device_ ? produceFromDevice() : produceFromRecording(); }
+    SourceStatus onProduce() override { return fromDevice_ ? produceFromDevice() : produceFromRecording(); }
 
     void onParameterChanged(std::string_view name) override {
-        if (name == "pace" && !device_) pacer_.changePace(params().getReal("pace"));
+        if (name == "pace" && !fromDevice_) pacer_.changePace(params().getReal("pace"));
     }
 
     void onDeactivate() override {
@@ -69,6 +69,7 @@ private:
         settings.bufferSeconds = params().getReal("buffer");
         wallClockNs();  // calibrate the engine clock now, not in the first audio callback
         device_ = std::make_unique<PortAudioCapture>(settings);
+        fromDevice_ = true;
         frameLimit_ = durationSeconds_ > 0 ? std::llround(durationSeconds_ * settings.rateHz) : 0;
         stallTimeoutNs_ = secondsToNs(params().getReal("stall_timeout"));
         pollIntervalNs_ = std::max<TimeNs>(1'000'000, secondsToNs(static_cast<double>(settings.blockFrames) / settings.rateHz / 2));
@@ -127,8 +128,11 @@ private:
                                 std::to_string(nextFrame_) + " frames: it was disconnected or failed");
         }
         if (now - lastBlockNs_ > stallTimeoutNs_) {
-            throw OperatorError("input device " + describeDevice(device_->device()) + " delivered no audio for " +
-                                std::to_string(static_cast<double>(now - lastBlockNs_) / 1e9) + " s (stall_timeout): it vanished or hangs");
+            const std::string message = "input device " + describeDevice(device_->device()) + " delivered no audio for " +
+                                        std::to_string(static_cast<double>(now - lastBlockNs_) / 1e9) +
+                                        " s (stall_timeout): it vanished or hangs";
+            PortAudioCapture::closeDetached(std::move(device_));  // its driver may never return
+            throw OperatorError(message);
         }
         return SourceStatus::waitUntil(now + pollIntervalNs_);
     }
@@ -186,6 +190,7 @@ private:
     double durationSeconds_ = 0;
     const Timebase* timebase_ = nullptr;
     // Device.
+    bool fromDevice_ = false;  // else the recording
     std::unique_ptr<PortAudioCapture> device_;
     bool started_ = false;
     std::int64_t nextFrame_ = 0;   // stream index the next block should start at

@@ -46,7 +46,9 @@ public:
     /// Give the front slot back to the producer.
     void pop() noexcept;
 
+    /// Most frames a slot holds.
     std::int64_t framesPerSlot() const noexcept { return framesPerSlot_; }
+    /// Interleaved channels per frame.
     int channels() const noexcept { return channels_; }
 
 private:

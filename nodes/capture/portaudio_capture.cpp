@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "engine/time/wall_clock.h"
 #include "nodes/capture/portaudio_library.h"
@@ -53,6 +54,10 @@ PortAudioCapture::~PortAudioCapture() {
     if (!stream_) return;
     stop();
     Pa_CloseStream(stream_);
+}
+
+void PortAudioCapture::closeDetached(std::unique_ptr<PortAudioCapture> capture) {
+    std::thread([closing = std::move(capture)]() mutable { closing.reset(); }).detach();
 }
 
 void PortAudioCapture::start() {

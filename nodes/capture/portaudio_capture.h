@@ -46,6 +46,10 @@ public:
     PortAudioCapture(const PortAudioCapture&) = delete;
     PortAudioCapture& operator=(const PortAudioCapture&) = delete;
 
+    /// Stops and closes `capture` on a thread of its own: a device whose driver hangs blocks PortAudio's
+    /// stop (it waits for its audio thread) and so may block only that thread, never the caller. [any thread]
+    static void closeDetached(std::unique_ptr<PortAudioCapture> capture);
+
     /// Start capturing. Throws std::runtime_error with PortAudio's reason.
     void start();
     /// Stop capturing now (blocks already in the ring stay readable). Idempotent.
@@ -53,7 +57,9 @@ public:
 
     /// The blocks captured so far. [consumer side: engine thread]
     CaptureRing& ring() { return ring_; }
+    /// The device opened (for messages and the clock's name).
     const CaptureDevice& device() const { return device_; }
+    /// Frames per second captured.
     double rateHz() const { return rateHz_; }
     /// The stream ended without stop(): the device vanished or failed. [any thread]
     bool endedByItself() const { return streamFinished_.load(std::memory_order_acquire) && !stopping_.load(std::memory_order_acquire); }

@@ -36,9 +36,6 @@ public:
         return matrices_[static_cast<std::size_t>(k) * mics_ * mics_ + static_cast<std::size_t>(m) * mics_ + static_cast<std::size_t>(n)];
     }
 
-    int micCount() const { return static_cast<int>(mics_); }
-    std::int64_t blockSize() const { return blockSize_; }
-
 private:
     void addBlock(std::span<const std::span<const float>> channels, std::int64_t start, std::int64_t firstBin, std::int64_t lastBin);
 

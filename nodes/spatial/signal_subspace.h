@@ -37,7 +37,6 @@ public:
     std::complex<double> at(std::int64_t k, int m, int n) const {
         return projectors_[static_cast<std::size_t>(k) * mics_ * mics_ + static_cast<std::size_t>(m) * mics_ + static_cast<std::size_t>(n)];
     }
-    int sources() const { return sources_; }
 
 private:
     using Matrix = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxMics, kMaxMics>;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -79,14 +80,14 @@ TimeNs monotonicNs() {
     return static_cast<TimeNs>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-/// Checks every sample of every collected channel against the pattern device at its index.
-void checkPatternContent(const Collected& captured) {
+/// Checks every sample of every collected channel before frame `upTo` against the pattern device.
+void checkPatternContent(const Collected& captured, std::int64_t upTo = std::numeric_limits<std::int64_t>::max()) {
     for (int c = 0; c < 4; ++c) {
         INFO("channel " << c);
         for (const Item& item : captured.items[static_cast<std::size_t>(c)]) {
             const std::vector<float> samples = samplesOf(item);
             const std::int64_t start = item.range().start;
-            for (std::size_t k = 0; k < samples.size(); ++k) {
+            for (std::size_t k = 0; k < samples.size() && start + static_cast<std::int64_t>(k) < upTo; ++k) {
                 if (samples[k] != expectedPatternValue(start + static_cast<std::int64_t>(k), c)) {
                     FAIL("sample " << start + static_cast<std::int64_t>(k) << " is " << samples[k] << ", the device played "
                                    << expectedPatternValue(start + static_cast<std::int64_t>(k), c));
@@ -227,6 +228,26 @@ TEST_CASE("capture.audio_input: a device that vanishes while running stops the n
     const Collected& captured = collections()["captured"];
     CHECK(captured.finished);
     checkPatternContent(captured);
+    collections().clear();
+}
+
+TEST_CASE("capture.audio_input: a device that stops delivering without an error stops the node after stall_timeout",
+          "[capture]") {
+    useTestCaptureDevices();
+    const RunOutcome outcome = runCapture(
+        captureGraph({{"device", "isochron_stalling4"}, {"channels", 4}, {"block", 256}, {"buffer", 1.0}, {"stall_timeout", 0.3}}));
+    REQUIRE(outcome.failures.size() == 1);
+    CHECK_THAT(outcome.failures.front(), Catch::Contains("node 'mic'") && Catch::Contains("isochron_stalling4") &&
+                                             Catch::Contains("delivered no audio for") && Catch::Contains("stall_timeout"));
+    CHECK(outcome.wallSeconds >= 0.3);
+    CHECK(outcome.wallSeconds < 5.0);
+    const Collected& captured = collections()["captured"];
+    CHECK(captured.finished);
+    std::int64_t frames = 0;
+    for (const Item& item : captured.items[0]) frames += item.range().length;
+    // Everything the device delivered before it hung (its last read may be padded with silence).
+    CHECK(frames >= kStallingFrames);
+    checkPatternContent(captured, kStallingFrames);
     collections().clear();
 }
 

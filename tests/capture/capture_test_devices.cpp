@@ -55,8 +55,10 @@ const std::string& useTestCaptureDevices() {
     static const std::string configPath = [] {
         VirtualCaptureDevice pattern{"isochron_pattern4", 4, patternFrames(), false};
         VirtualCaptureDevice failing{"isochron_failing4", 4, pattern.frames, true};
+        VirtualCaptureDevice stalling{"isochron_stalling4", 4,
+                                      std::vector<float>(pattern.frames.begin(), pattern.frames.begin() + kStallingFrames * 4), false, true};
         VirtualCaptureDevice scene{"isochron_scene4", 4, sceneFrames(), false};
-        return installVirtualCaptureDevices({pattern, failing, scene});
+        return installVirtualCaptureDevices({pattern, failing, stalling, scene});
     }();
     return configPath;
 }

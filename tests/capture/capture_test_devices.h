@@ -3,6 +3,7 @@
 //   isochron_pattern4  4 channels: kPatternFrames frames of patternSample(frame, channel),
 //                      a value unique to each channel and frame (modulo 4096), then silence
 //   isochron_failing4  the same, but the stream breaks after its first few blocks (a vanished device)
+//   isochron_stalling4 the pattern's first kStallingFrames frames, then nothing ever (a hung device)
 //   isochron_scene4    4-mic square (0.2 m side), simulated at 48 kHz: a simulated scene of kSceneSources noise
 //                      bursts from known directions (sceneSources()) at 20 dB SNR, then silence
 #pragma once
@@ -14,6 +15,7 @@
 namespace isochron::test {
 
 inline constexpr std::int64_t kPatternFrames = 48000;
+inline constexpr std::int64_t kStallingFrames = 2048;
 inline constexpr int kSceneSources = 4;
 inline constexpr double kSceneSeconds = 3.0;
 

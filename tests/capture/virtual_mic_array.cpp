@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace isochron::test {
@@ -21,6 +23,18 @@ struct ScratchFolder {
         std::filesystem::remove_all(path, ignored);
     }
 };
+
+/// Makes `path` a FIFO holding `frames`, open for writing for the rest of the process (the write end
+/// is never closed, so a reader waits once the data is consumed).
+void makeStallingFifo(const std::filesystem::path& path, const std::vector<float>& frames) {
+    const std::size_t bytes = frames.size() * sizeof(float);
+    if (bytes > 60000) throw std::runtime_error("a stalling device holds at most 60 KB of frames (one pipe buffer)");
+    if (mkfifo(path.c_str(), 0600) != 0) throw std::runtime_error("cannot make the FIFO " + path.string());
+    const int writer = open(path.c_str(), O_RDWR);  // O_RDWR: does not wait for a reader
+    if (writer < 0 || write(writer, frames.data(), bytes) != static_cast<ssize_t>(bytes)) {
+        throw std::runtime_error("cannot fill the FIFO " + path.string());
+    }
+}
 
 void writeFrames(const std::filesystem::path& path, const std::vector<float>& frames) {
     std::ofstream out(path, std::ios::binary);
@@ -44,7 +58,8 @@ std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>
         std::string configuration;
         for (const VirtualCaptureDevice& device : devices) {
             const auto capturePath = folder.path / (device.name + ".raw");
-            writeFrames(capturePath, device.frames);
+            if (device.stallsAfterData) makeStallingFifo(capturePath, device.frames);
+            else writeFrames(capturePath, device.frames);
             configuration += deviceConfiguration(device, capturePath);
         }
         const auto path = folder.path / "virtual-capture-devices.conf";

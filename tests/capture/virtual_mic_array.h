@@ -11,7 +11,10 @@
 // are read, so a test controls how much it captures (capture.audio_input's `duration`) and sees
 // overflow at once when the engine is slower than the device.
 // A device can also fail after its first few blocks: its `file` output goes to /dev/full, so the
-// plugin's first flush fails and PortAudio ends the stream, as when a USB array is unplugged.
+// plugin's first flush fails and PortAudio ends the stream, as when a USB array is unplugged. Or it
+// can stall: its capture data comes through a FIFO that this process holds open for writing (so
+// opening the device never blocks) and never refills, so after the data the audio thread waits in
+// read() forever, as when a device hangs without reporting an error.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +29,7 @@ struct VirtualCaptureDevice {
     int channels = 4;                    ///< channels in `frames` (the device takes any count: open it with this one)
     std::vector<float> frames;           ///< interleaved capture data, frames x channels
     bool failsAfterStart = false;        ///< the stream breaks after a few blocks
+    bool stallsAfterData = false;        ///< after `frames` (at most 60 KB of them), nothing ever comes
 };
 
 /// Declares `devices` to ALSA for this process. Call once, before anything starts PortAudio;
