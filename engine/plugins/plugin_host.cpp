@@ -233,6 +233,11 @@ const PluginInfo* PluginHost::find(const std::filesystem::path& file) const {
     return it == plugins_.end() ? nullptr : &it->second.info;
 }
 
+const PluginLibrary* PluginHost::library(const std::filesystem::path& file) const {
+    auto it = plugins_.find(key(file));
+    return it == plugins_.end() ? nullptr : it->second.library.get();
+}
+
 std::vector<const PluginInfo*> PluginHost::plugins() const {
     std::vector<const Loaded*> entries;
     for (const auto& [path, loaded] : plugins_) entries.push_back(&loaded);

@@ -75,6 +75,9 @@ public:
 
     /// The plugin loaded or declared from `file`, or null. [setup thread]
     const PluginInfo* find(const std::filesystem::path& file) const;
+    /// The opened binary of a loaded plugin (null if unknown or declared only), e.g. to query its
+    /// capabilities. [setup thread]
+    const PluginLibrary* library(const std::filesystem::path& file) const;
     /// Every plugin, in load order. [setup thread]
     std::vector<const PluginInfo*> plugins() const;
     /// Custom item types of every plugin. [setup thread]
