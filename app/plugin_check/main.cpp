@@ -99,8 +99,8 @@ int checkPlugin(const std::string& file, const check::CheckPlan& plan) {
     ConsoleReport report;
     for (const auto& type : plugin->operatorTypes) {
         std::cout << "  " << type << "\n" << std::flush;
-        for (const auto& shortcoming : check::descriptorShortcomings(*registry.find(type))) report.problem(shortcoming);
         const int problemsBefore = report.problems;
+        for (const auto& shortcoming : check::descriptorShortcomings(*registry.find(type))) report.problem(shortcoming);
         report.runs = 0;
         check::runIsolated([&](check::CheckReport& relay) { check::checkOperator(registry, library, type, plan, relay); }, report,
                            kOperatorTimeoutSeconds);

@@ -78,6 +78,7 @@ void checkOperator(const OperatorRegistry& registry, const PluginLibrary& librar
         if (auto feedable = feedableType(port.type)) {
             sources.push_back({*feedable, "", {}});
         } else if (auto producer = customProducer(registry, library, port.type)) {
+            report.note("input '" + port.name + "' gets " + producer->type.toString() + " items made by " + producer->producer);
             sources.push_back(*producer);
         } else {
             report.note("not run: nothing in the plugin produces " + port.type.toString() + " for input '" + port.name + "'");

@@ -111,7 +111,8 @@ std::optional<std::string> firstDifference(const OutputTrace& reference, const O
         }
     }
     if (reference.records.size() != other.records.size()) {
-        return std::to_string(reference.records.size()) + " items unsplit but " + std::to_string(other.records.size());
+        const auto items = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " item" : " items"); };
+        return items(reference.records.size()) + " unsplit but " + items(other.records.size());
     }
     for (std::size_t i = 0; i < reference.records.size(); ++i) {
         if (reference.records[i] != other.records[i]) return "item " + std::to_string(i) + " is '" + reference.records[i] + "' unsplit but '" + other.records[i] + "'";

@@ -28,10 +28,11 @@ namespace isochron {
 enum class ItemKind : std::uint8_t { Signal, Frame, Scalar, TimeRange, Event, Progress, Custom };
 
 /// Name used in graph files and messages: "signal", "frame", "scalar", "time_range", "event", "progress",
-/// "custom".
+/// "custom". [any thread] [no allocation]
 std::string_view itemKindName(ItemKind kind);
 
-/// A value on an edge; copying shares payloads (reference counts), moving is cheap. [any thread]
+/// A value on an edge; copying shares payloads (reference counts), moving is cheap.
+/// [any thread] [no allocation: no member allocates; the payloads were allocated by their makers]
 class Item {
 public:
     /// An empty progress marker at the beginning of time.

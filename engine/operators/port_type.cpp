@@ -59,7 +59,7 @@ std::optional<PortType> PortType::parse(std::string_view text) {
         if (itemKindName(k) != kindText) continue;
         PortType type{k, std::nullopt};
         if (k == ItemKind::Custom) {
-            if (sampleText.empty() || sampleText == "any") return type;
+            if (kindText.size() == text.size() || sampleText == "any") return type;
             if (!isCustomTypeName(sampleText)) return std::nullopt;
             return PortType::custom(sampleText);
         }

@@ -17,6 +17,7 @@ struct PortType {
     std::optional<SampleType> sampleType;  // only for signal and frame
     const char* customType = nullptr;      // only for custom: the interned item type name (internName)
 
+    // Constructors of the common types. [any thread] [no allocation]
     static PortType signal(SampleType t) { return {ItemKind::Signal, t}; }
     static PortType anySignal() { return {ItemKind::Signal, std::nullopt}; }
     static PortType frame(SampleType t) { return {ItemKind::Frame, t}; }
@@ -24,20 +25,24 @@ struct PortType {
     static PortType scalar() { return {ItemKind::Scalar, std::nullopt}; }
     static PortType timeRange() { return {ItemKind::TimeRange, std::nullopt}; }
     static PortType event() { return {ItemKind::Event, std::nullopt}; }
-    /// Items whose payload is the custom type `typeName` (interned here). [allocates on a name's first use]
+    /// Items whose payload is the custom type `typeName` (interned here). [any thread] [allocates on a name's first use]
     static PortType custom(std::string_view typeName);
     static PortType anyCustom() { return {ItemKind::Custom, std::nullopt}; }
     static PortType any() { return {std::nullopt, std::nullopt}; }
 
+    /// Signals and frames carry a SigSeg. [any thread] [no allocation]
     bool carriesSamples() const { return kind == ItemKind::Signal || kind == ItemKind::Frame; }
-    /// Concrete: no wildcard left.
+    /// Concrete: no wildcard left. [any thread] [no allocation]
     bool isConcrete() const {
         return kind.has_value() && (!carriesSamples() || sampleType.has_value()) && (kind != ItemKind::Custom || customType);
     }
-    /// Whether items of concrete type `produced` may flow into a port of this (possibly wildcard) type.
+    /// Whether items of concrete type `produced` may flow into a port of this (possibly wildcard)
+    /// type. [any thread] [no allocation]
     bool accepts(const PortType& produced) const;
 
+    /// The spelling used in graph files and messages. [any thread] [may allocate]
     std::string toString() const;
+    /// The inverse of toString(); nullopt for text that names no type. [any thread] [may allocate]
     static std::optional<PortType> parse(std::string_view text);
     bool operator==(const PortType&) const = default;
 };

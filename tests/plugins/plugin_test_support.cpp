@@ -46,13 +46,14 @@ std::string refusalOf(PluginHost& host, const std::filesystem::path& plugin) {
 }
 
 OperatorRegistry& registryWithExamplePlugins() {
-    static PluginHost host(testRegistry());
-    static const bool loaded = [] {
-        for (const char* name : {"biquad", "zero_crossing_rate", "tones"}) host.load(examplePlugin(name));
-        return true;
+    // Never unloaded: items kept in the test's static feeds and collections may hold custom
+    // payloads whose code lives in the plugins until the very end of the process.
+    static PluginHost* host = [] {
+        auto* loaded = new PluginHost(testRegistry());
+        for (const char* name : {"biquad", "zero_crossing_rate", "tones"}) loaded->load(examplePlugin(name));
+        return loaded;
     }();
-    (void)loaded;
-    return host.registry();
+    return host->registry();
 }
 
 RunOutcome runGraphWith(OperatorRegistry& registry, const std::string& graphJson) {
