@@ -78,6 +78,8 @@ TEST_CASE("a plugin operator that throws disables its node; the rest of the grap
         nlohmann::json last;
         for (std::string line; std::getline(lines, line);) last = nlohmann::json::parse(line);
         CHECK(last["nodes"]["faulty"]["failed"] == true);
+        CHECK_THAT(last["nodes"]["faulty"]["failure"].get<std::string>(), Contains(message) && Contains("[plugin "));
+        CHECK_FALSE(last["nodes"]["healthy"].contains("failure"));
         CHECK(last["nodes"]["healthy"]["failed"] == false);
         CHECK(last["nodes"]["healthy"]["finished"] == true);
     }
