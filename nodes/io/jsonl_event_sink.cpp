@@ -22,7 +22,12 @@ namespace {
 constexpr std::size_t kFileBufferBytes = 64 * 1024;
 
 /// Keys every line may carry; an event attribute with one of these names is written as "attribute.<name>".
-constexpr std::array<std::string_view, 7> kFixedKeys = {"t_start", "t_end", "kind", "value", "label", "score", "samples"};
+constexpr std::array<std::string_view, 8> kFixedKeys = {"t_start", "t_end", "kind", "value", "label", "score", "samples", "type"};
+
+/// Whether an attribute or field name would clash with a fixed key (and so gets the "attribute." prefix).
+bool clashesWithFixedKey(std::string_view name) {
+    return std::find(kFixedKeys.begin(), kFixedKeys.end(), name) != kFixedKeys.end();
+}
 
 /// Closes a stdio file.
 struct FileCloser {
@@ -49,8 +54,8 @@ public:
         writeKey(key);
         std::fputs("null", file_);
     }
-    void string(std::string_view key, std::string_view value) {
-        writeKey(key);
+    void string(std::string_view key, std::string_view value, std::string_view keyPrefix = {}) {
+        writeKey(key, keyPrefix);
         writeString(value);
     }
     /// Close the object and the line (after at least one key).
@@ -87,6 +92,21 @@ private:
 
     std::FILE* file_;
     bool first_ = true;
+};
+
+/// Writes a custom payload's fields as keys of the current line.
+class CustomFieldsToLine final : public CustomFieldVisitor {
+public:
+    explicit CustomFieldsToLine(JsonLine& line) : line_(line) {}
+    void number(std::string_view name, double value) override {
+        line_.number(name, value, clashesWithFixedKey(name) ? "attribute." : "");
+    }
+    void text(std::string_view name, std::string_view value) override {
+        line_.string(name, value, clashesWithFixedKey(name) ? "attribute." : "");
+    }
+
+private:
+    JsonLine& line_;
 };
 
 /// Appends one line per data item to a file; with `flush`, each line reaches the OS at once (so a
@@ -165,6 +185,13 @@ private:
                 line.number("score", item.value());
                 for (const EventAttribute& attribute : item.event()->attributes()) writeAttribute(line, attribute);
                 break;
+            case ItemKind::Custom: {
+                line.string("type", item.custom()->typeName());
+                line.number("value", item.value());
+                CustomFieldsToLine fields(line);
+                item.custom()->visitFields(fields);
+                break;
+            }
             case ItemKind::Signal:
             case ItemKind::Frame:
                 line.number("samples", static_cast<double>(item.segment().length()));
@@ -175,7 +202,8 @@ private:
         }
     }
 
-    /// One named field: a fixed key, else an event attribute; null when the item has no such value.
+    /// One named field: a fixed key, else an event attribute; null when the item has no such value
+    /// (a custom item's own fields are written only by writeEverything).
     static void writeField(JsonLine& line, const Item& item, const std::string& field) {
         const SampleRange range = item.range();
         const bool isEvent = item.kind() == ItemKind::Event;
@@ -187,7 +215,9 @@ private:
         }
         if (field == "kind") return line.string(field, itemKindName(item.kind()));
         if (field == "label") return isEvent ? line.string(field, item.event()->label()) : line.null(field);
-        if (field == "value") return item.kind() == ItemKind::Scalar ? line.number(field, item.value()) : line.null(field);
+        const bool hasValue = item.kind() == ItemKind::Scalar || item.kind() == ItemKind::Custom;
+        if (field == "value") return hasValue ? line.number(field, item.value()) : line.null(field);
+        if (field == "type") return item.kind() == ItemKind::Custom ? line.string(field, item.custom()->typeName()) : line.null(field);
         if (field == "score") return isEvent ? line.number(field, item.value()) : line.null(field);
         if (field == "samples") return isSamples ? line.number(field, static_cast<double>(item.segment().length())) : line.null(field);
         const std::optional<double> attribute = isEvent ? item.event()->get(field) : std::nullopt;
@@ -196,8 +226,7 @@ private:
 
     static void writeAttribute(JsonLine& line, const EventAttribute& attribute) {
         const std::string_view name = attribute.name;
-        const bool clashes = std::find(kFixedKeys.begin(), kFixedKeys.end(), name) != kFixedKeys.end();
-        line.number(name, attribute.value, clashes ? "attribute." : "");
+        line.number(name, attribute.value, clashesWithFixedKey(name) ? "attribute." : "");
     }
 
     /// Close the file once; returns what went wrong, or "".
@@ -225,9 +254,9 @@ OperatorDescriptor jsonlEventSinkDescriptor() {
     d.summary = "Writes every item as one JSON object per line (JSON Lines)";
     d.documentation =
         "Each line has t_start and t_end (seconds: sample index / rate of the item's timebase) and kind, "
-        "plus value (scalars), label, score and every attribute (events), or samples (signals and frames: "
-        "the segment's length). With 'fields', each line has exactly those keys in that order (a fixed key or an "
-        "event attribute), null where the item has no such value.";
+        "plus value (scalars), label, score and every attribute (events), type, value and every field "
+        "(custom items), or samples (signals and frames: the segment's length). With 'fields', each line has "
+        "exactly those keys in that order (a fixed key or an event attribute), null where the item has no such value.";
     d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced if it exists); - = standard output"},
