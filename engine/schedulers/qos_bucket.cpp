@@ -6,6 +6,11 @@
 #include "engine/time/wall_clock.h"
 
 namespace isochron {
+namespace {
+
+constexpr TimeNs kReplaceAllNs = 20'000'000;  // waiting boxes are re-bucketed (and costs refreshed) at 50 Hz
+
+}  // namespace
 
 BucketIndex bucketOf(const BoxPriority& priority, int gradientBuckets, int slackBuckets, double maxUtility, double maxSlackMs) {
     auto partition = [](double value, double max, int count) {
@@ -21,52 +26,56 @@ BucketIndex bucketOf(const BoxPriority& priority, int gradientBuckets, int slack
 QosBucketScheduler::QosBucketScheduler(int gradientBuckets, int slackBuckets, std::size_t train)
     : gradientBuckets_(std::max(1, gradientBuckets)), slackBuckets_(std::max(1, slackBuckets)), train_(train) {
     buckets_.resize(static_cast<std::size_t>(gradientBuckets_ * slackBuckets_));
+    firstNonEmpty_ = buckets_.size();
 }
 
 void QosBucketScheduler::prepare(const std::vector<NodeContext*>& nodes) {
     priorities_.prepare(nodes);
 }
 
+void QosBucketScheduler::place(NodeContext& box, TimeNs now) {
+    const BucketIndex b = bucketOf(priorities_.priority(box, now), gradientBuckets_, slackBuckets_,
+                                   priorities_.maxUtility(), priorities_.maxSlackMs());
+    const auto index = static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack);
+    buckets_[index].push(&box);
+    firstNonEmpty_ = std::min(firstNonEmpty_, index);
+    ++waiting_;
+}
+
 void QosBucketScheduler::deliver(NodeContext& target, int port, Item&& item) {
     target.inputs[static_cast<std::size_t>(port)].queue.push(std::move(item));
     if (!target.scheduled) {
         target.scheduled = true;
-        ready_.push_back(&target);
+        place(target, wallClockNs());
     }
 }
 
-void QosBucketScheduler::refill() {
-    const TimeNs now = wallClockNs();
+void QosBucketScheduler::replaceAll(TimeNs now) {
     priorities_.refreshCosts();
-    for (NodeContext* box : ready_) {
-        const BucketIndex b = bucketOf(priorities_.priority(*box, now), gradientBuckets_, slackBuckets_,
-                                       priorities_.maxUtility(), priorities_.maxSlackMs());
-        buckets_[static_cast<std::size_t>(b.gradient * slackBuckets_ + b.slack)].push_back(box);
+    scratch_.clear();
+    for (std::size_t i = firstNonEmpty_; i < buckets_.size(); ++i) {
+        while (!buckets_[i].empty()) scratch_.push_back(buckets_[i].pop());
     }
-    ready_.clear();
-    for (int g = gradientBuckets_ - 1; g >= 0; --g) {
-        for (int s = 0; s < slackBuckets_; ++s) {
-            auto& bucket = buckets_[static_cast<std::size_t>(g * slackBuckets_ + s)];
-            for (NodeContext* box : bucket) executionQueue_.push(box);
-            bucket.clear();
-        }
-    }
-    ++stats_.decisions;
+    firstNonEmpty_ = buckets_.size();
+    waiting_ = 0;
+    for (NodeContext* box : scratch_) place(*box, now);
+    placedAllNs_ = now;
 }
 
 void QosBucketScheduler::drain(const std::atomic<bool>& stop) {
-    while (!stop.load(std::memory_order_relaxed)) {
-        if (executionQueue_.empty()) {
-            if (ready_.empty()) return;
-            refill();
-        }
-        NodeContext* box = executionQueue_.pop();
+    while (waiting_ > 0 && !stop.load(std::memory_order_relaxed)) {
+        const TimeNs now = wallClockNs();
+        if (now - placedAllNs_ > kReplaceAllNs) replaceAll(now);
+        while (buckets_[firstNonEmpty_].empty()) ++firstNonEmpty_;
+        NodeContext* box = buckets_[firstNonEmpty_].pop();
+        --waiting_;
         box->scheduled = false;
+        ++stats_.decisions;
         ++stats_.boxCalls;
         runTrain(*box, train_);
         if (!box->scheduled && box->queuedItems() > 0) {
             box->scheduled = true;
-            ready_.push_back(box);
+            place(*box, wallClockNs());
         }
     }
 }

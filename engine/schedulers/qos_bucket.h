@@ -1,8 +1,10 @@
 // Bucketed QoS-driven scheduling (Aurora, section 6.2): the utility (-gradient) range is cut into
-// g buckets and the slack range into s; boxes that fall into the same bucket count as equal. When
-// the execution queue runs dry, every ready box is placed in its bucket and the buckets are read
-// out best first (highest utility, then least slack) into a new execution queue, which then runs
-// without further decisions. Fewer buckets: less precise order, fewer and cheaper decisions.
+// g buckets and the slack range into s; boxes that fall into the same bucket count as equal. The
+// buckets are a calendar queue: a box is placed in its bucket once, when it becomes ready (one
+// priority evaluation), and the best non-empty bucket (highest utility, then least slack) gives the
+// next box, first come first served within a bucket. Every few ms all waiting boxes are placed
+// again, since their items have aged. Fewer buckets: a less precise order; either way far fewer
+// priority evaluations than `qos`, which compares every ready box at every decision.
 #pragma once
 
 #include <vector>
@@ -32,15 +34,20 @@ public:
     bool usesEstimates() const override { return true; }
 
 private:
-    void refill();
+    /// Put a ready box into the bucket of its priority now. [O(1)]
+    void place(NodeContext& box, TimeNs now);
+    /// Take every waiting box out and place it again (its items aged, costs moved). [O(waiting + buckets)]
+    void replaceAll(TimeNs now);
 
     int gradientBuckets_;
     int slackBuckets_;
     std::size_t train_;
     QosPriorities priorities_;
-    std::vector<NodeContext*> ready_;                 // waiting for the next bucket assignment
-    std::vector<std::vector<NodeContext*>> buckets_;  // g * s lists, reused
-    RingBuffer<NodeContext*> executionQueue_;
+    std::vector<RingBuffer<NodeContext*>> buckets_;  // g * s, best first: (g-1-gradient) * s + slack
+    std::size_t firstNonEmpty_ = 0;                  // no bucket before it holds a box
+    std::size_t waiting_ = 0;                        // boxes in the buckets
+    std::vector<NodeContext*> scratch_;              // replaceAll's, reused
+    TimeNs placedAllNs_ = 0;
 };
 
 }  // namespace isochron
