@@ -40,5 +40,7 @@ std::vector<Benchmark> graphBenchmarks();    ///< passchain, statfilter, silence
 std::vector<Benchmark> overloadBenchmarks(); ///< overload
 std::vector<Benchmark> memoryBenchmarks();   ///< memory (copy-always vs RefCount-Lazy)
 std::vector<Benchmark> loopBenchmarks();     ///< statfilter-loop (the hand-written ceiling)
+std::vector<Benchmark> auroraBenchmarks();   ///< aurora-* (the Aurora scheduling paper's experiments)
+std::vector<Benchmark> telemetryBenchmarks();  ///< telemetry-overhead
 
 }  // namespace isochron::bench
