@@ -3,25 +3,26 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
+#include <vector>
 
 namespace isochron {
 namespace {
 
-constexpr std::uint64_t kCalibrationIterations = 500'000;  // ~0.5-2 ms per trial
-constexpr int kCalibrationTrials = 7;
+constexpr std::uint64_t kCalibrationIterations = 1'000'000;  // ~1 ms per trial
+constexpr int kCalibrationTrials = 9;
 
 double measureIterationsPerMicrosecond() {
-    spinIterations(kCalibrationIterations);  // warm up the core's clock and caches
-    double bestSeconds = std::numeric_limits<double>::infinity();
+    spinIterations(5 * kCalibrationIterations);  // let the core reach its working clock speed first
+    std::vector<double> seconds;
     for (int trial = 0; trial < kCalibrationTrials; ++trial) {
         const auto start = std::chrono::steady_clock::now();
         spinIterations(kCalibrationIterations);
-        const auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        // The fastest trial is the one least disturbed by preemption and interrupts.
-        bestSeconds = std::min(bestSeconds, elapsed);
+        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    return static_cast<double>(kCalibrationIterations) / (bestSeconds * 1e6);
+    // The median trial: the typical speed (the fastest one is rarer than the work it stands for;
+    // a slow one was preempted).
+    std::nth_element(seconds.begin(), seconds.begin() + kCalibrationTrials / 2, seconds.end());
+    return static_cast<double>(kCalibrationIterations) / (seconds[kCalibrationTrials / 2] * 1e6);
 }
 
 }  // namespace
