@@ -1,6 +1,7 @@
 #include "engine/schedulers/qos_bucket.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "engine/time/wall_clock.h"
@@ -8,7 +9,7 @@
 namespace isochron {
 namespace {
 
-constexpr TimeNs kReplaceAllNs = 20'000'000;  // waiting boxes are re-bucketed (and costs refreshed) at 50 Hz
+constexpr TimeNs kPlaceAllAgainNs = 20'000'000;  // waiting boxes are re-bucketed at 50 Hz
 
 }  // namespace
 
@@ -25,8 +26,10 @@ BucketIndex bucketOf(const BoxPriority& priority, int gradientBuckets, int slack
 
 QosBucketScheduler::QosBucketScheduler(int gradientBuckets, int slackBuckets, std::size_t train)
     : gradientBuckets_(std::max(1, gradientBuckets)), slackBuckets_(std::max(1, slackBuckets)), train_(train) {
-    buckets_.resize(static_cast<std::size_t>(gradientBuckets_ * slackBuckets_));
-    firstNonEmpty_ = buckets_.size();
+    const auto count = static_cast<std::size_t>(gradientBuckets_ * slackBuckets_);
+    buckets_.resize(count);
+    occupied_.assign((count + 63) / 64, 0);
+    firstWord_ = occupied_.size();
 }
 
 void QosBucketScheduler::prepare(const std::vector<NodeContext*>& nodes) {
@@ -36,10 +39,20 @@ void QosBucketScheduler::prepare(const std::vector<NodeContext*>& nodes) {
 void QosBucketScheduler::place(NodeContext& box, TimeNs now) {
     const BucketIndex b = bucketOf(priorities_.priority(box, now), gradientBuckets_, slackBuckets_,
                                    priorities_.maxUtility(), priorities_.maxSlackMs());
-    const auto index = static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack);
-    buckets_[index].push(&box);
-    firstNonEmpty_ = std::min(firstNonEmpty_, index);
+    const auto rank = static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack);
+    buckets_[rank].push(&box);
+    occupied_[rank / 64] |= std::uint64_t{1} << (rank % 64);
+    firstWord_ = std::min(firstWord_, rank / 64);
     ++waiting_;
+}
+
+NodeContext* QosBucketScheduler::takeBest() {
+    while (occupied_[firstWord_] == 0) ++firstWord_;
+    const std::size_t rank = firstWord_ * 64 + static_cast<std::size_t>(std::countr_zero(occupied_[firstWord_]));
+    NodeContext* box = buckets_[rank].pop();
+    if (buckets_[rank].empty()) occupied_[rank / 64] &= ~(std::uint64_t{1} << (rank % 64));
+    --waiting_;
+    return box;
 }
 
 void QosBucketScheduler::deliver(NodeContext& target, int port, Item&& item) {
@@ -50,14 +63,9 @@ void QosBucketScheduler::deliver(NodeContext& target, int port, Item&& item) {
     }
 }
 
-void QosBucketScheduler::replaceAll(TimeNs now) {
-    priorities_.refreshCosts();
+void QosBucketScheduler::placeAllAgain(TimeNs now) {
     scratch_.clear();
-    for (std::size_t i = firstNonEmpty_; i < buckets_.size(); ++i) {
-        while (!buckets_[i].empty()) scratch_.push_back(buckets_[i].pop());
-    }
-    firstNonEmpty_ = buckets_.size();
-    waiting_ = 0;
+    while (waiting_ > 0) scratch_.push_back(takeBest());
     for (NodeContext* box : scratch_) place(*box, now);
     placedAllNs_ = now;
 }
@@ -65,10 +73,9 @@ void QosBucketScheduler::replaceAll(TimeNs now) {
 void QosBucketScheduler::drain(const std::atomic<bool>& stop) {
     while (waiting_ > 0 && !stop.load(std::memory_order_relaxed)) {
         const TimeNs now = wallClockNs();
-        if (now - placedAllNs_ > kReplaceAllNs) replaceAll(now);
-        while (buckets_[firstNonEmpty_].empty()) ++firstNonEmpty_;
-        NodeContext* box = buckets_[firstNonEmpty_].pop();
-        --waiting_;
+        priorities_.refreshCostsIfDue(now);
+        if (now - placedAllNs_ > kPlaceAllAgainNs) placeAllAgain(now);
+        NodeContext* box = takeBest();
         box->scheduled = false;
         ++stats_.decisions;
         ++stats_.boxCalls;
