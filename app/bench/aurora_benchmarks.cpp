@@ -44,6 +44,7 @@ nlohmann::ordered_json basePoint(const std::string& benchmark, const std::string
             {"avg_qos", run.avgQos},
             {"avg_latency_ms", run.avgLatencyMs},
             {"overhead_pct", run.overheadPercent()},
+            {"work_vs_set_cost", run.nominalWorkSeconds > 0 ? run.workSeconds / run.nominalWorkSeconds : 0.0},
             {"engine_cpu_share", run.wallSeconds > 0 ? run.cpuSeconds / run.wallSeconds : 0.0},
             {"decisions_per_item", static_cast<double>(run.scheduler.decisions) / items},
             {"box_calls_per_item", static_cast<double>(run.scheduler.boxCalls) / items},

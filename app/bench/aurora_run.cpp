@@ -9,6 +9,7 @@
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/engine.h"
 #include "nodes/register_builtin_nodes.h"
+#include "nodes/workload/busy_work.h"
 
 namespace isochron::bench {
 namespace {
@@ -47,8 +48,10 @@ WorkloadRun runWorkload(const GraphSpec& spec, const std::string& scheduler, con
         }
     });
     const double cpuBefore = threadCpuSeconds();
+    const std::int64_t busyBefore = busyNanosecondsOnThisThread();
     RunOutcome outcome = engine.run();
     run.cpuSeconds = threadCpuSeconds() - cpuBefore;
+    run.workSeconds = static_cast<double>(busyNanosecondsOnThisThread() - busyBefore) * 1e-9;
     done.store(true);
     watcher.join();
     readTelemetry();
@@ -63,7 +66,7 @@ WorkloadRun runWorkload(const GraphSpec& spec, const std::string& scheduler, con
         } else if (node->descriptor->typeName == "workload.universal_box") {
             std::uint64_t items = 0;
             for (const auto& in : node->inputs) items += in.items;
-            run.workSeconds += static_cast<double>(items) * node->params.getReal("cost_us") * 1e-6;
+            run.nominalWorkSeconds += static_cast<double>(items) * node->params.getReal("cost_us") * 1e-6;
             run.boxItems += items;
         }
     }

@@ -30,7 +30,8 @@ struct WorkloadRun {
     bool completed = false;     ///< the input was drained (not stopped by the timeout)
     double wallSeconds = 0;     ///< Engine::run(), start to drained
     double cpuSeconds = 0;      ///< CPU time of the engine thread over the run
-    double workSeconds = 0;     ///< the boxes' own work: items processed x cost_us, summed
+    double workSeconds = 0;     ///< the boxes' busy work as timed while it ran (engine thread)
+    double nominalWorkSeconds = 0;  ///< the same as set: items processed x cost_us, summed
     std::uint64_t boxItems = 0; ///< items the universal boxes processed
     std::uint64_t inputItems = 0;
     std::uint64_t outputItems = 0;

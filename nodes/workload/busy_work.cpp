@@ -5,8 +5,12 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/time/wall_clock.h"
+
 namespace isochron {
 namespace {
+
+thread_local std::int64_t busyNanoseconds = 0;
 
 constexpr std::uint64_t kCalibrationIterations = 1'000'000;  // ~1 ms per trial
 constexpr int kCalibrationTrials = 9;
@@ -38,11 +42,16 @@ std::uint64_t busyIterationsFor(double microseconds) {
 }
 
 void spinIterations(std::uint64_t iterations) {
+    if (iterations == 0) return;
+    const TimeNs start = wallClockNs();
     std::uint64_t state = iterations;
     for (std::uint64_t i = 0; i < iterations; ++i) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
         asm volatile("" : "+r"(state));  // opaque to the optimizer: every step really runs
     }
+    busyNanoseconds += wallClockNs() - start;
 }
+
+std::int64_t busyNanosecondsOnThisThread() { return busyNanoseconds; }
 
 }  // namespace isochron

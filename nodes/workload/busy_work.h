@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "engine/time/timebase.h"
+
 namespace isochron {
 
 /// Iterations of spinIterations() per microsecond on this machine: the best of several short
@@ -17,5 +19,9 @@ std::uint64_t busyIterationsFor(double microseconds);
 /// Run `iterations` steps of a dependent multiply-add chain the compiler cannot shorten.
 /// [any thread] [no allocation]
 void spinIterations(std::uint64_t iterations);
+
+/// Wall-clock ns this thread has spent in spinIterations() so far: the busy work actually done,
+/// however fast the core ran it (a benchmark's overhead is its CPU time beyond this). [this thread]
+std::int64_t busyNanosecondsOnThisThread();
 
 }  // namespace isochron
