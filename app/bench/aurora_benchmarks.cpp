@@ -286,12 +286,12 @@ void bucketing(const BenchContext& context, const Report& report) {
 
 std::vector<Benchmark> auroraBenchmarks() {
     return {
-        {"aurora-superbox", "Aurora Fig. 5: round-robin box-at-a-time vs Min-Cost superboxes, latency vs capacity (5 trees)", superbox},
-        {"aurora-traversal", "Aurora Fig. 6: Min-Cost vs Min-Latency traversal, latency vs box cost (1 tree, capacity 0.5)", traversal},
-        {"aurora-memory", "Aurora Fig. 7: queued items over a superbox run, Min-Memory vs Min-Cost vs Min-Latency", memory},
-        {"aurora-trains", "Aurora Fig. 8: round-robin trains, latency overhead vs train size for bursts of 1, 2, 4", trains},
-        {"aurora-qos", "Aurora Fig. 11: QoS-driven vs round-robin, average QoS vs capacity (20 chains of 5)", qos},
-        {"aurora-bucketing", "Aurora Figs. 13-14: bucketed QoS scheduling, QoS and overhead vs partitions (200 chains of 5)", bucketing},
+        {"aurora-superbox", "Aurora Fig. 5: round-robin box-at-a-time vs Min-Cost superboxes, latency vs capacity (5 trees)", superbox, false},
+        {"aurora-traversal", "Aurora Fig. 6: Min-Cost vs Min-Latency traversal, latency vs box cost (1 tree, capacity 0.5)", traversal, false},
+        {"aurora-memory", "Aurora Fig. 7: queued items over a superbox run, Min-Memory vs Min-Cost vs Min-Latency", memory, false},
+        {"aurora-trains", "Aurora Fig. 8: round-robin trains, latency overhead vs train size for bursts of 1, 2, 4", trains, false},
+        {"aurora-qos", "Aurora Fig. 11: QoS-driven vs round-robin, average QoS vs capacity (20 chains of 5)", qos, false},
+        {"aurora-bucketing", "Aurora Figs. 13-14: bucketed QoS scheduling, QoS and overhead vs partitions (200 chains of 5)", bucketing, false},
     };
 }
 

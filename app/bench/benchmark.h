@@ -30,6 +30,7 @@ struct Benchmark {
     std::string name;
     std::string summary;
     std::function<void(const BenchContext&, const Report&)> run;
+    bool readsInput = true;  ///< replays BenchContext::input (the aurora-* workloads do not)
 };
 
 /// Every benchmark, in --list order.
