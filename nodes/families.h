@@ -13,5 +13,6 @@ void registerStatsNodes(OperatorRegistry& registry);       ///< nodes/stats
 void registerDetectNodes(OperatorRegistry& registry);      ///< nodes/detect
 void registerSpectralNodes(OperatorRegistry& registry);    ///< nodes/spectral
 void registerSpatialNodes(OperatorRegistry& registry);     ///< nodes/spatial
+void registerWorkloadNodes(OperatorRegistry& registry);    ///< nodes/workload
 
 }  // namespace isochron

@@ -13,6 +13,7 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerDetectNodes(registry);
     registerSpectralNodes(registry);
     registerSpatialNodes(registry);
+    registerWorkloadNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

@@ -2,6 +2,7 @@
 """Turn `isochron-bench all --json` output (JSON lines) into the Markdown tables of BENCHMARKS.md.
 
 Usage: scripts/bench_tables.py RESULTS.jsonl
+Tables for benchmarks absent from RESULTS.jsonl are left out.
 """
 import json
 import sys
@@ -78,12 +79,59 @@ def overload(results):
                   "sustained (samples/s)", "peak pool memory (MB)"], rows)
 
 
+def pivot(results, benchmark, row_key, column_key, value, fmt, where=lambda r: True, series=None):
+    """A table of `value` with one row per `row_key` and one column per `column_key` (first-seen order)."""
+    rows, columns, cells = [], [], {}
+    for r in results:
+        if r["benchmark"] != benchmark or r.get("series") != series or not where(r):
+            continue
+        if r[row_key] not in rows:
+            rows.append(r[row_key])
+        if r[column_key] not in columns:
+            columns.append(r[column_key])
+        cells[(r[row_key], r[column_key])] = r[value]
+    if not rows:
+        return ""
+    body = [[f"{k:g}" if isinstance(k, float) else k] + [fmt(cells[(k, c)]) if (k, c) in cells else "" for c in columns]
+            for k in rows]
+    return table([row_key] + [str(c) for c in columns], body)
+
+
+def ms(v):
+    return f"{v:.3g}"
+
+
+def aurora(results):
+    """The aurora-* and telemetry-overhead tables of BENCHMARKS.md."""
+    pct = lambda v: f"{v:.1f}%"
+    qos = lambda v: f"{v:.3f}"
+    sections = [
+        ("aurora-superbox: average latency (ms)", pivot(results, "aurora-superbox", "capacity", "scheduler", "avg_latency_ms", ms)),
+        ("aurora-superbox: overhead (% of engine CPU)", pivot(results, "aurora-superbox", "capacity", "scheduler", "overhead_pct", pct)),
+        ("aurora-superbox: engine cost with boxes that do no work (ns per input item)",
+         pivot(results, "aurora-superbox", "series", "scheduler", "ns_per_input_item", lambda v: f"{v:.0f}", series="engine-cost")),
+        ("aurora-traversal: average latency (ms)", pivot(results, "aurora-traversal", "cost_us", "scheduler", "avg_latency_ms", ms)),
+        ("aurora-memory: mean queued items", pivot(results, "aurora-memory", "capacity", "scheduler", "mean_queued_items", lambda v: f"{v:.0f}")),
+        ("aurora-memory: average latency (ms)", pivot(results, "aurora-memory", "capacity", "scheduler", "avg_latency_ms", ms)),
+        ("aurora-trains: latency beyond processing (ms)", pivot(results, "aurora-trains", "train_fraction", "burst", "latency_overhead_ms", ms)),
+        ("aurora-trains: decisions per input item", pivot(results, "aurora-trains", "train_fraction", "burst", "decisions_per_item", lambda v: f"{v:.2f}")),
+        ("aurora-qos, even arrivals: average QoS", pivot(results, "aurora-qos", "capacity", "scheduler", "avg_qos", qos, lambda r: r["arrivals"] == "even")),
+        ("aurora-qos, bursty arrivals: average QoS", pivot(results, "aurora-qos", "capacity", "scheduler", "avg_qos", qos, lambda r: r["arrivals"] == "bursty")),
+        ("aurora-qos, bursty arrivals: QoS of the tight applications", pivot(results, "aurora-qos", "capacity", "scheduler", "avg_qos_tight", qos, lambda r: r["arrivals"] == "bursty")),
+        ("aurora-bucketing: average QoS", pivot(results, "aurora-bucketing", "partitions", "scheduler", "avg_qos", qos)),
+        ("aurora-bucketing: overhead (% of engine CPU)", pivot(results, "aurora-bucketing", "partitions", "scheduler", "overhead_pct", pct)),
+        ("telemetry-overhead: throughput lost with telemetry on", pivot(results, "telemetry-overhead", "graph", "telemetry_hz", "overhead_pct", pct)),
+    ]
+    return [(title, body) for title, body in sections if body]
+
+
 def main():
     results = load(sys.argv[1])
-    for title, body in (("Mini-benchmarks", mini_benchmarks(results)), ("EngineBench", engine_bench(results)),
+    for title, body in [("Mini-benchmarks", mini_benchmarks(results)), ("EngineBench", engine_bench(results)),
                         ("STATFILTER vs the hand-written loop", ceiling(results)), ("Memory managers", memory(results)),
-                        ("Overload", overload(results))):
-        print(f"### {title}\n\n{body}\n")
+                        ("Overload", overload(results))] + aurora(results):
+        if body.count("\n") > 1:
+            print(f"### {title}\n\n{body}\n")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ std::vector<std::string> BenchContext::schedulers() const {
 const std::vector<Benchmark>& allBenchmarks() {
     static const std::vector<Benchmark> benchmarks = [] {
         std::vector<Benchmark> list;
-        for (auto group : {graphBenchmarks, loopBenchmarks, memoryBenchmarks, overloadBenchmarks, localizationBenchmarks}) {
+        for (auto group : {graphBenchmarks, loopBenchmarks, memoryBenchmarks, overloadBenchmarks, localizationBenchmarks,
+                           auroraBenchmarks, telemetryBenchmarks}) {
             for (auto& b : group()) list.push_back(std::move(b));
         }
         return list;

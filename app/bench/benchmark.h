@@ -30,6 +30,7 @@ struct Benchmark {
     std::string name;
     std::string summary;
     std::function<void(const BenchContext&, const Report&)> run;
+    bool readsInput = true;  ///< replays BenchContext::input (the aurora-* workloads do not)
 };
 
 /// Every benchmark, in --list order.
@@ -41,5 +42,7 @@ std::vector<Benchmark> overloadBenchmarks(); ///< overload
 std::vector<Benchmark> memoryBenchmarks();   ///< memory (copy-always vs RefCount-Lazy)
 std::vector<Benchmark> loopBenchmarks();     ///< statfilter-loop (the hand-written ceiling)
 std::vector<Benchmark> localizationBenchmarks();  ///< detectaudio, localize-realtime, localize-accuracy (issue 5)
+std::vector<Benchmark> auroraBenchmarks();   ///< aurora-* (the Aurora scheduling paper's experiments)
+std::vector<Benchmark> telemetryBenchmarks();  ///< telemetry-overhead
 
 }  // namespace isochron::bench

@@ -10,18 +10,32 @@
 #include "engine/graph/validated_graph.h"
 #include "engine/memory/memory_pool.h"
 #include "engine/runtime/engine.h"
+#include "engine/telemetry/telemetry_json.h"
 #include "nodes/register_builtin_nodes.h"
 
 namespace isochron::bench {
 
-TimedRun runTimed(const GraphSpec& spec, const std::string& scheduler, double seconds) {
+TimedRun runTimed(const GraphSpec& spec, const std::string& scheduler, double seconds, double telemetryHz) {
     ValidatedGraph graph = validateGraph(spec, builtinRegistry());
     Engine engine(graph, parseSchedulerText(scheduler));  // activation (file loading) is not timed
+    std::shared_ptr<SnapshotChannel> telemetry = telemetryHz > 0 ? engine.openTelemetry(telemetryHz) : nullptr;
+    std::vector<std::string> nodeIds;
+    for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
+    std::uint64_t snapshots = 0, telemetryBytes = 0;
+    auto readTelemetry = [&] {
+        if (!telemetry) return;
+        while (const TelemetrySnapshot* snapshot = telemetry->next()) {
+            telemetryBytes += telemetryToJson(*snapshot, nodeIds).dump().size() + 1;
+            ++snapshots;
+            telemetry->release(snapshot);
+        }
+    };
     std::atomic<bool> done{false};
     std::atomic<std::uint64_t> peak{MemoryPool::instance().stats().liveBytes};
     std::thread watchdog([&] {
         auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
         while (!done.load()) {
+            readTelemetry();
             peak.store(std::max<std::uint64_t>(peak.load(), MemoryPool::instance().stats().liveBytes));
             if (std::chrono::steady_clock::now() >= deadline) {
                 engine.requestStop();
@@ -33,10 +47,13 @@ TimedRun runTimed(const GraphSpec& spec, const std::string& scheduler, double se
     RunOutcome outcome = engine.run();
     done.store(true);
     watchdog.join();
+    readTelemetry();
     if (!outcome.failures.empty()) throw std::runtime_error("benchmark graph failed: " + outcome.failures.front());
     TimedRun run;
     run.seconds = outcome.wallSeconds;
     run.peakLiveBytes = peak.load();
+    run.snapshots = snapshots;
+    run.telemetryBytes = telemetryBytes;
     for (const auto& node : engine.nodes()) {
         if (node->isSource()) {
             for (const auto& out : node->outputs) {

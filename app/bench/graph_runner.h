@@ -17,12 +17,16 @@ struct TimedRun {
     std::uint64_t sinkSamples = 0;     ///< samples that reached the outputs
     std::uint64_t firstHopSamples = 0; ///< samples the sources' direct successors actually processed
     std::uint64_t peakLiveBytes = 0;   ///< highest pool live bytes seen while running (sampled every 10 ms)
+    std::uint64_t snapshots = 0;       ///< telemetry snapshots read (with telemetry on)
+    std::uint64_t telemetryBytes = 0;  ///< JSON lines those snapshots made
     double samplesPerSecond() const { return seconds > 0 ? static_cast<double>(sourceSamples) / seconds : 0; }
 };
 
 /// Validate and run `graph` under `scheduler` (runner syntax) until the sources end or `seconds`
-/// pass, whichever is first. Throws with the validation errors if the graph is wrong.
-TimedRun runTimed(const GraphSpec& graph, const std::string& scheduler, double seconds);
+/// pass, whichever is first. With `telemetryHz` > 0, telemetry is read at that rate the way
+/// `isochron-run --telemetry` does (each snapshot turned into a JSON line, then dropped). Throws
+/// with the validation errors if the graph is wrong.
+TimedRun runTimed(const GraphSpec& graph, const std::string& scheduler, double seconds, double telemetryHz = 0);
 
 /// Load samples/bench/<name>.isograph.json and point its source at `input`, replayed from memory
 /// in a loop, unpaced, with `block` samples per item.

@@ -1,10 +1,13 @@
 // isochron-bench: the engine's benchmarks. Results and the machine they ran on go in BENCHMARKS.md.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string_view>
 
 #include "app/bench/benchmark.h"
+#include "app/bench/csv_tables.h"
 #include "engine/schedulers/scheduler.h"
 
 using namespace isochron;
@@ -18,6 +21,7 @@ const char* kUsage = R"(Usage: isochron-bench NAME [options]
 Options:
   --scheduler NAME[:k=v,...]  run only this scheduler (default: every scheduler)
   --json                      one JSON object per measured point, one per line
+  --csv DIR                   also write each benchmark's points to DIR/<benchmark>.csv
   --seconds S                 measured time per point (default 2)
   --input FILE.wav            audio replayed from memory (default: $ISOCHRON_BENCH_INPUT, else
                               ../shared/data/counting-44k1.wav next to the source tree)
@@ -53,6 +57,7 @@ int main(int argc, char** argv) {
     context.input = defaultInput();
     context.samplesDirectory = std::filesystem::path(ISOCHRON_SOURCE_DIR) / "samples";
     bool json = false;
+    std::optional<std::filesystem::path> csvDirectory;
     std::string name;
     for (int i = 1; i < argc; ++i) {
         std::string_view arg = argv[i];
@@ -71,6 +76,8 @@ int main(int argc, char** argv) {
             return 0;
         } else if (arg == "--json") {
             json = true;
+        } else if (arg == "--csv") {
+            csvDirectory = value();
         } else if (arg == "--scheduler") {
             context.scheduler = value();
         } else if (arg == "--seconds") {
@@ -88,13 +95,17 @@ int main(int argc, char** argv) {
         std::cerr << kUsage;
         return 1;
     }
-    if (!std::filesystem::exists(context.input)) {
+    const bool readsInput = std::any_of(allBenchmarks().begin(), allBenchmarks().end(),
+                                        [&](const Benchmark& b) { return (name == "all" || b.name == name) && b.readsInput; });
+    if (readsInput && !std::filesystem::exists(context.input)) {
         std::cerr << "isochron-bench: input " << context.input << " not found (use --input FILE.wav)\n";
         return 1;
     }
+    CsvTables tables;
     Report report = [&](const nlohmann::ordered_json& point) {
         if (json) std::cout << point.dump() << std::endl;
         else printPointAsText(point);
+        if (csvDirectory) tables.add(point);
     };
     bool found = false;
     try {
@@ -102,6 +113,9 @@ int main(int argc, char** argv) {
             if (name != "all" && b.name != name) continue;
             found = true;
             b.run(context, report);
+        }
+        if (csvDirectory) {
+            for (const auto& path : tables.write(*csvDirectory)) std::cerr << "wrote " << path.string() << "\n";
         }
     } catch (const std::exception& e) {
         std::cerr << "isochron-bench: " << e.what() << "\n";

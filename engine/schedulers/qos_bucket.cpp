@@ -7,6 +7,11 @@
 #include "engine/time/wall_clock.h"
 
 namespace isochron {
+namespace {
+
+constexpr TimeNs kPlaceAllAgainNs = 20'000'000;  // waiting boxes are re-bucketed at 50 Hz
+
+}  // namespace
 
 BucketIndex bucketOf(const BoxPriority& priority, int gradientBuckets, int slackBuckets, double maxUtility, double maxSlackMs) {
     auto partition = [](double value, double max, int count) {
@@ -24,57 +29,60 @@ QosBucketScheduler::QosBucketScheduler(int gradientBuckets, int slackBuckets, st
     const auto count = static_cast<std::size_t>(gradientBuckets_ * slackBuckets_);
     buckets_.resize(count);
     occupied_.assign((count + 63) / 64, 0);
+    firstWord_ = occupied_.size();
 }
 
 void QosBucketScheduler::prepare(const std::vector<NodeContext*>& nodes) {
     priorities_.prepare(nodes);
 }
 
+void QosBucketScheduler::place(NodeContext& box, TimeNs now) {
+    const BucketIndex b = bucketOf(priorities_.priority(box, now), gradientBuckets_, slackBuckets_,
+                                   priorities_.maxUtility(), priorities_.maxSlackMs());
+    const auto rank = static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack);
+    buckets_[rank].push(&box);
+    occupied_[rank / 64] |= std::uint64_t{1} << (rank % 64);
+    firstWord_ = std::min(firstWord_, rank / 64);
+    ++waiting_;
+}
+
+NodeContext* QosBucketScheduler::takeBest() {
+    while (occupied_[firstWord_] == 0) ++firstWord_;
+    const std::size_t rank = firstWord_ * 64 + static_cast<std::size_t>(std::countr_zero(occupied_[firstWord_]));
+    NodeContext* box = buckets_[rank].pop();
+    if (buckets_[rank].empty()) occupied_[rank / 64] &= ~(std::uint64_t{1} << (rank % 64));
+    --waiting_;
+    return box;
+}
+
 void QosBucketScheduler::deliver(NodeContext& target, int port, Item&& item) {
     target.inputs[static_cast<std::size_t>(port)].queue.push(std::move(item));
     if (!target.scheduled) {
         target.scheduled = true;
-        ready_.push_back(&target);
+        place(target, wallClockNs());
     }
 }
 
-void QosBucketScheduler::refill() {
-    const TimeNs now = wallClockNs();
-    priorities_.refreshCostsIfDue(now);
-    for (NodeContext* box : ready_) {
-        const BucketIndex b = bucketOf(priorities_.priority(*box, now), gradientBuckets_, slackBuckets_,
-                                       priorities_.maxUtility(), priorities_.maxSlackMs());
-        const auto rank = static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack);
-        buckets_[rank].push_back(box);
-        occupied_[rank / 64] |= std::uint64_t{1} << (rank % 64);
-    }
-    ready_.clear();
-    // Only occupied buckets are visited: with few ready boxes a refill costs what they cost.
-    for (std::size_t word = 0; word < occupied_.size(); ++word) {
-        while (occupied_[word] != 0) {
-            const auto bit = static_cast<std::size_t>(std::countr_zero(occupied_[word]));
-            occupied_[word] &= occupied_[word] - 1;
-            auto& bucket = buckets_[word * 64 + bit];
-            for (NodeContext* box : bucket) executionQueue_.push(box);
-            bucket.clear();
-        }
-    }
-    ++stats_.decisions;
+void QosBucketScheduler::placeAllAgain(TimeNs now) {
+    scratch_.clear();
+    while (waiting_ > 0) scratch_.push_back(takeBest());
+    for (NodeContext* box : scratch_) place(*box, now);
+    placedAllNs_ = now;
 }
 
 void QosBucketScheduler::drain(const std::atomic<bool>& stop) {
-    while (!stop.load(std::memory_order_relaxed)) {
-        if (executionQueue_.empty()) {
-            if (ready_.empty()) return;
-            refill();
-        }
-        NodeContext* box = executionQueue_.pop();
+    while (waiting_ > 0 && !stop.load(std::memory_order_relaxed)) {
+        const TimeNs now = wallClockNs();
+        priorities_.refreshCostsIfDue(now);
+        if (now - placedAllNs_ > kPlaceAllAgainNs) placeAllAgain(now);
+        NodeContext* box = takeBest();
         box->scheduled = false;
+        ++stats_.decisions;
         ++stats_.boxCalls;
         runTrain(*box, train_);
         if (!box->scheduled && box->queuedItems() > 0) {
             box->scheduled = true;
-            ready_.push_back(box);
+            place(*box, wallClockNs());
         }
     }
 }

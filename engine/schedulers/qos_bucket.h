@@ -1,8 +1,10 @@
 // Bucketed QoS-driven scheduling (Aurora, section 6.2): the utility (-gradient) range is cut into
-// g buckets and the slack range into s; boxes that fall into the same bucket count as equal. When
-// the execution queue runs dry, every ready box is placed in its bucket and the buckets are read
-// out best first (highest utility, then least slack) into a new execution queue, which then runs
-// without further decisions. Fewer buckets: less precise order, fewer and cheaper decisions.
+// g buckets and the slack range into s; boxes that fall into the same bucket count as equal. The
+// buckets are a calendar queue: a box is placed in its bucket once, when it becomes ready (one
+// priority evaluation), and the best occupied bucket (highest utility, then least slack) gives the
+// next box, first come first served within a bucket. Every 20 ms all waiting boxes are placed
+// again, since their items have aged. Fewer buckets: a less precise order; either way far fewer
+// priority evaluations than `qos`, which compares every ready box at every decision.
 #pragma once
 
 #include <vector>
@@ -32,18 +34,25 @@ public:
     bool usesEstimates() const override { return true; }
 
 private:
-    void refill();
+    /// Put a ready box into the bucket of its priority now. [O(1)]
+    void place(NodeContext& box, TimeNs now);
+    /// The first box of the best occupied bucket (there must be one). [O(occupied words skipped)]
+    NodeContext* takeBest();
+    /// Take every waiting box out and place it again (its items aged, costs moved). [O(waiting)]
+    void placeAllAgain(TimeNs now);
 
     int gradientBuckets_;
     int slackBuckets_;
     std::size_t train_;
     QosPriorities priorities_;
-    std::vector<NodeContext*> ready_;                 // waiting for the next bucket assignment
-    /// Bucket lists by rank: rank 0 is the steepest gradient with the least slack, so serving
-    /// ranks in increasing order is serving priorities in decreasing order. Reused.
-    std::vector<std::vector<NodeContext*>> buckets_;
+    /// Bucket queues by rank: rank 0 is the steepest gradient with the least slack, so serving
+    /// ranks in increasing order is serving priorities in decreasing order.
+    std::vector<RingBuffer<NodeContext*>> buckets_;
     std::vector<std::uint64_t> occupied_;  // bit r: buckets_[r] is not empty
-    RingBuffer<NodeContext*> executionQueue_;
+    std::size_t firstWord_ = 0;            // no occupied bit in the words before it
+    std::size_t waiting_ = 0;              // boxes in the buckets
+    std::vector<NodeContext*> scratch_;    // placeAllAgain's, reused
+    TimeNs placedAllNs_ = 0;
 };
 
 }  // namespace isochron

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/time/wall_clock.h"
+
 namespace isochron {
 
 SuperboxScheduler::SuperboxScheduler(Traversal traversal, int workers)
@@ -72,9 +74,12 @@ void SuperboxScheduler::deliver(NodeContext& target, int port, Item&& item) {
 
 const std::vector<SuperboxTurn>& SuperboxScheduler::planOf(std::size_t tree) {
     TreePlan& plan = plans_[tree];
-    if (traversal_ != Traversal::MinCost && ++plan.runs >= kReplanEvery) {
+    if (traversal_ == Traversal::MinCost) return plan.turns;
+    const TimeNs now = wallClockNs();
+    if (++plan.runs >= kReplanEvery || now - plan.plannedNs >= kReplanAfterNs) {
         plan.turns = computePlan(tree);
         plan.runs = 0;
+        plan.plannedNs = now;
     }
     return plan.turns;
 }

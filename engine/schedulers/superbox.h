@@ -38,8 +38,10 @@ private:
     /// Run one superbox; true if items are still queued in it afterwards.
     bool runTree(std::size_t tree, bool withCheckpoints, std::uint64_t& boxCalls);
     /// The tree's traversal: fixed for Min-Cost; for the others recomputed from the running
-    /// estimates every kReplanEvery runs of the tree (they move slowly, and planning is
-    /// quadratic in the tree's depth).
+    /// estimates every kReplanEvery runs of the tree, or at its first run after kReplanAfterNs
+    /// (they move slowly, and planning is quadratic in the tree's depth; the time bound keeps a
+    /// tree that runs rarely, e.g. under bursty input, from keeping the plan made before any
+    /// estimate existed).
     const std::vector<SuperboxTurn>& planOf(std::size_t tree);
     std::vector<SuperboxTurn> computePlan(std::size_t tree) const;
     void markReady(std::size_t tree);
@@ -50,12 +52,14 @@ private:
     Traversal traversal_;
     int workers_;
     std::vector<OutputTree> trees_;
-    /// A tree's current traversal and how many runs it has served.
+    /// A tree's current traversal, how many runs it has served and when it was made.
     struct TreePlan {
         std::vector<SuperboxTurn> turns;
         std::uint32_t runs = 0;
+        TimeNs plannedNs = 0;
     };
     static constexpr std::uint32_t kReplanEvery = 64;
+    static constexpr TimeNs kReplanAfterNs = 50'000'000;
     std::vector<TreePlan> plans_;
     std::vector<std::vector<std::size_t>> treesOfNode_;
     std::vector<char> ready_;
