@@ -1,7 +1,13 @@
-// isochron: the desktop editor. `isochron [GRAPH]` opens a graph file (or an empty canvas).
+// isochron: the desktop editor.
+//   isochron [GRAPH] [--run] [--dark] [--quit-after SECONDS]
+// opens GRAPH (or an empty canvas), optionally runs it at once; --quit-after ends the app after a
+// while (for smoke tests and screenshots).
+#include <QCommandLineParser>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
+#include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
 
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
@@ -10,10 +16,37 @@ int main(int argc, char** argv) {
     QGuiApplication app(argc, argv);
     QGuiApplication::setOrganizationName("Isochron");
     QGuiApplication::setApplicationName("isochron");
+    QGuiApplication::setApplicationVersion("0.1.0");
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Isochron: edit, run and compare stream graphs.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("graph", "A graph file (*.isograph.json) to open.", "[GRAPH]");
+    const QCommandLineOption runOption("run", "Run the graph once it is open.");
+    const QCommandLineOption darkOption("dark", "Use the dark theme (it is remembered).");
+    const QCommandLineOption quitOption("quit-after", "Quit after this many seconds.", "seconds");
+    parser.addOptions({runOption, darkOption, quitOption});
+    parser.process(app);
+
     QQuickStyle::setStyle("Fusion");
     QQmlApplicationEngine engine;
     engine.addImportPath("qrc:/qt/qml");
+    QVariantMap initial;
+    if (!parser.positionalArguments().isEmpty()) initial["initialGraph"] = QFileInfo(parser.positionalArguments().front()).absoluteFilePath();
+    initial["runAtStart"] = parser.isSet(runOption);
+    engine.setInitialProperties(initial);
     engine.load(QUrl("qrc:/qt/qml/Isochron/Ui/qml/Main.qml"));
     if (engine.rootObjects().isEmpty()) return 1;
+    if (parser.isSet(darkOption)) engine.rootObjects().front()->setProperty("darkTheme", true);
+    if (parser.isSet(quitOption)) {
+        bool ok = false;
+        const double seconds = parser.value(quitOption).toDouble(&ok);
+        if (!ok || seconds < 0) {
+            qCritical("isochron: --quit-after needs a number of seconds");
+            return 1;
+        }
+        QTimer::singleShot(static_cast<int>(seconds * 1000), &app, &QCoreApplication::quit);
+    }
     return app.exec();
 }

@@ -29,18 +29,18 @@ EdgeListModel::EdgeListModel(GraphStore& store, ResolutionCache& resolution, Sel
     connect(&store, &GraphStore::edgeInserted, this, [this](int i) {
         wires_.insert(wires_.begin() + i, compute(store_.spec().edges[static_cast<std::size_t>(i)]));
         endInsertRows();
-        emit geometryChanged();
+        Q_EMIT geometryChanged();
     });
     connect(&store, &GraphStore::edgeAboutToBeRemoved, this, [this](int i) { beginRemoveRows({}, i, i); });
     connect(&store, &GraphStore::edgeRemoved, this, [this](int i) {
         wires_.erase(wires_.begin() + i);
         endRemoveRows();
-        emit geometryChanged();
+        Q_EMIT geometryChanged();
     });
     connect(&store, &GraphStore::edgeChanged, this, [this](int i) {
         wires_[static_cast<std::size_t>(i)] = compute(store_.spec().edges[static_cast<std::size_t>(i)]);
-        emit dataChanged(index(i), index(i));
-        emit geometryChanged();
+        Q_EMIT dataChanged(index(i), index(i));
+        Q_EMIT geometryChanged();
     });
     connect(&store, &GraphStore::nodeMoved, this, &EdgeListModel::recomputeTouching);
     connect(&resolution, &ResolutionCache::updated, this, &EdgeListModel::recomputeAll);
@@ -48,8 +48,8 @@ EdgeListModel::EdgeListModel(GraphStore& store, ResolutionCache& resolution, Sel
         const int row = indexOf(key);
         if (row < 0) return;
         wires_[static_cast<std::size_t>(row)].selected = selection_.hasWire(key);
-        emit dataChanged(index(row), index(row), {SelectedRole});
-        emit geometryChanged();
+        Q_EMIT dataChanged(index(row), index(row), {SelectedRole});
+        Q_EMIT geometryChanged();
     });
 }
 
@@ -116,8 +116,8 @@ void EdgeListModel::recomputeAll() {
     const auto& edges = store_.spec().edges;
     wires_.resize(edges.size());
     for (std::size_t i = 0; i < edges.size(); ++i) wires_[i] = compute(edges[i]);
-    if (!edges.empty()) emit dataChanged(index(0), index(rowCount() - 1));
-    emit geometryChanged();
+    if (!edges.empty()) Q_EMIT dataChanged(index(0), index(rowCount() - 1));
+    Q_EMIT geometryChanged();
 }
 
 void EdgeListModel::recomputeTouching(int nodeIndex) {
@@ -128,10 +128,10 @@ void EdgeListModel::recomputeTouching(int nodeIndex) {
         if (edges[i].fromNode != id && edges[i].toNode != id) continue;
         wires_[i] = compute(edges[i]);
         const int row = static_cast<int>(i);
-        emit dataChanged(index(row), index(row), {FromXRole, FromYRole, ToXRole, ToYRole});
+        Q_EMIT dataChanged(index(row), index(row), {FromXRole, FromYRole, ToXRole, ToYRole});
         any = true;
     }
-    if (any) emit geometryChanged();
+    if (any) Q_EMIT geometryChanged();
 }
 
 int EdgeListModel::indexOf(const QString& key) const {
@@ -140,6 +140,20 @@ int EdgeListModel::indexOf(const QString& key) const {
         if (keyOf(edges[i]) == key) return static_cast<int>(i);
     }
     return -1;
+}
+
+QVariantMap EdgeListModel::wireInto(const QString& nodeId, const QString& port) const {
+    const auto& edges = store_.spec().edges;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        if (QString::fromStdString(edges[i].toNode) != nodeId || QString::fromStdString(edges[i].toPort) != port) continue;
+        return {{"key", keyOf(edges[i])},
+                {"fromNode", QString::fromStdString(edges[i].fromNode)},
+                {"fromPort", QString::fromStdString(edges[i].fromPort)},
+                {"fromX", wires_[i].from.x()},
+                {"fromY", wires_[i].from.y()},
+                {"color", wires_[i].color}};
+    }
+    return {};
 }
 
 QString EdgeListModel::wireAt(qreal x, qreal y, qreal tolerance) const {
@@ -164,7 +178,7 @@ QString EdgeListModel::wireAt(qreal x, qreal y, qreal tolerance) const {
 
 void EdgeListModel::setLiveTexts(QHash<QString, QString> texts) {
     liveTexts_ = std::move(texts);
-    if (rowCount() > 0) emit dataChanged(index(0), index(rowCount() - 1), {LiveTextRole});
+    if (rowCount() > 0) Q_EMIT dataChanged(index(0), index(rowCount() - 1), {LiveTextRole});
 }
 
 }  // namespace isochron::ui

@@ -57,6 +57,8 @@ public:
     const std::vector<WireGeometry>& geometry() const { return wires_; }
     /// Row of the wire with this key ("node.port>node.port"), or -1.
     Q_INVOKABLE int indexOf(const QString& key) const;
+    /// The wire feeding input `port` of `nodeId`: {key, fromNode, fromPort, fromX, fromY, color}; empty if none.
+    Q_INVOKABLE QVariantMap wireInto(const QString& nodeId, const QString& port) const;
     /// Key of the wire passing within `tolerance` of (x, y) in canvas units, or empty.
     Q_INVOKABLE QString wireAt(qreal x, qreal y, qreal tolerance) const;
     /// Short live readouts per wire key (item rate, last value); empty map to clear.
@@ -64,7 +66,7 @@ public:
 
     static QString keyOf(const EdgeSpec& edge);
 
-signals:
+Q_SIGNALS:
     /// Some wire moved, appeared, vanished or changed look.
     void geometryChanged();
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "engine/graph/graph_file.h"
+#include "engine/qos/qos_graph.h"
 #include "engine/schedulers/scheduler.h"
 #include "nodes/register_builtin_nodes.h"
 #include "ui/canvas/node_geometry.h"
@@ -72,6 +73,13 @@ GraphDocument::GraphDocument(const OperatorRegistry& registry, QObject* parent)
     connect(&store_, &GraphStore::graphFieldsChanged, this, &GraphDocument::graphFieldsChanged);
     connect(&store_, &GraphStore::structureChanged, this, &GraphDocument::structureChanged);
     connect(&resolution_, &ResolutionCache::updated, this, &GraphDocument::problemsChanged);
+    auto bump = [this] {
+        ++revision_;
+        Q_EMIT revisionChanged();
+    };
+    connect(&store_, &GraphStore::structureChanged, this, bump);
+    connect(&store_, &GraphStore::nodeMoved, this, bump);
+    connect(&resolution_, &ResolutionCache::updated, this, bump);
     connect(&store_, &GraphStore::nodeAboutToBeRemoved, this, [this](int index) {
         const std::string& id = store_.spec().nodes[static_cast<std::size_t>(index)].id;
         selection_.forgetNode(QString::fromStdString(id));
@@ -83,7 +91,7 @@ GraphDocument::GraphDocument(const OperatorRegistry& registry, QObject* parent)
         const NodeSpec* node = store_.node(nodeId.toStdString());
         for (const QString& name : names) {
             auto value = node->params.find(name.toStdString());
-            emit parameterChanged(nodeId, name, value == node->params.end() ? QVariant() : jsonToVariant(value->second));
+            Q_EMIT parameterChanged(nodeId, name, value == node->params.end() ? QVariant() : jsonToVariant(value->second));
         }
     });
 }
@@ -102,7 +110,7 @@ bool GraphDocument::valid() { return resolution_.current().valid(); }
 
 void GraphDocument::fail(const QString& message) {
     lastError_ = message;
-    emit lastErrorChanged();
+    Q_EMIT lastErrorChanged();
 }
 
 void GraphDocument::push(QUndoCommand* command) { undoStack_.push(command); }
@@ -118,7 +126,7 @@ void GraphDocument::newGraph() {
     store_.reset(GraphSpec{});
     undoStack_.clear();
     filePath_.clear();
-    emit filePathChanged();
+    Q_EMIT filePathChanged();
 }
 
 bool GraphDocument::open(const QString& pathOrUrl) {
@@ -139,7 +147,7 @@ bool GraphDocument::open(const QString& pathOrUrl) {
     if (!unplaced.empty()) layOut({}, false);
     undoStack_.clear();
     filePath_ = QFileInfo(path).absoluteFilePath();
-    emit filePathChanged();
+    Q_EMIT filePathChanged();
     return true;
 }
 
@@ -187,7 +195,7 @@ bool GraphDocument::saveAs(const QString& pathOrUrl) {
         undoStack_.setClean();
     }
     filePath_ = path;
-    emit filePathChanged();
+    Q_EMIT filePathChanged();
     return true;
 }
 
@@ -219,12 +227,23 @@ QString GraphDocument::connectPorts(const QString& fromNode, const QString& from
     EdgeSpec edge{fromNode.toStdString(), fromPort.toStdString(), toNode.toStdString(), toPort.toStdString()};
     const QString reason = QString::fromStdString(ui::wireRefusal(store_.spec(), registry_, edge));
     if (!reason.isEmpty()) {
-        emit wireRefused(reason);
+        Q_EMIT wireRefused(reason);
         return reason;
     }
     auto* edit = new StructureEdit(store_, tr("Connect %1 to %2").arg(QString::fromStdString(edge.from()), QString::fromStdString(edge.to())));
     edit->addEdge(std::move(edge));
     push(edit);
+    return {};
+}
+
+QString GraphDocument::firstAcceptingInput(const QString& fromNode, const QString& fromPort, const QString& toNode) {
+    const NodeResolution* view = resolution_.current().node(toNode.toStdString());
+    if (!view) return {};
+    const std::vector<PortView> inputs = view->inputs;
+    for (const PortView& input : inputs) {
+        const QString port = QString::fromStdString(input.name);
+        if (wireRefusal(fromNode, fromPort, toNode, port).isEmpty()) return port;
+    }
     return {};
 }
 
@@ -238,7 +257,7 @@ QString GraphDocument::rerouteWire(const QString& key, const QString& toNode, co
     without.edges.erase(without.edges.begin() + index);
     const QString reason = QString::fromStdString(ui::wireRefusal(without, registry_, edge));
     if (!reason.isEmpty()) {
-        emit wireRefused(reason);
+        Q_EMIT wireRefused(reason);
         return reason;
     }
     auto* edit = new StructureEdit(store_, tr("Reroute wire to %1").arg(QString::fromStdString(edge.to())));
@@ -379,6 +398,38 @@ void GraphDocument::setComment(const QString& nodeId, const QString& text) {
     push(new EditNode(store_, *node, std::move(after), tr("Comment on %1").arg(nodeId), node->id + "/comment"));
 }
 
+QVariantList GraphDocument::qosOf(const QString& nodeId) const {
+    const NodeSpec* node = store_.node(nodeId.toStdString());
+    QVariantList points;
+    std::optional<QosGraph> graph;
+    try {
+        if (node && node->extra.contains("qos")) graph = QosGraph::fromJson(node->extra["qos"]);
+        else if (store_.spec().extra.contains("qos_default")) graph = QosGraph::withDeadline(store_.spec().extra["qos_default"].value("deadline_ms", kDefaultQosDeadlineMs));
+    } catch (const std::exception&) {
+        graph.reset();
+    }
+    if (!graph) graph = QosGraph::withDeadline(kDefaultQosDeadlineMs);
+    for (const QosPoint& p : graph->points()) points.append(QVariantMap{{"latency", p.latencyMs}, {"utility", p.utility}});
+    return points;
+}
+
+QString GraphDocument::setQos(const QString& nodeId, const QVariantList& points) {
+    const NodeSpec* node = store_.node(nodeId.toStdString());
+    if (!node) return tr("there is no node '%1'").arg(nodeId);
+    std::vector<QosPoint> qos;
+    for (const QVariant& p : points) qos.push_back({p.toMap().value("latency").toDouble(), p.toMap().value("utility").toDouble()});
+    try {
+        const QosGraph graph(std::move(qos));
+        NodeSpec after = *node;
+        after.extra["qos"] = graph.toJson();
+        if (after.extra == node->extra) return {};
+        push(new EditNode(store_, *node, std::move(after), tr("Edit QoS of %1").arg(nodeId), node->id + "/qos"));
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
 QString GraphDocument::renameNode(const QString& nodeId, const QString& newId) {
     if (nodeId == newId) return {};
     if (!isIdentifier(newId)) return tr("an id uses letters, digits, '_' and '-'");
@@ -434,6 +485,12 @@ QString GraphDocument::setSchedulerParameter(const QString& name, const QVariant
     after.scheduler.params[p->name] = paramValueToJson(*checked);
     push(new EditGraphFields(store_, store_.graphFields(), std::move(after), tr("Set scheduler %1").arg(name)));
     return {};
+}
+
+void GraphDocument::resetSchedulerParameter(const QString& name) {
+    GraphFields after = store_.graphFields();
+    if (!after.scheduler.params.erase(name.toStdString())) return;
+    push(new EditGraphFields(store_, store_.graphFields(), std::move(after), tr("Reset scheduler %1").arg(name)));
 }
 
 void GraphDocument::layOut(const std::vector<std::string>& ids, bool undoable) {

@@ -37,6 +37,9 @@ class GraphDocument : public QObject {
     Q_PROPERTY(QString schedulerName READ schedulerName NOTIFY graphFieldsChanged)
     Q_PROPERTY(QVariantMap schedulerParams READ schedulerParams NOTIFY graphFieldsChanged)
     Q_PROPERTY(int nodeCount READ nodeCount NOTIFY structureChanged)
+    /// Counts every change (edits, undo/redo, moves, also the transient ones of a drag), for QML
+    /// bindings that depend on the whole graph.
+    Q_PROPERTY(int revision READ revision NOTIFY revisionChanged)
     Q_PROPERTY(bool valid READ valid NOTIFY problemsChanged)
     Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
     Q_PROPERTY(isochron::ui::NodeListModel* nodes READ nodes CONSTANT)
@@ -60,6 +63,7 @@ public:
     QString schedulerName() const { return QString::fromStdString(store_.spec().scheduler.name); }
     QVariantMap schedulerParams() const;
     int nodeCount() const { return static_cast<int>(store_.spec().nodes.size()); }
+    int revision() const { return revision_; }
     bool valid();
     QString lastError() const { return lastError_; }
     NodeListModel* nodes() { return &nodes_; }
@@ -89,6 +93,8 @@ public:
     Q_INVOKABLE QString connectPorts(const QString& fromNode, const QString& fromPort, const QString& toNode, const QString& toPort);
     /// Why such a wire would be refused, without making it (empty if it fits).
     Q_INVOKABLE QString wireRefusal(const QString& fromNode, const QString& fromPort, const QString& toNode, const QString& toPort);
+    /// The first unconnected input of `toNode` that would accept the wire, or empty (for drops on a node's body).
+    Q_INVOKABLE QString firstAcceptingInput(const QString& fromNode, const QString& fromPort, const QString& toNode);
     /// Move a wire's input end to another input (one step); returns the refusal, or empty.
     Q_INVOKABLE QString rerouteWire(const QString& key, const QString& toNode, const QString& toPort);
     Q_INVOKABLE void removeWire(const QString& key);
@@ -113,6 +119,10 @@ public:
     /// Back to the operator's default.
     Q_INVOKABLE void resetParameter(const QString& nodeId, const QString& name);
     Q_INVOKABLE void setComment(const QString& nodeId, const QString& text);
+    /// An output's QoS graph as [{latency, utility}, ...]: its own "qos", else the graph's default.
+    Q_INVOKABLE QVariantList qosOf(const QString& nodeId) const;
+    /// Give an output its own QoS graph (points as qosOf gives them). Returns why not, or empty.
+    Q_INVOKABLE QString setQos(const QString& nodeId, const QVariantList& points);
     /// Give a node a new id; returns why not (taken, not an identifier) or empty.
     Q_INVOKABLE QString renameNode(const QString& nodeId, const QString& newId);
     void setGraphName(const QString& name);
@@ -120,6 +130,7 @@ public:
     /// Choose the scheduler (its parameters back to defaults). Returns why not, or empty.
     Q_INVOKABLE QString setScheduler(const QString& name);
     Q_INVOKABLE QString setSchedulerParameter(const QString& name, const QVariant& value);
+    Q_INVOKABLE void resetSchedulerParameter(const QString& name);
     /// Lay out the selection (or the whole graph when nothing is selected) in layers, left to right.
     Q_INVOKABLE void autoLayout();
     Q_INVOKABLE void undo() { undoStack_.undo(); }
@@ -134,12 +145,13 @@ public:
     /// Every scheduler this build has: name, summary, params (as parametersOf, for the chooser).
     Q_INVOKABLE QVariantList schedulers() const;
 
-signals:
+Q_SIGNALS:
     void filePathChanged();
     void modifiedChanged();
     void historyChanged();
     void graphFieldsChanged();
     void structureChanged();
+    void revisionChanged();
     void problemsChanged();
     void lastErrorChanged();
     /// A wire was refused; the canvas shows `reason` next to the pointer.
@@ -165,6 +177,7 @@ private:
     QUndoStack undoStack_;
     QString filePath_;
     QString lastError_;
+    int revision_ = 0;
     std::vector<std::pair<std::string, NodePosition>> moveStart_;
 };
 

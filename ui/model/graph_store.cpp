@@ -14,26 +14,26 @@ int GraphStore::nodeIndex(std::string_view id) const {
 const NodeSpec* GraphStore::node(std::string_view id) const { return spec_.findNode(id); }
 
 void GraphStore::reset(GraphSpec spec) {
-    emit aboutToReset();
+    Q_EMIT aboutToReset();
     spec_ = std::move(spec);
-    emit wasReset();
-    emit graphFieldsChanged();
-    emit structureChanged();
+    Q_EMIT wasReset();
+    Q_EMIT graphFieldsChanged();
+    Q_EMIT structureChanged();
 }
 
 void GraphStore::insertNode(int index, NodeSpec node) {
-    emit nodeAboutToBeInserted(index);
+    Q_EMIT nodeAboutToBeInserted(index);
     spec_.nodes.insert(spec_.nodes.begin() + index, std::move(node));
-    emit nodeInserted(index);
-    emit structureChanged();
+    Q_EMIT nodeInserted(index);
+    Q_EMIT structureChanged();
 }
 
 NodeSpec GraphStore::removeNode(int index) {
-    emit nodeAboutToBeRemoved(index);
+    Q_EMIT nodeAboutToBeRemoved(index);
     NodeSpec removed = std::move(spec_.nodes[static_cast<std::size_t>(index)]);
     spec_.nodes.erase(spec_.nodes.begin() + index);
-    emit nodeRemoved(index);
-    emit structureChanged();
+    Q_EMIT nodeRemoved(index);
+    Q_EMIT structureChanged();
     return removed;
 }
 
@@ -48,41 +48,41 @@ void GraphStore::replaceNode(int index, NodeSpec node) {
         if (!node.params.count(name)) changed.append(QString::fromStdString(name));
     }
     current = std::move(node);
-    emit nodeChanged(index);
-    if (!changed.isEmpty()) emit parametersChanged(QString::fromStdString(current.id), changed);
-    emit structureChanged();
+    Q_EMIT nodeChanged(index);
+    if (!changed.isEmpty()) Q_EMIT parametersChanged(QString::fromStdString(current.id), changed);
+    Q_EMIT structureChanged();
 }
 
 void GraphStore::setPosition(int index, NodePosition position) {
     spec_.nodes[static_cast<std::size_t>(index)].position = position;
-    emit nodeMoved(index);
+    Q_EMIT nodeMoved(index);
 }
 
 void GraphStore::insertEdge(int index, EdgeSpec edge) {
-    emit edgeAboutToBeInserted(index);
+    Q_EMIT edgeAboutToBeInserted(index);
     spec_.edges.insert(spec_.edges.begin() + index, std::move(edge));
-    emit edgeInserted(index);
-    emit structureChanged();
+    Q_EMIT edgeInserted(index);
+    Q_EMIT structureChanged();
 }
 
 EdgeSpec GraphStore::removeEdge(int index) {
-    emit edgeAboutToBeRemoved(index);
+    Q_EMIT edgeAboutToBeRemoved(index);
     EdgeSpec removed = std::move(spec_.edges[static_cast<std::size_t>(index)]);
     spec_.edges.erase(spec_.edges.begin() + index);
-    emit edgeRemoved(index);
-    emit structureChanged();
+    Q_EMIT edgeRemoved(index);
+    Q_EMIT structureChanged();
     return removed;
 }
 
 void GraphStore::replaceEdge(int index, EdgeSpec edge) {
     spec_.edges[static_cast<std::size_t>(index)] = std::move(edge);
-    emit edgeChanged(index);
-    emit structureChanged();
+    Q_EMIT edgeChanged(index);
+    Q_EMIT structureChanged();
 }
 
 void GraphStore::setBaseDirectory(std::filesystem::path folder) {
     spec_.baseDirectory = std::move(folder);
-    emit structureChanged();
+    Q_EMIT structureChanged();
 }
 
 GraphFields GraphStore::graphFields() const {
@@ -94,8 +94,8 @@ void GraphStore::setGraphFields(GraphFields fields) {
     spec_.description = std::move(fields.description);
     spec_.scheduler = std::move(fields.scheduler);
     spec_.extra = std::move(fields.extra);
-    emit graphFieldsChanged();
-    emit structureChanged();
+    Q_EMIT graphFieldsChanged();
+    Q_EMIT structureChanged();
 }
 
 }  // namespace isochron::ui

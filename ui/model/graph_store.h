@@ -43,7 +43,7 @@ public:
     void setBaseDirectory(std::filesystem::path folder);
     void setGraphFields(GraphFields fields);
 
-signals:
+Q_SIGNALS:
     void aboutToReset();
     void wasReset();
     void nodeAboutToBeInserted(int index);

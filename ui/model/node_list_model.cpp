@@ -15,13 +15,13 @@ NodeListModel::NodeListModel(GraphStore& store, ResolutionCache& resolution, Sel
     connect(&store, &GraphStore::nodeInserted, this, [this] { endInsertRows(); });
     connect(&store, &GraphStore::nodeAboutToBeRemoved, this, [this](int i) { beginRemoveRows({}, i, i); });
     connect(&store, &GraphStore::nodeRemoved, this, [this] { endRemoveRows(); });
-    connect(&store, &GraphStore::nodeChanged, this, [this](int i) { emit dataChanged(index(i), index(i)); });
-    connect(&store, &GraphStore::nodeMoved, this, [this](int i) { emit dataChanged(index(i), index(i), {XRole, YRole}); });
+    connect(&store, &GraphStore::nodeChanged, this, [this](int i) { Q_EMIT dataChanged(index(i), index(i)); });
+    connect(&store, &GraphStore::nodeMoved, this, [this](int i) { Q_EMIT dataChanged(index(i), index(i), {XRole, YRole}); });
     connect(&resolution, &ResolutionCache::updated, this, [this] {
         refreshAll({InputsRole, OutputsRole, ProblemsRole, StatusRole, StatusTextRole, HeightRole, KnownRole});
     });
     connect(&selection, &Selection::nodeToggled, this, [this](const QString& id) {
-        if (int row = indexOf(id); row >= 0) emit dataChanged(index(row), index(row), {SelectedRole});
+        if (int row = indexOf(id); row >= 0) Q_EMIT dataChanged(index(row), index(row), {SelectedRole});
     });
 }
 
@@ -31,7 +31,7 @@ int NodeListModel::rowCount(const QModelIndex& parent) const {
 
 QHash<int, QByteArray> NodeListModel::roleNames() const {
     return {{IdRole, "nodeId"},     {TypeRole, "typeName"},     {CategoryRole, "category"},   {SummaryRole, "summary"},
-            {XRole, "x"},           {YRole, "y"},               {WidthRole, "width"},         {HeightRole, "height"},
+            {XRole, "posX"},        {YRole, "posY"},            {WidthRole, "boxWidth"},      {HeightRole, "boxHeight"},
             {InputsRole, "inputs"}, {OutputsRole, "outputs"},   {ProblemsRole, "problems"},   {StatusRole, "status"},
             {StatusTextRole, "statusText"}, {SelectedRole, "selected"}, {CommentRole, "comment"}, {KnownRole, "known"}};
 }
@@ -143,6 +143,33 @@ QStringList NodeListModel::nodesIn(qreal x, qreal y, qreal width, qreal height) 
     return ids;
 }
 
+QVariantMap NodeListModel::portAt(qreal x, qreal y, qreal tolerance) const {
+    const GraphResolution& resolution = resolution_.current();
+    QVariantMap body;
+    for (const NodeSpec& node : store_.spec().nodes) {
+        const NodePosition p = node.position.value_or(NodePosition{});
+        const NodeResolution* view = resolution.node(node.id);
+        if (!view) continue;
+        for (bool output : {false, true}) {
+            const auto& ports = output ? view->outputs : view->inputs;
+            const double dotX = p.x + (output ? geometry::kNodeWidth : 0.0);
+            if (std::abs(x - dotX) > tolerance) continue;
+            for (std::size_t i = 0; i < ports.size(); ++i) {
+                const double dotY = p.y + geometry::portOffsetY(static_cast<int>(i));
+                if (std::abs(y - dotY) > geometry::kPortRowHeight / 2) continue;
+                return {{"nodeId", QString::fromStdString(node.id)}, {"port", QString::fromStdString(ports[i].name)},
+                        {"output", output}, {"type", QString::fromStdString(ports[i].type)},
+                        {"color", portTypeColor(ports[i].type)}, {"x", dotX}, {"y", dotY}};
+            }
+        }
+        const double height = geometry::nodeHeight(static_cast<int>(view->inputs.size()), static_cast<int>(view->outputs.size()));
+        if (x >= p.x && x <= p.x + geometry::kNodeWidth && y >= p.y && y <= p.y + height) {
+            body = {{"nodeId", QString::fromStdString(node.id)}};
+        }
+    }
+    return body;
+}
+
 QVariantMap NodeListModel::bounds(const QStringList& ids) const {
     QRectF box;
     for (int row = 0; row < rowCount(); ++row) {
@@ -159,7 +186,7 @@ void NodeListModel::setRunStates(QHash<QString, NodeRunState> states) {
 }
 
 void NodeListModel::refreshAll(const QList<int>& roles) {
-    if (rowCount() > 0) emit dataChanged(index(0), index(rowCount() - 1), roles);
+    if (rowCount() > 0) Q_EMIT dataChanged(index(0), index(rowCount() - 1), roles);
 }
 
 }  // namespace isochron::ui

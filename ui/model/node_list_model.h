@@ -55,6 +55,9 @@ public:
     Q_INVOKABLE QVariantMap get(const QString& id) const;
     /// Ids of the nodes whose boxes intersect the rectangle (canvas units), for rubber-band selection.
     Q_INVOKABLE QStringList nodesIn(qreal x, qreal y, qreal width, qreal height) const;
+    /// The port under (x, y) in canvas units, within `tolerance` of its dot: {nodeId, port, output,
+    /// type, color, x, y (the dot's centre)}; {nodeId} alone over a node's body; empty elsewhere.
+    Q_INVOKABLE QVariantMap portAt(qreal x, qreal y, qreal tolerance) const;
     /// Bounding box of all nodes, or of these ids: {x, y, width, height}; zero size when empty.
     Q_INVOKABLE QVariantMap bounds(const QStringList& ids = {}) const;
 

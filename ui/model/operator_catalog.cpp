@@ -46,7 +46,7 @@ void OperatorCatalog::setFilter(const QString& filter) {
     if (filter == filter_) return;
     filter_ = filter;
     rebuild();
-    emit filterChanged();
+    Q_EMIT filterChanged();
 }
 
 void OperatorCatalog::reload() { rebuild(); }
@@ -68,7 +68,7 @@ void OperatorCatalog::rebuild() {
         if (matches) shown_.push_back(d);
     }
     endResetModel();
-    emit countChanged();
+    Q_EMIT countChanged();
 }
 
 }  // namespace isochron::ui

@@ -36,7 +36,7 @@ public:
     /// Type name of row `row`, or empty.
     Q_INVOKABLE QString typeAt(int row) const;
 
-signals:
+Q_SIGNALS:
     void filterChanged();
     void countChanged();
 

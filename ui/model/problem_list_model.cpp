@@ -32,7 +32,7 @@ void ProblemListModel::refresh() {
     beginResetModel();
     problems_ = resolution_.current().problems();
     endResetModel();
-    emit countChanged();
+    Q_EMIT countChanged();
 }
 
 }  // namespace isochron::ui

@@ -24,7 +24,7 @@ void ResolutionCache::markStale() {
         [this] {
             announcementQueued_ = false;
             current();
-            emit updated();
+            Q_EMIT updated();
         },
         Qt::QueuedConnection);
 }

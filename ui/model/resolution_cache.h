@@ -21,7 +21,7 @@ public:
     const GraphResolution& current();
     const OperatorRegistry& registry() const { return registry_; }
 
-signals:
+Q_SIGNALS:
     /// The resolution changed; emitted from the event loop after a burst of edits.
     void updated();
 

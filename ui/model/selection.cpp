@@ -29,9 +29,9 @@ void Selection::replace(const QSet<QString>& nodes, const QSet<QString>& wires, 
     auto symmetricDifference = [](const QSet<QString>& a, const QSet<QString>& b) {
         return (a - b) + (b - a);
     };
-    for (const QString& id : symmetricDifference(oldNodes, nodes_)) emit nodeToggled(id);
-    for (const QString& key : symmetricDifference(oldWires, wires_)) emit wireToggled(key);
-    emit changed();
+    for (const QString& id : symmetricDifference(oldNodes, nodes_)) Q_EMIT nodeToggled(id);
+    for (const QString& key : symmetricDifference(oldWires, wires_)) Q_EMIT wireToggled(key);
+    Q_EMIT changed();
 }
 
 void Selection::selectNode(const QString& id, bool additive) {

@@ -37,7 +37,7 @@ public:
     void forgetNode(const QString& id);
     void forgetWire(const QString& key);
 
-signals:
+Q_SIGNALS:
     void changed();
     /// One node or wire entered or left the selection.
     void nodeToggled(const QString& id);
