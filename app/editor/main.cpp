@@ -1,7 +1,7 @@
 // isochron: the desktop editor.
-//   isochron [GRAPH] [--run] [--dark] [--quit-after SECONDS]
-// opens GRAPH (or an empty canvas), optionally runs it at once; --quit-after ends the app after a
-// while (for smoke tests and screenshots).
+//   isochron [GRAPH] [--run] [--dark] [--window-size WxH] [--quit-after SECONDS]
+// opens GRAPH (or an empty canvas), optionally runs it at once; --window-size and --quit-after are
+// for smoke tests and screenshots.
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption runOption("run", "Run the graph once it is open.");
     const QCommandLineOption darkOption("dark", "Use the dark theme (it is remembered).");
     const QCommandLineOption quitOption("quit-after", "Quit after this many seconds.", "seconds");
-    parser.addOptions({runOption, darkOption, quitOption});
+    const QCommandLineOption sizeOption("window-size", "Open the window at the top left with this size.", "WxH");
+    parser.addOptions({runOption, darkOption, quitOption, sizeOption});
     parser.process(app);
 
     QQuickStyle::setStyle("Fusion");
@@ -38,7 +39,19 @@ int main(int argc, char** argv) {
     engine.setInitialProperties(initial);
     engine.load(QUrl("qrc:/qt/qml/Isochron/Ui/qml/Main.qml"));
     if (engine.rootObjects().isEmpty()) return 1;
-    if (parser.isSet(darkOption)) engine.rootObjects().front()->setProperty("darkTheme", true);
+    QObject* window = engine.rootObjects().front();
+    if (parser.isSet(darkOption)) window->setProperty("darkTheme", true);
+    if (parser.isSet(sizeOption)) {
+        const QStringList size = parser.value(sizeOption).split('x');
+        if (size.size() != 2 || size[0].toInt() <= 0 || size[1].toInt() <= 0) {
+            qCritical("isochron: --window-size needs WIDTHxHEIGHT, e.g. 1920x1080");
+            return 1;
+        }
+        window->setProperty("x", 0);
+        window->setProperty("y", 0);
+        window->setProperty("width", size[0].toInt());
+        window->setProperty("height", size[1].toInt());
+    }
     if (parser.isSet(quitOption)) {
         bool ok = false;
         const double seconds = parser.value(quitOption).toDouble(&ok);

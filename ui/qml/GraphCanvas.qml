@@ -279,28 +279,33 @@ FocusScope {
         }
         Repeater {  // live values on wires
             model: canvas.showLiveValues ? canvas.document.edges : null
-            delegate: Rectangle {
+            delegate: Item {  // a pill above the middle of the wire, constant size on screen
                 required property string liveText
                 required property real fromX
                 required property real fromY
                 required property real toX
                 required property real toY
                 visible: liveText.length > 0
-                x: (fromX + toX) / 2 - width / 2
-                y: (fromY + toY) / 2 - height - 3
-                width: liveLabel.implicitWidth + 8
-                height: liveLabel.implicitHeight + 2
-                radius: 3
-                color: Theme.panel
-                opacity: 0.92
-                border.color: Theme.border
-                Text {
-                    id: liveLabel
-                    anchors.centerIn: parent
-                    text: parent.liveText
-                    font.pixelSize: 10
-                    font.family: Theme.monoFont
-                    color: Theme.textDim
+                x: (fromX + toX) / 2
+                y: (fromY + toY) / 2
+                scale: 1 / canvas.zoom
+                Rectangle {
+                    x: -width / 2
+                    y: -height - 4
+                    width: liveLabel.implicitWidth + 8
+                    height: liveLabel.implicitHeight + 2
+                    radius: height / 2
+                    color: Theme.panel
+                    opacity: 0.92
+                    border.color: Theme.border
+                    Text {
+                        id: liveLabel
+                        anchors.centerIn: parent
+                        text: liveText
+                        font.pixelSize: 9
+                        font.family: Theme.monoFont
+                        color: Theme.textDim
+                    }
                 }
             }
         }

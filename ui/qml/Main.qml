@@ -314,7 +314,7 @@ ApplicationWindow {
 
         PalettePanel {
             id: palettePanel
-            SplitView.preferredWidth: 250
+            SplitView.preferredWidth: 230
             SplitView.minimumWidth: 180
             onAddRequested: (typeName) => addNodeAtCentre(typeName)
         }
@@ -340,7 +340,7 @@ ApplicationWindow {
             }
 
             Rectangle {
-                SplitView.preferredHeight: 300
+                SplitView.preferredHeight: 290
                 SplitView.minimumHeight: 120
                 color: Theme.panelAlt
                 ColumnLayout {
@@ -352,9 +352,9 @@ ApplicationWindow {
                         currentIndex: viewSettings.bottomTab
                         onCurrentIndexChanged: viewSettings.bottomTab = currentIndex
                         background: Rectangle { color: Theme.panelHeader; Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.border } }
-                        TabButton { text: qsTr("Live plots"); width: implicitWidth + 20 }
-                        TabButton { objectName: "problemsTab"; text: document.problems.count ? qsTr("Problems (%1)").arg(document.problems.count) : qsTr("Problems"); width: implicitWidth + 20 }
-                        TabButton { text: qsTr("Compare schedulers"); width: implicitWidth + 20 }
+                        TabLabel { text: qsTr("Live plots") }
+                        TabLabel { objectName: "problemsTab"; text: document.problems.count ? qsTr("Problems (%1)").arg(document.problems.count) : qsTr("Problems") }
+                        TabLabel { text: qsTr("Compare schedulers") }
                     }
                     StackLayout {
                         Layout.fillWidth: true
@@ -373,7 +373,7 @@ ApplicationWindow {
 
         InspectorPanel {
             id: inspectorPanel
-            SplitView.preferredWidth: 310
+            SplitView.preferredWidth: 290
             SplitView.minimumWidth: 220
             document: document
             running: run.running

@@ -12,11 +12,11 @@ Rectangle {
         return {x: b.x - pad, y: b.y - pad, width: Math.max(b.width, 200) + 2 * pad, height: Math.max(b.height, 120) + 2 * pad}
     }
     readonly property real ratio: Math.min((width - 8) / box.width, (height - 8) / box.height)
-    width: 200
-    height: 130
+    width: 168
+    height: 104
     radius: 6
     color: Theme.panel
-    opacity: 0.94
+    opacity: 0.9
     border.color: Theme.border
 
     Item {

@@ -39,6 +39,12 @@ Rectangle {
             Layout.fillWidth: true
             spacing: 10
             Text { text: card.title; font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
+            Text { visible: card.reading.length > 0; text: card.reading; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text }
+        }
+        Flow {
+            Layout.fillWidth: true
+            visible: card.legend.length > 0
+            spacing: 10
             Repeater {
                 model: card.legend
                 delegate: Row {
@@ -48,7 +54,6 @@ Rectangle {
                     Text { text: modelData.label; font.pixelSize: 10; color: Theme.textDim }
                 }
             }
-            Text { visible: card.reading.length > 0; text: card.reading; font.pixelSize: Theme.fontSize; font.family: Theme.monoFont; color: Theme.text }
         }
         Item {
             Layout.fillWidth: true

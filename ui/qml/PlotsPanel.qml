@@ -89,11 +89,16 @@ Rectangle {
             PlotCard {
                 Layout.fillWidth: true; Layout.fillHeight: true
                 title: qsTr("Throughput — %1").arg(panel.output)
-                unit: "samples/s"
+                unit: "items/s"
                 store: panel.run.telemetry
                 timeWindow: panel.window
-                reading: { panel.run.elapsed; return panel.rate(panel.run.telemetry.latest("output/" + panel.output + "/samples_per_s")) + "S/s" }
-                series: [{key: "output/" + panel.output + "/samples_per_s", color: "#22c55e", width: 2}]
+                reading: {
+                    panel.run.elapsed
+                    const samples = panel.run.telemetry.latest("output/" + panel.output + "/samples_per_s")
+                    const items = panel.run.telemetry.latest("output/" + panel.output + "/items_per_s")
+                    return panel.rate(items) + "items/s" + (samples > 0 ? " · " + panel.rate(samples) + "S/s" : "")
+                }
+                series: [{key: "output/" + panel.output + "/items_per_s", color: "#22c55e", width: 2}]
             }
             QosCurveEditor {
                 Layout.fillWidth: true; Layout.fillHeight: true
@@ -107,7 +112,7 @@ Rectangle {
                 title: qsTr("Queued items per operator")
                 store: panel.run.telemetry
                 timeWindow: panel.window
-                legend: panel.run.telemetry.nodes.slice(0, 4).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
+                legend: panel.run.telemetry.nodes.slice(0, 3).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
                 series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/queued", color: panel.palette[i % panel.palette.length], width: 1.5}))
             }
             PlotCard {
@@ -116,7 +121,7 @@ Rectangle {
                 unit: "µs"
                 store: panel.run.telemetry
                 timeWindow: panel.window
-                legend: panel.run.telemetry.nodes.slice(0, 4).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
+                legend: panel.run.telemetry.nodes.slice(0, 3).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
                 series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/cost_us", color: panel.palette[i % panel.palette.length], width: 1.5}))
             }
             PlotCard {
@@ -125,7 +130,7 @@ Rectangle {
                 unit: "MiB"
                 store: panel.run.telemetry
                 timeWindow: panel.window
-                reading: panel.run.memoryMiB.toFixed(1) + " MiB"
+                reading: panel.run.memoryMiB >= 1 ? panel.run.memoryMiB.toFixed(1) + " MiB" : (panel.run.memoryMiB * 1024).toFixed(0) + " KiB"
                 series: [{key: "engine/memory_mib", color: "#a855f7", width: 2}]
             }
         }

@@ -36,11 +36,11 @@ Rectangle {
         spacing: 4
         RowLayout {
             Layout.fillWidth: true
-            Text { text: qsTr("QoS: utility by latency — %1").arg(editor.nodeId); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; Layout.fillWidth: true; elide: Text.ElideRight }
+            Text { text: qsTr("QoS — %1").arg(editor.nodeId); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; Layout.fillWidth: true; elide: Text.ElideRight }
             Text {
                 visible: editor.latency >= 0
-                text: qsTr("%1 ms → utility %2").arg(editor.latency.toFixed(1)).arg(editor.utility.toFixed(2))
-                font.pixelSize: Theme.fontSize; font.family: Theme.monoFont; color: Theme.text
+                text: qsTr("%1 ms → %2").arg(editor.latency.toFixed(1)).arg(editor.utility.toFixed(2))
+                font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text
             }
         }
         Canvas {

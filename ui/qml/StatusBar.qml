@@ -36,7 +36,7 @@ Rectangle {
         Text { visible: bar.run.running; text: bar.run.elapsed.toFixed(1) + " s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
         Text { visible: bar.run.running; text: bar.rate(bar.run.throughput) + "samples/s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
         Text { visible: bar.run.running; text: qsTr("engine CPU %1%").arg(bar.run.engineCpu.toFixed(0)); color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
-        Text { visible: bar.run.running; text: bar.run.memoryMiB.toFixed(1) + " MiB"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text { visible: bar.run.running; text: bar.run.memoryMiB >= 1 ? bar.run.memoryMiB.toFixed(1) + " MiB" : (bar.run.memoryMiB * 1024).toFixed(0) + " KiB"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
         Text {
             visible: bar.run.restartNeeded
             text: qsTr("changed since start: restart to apply")

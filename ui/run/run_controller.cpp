@@ -41,7 +41,7 @@ QString rateText(double perSecond, const char* unit) {
         perSecond /= 1000;
         ++p;
     }
-    return QStringLiteral("%1 %2%3/s").arg(perSecond, 0, 'f', perSecond < 10 ? 1 : 0).arg(prefixes[p]).arg(unit);
+    return QStringLiteral("%1%2%3/s").arg(perSecond, 0, 'f', perSecond < 10 ? 1 : 0).arg(p || *unit ? QString(" ") + prefixes[p] : QString()).arg(unit);
 }
 
 QString schedulerSpecText(const SchedulerSpec& spec) {
