@@ -1,11 +1,13 @@
 // isochron: the desktop editor.
-//   isochron [GRAPH] [--run] [--dark] [--window-size WxH] [--quit-after SECONDS]
-// opens GRAPH (or an empty canvas), optionally runs it at once; --window-size and --quit-after are
-// for smoke tests and screenshots.
+//   isochron [GRAPH] [--run] [--dark] [--window-size WxH] [--quit-after SECONDS] [--startup-time]
+// opens GRAPH (or an empty canvas), optionally runs it at once; --window-size, --quit-after and
+// --startup-time (print the time to the first frame) are for smoke tests and screenshots.
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>
+#include <QQuickWindow>
 #include <QQuickStyle>
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
@@ -13,6 +15,8 @@
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
 int main(int argc, char** argv) {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     QGuiApplication app(argc, argv);
     QGuiApplication::setOrganizationName("Isochron");
     QGuiApplication::setApplicationName("isochron");
@@ -27,7 +31,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption darkOption("dark", "Use the dark theme (it is remembered).");
     const QCommandLineOption quitOption("quit-after", "Quit after this many seconds.", "seconds");
     const QCommandLineOption sizeOption("window-size", "Open the window at the top left with this size.", "WxH");
-    parser.addOptions({runOption, darkOption, quitOption, sizeOption});
+    const QCommandLineOption startupOption("startup-time", "Print the time from start to the first frame.");
+    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption});
     parser.process(app);
 
     QQuickStyle::setStyle("Fusion");
@@ -51,6 +56,14 @@ int main(int argc, char** argv) {
         window->setProperty("y", 0);
         window->setProperty("width", size[0].toInt());
         window->setProperty("height", size[1].toInt());
+    }
+    if (auto* quickWindow = qobject_cast<QQuickWindow*>(window); quickWindow && parser.isSet(startupOption)) {
+        QObject::connect(quickWindow, &QQuickWindow::frameSwapped, &app, [&sinceStart] {
+            static bool reported = false;
+            if (reported) return;
+            reported = true;
+            qInfo("isochron: first frame after %lld ms", static_cast<long long>(sinceStart.elapsed()));
+        });
     }
     if (parser.isSet(quitOption)) {
         bool ok = false;

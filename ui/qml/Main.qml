@@ -12,6 +12,9 @@ ApplicationWindow {
     property string initialGraph
     property bool runAtStart: false
     property alias darkTheme: viewSettings.dark
+    readonly property alias graphDocument: document
+    readonly property alias runController: run
+    readonly property alias graphCanvas: canvas
     width: 1440
     height: 880
     minimumWidth: 900
