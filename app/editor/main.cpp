@@ -1,9 +1,12 @@
 // isochron: the desktop editor.
-//   isochron [GRAPH] [--run] [--dark] [--window-size WxH] [--quit-after SECONDS] [--startup-time]
-// opens GRAPH (or an empty canvas), optionally runs it at once; --window-size, --quit-after and
-// --startup-time (print the time to the first frame) are for smoke tests and screenshots.
+//   isochron [GRAPH] [--run] [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
+//            [--quit-after SECONDS] [--startup-time] [--measure-pan-zoom SECONDS]
+// opens GRAPH (or an empty canvas), optionally runs it at once; --report writes each run's report
+// (the runner's JSON); the rest are for smoke tests, screenshots and measurements.
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>
@@ -11,6 +14,9 @@
 #include <QQuickStyle>
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
+
+#include "app/editor/view_benchmark.h"
+#include "ui/run/run_controller.h"
 
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
@@ -32,7 +38,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption quitOption("quit-after", "Quit after this many seconds.", "seconds");
     const QCommandLineOption sizeOption("window-size", "Open the window at the top left with this size.", "WxH");
     const QCommandLineOption startupOption("startup-time", "Print the time from start to the first frame.");
-    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption});
+    const QCommandLineOption reportOption("report", "Write the report of each run (JSON, as isochron-run --report).", "file");
+    const QCommandLineOption quitWhenDoneOption("quit-when-done", "Quit when the first run ends.");
+    const QCommandLineOption panZoomOption("measure-pan-zoom", "Pan and zoom every frame for a while, print the frame rate, quit.", "seconds");
+    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption});
     parser.process(app);
 
     QQuickStyle::setStyle("Fusion");
@@ -63,6 +72,31 @@ int main(int argc, char** argv) {
             if (reported) return;
             reported = true;
             qInfo("isochron: first frame after %lld ms", static_cast<long long>(sinceStart.elapsed()));
+        });
+    }
+    if (parser.isSet(panZoomOption)) {
+        auto* quickWindow = qobject_cast<QQuickWindow*>(window);
+        auto* canvas = qvariant_cast<QObject*>(window->property("graphCanvas"));
+        if (!quickWindow || !canvas) return 1;
+        new isochron::editor::ViewBenchmark(quickWindow, canvas, parser.value(panZoomOption).toDouble());
+    }
+    auto* run = qvariant_cast<isochron::ui::RunController*>(window->property("runController"));
+    if (run && (parser.isSet(reportOption) || parser.isSet(quitWhenDoneOption))) {
+        const QString reportPath = parser.value(reportOption);
+        const bool quitWhenDone = parser.isSet(quitWhenDoneOption);
+        QObject::connect(run, &isochron::ui::RunController::runFinished, &app, [reportPath, quitWhenDone](const QVariantMap& summary) {
+            if (!reportPath.isEmpty()) {
+                QFile file(reportPath);
+                if (file.open(QIODevice::WriteOnly | QIODevice::Truncate)) file.write(QJsonDocument::fromVariant(summary).toJson());
+                else qCritical("isochron: cannot write %s", qPrintable(reportPath));
+            }
+            if (quitWhenDone) QCoreApplication::quit();
+        });
+        QObject::connect(run, &isochron::ui::RunController::stateChanged, &app, [run, quitWhenDone] {
+            if (quitWhenDone && run->state() == "failed") {
+                qCritical("isochron: %s", qPrintable(run->message()));
+                QCoreApplication::exit(2);
+            }
         });
     }
     if (parser.isSet(quitOption)) {

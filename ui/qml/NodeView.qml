@@ -72,13 +72,6 @@ Item {
             width: 10; height: 10; radius: 5
             visible: node.status.length > 0
             color: Theme.statusColor(node.status)
-            SequentialAnimation on opacity {
-                running: node.status === "running"
-                loops: Animation.Infinite
-                onRunningChanged: if (!running) badge.opacity = 1
-                NumberAnimation { to: 0.35; duration: 700; easing.type: Easing.InOutSine }
-                NumberAnimation { to: 1; duration: 700; easing.type: Easing.InOutSine }
-            }
             MouseArea {
                 id: badgeHover
                 anchors.fill: parent; anchors.margins: -4

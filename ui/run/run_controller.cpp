@@ -160,6 +160,9 @@ bool RunController::start(const QString& schedulerText) {
             const RunOutcome outcome = engine.run();
             job->cpuClockValid = false;
             summary = jsonToVariant(nlohmann::json::parse(summarizeRun(engine, outcome).toJson().dump())).toMap();
+            timespec cpu{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+            summary["engine_cpu_s"] = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
             std::lock_guard lock(job->mutex);
             job->engine = nullptr;
         } catch (const GraphException& e) {
