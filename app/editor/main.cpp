@@ -1,5 +1,5 @@
 // isochron: the desktop editor.
-//   isochron [GRAPH] [--run] [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
+//   isochron [GRAPH] [--run] [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
 //            [--quit-after SECONDS] [--startup-time] [--measure-pan-zoom SECONDS]
 // opens GRAPH (or an empty canvas), optionally runs it at once; --report writes each run's report
 // (the runner's JSON); the rest are for smoke tests, screenshots and measurements.
@@ -40,8 +40,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption startupOption("startup-time", "Print the time from start to the first frame.");
     const QCommandLineOption reportOption("report", "Write the report of each run (JSON, as isochron-run --report).", "file");
     const QCommandLineOption quitWhenDoneOption("quit-when-done", "Quit when the first run ends.");
+    const QCommandLineOption probeOption("probe", "Probe a wire (from.port>to.port) with a scope or a spectrum.", "wire:kind");
     const QCommandLineOption panZoomOption("measure-pan-zoom", "Pan and zoom every frame for a while, print the frame rate, quit.", "seconds");
-    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption});
+    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption});
     parser.process(app);
 
     QQuickStyle::setStyle("Fusion");
@@ -49,7 +50,6 @@ int main(int argc, char** argv) {
     engine.addImportPath("qrc:/qt/qml");
     QVariantMap initial;
     if (!parser.positionalArguments().isEmpty()) initial["initialGraph"] = QFileInfo(parser.positionalArguments().front()).absoluteFilePath();
-    initial["runAtStart"] = parser.isSet(runOption);
     engine.setInitialProperties(initial);
     engine.load(QUrl("qrc:/qt/qml/Isochron/Ui/qml/Main.qml"));
     if (engine.rootObjects().isEmpty()) return 1;
@@ -99,6 +99,15 @@ int main(int argc, char** argv) {
             }
         });
     }
+    for (const QString& probe : parser.values(probeOption)) {
+        const qsizetype colon = probe.lastIndexOf(':');
+        const QString why = run && colon > 0 ? run->addProbe(probe.left(colon), probe.mid(colon + 1)) : QStringLiteral("expected WIRE:scope or WIRE:spectrum");
+        if (!why.isEmpty()) {
+            qCritical("isochron: --probe %s: %s", qPrintable(probe), qPrintable(why));
+            return 1;
+        }
+    }
+    if (run && parser.isSet(runOption)) run->start();
     if (parser.isSet(quitOption)) {
         bool ok = false;
         const double seconds = parser.value(quitOption).toDouble(&ok);

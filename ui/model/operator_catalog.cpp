@@ -61,6 +61,7 @@ void OperatorCatalog::rebuild() {
     shown_.clear();
     const QStringList words = filter_.split(' ', Qt::SkipEmptyParts);
     for (const OperatorDescriptor* d : registry_.all()) {
+        if (d->category == "editor") continue;  // the editor's own helpers (probes) are not for graphs
         const QString written = QString::fromStdString(d->typeName + " " + d->category + " " + d->summary);
         const QString haystack = written + " " + QString(written).replace('_', ' ');
         bool matches = true;

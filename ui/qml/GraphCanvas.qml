@@ -8,6 +8,8 @@ import Isochron.Ui
 FocusScope {
     id: canvas
     property GraphDocument document
+    /// The run controller, for probes on wires (may be null).
+    property var run: null
     property real zoom: 1
     property real panX: 40
     property real panY: 60
@@ -233,7 +235,15 @@ FocusScope {
                 else if (!additive) canvas.document.selection.clear()
             } else if (mouse.button === Qt.RightButton && Math.abs(mouse.x - pressAt.x) + Math.abs(mouse.y - pressAt.y) < 4) {
                 const p = canvas.toCanvas(mouse.x, mouse.y)
-                canvas.quickAddRequested(mouse.x, mouse.y, p.x, p.y)
+                const key = canvas.document.edges.wireAt(p.x, p.y, 6 / canvas.zoom)
+                if (key.length) {
+                    canvas.document.selection.selectWire(key)
+                    wireMenu.wireKey = key
+                    wireMenu.at = Qt.point(mouse.x, mouse.y)
+                    wireMenu.popup(mouse.x, mouse.y)
+                } else {
+                    canvas.quickAddRequested(mouse.x, mouse.y, p.x, p.y)
+                }
             }
             band.visible = false
             panning = banding = false
@@ -372,6 +382,28 @@ FocusScope {
             color: Theme.textDim
             font.pixelSize: Theme.fontSize + 1
         }
+    }
+
+    Menu {
+        id: wireMenu
+        property string wireKey
+        property point at
+        function probe(kind) {
+            const why = canvas.run ? canvas.run.addProbe(wireKey, kind) : qsTr("probes need a run controller")
+            if (why.length) toast.show(why, at)
+        }
+        MenuItem { text: qsTr("Probe: scope"); onTriggered: wireMenu.probe("scope") }
+        MenuItem { text: qsTr("Probe: spectrum"); onTriggered: wireMenu.probe("spectrum") }
+        MenuSeparator {}
+        MenuItem { text: qsTr("Delete wire"); onTriggered: canvas.document.removeWire(wireMenu.wireKey) }
+    }
+
+    ProbePanel {
+        run: canvas.run
+        visible: canvas.run !== null && canvas.run.probes.length > 0
+        anchors.left: parent.left
+        anchors.bottom: parent.bottom
+        anchors.margins: 12
     }
 
     Menu {

@@ -22,7 +22,8 @@ Popup {
             ["Double-click, right click, Tab", qsTr("quick-add an operator here")],
             ["Drag on empty canvas", qsTr("rubber-band select (Shift/Ctrl adds)")],
             ["Drag from a port", qsTr("wire; drop on a node to use its first fitting input")],
-            ["Drag a wire's input end", qsTr("reroute it; drop on nothing to delete it")]]},
+            ["Drag a wire's input end", qsTr("reroute it; drop on nothing to delete it")],
+            ["Right click a wire", qsTr("probe it (scope or spectrum) or delete it")]]},
         {title: qsTr("Editing"), items: [
             ["Ctrl+Z / Ctrl+Shift+Z", qsTr("undo / redo")],
             ["Ctrl+C / Ctrl+X / Ctrl+V", qsTr("copy, cut, paste (between windows too)")],

@@ -10,7 +10,6 @@ import Isochron.Ui
 ApplicationWindow {
     id: window
     property string initialGraph
-    property bool runAtStart: false
     property alias darkTheme: viewSettings.dark
     readonly property alias graphDocument: document
     readonly property alias runController: run
@@ -66,7 +65,6 @@ ApplicationWindow {
         if (viewSettings.mainSplit) mainSplit.restoreState(viewSettings.mainSplit)
         if (viewSettings.centerSplit) centerSplit.restoreState(viewSettings.centerSplit)
         if (initialGraph.length) openFile(initialGraph)
-        if (runAtStart) run.start()
     }
 
     // ---- files ----
@@ -334,6 +332,7 @@ ApplicationWindow {
                 SplitView.fillHeight: true
                 SplitView.minimumHeight: 200
                 document: document
+                run: run
                 snapToGrid: viewSettings.snap
                 showMinimap: viewSettings.minimap
                 showLiveValues: viewSettings.liveValues && run.running

@@ -11,8 +11,12 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
+#include "nodes/register_builtin_nodes.h"
+#include "ui/model/graph_fragment.h"
 #include "ui/model/json_variant.h"
 #include "ui/model/parameter_views.h"
+#include "ui/run/probe_operator.h"
+#include "ui/run/probe_ring.h"
 
 namespace isochron::ui {
 
@@ -62,6 +66,7 @@ double wallSeconds() {
 }  // namespace
 
 RunController::RunController(QObject* parent) : QObject(parent) {
+    registerProbeOperator(builtinRegistry());
     pollTimer_.setInterval(static_cast<int>(1000.0 / kTelemetryHz));
     connect(&pollTimer_, &QTimer::timeout, this, &RunController::pollTelemetry);
     sequenceTimer_.setSingleShot(true);
@@ -108,7 +113,8 @@ QString RunController::documentSchedulerText() const {
 
 bool RunController::start(const QString& schedulerText) {
     if (!document_ || running()) return false;
-    const GraphSpec spec = document_->spec();
+    std::set<std::string> probeNodes;
+    const GraphSpec spec = specWithProbes(probeNodes);
     SchedulerSpec scheduler;
     ValidatedGraph graph;
     try {
@@ -127,11 +133,11 @@ bool RunController::start(const QString& schedulerText) {
     std::vector<std::string> nodeIds, outputIds;
     for (const ValidatedNode& node : graph.nodes) {
         nodeIds.push_back(node.id);
-        if (node.outputs.empty()) outputIds.push_back(node.id);
+        if (node.outputs.empty() && !probeNodes.count(node.id)) outputIds.push_back(node.id);
     }
     schedulerText_ = schedulerSpecText(scheduler);
     telemetry_.beginRun(schedulerText_, nodeIds, outputIds);
-    runningSpec_ = spec;
+    runningSpec_ = document_->spec();
     restartNeeded_ = false;
     Q_EMIT restartNeededChanged();
 
@@ -354,6 +360,77 @@ void RunController::checkRestartNeeded() {
         restartNeeded_ = differs;
         Q_EMIT restartNeededChanged();
     }
+}
+
+QVariantList RunController::probes() const {
+    QVariantList list;
+    for (const Probe& p : probes_) {
+        list.append(QVariantMap{{"key", p.key}, {"wire", EdgeListModel::keyOf(p.wire)}, {"kind", p.kind},
+                                {"label", QString::fromStdString(p.wire.from()) + (p.kind == "spectrum" ? tr(" (spectrum)") : QString())}});
+    }
+    return list;
+}
+
+QString RunController::addProbe(const QString& wireKey, const QString& kind) {
+    if (!document_) return tr("no graph");
+    if (kind != "scope" && kind != "spectrum") return tr("a probe is a scope or a spectrum");
+    const int index = document_->edges()->indexOf(wireKey);
+    if (index < 0) return tr("there is no such wire");
+    const EdgeSpec wire = document_->spec().edges[static_cast<std::size_t>(index)];
+    const GraphResolution& resolution = document_->resolution();
+    const int port = resolution.portIndex(wire.fromNode, wire.fromPort, true);
+    const std::string type = port < 0 ? "" : resolution.node(wire.fromNode)->outputs[static_cast<std::size_t>(port)].type;
+    const bool fits = kind == "spectrum" ? type == "signal<f32>" : (type == "signal<f32>" || type == "frame<f32>" || type == "scalar");
+    if (!fits) {
+        return kind == "spectrum" ? tr("a spectrum needs a signal<f32> wire (this one carries %1)").arg(QString::fromStdString(type))
+                                  : tr("a scope shows signal<f32>, frame<f32> or scalar wires (this one carries %1)").arg(QString::fromStdString(type));
+    }
+    probes_.push_back({QStringLiteral("probe-%1").arg(nextProbe_++), wire, kind});
+    ProbeRegistry::instance().create(probes_.back().key.toStdString());
+    Q_EMIT probesChanged();
+    if (running()) restartWith(schedulerText_);
+    return {};
+}
+
+void RunController::removeProbe(const QString& key) {
+    auto it = std::find_if(probes_.begin(), probes_.end(), [&](const Probe& p) { return p.key == key; });
+    if (it == probes_.end()) return;
+    probes_.erase(it);
+    Q_EMIT probesChanged();
+}
+
+GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes) const {
+    GraphSpec spec = document_->spec();
+    std::set<std::string> taken;
+    for (const NodeSpec& node : spec.nodes) taken.insert(node.id);
+    auto add = [&](const std::string& base, const std::string& type, std::map<std::string, nlohmann::json> params) {
+        NodeSpec node;
+        node.id = uniqueNodeId(base, taken);
+        node.type = type;
+        node.params = std::move(params);
+        taken.insert(node.id);
+        probeNodes.insert(node.id);
+        spec.nodes.push_back(node);
+        return node.id;
+    };
+    for (const Probe& probe : probes_) {
+        if (std::find(spec.edges.begin(), spec.edges.end(), probe.wire) == spec.edges.end()) continue;  // the wire is gone
+        const std::string base = "probe_" + probe.key.mid(6).toStdString();
+        std::string feed = probe.wire.fromNode, feedPort = probe.wire.fromPort;
+        if (probe.kind == "spectrum") {
+            const std::string windows = add(base + "_windows", "segments.rewindow", {{"window", 1024}, {"hop", 1024}});
+            const std::string fft = add(base + "_fft", "spectral.fft", {{"window", "hann"}});
+            const std::string magnitude = add(base + "_magnitude", "spectral.magnitude", {{"scale", "db"}});
+            spec.edges.push_back({feed, feedPort, windows, "in"});
+            spec.edges.push_back({windows, "out", fft, "in"});
+            spec.edges.push_back({fft, "spectrum", magnitude, "spectrum"});
+            feed = magnitude;
+            feedPort = "magnitude";
+        }
+        const std::string sink = add(base, kProbeType, {{"probe", probe.key.toStdString()}});
+        spec.edges.push_back({feed, feedPort, sink, "in"});
+    }
+    return spec;
 }
 
 void RunController::compare(const QStringList& schedulers, double secondsEach) {

@@ -13,6 +13,7 @@
 #include <QtQml/qqmlregistration.h>
 
 #include <memory>
+#include <set>
 
 #include "engine/graph/graph_spec.h"
 #include "ui/model/graph_document.h"
@@ -49,6 +50,8 @@ class RunController : public QObject {
     /// A comparison is running: index of the current scheduler and how many there are.
     Q_PROPERTY(int sequenceIndex READ sequenceIndex NOTIFY sequenceChanged)
     Q_PROPERTY(int sequenceLength READ sequenceLength NOTIFY sequenceChanged)
+    /// Probed wires: [{key, wire, kind ("scope" or "spectrum"), label}].
+    Q_PROPERTY(QVariantList probes READ probes NOTIFY probesChanged)
 public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
@@ -84,6 +87,12 @@ public:
     /// Run under each scheduler in turn, each for `secondsEach` (or until its input ends), so their
     /// telemetry can be compared. Runs of earlier comparisons are cleared.
     Q_INVOKABLE void compare(const QStringList& schedulers, double secondsEach);
+    /// Watch a wire: "scope" (its samples, scalars or frames as they flow) or "spectrum" (of its
+    /// signal, computed by the engine's own fft operators). Takes effect at the next start; a running
+    /// graph restarts. Returns why the wire cannot be probed, or empty.
+    Q_INVOKABLE QString addProbe(const QString& wireKey, const QString& kind);
+    Q_INVOKABLE void removeProbe(const QString& key);
+    QVariantList probes() const;
     /// The graph's scheduler as text for start().
     Q_INVOKABLE QString documentSchedulerText() const;
 
@@ -97,6 +106,7 @@ Q_SIGNALS:
     /// A run ended; `summary` is the engine's run report (isochron-run-report/1 as a map).
     void runFinished(const QVariantMap& summary);
     void comparisonFinished();
+    void probesChanged();
 
 private:
     void setState(const QString& state, const QString& message = {});
@@ -108,7 +118,16 @@ private:
     void checkRestartNeeded();
     void beginComparison();
     void advanceSequence();
+    /// The document's graph plus the probes' operators; their node ids go to `probeNodes`.
+    GraphSpec specWithProbes(std::set<std::string>& probeNodes) const;
 
+    struct Probe {
+        QString key;
+        EdgeSpec wire;
+        QString kind;
+    };
+    std::vector<Probe> probes_;
+    int nextProbe_ = 1;
     QPointer<GraphDocument> document_;
     TelemetryStore telemetry_;
     std::shared_ptr<EngineJob> job_;
