@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Isochron quick start on Debian 12: install what is missing, build, then either run the sample
-# graph (`run`) or the whole test suite (`test`: release build + the engine under ASan/UBSan).
+# Isochron quick start on Debian 12: install what is missing, build, then either open the editor on
+# the sample graph (`run`; without a display the graph runs headless in isochron-run) or run the
+# whole test suite (`test`: release build with the editor's tests + the engine under ASan/UBSan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,11 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfftw3-dev portaudio19-dev libasound2-dev libjack-jackd2-dev libsndfile1-dev libeigen3-dev catch2 nlohmann-json3-dev
   alsa-utils libasound2-plugins
+  # The editor (Qt 6 Quick) and its headless tests: offscreen Quick Tests, a smoke test under Xvfb.
+  qt6-base-dev qt6-declarative-dev qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript
+  qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-templates qml6-module-qtquick-layouts
+  qml6-module-qtquick-window qml6-module-qtquick-dialogs qml6-module-qtquick-shapes qml6-module-qt-labs-settings
+  qml6-module-qttest libgl1-mesa-dri xvfb xauth imagemagick
 )
 
 missing=()
@@ -30,6 +36,10 @@ cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"
 
 if [ "$mode" = run ]; then
+  if [ -x build/release/bin/isochron ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    exec ./build/release/bin/isochron samples/quickstart.isograph.json
+  fi
+  echo "No display: running the sample graph headless (the editor is build/release/bin/isochron)."
   exec ./build/release/bin/isochron-run samples/quickstart.isograph.json
 fi
 

@@ -51,7 +51,9 @@ std::string closestTypeName(const OperatorRegistry& registry, const std::string&
     return best;
 }
 
-ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors) {
+}  // namespace
+
+ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors) {
     ValidatedGraph result;
     result.spec = graph;
     std::map<std::string, int, std::less<>> indexOf;
@@ -338,17 +340,15 @@ ValidatedGraph resolve(const GraphSpec& graph, const OperatorRegistry& registry,
     return result;
 }
 
-}  // namespace
-
 std::vector<GraphError> checkGraph(const GraphSpec& graph, const OperatorRegistry& registry) {
     std::vector<GraphError> errors;
-    resolve(graph, registry, errors);
+    resolveGraph(graph, registry, errors);
     return errors;
 }
 
 ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& registry) {
     std::vector<GraphError> errors;
-    ValidatedGraph result = resolve(graph, registry, errors);
+    ValidatedGraph result = resolveGraph(graph, registry, errors);
     if (!errors.empty()) throw GraphException(std::move(errors));
     return result;
 }

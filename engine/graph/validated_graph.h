@@ -38,6 +38,10 @@ struct ValidatedGraph {
 /// Deadline of the default QoS graph when a graph file gives none ("qos_default": {"deadline_ms": ...}).
 inline constexpr double kDefaultQosDeadlineMs = 100.0;
 
+/// The graph resolved as far as it goes, every problem appended to `errors`: nodes of unknown type
+/// are left out, bad parameters keep their defaults, edges to missing ports or to fed inputs are
+/// dropped. The editor shows ports and problems of graphs still being built. Never throws for graph content.
+ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors);
 /// Every problem in `graph` (unknown types, bad parameters, dangling edges, type mismatches,
 /// unconnected required inputs, an input fed twice), or none. Never throws for graph content.
 std::vector<GraphError> checkGraph(const GraphSpec& graph, const OperatorRegistry& registry);

@@ -1,0 +1,121 @@
+// isochron: the desktop editor.
+//   isochron [GRAPH] [--run] [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
+//            [--quit-after SECONDS] [--startup-time] [--measure-pan-zoom SECONDS]
+// opens GRAPH (or an empty canvas), optionally runs it at once; --report writes each run's report
+// (the runner's JSON); the rest are for smoke tests, screenshots and measurements.
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+#include <QQuickStyle>
+#include <QTimer>
+#include <QtQml/QQmlExtensionPlugin>
+
+#include "app/editor/view_benchmark.h"
+#include "ui/run/run_controller.h"
+
+Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
+
+int main(int argc, char** argv) {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QGuiApplication app(argc, argv);
+    QGuiApplication::setOrganizationName("Isochron");
+    QGuiApplication::setApplicationName("isochron");
+    QGuiApplication::setApplicationVersion("0.1.0");
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Isochron: edit, run and compare stream graphs.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("graph", "A graph file (*.isograph.json) to open.", "[GRAPH]");
+    const QCommandLineOption runOption("run", "Run the graph once it is open.");
+    const QCommandLineOption darkOption("dark", "Use the dark theme (it is remembered).");
+    const QCommandLineOption quitOption("quit-after", "Quit after this many seconds.", "seconds");
+    const QCommandLineOption sizeOption("window-size", "Open the window at the top left with this size.", "WxH");
+    const QCommandLineOption startupOption("startup-time", "Print the time from start to the first frame.");
+    const QCommandLineOption reportOption("report", "Write the report of each run (JSON, as isochron-run --report).", "file");
+    const QCommandLineOption quitWhenDoneOption("quit-when-done", "Quit when the first run ends.");
+    const QCommandLineOption probeOption("probe", "Probe a wire (from.port>to.port) with a scope or a spectrum.", "wire:kind");
+    const QCommandLineOption panZoomOption("measure-pan-zoom", "Pan and zoom every frame for a while, print the frame rate, quit.", "seconds");
+    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption});
+    parser.process(app);
+
+    QQuickStyle::setStyle("Fusion");
+    QQmlApplicationEngine engine;
+    engine.addImportPath("qrc:/qt/qml");
+    QVariantMap initial;
+    if (!parser.positionalArguments().isEmpty()) initial["initialGraph"] = QFileInfo(parser.positionalArguments().front()).absoluteFilePath();
+    engine.setInitialProperties(initial);
+    engine.load(QUrl("qrc:/qt/qml/Isochron/Ui/qml/Main.qml"));
+    if (engine.rootObjects().isEmpty()) return 1;
+    QObject* window = engine.rootObjects().front();
+    if (parser.isSet(darkOption)) window->setProperty("darkTheme", true);
+    if (parser.isSet(sizeOption)) {
+        const QStringList size = parser.value(sizeOption).split('x');
+        if (size.size() != 2 || size[0].toInt() <= 0 || size[1].toInt() <= 0) {
+            qCritical("isochron: --window-size needs WIDTHxHEIGHT, e.g. 1920x1080");
+            return 1;
+        }
+        window->setProperty("x", 0);
+        window->setProperty("y", 0);
+        window->setProperty("width", size[0].toInt());
+        window->setProperty("height", size[1].toInt());
+    }
+    if (auto* quickWindow = qobject_cast<QQuickWindow*>(window); quickWindow && parser.isSet(startupOption)) {
+        QObject::connect(quickWindow, &QQuickWindow::frameSwapped, &app, [&sinceStart] {
+            static bool reported = false;
+            if (reported) return;
+            reported = true;
+            qInfo("isochron: first frame after %lld ms", static_cast<long long>(sinceStart.elapsed()));
+        });
+    }
+    if (parser.isSet(panZoomOption)) {
+        auto* quickWindow = qobject_cast<QQuickWindow*>(window);
+        auto* canvas = qvariant_cast<QObject*>(window->property("graphCanvas"));
+        if (!quickWindow || !canvas) return 1;
+        new isochron::editor::ViewBenchmark(quickWindow, canvas, parser.value(panZoomOption).toDouble());
+    }
+    auto* run = qvariant_cast<isochron::ui::RunController*>(window->property("runController"));
+    if (run && (parser.isSet(reportOption) || parser.isSet(quitWhenDoneOption))) {
+        const QString reportPath = parser.value(reportOption);
+        const bool quitWhenDone = parser.isSet(quitWhenDoneOption);
+        QObject::connect(run, &isochron::ui::RunController::runFinished, &app, [reportPath, quitWhenDone](const QVariantMap& summary) {
+            if (!reportPath.isEmpty()) {
+                QFile file(reportPath);
+                if (file.open(QIODevice::WriteOnly | QIODevice::Truncate)) file.write(QJsonDocument::fromVariant(summary).toJson());
+                else qCritical("isochron: cannot write %s", qPrintable(reportPath));
+            }
+            if (quitWhenDone) QCoreApplication::quit();
+        });
+        QObject::connect(run, &isochron::ui::RunController::stateChanged, &app, [run, quitWhenDone] {
+            if (quitWhenDone && run->state() == "failed") {
+                qCritical("isochron: %s", qPrintable(run->message()));
+                QCoreApplication::exit(2);
+            }
+        });
+    }
+    for (const QString& probe : parser.values(probeOption)) {
+        const qsizetype colon = probe.lastIndexOf(':');
+        const QString why = run && colon > 0 ? run->addProbe(probe.left(colon), probe.mid(colon + 1)) : QStringLiteral("expected WIRE:scope or WIRE:spectrum");
+        if (!why.isEmpty()) {
+            qCritical("isochron: --probe %s: %s", qPrintable(probe), qPrintable(why));
+            return 1;
+        }
+    }
+    if (run && parser.isSet(runOption)) run->start();
+    if (parser.isSet(quitOption)) {
+        bool ok = false;
+        const double seconds = parser.value(quitOption).toDouble(&ok);
+        if (!ok || seconds < 0) {
+            qCritical("isochron: --quit-after needs a number of seconds");
+            return 1;
+        }
+        QTimer::singleShot(static_cast<int>(seconds * 1000), &app, &QCoreApplication::quit);
+    }
+    return app.exec();
+}

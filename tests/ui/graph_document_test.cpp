@@ -1,0 +1,172 @@
+// Graph document edits and their undo/redo: every edit is one step that undoes to the exact file.
+#include <catch2/catch.hpp>
+
+#include <QCoreApplication>
+
+#include "engine/graph/graph_file.h"
+#include "ui/model/graph_document.h"
+
+using namespace isochron;
+using namespace isochron::ui;
+
+namespace {
+
+std::string text(const GraphDocument& document) { return serializeGraph(document.spec()); }
+
+}  // namespace
+
+TEST_CASE("adding nodes gives readable unique ids and selects the new node", "[ui][document]") {
+    GraphDocument document;
+    const QString first = document.addNode("spectral.fft", 100, 40);
+    const QString second = document.addNode("spectral.fft", 300, 40);
+    CHECK(first == "fft");
+    CHECK(second == "fft_2");
+    CHECK(document.selection()->nodes() == QStringList{"fft_2"});
+    CHECK(document.spec().nodes[1].position == NodePosition{300, 40});
+    CHECK(document.addNode("spectral.no_such_thing", 0, 0).isEmpty());
+    CHECK(document.lastError().contains("no_such_thing"));
+}
+
+TEST_CASE("every kind of edit undoes to the previous file and redoes to the same result", "[ui][document][undo]") {
+    GraphDocument document;
+    std::vector<std::string> states{text(document)};
+    auto step = [&](auto&& edit) {
+        edit();
+        const std::string now = text(document);
+        REQUIRE(now != states.back());
+        states.push_back(now);
+    };
+    step([&] { document.addNode("generators.signal_generator", 0, 0); });
+    step([&] { document.addNode("spectral.fft", 240, 0); });
+    step([&] { document.addNode("io.null_sink", 480, 0); });
+    step([&] { REQUIRE(document.connectPorts("signal_generator", "out", "fft", "in").isEmpty()); });
+    step([&] { REQUIRE(document.connectPorts("fft", "spectrum", "null_sink", "in").isEmpty()); });
+    step([&] { REQUIRE(document.setParameter("fft", "size", 512).isEmpty()); });
+    step([&] { REQUIRE(document.setParameter("signal_generator", "waveform", QString("noise")).isEmpty()); });
+    step([&] {
+        document.selection()->selectNodes({"fft", "null_sink"});
+        document.beginMove();
+        document.dragSelection(33, 17);
+        document.endMove(20);
+    });
+    step([&] { REQUIRE(document.renameNode("fft", "spectrum").isEmpty()); });
+    step([&] { document.setComment("spectrum", "1024-point FFT"); });
+    step([&] { REQUIRE(document.setScheduler("fifo-slice").isEmpty()); });
+    step([&] { REQUIRE(document.setSchedulerParameter("slice_us", 50).isEmpty()); });
+    step([&] { document.setGraphName("Noise spectrum"); });
+    step([&] {
+        document.selection()->selectNodes({"spectrum"});
+        document.deleteSelection();
+    });
+    step([&] { document.resetParameter("signal_generator", "waveform"); });
+    step([&] { document.autoLayout(); });
+
+    REQUIRE(document.undoStack().count() == static_cast<int>(states.size()) - 1);
+    for (std::size_t i = states.size() - 1; i > 0; --i) {
+        document.undo();
+        REQUIRE(text(document) == states[i - 1]);
+    }
+    CHECK_FALSE(document.canUndo());
+    CHECK_FALSE(document.modified());
+    for (std::size_t i = 1; i < states.size(); ++i) {
+        document.redo();
+        REQUIRE(text(document) == states[i]);
+    }
+    CHECK(document.modified());
+}
+
+TEST_CASE("deleting a node takes its wires, and undo puts both back in file order", "[ui][document][undo]") {
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);
+    document.addNode("segments.pass_through", 200, 0);
+    document.addNode("io.null_sink", 400, 0);
+    document.connectPorts("signal_generator", "out", "pass_through", "in");
+    document.connectPorts("pass_through", "out", "null_sink", "in");
+    const std::string before = text(document);
+    document.selection()->selectNode("pass_through");
+    document.deleteSelection();
+    CHECK(document.spec().nodes.size() == 2);
+    CHECK(document.spec().edges.empty());
+    CHECK(document.selection()->empty());
+    CHECK(document.edges()->rowCount() == 0);
+    document.undo();
+    CHECK(text(document) == before);
+    CHECK(document.nodes()->rowCount() == 3);
+    CHECK(document.edges()->rowCount() == 2);
+}
+
+TEST_CASE("keyboard nudges of the same nodes merge into one undo step", "[ui][document][undo]") {
+    GraphDocument document;
+    document.addNode("io.null_sink", 100, 100);
+    const int steps = document.undoStack().count();
+    document.nudgeSelection(10, 0);
+    document.nudgeSelection(10, 0);
+    document.nudgeSelection(0, -10);
+    CHECK(document.undoStack().count() == steps + 1);
+    CHECK(document.spec().nodes[0].position == NodePosition{120, 90});
+    document.undo();
+    CHECK(document.spec().nodes[0].position == NodePosition{100, 100});
+}
+
+TEST_CASE("typing into one parameter field is one undo step; invalid values change nothing", "[ui][document][params]") {
+    GraphDocument document;
+    document.addNode("spectral.fft", 0, 0);
+    const int steps = document.undoStack().count();
+    CHECK(document.setParameter("fft", "size", QString("-4")).contains("below the minimum"));
+    CHECK(document.setParameter("fft", "size", QString("abc")).size() > 0);
+    CHECK(document.undoStack().count() == steps);
+    CHECK(document.setParameter("fft", "size", QString("25")).isEmpty());
+    CHECK(document.setParameter("fft", "size", QString("256")).isEmpty());
+    CHECK(document.undoStack().count() == steps + 1);
+    CHECK(document.spec().nodes[0].params.at("size") == 256);
+    CHECK(document.setParameter("fft", "window", QString("square")).contains("not one of"));
+
+    const QVariantList params = document.parametersOf("fft");
+    auto size = std::find_if(params.begin(), params.end(), [](const QVariant& p) { return p.toMap()["name"] == "size"; });
+    REQUIRE(size != params.end());
+    CHECK(size->toMap()["value"].toInt() == 256);
+    CHECK(size->toMap()["isDefault"].toBool() == false);
+    CHECK(size->toMap()["unit"] == "samples");
+}
+
+TEST_CASE("node rows show resolved port types, problems and wire end points", "[ui][document][models]") {
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);
+    document.addNode("segments.pass_through", 300, 100);
+    QVariantMap pass = document.nodes()->get("pass_through");
+    CHECK(pass["inputs"].toList().front().toMap()["type"] == "any");
+    CHECK(pass["status"] == "error");
+    CHECK(pass["problems"].toStringList().join(' ').contains("required input is not connected"));
+
+    document.connectPorts("signal_generator", "out", "pass_through", "in");
+    pass = document.nodes()->get("pass_through");
+    CHECK(pass["outputs"].toList().front().toMap()["type"] == "signal<f32>");
+    CHECK(pass["inputs"].toList().front().toMap()["connected"].toBool());
+    CHECK(pass["status"] == "");
+
+    const QModelIndex wire = document.edges()->index(0);
+    CHECK(wire.data(EdgeListModel::FromXRole).toDouble() > 0);
+    CHECK(wire.data(EdgeListModel::ToXRole).toDouble() == 300);
+    CHECK(wire.data(EdgeListModel::TypeRole) == "signal<f32>");
+    CHECK(document.edges()->wireAt(wire.data(EdgeListModel::ToXRole).toDouble() - 1, wire.data(EdgeListModel::ToYRole).toDouble(), 4) ==
+          wire.data(EdgeListModel::KeyRole).toString());
+
+    document.selection()->selectNode("signal_generator");
+    document.beginMove();
+    document.dragSelection(-40, 0);
+    CHECK(document.edges()->index(0).data(EdgeListModel::FromXRole).toDouble() == Approx(wire.data(EdgeListModel::FromXRole).toDouble()));
+    document.endMove();
+    CHECK(document.nodes()->nodesIn(-50, -10, 20, 20) == QStringList{"signal_generator"});
+}
+
+TEST_CASE("the problems model lists what the validator reports", "[ui][document][models]") {
+    GraphDocument document;
+    document.addNode("spectral.fft", 0, 0);
+    QCoreApplication::processEvents();
+    REQUIRE(document.problems()->rowCount() == 1);
+    CHECK(document.problems()->index(0).data(ProblemListModel::NodeRole) == "fft");
+    CHECK_FALSE(document.valid());
+    document.undo();
+    QCoreApplication::processEvents();
+    CHECK(document.problems()->rowCount() == 0);
+}

@@ -1,0 +1,28 @@
+// Runs the Qt Quick Tests in tests/ui/qml against the real editor window (module Isochron.Ui).
+#include <QCoreApplication>
+#include <QQmlContext>
+#include <QQmlEngine>
+#include <QQuickStyle>
+#include <QtQml/QQmlExtensionPlugin>
+#include <QtQuickTest>
+
+Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
+
+/// Gives the tests the module and the source tree, with settings apart from the user's.
+class EditorTestSetup : public QObject {
+    Q_OBJECT
+public Q_SLOTS:
+    void applicationAvailable() {
+        QCoreApplication::setOrganizationName("IsochronTests");
+        QCoreApplication::setApplicationName("isochron-ui-tests");
+        QQuickStyle::setStyle("Fusion");
+    }
+    void qmlEngineAvailable(QQmlEngine* engine) {
+        engine->addImportPath("qrc:/qt/qml");
+        engine->rootContext()->setContextProperty("sourceDirectory", QStringLiteral(ISOCHRON_SOURCE_DIR));
+    }
+};
+
+QUICK_TEST_MAIN_WITH_SETUP(editor_interactions, EditorTestSetup)
+
+#include "quick_test_main.moc"

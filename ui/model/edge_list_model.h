@@ -1,0 +1,84 @@
+// The canvas's wires: one row per edge in file order, with end points (from the shared node
+// geometry), type colour and selection; the wire layer draws them all from geometry().
+#pragma once
+
+#include <QAbstractListModel>
+#include <QColor>
+#include <QPointF>
+#include <QtQml/qqmlregistration.h>
+
+#include <vector>
+
+#include "ui/model/graph_store.h"
+#include "ui/model/resolution_cache.h"
+#include "ui/model/selection.h"
+
+namespace isochron::ui {
+
+/// Where one wire runs and how it looks. [value type]
+struct WireGeometry {
+    QPointF from, to;  ///< output port centre, input port centre (canvas units)
+    QColor color;
+    bool selected = false;
+    bool bus = false;     ///< joins whole port groups
+    bool broken = false;  ///< an end names a port the node does not have
+};
+
+/// Wires for the canvas. [ui thread]
+class EdgeListModel : public QAbstractListModel {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("owned by a GraphDocument")
+public:
+    enum Role {
+        KeyRole = Qt::UserRole + 1,
+        FromNodeRole,
+        FromPortRole,
+        ToNodeRole,
+        ToPortRole,
+        TypeRole,
+        ColorRole,
+        FromXRole,
+        FromYRole,
+        ToXRole,
+        ToYRole,
+        BusRole,
+        SelectedRole,
+        LiveTextRole,
+    };
+
+    EdgeListModel(GraphStore& store, ResolutionCache& resolution, Selection& selection, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    /// Every wire's geometry, in row order (cached; refreshed as nodes move or ports change).
+    const std::vector<WireGeometry>& geometry() const { return wires_; }
+    /// Row of the wire with this key ("node.port>node.port"), or -1.
+    Q_INVOKABLE int indexOf(const QString& key) const;
+    /// The wire feeding input `port` of `nodeId`: {key, fromNode, fromPort, fromX, fromY, color}; empty if none.
+    Q_INVOKABLE QVariantMap wireInto(const QString& nodeId, const QString& port) const;
+    /// Key of the wire passing within `tolerance` of (x, y) in canvas units, or empty.
+    Q_INVOKABLE QString wireAt(qreal x, qreal y, qreal tolerance) const;
+    /// Short live readouts per wire key (item rate, last value); empty map to clear.
+    void setLiveTexts(QHash<QString, QString> texts);
+
+    static QString keyOf(const EdgeSpec& edge);
+
+Q_SIGNALS:
+    /// Some wire moved, appeared, vanished or changed look.
+    void geometryChanged();
+
+private:
+    WireGeometry compute(const EdgeSpec& edge) const;
+    void recomputeAll();
+    void recomputeTouching(int nodeIndex);
+    GraphStore& store_;
+    ResolutionCache& resolution_;
+    Selection& selection_;
+    std::vector<WireGeometry> wires_;
+    QHash<QString, QString> liveTexts_;
+};
+
+}  // namespace isochron::ui

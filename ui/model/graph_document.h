@@ -1,0 +1,184 @@
+// One open graph in the editor: the runner's *.isograph.json file, its undo history, selection and
+// the list models the canvas shows. Every edit goes through here as an undoable command; wires are
+// checked with the engine's validator before they are made.
+#pragma once
+
+#include <QObject>
+#include <QUndoStack>
+#include <QVariant>
+#include <QtQml/qqmlregistration.h>
+
+#include <optional>
+#include <set>
+
+#include "engine/operators/registry.h"
+#include "ui/model/edge_list_model.h"
+#include "ui/model/graph_store.h"
+#include "ui/model/node_list_model.h"
+#include "ui/model/problem_list_model.h"
+#include "ui/model/resolution_cache.h"
+#include "ui/model/selection.h"
+
+namespace isochron::ui {
+
+/// An editable graph document. [ui thread]
+class GraphDocument : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(QString filePath READ filePath NOTIFY filePathChanged)
+    Q_PROPERTY(QString displayName READ displayName NOTIFY filePathChanged)
+    Q_PROPERTY(bool modified READ modified NOTIFY modifiedChanged)
+    Q_PROPERTY(bool canUndo READ canUndo NOTIFY historyChanged)
+    Q_PROPERTY(bool canRedo READ canRedo NOTIFY historyChanged)
+    Q_PROPERTY(QString undoText READ undoText NOTIFY historyChanged)
+    Q_PROPERTY(QString redoText READ redoText NOTIFY historyChanged)
+    Q_PROPERTY(QString graphName READ graphName WRITE setGraphName NOTIFY graphFieldsChanged)
+    Q_PROPERTY(QString description READ description WRITE setDescription NOTIFY graphFieldsChanged)
+    Q_PROPERTY(QString schedulerName READ schedulerName NOTIFY graphFieldsChanged)
+    Q_PROPERTY(QVariantMap schedulerParams READ schedulerParams NOTIFY graphFieldsChanged)
+    Q_PROPERTY(int nodeCount READ nodeCount NOTIFY structureChanged)
+    /// Counts every change (edits, undo/redo, moves, also the transient ones of a drag), for QML
+    /// bindings that depend on the whole graph.
+    Q_PROPERTY(int revision READ revision NOTIFY revisionChanged)
+    Q_PROPERTY(bool valid READ valid NOTIFY problemsChanged)
+    Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
+    Q_PROPERTY(isochron::ui::NodeListModel* nodes READ nodes CONSTANT)
+    Q_PROPERTY(isochron::ui::EdgeListModel* edges READ edges CONSTANT)
+    Q_PROPERTY(isochron::ui::ProblemListModel* problems READ problems CONSTANT)
+    Q_PROPERTY(isochron::ui::Selection* selection READ selection CONSTANT)
+public:
+    /// A document over the built-in operators (plugins register into the same registry).
+    explicit GraphDocument(QObject* parent = nullptr);
+    GraphDocument(const OperatorRegistry& registry, QObject* parent);
+
+    QString filePath() const { return filePath_; }
+    QString displayName() const;
+    bool modified() const { return !undoStack_.isClean(); }
+    bool canUndo() const { return undoStack_.canUndo(); }
+    bool canRedo() const { return undoStack_.canRedo(); }
+    QString undoText() const { return undoStack_.undoText(); }
+    QString redoText() const { return undoStack_.redoText(); }
+    QString graphName() const { return QString::fromStdString(store_.spec().name); }
+    QString description() const { return QString::fromStdString(store_.spec().description); }
+    QString schedulerName() const { return QString::fromStdString(store_.spec().scheduler.name); }
+    QVariantMap schedulerParams() const;
+    int nodeCount() const { return static_cast<int>(store_.spec().nodes.size()); }
+    int revision() const { return revision_; }
+    bool valid();
+    QString lastError() const { return lastError_; }
+    NodeListModel* nodes() { return &nodes_; }
+    EdgeListModel* edges() { return &edges_; }
+    ProblemListModel* problems() { return &problems_; }
+    Selection* selection() { return &selection_; }
+    const GraphSpec& spec() const { return store_.spec(); }
+    const GraphResolution& resolution() { return resolution_.current(); }
+    const OperatorRegistry& registry() const { return registry_; }
+    QUndoStack& undoStack() { return undoStack_; }
+
+    // ---- Files ----
+    /// An empty, unmodified, untitled graph.
+    Q_INVOKABLE void newGraph();
+    /// Open a graph file (a path or a file: URL). On failure keeps the current graph, sets lastError
+    /// (every problem, one per line) and returns false. Nodes without positions are laid out.
+    Q_INVOKABLE bool open(const QString& pathOrUrl);
+    /// Save to the current file; false with lastError if that fails or there is no file yet.
+    Q_INVOKABLE bool save();
+    /// Save to another file; relative paths in parameters are rewritten to keep pointing at the same files.
+    Q_INVOKABLE bool saveAs(const QString& pathOrUrl);
+
+    // ---- Edits (each one undoable) ----
+    /// Add an operator at (x, y); returns the new node's id (selected), or empty with lastError.
+    Q_INVOKABLE QString addNode(const QString& typeName, qreal x, qreal y);
+    /// Wire an output to an input. Returns why the engine refuses it, or empty when wired.
+    Q_INVOKABLE QString connectPorts(const QString& fromNode, const QString& fromPort, const QString& toNode, const QString& toPort);
+    /// Why such a wire would be refused, without making it (empty if it fits).
+    Q_INVOKABLE QString wireRefusal(const QString& fromNode, const QString& fromPort, const QString& toNode, const QString& toPort);
+    /// The first unconnected input of `toNode` that would accept the wire, or empty (for drops on a node's body).
+    Q_INVOKABLE QString firstAcceptingInput(const QString& fromNode, const QString& fromPort, const QString& toNode);
+    /// Move a wire's input end to another input (one step); returns the refusal, or empty.
+    Q_INVOKABLE QString rerouteWire(const QString& key, const QString& toNode, const QString& toPort);
+    Q_INVOKABLE void removeWire(const QString& key);
+    /// Delete the selected nodes (with their wires) and selected wires.
+    Q_INVOKABLE void deleteSelection();
+    /// The selected nodes as graph-file text, for the clipboard.
+    Q_INVOKABLE QString copySelection() const;
+    /// Paste graph-file text; its top-left lands at (x, y). Pasted nodes become the selection.
+    /// Returns false with lastError if the text is not a graph.
+    Q_INVOKABLE bool paste(const QString& text, qreal x, qreal y);
+    /// Copy and paste the selection next to itself.
+    Q_INVOKABLE void duplicateSelection();
+    /// Interactive move of the selection: begin, drag by an offset from the start, end (one step).
+    Q_INVOKABLE void beginMove();
+    Q_INVOKABLE void dragSelection(qreal dx, qreal dy);
+    /// End the move; with `gridStep` > 0 the dragged nodes snap to that grid.
+    Q_INVOKABLE void endMove(qreal gridStep = 0);
+    /// Move the selection by a step (arrow keys); repeated nudges merge into one undo step.
+    Q_INVOKABLE void nudgeSelection(qreal dx, qreal dy);
+    /// Set a parameter from the inspector. Returns why the value is invalid (nothing changes), or empty.
+    Q_INVOKABLE QString setParameter(const QString& nodeId, const QString& name, const QVariant& value);
+    /// Back to the operator's default.
+    Q_INVOKABLE void resetParameter(const QString& nodeId, const QString& name);
+    Q_INVOKABLE void setComment(const QString& nodeId, const QString& text);
+    /// An output's QoS graph as [{latency, utility}, ...]: its own "qos", else the graph's default.
+    Q_INVOKABLE QVariantList qosOf(const QString& nodeId) const;
+    /// Give an output its own QoS graph (points as qosOf gives them). Returns why not, or empty.
+    Q_INVOKABLE QString setQos(const QString& nodeId, const QVariantList& points);
+    /// Give a node a new id; returns why not (taken, not an identifier) or empty.
+    Q_INVOKABLE QString renameNode(const QString& nodeId, const QString& newId);
+    void setGraphName(const QString& name);
+    void setDescription(const QString& text);
+    /// Choose the scheduler (its parameters back to defaults). Returns why not, or empty.
+    Q_INVOKABLE QString setScheduler(const QString& name);
+    Q_INVOKABLE QString setSchedulerParameter(const QString& name, const QVariant& value);
+    Q_INVOKABLE void resetSchedulerParameter(const QString& name);
+    /// Lay out the selection (or the whole graph when nothing is selected) in layers, left to right.
+    Q_INVOKABLE void autoLayout();
+    Q_INVOKABLE void undo() { undoStack_.undo(); }
+    Q_INVOKABLE void redo() { undoStack_.redo(); }
+
+    // ---- Views for the inspector and menus ----
+    /// The node's parameters for typed editors: name, kind, value, defaultValue, isDefault, minimum,
+    /// maximum, unit, doc, choices, live, problem.
+    Q_INVOKABLE QVariantList parametersOf(const QString& nodeId);
+    /// Type, category, summary and documentation of the node's operator.
+    Q_INVOKABLE QVariantMap operatorOf(const QString& nodeId) const;
+    /// Every scheduler this build has: name, summary, params (as parametersOf, for the chooser).
+    Q_INVOKABLE QVariantList schedulers() const;
+
+Q_SIGNALS:
+    void filePathChanged();
+    void modifiedChanged();
+    void historyChanged();
+    void graphFieldsChanged();
+    void structureChanged();
+    void revisionChanged();
+    void problemsChanged();
+    void lastErrorChanged();
+    /// A wire was refused; the canvas shows `reason` next to the pointer.
+    void wireRefused(const QString& reason);
+    /// A parameter changed (edit, undo or redo), so a running engine may apply it live.
+    void parameterChanged(const QString& nodeId, const QString& name, const QVariant& value);
+
+private:
+    void fail(const QString& message);
+    void push(QUndoCommand* command);
+    QString writeTo(const QString& path, GraphSpec spec);
+    std::set<std::string> takenIds() const;
+    void layOut(const std::vector<std::string>& ids, bool undoable);
+    void announceParameterChanges(const NodeSpec& before, const NodeSpec& after);
+
+    const OperatorRegistry& registry_;
+    GraphStore store_;
+    ResolutionCache resolution_;
+    Selection selection_;
+    NodeListModel nodes_;
+    EdgeListModel edges_;
+    ProblemListModel problems_;
+    QUndoStack undoStack_;
+    QString filePath_;
+    QString lastError_;
+    int revision_ = 0;
+    std::vector<std::pair<std::string, NodePosition>> moveStart_;
+};
+
+}  // namespace isochron::ui

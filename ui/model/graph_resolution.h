@@ -1,0 +1,50 @@
+// What the engine's validator says about the graph being edited: every node's ports with their
+// resolved types (repeated ports expanded, pass-through types followed along edges) and every
+// problem, located by node. Recomputed after each structural edit. No Qt.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/graph/validated_graph.h"
+
+namespace isochron::ui {
+
+/// One port as the canvas shows it. [value type]
+struct PortView {
+    std::string name;
+    std::string type;  ///< "signal<f32>", "scalar", "any", ... as the validator resolved it
+    std::string doc;
+    bool optional = false;
+    bool concrete = false;  ///< false while the type still depends on an unconnected input
+};
+
+/// One node's resolved ports and problems. [value type]
+struct NodeResolution {
+    bool known = false;  ///< the operator type exists
+    std::vector<PortView> inputs;
+    std::vector<PortView> outputs;
+    std::vector<GraphError> problems;
+};
+
+/// The resolution of a whole graph. [value type]
+class GraphResolution {
+public:
+    /// Resolve `graph` with `registry`'s operators (reads file headers for parameters derived from files).
+    static GraphResolution of(const GraphSpec& graph, const OperatorRegistry& registry);
+
+    /// The node's resolution, or null if it has none (an id not in the graph).
+    const NodeResolution* node(std::string_view id) const;
+    /// Index of a port among the node's inputs or outputs; a bus end "group*" maps to its first port. -1 if none.
+    int portIndex(std::string_view nodeId, std::string_view port, bool output) const;
+    /// Every problem, in the validator's order.
+    const std::vector<GraphError>& problems() const { return problems_; }
+    bool valid() const { return problems_.empty(); }
+
+private:
+    std::map<std::string, NodeResolution, std::less<>> nodes_;
+    std::vector<GraphError> problems_;
+};
+
+}  // namespace isochron::ui

@@ -1,0 +1,50 @@
+// The palette: every registered operator type (built-ins and plugins), grouped by category and
+// filtered as the user types.
+#pragma once
+
+#include <QAbstractListModel>
+#include <QtQml/qqmlregistration.h>
+
+#include <vector>
+
+#include "engine/operators/registry.h"
+
+namespace isochron::ui {
+
+/// Operator types matching `filter`, by category then name. [ui thread]
+class OperatorCatalog : public QAbstractListModel {
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(QString filter READ filter WRITE setFilter NOTIFY filterChanged)
+    Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
+public:
+    enum Role { TypeNameRole = Qt::UserRole + 1, NameRole, CategoryRole, SummaryRole, DocumentationRole, OriginRole, PortsRole };
+
+    /// The built-in registry (plugins register into it too).
+    explicit OperatorCatalog(QObject* parent = nullptr);
+    OperatorCatalog(const OperatorRegistry& registry, QObject* parent);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    QString filter() const { return filter_; }
+    /// Words separated by spaces; a type matches when each word is in its name, category or summary.
+    void setFilter(const QString& filter);
+    /// Re-read the registry (after a plugin was loaded or unloaded).
+    Q_INVOKABLE void reload();
+    /// Type name of row `row`, or empty.
+    Q_INVOKABLE QString typeAt(int row) const;
+
+Q_SIGNALS:
+    void filterChanged();
+    void countChanged();
+
+private:
+    void rebuild();
+    const OperatorRegistry& registry_;
+    QString filter_;
+    std::vector<const OperatorDescriptor*> shown_;
+};
+
+}  // namespace isochron::ui

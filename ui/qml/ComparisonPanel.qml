@@ -1,0 +1,204 @@
+// Scheduler comparison: run the graph under several schedulers one after another from the same
+// input, overlay latency over time, latency CDF, throughput and memory, and tabulate the summaries
+// (CSV and PNG export).
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Dialogs
+import QtQuick.Layouts
+import Isochron.Ui
+
+Rectangle {
+    id: panel
+    property GraphDocument document
+    property RunController run
+    readonly property var palette: ["#3b82f6", "#f97316", "#22c55e", "#ec4899", "#a855f7", "#14b8a6", "#eab308", "#ef4444", "#64748b", "#0ea5e9"]
+    readonly property var runs: { run.telemetry.runCount; run.state; return run.telemetry.runs() }
+    readonly property string output: run.telemetry.outputs.length ? run.telemetry.outputs[0] : ""
+    property var chosen: ["df", "fifo", "rtc", "qos"]
+    color: Theme.panelAlt
+
+    function runSeries(figure) {
+        return runs.map((r, i) => ({key: "output/" + output + "/" + figure, run: i, color: palette[i % palette.length], width: 2}))
+    }
+
+    RowLayout {
+        anchors.fill: parent
+        anchors.margins: 8
+        spacing: 8
+
+        Rectangle {
+            Layout.preferredWidth: 220
+            Layout.fillHeight: true
+            color: Theme.panel
+            radius: 6
+            border.color: Theme.border
+            ColumnLayout {
+                anchors.fill: parent
+                anchors.margins: 8
+                spacing: 6
+                Text { text: qsTr("Schedulers to compare"); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text }
+                ListView {
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    clip: true
+                    model: panel.document.schedulers()
+                    delegate: CheckBox {
+                        required property var modelData
+                        text: modelData.name
+                        checked: panel.chosen.indexOf(modelData.name) >= 0
+                        onToggled: panel.chosen = checked ? panel.chosen.concat([modelData.name]) : panel.chosen.filter(n => n !== modelData.name)
+                        ToolTip.visible: hovered
+                        ToolTip.text: modelData.summary
+                    }
+                }
+                RowLayout {
+                    Text { text: qsTr("seconds each"); color: Theme.textDim; font.pixelSize: Theme.smallFontSize }
+                    SpinBox { id: seconds; from: 1; to: 600; value: 8; editable: true; Layout.preferredWidth: 100 }
+                }
+                Button {
+                    objectName: "compareButton"
+                    Layout.fillWidth: true
+                    text: panel.run.sequenceIndex >= 0 ? qsTr("Running %1 of %2…").arg(panel.run.sequenceIndex + 1).arg(panel.run.sequenceLength) : qsTr("Run comparison")
+                    enabled: panel.chosen.length > 0 && panel.run.sequenceIndex < 0
+                    highlighted: true
+                    onClicked: panel.run.compare(panel.chosen, seconds.value)
+                }
+                RowLayout {
+                    Button { text: qsTr("Export CSV…"); enabled: panel.runs.length > 0; onClicked: csvDialog.open() }
+                    Button { text: qsTr("PNG…"); enabled: panel.runs.length > 0; onClicked: pngDialog.open() }
+                }
+                Text { id: exportMessage; Layout.fillWidth: true; wrapMode: Text.WordWrap; font.pixelSize: 10; color: Theme.textDim }
+            }
+        }
+
+        ColumnLayout {
+            id: results
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            spacing: 8
+            GridLayout {
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                columns: 4
+                columnSpacing: 8
+                PlotCard {
+                    Layout.fillWidth: true; Layout.fillHeight: true
+                    title: qsTr("Latency p50 — %1").arg(panel.output)
+                    unit: "ms"
+                    store: panel.run.telemetry
+                    timeWindow: 0
+                    legend: panel.runs.map((r, i) => ({label: r.label.split(":")[0], color: panel.palette[i % panel.palette.length]}))
+                    series: panel.runSeries("latency_p50_ms")
+                }
+                Rectangle {
+                    Layout.fillWidth: true; Layout.fillHeight: true
+                    color: Theme.panel; radius: 6; border.color: Theme.border
+                    Text { x: 8; y: 8; text: qsTr("Latency CDF (sampled)"); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text }
+                    Canvas {
+                        id: cdf
+                        anchors.fill: parent
+                        anchors.margins: 8
+                        anchors.topMargin: 28
+                        property var curves: { panel.runs; return panel.runs.map((r, i) => panel.run.telemetry.latencyCdf(i, 64)) }
+                        onCurvesChanged: requestPaint()
+                        onPaint: {
+                            const g = getContext("2d")
+                            g.reset()
+                            let max = 1
+                            for (const c of curves) for (const p of c) max = Math.max(max, p.latency)
+                            g.font = "9px sans-serif"; g.fillStyle = Theme.textFaint
+                            g.fillText("0", 0, height - 2); g.fillText(max.toFixed(1) + " ms", width - 48, height - 2)
+                            curves.forEach((c, i) => {
+                                g.strokeStyle = panel.palette[i % panel.palette.length]; g.lineWidth = 2
+                                g.beginPath()
+                                c.forEach((p, k) => {
+                                    const x = p.latency / max * (width - 4), y = (1 - p.p) * (height - 14)
+                                    if (k === 0) g.moveTo(x, y); else g.lineTo(x, y)
+                                })
+                                g.stroke()
+                            })
+                        }
+                    }
+                }
+                PlotCard {
+                    Layout.fillWidth: true; Layout.fillHeight: true
+                    title: qsTr("Throughput")
+                    unit: "samples/s"
+                    store: panel.run.telemetry
+                    timeWindow: 0
+                    series: panel.runs.map((r, i) => ({key: "engine/samples_per_s", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
+                }
+                PlotCard {
+                    Layout.fillWidth: true; Layout.fillHeight: true
+                    title: qsTr("Memory")
+                    unit: "MiB"
+                    store: panel.run.telemetry
+                    timeWindow: 0
+                    series: panel.runs.map((r, i) => ({key: "engine/memory_mib", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
+                }
+            }
+            Rectangle {  // the summary table
+                id: tableBox
+                Layout.fillWidth: true
+                Layout.preferredHeight: Math.min(200, 28 + 24 * Math.max(1, table.count))
+                color: Theme.panel; radius: 6; border.color: Theme.border
+                readonly property var columns: [qsTr("scheduler"), qsTr("output"), qsTr("items"), qsTr("samples/s"), qsTr("p50 ms"), qsTr("p95 ms"), qsTr("p99 ms"), qsTr("avg utility")]
+                Row {
+                    id: headerRow
+                    x: 8; y: 6
+                    Repeater {
+                        model: tableBox.columns
+                        delegate: Text { required property string modelData; width: (tableBox.width - 16) / 8; text: modelData; font.pixelSize: 10; font.bold: true; color: Theme.textDim }
+                    }
+                }
+                ListView {
+                    id: table
+                    anchors.fill: parent
+                    anchors.topMargin: 26
+                    anchors.leftMargin: 8
+                    clip: true
+                    model: {
+                        const rows = []
+                        panel.runs.forEach((r, i) => {
+                            const outs = (r.summary && r.summary.outputs) || {}
+                            for (const name in outs) rows.push({run: i, label: r.label, output: name, o: outs[name]})
+                        })
+                        return rows
+                    }
+                    delegate: Row {
+                        required property var modelData
+                        readonly property real cell: (table.width - 8) / 8
+                        height: 22
+                        Rectangle { width: 8; height: 8; radius: 2; color: panel.palette[modelData.run % panel.palette.length]; anchors.verticalCenter: parent.verticalCenter }
+                        Text { width: cell - 8; leftPadding: 4; text: modelData.label; font.pixelSize: Theme.smallFontSize; color: Theme.text; elide: Text.ElideRight; anchors.verticalCenter: parent.verticalCenter }
+                        Repeater {
+                            model: [modelData.output, modelData.o.items, Math.round(modelData.o.samples_per_s), modelData.o.latency_ms.p50.toFixed(3),
+                                    modelData.o.latency_ms.p95.toFixed(3), modelData.o.latency_ms.p99.toFixed(3), modelData.o.utility_average.toFixed(3)]
+                            delegate: Text { required property var modelData; width: cell; text: String(modelData); font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text; elide: Text.ElideRight; anchors.verticalCenter: parent.verticalCenter }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    FileDialog {
+        id: csvDialog
+        fileMode: FileDialog.SaveFile
+        nameFilters: ["CSV (*.csv)"]
+        defaultSuffix: "csv"
+        onAccepted: {
+            const error = panel.run.telemetry.exportCsv(selectedFile.toString())
+            exportMessage.text = error.length ? error : qsTr("Saved %1").arg(selectedFile.toString().replace(/^file:\/\//, ""))
+        }
+    }
+    FileDialog {
+        id: pngDialog
+        fileMode: FileDialog.SaveFile
+        nameFilters: ["PNG (*.png)"]
+        defaultSuffix: "png"
+        onAccepted: {
+            const path = decodeURIComponent(selectedFile.toString().replace(/^file:\/\//, ""))
+            results.grabToImage(result => exportMessage.text = result.saveToFile(path) ? qsTr("Saved %1").arg(path) : qsTr("Could not write %1").arg(path))
+        }
+    }
+}

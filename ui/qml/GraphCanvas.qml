@@ -1,0 +1,440 @@
+// The canvas: pan and zoom (wheel, middle drag, keys), rubber-band selection, wiring by dragging
+// between ports with the engine's verdict shown at the pointer, drops from the palette, quick-add
+// by double-click, live values on wires, and the minimap.
+import QtQuick
+import QtQuick.Controls
+import Isochron.Ui
+
+FocusScope {
+    id: canvas
+    property GraphDocument document
+    /// The run controller, for probes on wires (may be null).
+    property var run: null
+    property real zoom: 1
+    property real panX: 40
+    property real panY: 60
+    property bool snapToGrid: true
+    property bool showMinimap: true
+    property bool showLiveValues: true
+    readonly property alias world: world
+    readonly property real minZoom: 0.15
+    readonly property real maxZoom: 3
+
+    signal nodeActivated(string nodeId)
+    signal quickAddRequested(real screenX, real screenY, real canvasX, real canvasY)
+
+    clip: true
+    activeFocusOnTab: true
+
+    // ---- coordinates ----
+    function toCanvas(sx, sy) { return Qt.point((sx - panX) / zoom, (sy - panY) / zoom) }
+    function toScreen(cx, cy) { return Qt.point(cx * zoom + panX, cy * zoom + panY) }
+    function zoomAt(sx, sy, newZoom) {
+        newZoom = Math.max(minZoom, Math.min(maxZoom, newZoom))
+        panX = sx - (sx - panX) * newZoom / zoom
+        panY = sy - (sy - panY) * newZoom / zoom
+        zoom = newZoom
+    }
+    function zoomBy(factor) { zoomAt(width / 2, height / 2, zoom * factor) }
+    function animateView(x, y, z) {
+        viewAnimation.stop()
+        panAnimationX.to = x; panAnimationY.to = y; zoomAnimation.to = z
+        viewAnimation.start()
+    }
+    /// Show every node (or the selection when `selectionOnly`).
+    function fitToView(selectionOnly) {
+        const box = document.nodes.bounds(selectionOnly ? document.selection.nodes : [])
+        if (box.width <= 0) { animateView(40, 60, 1); return }
+        const margin = 60
+        const z = Math.max(minZoom, Math.min(1.25, Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)))
+        animateView(width / 2 - (box.x + box.width / 2) * z, height / 2 - (box.y + box.height / 2) * z, z)
+    }
+    /// Fit once the canvas has its size (after opening a file or laying out).
+    function requestFit() { fitTimer.restart() }
+    Timer {
+        id: fitTimer
+        interval: 60
+        onTriggered: {
+            if (canvas.width > 0 && canvas.height > 0) canvas.fitToView(false)
+            else restart()
+        }
+    }
+    function centerOn(nodeId) {
+        const box = document.nodes.bounds([nodeId])
+        if (box.width <= 0) return
+        animateView(width / 2 - (box.x + box.width / 2) * zoom, height / 2 - (box.y + box.height / 2) * zoom, zoom)
+    }
+    /// A point in canvas units in the middle of the view, snapped to the grid.
+    function viewCentre() {
+        const p = toCanvas(width / 2, height / 2)
+        return Qt.point(Math.round(p.x / Theme.gridStep) * Theme.gridStep, Math.round(p.y / Theme.gridStep) * Theme.gridStep)
+    }
+    function snapped(v) { return snapToGrid ? Math.round(v / Theme.gridStep) * Theme.gridStep : v }
+
+    ParallelAnimation {
+        id: viewAnimation
+        NumberAnimation { id: panAnimationX; target: canvas; property: "panX"; duration: 220; easing.type: Easing.OutCubic }
+        NumberAnimation { id: panAnimationY; target: canvas; property: "panY"; duration: 220; easing.type: Easing.OutCubic }
+        NumberAnimation { id: zoomAnimation; target: canvas; property: "zoom"; duration: 220; easing.type: Easing.OutCubic }
+    }
+
+    // ---- wiring ----
+    property var wireStart: null      // {nodeId, port, output, x, y, rerouteKey}
+    property string hoverVerdict: ""  // why the wire under the pointer would be refused
+    property string hoverKey: ""
+    /// Wire the output `from` into a node that was just added for it (drop on empty canvas, quick-add).
+    property var pendingWire: null
+
+    function beginWire(nodeId, port, output, x, y) {
+        forceActiveFocus()
+        if (!output) {
+            const feeding = document.edges.wireInto(nodeId, port)
+            if (feeding.key !== undefined) {
+                wireStart = {nodeId: feeding.fromNode, port: feeding.fromPort, output: true,
+                             x: feeding.fromX, y: feeding.fromY, rerouteKey: feeding.key}
+                wires.dragColor = feeding.color
+                dragWire(x, y)
+                return
+            }
+        }
+        const at = document.nodes.portAt(x, y, 14)
+        wireStart = {nodeId: nodeId, port: port, output: output, x: at.x !== undefined ? at.x : x,
+                     y: at.y !== undefined ? at.y : y, rerouteKey: ""}
+        wires.dragColor = at.color !== undefined ? at.color : Theme.textDim
+        dragWire(x, y)
+    }
+    function targetOf(x, y) { return document.nodes.portAt(x, y, Math.max(12, 12 / zoom)) }
+    function verdictFor(target) {
+        if (!wireStart || target.nodeId === undefined) return ""
+        if (target.port === undefined) {
+            if (!wireStart.output) return ""
+            return document.firstAcceptingInput(wireStart.nodeId, wireStart.port, target.nodeId).length
+                    ? "" : qsTr("no free input of '%1' accepts this wire").arg(target.nodeId)
+        }
+        if (target.output === wireStart.output) return qsTr("wires go from an output to an input")
+        const from = wireStart.output ? wireStart : {nodeId: target.nodeId, port: target.port}
+        const to = wireStart.output ? target : wireStart
+        if (wireStart.rerouteKey.length && to.nodeId + "." + to.port === wireStart.rerouteKey.split(">")[1]) return ""
+        return document.wireRefusal(from.nodeId, from.port, to.nodeId, to.port)
+    }
+    function dragWire(x, y) {
+        if (!wireStart) return
+        const target = targetOf(x, y)
+        const snapPoint = target.port !== undefined && target.output !== wireStart.output
+        const end = snapPoint ? Qt.point(target.x, target.y) : Qt.point(x, y)
+        if (wireStart.output) { wires.dragFrom = Qt.point(wireStart.x, wireStart.y); wires.dragTo = end }
+        else { wires.dragFrom = end; wires.dragTo = Qt.point(wireStart.x, wireStart.y) }
+        wires.dragActive = true
+        const key = target.nodeId === undefined ? "" : target.nodeId + "." + (target.port || "")
+        if (key !== hoverKey) {
+            hoverKey = key
+            hoverVerdict = verdictFor(target)
+        }
+        verdictLabel.place(toScreen(x, y))
+    }
+    function finishWire(x, y) {
+        if (!wireStart) return
+        const start = wireStart
+        wireStart = null
+        wires.dragActive = false
+        hoverKey = ""
+        hoverVerdict = ""
+        const target = targetOf(x, y)
+        let reason = ""
+        if (target.nodeId === undefined) {
+            if (start.rerouteKey.length) document.removeWire(start.rerouteKey)
+            else if (start.output) {
+                pendingWire = start
+                const s = toScreen(x, y)
+                quickAddRequested(s.x, s.y, x, y)
+            }
+            return
+        }
+        if (target.port === undefined) {
+            if (!start.output || target.nodeId === start.nodeId) return
+            const input = document.firstAcceptingInput(start.nodeId, start.port, target.nodeId)
+            if (!input.length) reason = qsTr("no free input of '%1' accepts %2.%3").arg(target.nodeId).arg(start.nodeId).arg(start.port)
+            else if (start.rerouteKey.length) reason = document.rerouteWire(start.rerouteKey, target.nodeId, input)
+            else reason = document.connectPorts(start.nodeId, start.port, target.nodeId, input)
+        } else if (target.output === start.output) {
+            return
+        } else if (start.rerouteKey.length) {
+            if (start.rerouteKey.split(">")[1] !== target.nodeId + "." + target.port)
+                reason = document.rerouteWire(start.rerouteKey, target.nodeId, target.port)
+        } else if (start.output) {
+            reason = document.connectPorts(start.nodeId, start.port, target.nodeId, target.port)
+        } else {
+            reason = document.connectPorts(target.nodeId, target.port, start.nodeId, start.port)
+        }
+        if (reason.length) toast.show(reason, toScreen(x, y))
+    }
+    /// After quick-add placed `nodeId` for a wire dropped on empty canvas, connect it.
+    function completePendingWire(nodeId) {
+        if (!pendingWire) return
+        const start = pendingWire
+        pendingWire = null
+        if (!nodeId.length) return
+        const input = document.firstAcceptingInput(start.nodeId, start.port, nodeId)
+        if (input.length) document.connectPorts(start.nodeId, start.port, nodeId, input)
+        else toast.show(qsTr("no input of '%1' accepts %2.%3").arg(nodeId).arg(start.nodeId).arg(start.port), toScreen(document.nodes.get(nodeId).posX, document.nodes.get(nodeId).posY))
+    }
+    function openNodeMenu(nodeId, point) {
+        nodeMenu.nodeId = nodeId
+        nodeMenu.popup(point.x, point.y)
+    }
+
+    // ---- background ----
+    Rectangle { anchors.fill: parent; color: Theme.canvas }
+    CanvasGrid {
+        anchors.fill: parent
+        originX: canvas.panX
+        originY: canvas.panY
+        zoom: canvas.zoom
+        step: Theme.gridStep
+        minorColor: Theme.gridMinor
+        majorColor: Theme.gridMajor
+    }
+
+    MouseArea {  // empty canvas: select, rubber band, pan, zoom, quick-add
+        id: background
+        anchors.fill: parent
+        acceptedButtons: Qt.LeftButton | Qt.MiddleButton | Qt.RightButton
+        property point pressAt
+        property real startPanX
+        property real startPanY
+        property bool panning: false
+        property bool banding: false
+        onPressed: (mouse) => {
+            canvas.forceActiveFocus()
+            pressAt = Qt.point(mouse.x, mouse.y)
+            startPanX = canvas.panX
+            startPanY = canvas.panY
+            panning = mouse.button === Qt.MiddleButton || mouse.button === Qt.RightButton
+                      || (mouse.modifiers & Qt.AltModifier) || spaceHeld
+            banding = !panning
+        }
+        onPositionChanged: (mouse) => {
+            if (panning) {
+                canvas.panX = startPanX + mouse.x - pressAt.x
+                canvas.panY = startPanY + mouse.y - pressAt.y
+            } else if (banding) {
+                band.x = Math.min(pressAt.x, mouse.x); band.y = Math.min(pressAt.y, mouse.y)
+                band.width = Math.abs(mouse.x - pressAt.x); band.height = Math.abs(mouse.y - pressAt.y)
+                band.visible = band.width > 3 || band.height > 3
+            }
+        }
+        onReleased: (mouse) => {
+            const additive = (mouse.modifiers & (Qt.ShiftModifier | Qt.ControlModifier)) !== 0
+            if (band.visible) {
+                const a = canvas.toCanvas(band.x, band.y)
+                canvas.document.selection.selectNodes(canvas.document.nodes.nodesIn(a.x, a.y, band.width / canvas.zoom, band.height / canvas.zoom), additive)
+            } else if (banding) {
+                const p = canvas.toCanvas(mouse.x, mouse.y)
+                const key = canvas.document.edges.wireAt(p.x, p.y, 6 / canvas.zoom)
+                if (key.length) canvas.document.selection.selectWire(key, additive)
+                else if (!additive) canvas.document.selection.clear()
+            } else if (mouse.button === Qt.RightButton && Math.abs(mouse.x - pressAt.x) + Math.abs(mouse.y - pressAt.y) < 4) {
+                const p = canvas.toCanvas(mouse.x, mouse.y)
+                const key = canvas.document.edges.wireAt(p.x, p.y, 6 / canvas.zoom)
+                if (key.length) {
+                    canvas.document.selection.selectWire(key)
+                    wireMenu.wireKey = key
+                    wireMenu.at = Qt.point(mouse.x, mouse.y)
+                    wireMenu.popup(mouse.x, mouse.y)
+                } else {
+                    canvas.quickAddRequested(mouse.x, mouse.y, p.x, p.y)
+                }
+            }
+            band.visible = false
+            panning = banding = false
+        }
+        onDoubleClicked: (mouse) => {
+            const p = canvas.toCanvas(mouse.x, mouse.y)
+            canvas.quickAddRequested(mouse.x, mouse.y, p.x, p.y)
+        }
+        onWheel: (wheel) => {
+            if (wheel.modifiers & Qt.ControlModifier || wheel.pixelDelta.y === 0) {
+                canvas.zoomAt(wheel.x, wheel.y, canvas.zoom * Math.pow(1.0015, wheel.angleDelta.y))
+            } else {
+                canvas.panX += wheel.pixelDelta.x
+                canvas.panY += wheel.pixelDelta.y
+            }
+        }
+    }
+    PinchHandler {
+        target: null
+        property real startZoom: 1
+        onActiveChanged: if (active) startZoom = canvas.zoom
+        onActiveScaleChanged: canvas.zoomAt(centroid.position.x, centroid.position.y, startZoom * activeScale)
+    }
+    property bool spaceHeld: false
+
+    // ---- the world: nodes and wires in canvas units ----
+    Item {
+        id: world
+        x: canvas.panX
+        y: canvas.panY
+        scale: canvas.zoom
+        transformOrigin: Item.TopLeft
+
+        WireLayer {
+            id: wires
+            edges: canvas.document.edges
+            pixelSize: 1 / canvas.zoom
+            selectionColor: Theme.selection
+        }
+        Repeater {
+            model: canvas.document.nodes
+            delegate: NodeView { host: canvas }
+        }
+        Repeater {  // live values on wires
+            model: canvas.showLiveValues ? canvas.document.edges : null
+            delegate: Item {  // a pill above the middle of the wire, constant size on screen
+                required property string liveText
+                required property real fromX
+                required property real fromY
+                required property real toX
+                required property real toY
+                visible: liveText.length > 0
+                x: (fromX + toX) / 2
+                y: (fromY + toY) / 2
+                scale: 1 / canvas.zoom
+                Rectangle {
+                    x: -width / 2
+                    y: -height - 4
+                    width: liveLabel.implicitWidth + 8
+                    height: liveLabel.implicitHeight + 2
+                    radius: height / 2
+                    color: Theme.panel
+                    opacity: 0.92
+                    border.color: Theme.border
+                    Text {
+                        id: liveLabel
+                        anchors.centerIn: parent
+                        text: liveText
+                        font.pixelSize: 9
+                        font.family: Theme.monoFont
+                        color: Theme.textDim
+                    }
+                }
+            }
+        }
+    }
+
+    Rectangle {
+        id: band
+        visible: false
+        color: Qt.rgba(0.23, 0.51, 0.96, 0.12)
+        border.color: Theme.accent
+        border.width: 1
+    }
+
+    DropArea {  // operators dragged from the palette
+        anchors.fill: parent
+        keys: ["isochron/operator"]
+        onDropped: (drop) => {
+            const p = canvas.toCanvas(drop.x, drop.y)
+            canvas.document.addNode(drop.source.typeName, canvas.snapped(p.x - 92), canvas.snapped(p.y - 15))
+            canvas.forceActiveFocus()
+        }
+    }
+
+    Rectangle {  // the verdict on the wire being dragged
+        id: verdictLabel
+        function place(p) { x = p.x + 16; y = p.y + 12 }
+        visible: canvas.wireStart !== null && canvas.hoverKey.length > 0
+        width: verdictText.implicitWidth + 16
+        height: verdictText.implicitHeight + 8
+        radius: 4
+        color: canvas.hoverVerdict.length ? Theme.error : Theme.success
+        Text {
+            id: verdictText
+            anchors.centerIn: parent
+            text: canvas.hoverVerdict.length ? canvas.hoverVerdict : qsTr("connect")
+            color: "white"
+            font.pixelSize: Theme.smallFontSize
+        }
+    }
+
+    Toast { id: toast }
+
+    Minimap {
+        visible: canvas.showMinimap && canvas.document.nodeCount > 0
+        anchors.right: parent.right
+        anchors.bottom: parent.bottom
+        anchors.margins: 12
+        canvas: canvas
+    }
+
+    Rectangle {  // empty-canvas hint
+        visible: canvas.document.nodeCount === 0
+        anchors.centerIn: parent
+        width: hint.implicitWidth + 40
+        height: hint.implicitHeight + 28
+        radius: 10
+        color: Theme.panel
+        border.color: Theme.border
+        Text {
+            id: hint
+            anchors.centerIn: parent
+            horizontalAlignment: Text.AlignHCenter
+            text: qsTr("Drag an operator from the palette, or double-click to add one.\nOpen a sample from File ▸ Samples.")
+            color: Theme.textDim
+            font.pixelSize: Theme.fontSize + 1
+        }
+    }
+
+    Menu {
+        id: wireMenu
+        property string wireKey
+        property point at
+        function probe(kind) {
+            const why = canvas.run ? canvas.run.addProbe(wireKey, kind) : qsTr("probes need a run controller")
+            if (why.length) toast.show(why, at)
+        }
+        MenuItem { text: qsTr("Probe: scope"); onTriggered: wireMenu.probe("scope") }
+        MenuItem { text: qsTr("Probe: spectrum"); onTriggered: wireMenu.probe("spectrum") }
+        MenuSeparator {}
+        MenuItem { text: qsTr("Delete wire"); onTriggered: canvas.document.removeWire(wireMenu.wireKey) }
+    }
+
+    ProbePanel {
+        run: canvas.run
+        visible: canvas.run !== null && canvas.run.probes.length > 0
+        anchors.left: parent.left
+        anchors.bottom: parent.bottom
+        anchors.margins: 12
+    }
+
+    Menu {
+        id: nodeMenu
+        property string nodeId
+        MenuItem { text: qsTr("Copy"); onTriggered: { canvas.document.selection.selectNode(nodeMenu.nodeId, canvas.document.selection.hasNode(nodeMenu.nodeId)); Clipboard.setText(canvas.document.copySelection()) } }
+        MenuItem { text: qsTr("Duplicate"); onTriggered: canvas.document.duplicateSelection() }
+        MenuItem { text: qsTr("Lay out selection"); onTriggered: canvas.document.autoLayout() }
+        MenuSeparator {}
+        MenuItem { text: qsTr("Delete"); onTriggered: canvas.document.deleteSelection() }
+    }
+
+    Keys.onPressed: (event) => {
+        const step = (event.modifiers & Qt.ShiftModifier) ? Theme.gridStep * 5 : Theme.gridStep
+        if (event.key === Qt.Key_Space && !event.isAutoRepeat) { spaceHeld = true; event.accepted = true; return }
+        if (document.selection.nodeCount > 0) {
+            if (event.key === Qt.Key_Left) { document.nudgeSelection(-step, 0); event.accepted = true }
+            else if (event.key === Qt.Key_Right) { document.nudgeSelection(step, 0); event.accepted = true }
+            else if (event.key === Qt.Key_Up) { document.nudgeSelection(0, -step); event.accepted = true }
+            else if (event.key === Qt.Key_Down) { document.nudgeSelection(0, step); event.accepted = true }
+            if (event.accepted) return
+        }
+        if (event.key === Qt.Key_Left) { panX += 60; event.accepted = true }
+        else if (event.key === Qt.Key_Right) { panX -= 60; event.accepted = true }
+        else if (event.key === Qt.Key_Up) { panY += 60; event.accepted = true }
+        else if (event.key === Qt.Key_Down) { panY -= 60; event.accepted = true }
+        else if (event.key === Qt.Key_Tab) {
+            const p = toCanvas(width / 2, height / 3)
+            quickAddRequested(width / 2, height / 3, p.x, p.y)
+            event.accepted = true
+        }
+    }
+    Keys.onReleased: (event) => { if (event.key === Qt.Key_Space && !event.isAutoRepeat) spaceHeld = false }
+}

@@ -1,0 +1,90 @@
+// Every keyboard shortcut and pointer gesture on one sheet (F1 or ?).
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+Popup {
+    id: help
+    modal: true
+    anchors.centerIn: Overlay.overlay
+    width: 720
+    height: Math.min(parent.height - 80, 560)
+    padding: 20
+    background: Rectangle { color: Theme.panel; radius: 10; border.color: Theme.border }
+
+    readonly property var groups: [
+        {title: qsTr("Canvas"), items: [
+            ["Wheel / Ctrl+Wheel", qsTr("zoom at the pointer")],
+            ["Middle or right drag, Alt+drag, Space+drag", qsTr("pan")],
+            ["Arrows", qsTr("pan, or move the selection (Shift: 5 grid steps)")],
+            ["F", qsTr("fit the graph (Shift+F: the selection)")],
+            ["Ctrl++ / Ctrl+- / Ctrl+0", qsTr("zoom in, out, 100%")],
+            ["Double-click, right click, Tab", qsTr("quick-add an operator here")],
+            ["Drag on empty canvas", qsTr("rubber-band select (Shift/Ctrl adds)")],
+            ["Drag from a port", qsTr("wire; drop on a node to use its first fitting input")],
+            ["Drag a wire's input end", qsTr("reroute it; drop on nothing to delete it")],
+            ["Right click a wire", qsTr("probe it (scope or spectrum) or delete it")]]},
+        {title: qsTr("Editing"), items: [
+            ["Ctrl+Z / Ctrl+Shift+Z", qsTr("undo / redo")],
+            ["Ctrl+C / Ctrl+X / Ctrl+V", qsTr("copy, cut, paste (between windows too)")],
+            ["Ctrl+D", qsTr("duplicate")],
+            ["Delete / Backspace", qsTr("delete the selection")],
+            ["Ctrl+A", qsTr("select all")],
+            ["Ctrl+L", qsTr("auto-layout (selection or whole graph)")],
+            ["G", qsTr("snap to grid on/off")]]},
+        {title: qsTr("Files and running"), items: [
+            ["Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S", qsTr("new, open, save, save as")],
+            ["Ctrl+Shift+N", qsTr("new window")],
+            ["F5 / Shift+F5", qsTr("run / stop")],
+            ["F6", qsTr("compare schedulers")],
+            ["Ctrl+K", qsTr("search the palette")],
+            ["F1 or ?", qsTr("this sheet")]]}
+    ]
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: 12
+        RowLayout {
+            Layout.fillWidth: true
+            Text { text: qsTr("Keyboard and mouse"); font.pixelSize: 18; font.bold: true; color: Theme.text }
+            Item { Layout.fillWidth: true }
+            IconButton { iconName: "close"; tip: qsTr("Close (Esc)"); onClicked: help.close() }
+        }
+        ScrollView {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            contentWidth: availableWidth
+            ColumnLayout {
+                width: parent.width
+                spacing: 14
+                Repeater {
+                    model: help.groups
+                    delegate: ColumnLayout {
+                        required property var modelData
+                        Layout.fillWidth: true
+                        spacing: 4
+                        SectionLabel { text: modelData.title }
+                        Repeater {
+                            model: modelData.items
+                            delegate: RowLayout {
+                                required property var modelData
+                                Layout.fillWidth: true
+                                spacing: 16
+                                Rectangle {
+                                    Layout.preferredWidth: 270
+                                    implicitHeight: keys.implicitHeight + 6
+                                    radius: 4
+                                    color: Theme.panelAlt
+                                    border.color: Theme.border
+                                    Text { id: keys; x: 8; anchors.verticalCenter: parent.verticalCenter; text: modelData[0]; font.family: Theme.monoFont; font.pixelSize: Theme.smallFontSize; color: Theme.text }
+                                }
+                                Text { Layout.fillWidth: true; text: modelData[1]; color: Theme.textDim; font.pixelSize: Theme.fontSize; wrapMode: Text.WordWrap }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+// The inspector: the selected node's id, operator docs, typed parameter editors, ports and note;
+// with nothing selected, the graph's name, description and scheduler.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Isochron.Ui
+
+Rectangle {
+    id: inspector
+    property GraphDocument document
+    property bool running: false
+    readonly property string nodeId: document.selection.nodeCount === 1 ? document.selection.nodes[0] : ""
+    signal parameterApplied(string nodeId, string name)
+    color: Theme.panel
+
+    readonly property var node: {
+        document.revision
+        return nodeId.length ? document.nodes.get(nodeId) : ({})
+    }
+    readonly property var params: {
+        document.revision
+        return nodeId.length ? document.parametersOf(nodeId) : []
+    }
+    readonly property var info: nodeId.length ? document.operatorOf(nodeId) : ({})
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: 0
+        PanelHeader { Layout.fillWidth: true; title: inspector.nodeId.length ? qsTr("Inspector") : qsTr("Graph") }
+
+        ScrollView {
+            id: scroll
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            contentWidth: availableWidth
+            clip: true
+
+            ColumnLayout {
+                width: scroll.availableWidth
+                spacing: 10
+
+                // ---- a node ----
+                ColumnLayout {
+                    visible: inspector.nodeId.length > 0
+                    Layout.fillWidth: true
+                    Layout.margins: 12
+                    spacing: 8
+                    RowLayout {
+                        spacing: 8
+                        Rectangle { width: 6; height: 22; radius: 3; color: Theme.categoryColor(inspector.info.category || "") }
+                        TextField {
+                            id: idField
+                            objectName: "nodeIdField"
+                            Layout.fillWidth: true
+                            text: inspector.nodeId
+                            font.bold: true
+                            font.pixelSize: Theme.fontSize + 2
+                            onEditingFinished: {
+                                if (text === inspector.nodeId) return
+                                const why = inspector.document.renameNode(inspector.nodeId, text)
+                                renameError.text = why
+                                if (why.length) text = inspector.nodeId
+                            }
+                        }
+                    }
+                    Text { id: renameError; visible: text.length > 0; color: Theme.error; font.pixelSize: Theme.smallFontSize }
+                    Text {
+                        text: (inspector.info.typeName || "") + (inspector.info.origin && inspector.info.origin !== "built-in" ? "  ·  " + inspector.info.origin : "")
+                        color: Theme.textDim
+                        font.family: Theme.monoFont
+                        font.pixelSize: Theme.smallFontSize
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        text: inspector.info.summary || ""
+                        color: Theme.text
+                        wrapMode: Text.WordWrap
+                        font.pixelSize: Theme.fontSize
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        visible: text.length > 0
+                        text: inspector.info.documentation || ""
+                        color: Theme.textDim
+                        wrapMode: Text.WordWrap
+                        font.pixelSize: Theme.smallFontSize
+                    }
+                    Repeater {  // problems on this node
+                        model: inspector.node.problems || []
+                        delegate: Text {
+                            required property string modelData
+                            Layout.fillWidth: true
+                            text: "⚠ " + modelData
+                            color: Theme.error
+                            wrapMode: Text.WordWrap
+                            font.pixelSize: Theme.smallFontSize
+                        }
+                    }
+                    SectionLabel { text: qsTr("Parameters"); visible: inspector.params.length > 0 }
+                    Repeater {
+                        model: inspector.params
+                        delegate: ParameterEditor {
+                            required property var modelData
+                            Layout.fillWidth: true
+                            param: modelData
+                            running: inspector.running
+                            onEdited: (value) => {
+                                error = inspector.document.setParameter(inspector.nodeId, modelData.name, value)
+                                if (!error.length) inspector.parameterApplied(inspector.nodeId, modelData.name)
+                            }
+                            onResetRequested: inspector.document.resetParameter(inspector.nodeId, modelData.name)
+                        }
+                    }
+                    SectionLabel { text: qsTr("Ports") }
+                    Repeater {
+                        model: (inspector.node.inputs || []).map(p => Object.assign({direction: "in"}, p))
+                                   .concat((inspector.node.outputs || []).map(p => Object.assign({direction: "out"}, p)))
+                        delegate: RowLayout {
+                            required property var modelData
+                            Layout.fillWidth: true
+                            spacing: 6
+                            Rectangle { width: 9; height: 9; radius: 5; color: modelData.color }
+                            Text { text: modelData.direction + " " + modelData.name; color: Theme.text; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+                            Text { text: modelData.type; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+                            Text { Layout.fillWidth: true; text: modelData.doc; color: Theme.textFaint; font.pixelSize: Theme.smallFontSize; elide: Text.ElideRight }
+                        }
+                    }
+                    SectionLabel { text: qsTr("Note") }
+                    TextArea {
+                        Layout.fillWidth: true
+                        placeholderText: qsTr("A note shown above the node")
+                        text: inspector.node.comment || ""
+                        wrapMode: TextArea.Wrap
+                        onEditingFinished: inspector.document.setComment(inspector.nodeId, text)
+                    }
+                }
+
+                // ---- the graph ----
+                ColumnLayout {
+                    visible: inspector.nodeId.length === 0
+                    Layout.fillWidth: true
+                    Layout.margins: 12
+                    spacing: 8
+                    SectionLabel { text: qsTr("Name") }
+                    TextField {
+                        Layout.fillWidth: true
+                        text: inspector.document.graphName
+                        placeholderText: qsTr("Untitled graph")
+                        onEditingFinished: inspector.document.graphName = text
+                    }
+                    SectionLabel { text: qsTr("Description") }
+                    TextArea {
+                        Layout.fillWidth: true
+                        text: inspector.document.description
+                        wrapMode: TextArea.Wrap
+                        placeholderText: qsTr("What this graph does")
+                        onEditingFinished: inspector.document.description = text
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        text: inspector.document.selection.nodeCount > 1
+                              ? qsTr("%1 nodes selected").arg(inspector.document.selection.nodeCount)
+                              : qsTr("%1 nodes, %2 wires").arg(inspector.document.nodeCount).arg(inspector.document.edges.rowCount())
+                        color: Theme.textDim
+                        font.pixelSize: Theme.smallFontSize
+                    }
+                    SchedulerSettings {
+                        Layout.fillWidth: true
+                        document: inspector.document
+                    }
+                }
+            }
+        }
+    }
+}

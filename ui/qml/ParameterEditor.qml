@@ -1,0 +1,130 @@
+// One typed parameter in the inspector: a switch, number field with range and unit, choice box,
+// path with a browse button, or text; invalid input is refused with the engine's reason.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Dialogs
+import QtQuick.Layouts
+
+ColumnLayout {
+    id: editor
+    property var param            // from GraphDocument.parametersOf / schedulers()
+    property bool running: false  // the graph runs: live parameters apply at once
+    property string error: ""
+    signal edited(var value)      // a string (parsed as on the command line) or a boolean/choice
+    signal resetRequested()
+    spacing: 3
+
+    readonly property string rangeText: {
+        if (param.minimum === undefined && param.maximum === undefined) return ""
+        if (param.minimum !== undefined && param.maximum !== undefined) return param.minimum + " … " + param.maximum
+        return param.minimum !== undefined ? "≥ " + param.minimum : "≤ " + param.maximum
+    }
+
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: 6
+        Text {
+            text: editor.param.name
+            color: Theme.text
+            font.pixelSize: Theme.fontSize
+            font.weight: editor.param.isDefault ? Font.Normal : Font.DemiBold
+        }
+        Text { visible: editor.param.unit.length > 0; text: "[" + editor.param.unit + "]"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize }
+        Rectangle {
+            visible: editor.param.live
+            implicitWidth: liveText.implicitWidth + 8; implicitHeight: 15; radius: 3
+            color: editor.running ? Theme.success : Theme.accentSoft
+            Text { id: liveText; anchors.centerIn: parent; text: qsTr("live"); font.pixelSize: 9; color: editor.running ? "white" : Theme.accent }
+            ToolTip.visible: liveHover.containsMouse
+            ToolTip.text: qsTr("Changes apply to the running graph at once")
+            MouseArea { id: liveHover; anchors.fill: parent; hoverEnabled: true }
+        }
+        Item { Layout.fillWidth: true }
+        ToolButton {
+            visible: !editor.param.isDefault
+            implicitWidth: 22; implicitHeight: 20
+            text: "↺"
+            font.pixelSize: 13
+            onClicked: editor.resetRequested()
+            ToolTip.visible: hovered
+            ToolTip.text: qsTr("Back to the default (%1)").arg(editor.param.defaultText)
+        }
+    }
+
+    Loader {
+        Layout.fillWidth: true
+        sourceComponent: {
+            switch (editor.param.kind) {
+            case "bool": return boolEditor
+            case "choice": return choiceEditor
+            case "path": return pathEditor
+            default: return textEditor
+            }
+        }
+    }
+    Text {
+        Layout.fillWidth: true
+        visible: editor.error.length > 0 || (editor.param.problem || "").length > 0
+        text: editor.error.length ? editor.error : editor.param.problem
+        color: Theme.error
+        font.pixelSize: Theme.smallFontSize
+        wrapMode: Text.WordWrap
+    }
+    Text {
+        Layout.fillWidth: true
+        text: editor.param.doc + (editor.rangeText.length ? "  (" + editor.rangeText + ")" : "")
+        color: Theme.textDim
+        font.pixelSize: Theme.smallFontSize
+        wrapMode: Text.WordWrap
+    }
+
+    Component {
+        id: boolEditor
+        Switch {
+            checked: editor.param.value === true
+            onToggled: editor.edited(checked)
+        }
+    }
+    Component {
+        id: choiceEditor
+        ComboBox {
+            model: editor.param.choices
+            currentIndex: editor.param.choices.indexOf(editor.param.text)
+            onActivated: (index) => editor.edited(editor.param.choices[index])
+        }
+    }
+    Component {
+        id: textEditor
+        TextField {
+            text: editor.param.text
+            selectByMouse: true
+            font.family: editor.param.kind === "string" ? "" : Theme.monoFont
+            color: editor.error.length ? Theme.error : Theme.text
+            onEditingFinished: if (text !== editor.param.text) editor.edited(text)
+            onTextEdited: editor.error = ""
+        }
+    }
+    Component {
+        id: pathEditor
+        RowLayout {
+            spacing: 4
+            TextField {
+                id: pathField
+                Layout.fillWidth: true
+                text: editor.param.text
+                selectByMouse: true
+                onEditingFinished: if (text !== editor.param.text) editor.edited(text)
+            }
+            Button {
+                text: "…"
+                implicitWidth: 30
+                onClicked: browse.open()
+            }
+            FileDialog {
+                id: browse
+                title: qsTr("Choose a file for %1").arg(editor.param.name)
+                onAccepted: editor.edited(decodeURIComponent(selectedFile.toString().replace(/^file:\/\//, "")))
+            }
+        }
+    }
+}

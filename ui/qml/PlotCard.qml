@@ -1,0 +1,98 @@
+// A titled live plot with a legend, value labels on its grid lines and a time axis.
+import QtQuick
+import QtQuick.Layouts
+import Isochron.Ui
+
+Rectangle {
+    id: card
+    property string title
+    property string unit
+    property alias store: plot.store
+    property alias series: plot.series
+    property alias timeWindow: plot.timeWindow
+    property alias includeZero: plot.includeZero
+    property alias fixedMinimum: plot.fixedMinimum
+    property alias fixedMaximum: plot.fixedMaximum
+    property alias plot: plot
+    /// Legend entries: [{label, color}].
+    property var legend: []
+    /// Text at the right of the title (a current value).
+    property string reading
+    color: Theme.panel
+    radius: 6
+    border.color: Theme.border
+
+    function format(v) {
+        const a = Math.abs(v)
+        if (a >= 1e9) return (v / 1e9).toFixed(a >= 1e10 ? 0 : 1) + "G"
+        if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + "M"
+        if (a >= 1e3) return (v / 1e3).toFixed(a >= 1e4 ? 0 : 1) + "k"
+        if (a >= 10 || a === 0) return v.toFixed(0)
+        return v.toPrecision(2)
+    }
+
+    ColumnLayout {
+        anchors.fill: parent
+        anchors.margins: 8
+        spacing: 4
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: 10
+            Text { text: card.title; font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
+            Text { visible: card.reading.length > 0; text: card.reading; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text }
+        }
+        Flow {
+            Layout.fillWidth: true
+            visible: card.legend.length > 0
+            spacing: 10
+            Repeater {
+                model: card.legend
+                delegate: Row {
+                    required property var modelData
+                    spacing: 4
+                    Rectangle { width: 10; height: 3; radius: 1; color: modelData.color; anchors.verticalCenter: parent.verticalCenter }
+                    Text { text: modelData.label; font.pixelSize: 10; color: Theme.textDim }
+                }
+            }
+        }
+        Item {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            Item {
+                id: area
+                anchors.fill: parent
+                anchors.leftMargin: 40
+                anchors.bottomMargin: 14
+                LivePlot {
+                    id: plot
+                    anchors.fill: parent
+                    gridColor: Theme.gridMajor
+                    clip: true
+                }
+                Repeater {
+                    model: plot.ticks
+                    delegate: Text {
+                        required property var modelData
+                        x: -width - 6
+                        y: area.height - (modelData - plot.low) / (plot.high - plot.low) * area.height - height / 2
+                        text: card.format(modelData)
+                        font.pixelSize: 9
+                        color: Theme.textFaint
+                    }
+                }
+                Text {
+                    anchors.top: parent.bottom; anchors.topMargin: 1
+                    x: 0
+                    text: plot.timeFrom.toFixed(0) + " s"
+                    font.pixelSize: 9; color: Theme.textFaint
+                }
+                Text {
+                    anchors.top: parent.bottom; anchors.topMargin: 1
+                    anchors.right: parent.right
+                    text: plot.timeTo.toFixed(0) + " s" + (card.unit.length ? "   [" + card.unit + "]" : "")
+                    font.pixelSize: 9; color: Theme.textFaint
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+// Live plots of the running graph: every output with a latency sparkline; for the chosen output
+// its latency (last item, p50, p95), throughput and QoS curve; per operator queue lengths, cost per
+// item and selectivity; engine memory.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Isochron.Ui
+
+Rectangle {
+    id: panel
+    property GraphDocument document
+    property RunController run
+    property string output: run.telemetry.outputs.length ? (run.telemetry.outputs.indexOf(chosen) >= 0 ? chosen : run.telemetry.outputs[0]) : ""
+    property string chosen
+    property real window: 30
+    readonly property var palette: ["#3b82f6", "#f97316", "#22c55e", "#ec4899", "#a855f7", "#14b8a6", "#eab308", "#ef4444"]
+    color: Theme.panelAlt
+
+    function rate(v) { return v >= 1e6 ? (v / 1e6).toFixed(2) + " M" : v >= 1e3 ? (v / 1e3).toFixed(1) + " k" : v.toFixed(0) + " " }
+
+    Text {
+        visible: panel.run.telemetry.runCount === 0
+        anchors.centerIn: parent
+        text: qsTr("Run the graph (F5) to see latency, throughput, queues and memory here.")
+        color: Theme.textDim
+        font.pixelSize: Theme.fontSize
+    }
+
+    RowLayout {
+        visible: panel.run.telemetry.runCount > 0
+        anchors.fill: parent
+        anchors.margins: 8
+        spacing: 8
+
+        Rectangle {  // outputs, each with a latency sparkline
+            Layout.preferredWidth: 230
+            Layout.fillHeight: true
+            color: Theme.panel
+            radius: 6
+            border.color: Theme.border
+            ListView {
+                id: outputs
+                anchors.fill: parent
+                anchors.margins: 4
+                clip: true
+                model: panel.run.telemetry.outputs
+                header: Text { text: qsTr("Outputs — latency p50 (ms)"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
+                delegate: Rectangle {
+                    id: outputRow
+                    required property string modelData
+                    width: ListView.view.width
+                    height: 40
+                    radius: 4
+                    color: panel.output === modelData ? Theme.accentSoft : "transparent"
+                    readonly property real p50: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + modelData + "/latency_p50_ms") }
+                    Text { x: 6; y: 4; text: outputRow.modelData; font.pixelSize: Theme.smallFontSize; color: Theme.text; width: 110; elide: Text.ElideRight }
+                    Text { x: 6; y: 20; text: outputRow.p50.toFixed(2); font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.textDim }
+                    LivePlot {
+                        x: 120; y: 4
+                        width: parent.width - 126; height: 32
+                        store: panel.run.telemetry
+                        timeWindow: panel.window
+                        gridColor: "transparent"
+                        series: [{key: "output/" + outputRow.modelData + "/latency_p50_ms", color: Theme.accent, width: 1.2}]
+                    }
+                    MouseArea { anchors.fill: parent; onClicked: panel.chosen = outputRow.modelData }
+                }
+            }
+        }
+
+        GridLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            columns: 3
+            rowSpacing: 8
+            columnSpacing: 8
+            PlotCard {
+                Layout.fillWidth: true; Layout.fillHeight: true
+                title: qsTr("Latency — %1").arg(panel.output)
+                unit: "ms"
+                store: panel.run.telemetry
+                timeWindow: panel.window
+                reading: { panel.run.elapsed; return "p95 " + panel.run.telemetry.latest("output/" + panel.output + "/latency_p95_ms").toFixed(2) }
+                legend: [{label: "last", color: "#94a3b8"}, {label: "p50", color: "#3b82f6"}, {label: "p95", color: "#f97316"}]
+                series: [{key: "output/" + panel.output + "/latency_ms", color: "#94a3b8", width: 1},
+                         {key: "output/" + panel.output + "/latency_p50_ms", color: "#3b82f6", width: 2},
+                         {key: "output/" + panel.output + "/latency_p95_ms", color: "#f97316", width: 2}]
+            }
+            PlotCard {
+                Layout.fillWidth: true; Layout.fillHeight: true
+                title: qsTr("Throughput — %1").arg(panel.output)
+                unit: "items/s"
+                store: panel.run.telemetry
+                timeWindow: panel.window
+                reading: {
+                    panel.run.elapsed
+                    const samples = panel.run.telemetry.latest("output/" + panel.output + "/samples_per_s")
+                    const items = panel.run.telemetry.latest("output/" + panel.output + "/items_per_s")
+                    return panel.rate(items) + "items/s" + (samples > 0 ? " · " + panel.rate(samples) + "S/s" : "")
+                }
+                series: [{key: "output/" + panel.output + "/items_per_s", color: "#22c55e", width: 2}]
+            }
+            QosCurveEditor {
+                Layout.fillWidth: true; Layout.fillHeight: true
+                document: panel.document
+                nodeId: panel.output
+                latency: { panel.run.elapsed; return panel.run.running ? panel.run.telemetry.latest("output/" + panel.output + "/latency_ms") : -1 }
+                utility: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + panel.output + "/utility") }
+            }
+            PlotCard {
+                Layout.fillWidth: true; Layout.fillHeight: true
+                title: qsTr("Queued items per operator")
+                store: panel.run.telemetry
+                timeWindow: panel.window
+                legend: panel.run.telemetry.nodes.slice(0, 3).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
+                series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/queued", color: panel.palette[i % panel.palette.length], width: 1.5}))
+            }
+            PlotCard {
+                Layout.fillWidth: true; Layout.fillHeight: true
+                title: qsTr("Cost per item")
+                unit: "µs"
+                store: panel.run.telemetry
+                timeWindow: panel.window
+                legend: panel.run.telemetry.nodes.slice(0, 3).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
+                series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/cost_us", color: panel.palette[i % panel.palette.length], width: 1.5}))
+            }
+            PlotCard {
+                Layout.fillWidth: true; Layout.fillHeight: true
+                title: qsTr("Engine memory")
+                unit: "MiB"
+                store: panel.run.telemetry
+                timeWindow: panel.window
+                reading: panel.run.memoryMiB >= 1 ? panel.run.memoryMiB.toFixed(1) + " MiB" : (panel.run.memoryMiB * 1024).toFixed(0) + " KiB"
+                series: [{key: "engine/memory_mib", color: "#a855f7", width: 2}]
+            }
+        }
+    }
+}

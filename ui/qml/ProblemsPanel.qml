@@ -1,0 +1,56 @@
+// Every problem the engine's validator finds in the graph; clicking one selects and centres its node.
+import QtQuick
+import QtQuick.Controls
+import Isochron.Ui
+
+Rectangle {
+    id: panel
+    property GraphDocument document
+    signal problemActivated(string nodeId)
+    color: Theme.panel
+
+    ListView {
+        id: list
+        anchors.fill: parent
+        clip: true
+        model: panel.document.problems
+        ScrollBar.vertical: ScrollBar {}
+        delegate: Rectangle {
+            required property int index
+            required property string node
+            required property string text
+            required property string message
+            width: ListView.view.width
+            height: 30
+            color: hover.containsMouse ? Theme.hover : (index % 2 ? Theme.panelAlt : Theme.panel)
+            Row {
+                x: 10; anchors.verticalCenter: parent.verticalCenter
+                spacing: 8
+                Icon { name: "error"; size: 15; color: Theme.error; anchors.verticalCenter: parent.verticalCenter }
+                Text {
+                    text: parent.parent.node.length ? parent.parent.node : qsTr("graph")
+                    font.pixelSize: Theme.fontSize; font.bold: true; color: Theme.text
+                    anchors.verticalCenter: parent.verticalCenter
+                }
+                Text {
+                    text: parent.parent.text
+                    font.pixelSize: Theme.fontSize; color: Theme.textDim
+                    anchors.verticalCenter: parent.verticalCenter
+                }
+            }
+            MouseArea {
+                id: hover
+                anchors.fill: parent
+                hoverEnabled: true
+                onClicked: if (node.length) panel.problemActivated(node)
+            }
+        }
+    }
+    Text {
+        visible: list.count === 0
+        anchors.centerIn: parent
+        text: qsTr("No problems: the graph is ready to run.")
+        color: Theme.textDim
+        font.pixelSize: Theme.fontSize
+    }
+}

@@ -1,0 +1,55 @@
+// The status bar: engine state, scheduler, throughput, engine CPU and memory; graph size, problems, zoom.
+import QtQuick
+import QtQuick.Layouts
+import Isochron.Ui
+
+Rectangle {
+    id: bar
+    property GraphDocument document
+    property RunController run
+    property real zoom: 1
+    implicitHeight: 26
+    color: Theme.panelHeader
+    Rectangle { width: parent.width; height: 1; color: Theme.border }
+
+    function rate(v) { return v >= 1e9 ? (v / 1e9).toFixed(2) + " G" : v >= 1e6 ? (v / 1e6).toFixed(2) + " M" : v >= 1e3 ? (v / 1e3).toFixed(1) + " k" : v.toFixed(0) + " " }
+
+    RowLayout {
+        anchors.fill: parent
+        anchors.leftMargin: 10
+        anchors.rightMargin: 10
+        spacing: 18
+        Row {
+            spacing: 6
+            Rectangle {
+                anchors.verticalCenter: parent.verticalCenter
+                width: 8; height: 8; radius: 4
+                color: bar.run.running ? Theme.success : bar.run.state === "failed" ? Theme.error : Theme.textFaint
+            }
+            Text {
+                objectName: "engineState"
+                text: bar.run.state + (bar.run.running || bar.run.state === "finished" || bar.run.state === "stopped" ? " · " + bar.run.schedulerText : "")
+                color: Theme.text
+                font.pixelSize: Theme.smallFontSize
+            }
+        }
+        Text { visible: bar.run.running; text: bar.run.elapsed.toFixed(1) + " s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text { visible: bar.run.running; text: bar.rate(bar.run.throughput) + "samples/s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text { visible: bar.run.running; text: qsTr("engine CPU %1%").arg(bar.run.engineCpu.toFixed(0)); color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text { visible: bar.run.running; text: bar.run.memoryMiB >= 1 ? bar.run.memoryMiB.toFixed(1) + " MiB" : (bar.run.memoryMiB * 1024).toFixed(0) + " KiB"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text {
+            visible: bar.run.restartNeeded
+            text: qsTr("changed since start: restart to apply")
+            color: Theme.warning
+            font.pixelSize: Theme.smallFontSize
+        }
+        Item { Layout.fillWidth: true }
+        Text {
+            text: bar.document.problems.count === 0 ? qsTr("valid") : qsTr("%n problem(s)", "", bar.document.problems.count)
+            color: bar.document.problems.count === 0 ? Theme.success : Theme.error
+            font.pixelSize: Theme.smallFontSize
+        }
+        Text { text: qsTr("%1 nodes").arg(bar.document.nodeCount); color: Theme.textDim; font.pixelSize: Theme.smallFontSize }
+        Text { text: Math.round(bar.zoom * 100) + "%"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+    }
+}

@@ -1,0 +1,470 @@
+#include "ui/run/run_controller.h"
+
+#include <pthread.h>
+#include <time.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "engine/graph/validated_graph.h"
+#include "engine/runtime/engine.h"
+#include "engine/runtime/run_summary.h"
+#include "engine/schedulers/scheduler.h"
+#include "nodes/register_builtin_nodes.h"
+#include "ui/model/graph_fragment.h"
+#include "ui/model/json_variant.h"
+#include "ui/model/parameter_views.h"
+#include "ui/run/probe_operator.h"
+#include "ui/run/probe_ring.h"
+
+namespace isochron::ui {
+
+/// One engine run, shared by the ui thread and the engine thread that owns the Engine.
+struct EngineJob {
+    std::thread thread;
+    std::mutex mutex;                 // guards `engine` (set while the engine exists)
+    Engine* engine = nullptr;
+    std::shared_ptr<SnapshotChannel> channel;
+    std::atomic<bool> stopRequested{false};
+    clockid_t cpuClock{};
+    std::atomic<bool> cpuClockValid{false};
+    std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
+    double lastRateTime = 0;
+};
+
+namespace {
+
+constexpr double kTelemetryHz = 30.0;
+constexpr std::uint64_t kOverloadedQueue = 4096;  // items waiting at one node's inputs
+
+QString rateText(double perSecond, const char* unit) {
+    const char* prefixes[] = {"", "k", "M", "G"};
+    int p = 0;
+    while (perSecond >= 1000 && p < 3) {
+        perSecond /= 1000;
+        ++p;
+    }
+    return QStringLiteral("%1%2%3/s").arg(perSecond, 0, 'f', perSecond < 10 ? 1 : 0).arg(p || *unit ? QString(" ") + prefixes[p] : QString()).arg(unit);
+}
+
+QString schedulerSpecText(const SchedulerSpec& spec) {
+    QString text = QString::fromStdString(spec.name);
+    QStringList params;
+    for (const auto& [key, value] : spec.params) {
+        params.append(QString::fromStdString(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
+    }
+    return params.isEmpty() ? text : text + ":" + params.join(',');
+}
+
+double wallSeconds() {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+    registerProbeOperator(builtinRegistry());
+    pollTimer_.setInterval(static_cast<int>(1000.0 / kTelemetryHz));
+    connect(&pollTimer_, &QTimer::timeout, this, &RunController::pollTelemetry);
+    sequenceTimer_.setSingleShot(true);
+    connect(&sequenceTimer_, &QTimer::timeout, this, &RunController::stop);
+}
+
+RunController::~RunController() {
+    if (!job_) return;
+    {
+        std::lock_guard lock(job_->mutex);
+        job_->stopRequested = true;
+        if (job_->engine) job_->engine->requestStop();
+    }
+    if (job_->thread.joinable()) job_->thread.join();
+}
+
+void RunController::setDocument(GraphDocument* document) {
+    if (document_ == document) return;
+    if (document_) disconnect(document_, nullptr, this, nullptr);
+    document_ = document;
+    if (document_) {
+        connect(document_, &GraphDocument::parameterChanged, this, &RunController::onParameterChanged);
+        connect(document_, &GraphDocument::structureChanged, this, &RunController::checkRestartNeeded);
+    }
+    Q_EMIT documentChanged();
+}
+
+void RunController::setLiveValues(bool on) {
+    if (on == liveValues_) return;
+    liveValues_ = on;
+    if (!on && document_) document_->edges()->setLiveTexts({});
+    Q_EMIT liveValuesChanged();
+}
+
+void RunController::setState(const QString& state, const QString& message) {
+    state_ = state;
+    message_ = message;
+    Q_EMIT stateChanged();
+}
+
+QString RunController::documentSchedulerText() const {
+    return document_ ? schedulerSpecText(document_->spec().scheduler) : QString();
+}
+
+bool RunController::start(const QString& schedulerText) {
+    if (!document_ || running()) return false;
+    std::set<std::string> probeNodes;
+    const GraphSpec spec = specWithProbes(probeNodes);
+    SchedulerSpec scheduler;
+    ValidatedGraph graph;
+    try {
+        scheduler = schedulerText.isEmpty() ? spec.scheduler : parseSchedulerText(schedulerText.toStdString());
+        schedulerParams(scheduler);
+        graph = validateGraph(spec, document_->registry());
+    } catch (const GraphException& e) {
+        QStringList lines;
+        for (const GraphError& error : e.errors()) lines.append(QString::fromStdString(error.toString()));
+        setState("failed", tr("The graph cannot run:\n%1").arg(lines.join('\n')));
+        return false;
+    } catch (const std::exception& e) {
+        setState("failed", QString::fromStdString(e.what()));
+        return false;
+    }
+    std::vector<std::string> nodeIds, outputIds;
+    for (const ValidatedNode& node : graph.nodes) {
+        nodeIds.push_back(node.id);
+        if (node.outputs.empty() && !probeNodes.count(node.id)) outputIds.push_back(node.id);
+    }
+    schedulerText_ = schedulerSpecText(scheduler);
+    telemetry_.beginRun(schedulerText_, nodeIds, outputIds);
+    runningSpec_ = document_->spec();
+    restartNeeded_ = false;
+    Q_EMIT restartNeededChanged();
+
+    auto job = std::make_shared<EngineJob>();
+    job->lastItemsOut.assign(nodeIds.size(), 0);
+    job->lastSamplesOut.assign(nodeIds.size(), 0);
+    job_ = job;
+    lastCpuSeconds_ = 0;
+    lastCpuWall_ = 0;
+    elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
+    dropped_ = 0;
+    setState("starting");
+    job->thread = std::thread([this, job, graph = std::move(graph), scheduler] {
+        QVariantMap summary;
+        QString failure;
+        try {
+            Engine engine(graph, scheduler);
+            {
+                std::lock_guard lock(job->mutex);
+                job->engine = &engine;
+                job->channel = engine.openTelemetry(kTelemetryHz);
+                if (job->stopRequested) engine.requestStop();
+            }
+            if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
+            QMetaObject::invokeMethod(this, [this, job] { engineStarted(job); }, Qt::QueuedConnection);
+            const RunOutcome outcome = engine.run();
+            job->cpuClockValid = false;
+            summary = jsonToVariant(nlohmann::json::parse(summarizeRun(engine, outcome).toJson().dump())).toMap();
+            timespec cpu{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+            summary["engine_cpu_s"] = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+            std::lock_guard lock(job->mutex);
+            job->engine = nullptr;
+        } catch (const GraphException& e) {
+            QStringList lines;
+            for (const GraphError& error : e.errors()) lines.append(QString::fromStdString(error.toString()));
+            failure = lines.join('\n');
+        } catch (const std::exception& e) {
+            failure = QString::fromStdString(e.what());
+        }
+        job->cpuClockValid = false;
+        QMetaObject::invokeMethod(this, [this, job, summary, failure] { engineEnded(job, summary, failure); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
+    if (job != job_) return;
+    if (state_ == "starting") setState("running");
+    lastCpuWall_ = wallSeconds();
+    sinceRunStates_.start();
+    pollTimer_.start();
+    if (sequenceIndex_ >= 0 && sequenceSeconds_ > 0) sequenceTimer_.start(static_cast<int>(sequenceSeconds_ * 1000));
+}
+
+void RunController::stop() {
+    if (!job_ || !running()) return;
+    {
+        std::lock_guard lock(job_->mutex);
+        job_->stopRequested = true;
+        if (job_->engine) job_->engine->requestStop();
+    }
+    setState("stopping");
+}
+
+void RunController::stopAll() {
+    restartQueued_ = false;
+    comparisonQueued_ = false;
+    if (sequenceIndex_ >= 0) {
+        sequenceIndex_ = -1;
+        Q_EMIT sequenceChanged();
+    }
+    stop();
+}
+
+void RunController::restartWith(const QString& schedulerText) {
+    if (running()) {
+        queuedRestart_ = schedulerText;
+        restartQueued_ = true;
+        stop();
+        return;
+    }
+    start(schedulerText);
+}
+
+void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMap& summary, const QString& failure) {
+    if (job->thread.joinable()) job->thread.join();
+    if (job != job_) return;
+    pollTelemetry();  // the final snapshot
+    pollTimer_.stop();
+    sequenceTimer_.stop();
+    job_.reset();
+    if (!failure.isEmpty()) {
+        setState("failed", failure);
+    } else {
+        telemetry_.finishRun(summary);
+        const QStringList failures = summary.value("failures").toStringList();
+        if (!failures.isEmpty()) setState("failed", failures.join('\n'));
+        else if (summary.value("completed").toBool()) setState("finished", tr("Finished in %1 s").arg(summary.value("wall_s").toDouble(), 0, 'f', 2));
+        else setState("stopped", tr("Stopped after %1 s").arg(summary.value("wall_s").toDouble(), 0, 'f', 2));
+        Q_EMIT runFinished(summary);
+    }
+    if (document_) document_->edges()->setLiveTexts({});
+    if (restartQueued_) {
+        restartQueued_ = false;
+        start(queuedRestart_);
+    } else if (comparisonQueued_) {
+        beginComparison();
+    } else if (sequenceIndex_ >= 0) {
+        advanceSequence();
+    }
+}
+
+void RunController::pollTelemetry() {
+    if (!job_) return;
+    std::shared_ptr<SnapshotChannel> channel;
+    {
+        std::lock_guard lock(job_->mutex);
+        channel = job_->channel;
+    }
+    if (!channel) return;
+    const TelemetrySnapshot* latest = nullptr;
+    while (const TelemetrySnapshot* snapshot = channel->next()) {
+        telemetry_.add(*snapshot);
+        elapsed_ = snapshot->elapsedSeconds;
+        memoryMiB_ = static_cast<double>(snapshot->liveBytes) / (1024.0 * 1024.0);
+        throughput_ = 0;
+        for (const OutputTelemetry& o : snapshot->outputs) throughput_ += o.samplesPerSecond;
+        if (latest) channel->release(latest);
+        latest = snapshot;
+    }
+    if (!latest) return;
+    if (sinceRunStates_.elapsed() >= 250 || latest->engineState != "running") {
+        publishRunStates(*latest);
+        sinceRunStates_.restart();
+    }
+    channel->release(latest);
+    if (job_->cpuClockValid) {
+        timespec cpu{};
+        if (clock_gettime(job_->cpuClock, &cpu) == 0) {
+            const double cpuSeconds = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+            const double now = wallSeconds();
+            if (lastCpuSeconds_ > 0 && now > lastCpuWall_) engineCpu_ = 100.0 * (cpuSeconds - lastCpuSeconds_) / (now - lastCpuWall_);
+            lastCpuSeconds_ = cpuSeconds;
+            lastCpuWall_ = now;
+        }
+    }
+    dropped_ = channel->dropped();
+    Q_EMIT statsChanged();
+}
+
+void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
+    if (!document_) return;
+    const RunRecord* record = telemetry_.run(-1);
+    if (!record) return;
+    QHash<QString, NodeRunState> states;
+    QHash<QString, QString> rates;
+    const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
+    for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
+        const NodeTelemetry& t = snapshot.nodes[n];
+        const QString id = QString::fromStdString(record->nodeIds[n]);
+        NodeRunState state;
+        state.state = t.failed ? "failed" : t.finished ? "finished" : t.queuedItems > kOverloadedQueue ? "overloaded" : t.warnings ? "warning" : "running";
+        state.detail = tr("%1 items in, %2 out, %3 queued, %4 µs per item")
+                           .arg(t.itemsIn).arg(t.itemsOut).arg(t.queuedItems).arg(t.costNsPerItem / 1000.0, 0, 'f', 2);
+        states.insert(id, state);
+        if (dt > 0) {
+            const double samples = static_cast<double>(t.samplesOut - job_->lastSamplesOut[n]) / dt;
+            const double items = static_cast<double>(t.itemsOut - job_->lastItemsOut[n]) / dt;
+            rates.insert(id, samples > 0 ? rateText(samples, "S") : rateText(items, ""));
+        }
+        job_->lastItemsOut[n] = t.itemsOut;
+        job_->lastSamplesOut[n] = t.samplesOut;
+    }
+    job_->lastRateTime = snapshot.elapsedSeconds;
+    document_->nodes()->setRunStates(states);
+    if (!liveValues_ || dt <= 0) return;
+    QHash<QString, QString> texts;
+    for (const EdgeSpec& edge : runningSpec_.edges) {
+        texts.insert(EdgeListModel::keyOf(edge), rates.value(QString::fromStdString(edge.fromNode)));
+    }
+    document_->edges()->setLiveTexts(texts);
+}
+
+void RunController::onParameterChanged(const QString& nodeId, const QString& name, const QVariant& value) {
+    if (!job_ || !running() || !document_) return;
+    const NodeSpec* node = document_->spec().findNode(nodeId.toStdString());
+    const OperatorDescriptor* d = node ? document_->registry().find(node->type) : nullptr;
+    const ParamSpec* spec = d ? d->findParam(name.toStdString()) : nullptr;
+    if (!spec || !spec->live) return;
+    std::string why;
+    const auto parsed = value.isValid() ? parameterFromVariant(*spec, value, why) : std::optional<ParamValue>(spec->defaultValue);
+    if (!parsed) return;
+    std::lock_guard lock(job_->mutex);
+    if (!job_->engine) return;
+    try {
+        job_->engine->postParameter(nodeId.toStdString(), name.toStdString(), *parsed);
+        NodeSpec* running = runningSpec_.findNode(nodeId.toStdString());
+        if (running) running->params[name.toStdString()] = paramValueToJson(*parsed);
+    } catch (const std::exception&) {
+        // A node the engine does not have (added since the run started): checkRestartNeeded reports it.
+    }
+}
+
+void RunController::checkRestartNeeded() {
+    if (!document_) return;
+    if (!running()) {
+        if (job_ == nullptr && state_ != "idle") document_->nodes()->setRunStates({});
+        return;
+    }
+    const GraphSpec& now = document_->spec();
+    bool differs = now.edges != runningSpec_.edges || now.nodes.size() != runningSpec_.nodes.size() ||
+                   now.scheduler.name != runningSpec_.scheduler.name || now.scheduler.params != runningSpec_.scheduler.params;
+    for (std::size_t i = 0; !differs && i < now.nodes.size(); ++i) {
+        const NodeSpec& a = now.nodes[i];
+        const NodeSpec& b = runningSpec_.nodes[i];
+        differs = a.id != b.id || a.type != b.type || a.params != b.params || a.extra.value("qos", nlohmann::json()) != b.extra.value("qos", nlohmann::json());
+    }
+    if (differs != restartNeeded_) {
+        restartNeeded_ = differs;
+        Q_EMIT restartNeededChanged();
+    }
+}
+
+QVariantList RunController::probes() const {
+    QVariantList list;
+    for (const Probe& p : probes_) {
+        list.append(QVariantMap{{"key", p.key}, {"wire", EdgeListModel::keyOf(p.wire)}, {"kind", p.kind},
+                                {"label", QString::fromStdString(p.wire.from()) + (p.kind == "spectrum" ? tr(" (spectrum)") : QString())}});
+    }
+    return list;
+}
+
+QString RunController::addProbe(const QString& wireKey, const QString& kind) {
+    if (!document_) return tr("no graph");
+    if (kind != "scope" && kind != "spectrum") return tr("a probe is a scope or a spectrum");
+    const int index = document_->edges()->indexOf(wireKey);
+    if (index < 0) return tr("there is no such wire");
+    const EdgeSpec wire = document_->spec().edges[static_cast<std::size_t>(index)];
+    const GraphResolution& resolution = document_->resolution();
+    const int port = resolution.portIndex(wire.fromNode, wire.fromPort, true);
+    const std::string type = port < 0 ? "" : resolution.node(wire.fromNode)->outputs[static_cast<std::size_t>(port)].type;
+    const bool fits = kind == "spectrum" ? type == "signal<f32>" : (type == "signal<f32>" || type == "frame<f32>" || type == "scalar");
+    if (!fits) {
+        return kind == "spectrum" ? tr("a spectrum needs a signal<f32> wire (this one carries %1)").arg(QString::fromStdString(type))
+                                  : tr("a scope shows signal<f32>, frame<f32> or scalar wires (this one carries %1)").arg(QString::fromStdString(type));
+    }
+    probes_.push_back({QStringLiteral("probe-%1").arg(nextProbe_++), wire, kind});
+    ProbeRegistry::instance().create(probes_.back().key.toStdString());
+    Q_EMIT probesChanged();
+    if (running()) restartWith(schedulerText_);
+    return {};
+}
+
+void RunController::removeProbe(const QString& key) {
+    auto it = std::find_if(probes_.begin(), probes_.end(), [&](const Probe& p) { return p.key == key; });
+    if (it == probes_.end()) return;
+    probes_.erase(it);
+    Q_EMIT probesChanged();
+}
+
+GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes) const {
+    GraphSpec spec = document_->spec();
+    std::set<std::string> taken;
+    for (const NodeSpec& node : spec.nodes) taken.insert(node.id);
+    auto add = [&](const std::string& base, const std::string& type, std::map<std::string, nlohmann::json> params) {
+        NodeSpec node;
+        node.id = uniqueNodeId(base, taken);
+        node.type = type;
+        node.params = std::move(params);
+        taken.insert(node.id);
+        probeNodes.insert(node.id);
+        spec.nodes.push_back(node);
+        return node.id;
+    };
+    for (const Probe& probe : probes_) {
+        if (std::find(spec.edges.begin(), spec.edges.end(), probe.wire) == spec.edges.end()) continue;  // the wire is gone
+        const std::string base = "probe_" + probe.key.mid(6).toStdString();
+        std::string feed = probe.wire.fromNode, feedPort = probe.wire.fromPort;
+        if (probe.kind == "spectrum") {
+            const std::string windows = add(base + "_windows", "segments.rewindow", {{"window", 1024}, {"hop", 1024}});
+            const std::string fft = add(base + "_fft", "spectral.fft", {{"window", "hann"}});
+            const std::string magnitude = add(base + "_magnitude", "spectral.magnitude", {{"scale", "db"}});
+            spec.edges.push_back({feed, feedPort, windows, "in"});
+            spec.edges.push_back({windows, "out", fft, "in"});
+            spec.edges.push_back({fft, "spectrum", magnitude, "spectrum"});
+            feed = magnitude;
+            feedPort = "magnitude";
+        }
+        const std::string sink = add(base, kProbeType, {{"probe", probe.key.toStdString()}});
+        spec.edges.push_back({feed, feedPort, sink, "in"});
+    }
+    return spec;
+}
+
+void RunController::compare(const QStringList& schedulers, double secondsEach) {
+    if (schedulers.isEmpty()) return;
+    sequence_ = schedulers;
+    sequenceSeconds_ = secondsEach;
+    restartQueued_ = false;
+    if (running()) {
+        // The run that is ending is not part of the comparison: begin when it has ended.
+        comparisonQueued_ = true;
+        stop();
+        return;
+    }
+    beginComparison();
+}
+
+void RunController::beginComparison() {
+    comparisonQueued_ = false;
+    telemetry_.clear();
+    sequenceIndex_ = 0;
+    Q_EMIT sequenceChanged();
+    if (!start(sequence_.front())) advanceSequence();
+}
+
+void RunController::advanceSequence() {
+    ++sequenceIndex_;
+    if (sequenceIndex_ >= sequence_.size()) {
+        sequenceIndex_ = -1;
+        Q_EMIT sequenceChanged();
+        Q_EMIT comparisonFinished();
+        return;
+    }
+    Q_EMIT sequenceChanged();
+    if (!start(sequence_[sequenceIndex_])) advanceSequence();
+}
+
+}  // namespace isochron::ui

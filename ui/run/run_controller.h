@@ -1,0 +1,154 @@
+// Runs the edited graph: validates it, builds the engine on its own thread, pulls telemetry
+// snapshots at 30 Hz through the engine's wait-free channel, applies live parameter edits, and
+// restarts under another scheduler (replaying the same input from the start) on request.
+// The ui thread never waits for the engine: starting, stopping and results travel as queued calls.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+#include <QVariantMap>
+#include <QtQml/qqmlregistration.h>
+
+#include <memory>
+#include <set>
+
+#include "engine/graph/graph_spec.h"
+#include "ui/model/graph_document.h"
+#include "ui/run/telemetry_store.h"
+
+namespace isochron::ui {
+
+struct EngineJob;
+
+/// Run / stop / restart of one document's graph, and what the run measures. [ui thread]
+class RunController : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(isochron::ui::GraphDocument* document READ document WRITE setDocument NOTIFY documentChanged)
+    /// "idle", "starting", "running", "stopping", "finished", "stopped" or "failed".
+    Q_PROPERTY(QString state READ state NOTIFY stateChanged)
+    Q_PROPERTY(bool running READ running NOTIFY stateChanged)
+    /// The scheduler of the current (or last) run, as "name:key=value,...".
+    Q_PROPERTY(QString schedulerText READ schedulerText NOTIFY stateChanged)
+    /// Why the last run could not start or failed, or how it ended.
+    Q_PROPERTY(QString message READ message NOTIFY stateChanged)
+    Q_PROPERTY(double elapsed READ elapsed NOTIFY statsChanged)
+    /// Samples per second reaching all outputs together.
+    Q_PROPERTY(double throughput READ throughput NOTIFY statsChanged)
+    /// CPU time of the engine thread per wall time, in percent.
+    Q_PROPERTY(double engineCpu READ engineCpu NOTIFY statsChanged)
+    Q_PROPERTY(double memoryMiB READ memoryMiB NOTIFY statsChanged)
+    Q_PROPERTY(quint64 droppedSnapshots READ droppedSnapshots NOTIFY statsChanged)
+    /// The graph changed in a way a running engine cannot take live (restart to apply).
+    Q_PROPERTY(bool restartNeeded READ restartNeeded NOTIFY restartNeededChanged)
+    /// Show item rates on wires while running (rate-limited to 4 updates per second).
+    Q_PROPERTY(bool liveValues READ liveValues WRITE setLiveValues NOTIFY liveValuesChanged)
+    Q_PROPERTY(isochron::ui::TelemetryStore* telemetry READ telemetry CONSTANT)
+    /// A comparison is running: index of the current scheduler and how many there are.
+    Q_PROPERTY(int sequenceIndex READ sequenceIndex NOTIFY sequenceChanged)
+    Q_PROPERTY(int sequenceLength READ sequenceLength NOTIFY sequenceChanged)
+    /// Probed wires: [{key, wire, kind ("scope" or "spectrum"), label}].
+    Q_PROPERTY(QVariantList probes READ probes NOTIFY probesChanged)
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    GraphDocument* document() const { return document_; }
+    void setDocument(GraphDocument* document);
+    QString state() const { return state_; }
+    bool running() const { return state_ == "starting" || state_ == "running" || state_ == "stopping"; }
+    QString schedulerText() const { return schedulerText_; }
+    QString message() const { return message_; }
+    double elapsed() const { return elapsed_; }
+    double throughput() const { return throughput_; }
+    double engineCpu() const { return engineCpu_; }
+    double memoryMiB() const { return memoryMiB_; }
+    quint64 droppedSnapshots() const { return dropped_; }
+    bool restartNeeded() const { return restartNeeded_; }
+    bool liveValues() const { return liveValues_; }
+    void setLiveValues(bool on);
+    TelemetryStore* telemetry() { return &telemetry_; }
+    int sequenceIndex() const { return sequenceIndex_; }
+    int sequenceLength() const { return static_cast<int>(sequence_.size()); }
+
+    /// Run the graph with its own scheduler, or with `schedulerText` ("name:key=value,...").
+    /// Returns false with `message` when the graph does not validate or the scheduler is unknown.
+    Q_INVOKABLE bool start(const QString& schedulerText = {});
+    /// Ask the engine to stop; it ends at its next check (within milliseconds). A comparison in
+    /// progress goes on with its next scheduler.
+    Q_INVOKABLE void stop();
+    /// Stop the run and any comparison or restart waiting for it.
+    Q_INVOKABLE void stopAll();
+    /// Stop, then start again from the same input with `schedulerText` (empty: the graph's).
+    Q_INVOKABLE void restartWith(const QString& schedulerText = {});
+    /// Run under each scheduler in turn, each for `secondsEach` (or until its input ends), so their
+    /// telemetry can be compared. Runs of earlier comparisons are cleared.
+    Q_INVOKABLE void compare(const QStringList& schedulers, double secondsEach);
+    /// Watch a wire: "scope" (its samples, scalars or frames as they flow) or "spectrum" (of its
+    /// signal, computed by the engine's own fft operators). Takes effect at the next start; a running
+    /// graph restarts. Returns why the wire cannot be probed, or empty.
+    Q_INVOKABLE QString addProbe(const QString& wireKey, const QString& kind);
+    Q_INVOKABLE void removeProbe(const QString& key);
+    QVariantList probes() const;
+    /// The graph's scheduler as text for start().
+    Q_INVOKABLE QString documentSchedulerText() const;
+
+Q_SIGNALS:
+    void documentChanged();
+    void stateChanged();
+    void statsChanged();
+    void restartNeededChanged();
+    void liveValuesChanged();
+    void sequenceChanged();
+    /// A run ended; `summary` is the engine's run report (isochron-run-report/1 as a map).
+    void runFinished(const QVariantMap& summary);
+    void comparisonFinished();
+    void probesChanged();
+
+private:
+    void setState(const QString& state, const QString& message = {});
+    void engineStarted(std::shared_ptr<EngineJob> job);
+    void engineEnded(std::shared_ptr<EngineJob> job, const QVariantMap& summary, const QString& failure);
+    void pollTelemetry();
+    void publishRunStates(const TelemetrySnapshot& snapshot);
+    void onParameterChanged(const QString& nodeId, const QString& name, const QVariant& value);
+    void checkRestartNeeded();
+    void beginComparison();
+    void advanceSequence();
+    /// The document's graph plus the probes' operators; their node ids go to `probeNodes`.
+    GraphSpec specWithProbes(std::set<std::string>& probeNodes) const;
+
+    struct Probe {
+        QString key;
+        EdgeSpec wire;
+        QString kind;
+    };
+    std::vector<Probe> probes_;
+    int nextProbe_ = 1;
+    QPointer<GraphDocument> document_;
+    TelemetryStore telemetry_;
+    std::shared_ptr<EngineJob> job_;
+    GraphSpec runningSpec_;
+    QString state_ = "idle";
+    QString schedulerText_;
+    QString message_;
+    QString queuedRestart_;
+    bool restartQueued_ = false;
+    bool comparisonQueued_ = false;
+    QTimer pollTimer_;
+    QElapsedTimer sinceRunStates_;
+    double elapsed_ = 0, throughput_ = 0, engineCpu_ = 0, memoryMiB_ = 0;
+    quint64 dropped_ = 0;
+    double lastCpuSeconds_ = 0, lastCpuWall_ = 0;
+    bool restartNeeded_ = false;
+    bool liveValues_ = true;
+    QStringList sequence_;
+    int sequenceIndex_ = -1;
+    double sequenceSeconds_ = 0;
+    QTimer sequenceTimer_;
+};
+
+}  // namespace isochron::ui

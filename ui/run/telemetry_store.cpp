@@ -1,0 +1,177 @@
+#include "ui/run/telemetry_store.h"
+
+#include <QSaveFile>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace isochron::ui {
+
+TelemetryStore::TelemetryStore(QObject* parent) : QObject(parent) {}
+
+int TelemetryStore::beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds) {
+    auto record = std::make_unique<RunRecord>();
+    record->label = label;
+    record->nodeIds = std::move(nodeIds);
+    record->outputIds = std::move(outputIds);
+    // Every series exists before the first snapshot, so adding points never allocates.
+    for (const std::string& id : record->outputIds) {
+        for (const char* figure : {"latency_ms", "latency_p50_ms", "latency_p95_ms", "items_per_s", "samples_per_s", "utility"}) {
+            ring(*record, "output/" + id + "/" + figure);
+        }
+    }
+    for (const std::string& id : record->nodeIds) {
+        for (const char* figure : {"queued", "cost_us", "selectivity"}) ring(*record, "node/" + id + "/" + figure);
+    }
+    ring(*record, "engine/memory_mib");
+    ring(*record, "engine/samples_per_s");
+    record->latencySamples.reserve(1 << 16);
+    runs_.push_back(std::move(record));
+    Q_EMIT runsChanged();
+    return static_cast<int>(runs_.size()) - 1;
+}
+
+SeriesRing& TelemetryStore::ring(RunRecord& run, const std::string& key) {
+    auto& slot = run.series[key];
+    if (!slot) slot = std::make_unique<SeriesRing>();
+    return *slot;
+}
+
+void TelemetryStore::add(const TelemetrySnapshot& s) {
+    if (runs_.empty()) return;
+    RunRecord& run = *runs_.back();
+    const double t = s.elapsedSeconds;
+    run.lastElapsed = t;
+    double samplesPerSecond = 0;
+    for (const OutputTelemetry& o : s.outputs) {
+        if (o.node < 0 || static_cast<std::size_t>(o.node) >= run.nodeIds.size()) continue;
+        const std::string prefix = "output/" + run.nodeIds[static_cast<std::size_t>(o.node)] + "/";
+        auto find = [&](const char* figure) -> SeriesRing* {
+            auto it = run.series.find(prefix + figure);
+            return it == run.series.end() ? nullptr : it->second.get();
+        };
+        if (SeriesRing* r = find("latency_ms")) r->push(t, o.latencyLastMs);
+        if (SeriesRing* r = find("latency_p50_ms")) r->push(t, o.latencyP50Ms);
+        if (SeriesRing* r = find("latency_p95_ms")) r->push(t, o.latencyP95Ms);
+        if (SeriesRing* r = find("items_per_s")) r->push(t, o.itemsPerSecond);
+        if (SeriesRing* r = find("samples_per_s")) r->push(t, o.samplesPerSecond);
+        if (SeriesRing* r = find("utility")) r->push(t, o.utilityNow);
+        samplesPerSecond += o.samplesPerSecond;
+        if (o.items > 0 && run.latencySamples.size() < run.latencySamples.capacity()) run.latencySamples.push_back(o.latencyLastMs);
+    }
+    for (std::size_t n = 0; n < s.nodes.size() && n < run.nodeIds.size(); ++n) {
+        const NodeTelemetry& node = s.nodes[n];
+        const std::string prefix = "node/" + run.nodeIds[n] + "/";
+        if (auto it = run.series.find(prefix + "queued"); it != run.series.end()) it->second->push(t, static_cast<double>(node.queuedItems));
+        if (auto it = run.series.find(prefix + "cost_us"); it != run.series.end()) it->second->push(t, node.costNsPerItem / 1000.0);
+        if (auto it = run.series.find(prefix + "selectivity"); it != run.series.end()) it->second->push(t, node.selectivity);
+    }
+    run.series["engine/memory_mib"]->push(t, static_cast<double>(s.liveBytes) / (1024.0 * 1024.0));
+    run.series["engine/samples_per_s"]->push(t, samplesPerSecond);
+    Q_EMIT updated();
+}
+
+void TelemetryStore::finishRun(const QVariantMap& summary) {
+    if (runs_.empty()) return;
+    runs_.back()->summary = summary;
+    Q_EMIT runsChanged();
+}
+
+void TelemetryStore::clear() {
+    runs_.clear();
+    Q_EMIT runsChanged();
+    Q_EMIT updated();
+}
+
+QStringList TelemetryStore::outputs() const {
+    QStringList list;
+    if (!runs_.empty()) {
+        for (const std::string& id : runs_.back()->outputIds) list.append(QString::fromStdString(id));
+    }
+    return list;
+}
+
+QStringList TelemetryStore::nodes() const {
+    QStringList list;
+    if (!runs_.empty()) {
+        for (const std::string& id : runs_.back()->nodeIds) list.append(QString::fromStdString(id));
+    }
+    return list;
+}
+
+const RunRecord* TelemetryStore::run(int index) const {
+    if (index < 0) index = static_cast<int>(runs_.size()) - 1;
+    if (index < 0 || index >= static_cast<int>(runs_.size())) return nullptr;
+    return runs_[static_cast<std::size_t>(index)].get();
+}
+
+const SeriesRing* TelemetryStore::series(int index, const std::string& key) const {
+    const RunRecord* record = run(index);
+    if (!record) return nullptr;
+    auto it = record->series.find(key);
+    return it == record->series.end() ? nullptr : it->second.get();
+}
+
+QVariantList TelemetryStore::runs() const {
+    QVariantList list;
+    for (const auto& record : runs_) {
+        list.append(QVariantMap{{"label", record->label}, {"summary", record->summary}, {"seconds", record->lastElapsed}});
+    }
+    return list;
+}
+
+double TelemetryStore::latest(const QString& key) const {
+    const SeriesRing* ring = series(-1, key.toStdString());
+    return ring ? ring->lastValue() : 0.0;
+}
+
+QVariantList TelemetryStore::latencyCdf(int index, int points) const {
+    QVariantList list;
+    const RunRecord* record = run(index);
+    if (!record || record->latencySamples.empty() || points < 2) return list;
+    std::vector<double> sorted = record->latencySamples;
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < points; ++i) {
+        const double p = static_cast<double>(i) / (points - 1);
+        const auto at = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1));
+        list.append(QVariantMap{{"p", p}, {"latency", sorted[at]}});
+    }
+    return list;
+}
+
+QString TelemetryStore::exportCsv(const QString& pathOrUrl) const {
+    const QString path = pathOrUrl.startsWith("file:") ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) return tr("cannot write %1: %2").arg(path, file.errorString());
+    file.write(summaryCsv().toUtf8());
+    if (!file.commit()) return tr("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+QString TelemetryStore::summaryCsv() const {
+    QString csv = "scheduler,output,items,samples,samples_per_s,latency_mean_ms,latency_p50_ms,latency_p95_ms,latency_p99_ms,latency_max_ms,utility_average,wall_seconds\n";
+    for (const auto& record : runs_) {
+        const QVariantMap outputs = record->summary.value("outputs").toMap();
+        for (auto it = outputs.begin(); it != outputs.end(); ++it) {
+            const QVariantMap o = it.value().toMap();
+            const QVariantMap latency = o.value("latency_ms").toMap();
+            QString label = record->label;
+            label.replace('"', "'");
+            csv += QStringLiteral("\"%1\",%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12\n")
+                       .arg(label, it.key())
+                       .arg(o.value("items").toDouble(), 0, 'g', 12)
+                       .arg(o.value("samples").toDouble(), 0, 'g', 12)
+                       .arg(o.value("samples_per_s").toDouble(), 0, 'g', 6)
+                       .arg(latency.value("mean").toDouble(), 0, 'g', 6)
+                       .arg(latency.value("p50").toDouble(), 0, 'g', 6)
+                       .arg(latency.value("p95").toDouble(), 0, 'g', 6)
+                       .arg(latency.value("p99").toDouble(), 0, 'g', 6)
+                       .arg(latency.value("max").toDouble(), 0, 'g', 6)
+                       .arg(o.value("utility_average").toDouble(), 0, 'g', 6)
+                       .arg(record->summary.value("wall_s").toDouble(), 0, 'g', 6);
+        }
+    }
+    return csv;
+}
+
+}  // namespace isochron::ui

@@ -1,0 +1,82 @@
+// The telemetry of every run of this session: one record per run (its scheduler, series of every
+// plotted figure, the engine's end-of-run summary), filled from the engine's snapshots. The live
+// plots show the newest run; the comparison view overlays several.
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/telemetry/telemetry_snapshot.h"
+#include "ui/plots/series_ring.h"
+
+namespace isochron::ui {
+
+/// One run: what ran it and what it measured. Series keys: "output/<id>/latency_ms" (last item),
+/// ".../latency_p50_ms", ".../latency_p95_ms", ".../items_per_s", ".../samples_per_s",
+/// ".../utility", "node/<id>/queued", "node/<id>/cost_us", "node/<id>/selectivity",
+/// "engine/memory_mib", "engine/samples_per_s". [ui thread]
+struct RunRecord {
+    QString label;  ///< scheduler text, e.g. "fifo-slice:slice_us=28"
+    std::vector<std::string> nodeIds;
+    std::vector<std::string> outputIds;
+    std::map<std::string, std::unique_ptr<SeriesRing>> series;
+    QVariantMap summary;  ///< RunSummary as JSON once the run ended (empty before)
+    std::vector<double> latencySamples;  ///< latency of the latest item at each snapshot (for CDFs)
+    double lastElapsed = 0;
+};
+
+/// All runs of the session. [ui thread]
+class TelemetryStore : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("owned by a RunController")
+    Q_PROPERTY(int runCount READ runCount NOTIFY runsChanged)
+    Q_PROPERTY(QStringList outputs READ outputs NOTIFY runsChanged)
+    Q_PROPERTY(QStringList nodes READ nodes NOTIFY runsChanged)
+public:
+    explicit TelemetryStore(QObject* parent = nullptr);
+
+    /// Start a record for a run of `nodeIds` (outputs are the nodes without output ports).
+    int beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds);
+    /// Append one snapshot to the newest run. [no allocation once every series exists]
+    void add(const TelemetrySnapshot& snapshot);
+    /// Attach the engine's summary to the newest run.
+    void finishRun(const QVariantMap& summary);
+    Q_INVOKABLE void clear();
+
+    int runCount() const { return static_cast<int>(runs_.size()); }
+    /// Outputs and nodes of the newest run.
+    QStringList outputs() const;
+    QStringList nodes() const;
+    /// A series of run `run` (-1: the newest), or null.
+    const SeriesRing* series(int run, const std::string& key) const;
+    const RunRecord* run(int index) const;
+    /// Label, summary and per-output figures of each run, for the comparison table.
+    Q_INVOKABLE QVariantList runs() const;
+    /// The latest value of a series of the newest run (0 if none).
+    Q_INVOKABLE double latest(const QString& key) const;
+    /// Latency quantiles of run `run` at p in [0, 1] from the sampled latencies (for CDF plots).
+    Q_INVOKABLE QVariantList latencyCdf(int run, int points) const;
+    /// Every run's summary as CSV (one row per run and output).
+    Q_INVOKABLE QString summaryCsv() const;
+    /// Write summaryCsv() to a file (a path or a file: URL); returns an error message or empty.
+    Q_INVOKABLE QString exportCsv(const QString& pathOrUrl) const;
+
+Q_SIGNALS:
+    void runsChanged();
+    /// New points arrived (plots redraw).
+    void updated();
+
+private:
+    SeriesRing& ring(RunRecord& run, const std::string& key);
+    std::vector<std::unique_ptr<RunRecord>> runs_;
+};
+
+}  // namespace isochron::ui
