@@ -25,6 +25,13 @@ std::string currentExceptionMessage() {
     }
 }
 
+// Whether this top-level invocation is the one in `period` that is timed.
+bool sampleThisInvocation(CostClock& clock) {
+    if (++clock.counter < clock.period) return false;
+    clock.counter = 0;
+    return true;
+}
+
 // Set by OperatorPlacement while an engine creates its operators.
 thread_local std::pmr::memory_resource* placementArena = nullptr;
 
@@ -76,7 +83,7 @@ void Operator::deliver(int inputPort, Item&& item) {
     currentArrivalNs_ = item.arrivalNs();
     if (node.sink) [[unlikely]] recordAtOutput();
     CostClock& clock = *node.costClock;
-    if (clock.depth++ == 0) clock.timing = clock.enabled && (++clock.counter % CostClock::kSamplePeriod) == 0;
+    if (clock.depth++ == 0) clock.timing = clock.enabled && sampleThisInvocation(clock);
     NodeContext* caller = clock.timing ? startTiming() : nullptr;
     try {
         process(inputPort, std::move(item));
@@ -133,7 +140,7 @@ SourceStatus Operator::produce(std::int64_t budget) {
     productionBudget_ = budget;
     ++node.calls;
     CostClock& clock = *node.costClock;
-    if (clock.depth++ == 0) clock.timing = clock.enabled && (++clock.counter % CostClock::kSamplePeriod) == 0;
+    if (clock.depth++ == 0) clock.timing = clock.enabled && sampleThisInvocation(clock);
     NodeContext* caller = clock.timing ? startTiming() : nullptr;
     SourceStatus status;
     try {

@@ -76,15 +76,19 @@ struct SinkStats {
 };
 
 /// Sampled measurement of each operator's own processing time (its exclusive time: what it spends
-/// outside the operators it calls through emit). One top-level invocation in kSamplePeriod is
-/// timed, including everything it calls, so costs are estimated at a small fraction of the clock
-/// reads full timing would need. [engine thread]
+/// outside the operators it calls through emit). One top-level invocation in `period` is timed,
+/// including everything it calls, so costs are estimated at a small fraction of the clock reads
+/// full timing would need. The telemetry collector adapts `period` to the measured costs so that
+/// the clock reads stay near 1% of the work (cheap operators are sampled more sparsely).
+/// [engine thread]
 struct CostClock {
-    static constexpr std::uint32_t kSamplePeriod = 16;
+    static constexpr std::uint32_t kMinPeriod = 16;
+    static constexpr std::uint32_t kMaxPeriod = 4096;
     bool enabled = false;  ///< set when telemetry is read or a scheduler uses cost estimates
     bool timing = false;   ///< the current top-level invocation is being timed
     std::uint32_t depth = 0;
     std::uint32_t counter = 0;
+    std::uint32_t period = kMinPeriod;  ///< top-level invocations per timed one
     NodeContext* current = nullptr;
     TimeNs mark = 0;
 };

@@ -1,6 +1,7 @@
 #include "engine/telemetry/telemetry_collector.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "engine/memory/memory_pool.h"
@@ -43,11 +44,15 @@ void TelemetryCollector::tick(TimeNs now, TimeNs runStartNs, const char* state) 
 }
 
 void TelemetryCollector::refreshEstimates() {
+    std::int64_t timedNs = 0;
+    std::uint64_t timedCalls = 0;
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         NodeContext& node = *nodes_[i];
         History& last = history_[i];
         const std::uint64_t in = itemsIn(node);
         const std::uint64_t out = itemsOut(node);
+        timedNs += node.timedNs - last.timedNs;
+        timedCalls += node.timedCalls - last.timedCalls;
         if (node.timedCalls > last.timedCalls) {
             const double cost = static_cast<double>(node.timedNs - last.timedNs) / static_cast<double>(node.timedCalls - last.timedCalls);
             node.costEstimateNs = node.costEstimateNs == 0 ? cost : (1 - kSmoothing) * node.costEstimateNs + kSmoothing * cost;
@@ -61,6 +66,16 @@ void TelemetryCollector::refreshEstimates() {
         last.timedNs = node.timedNs;
         last.timedCalls = node.timedCalls;
     }
+    if (timedCalls > 0) adaptSamplePeriod(static_cast<double>(timedNs) / static_cast<double>(timedCalls));
+}
+
+void TelemetryCollector::adaptSamplePeriod(double meanCostNs) {
+    // A timed invocation costs two clock reads (~10-20 ns each): time one in `period` such that
+    // they add about 1% to invocations of the measured mean cost.
+    constexpr double kBudgetNs = 3000;
+    const double wanted = kBudgetNs / std::max(meanCostNs, 1.0);
+    const auto period = static_cast<std::uint32_t>(std::clamp(wanted, double{CostClock::kMinPeriod}, double{CostClock::kMaxPeriod}));
+    for (NodeContext* node : nodes_) node->costClock->period = std::bit_ceil(period);
 }
 
 void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* state) {

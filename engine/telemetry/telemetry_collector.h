@@ -35,6 +35,8 @@ private:
         std::uint64_t timedCalls = 0;
     };
     void refreshEstimates();
+    /// Set the nodes' cost clocks' sampling period from the mean cost per timed invocation.
+    void adaptSamplePeriod(double meanCostNs);
     void fill(TelemetrySnapshot& snapshot, TimeNs now, TimeNs runStartNs, const char* state, double seconds);
 
     std::vector<NodeContext*> nodes_;
