@@ -68,7 +68,7 @@ TEST_CASE("example plugins register next to the built-ins with their file as ori
     CHECK_FALSE(host.unload(examplePlugin("biquad")));
 }
 
-TEST_CASE("the host refuses wrong ABIs, undefined symbols, missing entry points and taken type names", "[plugins]") {
+TEST_CASE("the host refuses wrong ABIs, undefined symbols, missing entry points, taken type names and other C++ libraries", "[plugins]") {
     OperatorRegistry registry = builtins();
     PluginHost host(registry);
     const std::uint64_t generation = registry.generation();
@@ -82,6 +82,10 @@ TEST_CASE("the host refuses wrong ABIs, undefined symbols, missing entry points 
     refusal = refusalOf(host, fixturePlugin("refused_duplicate"));
     CHECK_THAT(refusal, Contains("refused_duplicate.so") &&
                             Contains("defines operator type 'stats.mean_filter', which already exists (from built-in)"));
+
+    refusal = refusalOf(host, fixturePlugin("refused_toolchain"));
+    CHECK_THAT(refusal, Contains("refused_toolchain.so") &&
+                            Contains("built with the C++ library libstdc++/old-abi, but this Isochron uses libstdc++/cxx11-abi"));
 
     CHECK(registry.generation() == generation);  // nothing registered, nothing removed
     CHECK(host.plugins().empty());
