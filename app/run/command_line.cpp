@@ -15,6 +15,8 @@ Options:
   --scheduler NAME[:k=v,...]  scheduler to use (default: the graph file's), e.g. df, fifo,
                               fifo-slice:slice_us=28, rtc:burst=4 (see --list-schedulers)
   --set NODE.PARAM=VALUE      override a node parameter (repeatable)
+  --plugin FILE.so            load this plugin (repeatable); plugins are also loaded from the
+                              folders of ISOCHRON_PLUGIN_PATH and ~/.local/share/isochron/plugins
   --report FILE.json          write the run report as JSON
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
   --telemetry-rate HZ         snapshots per second (default 30)
@@ -22,11 +24,12 @@ Options:
   --quiet                     print nothing but errors
   --list-operators            list every operator type with its ports and parameters
   --list-schedulers           list schedulers and their parameters
+  --list-plugins              list the plugins found, their operators and item types
   --version                   print the version
   -h, --help                  this text
 
-Exit status: 0 success, 1 bad usage or invalid graph, 2 a node failed while running,
-130 stopped by Ctrl-C.
+Exit status: 0 success, 1 bad usage, invalid graph or a --plugin refused, 2 a node failed while
+running (the message names it, and its plugin file if it has one), 130 stopped by Ctrl-C.
 )";
 }
 
@@ -40,6 +43,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
         std::string_view arg = argv[i];
         if (arg == "--scheduler") options.scheduler = needValue(i, arg);
         else if (arg == "--set") options.overrides.push_back(needValue(i, arg));
+        else if (arg == "--plugin") options.plugins.push_back(needValue(i, arg));
         else if (arg == "--report") options.reportPath = needValue(i, arg);
         else if (arg == "--telemetry") options.telemetryPath = needValue(i, arg);
         else if (arg == "--telemetry-rate") {
@@ -57,13 +61,14 @@ RunOptions parseCommandLine(int argc, char** argv) {
         else if (arg == "--quiet" || arg == "-q") options.quiet = true;
         else if (arg == "--list-operators") options.listOperators = true;
         else if (arg == "--list-schedulers") options.listSchedulers = true;
+        else if (arg == "--list-plugins") options.listPlugins = true;
         else if (arg == "--version") options.version = true;
         else if (arg == "--help" || arg == "-h") options.help = true;
         else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + std::string(arg));
         else if (options.graphPath.empty()) options.graphPath = arg;
         else throw std::invalid_argument("more than one graph given: " + options.graphPath + " and " + std::string(arg));
     }
-    bool listing = options.listOperators || options.listSchedulers || options.help || options.version;
+    bool listing = options.listOperators || options.listSchedulers || options.listPlugins || options.help || options.version;
     if (options.graphPath.empty() && !listing) throw std::invalid_argument("no graph file given (try --help)");
     return options;
 }

@@ -12,6 +12,7 @@ struct RunOptions {
     std::string graphPath;
     std::optional<std::string> scheduler;  ///< overrides the graph file's choice
     std::vector<std::string> overrides;    ///< "node.param=value"
+    std::vector<std::string> plugins;      ///< plugin binaries to load before the discovered ones
     std::optional<std::string> reportPath;
     std::optional<std::string> telemetryPath;  ///< JSON lines, one snapshot each
     double telemetryRate = 30.0;               ///< snapshots per second
@@ -19,6 +20,7 @@ struct RunOptions {
     bool checkOnly = false;
     bool listOperators = false;
     bool listSchedulers = false;
+    bool listPlugins = false;
     bool help = false;
     bool version = false;
 };

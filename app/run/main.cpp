@@ -9,6 +9,9 @@
 #include "app/run/command_line.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
+#include "engine/plugins/plugin_discovery.h"
+#include "engine/plugins/plugin_error.h"
+#include "engine/plugins/plugin_host.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/telemetry/telemetry_json.h"
@@ -24,7 +27,9 @@ void onInterrupt(int) { interrupted.store(true); }
 
 void printOperators(const OperatorRegistry& registry) {
     for (const OperatorDescriptor* d : registry.all()) {
-        std::cout << d->typeName << "  [" << d->category << "]  " << d->summary << "\n";
+        std::cout << d->typeName << "  [" << d->category << "]  " << d->summary;
+        if (d->origin != "built-in") std::cout << "  (plugin " << d->origin << ")";
+        std::cout << "\n";
         for (const auto& p : d->inputs) {
             std::cout << "    in  " << p.name << (p.countParam.empty() ? "" : "0.." + p.countParam) << ": " << p.type.toString()
                       << (p.optional ? " (optional)" : "") << "  " << p.doc << "\n";
@@ -36,6 +41,29 @@ void printOperators(const OperatorRegistry& registry) {
         for (const auto& p : d->params) {
             std::cout << "    param " << p.name << " (" << paramKindName(p.kind) << (p.unit.empty() ? "" : ", " + p.unit)
                       << ", default " << paramValueToText(p.defaultValue) << (p.live ? ", live" : "") << ")  " << p.doc << "\n";
+        }
+    }
+}
+
+void printPlugins(const PluginHost& host) {
+    for (const PluginInfo* plugin : host.plugins()) {
+        std::cout << plugin->name << " " << plugin->version << "  " << plugin->file.string() << "\n";
+        for (const auto& type : plugin->operatorTypes) std::cout << "    operator " << type << "\n";
+        for (const auto& type : plugin->itemTypes) std::cout << "    item type custom<" << type.name << ">  " << type.doc << "\n";
+        for (const auto& id : plugin->capabilities) std::cout << "    capability " << id << "\n";
+    }
+}
+
+/// Load the --plugin files (a refusal is fatal) and then every discovered plugin (a refusal is a
+/// warning: a broken plugin in a shared folder must not stop graphs that do not use it).
+void loadPlugins(PluginHost& host, const run::RunOptions& options) {
+    for (const auto& file : options.plugins) host.load(file);
+    for (const auto& file : discoverPlugins()) {
+        if (host.find(file)) continue;
+        try {
+            host.load(file);
+        } catch (const PluginError& e) {
+            if (!options.quiet) std::cerr << "isochron-run: warning: " << e.what() << "\n";
         }
     }
 }
@@ -122,10 +150,18 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (options.version) {
-        std::cout << "isochron-run 0.1.0 (graph format " << kGraphFormat << ")\n";
+        std::cout << "isochron-run 0.1.0 (graph format " << kGraphFormat << ", plugin ABI " << ISOCHRON_PLUGIN_ABI_VERSION << ")\n";
         return 0;
     }
     OperatorRegistry& registry = builtinRegistry();
+    PluginHost plugins(registry);
+    try {
+        loadPlugins(plugins, options);
+    } catch (const PluginError& e) {
+        std::cerr << "isochron-run: " << e.what() << "\n";
+        return 1;
+    }
+    if (options.listPlugins) printPlugins(plugins);
     if (options.listOperators) printOperators(registry);
     if (options.listSchedulers) printSchedulers();
     if (options.graphPath.empty()) return 0;

@@ -10,30 +10,31 @@ std::string_view itemKindName(ItemKind kind) {
         case ItemKind::TimeRange: return "time_range";
         case ItemKind::Event: return "event";
         case ItemKind::Progress: return "progress";
+        case ItemKind::Custom: return "custom";
     }
     return "unknown";
 }
 
 Item::Item(const Item& other) noexcept
-    : segment_(other.segment_), range_(other.range_), word_(other.word_), event_(other.event_),
+    : segment_(other.segment_), range_(other.range_), word_(other.word_), payload_(other.payload_),
       arrivalNs_(other.arrivalNs_), kind_(other.kind_) {
-    if (event_) event_->addRef();
+    retainPayload();
 }
 
 Item::Item(Item&& other) noexcept
-    : segment_(std::move(other.segment_)), range_(other.range_), word_(other.word_), event_(other.event_),
+    : segment_(std::move(other.segment_)), range_(other.range_), word_(other.word_), payload_(other.payload_),
       arrivalNs_(other.arrivalNs_), kind_(other.kind_) {
-    other.event_ = nullptr;
+    other.payload_ = nullptr;
 }
 
 Item& Item::operator=(const Item& other) noexcept {
     if (this != &other) {
-        if (other.event_) other.event_->addRef();
+        other.retainPayload();
         releasePayload();
         segment_ = other.segment_;
         range_ = other.range_;
         word_ = other.word_;
-        event_ = other.event_;
+        payload_ = other.payload_;
         arrivalNs_ = other.arrivalNs_;
         kind_ = other.kind_;
     }
@@ -46,8 +47,8 @@ Item& Item::operator=(Item&& other) noexcept {
         segment_ = std::move(other.segment_);
         range_ = other.range_;
         word_ = other.word_;
-        event_ = other.event_;
-        other.event_ = nullptr;
+        payload_ = other.payload_;
+        other.payload_ = nullptr;
         arrivalNs_ = other.arrivalNs_;
         kind_ = other.kind_;
     }

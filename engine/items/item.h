@@ -6,6 +6,7 @@
 //   TimeRange  a sample range of interest                  (e.g. a detected event, for sync)
 //   Event      a sample range with a label and attributes  (e.g. a bearing estimate)
 //   Progress   punctuation: no data with time < t will come on this edge again
+//   Custom     a sample range with an operator-defined payload (see custom_payload.h)
 //
 // Every item also carries the wall-clock arrival time of the newest data it derives from, so
 // latency can be measured at the outputs (Aurora's QoS accounting).
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/items/custom_payload.h"
 #include "engine/items/event_record.h"
 #include "engine/items/sample_range.h"
 #include "engine/signal/sigseg.h"
@@ -23,12 +25,14 @@
 namespace isochron {
 
 /// The kinds of item an edge can carry.
-enum class ItemKind : std::uint8_t { Signal, Frame, Scalar, TimeRange, Event, Progress };
+enum class ItemKind : std::uint8_t { Signal, Frame, Scalar, TimeRange, Event, Progress, Custom };
 
-/// Name used in graph files and messages: "signal", "frame", "scalar", "time_range", "event", "progress".
+/// Name used in graph files and messages: "signal", "frame", "scalar", "time_range", "event", "progress",
+/// "custom". [any thread] [no allocation]
 std::string_view itemKindName(ItemKind kind);
 
-/// A value on an edge; copying shares payloads (reference counts), moving is cheap. [any thread]
+/// A value on an edge; copying shares payloads (reference counts), moving is cheap.
+/// [any thread] [no allocation: no member allocates; the payloads were allocated by their makers]
 class Item {
 public:
     /// An empty progress marker at the beginning of time.
@@ -65,9 +69,17 @@ public:
     /// An event over `range`; takes over the caller's reference to `record`.
     static Item event(EventRecord* record, SampleRange range, double score) {
         Item item(ItemKind::Event);
-        item.event_ = record;
+        item.payload_ = record;
         item.range_ = range;
         item.word_ = std::bit_cast<std::int64_t>(score);
+        return item;
+    }
+    /// A custom item over `range`; takes over the caller's reference to `payload`. [no allocation]
+    static Item custom(CustomPayload* payload, SampleRange range, double value = 0.0) {
+        Item item(ItemKind::Custom);
+        item.payload_ = payload;
+        item.range_ = range;
+        item.word_ = std::bit_cast<std::int64_t>(value);
         return item;
     }
     static Item progress(TimeNs time) {
@@ -91,13 +103,22 @@ public:
 
     /// The samples an item is about: a Signal's own, the range a Frame/Scalar/Event describes.
     SampleRange range() const noexcept;
-    /// Scalar value, or event score.
+    /// Scalar value, event score, or a custom item's value.
     double value() const noexcept { return std::bit_cast<double>(word_); }
     /// Progress time (Progress items only).
     TimeNs progressTime() const noexcept { return word_; }
     /// Move a progress marker to another time (Progress items only). [no allocation]
     void setProgressTime(TimeNs time) noexcept { word_ = time; }
-    const EventRecord* event() const noexcept { return event_; }
+    /// The record of an Event item (null for other kinds).
+    const EventRecord* event() const noexcept {
+        return kind_ == ItemKind::Event ? static_cast<const EventRecord*>(payload_) : nullptr;
+    }
+    /// The payload of a Custom item (null for other kinds). [no allocation]
+    const CustomPayload* custom() const noexcept {
+        return kind_ == ItemKind::Custom ? static_cast<const CustomPayload*>(payload_) : nullptr;
+    }
+    /// The payload of a Custom item as `T`, or null if it is another kind or type. [no allocation]
+    template <class T> const T* customAs() const noexcept { return dynamic_cast<const T*>(custom()); }
 
     /// Samples carried (Signal length; 0 for other kinds), for throughput accounting.
     std::int64_t sampleCount() const noexcept { return kind_ == ItemKind::Signal ? segment_.length() : 0; }
@@ -108,15 +129,23 @@ public:
 
 private:
     explicit Item(ItemKind kind) noexcept : kind_(kind) {}
+    // Events and custom items keep their shared payload in one slot; the kind says which it is.
+    void retainPayload() const noexcept {
+        if (!payload_) return;
+        if (kind_ == ItemKind::Custom) static_cast<CustomPayload*>(payload_)->addRef();
+        else static_cast<EventRecord*>(payload_)->addRef();
+    }
     void releasePayload() noexcept {
-        if (event_) event_->release();
-        event_ = nullptr;
+        if (!payload_) return;
+        if (kind_ == ItemKind::Custom) static_cast<CustomPayload*>(payload_)->release();
+        else static_cast<EventRecord*>(payload_)->release();
+        payload_ = nullptr;
     }
 
     SegmentHandle segment_;
     SampleRange range_;
     std::int64_t word_ = 0;  // scalar value / event score (as double bits) or progress time
-    EventRecord* event_ = nullptr;
+    void* payload_ = nullptr;  // EventRecord (Event) or CustomPayload (Custom)
     TimeNs arrivalNs_ = 0;
     ItemKind kind_;
 };

@@ -49,16 +49,19 @@ struct OperatorDescriptor {
     std::vector<PortSpec> inputs;
     std::vector<PortSpec> outputs;
     std::vector<ParamSpec> params;
-    std::function<std::unique_ptr<Operator>()> create;  ///< a fresh, inactive instance
+    /// A fresh, inactive instance; throw to refuse (the message names the node). [setup thread] [may allocate]
+    std::function<std::unique_ptr<Operator>()> create;
     /// Optional, at validation: fill parameters that depend on the outside world, e.g. a file
     /// source's channel count when it is 0 ("as in the file"). Throw std::exception with a message
     /// to report a problem on the node. [setup thread]
     std::function<void(ParamSet& params)> deriveParams;
     std::string origin = "built-in";  ///< "built-in" or the plugin file it came from
 
+    /// No inputs: the engine calls produce() instead of process(). [any thread] [no allocation]
     bool isSource() const { return inputs.empty(); }
+    /// The spec of parameter `name`, or null. [any thread] [no allocation]
     const ParamSpec* findParam(std::string_view name) const;
-    /// The node's ports for these (validated) parameters.
+    /// The node's ports for these (validated) parameters. [any thread] [may allocate]
     std::vector<ResolvedPort> resolveInputs(const ParamSet& params) const;
     std::vector<ResolvedPort> resolveOutputs(const ParamSet& params) const;
 };

@@ -14,6 +14,17 @@ Operator::~Operator() = default;
 
 namespace {
 
+// What the exception being handled says: operators, plugins especially, may throw anything.
+std::string currentExceptionMessage() {
+    try {
+        throw;
+    } catch (const std::exception& e) {
+        return e.what();
+    } catch (...) {
+        return "threw something that is not a std::exception";
+    }
+}
+
 // Set by OperatorPlacement while an engine creates its operators.
 thread_local std::pmr::memory_resource* placementArena = nullptr;
 
@@ -69,8 +80,8 @@ void Operator::deliver(int inputPort, Item&& item) {
     NodeContext* caller = clock.timing ? startTiming() : nullptr;
     try {
         process(inputPort, std::move(item));
-    } catch (const std::exception& e) {
-        fail("process", e.what());
+    } catch (...) {
+        fail("process", currentExceptionMessage());
     }
     if (clock.timing) [[unlikely]] stopTiming(caller);
     --clock.depth;
@@ -127,8 +138,8 @@ SourceStatus Operator::produce(std::int64_t budget) {
     SourceStatus status;
     try {
         status = onProduce();
-    } catch (const std::exception& e) {
-        fail("produce", e.what());
+    } catch (...) {
+        fail("produce", currentExceptionMessage());
         status = SourceStatus::finished();
     }
     if (clock.timing) stopTiming(caller);
@@ -149,8 +160,8 @@ void Operator::applyParameter(std::string_view name, const ParamValue& value) {
     node_->params.set(std::string(name), value);
     try {
         onParameterChanged(name);
-    } catch (const std::exception& e) {
-        fail("parameter change", e.what());
+    } catch (...) {
+        fail("parameter change", currentExceptionMessage());
     }
 }
 
@@ -158,8 +169,8 @@ void Operator::deactivate() {
     if (!node_) return;
     try {
         onDeactivate();
-    } catch (const std::exception& e) {
-        node_->warnings.push_back(std::string("while stopping: ") + e.what());
+    } catch (...) {
+        node_->warnings.push_back(std::string("while stopping: ") + currentExceptionMessage());
     }
 }
 
@@ -190,8 +201,8 @@ void Operator::handleProgress(int inputPort, Item&& marker) {
     TimeNs promised;
     try {
         promised = onProgress(minimum);
-    } catch (const std::exception& e) {
-        fail("progress", e.what());
+    } catch (...) {
+        fail("progress", currentExceptionMessage());
         return;
     }
     forwardProgress(promised, &marker);
@@ -203,8 +214,8 @@ void Operator::finish() {
     node.finished = true;
     try {
         onFinish();
-    } catch (const std::exception& e) {
-        fail("finish", e.what());
+    } catch (...) {
+        fail("finish", currentExceptionMessage());
         return;
     }
     forwardProgress(kEndOfTime);

@@ -73,47 +73,61 @@ public:
     /// Run onDeactivate() and unbind. [engine thread]
     void deactivate();
 
-    // ---- What an operator sees of its node --------------------------------------------------
-    /// The node's id in the graph (for messages).
+    // ---- What an operator sees of its node (valid from onActivate() on) ----------------------
+    /// The node's id in the graph (for messages). [engine thread] [no allocation]
     std::string_view nodeId() const;
+    /// The node's validated parameters, defaults filled in. [engine thread] [no allocation]
     const ParamSet& params() const;
+    /// Number of input ports after repeated ports are expanded. [engine thread] [no allocation]
     int inputCount() const;
+    /// Number of output ports after repeated ports are expanded. [engine thread] [no allocation]
     int outputCount() const;
+    /// An input port with the type that actually flows in. [engine thread] [no allocation]
     const ResolvedPort& inputPort(int index) const;
+    /// An output port with its concrete type. [engine thread] [no allocation]
     const ResolvedPort& outputPort(int index) const;
-    /// Whether an input is connected (unconnected optional inputs count as ended).
+    /// Whether an input is connected (unconnected optional inputs count as ended). [engine thread] [no allocation]
     bool inputConnected(int index) const;
-    /// Progress promised so far on one input (kEndOfTime once it ended; onProgress() gets the minimum).
+    /// Progress promised so far on one input (kEndOfTime once it ended; onProgress() gets the
+    /// minimum). [engine thread] [no allocation]
     TimeNs inputProgress(int index) const;
 
 protected:
     // ---- Hooks -----------------------------------------------------------------------------
     /// Read parameters, size buffers, plan FFTs. Throw OperatorError to refuse (e.g. missing file).
+    /// [engine thread, before the run] [may allocate]
     virtual void onActivate() {}
-    /// One data item on `inputPort`. May emit any number of items. [no system allocation]
+    /// One data item on `inputPort`. May emit any number of items. An exception disables the node.
+    /// [engine thread] [no system allocation in the steady state]
     virtual void process(int inputPort, Item&& item);
     /// Sources only: emit up to one batch of items and say whether more will come.
+    /// [engine thread] [no system allocation in the steady state]
     virtual SourceStatus onProduce();
     /// Minimum progress over inputs rose to `inputProgress`; return the progress this operator can
     /// promise on its outputs (never more than inputProgress unless it knows better).
+    /// [engine thread] [no system allocation]
     virtual TimeNs onProgress(TimeNs inputProgress) { return inputProgress; }
-    /// Every input has ended: emit what is still buffered.
+    /// Every input has ended: emit what is still buffered. [engine thread] [may allocate]
     virtual void onFinish() {}
-    /// A live parameter changed (params() already holds the new value).
+    /// A live parameter changed (params() already holds the new value). [engine thread] [may allocate]
     virtual void onParameterChanged(std::string_view /*name*/) {}
+    /// After the run: close files, release what onActivate() took. Must not throw.
+    /// [engine thread] [may allocate]
     virtual void onDeactivate() {}
 
     // ---- Output -----------------------------------------------------------------------------
     /// Send an item on an output port. Items without an arrival time inherit the one of the input
-    /// item being processed. [no system allocation]
+    /// item being processed. [engine thread] [no system allocation]
     void emit(int outputPort, Item&& item);
     /// Promise that no item with time < t will follow on any output; ignored if not an advance.
+    /// [engine thread] [no system allocation]
     void emitProgress(TimeNs t);
-    /// Record a warning for this node (shown by the runner and the editor). [may allocate]
+    /// Record a warning for this node (shown by the runner and the editor). [engine thread] [may allocate]
     void warn(std::string message);
-    /// Arrival time of the item being (or last) processed; 0 before the first item.
+    /// Arrival time of the item being (or last) processed; 0 before the first item. [engine thread] [no allocation]
     TimeNs currentArrivalNs() const { return currentArrivalNs_; }
     /// Sources, inside onProduce(): how many blocks the engine admits in this call (rate control).
+    /// [engine thread] [no allocation]
     std::int64_t productionBudget() const { return productionBudget_; }
     /// Sources, before each block: false while the engine's memory guard holds (stop emitting and
     /// return; a paced source falls behind and later drops what is overdue). [no allocation]

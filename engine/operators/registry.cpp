@@ -50,12 +50,14 @@ void OperatorRegistry::add(OperatorDescriptor descriptor) {
     }
     std::string name = descriptor.typeName;
     types_.emplace(std::move(name), std::make_unique<OperatorDescriptor>(std::move(descriptor)));
+    ++generation_;
 }
 
 bool OperatorRegistry::remove(std::string_view typeName) {
     auto it = types_.find(typeName);
     if (it == types_.end()) return false;
     types_.erase(it);
+    ++generation_;
     return true;
 }
 

@@ -1,6 +1,7 @@
 // The registry of operator types. Built-ins register through the same call plugins use.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -22,9 +23,13 @@ public:
     const OperatorDescriptor* find(std::string_view typeName) const;
     /// All types, sorted by category then name.
     std::vector<const OperatorDescriptor*> all() const;
+    /// Counts changes: every add() and remove() raises it. Descriptor pointers and graphs validated
+    /// under an older generation may refer to removed types and must be validated again.
+    std::uint64_t generation() const { return generation_; }
 
 private:
     std::map<std::string, std::unique_ptr<OperatorDescriptor>, std::less<>> types_;
+    std::uint64_t generation_ = 0;
 };
 
 }  // namespace isochron

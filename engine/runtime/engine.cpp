@@ -68,6 +68,12 @@ void markCycles(const std::vector<NodeContext*>& nodes) {
     }
 }
 
+// " [plugin /path/x.so]" for an operator that does not come with Isochron, so a fault names its origin.
+std::string originNote(const NodeContext& node) {
+    if (node.descriptor->origin == "built-in") return {};
+    return " [plugin " + node.descriptor->origin + "]";
+}
+
 }  // namespace
 
 Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) {
@@ -109,7 +115,9 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
             OperatorPlacement nextToItsNode(&arena_);
             node->op = node->descriptor->create();
         } catch (const std::exception& e) {
-            errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what()});
+            errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what() + originNote(*node)});
+        } catch (...) {
+            errors.push_back({node->id, "", "", "cannot start: its factory threw something that is not a std::exception" + originNote(*node)});
         }
         nodes_.push_back(node);
     }
@@ -122,7 +130,10 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         try {
             node->op->activate(*node);
         } catch (const std::exception& e) {
-            errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what()});
+            errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what() + originNote(*node)});
+            node->op.reset();
+        } catch (...) {
+            errors.push_back({node->id, "", "", "cannot start: onActivate threw something that is not a std::exception" + originNote(*node)});
             node->op.reset();
         }
     }
@@ -299,7 +310,7 @@ RunOutcome Engine::run() {
     outcome.wallSeconds = static_cast<double>(ended - started) / 1e9;
     if (telemetryActive_) telemetry_->publish(ended, started, outcome.stopped ? "stopped" : "finished");
     for (const auto& node : nodes_) {
-        if (node->failed) outcome.failures.push_back("node '" + node->id + "': " + node->failure);
+        if (node->failed) outcome.failures.push_back("node '" + node->id + "': " + node->failure + originNote(*node));
     }
     return outcome;
 }

@@ -3,11 +3,6 @@
 #include "engine/time/wall_clock.h"
 
 namespace isochron {
-namespace {
-
-constexpr TimeNs kCostRefreshNs = 20'000'000;  // cost(D(b)) follows the estimates at 50 Hz
-
-}  // namespace
 
 QosScheduler::QosScheduler(std::size_t train) : train_(train) {}
 
@@ -26,10 +21,7 @@ void QosScheduler::deliver(NodeContext& target, int port, Item&& item) {
 void QosScheduler::drain(const std::atomic<bool>& stop) {
     while (!ready_.empty() && !stop.load(std::memory_order_relaxed)) {
         const TimeNs now = wallClockNs();
-        if (now - costsRefreshedNs_ > kCostRefreshNs) {
-            priorities_.refreshCosts();
-            costsRefreshedNs_ = now;
-        }
+        priorities_.refreshCostsIfDue(now);
         std::size_t best = 0;
         BoxPriority bestPriority = priorities_.priority(*ready_[0], now);
         for (std::size_t i = 1; i < ready_.size(); ++i) {

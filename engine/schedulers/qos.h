@@ -25,7 +25,6 @@ private:
     std::size_t train_;
     QosPriorities priorities_;
     std::vector<NodeContext*> ready_;  // boxes with queued input, unordered
-    TimeNs costsRefreshedNs_ = 0;
 };
 
 }  // namespace isochron

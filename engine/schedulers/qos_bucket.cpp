@@ -1,6 +1,7 @@
 #include "engine/schedulers/qos_bucket.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "engine/time/wall_clock.h"
@@ -20,7 +21,9 @@ BucketIndex bucketOf(const BoxPriority& priority, int gradientBuckets, int slack
 
 QosBucketScheduler::QosBucketScheduler(int gradientBuckets, int slackBuckets, std::size_t train)
     : gradientBuckets_(std::max(1, gradientBuckets)), slackBuckets_(std::max(1, slackBuckets)), train_(train) {
-    buckets_.resize(static_cast<std::size_t>(gradientBuckets_ * slackBuckets_));
+    const auto count = static_cast<std::size_t>(gradientBuckets_ * slackBuckets_);
+    buckets_.resize(count);
+    occupied_.assign((count + 63) / 64, 0);
 }
 
 void QosBucketScheduler::prepare(const std::vector<NodeContext*>& nodes) {
@@ -37,16 +40,21 @@ void QosBucketScheduler::deliver(NodeContext& target, int port, Item&& item) {
 
 void QosBucketScheduler::refill() {
     const TimeNs now = wallClockNs();
-    priorities_.refreshCosts();
+    priorities_.refreshCostsIfDue(now);
     for (NodeContext* box : ready_) {
         const BucketIndex b = bucketOf(priorities_.priority(*box, now), gradientBuckets_, slackBuckets_,
                                        priorities_.maxUtility(), priorities_.maxSlackMs());
-        buckets_[static_cast<std::size_t>(b.gradient * slackBuckets_ + b.slack)].push_back(box);
+        const auto rank = static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack);
+        buckets_[rank].push_back(box);
+        occupied_[rank / 64] |= std::uint64_t{1} << (rank % 64);
     }
     ready_.clear();
-    for (int g = gradientBuckets_ - 1; g >= 0; --g) {
-        for (int s = 0; s < slackBuckets_; ++s) {
-            auto& bucket = buckets_[static_cast<std::size_t>(g * slackBuckets_ + s)];
+    // Only occupied buckets are visited: with few ready boxes a refill costs what they cost.
+    for (std::size_t word = 0; word < occupied_.size(); ++word) {
+        while (occupied_[word] != 0) {
+            const auto bit = static_cast<std::size_t>(std::countr_zero(occupied_[word]));
+            occupied_[word] &= occupied_[word] - 1;
+            auto& bucket = buckets_[word * 64 + bit];
             for (NodeContext* box : bucket) executionQueue_.push(box);
             bucket.clear();
         }

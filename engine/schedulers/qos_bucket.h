@@ -39,7 +39,10 @@ private:
     std::size_t train_;
     QosPriorities priorities_;
     std::vector<NodeContext*> ready_;                 // waiting for the next bucket assignment
-    std::vector<std::vector<NodeContext*>> buckets_;  // g * s lists, reused
+    /// Bucket lists by rank: rank 0 is the steepest gradient with the least slack, so serving
+    /// ranks in increasing order is serving priorities in decreasing order. Reused.
+    std::vector<std::vector<NodeContext*>> buckets_;
+    std::vector<std::uint64_t> occupied_;  // bit r: buckets_[r] is not empty
     RingBuffer<NodeContext*> executionQueue_;
 };
 

@@ -35,6 +35,12 @@ void QosPriorities::refreshCosts() {
     }
 }
 
+void QosPriorities::refreshCostsIfDue(TimeNs nowNs) {
+    if (nowNs - costsRefreshedNs_ < kCostRefreshNs) return;
+    refreshCosts();
+    costsRefreshedNs_ = nowNs;
+}
+
 BoxPriority QosPriorities::priorityAt(const NodeContext& box, double latencyMs) const {
     BoxPriority p;
     p.slackMs = std::numeric_limits<double>::infinity();

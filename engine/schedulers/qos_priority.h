@@ -29,8 +29,12 @@ class QosPriorities {
 public:
     /// Built once from the output trees of `nodes`.
     void prepare(const std::vector<NodeContext*>& nodes);
-    /// Recompute cost(D(b)) from the nodes' cost estimates (cheap; call every few ms).
+    /// Recompute cost(D(b)) from the nodes' cost estimates (quadratic in a tree's depth).
     void refreshCosts();
+    /// refreshCosts() if the last refresh is older than kCostRefreshNs: the estimates themselves
+    /// move only a few times a second.
+    void refreshCostsIfDue(TimeNs nowNs);
+    static constexpr TimeNs kCostRefreshNs = 20'000'000;
     /// Priority of `box` at wall time `nowNs` from its queued items' mean age.
     BoxPriority priority(const NodeContext& box, TimeNs nowNs) const;
     /// Priority of a box whose queued items are `latencyMs` old (tests, and the paper's examples).
@@ -48,6 +52,7 @@ private:
     std::vector<std::vector<Route>> routes_;  // by node index
     double maxUtility_ = 0;
     double maxSlackMs_ = 0;
+    TimeNs costsRefreshedNs_ = 0;
 };
 
 }  // namespace isochron

@@ -24,6 +24,7 @@
 namespace isochron {
 
 /// Untyped owning view of a SegmentList range; the storage shared by all SigSeg<T>. [any thread]
+/// Members that do not say otherwise neither allocate nor block.
 class SegmentHandle {
 public:
     SegmentHandle() = default;
@@ -100,6 +101,7 @@ protected:
 };
 
 /// A segment of samples of type T (float, double, int16_t, std::complex<float>). [any thread]
+/// Members that do not say otherwise neither allocate nor block.
 template <class T>
 class SigSeg : public SegmentHandle {
 public:

@@ -115,6 +115,13 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
         t.queuedBytes = 0;
         t.warnings = node.warningCount;
         t.failed = node.failed;
+        // Copied into the reused snapshot string: allocates only once a node has failed.
+        if (node.failed) {
+            t.failure = node.failure;
+            if (node.descriptor->origin != "built-in") t.failure += " [plugin " + node.descriptor->origin + "]";
+        } else {
+            t.failure.clear();
+        }
         t.finished = node.finished;
         for (std::size_t p = 0; p < node.inputs.size(); ++p) {
             const InputState& in = node.inputs[p];

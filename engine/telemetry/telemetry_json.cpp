@@ -26,6 +26,7 @@ nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::ve
                              {"warnings", n.warnings},
                              {"failed", n.failed},
                              {"finished", n.finished}};
+        if (n.failed) nodes[nodeIds[i]]["failure"] = n.failure;
     }
     root["nodes"] = nodes;
     ordered_json outputs = ordered_json::object();

@@ -22,6 +22,7 @@ struct NodeTelemetry {
     std::uint64_t warnings = 0;
     bool failed = false;
     bool finished = false;
+    std::string failure;  ///< why the node was disabled (names the plugin file for plugin operators); empty unless failed
 };
 
 /// Figures of one output (a node without output ports). [value type]

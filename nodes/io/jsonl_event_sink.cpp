@@ -21,7 +21,12 @@ namespace {
 constexpr std::size_t kFileBufferBytes = 64 * 1024;
 
 /// Keys every line may carry; an event attribute with one of these names is written as "attribute.<name>".
-constexpr std::array<std::string_view, 7> kFixedKeys = {"t_start", "t_end", "kind", "value", "label", "score", "samples"};
+constexpr std::array<std::string_view, 8> kFixedKeys = {"t_start", "t_end", "kind", "value", "label", "score", "samples", "type"};
+
+/// Whether an attribute or field name would clash with a fixed key (and so gets the "attribute." prefix).
+bool clashesWithFixedKey(std::string_view name) {
+    return std::find(kFixedKeys.begin(), kFixedKeys.end(), name) != kFixedKeys.end();
+}
 
 /// Closes a stdio file.
 struct FileCloser {
@@ -48,8 +53,8 @@ public:
         writeKey(key);
         std::fputs("null", file_);
     }
-    void string(std::string_view key, std::string_view value) {
-        writeKey(key);
+    void string(std::string_view key, std::string_view value, std::string_view keyPrefix = {}) {
+        writeKey(key, keyPrefix);
         writeString(value);
     }
     /// Close the object and the line (after at least one key).
@@ -86,6 +91,21 @@ private:
 
     std::FILE* file_;
     bool first_ = true;
+};
+
+/// Writes a custom payload's fields as keys of the current line.
+class CustomFieldsToLine final : public CustomFieldVisitor {
+public:
+    explicit CustomFieldsToLine(JsonLine& line) : line_(line) {}
+    void number(std::string_view name, double value) override {
+        line_.number(name, value, clashesWithFixedKey(name) ? "attribute." : "");
+    }
+    void text(std::string_view name, std::string_view value) override {
+        line_.string(name, value, clashesWithFixedKey(name) ? "attribute." : "");
+    }
+
+private:
+    JsonLine& line_;
 };
 
 /// Appends one line per data item to a file; with `flush`, each line reaches the OS at once (so a
@@ -127,6 +147,13 @@ protected:
                 line.number("score", item.value());
                 for (const EventAttribute& attribute : item.event()->attributes()) writeAttribute(line, attribute);
                 break;
+            case ItemKind::Custom: {
+                line.string("type", item.custom()->typeName());
+                line.number("value", item.value());
+                CustomFieldsToLine fields(line);
+                item.custom()->visitFields(fields);
+                break;
+            }
             case ItemKind::Signal:
             case ItemKind::Frame:
                 line.number("samples", static_cast<double>(item.segment().length()));
@@ -153,8 +180,7 @@ protected:
 private:
     static void writeAttribute(JsonLine& line, const EventAttribute& attribute) {
         const std::string_view name = attribute.name;
-        const bool clashes = std::find(kFixedKeys.begin(), kFixedKeys.end(), name) != kFixedKeys.end();
-        line.number(name, attribute.value, clashes ? "attribute." : "");
+        line.number(name, attribute.value, clashesWithFixedKey(name) ? "attribute." : "");
     }
 
     /// Close the file once; returns what went wrong, or "".
@@ -181,8 +207,8 @@ OperatorDescriptor jsonlEventSinkDescriptor() {
     d.summary = "Writes every item as one JSON object per line (JSON Lines)";
     d.documentation =
         "Each line has t_start and t_end (seconds: sample index / rate of the item's timebase) and kind, "
-        "plus value (scalars), label, score and every attribute (events), or samples (signals and frames: "
-        "the segment's length).";
+        "plus value (scalars), label, score and every attribute (events), type, value and every field "
+        "(custom items), or samples (signals and frames: the segment's length).";
     d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced if it exists); - = standard output"},

@@ -1,0 +1,15 @@
+// Runs a check in a child process, so a plugin that crashes or hangs is reported, not fatal.
+#pragma once
+
+#include <functional>
+
+#include "app/plugin_check/operator_check.h"
+
+namespace isochron::check {
+
+/// Run `work` in a forked child that relays its findings to `report` as they come. A crash (signal),
+/// a hang past `timeoutSeconds`, or another exit status becomes a problem naming the cell that was
+/// running. [checker thread; the process must be single-threaded when called]
+void runIsolated(const std::function<void(CheckReport&)>& work, CheckReport& report, unsigned timeoutSeconds);
+
+}  // namespace isochron::check

@@ -1,0 +1,46 @@
+// Manifest JSON can say everything a descriptor declares: every built-in round-trips through
+// descriptorToJson/descriptorFromJson without a difference, and bad manifest fields are named.
+#include <catch2/catch.hpp>
+
+#include "engine/plugins/descriptor_json.h"
+#include "engine/plugins/plugin_manifest.h"
+#include "nodes/register_builtin_nodes.h"
+
+using namespace isochron;
+using Catch::Matchers::Contains;
+
+TEST_CASE("every built-in descriptor round-trips through manifest JSON", "[plugins][manifest]") {
+    OperatorRegistry registry;
+    registerBuiltinNodes(registry);
+    REQUIRE(registry.all().size() > 20);
+    for (const OperatorDescriptor* builtin : registry.all()) {
+        INFO(builtin->typeName);
+        const OperatorDescriptor parsed = descriptorFromJson(nlohmann::json::parse(descriptorToJson(*builtin).dump()));
+        CHECK(descriptorDifferences(parsed, *builtin).empty());
+        CHECK(parsed.params.size() == builtin->params.size());
+    }
+}
+
+TEST_CASE("descriptor differences and manifest errors name the field", "[plugins][manifest]") {
+    OperatorRegistry registry;
+    registerBuiltinNodes(registry);
+    const OperatorDescriptor& mean = *registry.find("stats.mean_filter");
+    nlohmann::json json = descriptorToJson(mean);
+    json["params"][0]["max"] = 5;
+    json["outputs"][0]["optional"] = true;
+    const auto differences = descriptorDifferences(descriptorFromJson(json), mean);
+    REQUIRE(differences.size() == 2);
+    CHECK_THAT(differences[0], Contains("outputs[0].optional: the manifest says true, the binary has none"));
+    CHECK_THAT(differences[1], Contains("params[0].max: the manifest says 5.0, the binary has none"));
+
+    json = descriptorToJson(mean);
+    json["params"][1]["kind"] = "float";
+    CHECK_THROWS_WITH(descriptorFromJson(json), Contains("params[1].kind: 'float' is not a parameter kind"));
+    json = descriptorToJson(mean);
+    json["inputs"][0]["type"] = "signal<f17>";
+    CHECK_THROWS_WITH(descriptorFromJson(json), Contains("inputs[0].type: 'signal<f17>' is not a port type"));
+    json = descriptorToJson(mean);
+    json["params"][0]["default"] = "loud";
+    CHECK_THROWS_WITH(descriptorFromJson(json), Contains("params[0].default"));
+    CHECK_THROWS_WITH(pluginManifestFromJson({{"format", "isochron-plugin/2"}}), Contains("format: expected \"isochron-plugin/1\""));
+}

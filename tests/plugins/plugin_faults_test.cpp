@@ -1,0 +1,109 @@
+// isochron-run with plugins: --plugin and discovery, listings with origins, refusals, and faults:
+// a plugin operator that throws disables its node only; the rest of the graph finishes, and the
+// exit message, the report and the telemetry name the node (and the plugin file).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/plugins/plugin_test_support.h"
+
+using namespace isochron::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct Result {
+    int status;
+    std::string output;  // stdout and stderr together
+};
+
+// isochron-run with `arguments`, no per-user plugins unless `environment` sets them.
+Result runRunner(const std::string& arguments, const std::string& environment = "") {
+    const std::string command = "env XDG_DATA_HOME=/nonexistent-isochron-test " + environment + " " + ISOCHRON_RUN_BINARY + " " + arguments + " 2>&1";
+    Result result{-1, {}};
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
+    const int raw = pclose(pipe);
+    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return result;
+}
+
+// A tone split to a healthy sink and to `faultyType` (from the flawed fixture) before another sink.
+std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType) {
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
+                   {{"id", "healthy"}, {"type", "io.null_sink"}},
+                   {{"id", "faulty"}, {"type", faultyType}},
+                   {{"id", "after"}, {"type", "io.null_sink"}}}},
+        {"edges", {{{"from", "tone.out"}, {"to", "healthy.in"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
+    const auto path = folder / (faultyType + ".isograph.json");
+    std::ofstream(path) << graph.dump(2);
+    return path;
+}
+
+nlohmann::json readJson(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("a plugin operator that throws disables its node; the rest of the graph runs to the end", "[plugins][faults]") {
+    ScratchFolder folder("faults");
+    const std::string flawed = fixturePlugin("flawed").string();
+    for (const auto& [type, message] : {std::pair<std::string, std::string>{"flawed.throws", "deliberate failure on segment 10"},
+                                        {"flawed.throws_anything", "threw something that is not a std::exception"}}) {
+        INFO(type);
+        const auto report = folder.path() / "report.json", telemetry = folder.path() / "telemetry.jsonl";
+        const Result r = runRunner(writeFaultGraph(folder.path(), type).string() + " --plugin " + flawed + " --report " + report.string() +
+                                   " --telemetry " + telemetry.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': " + message + " (in process) [plugin " +
+                                      std::filesystem::canonical(flawed).string() + "]"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["completed"] == true);
+        CHECK(json["outputs"]["healthy"]["samples"] == 8000);  // every sample reached the healthy branch
+        CHECK(json["nodes"]["faulty"]["items_in"] == 10);
+        CHECK(json["nodes"]["after"]["items_in"] == 9);
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(message));
+        std::ifstream lines(telemetry);
+        nlohmann::json last;
+        for (std::string line; std::getline(lines, line);) last = nlohmann::json::parse(line);
+        CHECK(last["nodes"]["faulty"]["failed"] == true);
+        CHECK_THAT(last["nodes"]["faulty"]["failure"].get<std::string>(), Contains(message) && Contains("[plugin "));
+        CHECK_FALSE(last["nodes"]["healthy"].contains("failure"));
+        CHECK(last["nodes"]["healthy"]["failed"] == false);
+        CHECK(last["nodes"]["healthy"]["finished"] == true);
+    }
+}
+
+TEST_CASE("isochron-run loads --plugin files and discovered plugins, and lists them with their origin", "[plugins][runner]") {
+    ScratchFolder folder("runner");
+    const Result listed = runRunner("--plugin " + examplePlugin("biquad").string() + " --list-operators --list-plugins");
+    CHECK(listed.status == 0);
+    CHECK_THAT(listed.output, Contains("biquad.filter  [filters]  Second-order IIR filter") &&
+                                  Contains("(plugin " + std::filesystem::canonical(examplePlugin("biquad")).string() + ")"));
+    CHECK_THAT(listed.output, Contains("biquad 1.0.0  ") && Contains("capability isochron.check/1"));
+    CHECK_THAT(listed.output, Contains("stats.mean_filter  [stats]"));
+
+    // Discovery: ISOCHRON_PLUGIN_PATH names the examples; a broken plugin elsewhere is only a warning.
+    copyPlugin(fixturePlugin("refused_abi"), folder.path(), "broken");
+    const std::string path = "ISOCHRON_PLUGIN_PATH=" + std::filesystem::path(ISOCHRON_EXAMPLE_PLUGIN_DIR).string() + ":" + folder.path().string();
+    const Result discovered = runRunner("--list-plugins", path);
+    CHECK(discovered.status == 0);
+    CHECK_THAT(discovered.output, Contains("tones 1.0.0") && Contains("item type custom<tones.tone>") && Contains("zero_crossing_rate 1.0.0"));
+    CHECK_THAT(discovered.output, Contains("warning: plugin " + (folder.path() / "broken.so").string() + ": built for plugin ABI 2"));
+
+    // A refused --plugin is fatal and says why.
+    const Result refused = runRunner("--plugin " + fixturePlugin("refused_symbol").string() + " --list-operators");
+    CHECK(refused.status == 1);
+    CHECK_THAT(refused.output, Contains("refused_symbol.so: cannot be loaded") && Contains("undefined symbol"));
+}
