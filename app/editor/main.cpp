@@ -1,6 +1,7 @@
 // isochron: the desktop editor.
-//   isochron [GRAPH] [--run] [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
-//            [--quit-after SECONDS] [--startup-time] [--measure-pan-zoom SECONDS]
+//   isochron [GRAPH] [--run] [--plugin FILE]... [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
+//            [--compare SCHEDULER,... [--compare-seconds S]] [--quit-after SECONDS] [--startup-time]
+//            [--measure-pan-zoom SECONDS]
 // opens GRAPH (or an empty canvas), optionally runs it at once; --report writes each run's report
 // (the runner's JSON); the rest are for smoke tests, screenshots and measurements.
 #include <QCommandLineParser>
@@ -16,6 +17,10 @@
 #include <QtQml/QQmlExtensionPlugin>
 
 #include "app/editor/view_benchmark.h"
+#include "engine/plugins/plugin_discovery.h"
+#include "engine/plugins/plugin_error.h"
+#include "engine/plugins/plugin_host.h"
+#include "nodes/register_builtin_nodes.h"
 #include "ui/run/run_controller.h"
 
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
@@ -40,10 +45,32 @@ int main(int argc, char** argv) {
     const QCommandLineOption startupOption("startup-time", "Print the time from start to the first frame.");
     const QCommandLineOption reportOption("report", "Write the report of each run (JSON, as isochron-run --report).", "file");
     const QCommandLineOption quitWhenDoneOption("quit-when-done", "Quit when the first run ends.");
+    const QCommandLineOption pluginOption("plugin", "Load an operator plugin (also: ISOCHRON_PLUGIN_PATH and the user's plugin folder).", "file");
+    const QCommandLineOption compareOption("compare", "Compare schedulers (comma-separated) on the graph at once.", "schedulers");
+    const QCommandLineOption compareSecondsOption("compare-seconds", "Seconds per scheduler in a comparison (default 5).", "seconds", "5");
     const QCommandLineOption probeOption("probe", "Probe a wire (from.port>to.port) with a scope or a spectrum.", "wire:kind");
     const QCommandLineOption panZoomOption("measure-pan-zoom", "Pan and zoom every frame for a while, print the frame rate, quit.", "seconds");
-    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption});
+    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption, pluginOption, compareOption,
+                       compareSecondsOption});
     parser.process(app);
+
+    // Plugins' operators join the built-ins in the palette. Lives longer than the QML engine, so
+    // no operator of a plugin outlives its code.
+    isochron::PluginHost plugins(isochron::builtinRegistry());
+    try {
+        for (const QString& file : parser.values(pluginOption)) plugins.load(file.toStdString());
+    } catch (const isochron::PluginError& e) {
+        qCritical("isochron: %s", e.what());
+        return 1;
+    }
+    for (const auto& file : isochron::discoverPlugins()) {
+        if (plugins.find(file)) continue;
+        try {
+            plugins.load(file);
+        } catch (const isochron::PluginError& e) {
+            qWarning("isochron: warning: %s", e.what());
+        }
+    }
 
     QQuickStyle::setStyle("Fusion");
     QQmlApplicationEngine engine;
@@ -107,7 +134,12 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    if (run && parser.isSet(runOption)) run->start();
+    if (run && parser.isSet(compareOption)) {
+        window->setProperty("bottomTab", 2);
+        run->compare(parser.value(compareOption).split(',', Qt::SkipEmptyParts), parser.value(compareSecondsOption).toDouble());
+    } else if (run && parser.isSet(runOption)) {
+        run->start();
+    }
     if (parser.isSet(quitOption)) {
         bool ok = false;
         const double seconds = parser.value(quitOption).toDouble(&ok);

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Smoke test of the real editor: start it under Xvfb on a sample graph with --run, check it is still
-# alive and running after a few seconds with no QML errors, then save a screenshot of the screen.
-#   editor_smoke_test.sh EDITOR GRAPH SCREENSHOT.png
+# Smoke test of the real editor: start it under Xvfb on a sample graph with --run (and the probes
+# given after the screenshot's name), check it is still alive after a few seconds with no QML
+# errors, then save a screenshot of the screen.
+#   editor_smoke_test.sh EDITOR GRAPH SCREENSHOT.png [--probe WIRE:KIND]...
 set -euo pipefail
 editor=$1 graph=$2 screenshot=$3
+shift 3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_CONFIG_HOME=$work/config  # fresh window layout and theme, as on first start
@@ -11,14 +13,16 @@ export XDG_RUNTIME_DIR=$work/runtime
 mkdir -m 700 -p "$XDG_RUNTIME_DIR"
 
 xvfb-run -a -s "-screen 0 1920x1080x24" bash -c '
-  "$0" --run --window-size 1920x1080 --startup-time --quit-after 60 "$1" > "$3/editor.log" 2>&1 &
+  editor=$0 graph=$1 screenshot=$2 work=$3
+  shift 3
+  "$editor" --run --window-size 1920x1080 --startup-time --quit-after 60 "$@" "$graph" > "$work/editor.log" 2>&1 &
   pid=$!
   sleep 10
-  if ! kill -0 $pid 2>/dev/null; then echo "the editor exited early"; exit 1; fi
-  import -window root "$2"
+  if ! kill -0 $pid 2>/dev/null; then cat "$work/editor.log"; echo "FAIL: the editor exited early"; exit 1; fi
+  import -window root "$screenshot"
   kill $pid
   wait $pid || true
-' "$editor" "$graph" "$screenshot" "$work"
+' "$editor" "$graph" "$screenshot" "$work" "$@"
 
 cat "$work/editor.log"
 if grep -E "qrc:.*(Error|error|Unable|undefined|not a|Cannot)|TypeError|ReferenceError" "$work/editor.log"; then

@@ -170,3 +170,29 @@ TEST_CASE("the problems model lists what the validator reports", "[ui][document]
     QCoreApplication::processEvents();
     CHECK(document.problems()->rowCount() == 0);
 }
+
+TEST_CASE("canvas notes live in the file's editor field; typing and dragging are one step each", "[ui][document][notes]") {
+    GraphDocument document;
+    document.addNode("io.null_sink", 0, 0);
+    const std::string before = text(document);
+    const int steps = document.undoStack().count();
+    const int index = document.addNote(40, 200, "");
+    CHECK(index == 0);
+    document.editNote(0, {{"text", "R"}});
+    document.editNote(0, {{"text", "Raw input"}});
+    document.editNote(0, {{"x", 60.0}, {"y", 220.0}});
+    document.editNote(0, {{"x", 80.0}});
+    CHECK(document.undoStack().count() == steps + 3);
+    const QVariantMap note = document.notes().front().toMap();
+    CHECK(note["text"] == "Raw input");
+    CHECK(note["x"].toDouble() == 80);
+    CHECK(note["y"].toDouble() == 220);
+    const nlohmann::json saved = nlohmann::json::parse(text(document));
+    CHECK(saved["editor"]["notes"][0]["text"] == "Raw input");
+    CHECK(saved["editor"]["notes"][0]["position"] == nlohmann::json({80.0, 220.0}));
+    document.removeNote(0);
+    CHECK(document.notes().isEmpty());
+    CHECK_FALSE(nlohmann::json::parse(text(document)).contains("editor"));
+    for (int i = 0; i < 4; ++i) document.undo();
+    CHECK(text(document) == before);
+}

@@ -56,6 +56,18 @@ void rebasePaths(GraphSpec& spec, const OperatorRegistry& registry, const std::f
     }
 }
 
+// Canvas notes as the file stores them: {"text", "position": [x, y], "size": [w, h]}.
+nlohmann::json notesToJson(const QVariantList& notes) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const QVariant& entry : notes) {
+        const QVariantMap n = entry.toMap();
+        list.push_back({{"text", n["text"].toString().toStdString()},
+                        {"position", {n["x"].toDouble(), n["y"].toDouble()}},
+                        {"size", {std::max(80.0, n["width"].toDouble()), std::max(40.0, n["height"].toDouble())}}});
+    }
+    return list;
+}
+
 }  // namespace
 
 GraphDocument::GraphDocument(QObject* parent) : GraphDocument(builtinRegistry(), parent) {}
@@ -104,6 +116,61 @@ QVariantMap GraphDocument::schedulerParams() const {
     QVariantMap map;
     for (const auto& [name, value] : store_.spec().scheduler.params) map.insert(QString::fromStdString(name), jsonToVariant(value));
     return map;
+}
+
+QVariantList GraphDocument::notes() const {
+    QVariantList list;
+    const nlohmann::json& extra = store_.spec().extra;
+    if (!extra.contains("editor") || !extra["editor"].is_object() || !extra["editor"].contains("notes")) return list;
+    for (const nlohmann::json& note : extra["editor"]["notes"]) {
+        if (!note.is_object()) continue;
+        const nlohmann::json position = note.value("position", nlohmann::json::array({0, 0}));
+        const nlohmann::json size = note.value("size", nlohmann::json::array({220, 100}));
+        list.append(QVariantMap{{"text", QString::fromStdString(note.value("text", std::string()))},
+                                {"x", position.is_array() && position.size() == 2 ? position[0].get<double>() : 0.0},
+                                {"y", position.is_array() && position.size() == 2 ? position[1].get<double>() : 0.0},
+                                {"width", size.is_array() && size.size() == 2 ? size[0].get<double>() : 220.0},
+                                {"height", size.is_array() && size.size() == 2 ? size[1].get<double>() : 100.0}});
+    }
+    return list;
+}
+
+void GraphDocument::writeNotes(nlohmann::json notes, const QString& text, std::string mergeKey) {
+    GraphFields after = store_.graphFields();
+    if (!after.extra.contains("editor") || !after.extra["editor"].is_object()) after.extra["editor"] = nlohmann::json::object();
+    if (notes.empty()) after.extra["editor"].erase("notes");
+    else after.extra["editor"]["notes"] = std::move(notes);
+    if (after.extra["editor"].empty()) after.extra.erase("editor");
+    if (after.extra == store_.spec().extra) return;
+    push(new EditGraphFields(store_, store_.graphFields(), std::move(after), text, std::move(mergeKey)));
+}
+
+int GraphDocument::addNote(qreal x, qreal y, const QString& text) {
+    QVariantList list = notes();
+    list.append(QVariantMap{{"text", text}, {"x", x}, {"y", y}, {"width", 220.0}, {"height", 100.0}});
+    nlohmann::json notes = notesToJson(list);
+    const int index = static_cast<int>(notes.size()) - 1;
+    writeNotes(std::move(notes), tr("Add note"), {});
+    return index;
+}
+
+void GraphDocument::editNote(int index, const QVariantMap& fields) {
+    QVariantList list = notes();
+    if (index < 0 || index >= list.size()) return;
+    QVariantMap note = list[index].toMap();
+    for (auto it = fields.begin(); it != fields.end(); ++it) note[it.key()] = it.value();
+    list[index] = note;
+    nlohmann::json notes = notesToJson(list);
+    const bool textEdit = fields.contains("text");
+    writeNotes(std::move(notes), textEdit ? tr("Edit note") : tr("Move note"),
+               "note/" + std::to_string(index) + (textEdit ? "/text" : "/frame"));
+}
+
+void GraphDocument::removeNote(int index) {
+    QVariantList list = notes();
+    if (index < 0 || index >= list.size()) return;
+    list.removeAt(index);
+    writeNotes(notesToJson(list), tr("Delete note"), {});
 }
 
 bool GraphDocument::valid() { return resolution_.current().valid(); }

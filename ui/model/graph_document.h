@@ -36,6 +36,8 @@ class GraphDocument : public QObject {
     Q_PROPERTY(QString description READ description WRITE setDescription NOTIFY graphFieldsChanged)
     Q_PROPERTY(QString schedulerName READ schedulerName NOTIFY graphFieldsChanged)
     Q_PROPERTY(QVariantMap schedulerParams READ schedulerParams NOTIFY graphFieldsChanged)
+    /// Notes on the canvas: [{text, x, y, width, height}], saved in the file's "editor" field.
+    Q_PROPERTY(QVariantList notes READ notes NOTIFY graphFieldsChanged)
     Q_PROPERTY(int nodeCount READ nodeCount NOTIFY structureChanged)
     /// Counts every change (edits, undo/redo, moves, also the transient ones of a drag), for QML
     /// bindings that depend on the whole graph.
@@ -62,6 +64,7 @@ public:
     QString description() const { return QString::fromStdString(store_.spec().description); }
     QString schedulerName() const { return QString::fromStdString(store_.spec().scheduler.name); }
     QVariantMap schedulerParams() const;
+    QVariantList notes() const;
     int nodeCount() const { return static_cast<int>(store_.spec().nodes.size()); }
     int revision() const { return revision_; }
     bool valid();
@@ -131,6 +134,12 @@ public:
     Q_INVOKABLE QString setScheduler(const QString& name);
     Q_INVOKABLE QString setSchedulerParameter(const QString& name, const QVariant& value);
     Q_INVOKABLE void resetSchedulerParameter(const QString& name);
+    /// Put a note on the canvas at (x, y); returns its index.
+    Q_INVOKABLE int addNote(qreal x, qreal y, const QString& text);
+    /// Change a note's text, x, y, width or height (the keys given in `fields`). Repeated edits of
+    /// the same note's text, or moves and resizes of it, merge into one undo step.
+    Q_INVOKABLE void editNote(int index, const QVariantMap& fields);
+    Q_INVOKABLE void removeNote(int index);
     /// Lay out the selection (or the whole graph when nothing is selected) in layers, left to right.
     Q_INVOKABLE void autoLayout();
     Q_INVOKABLE void undo() { undoStack_.undo(); }
@@ -165,7 +174,7 @@ private:
     QString writeTo(const QString& path, GraphSpec spec);
     std::set<std::string> takenIds() const;
     void layOut(const std::vector<std::string>& ids, bool undoable);
-    void announceParameterChanges(const NodeSpec& before, const NodeSpec& after);
+    void writeNotes(nlohmann::json notes, const QString& text, std::string mergeKey);
 
     const OperatorRegistry& registry_;
     GraphStore store_;

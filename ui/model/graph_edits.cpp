@@ -117,8 +117,15 @@ void RenameNode::rename(const std::string& from, const std::string& to) {
     }
 }
 
-EditGraphFields::EditGraphFields(GraphStore& store, GraphFields before, GraphFields after, const QString& text)
-    : QUndoCommand(text), store_(store), before_(std::move(before)), after_(std::move(after)) {}
+EditGraphFields::EditGraphFields(GraphStore& store, GraphFields before, GraphFields after, const QString& text, std::string mergeKey)
+    : QUndoCommand(text), store_(store), before_(std::move(before)), after_(std::move(after)), mergeKey_(std::move(mergeKey)) {}
+
+bool EditGraphFields::mergeWith(const QUndoCommand* other) {
+    const auto* next = static_cast<const EditGraphFields*>(other);
+    if (next->mergeKey_ != mergeKey_) return false;
+    after_ = next->after_;
+    return true;
+}
 
 void EditGraphFields::redo() { store_.setGraphFields(after_); }
 

@@ -86,17 +86,22 @@ private:
     std::string from_, to_;
 };
 
-/// Changes the graph's name, description, scheduler or other top-level fields. [ui thread]
+/// Changes the graph's name, description, scheduler or other top-level fields (canvas notes too).
+/// Consecutive edits with the same merge key (typing a note, dragging it) merge into one step. [ui thread]
 class EditGraphFields : public QUndoCommand {
 public:
-    EditGraphFields(GraphStore& store, GraphFields before, GraphFields after, const QString& text);
+    EditGraphFields(GraphStore& store, GraphFields before, GraphFields after, const QString& text, std::string mergeKey = {});
 
     void redo() override;
     void undo() override;
+    int id() const override { return mergeKey_.empty() ? -1 : kMergeId; }
+    bool mergeWith(const QUndoCommand* other) override;
 
 private:
+    static constexpr int kMergeId = 1003;
     GraphStore& store_;
     GraphFields before_, after_;
+    std::string mergeKey_;
 };
 
 }  // namespace isochron::ui

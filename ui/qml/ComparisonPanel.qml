@@ -13,7 +13,7 @@ Rectangle {
     property RunController run
     readonly property var palette: ["#3b82f6", "#f97316", "#22c55e", "#ec4899", "#a855f7", "#14b8a6", "#eab308", "#ef4444", "#64748b", "#0ea5e9"]
     readonly property var runs: { run.telemetry.runCount; run.state; return run.telemetry.runs() }
-    readonly property string output: run.telemetry.outputs.length ? run.telemetry.outputs[0] : ""
+    readonly property string output: outputChooser.currentText
     property var chosen: ["df", "fifo", "rtc", "qos"]
     color: Theme.panelAlt
 
@@ -52,6 +52,15 @@ Rectangle {
                     }
                 }
                 RowLayout {
+                    Text { text: qsTr("output"); color: Theme.textDim; font.pixelSize: Theme.smallFontSize }
+                    ComboBox {
+                        id: outputChooser
+                        Layout.fillWidth: true
+                        model: panel.run.telemetry.outputs
+                        currentIndex: 0
+                    }
+                }
+                RowLayout {
                     Text { text: qsTr("seconds each"); color: Theme.textDim; font.pixelSize: Theme.smallFontSize }
                     SpinBox { id: seconds; from: 1; to: 600; value: 8; editable: true; Layout.preferredWidth: 100 }
                 }
@@ -71,7 +80,7 @@ Rectangle {
             }
         }
 
-        ColumnLayout {
+        RowLayout {
             id: results
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -79,8 +88,9 @@ Rectangle {
             GridLayout {
                 Layout.fillWidth: true
                 Layout.fillHeight: true
-                columns: 4
+                columns: 2
                 columnSpacing: 8
+                rowSpacing: 8
                 PlotCard {
                     Layout.fillWidth: true; Layout.fillHeight: true
                     title: qsTr("Latency p50 — %1").arg(panel.output)
@@ -139,8 +149,8 @@ Rectangle {
             }
             Rectangle {  // the summary table
                 id: tableBox
-                Layout.fillWidth: true
-                Layout.preferredHeight: Math.min(200, 28 + 24 * Math.max(1, table.count))
+                Layout.preferredWidth: Math.max(420, results.width * 0.42)
+                Layout.fillHeight: true
                 color: Theme.panel; radius: 6; border.color: Theme.border
                 readonly property var columns: [qsTr("scheduler"), qsTr("output"), qsTr("items"), qsTr("samples/s"), qsTr("p50 ms"), qsTr("p95 ms"), qsTr("p99 ms"), qsTr("avg utility")]
                 Row {

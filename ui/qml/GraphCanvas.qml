@@ -242,7 +242,8 @@ FocusScope {
                     wireMenu.at = Qt.point(mouse.x, mouse.y)
                     wireMenu.popup(mouse.x, mouse.y)
                 } else {
-                    canvas.quickAddRequested(mouse.x, mouse.y, p.x, p.y)
+                    canvasMenu.at = Qt.point(mouse.x, mouse.y)
+                    canvasMenu.popup(mouse.x, mouse.y)
                 }
             }
             band.visible = false
@@ -277,6 +278,10 @@ FocusScope {
         scale: canvas.zoom
         transformOrigin: Item.TopLeft
 
+        Repeater {  // notes, under the wires and nodes
+            model: canvas.document.notes
+            delegate: NoteView { host: canvas }
+        }
         WireLayer {
             id: wires
             edges: canvas.document.edges
@@ -385,6 +390,35 @@ FocusScope {
     }
 
     Menu {
+        id: canvasMenu
+        property point at
+        MenuItem {
+            text: qsTr("Add operator…")
+            onTriggered: {
+                const p = canvas.toCanvas(canvasMenu.at.x, canvasMenu.at.y)
+                canvas.quickAddRequested(canvasMenu.at.x, canvasMenu.at.y, p.x, p.y)
+            }
+        }
+        MenuItem {
+            text: qsTr("Add note")
+            onTriggered: {
+                const p = canvas.toCanvas(canvasMenu.at.x, canvasMenu.at.y)
+                canvas.document.addNote(canvas.snapped(p.x), canvas.snapped(p.y), "")
+            }
+        }
+        MenuItem {
+            text: qsTr("Paste")
+            onTriggered: {
+                const p = canvas.toCanvas(canvasMenu.at.x, canvasMenu.at.y)
+                canvas.document.paste(Clipboard.text(), canvas.snapped(p.x), canvas.snapped(p.y))
+            }
+        }
+        MenuSeparator {}
+        MenuItem { text: qsTr("Fit to view"); onTriggered: canvas.fitToView(false) }
+        MenuItem { text: qsTr("Auto-layout"); onTriggered: canvas.document.autoLayout() }
+    }
+
+    Menu {
         id: wireMenu
         property string wireKey
         property point at
@@ -430,6 +464,11 @@ FocusScope {
         else if (event.key === Qt.Key_Right) { panX -= 60; event.accepted = true }
         else if (event.key === Qt.Key_Up) { panY += 60; event.accepted = true }
         else if (event.key === Qt.Key_Down) { panY -= 60; event.accepted = true }
+        else if (event.key === Qt.Key_N && event.modifiers === Qt.NoModifier) {
+            const p = viewCentre()
+            document.addNote(p.x, p.y, "")
+            event.accepted = true
+        }
         else if (event.key === Qt.Key_Tab) {
             const p = toCanvas(width / 2, height / 3)
             quickAddRequested(width / 2, height / 3, p.x, p.y)

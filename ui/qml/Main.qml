@@ -14,6 +14,7 @@ ApplicationWindow {
     readonly property alias graphDocument: document
     readonly property alias runController: run
     readonly property alias graphCanvas: canvas
+    property alias bottomTab: bottomTabs.currentIndex
     width: 1440
     height: 880
     minimumWidth: 900

@@ -366,7 +366,7 @@ QVariantList RunController::probes() const {
     QVariantList list;
     for (const Probe& p : probes_) {
         list.append(QVariantMap{{"key", p.key}, {"wire", EdgeListModel::keyOf(p.wire)}, {"kind", p.kind},
-                                {"label", QString::fromStdString(p.wire.from()) + (p.kind == "spectrum" ? tr(" (spectrum)") : QString())}});
+                                {"label", QString::fromStdString(p.wire.from())}});
     }
     return list;
 }
