@@ -13,6 +13,7 @@ class Clipboard : public QObject {
     QML_SINGLETON
 public:
     explicit Clipboard(QObject* parent = nullptr);
+    /// The clipboard's text, and replacing it.
     Q_INVOKABLE QString text() const;
     Q_INVOKABLE void setText(const QString& text);
 };

@@ -18,6 +18,7 @@ public:
     QStringList paths() const { return paths_; }
     /// Put a file at the top (a path or a file: URL).
     Q_INVOKABLE void add(const QString& pathOrUrl);
+    /// Forget every file.
     Q_INVOKABLE void clear();
 
 Q_SIGNALS:

@@ -64,6 +64,7 @@ public:
     /// Short live readouts per wire key (item rate, last value); empty map to clear.
     void setLiveTexts(QHash<QString, QString> texts);
 
+    /// A wire's key, "from.port>to.port" (stable across edits that do not touch the wire).
     static QString keyOf(const EdgeSpec& edge);
 
 Q_SIGNALS:

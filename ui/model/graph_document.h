@@ -54,6 +54,7 @@ public:
     GraphDocument(const OperatorRegistry& registry, QObject* parent);
 
     QString filePath() const { return filePath_; }
+    /// The file's name, or "Untitled".
     QString displayName() const;
     bool modified() const { return !undoStack_.isClean(); }
     bool canUndo() const { return undoStack_.canUndo(); }
@@ -67,6 +68,7 @@ public:
     QVariantList notes() const;
     int nodeCount() const { return static_cast<int>(store_.spec().nodes.size()); }
     int revision() const { return revision_; }
+    /// Whether the engine's validator finds no problem.
     bool valid();
     QString lastError() const { return lastError_; }
     NodeListModel* nodes() { return &nodes_; }
@@ -82,7 +84,7 @@ public:
     /// An empty, unmodified, untitled graph.
     Q_INVOKABLE void newGraph();
     /// Open a graph file (a path or a file: URL). On failure keeps the current graph, sets lastError
-    /// (every problem, one per line) and returns false. Nodes without positions are laid out.
+    /// (every problem, one per line) and returns false. A graph with unplaced nodes is laid out.
     Q_INVOKABLE bool open(const QString& pathOrUrl);
     /// Save to the current file; false with lastError if that fails or there is no file yet.
     Q_INVOKABLE bool save();
@@ -100,6 +102,7 @@ public:
     Q_INVOKABLE QString firstAcceptingInput(const QString& fromNode, const QString& fromPort, const QString& toNode);
     /// Move a wire's input end to another input (one step); returns the refusal, or empty.
     Q_INVOKABLE QString rerouteWire(const QString& key, const QString& toNode, const QString& toPort);
+    /// Delete one wire by key.
     Q_INVOKABLE void removeWire(const QString& key);
     /// Delete the selected nodes (with their wires) and selected wires.
     Q_INVOKABLE void deleteSelection();
@@ -121,6 +124,7 @@ public:
     Q_INVOKABLE QString setParameter(const QString& nodeId, const QString& name, const QVariant& value);
     /// Back to the operator's default.
     Q_INVOKABLE void resetParameter(const QString& nodeId, const QString& name);
+    /// The note shown above a node (its "comment" field); empty removes it.
     Q_INVOKABLE void setComment(const QString& nodeId, const QString& text);
     /// An output's QoS graph as [{latency, utility}, ...]: its own "qos", else the graph's default.
     Q_INVOKABLE QVariantList qosOf(const QString& nodeId) const;
@@ -132,6 +136,7 @@ public:
     void setDescription(const QString& text);
     /// Choose the scheduler (its parameters back to defaults). Returns why not, or empty.
     Q_INVOKABLE QString setScheduler(const QString& name);
+    /// Set or reset one parameter of the graph's scheduler; returns why a value is invalid, or empty.
     Q_INVOKABLE QString setSchedulerParameter(const QString& name, const QVariant& value);
     Q_INVOKABLE void resetSchedulerParameter(const QString& name);
     /// Put a note on the canvas at (x, y); returns its index.
@@ -139,6 +144,7 @@ public:
     /// Change a note's text, x, y, width or height (the keys given in `fields`). Repeated edits of
     /// the same note's text, or moves and resizes of it, merge into one undo step.
     Q_INVOKABLE void editNote(int index, const QVariantMap& fields);
+    /// Delete a canvas note.
     Q_INVOKABLE void removeNote(int index);
     /// Lay out the selection (or the whole graph when nothing is selected) in layers, left to right.
     Q_INVOKABLE void autoLayout();

@@ -49,8 +49,6 @@ void OperatorCatalog::setFilter(const QString& filter) {
     Q_EMIT filterChanged();
 }
 
-void OperatorCatalog::reload() { rebuild(); }
-
 QString OperatorCatalog::typeAt(int row) const {
     if (row < 0 || row >= rowCount()) return {};
     return QString::fromStdString(shown_[static_cast<std::size_t>(row)]->typeName);

@@ -31,8 +31,6 @@ public:
     QString filter() const { return filter_; }
     /// Words separated by spaces; a type matches when each word is in its name, category or summary.
     void setFilter(const QString& filter);
-    /// Re-read the registry (after a plugin was loaded or unloaded).
-    Q_INVOKABLE void reload();
     /// Type name of row `row`, or empty.
     Q_INVOKABLE QString typeAt(int row) const;
 

@@ -138,7 +138,6 @@ QSGNode* LivePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
     grid->markDirty(QSGNode::DirtyGeometry | QSGNode::DirtyMaterial);
 
     RibbonBuilder ribbons;
-    int drawn = 0;
     if (store_ && w > 1) {
         std::vector<QPointF> points;
         for (const QVariant& entry : series_) {
@@ -148,17 +147,12 @@ QSGNode* LivePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
             const std::vector<PlotPoint> reduced = decimateMinMax(*ring, timeFrom_, timeTo_, static_cast<int>(w));
             points.clear();
             for (const PlotPoint& p : reduced) points.emplace_back(toX(p.time), std::clamp(toY(p.value), -1.0, h + 1));
-            drawn += static_cast<int>(points.size());
             const QColor color = s.value("color").value<QColor>();
             ribbons.add(points.data(), static_cast<int>(points.size()), color.isValid() ? color : QColor(Qt::gray),
                         s.value("width", 1.5).toDouble() / 2, 1.0);
         }
     }
     ribbons.fill(static_cast<QSGGeometryNode*>(root->childAtIndex(1)));
-    if (drawn != drawnPoints_) {
-        drawnPoints_ = drawn;
-        QMetaObject::invokeMethod(this, &LivePlot::rangeChanged, Qt::QueuedConnection);
-    }
     return root;
 }
 

@@ -32,8 +32,6 @@ class LivePlot : public QQuickItem {
     Q_PROPERTY(double timeFrom READ timeFrom NOTIFY rangeChanged)
     Q_PROPERTY(double timeTo READ timeTo NOTIFY rangeChanged)
     Q_PROPERTY(QVariantList ticks READ ticks NOTIFY rangeChanged)
-    /// Points drawn at the last redraw (all series), to check the decimation.
-    Q_PROPERTY(int drawnPoints READ drawnPoints NOTIFY rangeChanged)
 public:
     explicit LivePlot(QQuickItem* parent = nullptr);
 
@@ -48,7 +46,6 @@ public:
     double timeFrom() const { return timeFrom_; }
     double timeTo() const { return timeTo_; }
     QVariantList ticks() const { return ticks_; }
-    int drawnPoints() const { return drawnPoints_; }
 
 Q_SIGNALS:
     void storeChanged();
@@ -70,7 +67,6 @@ private:
     QColor gridColor_ = QColor(0, 0, 0, 30);
     double low_ = 0, high_ = 1, timeFrom_ = 0, timeTo_ = 1;
     QVariantList ticks_;
-    int drawnPoints_ = 0;
 };
 
 }  // namespace isochron::ui

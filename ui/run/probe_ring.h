@@ -29,7 +29,6 @@ public:
     std::uint64_t written() const noexcept { return head_.load(std::memory_order_acquire); }
     int frameLength() const noexcept { return frameLength_.load(std::memory_order_relaxed); }
     double rateHz() const noexcept { return rateHz_.load(std::memory_order_relaxed); }
-    std::size_t capacity() const noexcept { return buffer_.size(); }
 
 private:
     std::vector<std::atomic<float>> buffer_;

@@ -107,10 +107,6 @@ void RunController::setState(const QString& state, const QString& message) {
     Q_EMIT stateChanged();
 }
 
-QString RunController::documentSchedulerText() const {
-    return document_ ? schedulerSpecText(document_->spec().scheduler) : QString();
-}
-
 bool RunController::start(const QString& schedulerText) {
     if (!document_ || running()) return false;
     std::set<std::string> probeNodes;
@@ -395,6 +391,7 @@ QString RunController::addProbe(const QString& wireKey, const QString& kind) {
 void RunController::removeProbe(const QString& key) {
     auto it = std::find_if(probes_.begin(), probes_.end(), [&](const Probe& p) { return p.key == key; });
     if (it == probes_.end()) return;
+    ProbeRegistry::instance().remove(it->key.toStdString());  // a running probe operator keeps its ring alive
     probes_.erase(it);
     Q_EMIT probesChanged();
 }

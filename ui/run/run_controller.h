@@ -93,8 +93,6 @@ public:
     Q_INVOKABLE QString addProbe(const QString& wireKey, const QString& kind);
     Q_INVOKABLE void removeProbe(const QString& key);
     QVariantList probes() const;
-    /// The graph's scheduler as text for start().
-    Q_INVOKABLE QString documentSchedulerText() const;
 
 Q_SIGNALS:
     void documentChanged();
