@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tests/capture/virtual_mic_array.h"
+#include "tests/support/virtual_mic_array.h"
 #include "tests/support/acoustic_simulator.h"
 
 namespace isochron::test {

@@ -3,9 +3,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "tests/runner/run_command.h"
+#include "tests/support/virtual_mic_array.h"
 
 namespace {
 
@@ -113,7 +115,9 @@ TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
     Result schedulers = runCommand("--list-schedulers");
     CHECK(schedulers.status == 0);
     for (const char* name : {"fifo", "fifo-slice", "rtc", "df", "slice_us", "burst"}) CHECK(schedulers.output.find(name) != std::string::npos);
+    // The devices the runner lists are the machine's: give it one virtual array and nothing else.
+    isochron::test::installVirtualCaptureDevices({{"isochron_listed2", 2, std::vector<float>(2 * 64, 0.0f)}});
     Result devices = runCommand("--list-devices");
     CHECK(devices.status == 0);
-    CHECK_FALSE(devices.output.empty());
+    CHECK(devices.output.find("isochron_listed2") != std::string::npos);
 }

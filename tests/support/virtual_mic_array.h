@@ -6,8 +6,8 @@
 // asks for float samples, so PortAudio opens the device in that format and the data arrives bit for
 // bit. (A `plug` in front to fix the format would not do: its conversion reads ahead of what it
 // delivers, and the `file` plugin then skips data.) The devices are declared in an ALSA
-// configuration file of the test's own, added through ALSA_CONFIG_PATH before PortAudio first
-// starts in the process. The `null` plugin does not pace: a device delivers frames as fast as they
+// configuration file of the test's own, which replaces the system's through ALSA_CONFIG_PATH before
+// PortAudio first starts in the process: PortAudio then lists these devices and nothing else. The `null` plugin does not pace: a device delivers frames as fast as they
 // are read, so a test controls how much it captures (capture.audio_input's `duration`) and sees
 // overflow at once when the engine is slower than the device.
 // A device can also fail after its first few blocks: its `file` output goes to /dev/full, so the
