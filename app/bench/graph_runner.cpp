@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include <time.h>
+
 #include "app/bench/benchmark.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -14,6 +16,16 @@
 #include "nodes/register_builtin_nodes.h"
 
 namespace isochron::bench {
+namespace {
+
+/// CPU time the calling thread has used, in seconds.
+double threadCpuSeconds() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+}  // namespace
 
 TimedRun runTimed(const GraphSpec& spec, const std::string& scheduler, double seconds, double telemetryHz) {
     ValidatedGraph graph = validateGraph(spec, builtinRegistry());
@@ -44,13 +56,16 @@ TimedRun runTimed(const GraphSpec& spec, const std::string& scheduler, double se
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
+    const double cpuAtStart = threadCpuSeconds();
     RunOutcome outcome = engine.run();
+    const double cpuSeconds = threadCpuSeconds() - cpuAtStart;
     done.store(true);
     watchdog.join();
     readTelemetry();
     if (!outcome.failures.empty()) throw std::runtime_error("benchmark graph failed: " + outcome.failures.front());
     TimedRun run;
     run.seconds = outcome.wallSeconds;
+    run.cpuSeconds = cpuSeconds;
     run.peakLiveBytes = peak.load();
     run.snapshots = snapshots;
     run.telemetryBytes = telemetryBytes;

@@ -11,6 +11,7 @@ namespace isochron::bench {
 /// What one timed run of a graph did. [value type]
 struct TimedRun {
     double seconds = 0;                ///< wall time of Engine::run(), activation excluded
+    double cpuSeconds = 0;             ///< CPU time of the thread that ran Engine::run() (the whole engine for one-thread schedulers)
     std::uint64_t sourceSamples = 0;   ///< samples the sources emitted
     std::uint64_t sourceItems = 0;     ///< data items the sources emitted
     std::uint64_t sourceMarkers = 0;   ///< progress markers the sources emitted
@@ -20,6 +21,9 @@ struct TimedRun {
     std::uint64_t snapshots = 0;       ///< telemetry snapshots read (with telemetry on)
     std::uint64_t telemetryBytes = 0;  ///< JSON lines those snapshots made
     double samplesPerSecond() const { return seconds > 0 ? static_cast<double>(sourceSamples) / seconds : 0; }
+    /// Source samples per second of engine-thread CPU: unlike wall time, it hardly moves when other
+    /// processes share the machine.
+    double samplesPerCpuSecond() const { return cpuSeconds > 0 ? static_cast<double>(sourceSamples) / cpuSeconds : 0; }
 };
 
 /// Validate and run `graph` under `scheduler` (runner syntax) until the sources end or `seconds`

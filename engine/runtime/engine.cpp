@@ -281,7 +281,7 @@ RunOutcome Engine::run() {
     const std::int64_t budget = burst_ > 0 ? burst_ : std::numeric_limits<std::int64_t>::max();
     while (!stop_.load(std::memory_order_relaxed)) {
         applyPendingParameters();
-        if (telemetryActive_) telemetry_->tick(wallClockNs(), runStartNs_, "running");
+        if (telemetryActive_) telemetry_->tickRound(runStartNs_, "running");
         scheduler_->beginRound();
         bool produced = false;
         TimeNs wakeAt = std::numeric_limits<TimeNs>::max();
@@ -299,7 +299,11 @@ RunOutcome Engine::run() {
         std::erase_if(active, [](NodeContext* n) { return n->finished || n->failed; });
         scheduler_->drain(stop_);
         if (active.empty()) break;
-        if (!produced) sleepUntilWall(wakeAt);
+        if (!produced) {
+            // Waiting rounds are slow: check telemetry on each (tickRound() counts rounds).
+            if (telemetryActive_) telemetry_->tick(wallClockNs(), runStartNs_, "running");
+            sleepUntilWall(wakeAt);
+        }
     }
     if (!stop_.load()) {
         finishStragglers();

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/memory/memory_pool.h"
+#include "engine/time/wall_clock.h"
 
 namespace isochron {
 namespace {
@@ -41,6 +42,18 @@ void TelemetryCollector::setRate(double hz) {
 void TelemetryCollector::tick(TimeNs now, TimeNs runStartNs, const char* state) {
     if (now < nextNs_) return;
     publish(now, runStartNs, state);
+}
+
+void TelemetryCollector::tickRound(TimeNs runStartNs, const char* state) {
+    constexpr std::uint32_t kMaxRoundStride = 64;
+    if (--roundsToCheck_ > 0) return;
+    const TimeNs now = wallClockNs();
+    const TimeNs sinceLastCheck = now - lastRoundCheckNs_;
+    if (sinceLastCheck < periodNs_ / 64) roundStride_ = std::min(roundStride_ * 2, kMaxRoundStride);
+    else if (sinceLastCheck > periodNs_ / 16) roundStride_ = 1;
+    roundsToCheck_ = roundStride_;
+    lastRoundCheckNs_ = now;
+    tick(now, runStartNs, state);
 }
 
 void TelemetryCollector::refreshEstimates() {
