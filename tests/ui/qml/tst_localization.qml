@@ -1,0 +1,60 @@
+// The localization view in the real editor window: a graph with a bearing estimator shows the
+// Localization tab, running it fills the event list with the recording's four sounds, selecting a
+// row highlights it, and Play without an output device explains itself in a toast.
+import QtQuick
+import QtTest
+import Isochron.Ui
+
+TestCase {
+    id: test
+    name: "Localization"
+    when: windowShown
+
+    property var window: null
+
+    function init() {
+        const component = Qt.createComponent("qrc:/qt/qml/Isochron/Ui/qml/Main.qml")
+        verify(component.status === Component.Ready, component.errorString())
+        window = component.createObject(null, {width: 1400, height: 900})
+        verify(window)
+        waitForRendering(window.contentItem)
+    }
+    function cleanup() {
+        window.runController.stopAll()
+        tryVerify(() => !window.runController.running, 5000)
+        window.graphDocument.newGraph()
+        window.close()
+        window.destroy()
+        window = null
+    }
+
+    function test_tabOnlyForLocalizationGraphs() {
+        const tab = findChild(window, "localizationTab")
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        verify(!tab.visible)
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        verify(tab.visible)
+    }
+
+    function test_runShowsEventsAndPlays() {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        mouseClick(findChild(window, "runButton"))
+        const panel = findChild(window, "localizationPanel")
+        tryVerify(() => panel.visible, 2000, "running a localization graph shows its view")
+        tryCompare(window.runController, "state", "finished", 20000)
+        const list = findChild(panel, "eventList")
+        tryCompare(list, "count", 4, 2000)
+        waitForRendering(list)
+        const first = list.itemAtIndex(3)  // the oldest: the source at 242°
+        verify(first)
+        verify(Math.abs(first.azimuth - 242.3) < 5, "azimuth " + first.azimuth)
+        mouseClick(first, 20, first.height / 2)
+        compare(window.runController.localization.events.selectedRow, 3)
+        verify(Qt.colorEqual(first.color, Theme.accentSoft), "the selected row is highlighted")
+        const play = findChild(first, "playButton")
+        mouseClick(play)
+        const toast = findChild(panel, "localizationToast")
+        tryVerify(() => toast.visible, 2000, "no output device: a message, not a crash")
+        verify(toast.text.indexOf("output") >= 0, toast.text)
+    }
+}
