@@ -8,6 +8,6 @@
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    isochron::test::installVirtualCaptureDevices({});  // no audio devices, as on CI, whatever the machine has
+    isochron::test::installNoAudioDevices();  // as on CI, whatever the machine has
     return Catch::Session().run(argc, argv);
 }

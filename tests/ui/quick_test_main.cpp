@@ -18,7 +18,7 @@ public Q_SLOTS:
         QCoreApplication::setOrganizationName("IsochronTests");
         QCoreApplication::setApplicationName("isochron-ui-tests");
         QQuickStyle::setStyle("Fusion");
-        isochron::test::installVirtualCaptureDevices({});  // no audio devices, as on CI, whatever the machine has
+        isochron::test::installNoAudioDevices();  // as on CI, whatever the machine has
     }
     void qmlEngineAvailable(QQmlEngine* engine) {
         engine->addImportPath("qrc:/qt/qml");
