@@ -9,7 +9,9 @@
 #include "ui/localization/audio_output.h"
 #include "ui/localization/bearing_event_model.h"
 #include "ui/localization/event_audio.h"
+#include "ui/localization/localization_feed.h"
 #include "ui/localization/localization_taps.h"
+#include "nodes/io/item_tap.h"
 
 using namespace isochron;
 using namespace isochron::ui;
@@ -144,4 +146,64 @@ TEST_CASE("the localization samples get bearing and audio taps, saved files do n
     }
     GraphSpec quickstart = loadGraphFile(std::string(ISOCHRON_SOURCE_DIR) + "/samples/quickstart.isograph.json");
     CHECK(findLocalizationOutputs(quickstart).empty());
+}
+
+TEST_CASE("several arrays: one bearing input each, and the triangulated positions with the array poses", "[ui][localization]") {
+    GraphSpec spec;
+    for (const char* id : {"north", "south"}) spec.nodes.push_back({id, "spatial.aml_doa", {}, {}, nlohmann::json::object()});
+    spec.nodes.push_back({"where", "spatial.triangulate", {{"array_poses", {0, 5, 0, 0, -5, 90}}}, {}, nlohmann::json::object()});
+    spec.edges = {{"cut", "out*", "north", "in*"}, {"cut2", "out*", "south", "in*"},
+                  {"north", "bearings", "where", "bearings0"}, {"south", "bearings", "where", "bearings1"}};
+    const LocalizationOutputs outputs = findLocalizationOutputs(spec);
+    REQUIRE(outputs.bearings.size() == 2);
+    CHECK(outputs.bearings[1].from() == "south.bearings");
+    CHECK(outputs.audio.size() == 1);  // the first array's mics only
+    CHECK(outputs.triangulation == "where");
+    CHECK(outputs.arrayPoses == std::vector<double>{0, 5, 0, 0, -5, 90});
+    std::set<std::string> taken{"north", "south", "where", "cut", "cut2"};
+    const LocalizationTapIds ids = addLocalizationTaps(spec, outputs, taken);
+    CHECK(spec.findNode(ids.bearings)->params.at("inputs") == 2);
+    CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"south", "bearings", ids.bearings, "in1"}) != spec.edges.end());
+    CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"where", "positions", ids.positions, "in0"}) != spec.edges.end());
+}
+
+TEST_CASE("the feed turns tapped items into rows, positions and playable audio", "[ui][localization]") {
+    const Timebase& timebase = Timebase::get(16000);
+    auto bearings = std::make_shared<ItemTapChannel>(16), audio = std::make_shared<ItemTapChannel>(16), positions = std::make_shared<ItemTapChannel>(16);
+    EventRecord* record = EventRecord::create("srp_phat");
+    record->set("azimuth_deg", 81.1);
+    record->set("elevation_deg", 12.0);
+    record->set("confidence", 0.75);
+    record->set("track_id", 3);
+    REQUIRE(bearings->push(1, Item::event(record, {&timebase, 17920, 1072}, 0.6)));  // 1.12 .. 1.187 s, second array
+    EventRecord* fix = EventRecord::create("triangulate");
+    fix->set("x_m", 2.5);
+    fix->set("y_m", -1.0);
+    REQUIRE(positions->push(0, Item::event(fix, {&timebase, 17920, 1072}, 0)));
+    for (int mic = 0; mic < 2; ++mic) {
+        const std::vector<float> values(1072, 0.25f * static_cast<float>(mic + 1));
+        REQUIRE(audio->push(mic, Item::signal(SigSeg<float>::copyOf(values, 17920, &timebase))));
+    }
+    LocalizationFeed feed;
+    feed.attach(bearings, audio, positions);
+    feed.drain(false);
+    const BearingEventModel& events = *feed.events();
+    REQUIRE(events.rowCount() == 1);
+    CHECK(events.at(0).startSeconds == Approx(1.12));
+    CHECK(events.at(0).endSeconds == Approx(1.187));
+    CHECK(events.at(0).azimuthDeg == 81.1);
+    CHECK(events.at(0).elevationDeg == 12.0);
+    CHECK(events.at(0).confidence == 0.75);
+    CHECK(events.at(0).trackId == 3);
+    CHECK(events.at(0).array == 1);
+    REQUIRE(feed.positions().size() == 1);
+    CHECK(feed.positions()[0].xMetres == 2.5);
+    CHECK(feed.positions()[0].yMetres == -1.0);
+    CHECK(feed.mics() == 2);
+    double rate = 0;
+    const std::vector<float> mix = feed.clipOf(0, -1, rate);
+    CHECK(rate == 16000);
+    REQUIRE(mix.size() == 1072);
+    CHECK(mix.front() == Approx(0.375));
+    CHECK(feed.clipOf(0, 1, rate).back() == 0.5f);
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <stdexcept>
 
 #include "nodes/capture/portaudio_library.h"
@@ -16,6 +15,7 @@ struct AudioOutput::Stream {
     std::shared_ptr<PortAudioLibrary> library;
     PaStream* stream = nullptr;
     std::vector<float> samples;
+    int channels = 1;  // the clip goes to each (many devices take no mono stream)
     std::atomic<std::size_t> next{0};
 
     static int callback(const void*, void* output, unsigned long frames, const PaStreamCallbackTimeInfo*, PaStreamCallbackFlags, void* user) {
@@ -23,8 +23,8 @@ struct AudioOutput::Stream {
         auto* out = static_cast<float*>(output);
         const std::size_t at = self->next.load(std::memory_order_relaxed);
         const std::size_t count = std::min<std::size_t>(frames, self->samples.size() - at);
-        std::copy_n(self->samples.data() + at, count, out);
-        std::fill(out + count, out + frames, 0.0f);
+        const auto channels = static_cast<std::size_t>(self->channels);
+        for (std::size_t i = 0; i < frames; ++i) std::fill_n(out + i * channels, channels, i < count ? self->samples[at + i] : 0.0f);
         self->next.store(at + count, std::memory_order_relaxed);
         return at + count >= self->samples.size() ? paComplete : paContinue;
     }
@@ -52,7 +52,8 @@ std::string AudioOutput::play(std::vector<float> samples, double rateHz) {
     if (device == paNoDevice) return "no audio output device: playback needs a sound card or an audio server";
     PaStreamParameters output{};
     output.device = device;
-    output.channelCount = 1;
+    stream->channels = std::clamp(Pa_GetDeviceInfo(device)->maxOutputChannels, 1, 2);
+    output.channelCount = stream->channels;
     output.sampleFormat = paFloat32;
     output.suggestedLatency = Pa_GetDeviceInfo(device)->defaultHighOutputLatency;
     const std::string name = Pa_GetDeviceInfo(device)->name;
