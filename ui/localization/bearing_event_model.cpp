@@ -26,7 +26,7 @@ QVariant BearingEventModel::data(const QModelIndex& index, int role) const {
 
 QHash<int, QByteArray> BearingEventModel::roleNames() const {
     return {{StartRole, "startTime"}, {EndRole, "endTime"},      {AzimuthRole, "azimuth"}, {ElevationRole, "elevation"},
-            {ConfidenceRole, "confidence"}, {ArrayRole, "array"}, {TrackRole, "trackId"},  {OpacityRole, "opacity"}};
+            {ConfidenceRole, "confidence"}, {ArrayRole, "array"}, {TrackRole, "trackId"},  {OpacityRole, "fade"}};
 }
 
 void BearingEventModel::append(const std::vector<BearingEvent>& events) {

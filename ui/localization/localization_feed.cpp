@@ -31,7 +31,9 @@ QVariantList LocalizationFeed::arrays() const {
 void LocalizationFeed::setOutputs(LocalizationOutputs outputs) {
     const bool same = outputs.bearings == outputs_.bearings && outputs.triangulation == outputs_.triangulation && outputs.arrayPoses == outputs_.arrayPoses;
     outputs_ = std::move(outputs);
-    if (!same) Q_EMIT outputsChanged();
+    if (same) return;
+    if (!bearingTap_) beginRun();  // another graph: the last run's events are not its own
+    Q_EMIT outputsChanged();
 }
 
 void LocalizationFeed::beginRun() {

@@ -51,7 +51,8 @@ public:
     quint64 dropped() const { return dropped_; }
     const std::vector<SourcePosition>& positions() const { return positions_; }
 
-    /// The edited graph's localization outputs (on every structural edit).
+    /// The edited graph's localization outputs (on every edit); when they change outside a run, the
+    /// last run's events are forgotten.
     void setOutputs(LocalizationOutputs outputs);
     /// A run starts: forget the last run's events and audio.
     void beginRun();
