@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <functional>
+#include <numbers>
 
 #include "ui/model/graph_document.h"
 #include "ui/run/run_controller.h"
@@ -101,4 +102,39 @@ TEST_CASE("the live sample without a device falls back to the recording and show
     CHECK(run.localization()->events()->at(0).trackId >= 0);  // tapped after the bearing tracker
     run.stopAll();
     REQUIRE(waitUntil([&] { return !run.running(); }, 10000));
+}
+
+TEST_CASE("with two arrays the positions reach the map, where both arrays' bearing lines meet", "[ui][run][localization]") {
+    // tests/ui/data/two-arrays.isograph.json: the recording analysed as by arrays at (0, 0) heading 0°
+    // and (6, 2) heading 105°; three of the four sounds' bearing lines meet in front of both.
+    GraphDocument document;
+    REQUIRE(document.open(QStringLiteral(ISOCHRON_SOURCE_DIR "/tests/ui/data/two-arrays.isograph.json")));
+    RunController run;
+    run.setDocument(&document);
+    LocalizationFeed* feed = run.localization();
+    REQUIRE(feed->hasMap());
+    REQUIRE(feed->arrays().size() == 2);
+    CHECK(feed->arrays()[1].toMap()["heading"].toDouble() == 105);
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return !run.running(); }, 30000));
+    INFO(run.message().toStdString());
+    REQUIRE(run.state() == "finished");
+    const BearingEventModel& events = *feed->events();
+    CHECK(events.rowCount() == 8);  // four sounds, two arrays
+    REQUIRE(feed->positions().size() == 3);
+    const double poses[2][3] = {{0, 0, 0}, {6, 2, 105}};
+    for (const SourcePosition& p : feed->positions()) {
+        INFO("position at " << p.startSeconds << " s: " << p.xMetres << ", " << p.yMetres);
+        for (int array = 0; array < 2; ++array) {
+            int seen = 0;
+            for (int row = 0; row < events.rowCount(); ++row) {
+                const BearingEvent& e = events.at(row);
+                if (e.array != array || std::abs(e.startSeconds - p.startSeconds) > 1e-9) continue;
+                ++seen;
+                const double mapDirection = std::atan2(p.yMetres - poses[array][1], p.xMetres - poses[array][0]) * 180 / std::numbers::pi;
+                CHECK(azimuthDifference(mapDirection, e.azimuthDeg + poses[array][2]) < 0.5);
+            }
+            CHECK(seen == 1);
+        }
+    }
 }

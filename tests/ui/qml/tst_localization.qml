@@ -1,6 +1,7 @@
 // The localization view in the real editor window: a graph with a bearing estimator shows the
 // Localization tab, running it fills the event list with the recording's four sounds, selecting a
-// row highlights it, and Play without an output device explains itself in a toast.
+// row highlights it, Play without an output device explains itself in a toast, and a graph that
+// triangulates shows the map.
 import QtQuick
 import QtTest
 import Isochron.Ui
@@ -34,6 +35,20 @@ TestCase {
         verify(!tab.visible)
         window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
         verify(tab.visible)
+    }
+
+    function test_mapWithSeveralArrays() {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        window.bottomTab = 3
+        const map = findChild(window, "sourceMap")
+        tryVerify(() => findChild(window, "bearingPlot").visible, 2000, "the localization view is shown")
+        verify(!map.visible, "one array: no map")
+        window.openFile(sourceDirectory + "/tests/ui/data/two-arrays.isograph.json")
+        tryVerify(() => map.visible, 2000, "a graph that triangulates shows the map")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        compare(findChild(window, "eventList").count, 8)
+        verify(map.width > 50 && map.height > 50)
     }
 
     function test_runShowsEventsAndPlays() {
