@@ -51,6 +51,27 @@ TestCase {
         verify(map.width > 50 && map.height > 50)
     }
 
+    function test_plotFrontUpAndCounterClockwise() {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        window.bottomTab = 3
+        const plot = findChild(window, "bearingPlot")
+        tryVerify(() => plot.visible && plot.radius > 20, 2000)
+        waitForRendering(plot)
+        const cx = plot.width / 2, cy = plot.height / 2, r = plot.radius
+        const front = plot.pointFor(0, 0), left = plot.pointFor(90, 0), back = plot.pointFor(180, 0), up = plot.pointFor(0, 90)
+        fuzzyCompare(front.x, cx, 0.01); fuzzyCompare(front.y, cy - r, 0.01)
+        fuzzyCompare(left.x, cx - r, 0.01); fuzzyCompare(left.y, cy, 0.01)
+        fuzzyCompare(back.y, cy + r, 0.01)
+        fuzzyCompare(up.x, cx, 0.01); fuzzyCompare(up.y, cy, 0.01)
+        // Clicking the dot of the sound at 242° (the oldest row) selects it.
+        const dot = plot.pointFor(242.3, 0)
+        compare(plot.rowAt(dot.x, dot.y), 3)
+        mouseClick(plot, dot.x, dot.y)
+        compare(window.runController.localization.events.selectedRow, 3)
+    }
+
     function test_runShowsEventsAndPlays() {
         window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
         mouseClick(findChild(window, "runButton"))
