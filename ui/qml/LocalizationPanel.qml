@@ -1,6 +1,6 @@
 // The localization view (a bottom tab when the graph has a bearing estimator): the bearings on a
 // polar plot, fading over the last 30 s, the map of triangulated sources when several arrays
-// triangulate, and the event list, whose Play button plays an event's audio (a mic or the mix).
+// triangulate, and the event list, whose Play button (or Space) plays an event's audio (a mic or the mix).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -141,6 +141,15 @@ Rectangle {
                     clip: true
                     model: panel.feed.events
                     ScrollBar.vertical: ScrollBar {}
+                    activeFocusOnTab: true
+                    // Up and Down move the selection (newest at the top), Space plays it.
+                    function select(row) {
+                        panel.feed.events.selectedRow = Math.max(0, Math.min(count - 1, row))
+                        positionViewAtIndex(panel.feed.events.selectedRow, ListView.Contain)
+                    }
+                    Keys.onUpPressed: select(panel.feed.events.selectedRow - 1)
+                    Keys.onDownPressed: select(panel.feed.events.selectedRow + 1)
+                    Keys.onSpacePressed: if (panel.feed.events.selectedRow >= 0) panel.play(panel.feed.events.selectedRow)
                     delegate: Rectangle {
                         id: row
                         required property int index
@@ -155,7 +164,7 @@ Rectangle {
                         height: 26
                         color: row.index === panel.feed.events.selectedRow ? Theme.accentSoft : (hover.hovered ? Theme.hover : "transparent")
                         HoverHandler { id: hover }
-                        TapHandler { onTapped: panel.feed.events.selectedRow = row.index }
+                        TapHandler { onTapped: { panel.feed.events.selectedRow = row.index; eventList.forceActiveFocus() } }
                         Row {
                             anchors.verticalCenter: parent.verticalCenter
                             leftPadding: 6
