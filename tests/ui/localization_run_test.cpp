@@ -67,6 +67,8 @@ TEST_CASE("the localize-file sample's bearings and audio reach the localization 
     INFO(run.message().toStdString());
     REQUIRE(run.state() == "finished");
     CHECK(run.telemetry()->outputs() == QStringList{"events"});  // the taps are not outputs
+    CHECK_FALSE(document.modified());                            // nor part of the document
+    for (const isochron::NodeSpec& node : document.spec().nodes) CHECK(node.type != "io.item_tap");
     const BearingEventModel& events = *feed->events();
     CHECK(events.rowCount() == 4);
     checkAgainstTruth(events);
