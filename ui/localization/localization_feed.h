@@ -66,7 +66,6 @@ public:
     /// Play row `row`'s audio (mic `mic`, or all mixed when < 0) on the default output. Returns
     /// empty when it plays, else a message for the user.
     Q_INVOKABLE QString play(int row, int mic = -1);
-    Q_INVOKABLE void stopPlayback() { output_.stop(); }
     /// The samples play(row, mic) would play, and their rate.
     std::vector<float> clipOf(int row, int mic, double& rateHz) const;
 
