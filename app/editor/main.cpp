@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
         window->setProperty("bottomTab", 2);
         run->compare(parser.value(compareOption).split(',', Qt::SkipEmptyParts), parser.value(compareSecondsOption).toDouble());
     } else if (run && parser.isSet(runOption)) {
+        if (run->localization()->available()) window->setProperty("bottomTab", 3);  // the localization view
         run->start();
     }
     if (parser.isSet(quitOption)) {

@@ -76,4 +76,16 @@ std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>
     return configPath;
 }
 
+std::string installNoAudioDevices() {
+    static ScratchFolder folder;
+    static const std::string configPath = [&] {
+        const auto path = folder.path / "no-audio-devices.conf";
+        std::ofstream(path) << "pcm.default { type hw card 31 }\n";  // PortAudio needs a `default` to list; this one never opens
+        const std::string value = path.string();
+        setenv("ALSA_CONFIG_PATH", value.c_str(), 1);
+        return value;
+    }();
+    return configPath;
+}
+
 }  // namespace isochron::test

@@ -37,4 +37,9 @@ struct VirtualCaptureDevice {
 /// removed at exit. Returns the ALSA_CONFIG_PATH value set (for child processes).
 std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>& devices);
 
+/// Declares no usable audio device, input or output, as on a machine without a sound card (CI
+/// without its virtual devices): ALSA's `default` names a card that does not exist. Call instead of
+/// installVirtualCaptureDevices, before anything starts PortAudio. Returns the ALSA_CONFIG_PATH value set.
+std::string installNoAudioDevices();
+
 }  // namespace isochron::test

@@ -4,7 +4,10 @@
 
 #include <QCoreApplication>
 
+#include "tests/support/virtual_mic_array.h"
+
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
+    isochron::test::installNoAudioDevices();  // as on CI, whatever the machine has
     return Catch::Session().run(argc, argv);
 }

@@ -6,6 +6,8 @@
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuickTest>
 
+#include "tests/support/virtual_mic_array.h"
+
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
 /// Gives the tests the module and the source tree, with settings apart from the user's.
@@ -16,6 +18,7 @@ public Q_SLOTS:
         QCoreApplication::setOrganizationName("IsochronTests");
         QCoreApplication::setApplicationName("isochron-ui-tests");
         QQuickStyle::setStyle("Fusion");
+        isochron::test::installNoAudioDevices();  // as on CI, whatever the machine has
     }
     void qmlEngineAvailable(QQmlEngine* engine) {
         engine->addImportPath("qrc:/qt/qml");

@@ -142,7 +142,7 @@ ApplicationWindow {
     Action { id: minimapAction; text: qsTr("&Minimap"); checkable: true; checked: viewSettings.minimap; onToggled: viewSettings.minimap = checked }
     Action { id: liveValuesAction; text: qsTr("&Live Values on Wires"); checkable: true; checked: viewSettings.liveValues; onToggled: viewSettings.liveValues = checked }
     Action { id: darkAction; text: qsTr("&Dark Theme"); checkable: true; checked: viewSettings.dark; onToggled: viewSettings.dark = checked }
-    Action { id: runAction; text: qsTr("&Run"); shortcut: "F5"; enabled: !run.running; onTriggered: { bottomTabs.currentIndex = 0; run.start(schedulerBox.currentText === document.schedulerName ? "" : schedulerBox.currentText) } }
+    Action { id: runAction; text: qsTr("&Run"); shortcut: "F5"; enabled: !run.running; onTriggered: { bottomTabs.currentIndex = run.localization.available ? 3 : 0; run.start(schedulerBox.currentText === document.schedulerName ? "" : schedulerBox.currentText) } }
     Action { id: stopAction; text: qsTr("&Stop"); shortcut: "Shift+F5"; enabled: run.running; onTriggered: run.stopAll() }
     Action { id: restartAction; text: qsTr("Re&start"); shortcut: "Ctrl+F5"; enabled: run.running; onTriggered: run.restartWith(run.schedulerText) }
     Action { id: compareAction; text: qsTr("&Compare Schedulers…"); shortcut: "F6"; onTriggered: bottomTabs.currentIndex = 2 }
@@ -358,6 +358,7 @@ ApplicationWindow {
                         TabLabel { text: qsTr("Live plots") }
                         TabLabel { objectName: "problemsTab"; text: document.problems.count ? qsTr("Problems (%1)").arg(document.problems.count) : qsTr("Problems") }
                         TabLabel { text: qsTr("Compare schedulers") }
+                        TabLabel { objectName: "localizationTab"; text: qsTr("Localization"); visible: run.localization.available; width: visible ? implicitWidth : 0 }
                     }
                     StackLayout {
                         Layout.fillWidth: true
@@ -369,6 +370,7 @@ ApplicationWindow {
                             onProblemActivated: (nodeId) => { document.selection.selectNode(nodeId); canvas.centerOn(nodeId) }
                         }
                         ComparisonPanel { document: document; run: run }
+                        LocalizationPanel { objectName: "localizationPanel"; run: run }
                     }
                 }
             }

@@ -11,6 +11,7 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
+#include "nodes/io/item_tap.h"
 #include "nodes/register_builtin_nodes.h"
 #include "ui/model/graph_fragment.h"
 #include "ui/model/json_variant.h"
@@ -31,6 +32,7 @@ struct EngineJob {
     std::atomic<bool> cpuClockValid{false};
     std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
     double lastRateTime = 0;
+    std::shared_ptr<ItemTapChannel> bearingTap, audioTap, positionTap;  // the localization taps' rings
 };
 
 namespace {
@@ -55,6 +57,12 @@ QString schedulerSpecText(const SchedulerSpec& spec) {
         params.append(QString::fromStdString(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
     }
     return params.isEmpty() ? text : text + ":" + params.join(',');
+}
+
+std::shared_ptr<ItemTapChannel> tapChannel(const Engine& engine, const std::string& id) {
+    NodeContext* node = id.empty() ? nullptr : engine.findNode(id);
+    auto* tap = node ? dynamic_cast<ItemTap*>(node->op.get()) : nullptr;
+    return tap ? tap->channel() : nullptr;
 }
 
 double wallSeconds() {
@@ -90,6 +98,8 @@ void RunController::setDocument(GraphDocument* document) {
     if (document_) {
         connect(document_, &GraphDocument::parameterChanged, this, &RunController::onParameterChanged);
         connect(document_, &GraphDocument::structureChanged, this, &RunController::checkRestartNeeded);
+        connect(document_, &GraphDocument::revisionChanged, this, [this] { localization_.setOutputs(findLocalizationOutputs(document_->spec())); });
+        localization_.setOutputs(findLocalizationOutputs(document_->spec()));
     }
     Q_EMIT documentChanged();
 }
@@ -110,7 +120,8 @@ void RunController::setState(const QString& state, const QString& message) {
 bool RunController::start(const QString& schedulerText) {
     if (!document_ || running()) return false;
     std::set<std::string> probeNodes;
-    const GraphSpec spec = specWithProbes(probeNodes);
+    LocalizationTapIds taps;
+    const GraphSpec spec = specWithProbes(probeNodes, taps);
     SchedulerSpec scheduler;
     ValidatedGraph graph;
     try {
@@ -145,8 +156,9 @@ bool RunController::start(const QString& schedulerText) {
     lastCpuWall_ = 0;
     elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
     dropped_ = 0;
+    localization_.beginRun();
     setState("starting");
-    job->thread = std::thread([this, job, graph = std::move(graph), scheduler] {
+    job->thread = std::thread([this, job, graph = std::move(graph), scheduler, taps] {
         QVariantMap summary;
         QString failure;
         try {
@@ -155,6 +167,9 @@ bool RunController::start(const QString& schedulerText) {
                 std::lock_guard lock(job->mutex);
                 job->engine = &engine;
                 job->channel = engine.openTelemetry(kTelemetryHz);
+                job->bearingTap = tapChannel(engine, taps.bearings);
+                job->audioTap = tapChannel(engine, taps.audio);
+                job->positionTap = tapChannel(engine, taps.positions);
                 if (job->stopRequested) engine.requestStop();
             }
             if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
@@ -183,6 +198,7 @@ bool RunController::start(const QString& schedulerText) {
 void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
     if (job != job_) return;
     if (state_ == "starting") setState("running");
+    localization_.attach(job->bearingTap, job->audioTap, job->positionTap);
     lastCpuWall_ = wallSeconds();
     sinceRunStates_.start();
     pollTimer_.start();
@@ -223,6 +239,8 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
     if (job->thread.joinable()) job->thread.join();
     if (job != job_) return;
     pollTelemetry();  // the final snapshot
+    localization_.drain(false);
+    localization_.detach();
     pollTimer_.stop();
     sequenceTimer_.stop();
     job_.reset();
@@ -249,6 +267,7 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
 
 void RunController::pollTelemetry() {
     if (!job_) return;
+    localization_.drain(true);
     std::shared_ptr<SnapshotChannel> channel;
     {
         std::lock_guard lock(job_->mutex);
@@ -396,7 +415,7 @@ void RunController::removeProbe(const QString& key) {
     Q_EMIT probesChanged();
 }
 
-GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes) const {
+GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes, LocalizationTapIds& taps) const {
     GraphSpec spec = document_->spec();
     std::set<std::string> taken;
     for (const NodeSpec& node : spec.nodes) taken.insert(node.id);
@@ -426,6 +445,10 @@ GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes) const
         }
         const std::string sink = add(base, kProbeType, {{"probe", probe.key.toStdString()}});
         spec.edges.push_back({feed, feedPort, sink, "in"});
+    }
+    taps = addLocalizationTaps(spec, findLocalizationOutputs(spec), taken);
+    for (const std::string& id : {taps.bearings, taps.audio, taps.positions}) {
+        if (!id.empty()) probeNodes.insert(id);
     }
     return spec;
 }

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "engine/graph/graph_spec.h"
+#include "ui/localization/localization_feed.h"
 #include "ui/model/graph_document.h"
 #include "ui/run/telemetry_store.h"
 
@@ -52,6 +53,8 @@ class RunController : public QObject {
     Q_PROPERTY(int sequenceLength READ sequenceLength NOTIFY sequenceChanged)
     /// Probed wires: [{key, wire, kind ("scope" or "spectrum"), label}].
     Q_PROPERTY(QVariantList probes READ probes NOTIFY probesChanged)
+    /// The bearings, positions and event audio of a graph that localizes sounds (tapped while it runs).
+    Q_PROPERTY(isochron::ui::LocalizationFeed* localization READ localization CONSTANT)
 public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
@@ -71,6 +74,7 @@ public:
     bool liveValues() const { return liveValues_; }
     void setLiveValues(bool on);
     TelemetryStore* telemetry() { return &telemetry_; }
+    LocalizationFeed* localization() { return &localization_; }
     int sequenceIndex() const { return sequenceIndex_; }
     int sequenceLength() const { return static_cast<int>(sequence_.size()); }
 
@@ -116,8 +120,8 @@ private:
     void checkRestartNeeded();
     void beginComparison();
     void advanceSequence();
-    /// The document's graph plus the probes' operators; their node ids go to `probeNodes`.
-    GraphSpec specWithProbes(std::set<std::string>& probeNodes) const;
+    /// The document's graph plus the probes' and localization taps' operators; their node ids go to `probeNodes`.
+    GraphSpec specWithProbes(std::set<std::string>& probeNodes, LocalizationTapIds& taps) const;
 
     struct Probe {
         QString key;
@@ -128,6 +132,7 @@ private:
     int nextProbe_ = 1;
     QPointer<GraphDocument> document_;
     TelemetryStore telemetry_;
+    LocalizationFeed localization_;
     std::shared_ptr<EngineJob> job_;
     GraphSpec runningSpec_;
     QString state_ = "idle";

@@ -1,0 +1,100 @@
+// The localization view in the real editor window: a graph with a bearing estimator shows the
+// Localization tab, running it fills the event list with the recording's four sounds, selecting a
+// row highlights it, Play without an output device explains itself in a toast, and a graph that
+// triangulates shows the map.
+import QtQuick
+import QtTest
+import Isochron.Ui
+
+TestCase {
+    id: test
+    name: "Localization"
+    when: windowShown
+
+    property var window: null
+
+    function init() {
+        const component = Qt.createComponent("qrc:/qt/qml/Isochron/Ui/qml/Main.qml")
+        verify(component.status === Component.Ready, component.errorString())
+        window = component.createObject(null, {width: 1400, height: 900})
+        verify(window)
+        waitForRendering(window.contentItem)
+    }
+    function cleanup() {
+        window.runController.stopAll()
+        tryVerify(() => !window.runController.running, 5000)
+        window.graphDocument.newGraph()
+        window.close()
+        window.destroy()
+        window = null
+    }
+
+    function test_tabOnlyForLocalizationGraphs() {
+        const tab = findChild(window, "localizationTab")
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        verify(!tab.visible)
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        verify(tab.visible)
+    }
+
+    function test_mapWithSeveralArrays() {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        window.bottomTab = 3
+        const map = findChild(window, "sourceMap")
+        tryVerify(() => findChild(window, "bearingPlot").visible, 2000, "the localization view is shown")
+        verify(!map.visible, "one array: no map")
+        window.openFile(sourceDirectory + "/tests/ui/data/two-arrays.isograph.json")
+        tryVerify(() => map.visible, 2000, "a graph that triangulates shows the map")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        compare(findChild(window, "eventList").count, 8)
+        verify(map.width > 50 && map.height > 50)
+    }
+
+    function test_plotFrontUpAndCounterClockwise() {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        window.bottomTab = 3
+        const plot = findChild(window, "bearingPlot")
+        tryVerify(() => plot.visible && plot.radius > 20, 2000)
+        waitForRendering(plot)
+        const cx = plot.width / 2, cy = plot.height / 2, r = plot.radius
+        const front = plot.pointFor(0, 0), left = plot.pointFor(90, 0), back = plot.pointFor(180, 0), up = plot.pointFor(0, 90)
+        fuzzyCompare(front.x, cx, 0.01); fuzzyCompare(front.y, cy - r, 0.01)
+        fuzzyCompare(left.x, cx - r, 0.01); fuzzyCompare(left.y, cy, 0.01)
+        fuzzyCompare(back.y, cy + r, 0.01)
+        fuzzyCompare(up.x, cx, 0.01); fuzzyCompare(up.y, cy, 0.01)
+        // Clicking the dot of the sound at 242° (the oldest row) selects it.
+        const dot = plot.pointFor(242.3, 0)
+        compare(plot.rowAt(dot.x, dot.y), 3)
+        mouseClick(plot, dot.x, dot.y)
+        compare(window.runController.localization.events.selectedRow, 3)
+    }
+
+    function test_runShowsEventsAndPlays() {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        mouseClick(findChild(window, "runButton"))
+        const panel = findChild(window, "localizationPanel")
+        tryVerify(() => panel.visible, 2000, "running a localization graph shows its view")
+        tryCompare(window.runController, "state", "finished", 20000)
+        const list = findChild(panel, "eventList")
+        tryCompare(list, "count", 4, 2000)
+        waitForRendering(list)
+        const first = list.itemAtIndex(3)  // the oldest: the source at 242°
+        verify(first)
+        verify(Math.abs(first.azimuth - 242.3) < 5, "azimuth " + first.azimuth)
+        mouseClick(first, 20, first.height / 2)
+        compare(window.runController.localization.events.selectedRow, 3)
+        verify(Qt.colorEqual(first.color, Theme.accentSoft), "the selected row is highlighted")
+        keyClick(Qt.Key_Up)
+        compare(window.runController.localization.events.selectedRow, 2)
+        keyClick(Qt.Key_Down)
+        compare(window.runController.localization.events.selectedRow, 3)
+        const play = findChild(first, "playButton")
+        mouseClick(play)
+        const toast = findChild(panel, "localizationToast")
+        tryVerify(() => toast.visible, 2000, "no output device: a message, not a crash")
+        verify(toast.text.indexOf("output") >= 0, toast.text)
+    }
+}

@@ -1,0 +1,130 @@
+#include "ui/localization/localization_feed.h"
+
+#include <cmath>
+
+#include "nodes/io/item_tap.h"
+
+namespace isochron::ui {
+namespace {
+
+constexpr std::size_t kMaxPositions = 2000;
+
+double attribute(const EventRecord& record, const char* name, double otherwise) { return record.get(name).value_or(otherwise); }
+
+double secondsOf(std::int64_t index, const SampleRange& range) {
+    return range.timebase ? static_cast<double>(index) / range.timebase->rateHz() : 0.0;
+}
+
+}  // namespace
+
+LocalizationFeed::LocalizationFeed(QObject* parent) : QObject(parent) {}
+LocalizationFeed::~LocalizationFeed() = default;
+
+QVariantList LocalizationFeed::arrays() const {
+    QVariantList list;
+    for (std::size_t i = 0; i + 2 < outputs_.arrayPoses.size(); i += 3) {
+        list.append(QVariantMap{{"x", outputs_.arrayPoses[i]}, {"y", outputs_.arrayPoses[i + 1]}, {"heading", outputs_.arrayPoses[i + 2]}});
+    }
+    return list;
+}
+
+void LocalizationFeed::setOutputs(LocalizationOutputs outputs) {
+    const bool same = outputs.bearings == outputs_.bearings && outputs.triangulation == outputs_.triangulation && outputs.arrayPoses == outputs_.arrayPoses;
+    outputs_ = std::move(outputs);
+    if (same) return;
+    if (!bearingTap_) beginRun();  // another graph: the last run's events are not its own
+    Q_EMIT outputsChanged();
+}
+
+void LocalizationFeed::beginRun() {
+    events_.clear();
+    positions_.clear();
+    audio_.clear();
+    dropped_ = 0;
+    Q_EMIT positionsChanged();
+    Q_EMIT audioChanged();
+}
+
+void LocalizationFeed::attach(std::shared_ptr<ItemTapChannel> bearings, std::shared_ptr<ItemTapChannel> audio, std::shared_ptr<ItemTapChannel> positions) {
+    bearingTap_ = std::move(bearings);
+    audioTap_ = std::move(audio);
+    positionTap_ = std::move(positions);
+    sinceDrain_.start();
+}
+
+void LocalizationFeed::drain(bool running) {
+    if (running && sinceDrain_.isValid()) events_.advance(static_cast<double>(sinceDrain_.restart()) / 1000.0);
+    bool audioArrived = false;
+    if (audioTap_) {
+        while (auto tapped = audioTap_->pop()) {
+            const Item& item = tapped->item;
+            if (item.kind() != ItemKind::Signal || item.sampleType() != SampleType::Float32) continue;
+            const SampleRange range = item.range();
+            std::vector<float> samples;
+            samples.reserve(static_cast<std::size_t>(range.length));
+            item.signal<float>().forEachSpan([&](std::span<const float> run) { samples.insert(samples.end(), run.begin(), run.end()); });
+            audio_.add(tapped->port, range.start, range.timebase->rateHz(), std::move(samples));
+            audioArrived = true;
+        }
+    }
+    if (bearingTap_) {
+        std::vector<BearingEvent> arrived;
+        while (auto tapped = bearingTap_->pop()) {
+            const EventRecord* record = tapped->item.event();
+            if (!record) continue;
+            const SampleRange range = tapped->item.range();
+            BearingEvent e;
+            e.startSeconds = secondsOf(range.start, range);
+            e.endSeconds = secondsOf(range.end(), range);
+            e.azimuthDeg = attribute(*record, "azimuth_deg", 0);
+            e.elevationDeg = attribute(*record, "elevation_deg", 0);
+            e.confidence = attribute(*record, "confidence", 0);
+            e.trackId = static_cast<int>(attribute(*record, "track_id", -1));
+            e.array = tapped->port;
+            arrived.push_back(e);
+        }
+        events_.append(arrived);
+    }
+    bool positionsArrived = false;
+    if (positionTap_) {
+        while (auto tapped = positionTap_->pop()) {
+            const EventRecord* record = tapped->item.event();
+            if (!record) continue;
+            const SampleRange range = tapped->item.range();
+            positions_.push_back({secondsOf(range.start, range), secondsOf(range.end(), range), attribute(*record, "x_m", 0),
+                                  attribute(*record, "y_m", 0), attribute(*record, "residual_m", 0)});
+            positionsArrived = true;
+        }
+        if (positions_.size() > kMaxPositions) positions_.erase(positions_.begin(), positions_.end() - kMaxPositions);
+    }
+    quint64 dropped = 0;
+    for (const auto& tap : {bearingTap_, audioTap_, positionTap_}) dropped += tap ? tap->dropped() : 0;
+    if (audioArrived || dropped != dropped_) {
+        dropped_ = dropped;
+        Q_EMIT audioChanged();
+    }
+    if (positionsArrived) Q_EMIT positionsChanged();
+}
+
+void LocalizationFeed::detach() {
+    bearingTap_.reset();
+    audioTap_.reset();
+    positionTap_.reset();
+}
+
+std::vector<float> LocalizationFeed::clipOf(int row, int mic, double& rateHz) const {
+    rateHz = 0;
+    if (row < 0 || row >= events_.rowCount()) return {};
+    const BearingEvent& e = events_.at(row);
+    rateHz = audio_.rateOf(e.startSeconds, e.endSeconds);
+    return audio_.extract(e.startSeconds, e.endSeconds, mic);
+}
+
+QString LocalizationFeed::play(int row, int mic) {
+    double rate = 0;
+    std::vector<float> clip = clipOf(row, mic, rate);
+    if (clip.empty()) return tr("No audio is held for this event (only the first array's recent events can be played)");
+    return QString::fromStdString(output_.play(std::move(clip), rate));
+}
+
+}  // namespace isochron::ui

@@ -1,0 +1,78 @@
+#include "ui/localization/localization_taps.h"
+
+#include <algorithm>
+
+#include "ui/model/graph_fragment.h"
+
+namespace isochron::ui {
+namespace {
+
+constexpr int kBearingCapacity = 4096;  // events; the ui drains 30 times a second
+constexpr int kAudioCapacity = 4096;    // one item per mic per event
+
+bool isEstimator(const std::string& type) {
+    return type == "spatial.srp_phat" || type == "spatial.aml_doa" || type == "spatial.music";
+}
+
+bool startsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+LocalizationOutputs findLocalizationOutputs(const GraphSpec& spec) {
+    LocalizationOutputs found;
+    for (const NodeSpec& node : spec.nodes) {
+        if (node.type == "spatial.triangulate" && found.triangulation.empty()) {
+            found.triangulation = node.id;
+            const auto poses = node.params.find("array_poses");
+            if (poses != node.params.end() && poses->second.is_array()) {
+                for (const auto& value : poses->second) {
+                    if (value.is_number()) found.arrayPoses.push_back(value.get<double>());
+                }
+            }
+        }
+        if (!isEstimator(node.type)) continue;
+        EdgeSpec bearings{node.id, "bearings", "", ""};
+        for (const EdgeSpec& edge : spec.edges) {
+            const NodeSpec* next = edge.fromNode == node.id ? spec.findNode(edge.toNode) : nullptr;
+            if (next && next->type == "spatial.bearing_tracker") bearings = {next->id, "tracks", "", ""};  // the same bearings with a track id
+        }
+        found.bearings.push_back(bearings);
+        if (found.bearings.size() > 1) continue;
+        for (const EdgeSpec& edge : spec.edges) {
+            if (edge.toNode == node.id && startsWith(edge.toPort, "in")) found.audio.push_back(edge);
+        }
+    }
+    return found;
+}
+
+LocalizationTapIds addLocalizationTaps(GraphSpec& spec, const LocalizationOutputs& outputs, std::set<std::string>& taken) {
+    LocalizationTapIds ids;
+    auto addTap = [&](const std::string& base, int inputs, int capacity) {
+        NodeSpec tap;
+        tap.id = uniqueNodeId(base, taken);
+        tap.type = "io.item_tap";
+        tap.params = {{"inputs", inputs}, {"capacity", capacity}};
+        taken.insert(tap.id);
+        spec.nodes.push_back(tap);
+        return tap.id;
+    };
+    if (outputs.empty()) return ids;
+    ids.bearings = addTap("editor_bearings", static_cast<int>(outputs.bearings.size()), kBearingCapacity);
+    for (std::size_t i = 0; i < outputs.bearings.size(); ++i) {
+        spec.edges.push_back({outputs.bearings[i].fromNode, outputs.bearings[i].fromPort, ids.bearings, "in" + std::to_string(i)});
+    }
+    const bool bus = outputs.audio.size() == 1 && outputs.audio.front().toPort.ends_with('*');
+    if (!outputs.audio.empty()) {
+        ids.audio = addTap("editor_event_audio", bus ? 0 : static_cast<int>(outputs.audio.size()), kAudioCapacity);
+        for (const EdgeSpec& wire : outputs.audio) {
+            spec.edges.push_back({wire.fromNode, wire.fromPort, ids.audio, bus ? "in*" : wire.toPort});  // mic k stays on in<k>
+        }
+    }
+    if (!outputs.triangulation.empty()) {
+        ids.positions = addTap("editor_positions", 1, kBearingCapacity);
+        spec.edges.push_back({outputs.triangulation, "positions", ids.positions, "in0"});
+    }
+    return ids;
+}
+
+}  // namespace isochron::ui

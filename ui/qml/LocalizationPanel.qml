@@ -1,0 +1,201 @@
+// The localization view (a bottom tab when the graph has a bearing estimator): the bearings on a
+// polar plot, fading over the last 30 s, the map of triangulated sources when several arrays
+// triangulate, and the event list, whose Play button (or Space) plays an event's audio (a mic or the mix).
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Isochron.Ui
+
+Rectangle {
+    id: panel
+    property RunController run
+    readonly property LocalizationFeed feed: run.localization
+    readonly property var arrayColors: ["#3b82f6", "#f97316", "#22c55e", "#ec4899", "#a855f7", "#14b8a6"]
+    color: Theme.panelAlt
+
+    function play(row) {
+        const why = feed.play(row, micBox.currentIndex - 1)
+        if (why.length > 0) toast.show(why, Qt.point(eventList.x, 8))
+    }
+
+    RowLayout {
+        anchors.fill: parent
+        anchors.margins: 8
+        spacing: 8
+
+        Rectangle {  // polar plot with its labels
+            Layout.preferredWidth: height
+            Layout.fillHeight: true
+            color: Theme.panel
+            radius: 6
+            border.color: Theme.border
+            BearingPlot {
+                id: plot
+                objectName: "bearingPlot"
+                anchors.fill: parent
+                anchors.margins: 14
+                events: panel.feed.events
+                colors: panel.arrayColors
+                gridColor: Theme.gridMajor
+                highlightColor: Theme.selection
+                MouseArea {
+                    anchors.fill: parent
+                    onClicked: (mouse) => {
+                        const row = plot.rowAt(mouse.x, mouse.y)
+                        if (row >= 0) { panel.feed.events.selectedRow = row; eventList.positionViewAtIndex(row, ListView.Contain) }
+                    }
+                }
+                Repeater {
+                    model: [0, 90, 180, 270]
+                    Text {
+                        required property int modelData
+                        readonly property point at: { plot.radius; return plot.pointFor(modelData, 0) }
+                        x: at.x - width / 2 + (modelData === 90 ? -10 : modelData === 270 ? 10 : 0)
+                        y: at.y - height / 2 + (modelData === 0 ? -8 : modelData === 180 ? 8 : 0)
+                        text: modelData + "°"
+                        font.pixelSize: 9
+                        color: Theme.textFaint
+                    }
+                }
+                Text {
+                    readonly property point at: { plot.radius; return plot.pointFor(0, 60) }
+                    x: at.x + 3; y: at.y
+                    text: "60°"
+                    font.pixelSize: 8
+                    color: Theme.textFaint
+                }
+            }
+            Text {
+                anchors.left: parent.left; anchors.top: parent.top; anchors.margins: 6
+                text: qsTr("front ↑")
+                font.pixelSize: 9
+                color: Theme.textDim
+            }
+        }
+
+        Rectangle {  // map of triangulated sources
+            visible: panel.feed.hasMap
+            Layout.preferredWidth: height
+            Layout.fillHeight: true
+            color: Theme.panel
+            radius: 6
+            border.color: Theme.border
+            SourceMap {
+                id: map
+                objectName: "sourceMap"
+                anchors.fill: parent
+                anchors.margins: 4
+                feed: panel.feed
+                gridColor: Theme.gridMajor
+            }
+            Text {
+                anchors.left: parent.left; anchors.top: parent.top; anchors.margins: 6
+                text: qsTr("map, grid %1 m").arg(map.gridStep)
+                font.pixelSize: 9
+                color: Theme.textDim
+            }
+        }
+
+        Rectangle {  // event list
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            color: Theme.panel
+            radius: 6
+            border.color: Theme.border
+            ColumnLayout {
+                anchors.fill: parent
+                anchors.margins: 4
+                spacing: 2
+                RowLayout {
+                    Layout.fillWidth: true
+                    Text {
+                        Layout.fillWidth: true
+                        text: panel.feed.events.count
+                              ? qsTr("%1 events").arg(panel.feed.events.count) + (panel.feed.dropped ? qsTr(" (%1 dropped)").arg(panel.feed.dropped) : "")
+                              : (panel.run.running ? qsTr("Listening…") : qsTr("Run the graph (F5) to see where sounds come from."))
+                        font.pixelSize: Theme.smallFontSize
+                        color: Theme.textDim
+                        leftPadding: 4
+                    }
+                    Text { text: qsTr("Play"); font.pixelSize: Theme.smallFontSize; color: Theme.textDim }
+                    ComboBox {
+                        id: micBox
+                        Layout.preferredWidth: 110
+                        implicitHeight: 26
+                        model: [qsTr("all mics")].concat(Array.from({length: panel.feed.mics}, (_, i) => qsTr("mic %1").arg(i)))
+                    }
+                }
+                Row {
+                    spacing: 0
+                    leftPadding: 6
+                    Repeater {
+                        model: [[qsTr("time (s)"), 120], [qsTr("azimuth"), 70], [qsTr("elevation"), 70], [qsTr("confidence"), 110], [qsTr("track"), 50]]
+                        Text { required property var modelData; width: modelData[1]; text: modelData[0]; font.pixelSize: 10; font.bold: true; color: Theme.textDim }
+                    }
+                }
+                ListView {
+                    id: eventList
+                    objectName: "eventList"
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    clip: true
+                    model: panel.feed.events
+                    ScrollBar.vertical: ScrollBar {}
+                    activeFocusOnTab: true
+                    // Up and Down move the selection (newest at the top), Space plays it.
+                    function select(row) {
+                        panel.feed.events.selectedRow = Math.max(0, Math.min(count - 1, row))
+                        positionViewAtIndex(panel.feed.events.selectedRow, ListView.Contain)
+                    }
+                    Keys.onUpPressed: select(panel.feed.events.selectedRow - 1)
+                    Keys.onDownPressed: select(panel.feed.events.selectedRow + 1)
+                    Keys.onSpacePressed: if (panel.feed.events.selectedRow >= 0) panel.play(panel.feed.events.selectedRow)
+                    delegate: Rectangle {
+                        id: row
+                        required property int index
+                        required property real startTime
+                        required property real endTime
+                        required property real azimuth
+                        required property real elevation
+                        required property real confidence
+                        required property int array
+                        required property int trackId
+                        width: ListView.view.width
+                        height: 26
+                        color: row.index === panel.feed.events.selectedRow ? Theme.accentSoft : (hover.hovered ? Theme.hover : "transparent")
+                        HoverHandler { id: hover }
+                        TapHandler { onTapped: { panel.feed.events.selectedRow = row.index; eventList.forceActiveFocus() } }
+                        Row {
+                            anchors.verticalCenter: parent.verticalCenter
+                            leftPadding: 6
+                            Rectangle { width: 8; height: 8; radius: 4; anchors.verticalCenter: parent.verticalCenter; color: panel.arrayColors[row.array % panel.arrayColors.length] }
+                            Text { width: 112; leftPadding: 4; text: row.startTime.toFixed(3) + " – " + row.endTime.toFixed(3); font.family: Theme.monoFont; font.pixelSize: 10; color: Theme.text }
+                            Text { width: 70; text: row.azimuth.toFixed(1) + "°"; font.family: Theme.monoFont; font.pixelSize: 10; color: Theme.text }
+                            Text { width: 70; text: row.elevation.toFixed(1) + "°"; font.family: Theme.monoFont; font.pixelSize: 10; color: Theme.text }
+                            Item {
+                                width: 110; height: 12
+                                anchors.verticalCenter: parent.verticalCenter
+                                Rectangle { width: 60; height: 6; radius: 3; anchors.verticalCenter: parent.verticalCenter; color: Theme.border }
+                                Rectangle { width: 60 * row.confidence; height: 6; radius: 3; anchors.verticalCenter: parent.verticalCenter; color: Theme.accent }
+                                Text { x: 66; anchors.verticalCenter: parent.verticalCenter; text: row.confidence.toFixed(2); font.family: Theme.monoFont; font.pixelSize: 10; color: Theme.text }
+                            }
+                            Text { width: 50; text: row.trackId >= 0 ? row.trackId : "–"; font.family: Theme.monoFont; font.pixelSize: 10; color: Theme.text }
+                        }
+                        IconButton {
+                            objectName: "playButton"
+                            anchors.right: parent.right
+                            anchors.verticalCenter: parent.verticalCenter
+                            implicitWidth: 26; implicitHeight: 22
+                            iconName: "play"
+                            iconColor: Theme.success
+                            tip: qsTr("Play this event's audio")
+                            onClicked: { panel.feed.events.selectedRow = row.index; panel.play(row.index) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    Toast { id: toast; objectName: "localizationToast" }
+}
