@@ -21,6 +21,7 @@
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
 #include "nodes/register_builtin_nodes.h"
+#include "ui/plugins/plugin_reloader.h"
 #include "ui/run/run_controller.h"
 
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
@@ -71,6 +72,10 @@ int main(int argc, char** argv) {
             qWarning("isochron: warning: %s", e.what());
         }
     }
+
+    // Reloads a plugin when its file changes (or on Run > Reload Plugins); QML finds it as the
+    // PluginReloader singleton. Outlives the QML engine, and is gone before the host.
+    isochron::ui::PluginReloader reloader(&plugins);
 
     QQuickStyle::setStyle("Fusion");
     QQmlApplicationEngine engine;
