@@ -57,11 +57,16 @@ void PluginReloader::attach(RunController* run) {
 }
 
 void PluginReloader::reloadAll() {
-    if (!host_) return;
+    if (!host_ || host_->plugins().empty()) {  // say so, rather than nothing
+        lastSummary_ = tr("No plugins are loaded.");
+        Q_EMIT reloaded(lastSummary_, true);
+        return;
+    }
     for (const PluginInfo* plugin : host_->plugins()) reload(QString::fromStdString(plugin->file.string()));
 }
 
 void PluginReloader::reload(const QString& pluginFile) {
+    if (!host_) return;
     if (!pending_.contains(pluginFile)) pending_.append(pluginFile);
     proceed();
 }
@@ -84,7 +89,6 @@ void PluginReloader::reloadPending() {
     bool ok = true;
     for (const QString& file : std::exchange(pending_, {})) {
         try {
-            if (!host_) throw std::runtime_error("this editor has no plugin host");
             const PluginReloadReport report = host_->reload(file.toStdString());
             failures_.erase(file);
             lines.append(describe(report, host_->find(file.toStdString())->version));
