@@ -58,11 +58,14 @@ void PluginReloader::attach(RunController* run) {
 
 void PluginReloader::reloadAll() {
     if (!host_ || host_->plugins().empty()) {  // say so, rather than nothing
-        lastSummary_ = tr("No plugins are loaded.");
-        Q_EMIT reloaded(lastSummary_, true);
+        Q_EMIT reloaded(tr("No plugins are loaded."), true);
         return;
     }
-    for (const PluginInfo* plugin : host_->plugins()) reload(QString::fromStdString(plugin->file.string()));
+    for (const PluginInfo* plugin : host_->plugins()) {
+        const QString file = QString::fromStdString(plugin->file.string());
+        if (!pending_.contains(file)) pending_.append(file);
+    }
+    proceed();  // one reload, one summary, for all of them
 }
 
 void PluginReloader::reload(const QString& pluginFile) {
@@ -103,8 +106,7 @@ void PluginReloader::reloadPending() {
         run->document()->revalidate();
         showFailures(run->document());
     }
-    lastSummary_ = lines.join('\n');
-    Q_EMIT reloaded(lastSummary_, ok);
+    Q_EMIT reloaded(lines.join('\n'), ok);
     for (const QPointer<RunController>& run : std::exchange(toRestart_, {})) {
         if (run && !run->running()) run->start(run->schedulerText());
     }

@@ -35,8 +35,6 @@ class PluginReloader : public QObject {
     Q_OBJECT
     QML_ELEMENT
     QML_SINGLETON
-    /// What the last reload did, one line per plugin (empty before the first).
-    Q_PROPERTY(QString lastSummary READ lastSummary NOTIFY reloaded)
 public:
     /// Watches every plugin of `host` (null: an editor without plugins, where nothing reloads).
     /// The first one made is the one QML gets. `settle`: see PluginFileWatcher.
@@ -45,7 +43,6 @@ public:
     /// For QML: the reloader main() made, else one without plugins, owned by `engine`.
     static PluginReloader* create(QQmlEngine* engine, QJSEngine*);
 
-    QString lastSummary() const { return lastSummary_; }
     /// A window's run (and, through it, its document) to stop, update and restart on reloads.
     Q_INVOKABLE void attach(isochron::ui::RunController* run);
     /// Reload every plugin now (once the runs have stopped).
@@ -71,7 +68,6 @@ private:
     std::vector<QPointer<RunController>> runs_;
     std::vector<QPointer<RunController>> toRestart_;
     std::map<QString, std::string> failures_;  // by plugin file: why its new build was refused
-    QString lastSummary_;
     static PluginReloader* instance_;
 };
 
