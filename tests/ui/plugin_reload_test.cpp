@@ -157,10 +157,19 @@ TEST_CASE("a rebuilt plugin file is reloaded; the palette and the document follo
         CHECK_THAT(document.problems()->problemsOf("plugins").front().message, Contains("does not match"));
         CHECK(problemNodes(document) == (QStringList{same, ""}));
 
+        // A build for another plugin ABI, with its manifest: refused as well, the old one stays.
+        installPlugin(fixturePlugin("refused_abi"), plugin, false);
+        REQUIRE(waitUntil([&] { return summaries.size() == 2; }));
+        CHECK_FALSE(outcomes.back());
+        CHECK_THAT(summaries.back().toStdString(), Contains("versioned.so kept") && Contains("ABI 2"));
+        CHECK(catalogHas(editor.catalog, "versioned.old"));
+        REQUIRE(document.problems()->problemsOf("plugins").size() == 1);
+        CHECK_THAT(document.problems()->problemsOf("plugins").front().message, Contains("ABI 2"));
+
         // Reload Plugins (the menu action) with a consistent build clears it.
         installPlugin(fixturePlugin("versioned_v1"), plugin, true);
         reloader.reloadAll();
-        REQUIRE(summaries.size() >= 2);
+        REQUIRE(summaries.size() >= 3);
         CHECK(outcomes.back());
         CHECK(document.problems()->problemsOf("plugins").empty());
         CHECK(editor.host.find(plugin)->version == "1.0.0");
