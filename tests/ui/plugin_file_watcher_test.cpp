@@ -37,7 +37,7 @@ TEST_CASE("a plugin change is reported once its files have settled", "[ui][plugi
     const fs::path manifest = fs::path(folder.path().toStdString()) / "x.manifest.json";
     write(binary, "build 1");
     write(manifest, "{}");
-    PluginFileWatcher watcher(std::chrono::milliseconds(300));
+    PluginFileWatcher watcher(std::chrono::milliseconds(500));  // wide margins for a busy machine
     QStringList reports;
     QObject::connect(&watcher, &PluginFileWatcher::changed, [&](const QString& file) { reports.append(file); });
     watcher.watch(QString::fromStdString(binary.string()));
