@@ -21,13 +21,39 @@
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
 #include "nodes/register_builtin_nodes.h"
+#include "ui/plugins/plugin_reloader.h"
 #include "ui/run/run_controller.h"
 
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
+namespace {
+
+// QGuiApplication takes "-plugin X" and "--plugin X" for itself (Qt's generic input plugins), so
+// the editor's --plugin options are taken out of argv before it sees them.
+QStringList takePluginOptions(int& argc, char** argv) {
+    QStringList files;
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const QString argument = QString::fromLocal8Bit(argv[i]);
+        if ((argument == "--plugin" || argument == "-plugin") && i + 1 < argc) {
+            files.append(QString::fromLocal8Bit(argv[++i]));
+        } else if (argument.startsWith("--plugin=")) {
+            files.append(argument.mid(9));
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
+    argv[argc] = nullptr;
+    return files;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    const QStringList pluginFiles = takePluginOptions(argc, argv);
     QGuiApplication app(argc, argv);
     QGuiApplication::setOrganizationName("Isochron");
     QGuiApplication::setApplicationName("isochron");
@@ -58,7 +84,7 @@ int main(int argc, char** argv) {
     // no operator of a plugin outlives its code.
     isochron::PluginHost plugins(isochron::builtinRegistry());
     try {
-        for (const QString& file : parser.values(pluginOption)) plugins.load(file.toStdString());
+        for (const QString& file : pluginFiles) plugins.load(file.toStdString());
     } catch (const isochron::PluginError& e) {
         qCritical("isochron: %s", e.what());
         return 1;
@@ -71,6 +97,14 @@ int main(int argc, char** argv) {
             qWarning("isochron: warning: %s", e.what());
         }
     }
+
+    // Reloads a plugin when its file changes (or on Run > Reload Plugins); QML finds it as the
+    // PluginReloader singleton. Outlives the QML engine, and is gone before the host.
+    isochron::ui::PluginReloader reloader(&plugins);
+    QObject::connect(&reloader, &isochron::ui::PluginReloader::reloaded, &app, [](const QString& summary, bool ok) {
+        if (ok) qInfo("isochron: %s", qPrintable(summary));
+        else qWarning("isochron: warning: %s", qPrintable(summary));
+    });
 
     QQuickStyle::setStyle("Fusion");
     QQmlApplicationEngine engine;

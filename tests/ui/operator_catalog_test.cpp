@@ -1,6 +1,10 @@
-// The palette lists every registered operator by category and filters as the user types.
+// The palette lists every registered operator by category, filters as the user types, and says
+// where each operator comes from.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
+#include "engine/plugins/plugin_host.h"
 #include "nodes/register_builtin_nodes.h"
 #include "ui/model/operator_catalog.h"
 
@@ -34,4 +38,27 @@ TEST_CASE("search matches every word against name, category and summary", "[ui][
     catalog.setFilter("zzzz-nothing");
     CHECK(catalog.rowCount() == 0);
     CHECK(catalog.typeAt(0).isEmpty());
+}
+
+TEST_CASE("the palette names each plugin operator's file and marks built-ins", "[ui][palette][plugins]") {
+    OperatorRegistry registry;
+    registerBuiltinNodes(registry);
+    PluginHost host(registry);
+    const std::filesystem::path flawed = std::filesystem::path(ISOCHRON_FIXTURE_DIR) / "flawed.so";
+    host.load(flawed);
+    OperatorCatalog catalog(registry, nullptr);
+    int fromPlugin = 0;
+    for (int row = 0; row < catalog.rowCount(); ++row) {
+        const QModelIndex index = catalog.index(row);
+        INFO(catalog.typeAt(row).toStdString());
+        if (catalog.typeAt(row).startsWith("flawed.")) {
+            ++fromPlugin;
+            CHECK(index.data(OperatorCatalog::OriginNameRole) == "flawed.so");
+            CHECK(std::filesystem::equivalent(index.data(OperatorCatalog::OriginRole).toString().toStdString(), flawed));
+        } else {
+            CHECK(index.data(OperatorCatalog::OriginNameRole) == "built-in");
+            CHECK(index.data(OperatorCatalog::OriginRole) == "built-in");
+        }
+    }
+    CHECK(fromPlugin == 6);
 }

@@ -606,6 +606,8 @@ void GraphDocument::autoLayout() {
     layOut(ids, true);
 }
 
+void GraphDocument::revalidate() { resolution_.invalidate(); }
+
 QVariantList GraphDocument::parametersOf(const QString& nodeId) {
     const NodeSpec* node = store_.node(nodeId.toStdString());
     const OperatorDescriptor* d = node ? registry_.find(node->type) : nullptr;

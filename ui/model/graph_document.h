@@ -151,6 +151,11 @@ public:
     Q_INVOKABLE void undo() { undoStack_.undo(); }
     Q_INVOKABLE void redo() { undoStack_.redo(); }
 
+    /// The registry's operator types changed (a plugin was reloaded): validate the graph again, so
+    /// nodes show their types' new ports and docs, and wires that no longer fit become problems.
+    /// Nodes, wires and parameters stay as they are. [ui thread]
+    Q_INVOKABLE void revalidate();
+
     // ---- Views for the inspector and menus ----
     /// The node's parameters for typed editors: name, kind, value, defaultValue, isDefault, minimum,
     /// maximum, unit, doc, choices, live, problem.

@@ -18,7 +18,7 @@ NodeListModel::NodeListModel(GraphStore& store, ResolutionCache& resolution, Sel
     connect(&store, &GraphStore::nodeChanged, this, [this](int i) { Q_EMIT dataChanged(index(i), index(i)); });
     connect(&store, &GraphStore::nodeMoved, this, [this](int i) { Q_EMIT dataChanged(index(i), index(i), {XRole, YRole}); });
     connect(&resolution, &ResolutionCache::updated, this, [this] {
-        refreshAll({InputsRole, OutputsRole, ProblemsRole, StatusRole, StatusTextRole, HeightRole, KnownRole});
+        refreshAll({CategoryRole, SummaryRole, InputsRole, OutputsRole, ProblemsRole, StatusRole, StatusTextRole, HeightRole, KnownRole});
     });
     connect(&selection, &Selection::nodeToggled, this, [this](const QString& id) {
         if (int row = indexOf(id); row >= 0) Q_EMIT dataChanged(index(row), index(row), {SelectedRole});

@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <filesystem>
+
 #include "nodes/register_builtin_nodes.h"
 
 namespace isochron::ui {
@@ -9,14 +11,15 @@ namespace isochron::ui {
 OperatorCatalog::OperatorCatalog(QObject* parent) : OperatorCatalog(builtinRegistry(), parent) {}
 
 OperatorCatalog::OperatorCatalog(const OperatorRegistry& registry, QObject* parent) : QAbstractListModel(parent), registry_(registry) {
-    rebuild();
+    refresh();
 }
 
 int OperatorCatalog::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(shown_.size()); }
 
 QHash<int, QByteArray> OperatorCatalog::roleNames() const {
     return {{TypeNameRole, "typeName"}, {NameRole, "name"},         {CategoryRole, "category"}, {SummaryRole, "summary"},
-            {DocumentationRole, "documentation"}, {OriginRole, "origin"}, {PortsRole, "ports"}};
+            {DocumentationRole, "documentation"}, {OriginRole, "origin"}, {OriginNameRole, "originName"},
+            {PortsRole, "ports"}};
 }
 
 QVariant OperatorCatalog::data(const QModelIndex& index, int role) const {
@@ -29,6 +32,7 @@ QVariant OperatorCatalog::data(const QModelIndex& index, int role) const {
         case SummaryRole: return QString::fromStdString(d.summary);
         case DocumentationRole: return QString::fromStdString(d.documentation);
         case OriginRole: return QString::fromStdString(d.origin);
+        case OriginNameRole: return d.origin == "built-in" ? QStringLiteral("built-in") : QString::fromStdString(std::filesystem::path(d.origin).filename().string());
         case PortsRole: {
             auto describe = [](const std::vector<PortSpec>& ports) {
                 QStringList names;
@@ -45,7 +49,7 @@ QVariant OperatorCatalog::data(const QModelIndex& index, int role) const {
 void OperatorCatalog::setFilter(const QString& filter) {
     if (filter == filter_) return;
     filter_ = filter;
-    rebuild();
+    refresh();
     Q_EMIT filterChanged();
 }
 
@@ -54,7 +58,7 @@ QString OperatorCatalog::typeAt(int row) const {
     return QString::fromStdString(shown_[static_cast<std::size_t>(row)]->typeName);
 }
 
-void OperatorCatalog::rebuild() {
+void OperatorCatalog::refresh() {
     beginResetModel();
     shown_.clear();
     const QStringList words = filter_.split(' ', Qt::SkipEmptyParts);

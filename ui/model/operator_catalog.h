@@ -1,5 +1,5 @@
 // The palette: every registered operator type (built-ins and plugins), grouped by category and
-// filtered as the user types.
+// filtered as the user types, each with where it comes from (built-in, or its plugin's file).
 #pragma once
 
 #include <QAbstractListModel>
@@ -18,7 +18,8 @@ class OperatorCatalog : public QAbstractListModel {
     Q_PROPERTY(QString filter READ filter WRITE setFilter NOTIFY filterChanged)
     Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
 public:
-    enum Role { TypeNameRole = Qt::UserRole + 1, NameRole, CategoryRole, SummaryRole, DocumentationRole, OriginRole, PortsRole };
+    /// OriginRole: "built-in" or the plugin's path; OriginNameRole: "built-in" or the plugin's file name.
+    enum Role { TypeNameRole = Qt::UserRole + 1, NameRole, CategoryRole, SummaryRole, DocumentationRole, OriginRole, OriginNameRole, PortsRole };
 
     /// The built-in registry (plugins register into it too).
     explicit OperatorCatalog(QObject* parent = nullptr);
@@ -33,13 +34,15 @@ public:
     void setFilter(const QString& filter);
     /// Type name of row `row`, or empty.
     Q_INVOKABLE QString typeAt(int row) const;
+    /// List the registry's types again; call it as soon as they changed (a plugin reloaded), since
+    /// the rows point at their descriptors.
+    Q_INVOKABLE void refresh();
 
 Q_SIGNALS:
     void filterChanged();
     void countChanged();
 
 private:
-    void rebuild();
     const OperatorRegistry& registry_;
     QString filter_;
     std::vector<const OperatorDescriptor*> shown_;

@@ -4,33 +4,57 @@ namespace isochron::ui {
 
 ProblemListModel::ProblemListModel(ResolutionCache& resolution, QObject* parent)
     : QAbstractListModel(parent), resolution_(resolution) {
-    connect(&resolution, &ResolutionCache::updated, this, &ProblemListModel::refresh);
+    connect(&resolution, &ResolutionCache::updated, this, [this] {
+        beginResetModel();
+        problems_ = resolution_.current().problems();
+        finishReset();
+    });
 }
 
 int ProblemListModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(problems_.size());
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
 QHash<int, QByteArray> ProblemListModel::roleNames() const {
-    return {{NodeRole, "node"}, {PortRole, "port"}, {FieldRole, "field"}, {MessageRole, "message"}, {TextRole, "text"}};
+    return {{NodeRole, "node"}, {PortRole, "port"}, {FieldRole, "field"}, {MessageRole, "message"}, {TextRole, "text"}, {SourceRole, "source"}};
 }
 
 QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
-    const GraphError& e = problems_[static_cast<std::size_t>(index.row())];
+    const auto& [source, e] = rows_[static_cast<std::size_t>(index.row())];
     switch (role) {
-        case NodeRole: return QString::fromStdString(e.node);
-        case PortRole: return QString::fromStdString(e.port);
-        case FieldRole: return QString::fromStdString(e.field);
-        case MessageRole: return QString::fromStdString(e.message);
-        case TextRole: return QString::fromStdString(e.toString());
+        case NodeRole: return QString::fromStdString(e->node);
+        case PortRole: return QString::fromStdString(e->port);
+        case FieldRole: return QString::fromStdString(e->field);
+        case MessageRole: return QString::fromStdString(e->message);
+        case TextRole: return QString::fromStdString(e->toString());
+        case SourceRole: return source;
         default: return {};
     }
 }
 
-void ProblemListModel::refresh() {
+void ProblemListModel::setProblems(const QString& source, std::vector<GraphError> problems) {
+    auto it = reported_.find(source);
+    if (problems.empty() && it == reported_.end()) return;
     beginResetModel();
-    problems_ = resolution_.current().problems();
+    if (problems.empty()) reported_.erase(it);
+    else reported_[source] = std::move(problems);
+    finishReset();
+}
+
+const std::vector<GraphError>& ProblemListModel::problemsOf(const QString& source) const {
+    static const std::vector<GraphError> none;
+    auto it = reported_.find(source);
+    return it == reported_.end() ? none : it->second;
+}
+
+// Called between beginResetModel() and the end of the reset: the rows point into the lists.
+void ProblemListModel::finishReset() {
+    rows_.clear();
+    for (const GraphError& e : problems_) rows_.emplace_back(QString(), &e);
+    for (const auto& [source, problems] : reported_) {
+        for (const GraphError& e : problems) rows_.emplace_back(source, &e);
+    }
     endResetModel();
     Q_EMIT countChanged();
 }

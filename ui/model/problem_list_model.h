@@ -1,21 +1,25 @@
-// The problems panel: every problem the validator reports for the edited graph, by node.
+// The problems panel: every problem the validator reports for the edited graph, by node, then the
+// problems other parts of the editor report about it (a run's faulted nodes, plugins that failed to
+// reload), each source replacing its own list.
 #pragma once
 
 #include <QAbstractListModel>
 #include <QtQml/qqmlregistration.h>
 
+#include <map>
+
 #include "ui/model/resolution_cache.h"
 
 namespace isochron::ui {
 
-/// One row per problem, in the validator's order. [ui thread]
+/// One row per problem: the validator's, in its order, then each source's, by source name. [ui thread]
 class ProblemListModel : public QAbstractListModel {
     Q_OBJECT
     QML_ELEMENT
     QML_UNCREATABLE("owned by a GraphDocument")
     Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
 public:
-    enum Role { NodeRole = Qt::UserRole + 1, PortRole, FieldRole, MessageRole, TextRole };
+    enum Role { NodeRole = Qt::UserRole + 1, PortRole, FieldRole, MessageRole, TextRole, SourceRole };
 
     explicit ProblemListModel(ResolutionCache& resolution, QObject* parent = nullptr);
 
@@ -23,13 +27,21 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QHash<int, QByteArray> roleNames() const override;
 
+    /// Replace the problems reported by `source` (e.g. "run", "plugins"); empty clears them.
+    void setProblems(const QString& source, std::vector<GraphError> problems);
+    /// The problems `source` reported (for tests and the status bar).
+    const std::vector<GraphError>& problemsOf(const QString& source) const;
+
 Q_SIGNALS:
     void countChanged();
 
 private:
-    void refresh();
+    // Rebuild the rows and end the model reset the caller began.
+    void finishReset();
     ResolutionCache& resolution_;
-    std::vector<GraphError> problems_;
+    std::vector<GraphError> problems_;                     // the validator's
+    std::map<QString, std::vector<GraphError>> reported_;  // by source
+    std::vector<std::pair<QString, const GraphError*>> rows_;
 };
 
 }  // namespace isochron::ui

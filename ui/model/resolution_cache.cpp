@@ -4,7 +4,7 @@ namespace isochron::ui {
 
 ResolutionCache::ResolutionCache(const GraphStore& store, const OperatorRegistry& registry, QObject* parent)
     : QObject(parent), store_(store), registry_(registry) {
-    connect(&store, &GraphStore::structureChanged, this, &ResolutionCache::markStale);
+    connect(&store, &GraphStore::structureChanged, this, &ResolutionCache::invalidate);
 }
 
 const GraphResolution& ResolutionCache::current() {
@@ -15,7 +15,7 @@ const GraphResolution& ResolutionCache::current() {
     return resolution_;
 }
 
-void ResolutionCache::markStale() {
+void ResolutionCache::invalidate() {
     stale_ = true;
     if (announcementQueued_) return;
     announcementQueued_ = true;

@@ -20,13 +20,15 @@ public:
     /// The resolution of the graph as it is now (recomputed here if an edit made it stale).
     const GraphResolution& current();
     const OperatorRegistry& registry() const { return registry_; }
+    /// Recompute on next use and announce it: after an edit, or when the registry's types changed
+    /// (a plugin reloaded), since the resolution refers to their descriptors.
+    void invalidate();
 
 Q_SIGNALS:
     /// The resolution changed; emitted from the event loop after a burst of edits.
     void updated();
 
 private:
-    void markStale();
     const GraphStore& store_;
     const OperatorRegistry& registry_;
     GraphResolution resolution_;

@@ -39,6 +39,7 @@ Popup {
             ["Ctrl+Shift+N", qsTr("new window")],
             ["F5 / Shift+F5", qsTr("run / stop")],
             ["F6", qsTr("compare schedulers")],
+            ["Ctrl+Shift+R", qsTr("reload plugins (also automatic when a plugin file changes)")],
             ["Ctrl+K", qsTr("search the palette")],
             ["F1 or ?", qsTr("this sheet")]]}
     ]

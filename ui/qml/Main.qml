@@ -41,7 +41,7 @@ ApplicationWindow {
     palette.toolTipText: Theme.text
 
     GraphDocument { id: document }
-    RunController { id: run; document: document; liveValues: viewSettings.liveValues }
+    RunController { id: run; document: document; liveValues: viewSettings.liveValues; Component.onCompleted: PluginReloader.attach(run) }
     RecentFiles { id: recent }
     SampleCatalog { id: samples }
 
@@ -145,6 +145,7 @@ ApplicationWindow {
     Action { id: runAction; text: qsTr("&Run"); shortcut: "F5"; enabled: !run.running; onTriggered: { bottomTabs.currentIndex = run.localization.available ? 3 : 0; run.start(schedulerBox.currentText === document.schedulerName ? "" : schedulerBox.currentText) } }
     Action { id: stopAction; text: qsTr("&Stop"); shortcut: "Shift+F5"; enabled: run.running; onTriggered: run.stopAll() }
     Action { id: restartAction; text: qsTr("Re&start"); shortcut: "Ctrl+F5"; enabled: run.running; onTriggered: run.restartWith(run.schedulerText) }
+    Action { id: reloadPluginsAction; text: qsTr("Re&load Plugins"); shortcut: "Ctrl+Shift+R"; onTriggered: PluginReloader.reloadAll() }
     Action { id: compareAction; text: qsTr("&Compare Schedulers…"); shortcut: "F6"; onTriggered: bottomTabs.currentIndex = 2 }
     Action { id: paletteSearchAction; text: qsTr("Search &Operators"); shortcut: "Ctrl+K"; onTriggered: palettePanel.searchField.forceActiveFocus() }
     Action { id: helpAction; text: qsTr("&Keyboard Shortcuts"); shortcut: "F1"; onTriggered: help.open() }
@@ -226,6 +227,7 @@ ApplicationWindow {
             MenuItem { action: runAction }
             MenuItem { action: stopAction }
             MenuItem { action: restartAction }
+            MenuItem { action: reloadPluginsAction }
             MenuSeparator {}
             MenuItem { action: compareAction }
         }
@@ -396,6 +398,7 @@ ApplicationWindow {
         onDismissed: { canvas.completePendingWire(""); canvas.forceActiveFocus() }
     }
     HelpOverlay { id: help }
+    PluginReloadToast { parent: canvas }
 
     FileDialog {
         id: openDialog

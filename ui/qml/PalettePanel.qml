@@ -1,4 +1,5 @@
-// The palette: every operator by category, with search-as-you-type and each one's summary. Drag an
+// The palette: every operator by category, with search-as-you-type, each one's summary and, for a
+// plugin's operators, the plugin's file (the tooltip says "built-in" for the others). Drag an
 // operator onto the canvas, or double-click it to add it in the middle of the view.
 import QtQuick
 import QtQuick.Controls
@@ -12,6 +13,7 @@ Rectangle {
     color: Theme.panel
 
     OperatorCatalog { id: catalog; filter: search.text }
+    Connections { target: PluginReloader; function onReloaded() { catalog.refresh() } }
 
     ColumnLayout {
         anchors.fill: parent
@@ -60,6 +62,9 @@ Rectangle {
                 required property string summary
                 required property string documentation
                 required property string ports
+                required property string origin
+                required property string originName
+                readonly property bool fromPlugin: origin !== "built-in"
                 width: ListView.view.width
                 height: 46
                 Rectangle {
@@ -72,7 +77,32 @@ Rectangle {
                     x: 14; width: parent.width - 24
                     anchors.verticalCenter: parent.verticalCenter
                     spacing: 2
-                    Text { text: entry.name; font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; width: parent.width; elide: Text.ElideRight }
+                    Row {
+                        width: parent.width
+                        spacing: 6
+                        Text {
+                            text: entry.name; font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; elide: Text.ElideRight
+                            width: Math.min(implicitWidth, parent.width - (originTag.visible ? originTag.width + parent.spacing : 0))
+                        }
+                        Rectangle {  // which plugin it comes from
+                            id: originTag
+                            objectName: "paletteOrigin"
+                            visible: entry.fromPlugin
+                            width: Math.min(originLabel.implicitWidth + 8, parent.width / 2)
+                            height: originLabel.implicitHeight + 2
+                            radius: 3
+                            color: Theme.panelAlt
+                            border.color: Theme.border
+                            anchors.verticalCenter: parent.verticalCenter
+                            Text {
+                                id: originLabel
+                                anchors.centerIn: parent
+                                width: parent.width - 8
+                                horizontalAlignment: Text.AlignHCenter
+                                text: entry.originName; font.pixelSize: Theme.smallFontSize - 1; color: Theme.textDim; elide: Text.ElideMiddle
+                            }
+                        }
+                    }
                     Text { text: entry.summary; font.pixelSize: Theme.smallFontSize; color: Theme.textDim; width: parent.width; elide: Text.ElideRight }
                 }
                 MouseArea {
@@ -104,6 +134,7 @@ Rectangle {
                 ToolTip.visible: mouse.containsMouse && !mouse.pressed
                 ToolTip.delay: 700
                 ToolTip.text: entry.typeName + "\n" + entry.summary + "\n" + entry.ports
+                              + "\n" + (entry.fromPlugin ? qsTr("plugin: %1").arg(entry.origin) : qsTr("built-in"))
                               + (entry.documentation.length ? "\n\n" + entry.documentation : "")
             }
         }

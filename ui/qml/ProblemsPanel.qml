@@ -1,4 +1,5 @@
-// Every problem the engine's validator finds in the graph; clicking one selects and centres its node.
+// Every problem the engine's validator finds in the graph, then the faults of the last run's nodes
+// and plugins whose new build was refused; clicking one selects and centres its node.
 import QtQuick
 import QtQuick.Controls
 import Isochron.Ui
@@ -20,6 +21,7 @@ Rectangle {
             required property string node
             required property string text
             required property string message
+            required property string source
             width: ListView.view.width
             height: 30
             color: hover.containsMouse ? Theme.hover : (index % 2 ? Theme.panelAlt : Theme.panel)
@@ -28,7 +30,7 @@ Rectangle {
                 spacing: 8
                 Icon { name: "error"; size: 15; color: Theme.error; anchors.verticalCenter: parent.verticalCenter }
                 Text {
-                    text: parent.parent.node.length ? parent.parent.node : qsTr("graph")
+                    text: parent.parent.node.length ? parent.parent.node : parent.parent.source === "plugins" ? qsTr("plugin") : qsTr("graph")
                     font.pixelSize: Theme.fontSize; font.bold: true; color: Theme.text
                     anchors.verticalCenter: parent.verticalCenter
                 }

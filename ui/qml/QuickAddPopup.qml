@@ -38,6 +38,7 @@ Popup {
     background: Rectangle { color: Theme.panel; radius: 8; border.color: Theme.border }
 
     OperatorCatalog { id: catalog; filter: field.text }
+    Connections { target: PluginReloader; function onReloaded() { catalog.refresh() } }
 
     Column {
         anchors.fill: parent

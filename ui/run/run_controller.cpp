@@ -39,6 +39,7 @@ namespace {
 
 constexpr double kTelemetryHz = 30.0;
 constexpr std::uint64_t kOverloadedQueue = 4096;  // items waiting at one node's inputs
+const QString kRunProblems = QStringLiteral("run");  // the problems panel's source for faulted nodes
 
 QString rateText(double perSecond, const char* unit) {
     const char* prefixes[] = {"", "k", "M", "G"};
@@ -145,6 +146,7 @@ bool RunController::start(const QString& schedulerText) {
     schedulerText_ = schedulerSpecText(scheduler);
     telemetry_.beginRun(schedulerText_, nodeIds, outputIds);
     runningSpec_ = document_->spec();
+    document_->problems()->setProblems(kRunProblems, {});
     restartNeeded_ = false;
     Q_EMIT restartNeededChanged();
 
@@ -310,15 +312,18 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     if (!record) return;
     QHash<QString, NodeRunState> states;
     QHash<QString, QString> rates;
+    std::vector<GraphError> faults;
     const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
         const NodeTelemetry& t = snapshot.nodes[n];
         const QString id = QString::fromStdString(record->nodeIds[n]);
         NodeRunState state;
         state.state = t.failed ? "failed" : t.finished ? "finished" : t.queuedItems > kOverloadedQueue ? "overloaded" : t.warnings ? "warning" : "running";
-        state.detail = tr("%1 items in, %2 out, %3 queued, %4 µs per item")
-                           .arg(t.itemsIn).arg(t.itemsOut).arg(t.queuedItems).arg(t.costNsPerItem / 1000.0, 0, 'f', 2);
+        state.detail = t.failed ? QString::fromStdString(t.failure)
+                                : tr("%1 items in, %2 out, %3 queued, %4 µs per item")
+                                      .arg(t.itemsIn).arg(t.itemsOut).arg(t.queuedItems).arg(t.costNsPerItem / 1000.0, 0, 'f', 2);
         states.insert(id, state);
+        if (t.failed) faults.push_back(GraphError{record->nodeIds[n], "", "", t.failure});
         if (dt > 0) {
             const double samples = static_cast<double>(t.samplesOut - job_->lastSamplesOut[n]) / dt;
             const double items = static_cast<double>(t.itemsOut - job_->lastItemsOut[n]) / dt;
@@ -329,6 +334,7 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     }
     job_->lastRateTime = snapshot.elapsedSeconds;
     document_->nodes()->setRunStates(states);
+    if (faults.size() != document_->problems()->problemsOf(kRunProblems).size()) document_->problems()->setProblems(kRunProblems, std::move(faults));
     if (!liveValues_ || dt <= 0) return;
     QHash<QString, QString> texts;
     for (const EdgeSpec& edge : runningSpec_.edges) {
@@ -360,7 +366,10 @@ void RunController::onParameterChanged(const QString& nodeId, const QString& nam
 void RunController::checkRestartNeeded() {
     if (!document_) return;
     if (!running()) {
-        if (job_ == nullptr && state_ != "idle") document_->nodes()->setRunStates({});
+        if (job_ == nullptr && state_ != "idle") {
+            document_->nodes()->setRunStates({});
+            document_->problems()->setProblems(kRunProblems, {});
+        }
         return;
     }
     const GraphSpec& now = document_->spec();

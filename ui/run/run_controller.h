@@ -1,6 +1,7 @@
 // Runs the edited graph: validates it, builds the engine on its own thread, pulls telemetry
 // snapshots at 30 Hz through the engine's wait-free channel, applies live parameter edits, and
-// restarts under another scheduler (replaying the same input from the start) on request.
+// restarts under another scheduler (replaying the same input from the start) on request. Nodes the
+// engine disabled (an operator threw) show as failed, and their faults go to the problems panel.
 // The ui thread never waits for the engine: starting, stopping and results travel as queued calls.
 #pragma once
 

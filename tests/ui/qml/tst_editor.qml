@@ -1,5 +1,5 @@
 // The main interactions, done with the mouse and keyboard in the real editor window: add a node
-// (quick-add), connect two ports, refuse a bad wire, undo, run and stop, switch scheduler.
+// (quick-add), connect two ports, refuse a bad wire, undo, run and stop, switch scheduler, reload plugins.
 import QtQuick
 import QtTest
 
@@ -150,5 +150,14 @@ TestCase {
         tryCompare(window.runController, "state", "running", 5000)
         compare(document.schedulerName, "fifo")
         compare(window.runController.telemetry.runCount, 2)
+    }
+
+    function test_reloadPluginsShortcutSaysWhatItDid() {
+        canvas.forceActiveFocus()
+        keyClick(Qt.Key_R, Qt.ControlModifier | Qt.ShiftModifier)
+        const toast = findChild(canvas, "pluginReloadToast")
+        verify(toast)
+        tryVerify(() => toast.visible)
+        verify(toast.text.indexOf("No plugins are loaded") >= 0, toast.text)
     }
 }

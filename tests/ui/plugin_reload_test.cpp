@@ -1,0 +1,245 @@
+// Plugins in the editor: a rebuilt plugin file is reloaded by itself (also when the build replaces
+// the file), the palette and the open document follow while nodes keep their wires and parameters,
+// a refused build keeps the old one and says why, runs stop for the reload and start again, and a
+// plugin operator that throws while running is a problem naming its node while the rest runs on.
+#include <catch2/catch.hpp>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+
+#include <filesystem>
+
+#include "engine/plugins/plugin_host.h"
+#include "engine/plugins/plugin_manifest.h"
+#include "nodes/register_builtin_nodes.h"
+#include "ui/model/graph_document.h"
+#include "ui/model/operator_catalog.h"
+#include "ui/plugins/plugin_reloader.h"
+#include "ui/run/run_controller.h"
+
+using namespace isochron;
+using namespace isochron::ui;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fixturePlugin(const std::string& name) { return fs::path(ISOCHRON_FIXTURE_DIR) / (name + ".so"); }
+
+// Put `plugin` and its manifest at `target` the way a build does: written beside it, then renamed
+// over it (so the old file's watch is lost), or, with `inPlace`, overwritten where it is.
+void installPlugin(const fs::path& plugin, const fs::path& target, bool inPlace) {
+    for (const auto& [from, to] : {std::pair{plugin, target}, std::pair{manifestPathFor(plugin), manifestPathFor(target)}}) {
+        if (inPlace) {
+            fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+        } else {
+            const fs::path temporary = to.string() + ".tmp";
+            fs::copy_file(from, temporary, fs::copy_options::overwrite_existing);
+            fs::rename(temporary, to);
+        }
+    }
+}
+
+bool waitUntil(const std::function<bool()>& done, int milliseconds = 20000) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < milliseconds) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return done();
+}
+
+bool catalogHas(const OperatorCatalog& catalog, const QString& type) {
+    for (int row = 0; row < catalog.rowCount(); ++row) {
+        if (catalog.typeAt(row) == type) return true;
+    }
+    return false;
+}
+
+QStringList problemNodes(GraphDocument& document) {
+    QStringList nodes;
+    ProblemListModel& problems = *document.problems();
+    for (int row = 0; row < problems.rowCount(); ++row) nodes.append(problems.index(row).data(ProblemListModel::NodeRole).toString());
+    return nodes;
+}
+
+QVariant parameterDefault(GraphDocument& document, const QString& node, const QString& name) {
+    for (const QVariant& entry : document.parametersOf(node)) {
+        if (entry.toMap()["name"] == name) return entry.toMap()["defaultValue"];
+    }
+    return {};
+}
+
+OperatorRegistry builtins() {
+    OperatorRegistry registry;
+    registerBuiltinNodes(registry);
+    return registry;
+}
+
+// The editor's pieces over a registry of the built-ins and one plugin host (destroyed last).
+struct Editor {
+    OperatorRegistry registry = builtins();
+    PluginHost host{registry};
+    GraphDocument document{registry, nullptr};
+    RunController run;
+    OperatorCatalog catalog{registry, nullptr};
+    Editor() { run.setDocument(&document); }
+};
+
+}  // namespace
+
+TEST_CASE("a rebuilt plugin file is reloaded; the palette and the document follow, wires and parameters kept", "[ui][plugins]") {
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    const fs::path plugin = fs::path(folder.path().toStdString()) / "versioned.so";
+    installPlugin(fixturePlugin("versioned_v1"), plugin, true);
+    Editor editor;
+    editor.host.load(plugin);
+    editor.catalog.refresh();
+    PluginReloader reloader(&editor.host, std::chrono::milliseconds(200));
+    reloader.attach(&editor.run);
+    QStringList summaries;
+    QList<bool> outcomes;
+    QObject::connect(&reloader, &PluginReloader::reloaded, [&](const QString& summary, bool ok) {
+        editor.catalog.refresh();
+        summaries.append(summary);
+        outcomes.append(ok);
+    });
+
+    GraphDocument& document = editor.document;
+    const QString same = document.addNode("versioned.same", 0, 0);
+    const QString gain = document.addNode("versioned.gain", 240, 0);
+    const QString old = document.addNode("versioned.old", 480, 0);
+    REQUIRE(document.connectPorts(same, "out", gain, "in").isEmpty());
+    REQUIRE(document.connectPorts(gain, "out", old, "in").isEmpty());
+    REQUIRE(document.setParameter(gain, "gain", 3.0).isEmpty());
+    CHECK(catalogHas(editor.catalog, "versioned.old"));
+    CHECK(parameterDefault(document, gain, "gain").toDouble() == 1.0);
+    // The one problem to begin with: nothing feeds the first node.
+    REQUIRE(waitUntil([&] { return problemNodes(document) == QStringList{same}; }));
+
+    SECTION("release 2 renamed over release 1") {
+        installPlugin(fixturePlugin("versioned_v2"), plugin, false);
+        REQUIRE(waitUntil([&] { return summaries.size() == 1; }));
+        CHECK(outcomes.front());
+        CHECK_THAT(summaries.front().toStdString(), Contains("versioned.so 2.0.0 reloaded") && Contains("added versioned.new") &&
+                                                        Contains("removed versioned.old") && Contains("changed versioned.gain") &&
+                                                        Contains("1 unchanged"));
+        CHECK(catalogHas(editor.catalog, "versioned.new"));
+        CHECK_FALSE(catalogHas(editor.catalog, "versioned.old"));
+        // Same nodes, wires and parameters; the changed type shows its new default; the node of the
+        // removed type is a problem instead of disappearing.
+        CHECK(document.nodeCount() == 3);
+        CHECK(document.spec().edges.size() == 2);
+        CHECK(document.spec().findNode(gain.toStdString())->params.at("gain") == 3.0);
+        CHECK(parameterDefault(document, gain, "gain").toDouble() == 2.0);
+        REQUIRE(waitUntil([&] { return problemNodes(document).contains(old); }));
+        CHECK(document.nodes()->get(gain)["known"].toBool());
+        CHECK_FALSE(document.nodes()->get(old)["known"].toBool());
+
+        // Release 1 again, written in place this time (and watched again after the rename).
+        installPlugin(fixturePlugin("versioned_v1"), plugin, true);
+        REQUIRE(waitUntil([&] { return summaries.size() == 2; }));
+        CHECK_THAT(summaries.back().toStdString(), Contains("versioned.so 1.0.0 reloaded") && Contains("added versioned.old"));
+        CHECK(catalogHas(editor.catalog, "versioned.old"));
+        REQUIRE(waitUntil([&] { return problemNodes(document) == QStringList{same}; }));
+        CHECK(document.spec().edges.size() == 2);
+    }
+
+    SECTION("a refused build keeps the old one and says why until a good build loads") {
+        // Release 2's binary beside release 1's manifest: the loader refuses it.
+        fs::copy_file(fixturePlugin("versioned_v2"), plugin, fs::copy_options::overwrite_existing);
+        REQUIRE(waitUntil([&] { return summaries.size() == 1; }));
+        CHECK_FALSE(outcomes.front());
+        CHECK_THAT(summaries.front().toStdString(), Contains("versioned.so kept") && Contains("its manifest does not match the binary"));
+        CHECK(catalogHas(editor.catalog, "versioned.old"));
+        CHECK(editor.host.find(plugin)->version == "1.0.0");
+        REQUIRE(document.problems()->problemsOf("plugins").size() == 1);
+        CHECK_THAT(document.problems()->problemsOf("plugins").front().message, Contains("does not match"));
+        CHECK(problemNodes(document) == (QStringList{same, ""}));
+
+        // A build for another plugin ABI, with its manifest: refused as well, the old one stays.
+        installPlugin(fixturePlugin("refused_abi"), plugin, false);
+        REQUIRE(waitUntil([&] { return summaries.size() == 2; }));
+        CHECK_FALSE(outcomes.back());
+        CHECK_THAT(summaries.back().toStdString(), Contains("versioned.so kept") && Contains("ABI 2"));
+        CHECK(catalogHas(editor.catalog, "versioned.old"));
+        REQUIRE(document.problems()->problemsOf("plugins").size() == 1);
+        CHECK_THAT(document.problems()->problemsOf("plugins").front().message, Contains("ABI 2"));
+
+        // Reload Plugins (the menu action) with a consistent build clears it.
+        installPlugin(fixturePlugin("versioned_v1"), plugin, true);
+        reloader.reloadAll();
+        REQUIRE(summaries.size() >= 3);
+        CHECK(outcomes.back());
+        CHECK(document.problems()->problemsOf("plugins").empty());
+        CHECK(editor.host.find(plugin)->version == "1.0.0");
+    }
+}
+
+TEST_CASE("a reload stops the running graphs and starts them again", "[ui][plugins][run]") {
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    const fs::path plugin = fs::path(folder.path().toStdString()) / "versioned.so";
+    installPlugin(fixturePlugin("versioned_v1"), plugin, true);
+    Editor editor;
+    editor.host.load(plugin);
+    PluginReloader reloader(&editor.host, std::chrono::milliseconds(200));
+    reloader.attach(&editor.run);
+    int reloads = 0;
+    QObject::connect(&reloader, &PluginReloader::reloaded, [&] { ++reloads; });
+
+    GraphDocument& document = editor.document;
+    const QString generator = document.addNode("generators.signal_generator", 0, 0);
+    const QString sink = document.addNode("io.null_sink", 240, 0);
+    REQUIRE(document.connectPorts(generator, "out", sink, "in").isEmpty());
+    REQUIRE(document.setParameter(generator, "duration", 0.0).isEmpty());  // forever
+    REQUIRE(editor.run.start());
+    REQUIRE(waitUntil([&] { return editor.run.state() == "running"; }));
+
+    reloader.reloadAll();
+    CHECK(reloads == 0);  // not while the engine runs
+    REQUIRE(waitUntil([&] { return reloads == 1; }));
+    REQUIRE(waitUntil([&] { return editor.run.state() == "running"; }));
+    CHECK(editor.run.telemetry()->runCount() == 2);
+    editor.run.stopAll();
+    REQUIRE(waitUntil([&] { return !editor.run.running(); }));
+}
+
+TEST_CASE("a plugin operator that throws while running is a problem naming its node; the rest runs on", "[ui][plugins][faults]") {
+    Editor editor;
+    editor.host.load(fixturePlugin("flawed"));
+    GraphDocument& document = editor.document;
+    const QString tone = document.addNode("generators.signal_generator", 0, 0);
+    const QString healthy = document.addNode("io.null_sink", 240, 0);
+    const QString faulty = document.addNode("flawed.throws", 240, 120);
+    const QString after = document.addNode("io.null_sink", 480, 120);
+    REQUIRE(document.setParameter(tone, "duration", 0.0).isEmpty());  // forever
+    REQUIRE(document.setParameter(tone, "rate", 8000.0).isEmpty());
+    REQUIRE(document.setParameter(tone, "block", 200).isEmpty());
+    REQUIRE(document.connectPorts(tone, "out", healthy, "in").isEmpty());
+    REQUIRE(document.connectPorts(tone, "out", faulty, "in").isEmpty());
+    REQUIRE(document.connectPorts(faulty, "out", after, "in").isEmpty());
+
+    RunController& run = editor.run;
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return !document.problems()->problemsOf("run").empty(); }));
+    CHECK(run.running());
+    const GraphError fault = document.problems()->problemsOf("run").front();
+    CHECK(fault.node == faulty.toStdString());
+    CHECK_THAT(fault.message, Contains("deliberate failure on segment 10") && Contains("[plugin "));
+    CHECK(problemNodes(document).contains(faulty));
+    CHECK(document.nodes()->get(faulty)["status"] == "failed");
+    CHECK_THAT(document.nodes()->get(faulty)["statusText"].toString().toStdString(), Contains("deliberate failure"));
+
+    // The healthy branch keeps going.
+    const qint64 before = document.nodes()->get(healthy)["statusText"].toString().section(' ', 0, 0).toLongLong();
+    REQUIRE(waitUntil([&] { return document.nodes()->get(healthy)["statusText"].toString().section(' ', 0, 0).toLongLong() > before + 100; }));
+    CHECK(run.running());
+    CHECK(document.nodes()->get(healthy)["status"] == "running");
+
+    run.stopAll();
+    REQUIRE(waitUntil([&] { return !run.running(); }));
+    CHECK(run.state() == "failed");
+    CHECK_THAT(run.message().toStdString(), Contains("node '" + faulty.toStdString() + "'"));
+    CHECK(document.problems()->problemsOf("run").size() == 1);  // still listed after the run
+}
