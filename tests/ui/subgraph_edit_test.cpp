@@ -133,6 +133,20 @@ TEST_CASE("an output used outside the selection becomes an exposed output, feedi
     CHECK(canonical(document.spec()) == canonical(parseGraph(before)));
 }
 
+TEST_CASE("saving the graph elsewhere keeps its subgraph references pointing at the same file", "[ui][subgraph]") {
+    Folder folder;
+    fs::create_directories(folder.path / "elsewhere");
+    GraphDocument document;
+    buildFanOut(document);
+    REQUIRE(document.saveAs(folder.file("main.isograph.json")));
+    document.selection()->selectNodes({"fft"});
+    REQUIRE(document.groupSelection(folder.file("spectrum.isograph.json")) == QString());
+    REQUIRE(document.saveAs(folder.file("elsewhere/main.isograph.json")));
+    CHECK(subgraphReference(*document.spec().findNode("spectrum")) == "../spectrum.isograph.json");
+    CHECK(document.subgraphFileOf("spectrum") == folder.file("spectrum.isograph.json"));
+    CHECK(document.valid());
+}
+
 TEST_CASE("grouping nothing, ungrouping an operator or a missing file explain why", "[ui][subgraph]") {
     Folder folder;
     GraphDocument document;

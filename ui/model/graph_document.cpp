@@ -236,7 +236,9 @@ bool GraphDocument::saveAs(const QString& pathOrUrl) {
     }
     spec.baseDirectory = folder;
     bool pathsRewritten = false;
-    for (std::size_t i = 0; i < spec.nodes.size(); ++i) pathsRewritten |= spec.nodes[i].params != store_.spec().nodes[i].params;
+    for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+        pathsRewritten |= spec.nodes[i].params != store_.spec().nodes[i].params || spec.nodes[i].extra != store_.spec().nodes[i].extra;
+    }
     if (pathsRewritten) {
         // The history holds the old relative paths, which no longer name the same files from here.
         store_.reset(std::move(spec));

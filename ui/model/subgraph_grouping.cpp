@@ -26,6 +26,9 @@ std::string freeName(const std::string& wanted, const std::string& node, std::se
 void rebasePaths(GraphSpec& spec, const OperatorRegistry& registry, const fs::path& from, const fs::path& to) {
     if (from.empty() || to.empty() || from == to) return;
     for (NodeSpec& node : spec.nodes) {
+        if (const fs::path reference = subgraphReference(node); !reference.empty() && reference.is_relative()) {
+            node.extra[kSubgraphField] = fs::relative((from / reference).lexically_normal(), to).generic_string();
+        }
         const OperatorDescriptor* d = registry.find(node.type);
         if (!d) continue;
         for (auto& [name, value] : node.params) {

@@ -14,8 +14,8 @@
 
 namespace isochron::ui {
 
-/// Relative path parameters of `spec`'s nodes re-expressed from folder `to`, so they name the same
-/// files they named from folder `from`.
+/// Relative path parameters and subgraph references of `spec`'s nodes re-expressed from folder `to`,
+/// so they name the same files they named from folder `from`.
 void rebasePaths(GraphSpec& spec, const OperatorRegistry& registry, const std::filesystem::path& from, const std::filesystem::path& to);
 
 /// A selection turned into a subgraph: the file to write and what replaces the selection. [value type]
