@@ -60,6 +60,23 @@ GraphResolution GraphResolution::of(const GraphSpec& graph, const OperatorRegist
     return result;
 }
 
+namespace {
+
+Endpoint flatten(const ExpandedGraph& expanded, const Endpoint& endpoint, std::vector<ExposedEndpoint> SubgraphInterface::*list) {
+    auto subgraph = expanded.subgraphs.find(endpoint.node);
+    if (subgraph == expanded.subgraphs.end()) return endpoint;
+    for (const ExposedEndpoint& exposed : subgraph->second.flat.*list) {
+        if (exposed.name == endpoint.name) return exposed.inner.front();
+    }
+    return endpoint;
+}
+
+}  // namespace
+
+Endpoint GraphResolution::flatOutput(const Endpoint& endpoint) const { return flatten(expanded_, endpoint, &SubgraphInterface::outputs); }
+
+Endpoint GraphResolution::flatParameter(const Endpoint& endpoint) const { return flatten(expanded_, endpoint, &SubgraphInterface::params); }
+
 const NodeResolution* GraphResolution::node(std::string_view id) const {
     auto it = nodes_.find(id);
     return it == nodes_.end() ? nullptr : &it->second;
