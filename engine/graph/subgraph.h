@@ -39,7 +39,7 @@ struct ExposedEndpoint {
     std::vector<Endpoint> inner;
 };
 
-/// What a graph file exposes when used as a subgraph, in the order written. [value type]
+/// What a graph file exposes when used as a subgraph, each list sorted by name. [value type]
 struct SubgraphInterface {
     std::vector<ExposedEndpoint> inputs, outputs, params;
 };
