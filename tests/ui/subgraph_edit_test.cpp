@@ -3,7 +3,9 @@
 // parameters; ungrouping gives back the original graph.
 #include <catch2/catch.hpp>
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 
 #include <algorithm>
 #include <filesystem>
@@ -145,6 +147,26 @@ TEST_CASE("saving the graph elsewhere keeps its subgraph references pointing at 
     CHECK(subgraphReference(*document.spec().findNode("spectrum")) == "../spectrum.isograph.json");
     CHECK(document.subgraphFileOf("spectrum") == folder.file("spectrum.isograph.json"));
     CHECK(document.valid());
+}
+
+TEST_CASE("a subgraph saved from another window updates the node using it", "[ui][subgraph]") {
+    Folder folder;
+    GraphDocument document;
+    buildFanOut(document);
+    REQUIRE(document.saveAs(folder.file("main.isograph.json")));
+    document.selection()->selectNodes({"fft"});
+    REQUIRE(document.groupSelection(folder.file("spectrum.isograph.json")) == QString());
+    auto exposedSize = [&] { return document.parametersOf("spectrum").front().toMap()["value"].toInt(); };
+    REQUIRE(exposedSize() == 128);
+
+    GraphDocument other;
+    REQUIRE(other.open(folder.file("spectrum.isograph.json")));
+    REQUIRE(other.setParameter("fft", "size", 256).isEmpty());
+    REQUIRE(other.save());
+    QElapsedTimer clock;
+    clock.start();
+    while (exposedSize() != 256 && clock.elapsed() < 5000) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    CHECK(exposedSize() == 256);
 }
 
 TEST_CASE("grouping nothing, ungrouping an operator or a missing file explain why", "[ui][subgraph]") {

@@ -1,8 +1,10 @@
-// Keeps the validator's view of the edited graph current: marked stale by every structural edit,
-// recomputed on first use, and announced once per burst of edits (queued, so a model may ask
-// for it while it handles a change).
+// Keeps the validator's view of the edited graph current: marked stale by every structural edit
+// and whenever a subgraph file it uses changes on disk (saved from another window), recomputed on
+// first use, and announced once per burst of edits (queued, so a model may ask for it while it
+// handles a change).
 #pragma once
 
+#include <QFileSystemWatcher>
 #include <QObject>
 
 #include "engine/operators/registry.h"
@@ -27,7 +29,9 @@ Q_SIGNALS:
 
 private:
     void markStale();
+    void watchSubgraphFiles();
     const GraphStore& store_;
+    QFileSystemWatcher subgraphFiles_;
     const OperatorRegistry& registry_;
     GraphResolution resolution_;
     bool stale_ = true;
