@@ -169,6 +169,31 @@ TEST_CASE("a subgraph saved from another window updates the node using it", "[ui
     CHECK(exposedSize() == 256);
 }
 
+TEST_CASE("a selection holding a subgraph node groups into a file elsewhere and ungroups back", "[ui][subgraph]") {
+    Folder folder;
+    const fs::path samples = fs::path(ISOCHRON_SOURCE_DIR) / "samples";
+    fs::create_directories(folder.path / "parts");
+    fs::create_directories(folder.path / "groups");
+    fs::copy_file(samples / "two-bands.isograph.json", folder.path / "two-bands.isograph.json");
+    fs::copy_file(samples / "parts/band-detector.isograph.json", folder.path / "parts/band-detector.isograph.json");
+    GraphDocument document;
+    REQUIRE(document.open(folder.file("two-bands.isograph.json")));
+    REQUIRE(document.valid());
+    const std::string before = serializeGraph(document.spec());
+    document.selection()->selectNodes({"sweep", "low"});
+    REQUIRE(document.groupSelection(folder.file("groups/source.isograph.json")) == QString());
+    const GraphSpec file = loadGraphFile(folder.path / "groups/source.isograph.json");
+    CHECK(subgraphReference(*file.findNode("low")) == "../parts/band-detector.isograph.json");
+    CHECK(file.extra["interface"]["params"]["band_low_hz"] == "low.band_low_hz");
+    CHECK(document.valid());
+    const NodeResolution* view = document.resolution().node("source");
+    REQUIRE(view);
+    CHECK(view->outputs.size() == 2);  // the sweep feeding "high" and the events of "low"
+    REQUIRE(document.ungroup("source") == QString());
+    CHECK(canonical(document.spec()) == canonical(parseGraph(before)));
+    CHECK(document.valid());
+}
+
 TEST_CASE("grouping nothing, ungrouping an operator or a missing file explain why", "[ui][subgraph]") {
     Folder folder;
     GraphDocument document;
