@@ -194,6 +194,28 @@ TEST_CASE("a selection holding a subgraph node groups into a file elsewhere and 
     CHECK(document.valid());
 }
 
+TEST_CASE("grouping exposes the chosen parameters only", "[ui][subgraph]") {
+    Folder folder;
+    GraphDocument document;
+    buildFanOut(document);
+    REQUIRE(document.setParameter("signal_generator", "frequency", 440).isEmpty());
+    REQUIRE(document.saveAs(folder.file("main.isograph.json")));
+    document.selection()->selectNodes({"signal_generator", "fft"});
+    CHECK(document.selectionParameters() == QStringList{"signal_generator.frequency", "fft.size"});
+    REQUIRE(document.groupSelection(folder.file("none.isograph.json"), QStringList{}) == QString());
+    CHECK(loadGraphFile(folder.path / "none.isograph.json").extra["interface"].count("params") == 0);
+    CHECK(document.parametersOf("none").isEmpty());
+    document.undo();
+    REQUIRE(document.groupSelection(folder.file("one.isograph.json"), QStringList{"signal_generator.frequency"}) == QString());
+    CHECK(loadGraphFile(folder.path / "one.isograph.json").extra["interface"]["params"] ==
+          nlohmann::json::parse(R"({"frequency": "signal_generator.frequency"})"));
+    REQUIRE(document.parametersOf("one").size() == 1);
+    CHECK(document.parametersOf("one").front().toMap()["value"].toDouble() == 440);
+    document.undo();
+    CHECK(document.groupSelection(folder.file("bad.isograph.json"), QStringList{"null_sink.frequency"}).contains("not among the nodes"));
+    CHECK_FALSE(fs::exists(folder.path / "bad.isograph.json"));
+}
+
 TEST_CASE("grouping nothing, ungrouping an operator or a missing file explain why", "[ui][subgraph]") {
     Folder folder;
     GraphDocument document;

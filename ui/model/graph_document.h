@@ -150,10 +150,13 @@ public:
     Q_INVOKABLE void autoLayout();
 
     // ---- Subgraphs (graph_document_subgraphs.cpp) ----
-    /// Write the selected nodes as a subgraph file (a path or file: URL; its wires crossing the
-    /// selection and the parameters the nodes set become its interface) and replace them by one node
-    /// using it, in one undo step. Returns why not, or empty.
-    Q_INVOKABLE QString groupSelection(const QString& pathOrUrl);
+    /// Write the selected nodes as a subgraph file (a path or file: URL; the wires crossing the
+    /// selection become its ports, and `parameters` its parameters: "node.param" names, by default
+    /// selectionParameters()) and replace them by one node using it, in one undo step. Returns why
+    /// not, or empty.
+    Q_INVOKABLE QString groupSelection(const QString& pathOrUrl, const QVariant& parameters = {});
+    /// The parameters the selected nodes set, as "node.param" (what grouping exposes by default).
+    Q_INVOKABLE QStringList selectionParameters() const;
     /// Inline a subgraph node back into this graph (one undo step). Returns why not, or empty.
     Q_INVOKABLE QString ungroup(const QString& nodeId);
     /// The absolute path of the file a subgraph node stands for; empty for an operator node.

@@ -45,7 +45,23 @@ QString localFile(const QString& pathOrUrl) {
 
 }  // namespace
 
-QString GraphDocument::groupSelection(const QString& pathOrUrl) {
+QStringList GraphDocument::selectionParameters() const {
+    QStringList list;
+    for (const QString& id : selection_.nodes()) {
+        if (const NodeSpec* node = store_.node(id.toStdString())) {
+            for (const auto& [name, value] : node->params) list.append(id + "." + QString::fromStdString(name));
+        }
+    }
+    return list;
+}
+
+QString GraphDocument::groupSelection(const QString& pathOrUrl, const QVariant& parameters) {
+    std::vector<Endpoint> exposed;
+    for (const QString& text : parameters.isValid() ? parameters.toStringList() : selectionParameters()) {
+        Endpoint parameter;
+        if (!splitEndpoint(text.toStdString(), parameter.node, parameter.name)) return tr("'%1' is not node.parameter").arg(text);
+        exposed.push_back(std::move(parameter));
+    }
     const QStringList selected = selection_.nodes();
     std::vector<std::string> ids;
     for (const QString& id : selected) ids.push_back(id.toStdString());
@@ -60,7 +76,7 @@ QString GraphDocument::groupSelection(const QString& pathOrUrl) {
     const std::string nodeId = uniqueNodeId(stem.empty() ? "subgraph" : stem, taken);
     GroupPlan plan;
     try {
-        plan = planGroup(store_.spec(), ids, nodeId, reference, file.parent_path(), registry_);
+        plan = planGroup(store_.spec(), ids, nodeId, reference, exposed, file.parent_path(), registry_);
         plan.file.name = stem;
         GraphSpec written = plan.file;
         written.baseDirectory.clear();

@@ -42,7 +42,7 @@ void rebasePaths(GraphSpec& spec, const OperatorRegistry& registry, const fs::pa
 }
 
 GroupPlan planGroup(const GraphSpec& graph, const std::vector<std::string>& ids, const std::string& nodeId, const std::string& reference,
-                    const fs::path& fileFolder, const OperatorRegistry& registry) {
+                    const std::vector<Endpoint>& parameters, const fs::path& fileFolder, const OperatorRegistry& registry) {
     const std::set<std::string> chosen(ids.begin(), ids.end());
     GroupPlan plan;
     double left = std::numeric_limits<double>::max(), top = std::numeric_limits<double>::max();
@@ -92,8 +92,9 @@ GroupPlan planGroup(const GraphSpec& graph, const std::vector<std::string>& ids,
             plan.outerEdges.push_back({nodeId, it->second, edge.toNode, edge.toPort});
         }
     }
-    for (const NodeSpec& node : plan.file.nodes) {
-        for (const auto& [name, value] : node.params) interface.params.push_back({freeName(name, node.id, paramNames), {{node.id, name}}});
+    for (const Endpoint& parameter : parameters) {
+        if (!chosen.count(parameter.node)) throw std::invalid_argument("'" + parameter.node + "' is not among the nodes to group");
+        interface.params.push_back({freeName(parameter.name, parameter.node, paramNames), {parameter}});
     }
     plan.file.scheduler = graph.scheduler;
     plan.file.extra[kInterfaceField] = interfaceToJson(interface);

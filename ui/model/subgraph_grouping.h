@@ -27,10 +27,11 @@ struct GroupPlan {
 
 /// Plan grouping `ids` of `graph` into a file that the new node `nodeId` refers to as `reference`
 /// (the file lives in `fileFolder`). Every wire crossing the selection becomes an exposed port (one
-/// input per outside output feeding the selection); every parameter the selected nodes set is exposed.
-/// Throws std::invalid_argument with the reason when the selection cannot be grouped.
+/// input per outside output feeding the selection); `parameters` (node, parameter) are exposed, named
+/// as the parameter (node_parameter when two share a name). Throws std::invalid_argument with the
+/// reason when the selection cannot be grouped.
 GroupPlan planGroup(const GraphSpec& graph, const std::vector<std::string>& ids, const std::string& nodeId, const std::string& reference,
-                    const std::filesystem::path& fileFolder, const OperatorRegistry& registry);
+                    const std::vector<Endpoint>& parameters, const std::filesystem::path& fileFolder, const OperatorRegistry& registry);
 
 /// A subgraph node inlined: the nodes and wires that replace it. [value type]
 struct UngroupPlan {

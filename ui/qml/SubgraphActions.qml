@@ -1,5 +1,6 @@
-// The subgraph actions of one editor window: group the selection into a new graph file (Ctrl+G),
-// ungroup the selected subgraph node (Ctrl+Shift+G), open a subgraph node's file in a new window.
+// The subgraph actions of one editor window: group the selection into a new graph file (Ctrl+G: a
+// file name, then which of the parameters the nodes set the subgraph node shows), ungroup the
+// selected subgraph node (Ctrl+Shift+G), open a subgraph node's file in a new window.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Dialogs
@@ -54,6 +55,41 @@ Item {
         fileMode: FileDialog.SaveFile
         nameFilters: [qsTr("Isochron graphs (*.isograph.json)")]
         defaultSuffix: "isograph.json"
-        onAccepted: actions.report(actions.document.groupSelection(selectedFile.toString()))
+        onAccepted: {
+            const parameters = actions.document.selectionParameters()
+            if (parameters.length === 0) {
+                actions.report(actions.document.groupSelection(selectedFile.toString(), []))
+                return
+            }
+            parameterDialog.file = selectedFile.toString()
+            parameterDialog.choices = parameters.map(name => ({name: name, exposed: true}))
+            parameterDialog.open()
+        }
+    }
+    Dialog {
+        id: parameterDialog
+        objectName: "exposedParametersDialog"
+        property string file
+        property var choices: []
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        modal: true
+        title: qsTr("Parameters the subgraph node shows")
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        Column {
+            spacing: 4
+            Label { text: qsTr("The others keep their values inside the file.") }
+            Repeater {
+                model: parameterDialog.choices
+                CheckBox {
+                    required property var modelData
+                    required property int index
+                    text: modelData.name
+                    checked: modelData.exposed
+                    onToggled: parameterDialog.choices[index].exposed = checked
+                }
+            }
+        }
+        onAccepted: actions.report(actions.document.groupSelection(file, choices.filter(c => c.exposed).map(c => c.name)))
     }
 }

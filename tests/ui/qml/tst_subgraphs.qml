@@ -1,5 +1,5 @@
-// Subgraph nodes in the real editor window: they show their exposed ports, Ctrl+Shift+G ungroups the
-// selected one in one undo step, and the Edit menu's actions follow the selection.
+// Subgraph nodes in the real editor window: they show their exposed ports, grouping asks which
+// parameters to expose, and Ctrl+Shift+G ungroups the selected one in one undo step.
 import QtQuick
 import QtTest
 
@@ -38,6 +38,22 @@ TestCase {
         verify(document.valid)
         const sizes = document.parametersOf("low").map(p => p.name)
         compare(sizes, ["band_high_hz", "band_low_hz", "q"])  // by name
+    }
+
+    function test_groupExposesTheCheckedParameters() {
+        document.selection.selectNodes(["sweep", "low"])
+        const dialog = findChild(window, "exposedParametersDialog")
+        verify(dialog)
+        dialog.file = temporaryDirectory + "/isochron-tst-subgraphs.isograph.json"
+        dialog.choices = document.selectionParameters().map(name => ({name: name, exposed: name === "sweep.frequency"}))
+        dialog.open()
+        tryVerify(() => dialog.opened, 2000)
+        dialog.accept()
+        compare(document.nodeCount, 4)
+        const id = "isochron-tst-subgraphs"
+        compare(document.parametersOf(id).map(p => p.name), ["frequency"])
+        compare(document.nodes.get(id).outputs.length, 2)
+        verify(document.valid)
     }
 
     function test_ungroupWithKeysInOneUndoStep() {
