@@ -12,6 +12,7 @@
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/subgraph.h"
+#include "ui/files/sample_catalog.h"
 #include "ui/model/graph_document.h"
 
 using namespace isochron;
@@ -227,4 +228,12 @@ TEST_CASE("grouping nothing, ungrouping an operator or a missing file explain wh
     CHECK(document.ungroup("fft").contains("not a subgraph"));
     CHECK(document.subgraphFileOf("fft").isEmpty());
     CHECK(document.undoStack().count() == steps);
+}
+
+TEST_CASE("the samples menu lists graphs that use subgraphs, not the parts they use", "[ui][subgraph]") {
+    const SampleCatalog catalog;
+    QStringList titles;
+    for (const QVariant& sample : catalog.samples()) titles.append(sample.toMap()["title"].toString());
+    CHECK(titles.contains("Two bands"));
+    CHECK_FALSE(titles.contains("Band detector"));
 }
