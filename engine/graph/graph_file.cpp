@@ -109,7 +109,11 @@ GraphSpec parseGraph(const std::string& jsonText) {
                 error(node.id, "id", "used by more than one node");
                 continue;
             }
-            if (!n.contains("type") || !n["type"].is_string()) {
+            if (n.contains("subgraph")) {
+                // A subgraph node names a graph file instead of an operator type (subgraph.h).
+                if (!n["subgraph"].is_string() || n["subgraph"].get<std::string>().empty()) error(node.id, "subgraph", "must be the path of a graph file");
+                if (n.contains("type")) error(node.id, "type", "a node has either a 'type' or a 'subgraph', not both");
+            } else if (!n.contains("type") || !n["type"].is_string()) {
                 error(node.id, "type", "missing or not a string");
             } else {
                 node.type = n["type"];
@@ -196,7 +200,7 @@ std::string serializeGraph(const GraphSpec& graph) {
     for (const auto& n : graph.nodes) {
         ordered_json node = ordered_json::object();
         node["id"] = n.id;
-        node["type"] = n.type;
+        if (!n.type.empty() || !n.extra.contains("subgraph")) node["type"] = n.type;
         if (!n.params.empty()) node["params"] = ordered(json(n.params));
         if (n.position) node["position"] = {n.position->x, n.position->y};
         if (n.extra.is_object()) {

@@ -1,6 +1,7 @@
 #include "engine/graph/validated_graph.h"
 
 #include "engine/graph/graph_file.h"
+#include "engine/graph/subgraph.h"
 
 #include <algorithm>
 #include <map>
@@ -54,6 +55,9 @@ std::string closestTypeName(const OperatorRegistry& registry, const std::string&
 }  // namespace
 
 ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors) {
+    if (std::any_of(graph.nodes.begin(), graph.nodes.end(), isSubgraphNode)) {
+        return resolveGraph(expandSubgraphs(graph, registry, errors).flat, registry, errors);
+    }
     ValidatedGraph result;
     result.spec = graph;
     std::map<std::string, int, std::less<>> indexOf;
@@ -362,9 +366,22 @@ void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, co
     }
     NodeSpec* node = graph.findNode(nodeId);
     if (!node) throw GraphException({{"", "", "", "--set " + assignment + ": no node named '" + nodeId + "'"}});
-    const OperatorDescriptor* d = registry.find(node->type);
+    std::string type = node->type;
+    std::string innerName = paramName;
+    if (isSubgraphNode(*node)) {
+        // An exposed parameter is parsed as the inner parameter it stands for.
+        std::vector<GraphError> ignored;
+        ExpandedGraph expanded = expandSubgraphs(graph, registry, ignored);
+        const ExpandedSubgraph& subgraph = expanded.subgraphs[nodeId];
+        auto exposed = std::find_if(subgraph.flat.params.begin(), subgraph.flat.params.end(), [&](const auto& p) { return p.name == paramName; });
+        if (exposed == subgraph.flat.params.end()) throw GraphException({{nodeId, "", "params." + paramName, "the subgraph exposes no such parameter"}});
+        const NodeSpec* inner = expanded.flat.findNode(exposed->inner.front().node);
+        type = inner ? inner->type : std::string();
+        innerName = exposed->inner.front().name;
+    }
+    const OperatorDescriptor* d = registry.find(type);
     if (!d) throw GraphException({{nodeId, "", "type", "unknown operator type '" + node->type + "'"}});
-    const ParamSpec* p = d->findParam(paramName);
+    const ParamSpec* p = d->findParam(innerName);
     if (!p) throw GraphException({{nodeId, "", "params." + paramName, "'" + node->type + "' has no such parameter"}});
     std::string why;
     auto value = p->parseText(assignment.substr(equals + 1), why);

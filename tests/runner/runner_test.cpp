@@ -30,7 +30,7 @@ std::string unpaced(const std::filesystem::path& graph) {
     for (const auto& node : spec["nodes"]) {
         const std::string id = node["id"].get<std::string>();
         if (node.contains("params") && node["params"].contains("pace")) sets += " --set " + id + ".pace=0";
-        if (node["type"] == "capture.audio_input") sets += " --set " + id + ".input=file";
+        if (node.value("type", "") == "capture.audio_input") sets += " --set " + id + ".input=file";
     }
     return sets;
 }
@@ -41,6 +41,8 @@ TEST_CASE("isochron-run runs every sample graph and writes a report", "[runner]"
     for (const auto& entry : std::filesystem::recursive_directory_iterator(samples())) {
         if (!entry.path().string().ends_with(".isograph.json")) continue;
         INFO("graph " << entry.path().string());
+        std::ifstream file(entry.path());
+        if (nlohmann::json::parse(file).contains("interface")) continue;  // a part used as a subgraph, run by the graphs using it
         auto report = tempFile("report.json");
         Result r = runCommand(entry.path().string() + unpaced(entry.path()) + " --report " + report.string());
         INFO(r.output);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "engine/graph/graph_file.h"
+#include "engine/graph/subgraph.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -17,14 +18,21 @@ namespace {
 std::vector<std::filesystem::path> sampleGraphs() {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(std::filesystem::path(ISOCHRON_SOURCE_DIR) / "samples")) {
-        if (entry.path().string().ends_with(".isograph.json")) files.push_back(entry.path());
+        // Files with an interface are parts used as subgraphs; they run inside the graphs using them.
+        if (entry.path().string().ends_with(".isograph.json") && !loadGraphFile(entry.path()).extra.contains(kInterfaceField)) {
+            files.push_back(entry.path());
+        }
     }
     std::sort(files.begin(), files.end());
     return files;
 }
 
-// The graph with sinks replaced by collectors named "<graph>/<sink>", and sources unpaced.
-GraphSpec capturing(GraphSpec spec, const std::string& tag, std::vector<std::string>& collectors) {
+// The graph (its subgraphs expanded) with sinks replaced by collectors named "<graph>/<sink>", and
+// sources unpaced.
+GraphSpec capturing(const GraphSpec& file, const std::string& tag, std::vector<std::string>& collectors) {
+    std::vector<GraphError> errors;
+    GraphSpec spec = expandSubgraphs(file, testRegistry(), errors).flat;
+    REQUIRE(errors.empty());
     ValidatedGraph original = validateGraph(spec, testRegistry());
     for (std::size_t i = 0; i < original.nodes.size(); ++i) {
         const ValidatedNode& node = original.nodes[i];

@@ -3,6 +3,7 @@
 #include <QQmlContext>
 #include <QQmlEngine>
 #include <QQuickStyle>
+#include <QTemporaryDir>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuickTest>
 
@@ -10,7 +11,8 @@
 
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
-/// Gives the tests the module and the source tree, with settings apart from the user's.
+/// Gives the tests the module, the source tree and a folder for files they write (removed at the
+/// end), with settings apart from the user's.
 class EditorTestSetup : public QObject {
     Q_OBJECT
 public Q_SLOTS:
@@ -23,7 +25,11 @@ public Q_SLOTS:
     void qmlEngineAvailable(QQmlEngine* engine) {
         engine->addImportPath("qrc:/qt/qml");
         engine->rootContext()->setContextProperty("sourceDirectory", QStringLiteral(ISOCHRON_SOURCE_DIR));
+        engine->rootContext()->setContextProperty("temporaryDirectory", temporary_.path());
     }
+
+private:
+    QTemporaryDir temporary_;
 };
 
 QUICK_TEST_MAIN_WITH_SETUP(editor_interactions, EditorTestSetup)

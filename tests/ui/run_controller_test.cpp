@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
 #include "ui/model/graph_document.h"
@@ -152,4 +153,39 @@ TEST_CASE("live parameters reach the running engine; other edits ask for a resta
     CHECK(run.restartNeeded());
     run.stopAll();
     REQUIRE(waitUntil([&] { return !run.running(); }));
+}
+
+TEST_CASE("probes and live parameters reach inside a subgraph node", "[ui][run][subgraph]") {
+    const std::filesystem::path folder = std::filesystem::temp_directory_path() / "isochron-run-subgraph-test";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    GraphDocument document;
+    buildSine(document, 480000);
+    REQUIRE(document.setParameter("signal_generator", "pace", 1).isEmpty());
+    REQUIRE(document.setParameter("signal_generator", "amplitude", 0.5).isEmpty());
+    REQUIRE(document.saveAs(QString::fromStdString((folder / "main.isograph.json").string())));
+    document.selection()->selectNodes({"signal_generator"});
+    REQUIRE(document.groupSelection(QString::fromStdString((folder / "tone.isograph.json").string())).isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    REQUIRE(run.addProbe("tone.out>null_sink.in", "scope").isEmpty());
+    const auto ring = ProbeRegistry::instance().find(run.probes().front().toMap()["key"].toString().toStdString());
+    REQUIRE(run.start());
+    std::vector<float> newest(480);
+    auto peak = [&] {
+        const std::size_t n = ring->readLatest(newest.data(), newest.size());
+        float most = 0;
+        for (std::size_t i = 0; i < n; ++i) most = std::max(most, std::abs(newest[i]));
+        return most;
+    };
+    REQUIRE(waitUntil([&] { return ring->written() >= 4800; }));
+    CHECK(peak() == Approx(0.5).margin(0.01));
+    REQUIRE(document.setParameter("tone", "amplitude", 0.1).isEmpty());
+    const std::uint64_t changedAt = ring->written();
+    REQUIRE(waitUntil([&] { return ring->written() >= changedAt + 4800; }));
+    CHECK(peak() <= 0.1001f);
+    CHECK_FALSE(run.restartNeeded());
+    run.stopAll();
+    REQUIRE(waitUntil([&] { return !run.running(); }));
+    std::filesystem::remove_all(folder);
 }

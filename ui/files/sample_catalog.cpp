@@ -29,7 +29,9 @@ SampleCatalog::SampleCatalog(QObject* parent) : QObject(parent), folder_(locateF
         QFile file(path);
         QString title = QFileInfo(path).fileName().remove(".isograph.json");
         if (file.open(QIODevice::ReadOnly)) {
-            const QString name = QJsonDocument::fromJson(file.readAll()).object().value("name").toString();
+            const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+            if (root.contains("interface")) continue;  // a part other samples use as a subgraph
+            const QString name = root.value("name").toString();
             if (!name.isEmpty()) title = name;
         }
         samples_.append(QVariantMap{{"title", title}, {"path", path}});

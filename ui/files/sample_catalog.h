@@ -16,7 +16,8 @@ class SampleCatalog : public QObject {
 public:
     explicit SampleCatalog(QObject* parent = nullptr);
 
-    /// {title, path} per *.isograph.json, the quick start first, then by path.
+    /// {title, path} per *.isograph.json except parts used as subgraphs (files with an "interface"),
+    /// the quick start first, then by path.
     QVariantList samples() const { return samples_; }
     QString folder() const { return folder_; }
 

@@ -15,6 +15,7 @@
 #include "ui/model/graph_fragment.h"
 #include "ui/model/json_variant.h"
 #include "ui/model/parameter_views.h"
+#include "ui/model/subgraph_grouping.h"
 #include "ui/model/wire_check.h"
 
 namespace isochron::ui {
@@ -37,23 +38,6 @@ bool isIdentifier(const QString& id) {
         if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != '_' && c != '-') return false;
     }
     return true;
-}
-
-// Relative path parameters re-expressed from `to` so they name the same files as from `from`.
-void rebasePaths(GraphSpec& spec, const OperatorRegistry& registry, const std::filesystem::path& from,
-                 const std::filesystem::path& to) {
-    if (from.empty() || from == to) return;
-    for (NodeSpec& node : spec.nodes) {
-        const OperatorDescriptor* d = registry.find(node.type);
-        if (!d) continue;
-        for (auto& [name, value] : node.params) {
-            const ParamSpec* p = d->findParam(name);
-            if (!p || p->kind != ParamKind::Path || !value.is_string()) continue;
-            const std::string text = value.get<std::string>();
-            if (text.empty() || text == "-" || std::filesystem::path(text).is_absolute()) continue;
-            value = std::filesystem::relative((from / text).lexically_normal(), to).generic_string();
-        }
-    }
 }
 
 // Canvas notes as the file stores them: {"text", "position": [x, y], "size": [w, h]}.
@@ -252,7 +236,9 @@ bool GraphDocument::saveAs(const QString& pathOrUrl) {
     }
     spec.baseDirectory = folder;
     bool pathsRewritten = false;
-    for (std::size_t i = 0; i < spec.nodes.size(); ++i) pathsRewritten |= spec.nodes[i].params != store_.spec().nodes[i].params;
+    for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+        pathsRewritten |= spec.nodes[i].params != store_.spec().nodes[i].params || spec.nodes[i].extra != store_.spec().nodes[i].extra;
+    }
     if (pathsRewritten) {
         // The history holds the old relative paths, which no longer name the same files from here.
         store_.reset(std::move(spec));
@@ -436,7 +422,9 @@ QString GraphDocument::setParameter(const QString& nodeId, const QString& name, 
     if (!node) return tr("there is no node '%1'").arg(nodeId);
     const OperatorDescriptor* d = registry_.find(node->type);
     const ParamSpec* p = d ? d->findParam(name.toStdString()) : nullptr;
-    if (!p) return tr("'%1' has no parameter '%2'").arg(QString::fromStdString(node->type), name);
+    const std::optional<ParamSpec> exposed = isSubgraphNode(*node) ? exposedParameter(*node, name.toStdString()) : std::nullopt;
+    if (exposed) p = &*exposed;
+    if (!p) return tr("'%1' has no parameter '%2'").arg(nodeId, name);
     std::string why;
     auto checked = parameterFromVariant(*p, value, why);
     if (!checked) return QString::fromStdString(why);
@@ -610,11 +598,19 @@ void GraphDocument::revalidate() { resolution_.invalidate(); }
 
 QVariantList GraphDocument::parametersOf(const QString& nodeId) {
     const NodeSpec* node = store_.node(nodeId.toStdString());
-    const OperatorDescriptor* d = node ? registry_.find(node->type) : nullptr;
-    if (!d) return {};
+    if (!node) return {};
+    std::vector<ParamSpec> specs;
+    if (const OperatorDescriptor* d = registry_.find(node->type)) specs = d->params;
+    const auto& subgraphs = resolution_.current().expanded().subgraphs;
+    if (auto subgraph = subgraphs.find(node->id); subgraph != subgraphs.end()) {
+        const std::vector<ExposedEndpoint> exposed = subgraph->second.flat.params;  // exposedParameter() may recompute the resolution
+        for (const ExposedEndpoint& param : exposed) {
+            if (auto spec = exposedParameter(*node, param.name)) specs.push_back(std::move(*spec));
+        }
+    }
     const NodeResolution* view = resolution_.current().node(node->id);
     QVariantList list;
-    for (const ParamSpec& p : d->params) {
+    for (const ParamSpec& p : specs) {
         auto written = node->params.find(p.name);
         QVariantMap entry = parameterView(p, written == node->params.end() ? nullptr : &written->second);
         if (view) {
@@ -629,6 +625,11 @@ QVariantList GraphDocument::parametersOf(const QString& nodeId) {
 
 QVariantMap GraphDocument::operatorOf(const QString& nodeId) const {
     const NodeSpec* node = store_.node(nodeId.toStdString());
+    if (node && isSubgraphNode(*node)) {
+        return {{"typeName", tr("subgraph")}, {"category", QStringLiteral("subgraph")},
+                {"summary", tr("Stands for %1 (double-click to open it)").arg(QString::fromStdString(subgraphReference(*node)))},
+                {"documentation", QString()}, {"origin", subgraphFileOf(nodeId)}};
+    }
     const OperatorDescriptor* d = node ? registry_.find(node->type) : nullptr;
     if (!d) return {};
     return {{"typeName", QString::fromStdString(d->typeName)},

@@ -148,6 +148,21 @@ public:
     Q_INVOKABLE void removeNote(int index);
     /// Lay out the selection (or the whole graph when nothing is selected) in layers, left to right.
     Q_INVOKABLE void autoLayout();
+
+    // ---- Subgraphs (graph_document_subgraphs.cpp) ----
+    /// Write the selected nodes as a subgraph file (a path or file: URL; the wires crossing the
+    /// selection become its ports, and `parameters` its parameters: "node.param" names, by default
+    /// selectionParameters()) and replace them by one node using it, in one undo step. Returns why
+    /// not, or empty.
+    Q_INVOKABLE QString groupSelection(const QString& pathOrUrl, const QVariant& parameters = {});
+    /// The parameters the selected nodes set, as "node.param" (what grouping exposes by default).
+    Q_INVOKABLE QStringList selectionParameters() const;
+    /// Inline a subgraph node back into this graph (one undo step). Returns why not, or empty.
+    Q_INVOKABLE QString ungroup(const QString& nodeId);
+    /// The absolute path of the file a subgraph node stands for; empty for an operator node.
+    Q_INVOKABLE QString subgraphFileOf(const QString& nodeId) const;
+    /// A file name not yet taken for a new subgraph, next to the graph file (or in the current folder).
+    Q_INVOKABLE QString suggestedSubgraphPath() const;
     Q_INVOKABLE void undo() { undoStack_.undo(); }
     Q_INVOKABLE void redo() { undoStack_.redo(); }
 
@@ -186,6 +201,9 @@ private:
     std::set<std::string> takenIds() const;
     void layOut(const std::vector<std::string>& ids, bool undoable);
     void writeNotes(nlohmann::json notes, const QString& text, std::string mergeKey);
+    /// An exposed parameter of a subgraph node as the inner parameter it stands for (named as exposed,
+    /// its default the value inside the file), or nullopt.
+    std::optional<ParamSpec> exposedParameter(const NodeSpec& node, const std::string& name);
 
     const OperatorRegistry& registry_;
     GraphStore store_;

@@ -17,20 +17,65 @@ std::vector<PortView> portViews(const std::vector<ResolvedPort>& ports, const st
 
 GraphResolution GraphResolution::of(const GraphSpec& graph, const OperatorRegistry& registry) {
     GraphResolution result;
-    ValidatedGraph resolved = resolveGraph(graph, registry, result.problems_);
+    result.expanded_ = expandSubgraphs(graph, registry, result.problems_);
+    ValidatedGraph resolved = resolveGraph(result.expanded_.flat, registry, result.problems_);
     for (const NodeSpec& spec : graph.nodes) result.nodes_[spec.id];
+    std::map<std::string, const ValidatedNode*, std::less<>> flat;
     for (const ValidatedNode& node : resolved.nodes) {
-        NodeResolution& view = result.nodes_[node.id];
+        flat[node.id] = &node;
+        auto view = result.nodes_.find(node.id);
+        if (view == result.nodes_.end()) continue;  // inside a subgraph
+        view->second.known = true;
+        view->second.inputs = portViews(node.inputs, node.descriptor->inputs);
+        view->second.outputs = portViews(node.outputs, node.descriptor->outputs);
+    }
+    // An exposed port looks like the (first) inner port it stands for.
+    auto exposedViews = [&](const std::vector<ExposedEndpoint>& list, bool output) {
+        std::vector<PortView> views;
+        for (const ExposedEndpoint& exposed : list) {
+            PortView view{exposed.name, "any", "", false, false};
+            auto node = flat.find(exposed.inner.front().node);
+            if (node != flat.end()) {
+                const ValidatedNode& inner = *node->second;
+                const auto ports = portViews(output ? inner.outputs : inner.inputs, output ? inner.descriptor->outputs : inner.descriptor->inputs);
+                for (const PortView& port : ports) {
+                    if (port.name == exposed.inner.front().name) view = PortView{exposed.name, port.type, port.doc, port.optional, port.concrete};
+                }
+            }
+            views.push_back(std::move(view));
+        }
+        return views;
+    };
+    for (const auto& [id, subgraph] : result.expanded_.subgraphs) {
+        NodeResolution& view = result.nodes_[id];
         view.known = true;
-        view.inputs = portViews(node.inputs, node.descriptor->inputs);
-        view.outputs = portViews(node.outputs, node.descriptor->outputs);
+        view.inputs = exposedViews(subgraph.flat.inputs, false);
+        view.outputs = exposedViews(subgraph.flat.outputs, true);
     }
     for (const GraphError& problem : result.problems_) {
-        auto it = result.nodes_.find(problem.node);
+        // A problem inside a subgraph ("filt/lowpass") belongs to the subgraph node ("filt").
+        auto it = result.nodes_.find(problem.node.substr(0, problem.node.find('/')));
         if (it != result.nodes_.end()) it->second.problems.push_back(problem);
     }
     return result;
 }
+
+namespace {
+
+Endpoint flatten(const ExpandedGraph& expanded, const Endpoint& endpoint, std::vector<ExposedEndpoint> SubgraphInterface::*list) {
+    auto subgraph = expanded.subgraphs.find(endpoint.node);
+    if (subgraph == expanded.subgraphs.end()) return endpoint;
+    for (const ExposedEndpoint& exposed : subgraph->second.flat.*list) {
+        if (exposed.name == endpoint.name) return exposed.inner.front();
+    }
+    return endpoint;
+}
+
+}  // namespace
+
+Endpoint GraphResolution::flatOutput(const Endpoint& endpoint) const { return flatten(expanded_, endpoint, &SubgraphInterface::outputs); }
+
+Endpoint GraphResolution::flatParameter(const Endpoint& endpoint) const { return flatten(expanded_, endpoint, &SubgraphInterface::params); }
 
 const NodeResolution* GraphResolution::node(std::string_view id) const {
     auto it = nodes_.find(id);

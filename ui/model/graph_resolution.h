@@ -1,12 +1,14 @@
 // What the engine's validator says about the graph being edited: every node's ports with their
 // resolved types (repeated ports expanded, pass-through types followed along edges) and every
-// problem, located by node. Recomputed after each structural edit. No Qt.
+// problem, located by node. Subgraph nodes show their exposed ports, typed like the inner ports
+// they stand for, and the problems inside them. Recomputed after each structural edit. No Qt.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "engine/graph/subgraph.h"
 #include "engine/graph/validated_graph.h"
 
 namespace isochron::ui {
@@ -41,8 +43,15 @@ public:
     /// Every problem, in the validator's order.
     const std::vector<GraphError>& problems() const { return problems_; }
     bool valid() const { return problems_.empty(); }
+    /// The graph with its subgraphs inlined, and each subgraph node's interface in flat ids.
+    const ExpandedGraph& expanded() const { return expanded_; }
+    /// Where an output port or a parameter of a node is in the expanded graph: inside the subgraph
+    /// for an exposed one, the same endpoint for an operator node (what probes and live edits address).
+    Endpoint flatOutput(const Endpoint& endpoint) const;
+    Endpoint flatParameter(const Endpoint& endpoint) const;
 
 private:
+    ExpandedGraph expanded_;
     std::map<std::string, NodeResolution, std::less<>> nodes_;
     std::vector<GraphError> problems_;
 };

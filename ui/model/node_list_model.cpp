@@ -2,6 +2,7 @@
 
 #include <QRectF>
 
+#include "engine/graph/subgraph.h"
 #include "ui/canvas/node_geometry.h"
 #include "ui/canvas/port_colors.h"
 
@@ -70,9 +71,10 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const {
     auto resolved = [&]() { return resolution_.current().node(node.id); };
     switch (role) {
         case IdRole: return id;
-        case TypeRole: return QString::fromStdString(node.type);
+        case TypeRole: return QString::fromStdString(isSubgraphNode(node) ? subgraphReference(node) : node.type);
         case CategoryRole:
         case SummaryRole: {
+            if (isSubgraphNode(node)) return role == CategoryRole ? QStringLiteral("subgraph") : tr("Subgraph: %1").arg(QString::fromStdString(subgraphReference(node)));
             const OperatorDescriptor* d = resolution_.registry().find(node.type);
             if (!d) return QString();
             return QString::fromStdString(role == CategoryRole ? d->category : d->summary);

@@ -1,8 +1,10 @@
-// Keeps the validator's view of the edited graph current: marked stale by every structural edit,
-// recomputed on first use, and announced once per burst of edits (queued, so a model may ask
-// for it while it handles a change).
+// Keeps the validator's view of the edited graph current: marked stale by every structural edit
+// and whenever a subgraph file it uses changes on disk (saved from another window), recomputed on
+// first use, and announced once per burst of edits (queued, so a model may ask for it while it
+// handles a change).
 #pragma once
 
+#include <QFileSystemWatcher>
 #include <QObject>
 
 #include "engine/operators/registry.h"
@@ -20,8 +22,8 @@ public:
     /// The resolution of the graph as it is now (recomputed here if an edit made it stale).
     const GraphResolution& current();
     const OperatorRegistry& registry() const { return registry_; }
-    /// Recompute on next use and announce it: after an edit, or when the registry's types changed
-    /// (a plugin reloaded), since the resolution refers to their descriptors.
+    /// Recompute on next use and announce it: after an edit, when a subgraph file changed on disk, or when
+    /// the registry's types changed (a plugin reloaded), since the resolution refers to their descriptors.
     void invalidate();
 
 Q_SIGNALS:
@@ -29,7 +31,9 @@ Q_SIGNALS:
     void updated();
 
 private:
+    void watchSubgraphFiles();
     const GraphStore& store_;
+    QFileSystemWatcher subgraphFiles_;
     const OperatorRegistry& registry_;
     GraphResolution resolution_;
     bool stale_ = true;

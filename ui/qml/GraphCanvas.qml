@@ -446,6 +446,16 @@ FocusScope {
         MenuItem { text: qsTr("Copy"); onTriggered: { canvas.document.selection.selectNode(nodeMenu.nodeId, canvas.document.selection.hasNode(nodeMenu.nodeId)); Clipboard.setText(canvas.document.copySelection()) } }
         MenuItem { text: qsTr("Duplicate"); onTriggered: canvas.document.duplicateSelection() }
         MenuItem { text: qsTr("Lay out selection"); onTriggered: canvas.document.autoLayout() }
+        MenuItem {
+            readonly property bool subgraph: nodeMenu.visible && canvas.document.subgraphFileOf(nodeMenu.nodeId).length > 0
+            visible: subgraph; height: subgraph ? implicitHeight : 0
+            text: qsTr("Open subgraph"); onTriggered: canvas.nodeActivated(nodeMenu.nodeId)
+        }
+        MenuItem {
+            readonly property bool subgraph: nodeMenu.visible && canvas.document.subgraphFileOf(nodeMenu.nodeId).length > 0
+            visible: subgraph; height: subgraph ? implicitHeight : 0
+            text: qsTr("Ungroup"); onTriggered: canvas.document.ungroup(nodeMenu.nodeId)
+        }
         MenuSeparator {}
         MenuItem { text: qsTr("Delete"); onTriggered: canvas.document.deleteSelection() }
     }

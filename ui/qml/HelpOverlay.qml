@@ -33,6 +33,9 @@ Popup {
             ["Delete / Backspace", qsTr("delete the selection")],
             ["Ctrl+A", qsTr("select all")],
             ["Ctrl+L", qsTr("auto-layout (selection or whole graph)")],
+            ["Ctrl+G", qsTr("group the selection into a subgraph file")],
+            ["Ctrl+Shift+G", qsTr("ungroup the selected subgraph node")],
+            ["Double-click a subgraph node", qsTr("open its file in a new window")],
             ["G", qsTr("snap to grid on/off")]]},
         {title: qsTr("Files and running"), items: [
             ["Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S", qsTr("new, open, save, save as")],

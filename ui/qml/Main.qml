@@ -207,6 +207,10 @@ ApplicationWindow {
             MenuSeparator {}
             MenuItem { action: selectAllAction }
             MenuItem { action: layoutAction }
+            MenuSeparator {}
+            MenuItem { action: subgraphs.group }
+            MenuItem { action: subgraphs.ungroup }
+            MenuItem { action: subgraphs.openSubgraph }
         }
         Menu {
             title: qsTr("&View")
@@ -341,7 +345,7 @@ ApplicationWindow {
                 showLiveValues: viewSettings.liveValues && run.running
                 focus: true
                 onQuickAddRequested: (sx, sy, cx, cy) => quickAdd.openAt(sx, sy, cx, cy)
-                onNodeActivated: (nodeId) => inspectorPanel.forceActiveFocus()
+                onNodeActivated: (nodeId) => { if (!subgraphs.open(nodeId)) inspectorPanel.forceActiveFocus() }
             }
 
             Rectangle {
@@ -399,6 +403,11 @@ ApplicationWindow {
     }
     HelpOverlay { id: help }
     PluginReloadToast { parent: canvas }
+    SubgraphActions {
+        id: subgraphs
+        document: document
+        onFailed: (message) => { errorDialog.text = qsTr("Subgraph"); errorDialog.informativeText = message; errorDialog.open() }
+    }
 
     FileDialog {
         id: openDialog

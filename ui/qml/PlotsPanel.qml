@@ -116,13 +116,22 @@ Rectangle {
                 series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/queued", color: panel.palette[i % panel.palette.length], width: 1.5}))
             }
             PlotCard {
+                id: perOperator
                 Layout.fillWidth: true; Layout.fillHeight: true
-                title: qsTr("Cost per item")
-                unit: "µs"
+                readonly property var metrics: [{title: qsTr("Cost per item"), key: "cost_us", unit: "µs"},
+                                                {title: qsTr("Selectivity (items out per item in)"), key: "selectivity", unit: ""}]
+                property int metric: 0
+                title: metrics[metric].title + "  ⇄"
+                unit: metrics[metric].unit
                 store: panel.run.telemetry
                 timeWindow: panel.window
                 legend: panel.run.telemetry.nodes.slice(0, 3).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
-                series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/cost_us", color: panel.palette[i % panel.palette.length], width: 1.5}))
+                series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/" + metrics[metric].key, color: panel.palette[i % panel.palette.length], width: 1.5}))
+                MouseArea {  // the title switches between the per-operator figures
+                    width: parent.width; height: 24
+                    cursorShape: Qt.PointingHandCursor
+                    onClicked: perOperator.metric = (perOperator.metric + 1) % perOperator.metrics.length
+                }
             }
             PlotCard {
                 Layout.fillWidth: true; Layout.fillHeight: true

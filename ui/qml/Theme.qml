@@ -44,6 +44,7 @@ QtObject {
         case "spectral": return "#6366f1"
         case "spatial": return "#ec4899"
         case "capture": return "#06b6d4"
+        case "subgraph": return "#a16207"
         default: return "#94a3b8"
         }
     }

@@ -345,9 +345,11 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
 
 void RunController::onParameterChanged(const QString& nodeId, const QString& name, const QVariant& value) {
     if (!job_ || !running() || !document_) return;
-    const NodeSpec* node = document_->spec().findNode(nodeId.toStdString());
+    // An exposed parameter of a subgraph node is its inner node's parameter in the running graph.
+    const Endpoint target = document_->resolution().flatParameter({nodeId.toStdString(), name.toStdString()});
+    const NodeSpec* node = document_->resolution().expanded().flat.findNode(target.node);
     const OperatorDescriptor* d = node ? document_->registry().find(node->type) : nullptr;
-    const ParamSpec* spec = d ? d->findParam(name.toStdString()) : nullptr;
+    const ParamSpec* spec = d ? d->findParam(target.name) : nullptr;
     if (!spec || !spec->live) return;
     std::string why;
     const auto parsed = value.isValid() ? parameterFromVariant(*spec, value, why) : std::optional<ParamValue>(spec->defaultValue);
@@ -355,7 +357,7 @@ void RunController::onParameterChanged(const QString& nodeId, const QString& nam
     std::lock_guard lock(job_->mutex);
     if (!job_->engine) return;
     try {
-        job_->engine->postParameter(nodeId.toStdString(), name.toStdString(), *parsed);
+        job_->engine->postParameter(target.node, target.name, *parsed);
         NodeSpec* running = runningSpec_.findNode(nodeId.toStdString());
         if (running) running->params[name.toStdString()] = paramValueToJson(*parsed);
     } catch (const std::exception&) {
@@ -441,7 +443,8 @@ GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes, Local
     for (const Probe& probe : probes_) {
         if (std::find(spec.edges.begin(), spec.edges.end(), probe.wire) == spec.edges.end()) continue;  // the wire is gone
         const std::string base = "probe_" + probe.key.mid(6).toStdString();
-        std::string feed = probe.wire.fromNode, feedPort = probe.wire.fromPort;
+        const Endpoint source = document_->resolution().flatOutput({probe.wire.fromNode, probe.wire.fromPort});
+        std::string feed = source.node, feedPort = source.name;
         if (probe.kind == "spectrum") {
             const std::string windows = add(base + "_windows", "segments.rewindow", {{"window", 1024}, {"hop", 1024}});
             const std::string fft = add(base + "_fft", "spectral.fft", {{"window", "hann"}});

@@ -1,0 +1,28 @@
+// The telemetry store: each snapshot's per-operator figures land in their named series.
+#include <catch2/catch.hpp>
+
+#include "ui/run/telemetry_store.h"
+
+using namespace isochron;
+using namespace isochron::ui;
+
+TEST_CASE("per-operator cost, queue and selectivity series follow the snapshots", "[ui][telemetry]") {
+    TelemetryStore store;
+    store.beginRun("df", {"source", "detector"}, {});
+    for (int i = 1; i <= 3; ++i) {
+        TelemetrySnapshot snapshot;
+        snapshot.elapsedSeconds = i / 30.0;
+        snapshot.nodes.resize(2);
+        snapshot.nodes[1].selectivity = 0.25 * i;
+        snapshot.nodes[1].costNsPerItem = 1500.0 * i;
+        snapshot.nodes[1].queuedItems = static_cast<std::uint64_t>(i);
+        store.add(snapshot);
+    }
+    CHECK(store.latest("node/detector/selectivity") == Approx(0.75));
+    CHECK(store.latest("node/detector/cost_us") == Approx(4.5));
+    CHECK(store.latest("node/detector/queued") == 3);
+    CHECK(store.latest("node/source/selectivity") == 0);
+    const SeriesRing* series = store.series(-1, "node/detector/selectivity");
+    REQUIRE(series);
+    CHECK(series->size() == 3);
+}

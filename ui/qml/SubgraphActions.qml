@@ -1,0 +1,95 @@
+// The subgraph actions of one editor window: group the selection into a new graph file (Ctrl+G: a
+// file name, then which of the parameters the nodes set the subgraph node shows), ungroup the
+// selected subgraph node (Ctrl+Shift+G), open a subgraph node's file in a new window.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Dialogs
+import Isochron.Ui
+
+Item {
+    id: actions
+    required property GraphDocument document
+    /// An action could not be done; `message` says why.
+    signal failed(string message)
+
+    /// The selected node when it is the only one and a subgraph, else "".
+    readonly property string selectedSubgraph: document.revision >= 0 && document.selection.nodeCount === 1
+                                                && document.subgraphFileOf(document.selection.nodes[0]).length > 0
+                                                ? document.selection.nodes[0] : ""
+
+    readonly property Action group: Action {
+        text: qsTr("&Group into Subgraph…")
+        shortcut: "Ctrl+G"
+        enabled: actions.document.selection.nodeCount > 0
+        onTriggered: {
+            groupDialog.selectedFile = "file://" + actions.document.suggestedSubgraphPath()
+            groupDialog.open()
+        }
+    }
+    readonly property Action ungroup: Action {
+        text: qsTr("U&ngroup")
+        shortcut: "Ctrl+Shift+G"
+        enabled: actions.selectedSubgraph.length > 0
+        onTriggered: actions.report(actions.document.ungroup(actions.selectedSubgraph))
+    }
+    readonly property Action openSubgraph: Action {
+        text: qsTr("Open Su&bgraph")
+        enabled: actions.selectedSubgraph.length > 0
+        onTriggered: actions.open(actions.selectedSubgraph)
+    }
+
+    /// Open the file of subgraph node `nodeId` in a new window; false for an operator node.
+    function open(nodeId) {
+        const path = document.subgraphFileOf(nodeId)
+        if (path.length === 0) return false
+        const window = Qt.createComponent("Main.qml").createObject(null, {initialGraph: path})
+        return window !== null
+    }
+    function report(why) {
+        if (why.length) failed(why)
+    }
+
+    FileDialog {
+        id: groupDialog
+        title: qsTr("Save the subgraph as")
+        fileMode: FileDialog.SaveFile
+        nameFilters: [qsTr("Isochron graphs (*.isograph.json)")]
+        defaultSuffix: "isograph.json"
+        onAccepted: {
+            const parameters = actions.document.selectionParameters()
+            if (parameters.length === 0) {
+                actions.report(actions.document.groupSelection(selectedFile.toString(), []))
+                return
+            }
+            parameterDialog.file = selectedFile.toString()
+            parameterDialog.choices = parameters.map(name => ({name: name, exposed: true}))
+            parameterDialog.open()
+        }
+    }
+    Dialog {
+        id: parameterDialog
+        objectName: "exposedParametersDialog"
+        property string file
+        property var choices: []
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        modal: true
+        title: qsTr("Parameters the subgraph node shows")
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        Column {
+            spacing: 4
+            Label { text: qsTr("The others keep their values inside the file.") }
+            Repeater {
+                model: parameterDialog.choices
+                CheckBox {
+                    required property var modelData
+                    required property int index
+                    text: modelData.name
+                    checked: modelData.exposed
+                    onToggled: parameterDialog.choices[index].exposed = checked
+                }
+            }
+        }
+        onAccepted: actions.report(actions.document.groupSelection(file, choices.filter(c => c.exposed).map(c => c.name)))
+    }
+}
