@@ -47,12 +47,15 @@ QSGGeometryNode* RibbonBuilder::createNode() {
     return node;
 }
 
-void RibbonBuilder::fill(QSGGeometryNode* node) const {
+void fillColoredGeometry(QSGGeometryNode* node, const std::vector<QSGGeometry::ColoredPoint2D>& vertices,
+                         const std::vector<quint32>& indices) {
     QSGGeometry* geometry = node->geometry();
-    geometry->allocate(static_cast<int>(vertices_.size()), static_cast<int>(indices_.size()));
-    std::copy(vertices_.begin(), vertices_.end(), geometry->vertexDataAsColoredPoint2D());
-    std::copy(indices_.begin(), indices_.end(), geometry->indexDataAsUInt());
+    geometry->allocate(static_cast<int>(vertices.size()), static_cast<int>(indices.size()));
+    std::copy(vertices.begin(), vertices.end(), geometry->vertexDataAsColoredPoint2D());
+    std::copy(indices.begin(), indices.end(), geometry->indexDataAsUInt());
     node->markDirty(QSGNode::DirtyGeometry);
 }
+
+void RibbonBuilder::fill(QSGGeometryNode* node) const { fillColoredGeometry(node, vertices_, indices_); }
 
 }  // namespace isochron::ui

@@ -13,6 +13,10 @@ class QSGGeometryNode;
 
 namespace isochron::ui {
 
+/// Puts indexed, vertex-coloured triangles into `node` (one made by RibbonBuilder::createNode()). [render thread]
+void fillColoredGeometry(QSGGeometryNode* node, const std::vector<QSGGeometry::ColoredPoint2D>& vertices,
+                         const std::vector<quint32>& indices);
+
 /// Collects ribbons, then fills one indexed, vertex-coloured geometry. [render thread]
 class RibbonBuilder {
 public:

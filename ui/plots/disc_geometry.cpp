@@ -6,6 +6,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "ui/canvas/ribbon_geometry.h"
+
 namespace isochron::ui {
 
 void DiscBuilder::add(QPointF centre, double radius, QColor color, double fringe) {
@@ -34,12 +36,6 @@ void DiscBuilder::add(QPointF centre, double radius, QColor color, double fringe
     }
 }
 
-void DiscBuilder::fill(QSGGeometryNode* node) const {
-    QSGGeometry* geometry = node->geometry();
-    geometry->allocate(static_cast<int>(vertices_.size()), static_cast<int>(indices_.size()));
-    std::copy(vertices_.begin(), vertices_.end(), geometry->vertexDataAsColoredPoint2D());
-    std::copy(indices_.begin(), indices_.end(), geometry->indexDataAsUInt());
-    node->markDirty(QSGNode::DirtyGeometry);
-}
+void DiscBuilder::fill(QSGGeometryNode* node) const { fillColoredGeometry(node, vertices_, indices_); }
 
 }  // namespace isochron::ui
