@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tests/capture/capture_test_devices.h"
-#include "tests/runner/run_command.h"
+#include "tests/support/run_command.h"
 #include "tests/support/acoustic_simulator.h"
 
 using namespace isochron::test;

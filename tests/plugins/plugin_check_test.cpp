@@ -2,32 +2,21 @@
 // reported under its operator (split dependence, allocation, exceptions, a crash, missing docs).
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <filesystem>
 #include <map>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+
+#include "tests/support/run_command.h"
 
 using Catch::Matchers::Contains;
 
 namespace {
 
-struct Result {
-    int status;
-    std::string output;
-};
+using Result = isochron::test::CommandResult;
 
 Result runChecker(const std::string& arguments) {
-    const std::string command = std::string(ISOCHRON_PLUGIN_CHECK_BINARY) + " " + arguments + " 2>&1";
-    Result result{-1, {}};
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
-    const int raw = pclose(pipe);
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    return result;
+    return isochron::test::runProgram(ISOCHRON_PLUGIN_CHECK_BINARY, arguments);
 }
 
 // The report's lines under each operator heading ("  type"), joined.

@@ -3,35 +3,23 @@
 // exit message, the report and the telemetry name the node (and the plugin file).
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <fstream>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
 #include "tests/plugins/plugin_test_support.h"
+#include "tests/support/run_command.h"
 
 using namespace isochron::test;
 using Catch::Matchers::Contains;
 
 namespace {
 
-struct Result {
-    int status;
-    std::string output;  // stdout and stderr together
-};
+using Result = isochron::test::CommandResult;
 
 // isochron-run with `arguments`, no per-user plugins unless `environment` sets them.
 Result runRunner(const std::string& arguments, const std::string& environment = "") {
-    const std::string command = "env XDG_DATA_HOME=/nonexistent-isochron-test " + environment + " " + ISOCHRON_RUN_BINARY + " " + arguments + " 2>&1";
-    Result result{-1, {}};
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
-    const int raw = pclose(pipe);
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    return result;
+    return isochron::test::runProgram("env XDG_DATA_HOME=/nonexistent-isochron-test " + environment + " " + ISOCHRON_RUN_BINARY, arguments);
 }
 
 // A tone split to a healthy sink and to `faultyType` (from the flawed fixture) before another sink.

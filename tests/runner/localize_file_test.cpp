@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "tests/runner/run_command.h"
+#include "tests/support/run_command.h"
 
 using namespace isochron::test;
 

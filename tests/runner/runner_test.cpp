@@ -6,7 +6,7 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 
-#include "tests/runner/run_command.h"
+#include "tests/support/run_command.h"
 #include "tests/support/virtual_mic_array.h"
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/runner/run_command.h"
+#include "tests/support/run_command.h"
 
 namespace {
 
