@@ -5,25 +5,13 @@ localize-realtime, localize-accuracy with --json) into the tables of BENCHMARKS.
 
 Usage: scripts/localization_tables.py RESULTS.jsonl
 """
-import json
 import sys
 from collections import defaultdict
 
+from bench_tables import load, rate, table
+
 SCHEDULERS = ["fifo", "fifo-slice", "rtc", "df"]
 STAGES = ["detect", "detect+sync", "detect+sync+srp"]
-
-
-def rate(value):
-    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if value >= scale:
-            return f"{value / scale:.3g} {unit}"
-    return f"{value:.3g}"
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def detectaudio(results):
@@ -63,8 +51,7 @@ def accuracy(results):
 
 
 def main():
-    with open(sys.argv[1]) as f:
-        results = [json.loads(line) for line in f if line.strip()]
+    results = load(sys.argv[1])
     print(detectaudio(results), end="\n\n")
     print(realtime(results), end="\n\n")
     print(accuracy(results))
