@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/graph/graph_file.h"
+#include "engine/graph/graph_paths.h"
 
 namespace isochron {
 namespace {
@@ -249,7 +250,7 @@ private:
             if (!p || p->kind != ParamKind::Path || !value.is_string()) continue;
             const std::string text = value.template get<std::string>();
             const fs::path folder = folderOf(name);
-            if (text.empty() || text == "-" || folder.empty() || fs::path(text).is_absolute()) continue;
+            if (!isGraphRelativePath(text) || folder.empty()) continue;
             value = (folder / text).lexically_normal().string();
         }
     }

@@ -1,6 +1,7 @@
 #include "engine/graph/validated_graph.h"
 
 #include "engine/graph/graph_file.h"
+#include "engine/graph/graph_paths.h"
 #include "engine/graph/subgraph.h"
 
 #include <algorithm>
@@ -96,8 +97,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
             if (!node.params.has(p.name)) node.params.set(p.name, p.defaultValue);
             if (p.kind == ParamKind::Path) {
                 const std::string& text = node.params.getString(p.name);
-                // "-" names a standard stream, not a file next to the graph.
-                if (!text.empty() && text != "-" && !graph.baseDirectory.empty() && std::filesystem::path(text).is_relative()) {
+                if (isGraphRelativePath(text) && !graph.baseDirectory.empty()) {
                     node.params.set(p.name, (graph.baseDirectory / text).lexically_normal().string());
                 }
             }

@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "engine/graph/graph_paths.h"
 #include "ui/model/graph_fragment.h"
 
 namespace isochron::ui {
@@ -35,7 +36,7 @@ void rebasePaths(GraphSpec& spec, const OperatorRegistry& registry, const fs::pa
             const ParamSpec* p = d->findParam(name);
             if (!p || p->kind != ParamKind::Path || !value.is_string()) continue;
             const std::string text = value.get<std::string>();
-            if (text.empty() || text == "-" || fs::path(text).is_absolute()) continue;
+            if (!isGraphRelativePath(text)) continue;
             value = fs::relative((from / text).lexically_normal(), to).generic_string();
         }
     }
