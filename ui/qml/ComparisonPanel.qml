@@ -73,8 +73,8 @@ Rectangle {
                     onClicked: panel.run.compare(panel.chosen, seconds.value)
                 }
                 RowLayout {
-                    Button { text: qsTr("Export CSV…"); enabled: panel.runs.length > 0; onClicked: csvDialog.open() }
-                    Button { text: qsTr("PNG…"); enabled: panel.runs.length > 0; onClicked: pngDialog.open() }
+                    Button { text: qsTr("Export CSV…"); enabled: panel.runs.length > 0 && !DialogSupport.problem.length; onClicked: csvDialog.open() }
+                    Button { text: qsTr("PNG…"); enabled: panel.runs.length > 0 && !DialogSupport.problem.length; onClicked: pngDialog.open() }
                 }
                 Text { id: exportMessage; Layout.fillWidth: true; wrapMode: Text.WordWrap; font.pixelSize: 10; color: Theme.textDim }
             }

@@ -85,8 +85,18 @@ ApplicationWindow {
             errorDialog.open()
         }
     }
+    /// Open a file dialog, or say why it cannot open (a missing QML module would crash Qt's).
+    function openFileDialog(dialog) {
+        if (DialogSupport.problem.length) {
+            errorDialog.text = qsTr("Cannot open a file dialog")
+            errorDialog.informativeText = DialogSupport.problem
+            errorDialog.open()
+            return
+        }
+        dialog.open()
+    }
     function save(then) {
-        if (document.filePath.length === 0) { saveDialog.then = then; saveDialog.open(); return }
+        if (document.filePath.length === 0) { saveDialog.then = then; openFileDialog(saveDialog); return }
         if (document.save()) { recent.add(document.filePath); if (then) then() }
         else { errorDialog.text = qsTr("Cannot save"); errorDialog.informativeText = document.lastError; errorDialog.open() }
     }
@@ -118,9 +128,9 @@ ApplicationWindow {
     // ---- actions (menus, toolbar and shortcuts share them) ----
     Action { id: newAction; text: qsTr("&New"); shortcut: StandardKey.New; onTriggered: whenSaved(() => document.newGraph()) }
     Action { id: newWindowAction; text: qsTr("New &Window"); shortcut: "Ctrl+Shift+N"; onTriggered: newWindow() }
-    Action { id: openAction; text: qsTr("&Open…"); shortcut: StandardKey.Open; onTriggered: whenSaved(() => openDialog.open()) }
+    Action { id: openAction; text: qsTr("&Open…"); shortcut: StandardKey.Open; onTriggered: whenSaved(() => openFileDialog(openDialog)) }
     Action { id: saveAction; text: qsTr("&Save"); shortcut: StandardKey.Save; onTriggered: save() }
-    Action { id: saveAsAction; text: qsTr("Save &As…"); shortcut: "Ctrl+Shift+S"; onTriggered: { saveDialog.then = null; saveDialog.open() } }
+    Action { id: saveAsAction; text: qsTr("Save &As…"); shortcut: "Ctrl+Shift+S"; onTriggered: { saveDialog.then = null; openFileDialog(saveDialog) } }
     Action { id: quitAction; text: qsTr("&Quit"); shortcut: StandardKey.Quit; onTriggered: window.close() }
     Action { id: undoAction; text: document.canUndo ? qsTr("&Undo %1").arg(document.undoText) : qsTr("&Undo"); enabled: document.canUndo; shortcut: StandardKey.Undo; onTriggered: document.undo() }
     Action { id: redoAction; text: document.canRedo ? qsTr("&Redo %1").arg(document.redoText) : qsTr("&Redo"); enabled: document.canRedo; shortcut: "Ctrl+Shift+Z"; onTriggered: document.redo() }
@@ -409,9 +419,15 @@ ApplicationWindow {
         onFailed: (message) => { errorDialog.text = qsTr("Subgraph"); errorDialog.informativeText = message; errorDialog.open() }
     }
 
+    // Dialogs say when they open and close on the "isochron.ui" logging category (off by default;
+    // QT_LOGGING_RULES="isochron.ui.info=true" turns it on), so GUI tests can wait for them.
+    LoggingCategory { id: uiLog; name: "isochron.ui"; defaultLogLevel: LoggingCategory.Warning }
+    function logDialog(dialog, visible) { console.info(uiLog, (visible ? "dialog opened: " : "dialog closed: ") + dialog.title) }
+
     FileDialog {
         id: openDialog
         title: qsTr("Open graph")
+        onVisibleChanged: logDialog(this, visible)
         nameFilters: [qsTr("Isochron graphs (*.isograph.json)"), qsTr("JSON (*.json)")]
         currentFolder: samples.folder.length ? "file://" + samples.folder : ""
         onAccepted: openFile(selectedFile.toString())
@@ -420,6 +436,7 @@ ApplicationWindow {
         id: saveDialog
         property var then: null
         title: qsTr("Save graph as")
+        onVisibleChanged: logDialog(this, visible)
         fileMode: FileDialog.SaveFile
         nameFilters: [qsTr("Isochron graphs (*.isograph.json)")]
         defaultSuffix: "isograph.json"
@@ -446,5 +463,5 @@ ApplicationWindow {
             else if (button === MessageDialog.Discard && action) action()
         }
     }
-    MessageDialog { id: errorDialog; buttons: MessageDialog.Ok }
+    MessageDialog { id: errorDialog; title: qsTr("Error"); buttons: MessageDialog.Ok; onVisibleChanged: logDialog(this, visible) }
 }

@@ -4,6 +4,7 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Dialogs
 import QtQuick.Layouts
+import Isochron.Ui
 
 ColumnLayout {
     id: editor
@@ -118,6 +119,7 @@ ColumnLayout {
             Button {
                 text: "…"
                 implicitWidth: 30
+                enabled: DialogSupport.problem.length === 0
                 onClicked: browse.open()
             }
             FileDialog {

@@ -22,6 +22,7 @@ Item {
         shortcut: "Ctrl+G"
         enabled: actions.document.selection.nodeCount > 0
         onTriggered: {
+            if (DialogSupport.problem.length) { actions.report(DialogSupport.problem); return }
             groupDialog.selectedFile = "file://" + actions.document.suggestedSubgraphPath()
             groupDialog.open()
         }
