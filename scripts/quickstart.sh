@@ -15,7 +15,7 @@ packages=(
   # The editor (Qt 6 Quick) and its headless tests: offscreen Quick Tests, a smoke test under Xvfb.
   qt6-base-dev qt6-declarative-dev qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-templates qml6-module-qtquick-layouts
-  qml6-module-qtquick-window qml6-module-qtquick-dialogs qml6-module-qt-labs-folderlistmodel qml6-module-qtquick-shapes qml6-module-qt-labs-settings
+  qml6-module-qtquick-window qml6-module-qtquick-shapes qml6-module-qt-labs-settings
   qml6-module-qttest libgl1-mesa-dri xvfb xauth imagemagick xdotool
 )
 

@@ -1,8 +1,10 @@
 #include "engine/graph/graph_file.h"
 
+#include <cerrno>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <system_error>
 
 #include "engine/graph/graph_spec.h"
 
@@ -221,7 +223,13 @@ void saveGraphFile(const GraphSpec& graph, const std::filesystem::path& path) {
     temp += ".saving";
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error("cannot write " + temp.string());
+        if (!out) {
+            const std::string why = std::generic_category().message(errno);  // set by the failed open
+            const std::filesystem::path folder = path.parent_path().empty() ? "." : path.parent_path();
+            std::error_code ignored;
+            throw std::runtime_error("cannot write " + path.string() + ": " +
+                                     (std::filesystem::is_directory(folder, ignored) ? why : "there is no folder " + folder.string()));
+        }
         out << serializeGraph(graph);
         out.flush();
         if (!out) throw std::runtime_error("failed writing " + temp.string());

@@ -174,7 +174,7 @@ std::shared_ptr<SnapshotChannel> Engine::openTelemetry(double hz) {
 }
 
 void Engine::checkpoint() {
-    applyPendingParameters();
+    applyPendingChanges();
     if (telemetryActive_) telemetry_->tick(wallClockNs(), runStartNs_, "running");
 }
 
@@ -205,21 +205,41 @@ void Engine::postParameter(const std::string& nodeId, const std::string& name, c
     {
         std::lock_guard lock(mutex_);
         pending_.push_back({node, name, *checked});
-        parametersPending_.store(true, std::memory_order_release);
+        changesPending_.store(true, std::memory_order_release);
     }
     wake();
 }
 
-void Engine::applyPendingParameters() {
-    if (!parametersPending_.load(std::memory_order_acquire)) return;
+void Engine::setTap(const std::string& nodeId, const std::string& port, std::shared_ptr<WireTap> tap) {
+    NodeContext* node = findNode(nodeId);
+    if (!node) throw std::invalid_argument("no node named '" + nodeId + "'");
+    auto output = std::find_if(node->outputs.begin(), node->outputs.end(), [&](const OutputState& o) { return o.port.name == port; });
+    if (output == node->outputs.end()) throw std::invalid_argument("node '" + nodeId + "' has no output '" + port + "'");
+    {
+        std::lock_guard lock(mutex_);
+        pendingTaps_.push_back({&*output, std::move(tap)});
+        changesPending_.store(true, std::memory_order_release);
+    }
+    wake();
+}
+
+void Engine::applyPendingChanges() {
+    if (!changesPending_.load(std::memory_order_acquire)) return;
     std::vector<PendingParameter> batch;
+    std::vector<PendingTap> taps;
     {
         std::lock_guard lock(mutex_);
         batch.swap(pending_);
-        parametersPending_.store(false, std::memory_order_relaxed);
+        taps.swap(pendingTaps_);
+        changesPending_.store(false, std::memory_order_relaxed);
     }
     for (auto& p : batch) {
         if (!p.node->failed) p.node->op->applyParameter(p.name, p.value);
+    }
+    for (auto& t : taps) {
+        t.output->tap = t.tap.get();
+        std::erase_if(taps_, [&](const auto& owned) { return owned.first == t.output; });
+        if (t.tap) taps_.emplace_back(t.output, std::move(t.tap));
     }
 }
 
@@ -280,7 +300,7 @@ RunOutcome Engine::run() {
     scheduler_->drain(stop_);
     const std::int64_t budget = burst_ > 0 ? burst_ : std::numeric_limits<std::int64_t>::max();
     while (!stop_.load(std::memory_order_relaxed)) {
-        applyPendingParameters();
+        applyPendingChanges();
         if (telemetryActive_) telemetry_->tickRound(runStartNs_, "running");
         scheduler_->beginRound();
         bool produced = false;

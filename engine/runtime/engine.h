@@ -53,6 +53,11 @@ public:
     /// Change a live parameter while running; validated now (throws std::invalid_argument naming
     /// the node and parameter), applied by the engine thread between items. [any thread]
     void postParameter(const std::string& nodeId, const std::string& name, const ParamValue& value);
+    /// Pass every data item output `port` of `nodeId` sends to `tap` (see wire_tap.h), from the next
+    /// item boundary on, replacing the port's tap if it has one; a null `tap` detaches. Works before
+    /// and during run(). Checked now (throws std::invalid_argument naming the node or port); the
+    /// engine keeps `tap` alive until it is replaced or the engine is gone. [any thread]
+    void setTap(const std::string& nodeId, const std::string& port, std::shared_ptr<WireTap> tap);
 
     /// The running nodes, in graph-file order.
     const std::vector<NodeContext*>& nodes() const { return nodes_; }
@@ -79,7 +84,12 @@ private:
         std::string name;
         ParamValue value;
     };
-    void applyPendingParameters();
+    struct PendingTap {
+        OutputState* output;
+        std::shared_ptr<WireTap> tap;
+    };
+    /// Live parameters and taps posted from other threads. [engine thread]
+    void applyPendingChanges();
     void checkpoint();
     void sleepUntilWall(TimeNs wakeAtNs);
     void finishStragglers();
@@ -102,11 +112,13 @@ private:
     bool overMemoryLimit_ = false;
     std::uint64_t admissionPauses_ = 0;
     std::atomic<bool> stop_{false};
-    std::atomic<bool> parametersPending_{false};
-    std::mutex mutex_;  // guards pending_ and the sleep
+    std::atomic<bool> changesPending_{false};
+    std::mutex mutex_;  // guards pending_, pendingTaps_ and the sleep
     std::condition_variable wakeUp_;
     bool woken_ = false;
     std::vector<PendingParameter> pending_;
+    std::vector<PendingTap> pendingTaps_;
+    std::vector<std::pair<OutputState*, std::shared_ptr<WireTap>>> taps_;  // engine thread: the attached taps' owners
 };
 
 }  // namespace isochron

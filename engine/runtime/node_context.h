@@ -11,6 +11,7 @@
 #include "engine/graph/validated_graph.h"
 #include "engine/operators/operator.h"
 #include "engine/runtime/item_queue.h"
+#include "engine/runtime/wire_tap.h"
 #include "engine/schedulers/scheduler.h"
 #include "engine/qos/qos_graph.h"
 #include "engine/telemetry/latency_histogram.h"
@@ -59,6 +60,7 @@ struct OutputState {
     std::uint64_t items = 0;    ///< data items sent (progress excluded)
     std::uint64_t samples = 0;
     std::uint64_t progressItems = 0;  ///< progress markers sent
+    WireTap* tap = nullptr;  ///< sees every data item sent (Engine::setTap owns it); usually none
     ResolvedPort port;
 };
 
@@ -161,6 +163,7 @@ inline void NodeContext::route(int port, Item&& item) {
     } else {
         ++out.items;
         out.samples += static_cast<std::uint64_t>(item.sampleCount());
+        if (out.tap) [[unlikely]] out.tap->observe(item);
     }
     // One target is the common case: hand over directly (a tail call, no frame kept).
     if (out.targets.size() == 1) [[likely]] {

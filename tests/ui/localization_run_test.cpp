@@ -102,6 +102,10 @@ TEST_CASE("the live sample without a device falls back to the recording and show
     CHECK(run.state() != "failed");
     checkAgainstTruth(*run.localization()->events());
     CHECK(run.localization()->events()->at(0).trackId >= 0);  // tapped after the bearing tracker
+    // The editor says the recording stands in for the missing array (a notice above the canvas).
+    REQUIRE(run.notices().size() == 1);
+    CHECK(run.notices().front().startsWith("source: "));
+    CHECK(run.notices().front().contains("playing the recording"));
     run.stopAll();
     REQUIRE(waitUntil([&] { return !run.running(); }, 10000));
 }

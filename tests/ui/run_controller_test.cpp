@@ -183,3 +183,87 @@ TEST_CASE("probes and live parameters reach inside a subgraph node", "[ui][run][
     REQUIRE(waitUntil([&] { return !run.running(); }));
     std::filesystem::remove_all(folder);
 }
+
+TEST_CASE("probes come and go on a running graph without restarting it", "[ui][run][probe]") {
+    GraphDocument document;
+    buildSine(document, 480000);
+    REQUIRE(document.setParameter("signal_generator", "pace", 1).isEmpty());  // 10 s in real time
+    RunController run;
+    run.setDocument(&document);
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return run.state() == "running" && run.telemetry()->latest("engine/samples_per_s") > 0; }));
+    REQUIRE(run.addProbe("signal_generator.out>null_sink.in", "scope").isEmpty());
+    REQUIRE(run.addProbe("signal_generator.out>null_sink.in", "spectrum").isEmpty());  // shares the wire's ring
+    const QString scope = run.probes().front().toMap()["key"].toString();
+    const auto ring = ProbeRegistry::instance().find(scope.toStdString());
+    REQUIRE(ring);
+    CHECK(ProbeRegistry::instance().find(run.probes().back().toMap()["key"].toString().toStdString()) == ring);
+    REQUIRE(waitUntil([&] { return ring->written() >= 4800; }));
+    run.removeProbe(scope);
+    CHECK(ProbeRegistry::instance().find(scope.toStdString()) == nullptr);
+    CHECK(run.state() == "running");
+    CHECK(run.telemetry()->runCount() == 1);  // never restarted
+    // The samples the probe saw are the sine from where it was attached: consecutive, amplitude 0.5.
+    std::vector<float> newest(480);
+    REQUIRE(ring->readLatest(newest.data(), newest.size()) == 480);
+    const float peak = std::abs(*std::max_element(newest.begin(), newest.end(), [](float a, float b) { return std::abs(a) < std::abs(b); }));
+    CHECK(peak == Approx(0.5).margin(0.01));
+    run.stopAll();
+    REQUIRE(waitUntil([&] { return !run.running(); }));
+}
+
+TEST_CASE("only the probe kinds that can show a wire are offered for it", "[ui][run][probe]") {
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);
+    document.addNode("segments.rewindow", 240, 0);
+    document.addNode("io.null_sink", 480, 0);
+    REQUIRE(document.connectPorts("signal_generator", "out", "rewindow", "in").isEmpty());
+    REQUIRE(document.connectPorts("rewindow", "out", "null_sink", "in").isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    auto fits = [&](const QString& wire) {
+        QStringList names;
+        for (const QVariant& kind : run.probeKindsFor(wire)) {
+            if (kind.toMap()["fits"].toBool()) names.append(kind.toMap()["name"].toString());
+        }
+        return names;
+    };
+    CHECK(fits("signal_generator.out>rewindow.in") == QStringList{"scope", "spectrum"});
+    CHECK(fits("rewindow.out>null_sink.in") == QStringList{"scope"});  // frames: no spectrum
+    const QVariantMap spectrum = run.probeKindsFor("rewindow.out>null_sink.in").back().toMap();
+    CHECK(spectrum["why"].toString().contains("frame<f32>"));
+}
+
+TEST_CASE("opening another graph forgets the last one's runs, probes and states", "[ui][run]") {
+    GraphDocument document;
+    buildSine(document, 24000);
+    RunController run;
+    run.setDocument(&document);
+    REQUIRE(run.addProbe("signal_generator.out>null_sink.in", "scope").isEmpty());
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return run.state() == "finished"; }));
+    CHECK(run.telemetry()->runCount() == 1);
+    REQUIRE(document.open(QStringLiteral(ISOCHRON_SOURCE_DIR "/samples/quickstart.isograph.json")));
+    CHECK(run.state() == "idle");
+    CHECK(run.schedulerText().isEmpty());
+    CHECK(run.telemetry()->runCount() == 0);
+    CHECK(run.probes().isEmpty());
+    CHECK(run.localization()->events()->rowCount() == 0);
+}
+
+TEST_CASE("opening another graph while one runs stops it without reporting its end", "[ui][run]") {
+    GraphDocument document;
+    buildSine(document, 480000);
+    REQUIRE(document.setParameter("signal_generator", "pace", 1).isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    int reports = 0;
+    QObject::connect(&run, &RunController::runFinished, [&] { ++reports; });
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return run.state() == "running"; }));
+    document.newGraph();
+    REQUIRE(waitUntil([&] { return !run.running(); }));
+    CHECK(run.state() == "idle");
+    CHECK(run.telemetry()->runCount() == 0);
+    CHECK(reports == 0);
+}

@@ -237,3 +237,21 @@ TEST_CASE("the samples menu lists graphs that use subgraphs, not the parts they 
     CHECK(titles.contains("Two bands"));
     CHECK_FALSE(titles.contains("Band detector"));
 }
+
+TEST_CASE("sample titles are capitalized alike, the benchmarks in a group of their own", "[ui][samples]") {
+    const SampleCatalog catalog;
+    REQUIRE(catalog.samples().size() >= 9);
+    CHECK(catalog.samples().front().toMap()["path"].toString().endsWith("quickstart.isograph.json"));
+    for (const QVariant& entry : catalog.samples()) {
+        const QVariantMap sample = entry.toMap();
+        const QString title = sample["title"].toString();
+        INFO(title.toStdString());
+        CHECK(title.front().isUpper());
+        if (sample["path"].toString().contains("/bench/")) {
+            CHECK(sample["group"] == "Benchmarks");
+            CHECK(title == title.toUpper());
+        } else {
+            CHECK(sample["group"].toString().isEmpty());
+        }
+    }
+}

@@ -26,3 +26,19 @@ TEST_CASE("per-operator cost, queue and selectivity series follow the snapshots"
     REQUIRE(series);
     CHECK(series->size() == 3);
 }
+
+TEST_CASE("the input rate is what the sources sent per second, whatever reaches the outputs", "[ui][telemetry]") {
+    TelemetryStore store;
+    store.beginRun("df", {"source", "detector", "events"}, {"events"}, {"source"});
+    TelemetrySnapshot snapshot;
+    snapshot.nodes.resize(3);
+    snapshot.outputs.resize(1);
+    snapshot.outputs[0].node = 2;
+    for (int i = 1; i <= 4; ++i) {
+        snapshot.elapsedSeconds = 0.5 * i;
+        snapshot.nodes[0].samplesOut = 8000u * static_cast<std::uint64_t>(i);  // 16 kS/s
+        store.add(snapshot);  // the outputs see events only: 0 samples/s there
+    }
+    CHECK(store.latest("engine/source_samples_per_s") == Approx(16000));
+    CHECK(store.latest("engine/samples_per_s") == 0);
+}

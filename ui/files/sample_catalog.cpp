@@ -7,6 +7,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <vector>
+
 namespace isochron::ui {
 
 QString SampleCatalog::locateFolder() {
@@ -18,14 +21,13 @@ QString SampleCatalog::locateFolder() {
 }
 
 SampleCatalog::SampleCatalog(QObject* parent) : QObject(parent), folder_(locateFolder()) {
-    QStringList paths;
+    struct Sample {
+        QString title, path, group;
+    };
+    std::vector<Sample> found;
     QDirIterator files(folder_, {"*.isograph.json"}, QDir::Files, QDirIterator::Subdirectories);
-    while (files.hasNext()) paths.append(files.next());
-    std::sort(paths.begin(), paths.end(), [](const QString& a, const QString& b) {
-        const bool aQuick = a.contains("quickstart"), bQuick = b.contains("quickstart");
-        return aQuick != bQuick ? aQuick : a < b;
-    });
-    for (const QString& path : paths) {
+    while (files.hasNext()) {
+        const QString path = files.next();
         QFile file(path);
         QString title = QFileInfo(path).fileName().remove(".isograph.json");
         if (file.open(QIODevice::ReadOnly)) {
@@ -34,8 +36,17 @@ SampleCatalog::SampleCatalog(QObject* parent) : QObject(parent), folder_(locateF
             const QString name = root.value("name").toString();
             if (!name.isEmpty()) title = name;
         }
-        samples_.append(QVariantMap{{"title", title}, {"path", path}});
+        const bool benchmark = QDir(folder_).relativeFilePath(path).startsWith("bench/");
+        title = benchmark ? title.toUpper() : title.left(1).toUpper() + title.mid(1);
+        found.push_back({title, path, benchmark ? tr("Benchmarks") : QString()});
     }
+    std::sort(found.begin(), found.end(), [](const Sample& a, const Sample& b) {
+        const bool aQuick = a.path.contains("quickstart"), bQuick = b.path.contains("quickstart");
+        if (aQuick != bQuick) return aQuick;
+        if (a.group != b.group) return a.group < b.group;
+        return a.title.compare(b.title, Qt::CaseInsensitive) < 0;
+    });
+    for (const Sample& s : found) samples_.append(QVariantMap{{"title", s.title}, {"path", s.path}, {"group", s.group}});
 }
 
 }  // namespace isochron::ui

@@ -16,8 +16,9 @@ class SampleCatalog : public QObject {
 public:
     explicit SampleCatalog(QObject* parent = nullptr);
 
-    /// {title, path} per *.isograph.json except parts used as subgraphs (files with an "interface"),
-    /// the quick start first, then by path.
+    /// {title, path, group} per *.isograph.json except parts used as subgraphs (files with an
+    /// "interface"): the graph's name, capitalized (benchmarks, group "Benchmarks", in capitals as
+    /// the papers name them); the quick start first, then by group and title.
     QVariantList samples() const { return samples_; }
     QString folder() const { return folder_; }
 

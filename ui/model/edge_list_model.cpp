@@ -5,6 +5,7 @@
 #include "ui/canvas/node_geometry.h"
 #include "ui/canvas/port_colors.h"
 #include "ui/canvas/wire_curve.h"
+#include "ui/layout/label_placement.h"
 
 namespace isochron::ui {
 namespace {
@@ -179,6 +180,36 @@ QString EdgeListModel::wireAt(qreal x, qreal y, qreal tolerance) const {
 void EdgeListModel::setLiveTexts(QHash<QString, QString> texts) {
     liveTexts_ = std::move(texts);
     if (rowCount() > 0) Q_EMIT dataChanged(index(0), index(rowCount() - 1), {LiveTextRole});
+    Q_EMIT liveTextsChanged();
+}
+
+QVariantList EdgeListModel::liveLabelPlaces(qreal charWidth, qreal padding, qreal height) const {
+    const auto& edges = store_.spec().edges;
+    const GraphResolution& r = resolution_.current();
+    std::vector<CanvasRect> nodes;
+    for (const NodeSpec& node : store_.spec().nodes) {
+        const NodePosition p = node.position.value_or(NodePosition{});
+        const NodeResolution* view = r.node(node.id);
+        const int ins = view ? static_cast<int>(view->inputs.size()) : 0, outs = view ? static_cast<int>(view->outputs.size()) : 0;
+        nodes.push_back({p.x, p.y, geometry::kNodeWidth, geometry::nodeHeight(ins, outs)});
+    }
+    std::vector<LabelRequest> requests(edges.size());
+    for (std::size_t i = 0; i < edges.size() && i < wires_.size(); ++i) {
+        const QString text = liveTexts_.value(keyOf(edges[i]));
+        if (text.isEmpty()) continue;
+        requests[i].width = static_cast<double>(text.size()) * charWidth + padding;
+        requests[i].height = height;
+        for (double t : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8}) {
+            const QPointF a = wireCurvePoint(wires_[i].from, wires_[i].to, t);
+            requests[i].anchors.push_back({a.x(), a.y()});
+        }
+    }
+    const std::vector<CanvasRect> places = placeLabels(requests, nodes);
+    QVariantList list;
+    for (std::size_t i = 0; i < places.size(); ++i) {
+        list.append(requests[i].anchors.empty() ? QVariantMap() : QVariantMap{{"x", places[i].x}, {"y", places[i].y}});
+    }
+    return list;
 }
 
 }  // namespace isochron::ui

@@ -63,6 +63,11 @@ public:
     Q_INVOKABLE QString wireAt(qreal x, qreal y, qreal tolerance) const;
     /// Short live readouts per wire key (item rate, last value); empty map to clear.
     void setLiveTexts(QHash<QString, QString> texts);
+    /// Top-left corner (canvas units) of each wire's live label, in row order: near the wire's
+    /// middle, clear of every node and of the other labels when there is room. A label is
+    /// `charWidth` per character plus `padding` wide and `height` high (canvas units: the view's
+    /// pixel sizes over its zoom). [{x, y}] per row, {} for wires without a readout.
+    Q_INVOKABLE QVariantList liveLabelPlaces(qreal charWidth, qreal padding, qreal height) const;
 
     /// A wire's key, "from.port>to.port" (stable across edits that do not touch the wire).
     static QString keyOf(const EdgeSpec& edge);
@@ -70,6 +75,8 @@ public:
 Q_SIGNALS:
     /// Some wire moved, appeared, vanished or changed look.
     void geometryChanged();
+    /// The live readouts changed.
+    void liveTextsChanged();
 
 private:
     WireGeometry compute(const EdgeSpec& edge) const;

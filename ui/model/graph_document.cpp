@@ -10,6 +10,7 @@
 #include "engine/schedulers/scheduler.h"
 #include "nodes/register_builtin_nodes.h"
 #include "ui/canvas/node_geometry.h"
+#include "ui/layout/free_spot.h"
 #include "ui/layout/layered_layout.h"
 #include "ui/model/graph_edits.h"
 #include "ui/model/graph_fragment.h"
@@ -178,6 +179,7 @@ void GraphDocument::newGraph() {
     undoStack_.clear();
     filePath_.clear();
     Q_EMIT filePathChanged();
+    Q_EMIT replaced();
 }
 
 bool GraphDocument::open(const QString& pathOrUrl) {
@@ -199,6 +201,38 @@ bool GraphDocument::open(const QString& pathOrUrl) {
     undoStack_.clear();
     filePath_ = QFileInfo(path).absoluteFilePath();
     Q_EMIT filePathChanged();
+    Q_EMIT replaced();
+    return true;
+}
+
+QString GraphDocument::writeRecovery(const QString& path) const {
+    GraphSpec spec = store_.spec();
+    spec.baseDirectory.clear();
+    try {
+        saveGraphFile(spec, path.toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+bool GraphDocument::restoreRecovery(const QString& recoveryPath, const QString& originalFile, const QString& baseDirectory) {
+    GraphSpec spec;
+    try {
+        spec = loadGraphFile(recoveryPath.toStdString());
+    } catch (const GraphException& e) {
+        fail(joinErrors(e));
+        return false;
+    }
+    spec.baseDirectory = baseDirectory.toStdString();
+    selection_.clear();
+    store_.reset(std::move(spec));
+    undoStack_.clear();
+    undoStack_.resetClean();  // unsaved until the user saves it
+    filePath_ = originalFile.isEmpty() ? QString() : QFileInfo(originalFile).absoluteFilePath();
+    Q_EMIT filePathChanged();
+    Q_EMIT modifiedChanged();
+    Q_EMIT replaced();
     return true;
 }
 
@@ -268,6 +302,25 @@ QString GraphDocument::addNode(const QString& typeName, qreal x, qreal y) {
     push(edit);
     selection_.selectNode(id);
     return id;
+}
+
+QPointF GraphDocument::freeSpot(const QString& typeName, qreal x, qreal y) {
+    const OperatorDescriptor* d = registry_.find(typeName.toStdString());
+    const double height = geometry::nodeHeight(d ? static_cast<int>(d->inputs.size()) : 1, d ? static_cast<int>(d->outputs.size()) : 1);
+    std::vector<CanvasRect> taken;
+    const GraphResolution& resolution = resolution_.current();
+    for (const NodeSpec& node : store_.spec().nodes) {
+        const NodePosition p = node.position.value_or(NodePosition{});
+        const NodeResolution* view = resolution.node(node.id);
+        const int ins = view ? static_cast<int>(view->inputs.size()) : 0, outs = view ? static_cast<int>(view->outputs.size()) : 0;
+        taken.push_back({p.x, p.y, geometry::kNodeWidth, geometry::nodeHeight(ins, outs)});
+    }
+    for (const QVariant& entry : notes()) {
+        const QVariantMap n = entry.toMap();
+        taken.push_back({n["x"].toDouble(), n["y"].toDouble(), n["width"].toDouble(), n["height"].toDouble()});
+    }
+    const CanvasRect spot = nearestFreeSpot(taken, geometry::kNodeWidth, height, x, y, geometry::kGridStep, geometry::kGridStep);
+    return {spot.x, spot.y};
 }
 
 QString GraphDocument::wireRefusal(const QString& fromNode, const QString& fromPort, const QString& toNode, const QString& toPort) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QObject>
+#include <QPointF>
 #include <QUndoStack>
 #include <QVariant>
 #include <QtQml/qqmlregistration.h>
@@ -27,6 +28,8 @@ class GraphDocument : public QObject {
     QML_ELEMENT
     Q_PROPERTY(QString filePath READ filePath NOTIFY filePathChanged)
     Q_PROPERTY(QString displayName READ displayName NOTIFY filePathChanged)
+    /// The folder the graph's relative paths resolve against: its file's ("" while untitled).
+    Q_PROPERTY(QString baseDirectory READ baseDirectory NOTIFY filePathChanged)
     Q_PROPERTY(bool modified READ modified NOTIFY modifiedChanged)
     Q_PROPERTY(bool canUndo READ canUndo NOTIFY historyChanged)
     Q_PROPERTY(bool canRedo READ canRedo NOTIFY historyChanged)
@@ -90,10 +93,22 @@ public:
     Q_INVOKABLE bool save();
     /// Save to another file; relative paths in parameters are rewritten to keep pointing at the same files.
     Q_INVOKABLE bool saveAs(const QString& pathOrUrl);
+    /// Write the graph as it is now to `path` for crash recovery, leaving its file name, history
+    /// and modified state alone (relative paths stay relative to baseDirectory()). Returns why
+    /// not, or empty.
+    QString writeRecovery(const QString& path) const;
+    /// Replace the graph by a file writeRecovery wrote: its relative paths resolve against
+    /// `baseDirectory`, it takes `originalFile` as its file (empty: untitled) and stays modified
+    /// until saved. False with lastError when the file cannot be read.
+    bool restoreRecovery(const QString& recoveryPath, const QString& originalFile, const QString& baseDirectory);
+    QString baseDirectory() const { return QString::fromStdString(store_.spec().baseDirectory.string()); }
 
     // ---- Edits (each one undoable) ----
     /// Add an operator at (x, y); returns the new node's id (selected), or empty with lastError.
     Q_INVOKABLE QString addNode(const QString& typeName, qreal x, qreal y);
+    /// Where a new `typeName` node meant for (x, y) goes so that it covers no node and no note:
+    /// (x, y) when that is free, else the nearest free point of the snap grid around it.
+    Q_INVOKABLE QPointF freeSpot(const QString& typeName, qreal x, qreal y);
     /// Wire an output to an input. Returns why the engine refuses it, or empty when wired.
     Q_INVOKABLE QString connectPorts(const QString& fromNode, const QString& fromPort, const QString& toNode, const QString& toPort);
     /// Why such a wire would be refused, without making it (empty if it fits).
@@ -193,6 +208,9 @@ Q_SIGNALS:
     void wireRefused(const QString& reason);
     /// A parameter changed (edit, undo or redo), so a running engine may apply it live.
     void parameterChanged(const QString& nodeId, const QString& name, const QVariant& value);
+    /// Another graph took this one's place (new, opened or recovered): runs, probes and views of
+    /// the previous graph no longer apply.
+    void replaced();
 
 private:
     void fail(const QString& message);

@@ -8,22 +8,10 @@
 #include <limits>
 
 #include "ui/canvas/ribbon_geometry.h"
+#include "ui/plots/axis_ticks.h"
 #include "ui/plots/decimation.h"
 
 namespace isochron::ui {
-namespace {
-
-// A step of 1, 2 or 5 times a power of ten giving about `count` intervals over `span`.
-double niceStep(double span, int count) {
-    const double raw = span / std::max(1, count);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double factor : {1.0, 2.0, 5.0, 10.0}) {
-        if (raw <= factor * magnitude) return factor * magnitude;
-    }
-    return 10 * magnitude;
-}
-
-}  // namespace
 
 LivePlot::LivePlot(QQuickItem* parent) : QQuickItem(parent) { setFlag(ItemHasContents, true); }
 
@@ -101,7 +89,7 @@ void LivePlot::refreshRange() {
         high = std::ceil(high / step) * step;
     }
     QVariantList ticks;
-    for (double v = std::ceil(low / step) * step; v <= high + step * 1e-6; v += step) ticks.append(std::abs(v) < step * 1e-9 ? 0.0 : v);
+    for (double v : niceTicks(low, high, 4)) ticks.append(v);
     low_ = low;
     high_ = high;
     ticks_ = ticks;

@@ -3,7 +3,6 @@
 // (CSV and PNG export).
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import QtQuick.Layouts
 import Isochron.Ui
 
@@ -15,6 +14,8 @@ Rectangle {
     readonly property var runs: { run.telemetry.runCount; run.state; return run.telemetry.runs() }
     readonly property string output: outputChooser.currentText
     property var chosen: ["df", "fifo", "rtc", "qos"]
+    /// Where exports are offered first (the graph's folder).
+    property string folder
     color: Theme.panelAlt
 
     function runSeries(figure) {
@@ -73,8 +74,8 @@ Rectangle {
                     onClicked: panel.run.compare(panel.chosen, seconds.value)
                 }
                 RowLayout {
-                    Button { text: qsTr("Export CSV…"); enabled: panel.runs.length > 0 && !DialogSupport.problem.length; onClicked: csvDialog.open() }
-                    Button { text: qsTr("PNG…"); enabled: panel.runs.length > 0 && !DialogSupport.problem.length; onClicked: pngDialog.open() }
+                    Button { objectName: "exportCsvButton"; text: qsTr("Export CSV…"); enabled: panel.runs.length > 0; onClicked: csvDialog.openIn(panel.folder, "comparison.csv") }
+                    Button { objectName: "exportPngButton"; text: qsTr("PNG…"); enabled: panel.runs.length > 0; onClicked: pngDialog.openIn(panel.folder, "comparison.png") }
                 }
                 Text { id: exportMessage; Layout.fillWidth: true; wrapMode: Text.WordWrap; font.pixelSize: 10; color: Theme.textDim }
             }
@@ -191,24 +192,23 @@ Rectangle {
             }
         }
     }
-    FileDialog {
+    FilePicker {
         id: csvDialog
-        fileMode: FileDialog.SaveFile
-        nameFilters: ["CSV (*.csv)"]
-        defaultSuffix: "csv"
-        onAccepted: {
-            const error = panel.run.telemetry.exportCsv(selectedFile.toString())
-            exportMessage.text = error.length ? error : qsTr("Saved %1").arg(selectedFile.toString().replace(/^file:\/\//, ""))
+        title: qsTr("Export the comparison as CSV")
+        mode: "save"
+        defaultSuffix: ".csv"
+        filters: [{label: "CSV (*.csv)", patterns: ["*.csv"]}]
+        onFileChosen: (path) => {
+            const error = panel.run.telemetry.exportCsv(path)
+            exportMessage.text = error.length ? error : qsTr("Saved %1").arg(path)
         }
     }
-    FileDialog {
+    FilePicker {
         id: pngDialog
-        fileMode: FileDialog.SaveFile
-        nameFilters: ["PNG (*.png)"]
-        defaultSuffix: "png"
-        onAccepted: {
-            const path = decodeURIComponent(selectedFile.toString().replace(/^file:\/\//, ""))
-            results.grabToImage(result => exportMessage.text = result.saveToFile(path) ? qsTr("Saved %1").arg(path) : qsTr("Could not write %1").arg(path))
-        }
+        title: qsTr("Export the comparison as PNG")
+        mode: "save"
+        defaultSuffix: ".png"
+        filters: [{label: "PNG (*.png)", patterns: ["*.png"]}]
+        onFileChosen: (path) => results.grabToImage(result => exportMessage.text = result.saveToFile(path) ? qsTr("Saved %1").arg(path) : qsTr("Could not write %1").arg(path))
     }
 }

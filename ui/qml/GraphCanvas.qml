@@ -10,6 +10,8 @@ FocusScope {
     property GraphDocument document
     /// The run controller, for probes on wires (may be null).
     property var run: null
+    /// Where the probe cards are (shared with the Probes tab).
+    property ProbeLayout probeLayout: null
     property real zoom: 1
     property real panX: 40
     property real panY: 60
@@ -41,7 +43,7 @@ FocusScope {
         panAnimationX.to = x; panAnimationY.to = y; zoomAnimation.to = z
         viewAnimation.start()
     }
-    /// Show every node (or the selection when `selectionOnly`).
+    /// Show every node (or the selection when `selectionOnly`), zoomed out as far as it takes.
     function fitToView(selectionOnly) {
         const box = document.nodes.bounds(selectionOnly ? document.selection.nodes : [])
         if (box.width <= 0) { animateView(40, 60, 1); return }
@@ -49,15 +51,39 @@ FocusScope {
         const z = Math.max(minZoom, Math.min(1.25, Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)))
         animateView(width / 2 - (box.x + box.width / 2) * z, height / 2 - (box.y + box.height / 2) * z, z)
     }
+    /// Zoom below which node titles (12 px at 100 %) get hard to read.
+    readonly property real readableZoom: 0.8
+    /// Fit the graph, but not below readableZoom: a larger graph shows its top-left part (its
+    /// sources, after auto-layout), the rest a pan away.
+    function fitReadable() {
+        const box = document.nodes.bounds([])
+        if (box.width <= 0) { animateView(40, 60, 1); return }
+        const margin = 40
+        const fit = Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)
+        if (fit >= readableZoom) { fitToView(false); return }
+        const z = readableZoom
+        const x = box.width * z <= width - 2 * margin ? width / 2 - (box.x + box.width / 2) * z : margin - box.x * z
+        const y = box.height * z <= height - 2 * margin ? height / 2 - (box.y + box.height / 2) * z : margin - box.y * z
+        animateView(x, y, z)
+    }
     /// Fit once the canvas has its size (after opening a file or laying out).
     function requestFit() { fitTimer.restart() }
     Timer {
         id: fitTimer
         interval: 60
         onTriggered: {
-            if (canvas.width > 0 && canvas.height > 0) canvas.fitToView(false)
+            if (canvas.width > 0 && canvas.height > 0) canvas.fitReadable()
             else restart()
         }
+    }
+    /// Say on UiLog where node `nodeId` and its ports are on the screen (tests drive the mouse by it).
+    function logNode(nodeId) {
+        const node = document.nodes.get(nodeId)
+        if (node.nodeId === undefined) return
+        const at = (cx, cy) => { const s = toScreen(cx, cy); const g = mapToGlobal(s.x, s.y); return Math.round(g.x) + "," + Math.round(g.y) }
+        const ports = node.inputs.map(p => "in " + p.name + "@" + at(node.posX, node.posY + p.offsetY))
+                      .concat(node.outputs.map(p => "out " + p.name + "@" + at(node.posX + node.boxWidth, node.posY + p.offsetY)))
+        UiLog.info("node " + nodeId + " at " + at(node.posX, node.posY) + " title@" + at(node.posX + node.boxWidth / 2, node.posY + 15) + " ports " + ports.join(" "))
     }
     function centerOn(nodeId) {
         const box = document.nodes.bounds([nodeId])
@@ -70,6 +96,26 @@ FocusScope {
         return Qt.point(Math.round(p.x / Theme.gridStep) * Theme.gridStep, Math.round(p.y / Theme.gridStep) * Theme.gridStep)
     }
     function snapped(v) { return snapToGrid ? Math.round(v / Theme.gridStep) * Theme.gridStep : v }
+    /// Top-left (screen) of a w × h place along the view's bottom or top edge that covers the fewest
+    /// nodes, floating cards and the minimap, for a new probe card.
+    function freeSpot(w, h) {
+        const m = 12
+        let best = Qt.point(m, Math.max(m, height - h - m)), bestCost = Infinity
+        for (const top of [height - h - m, m]) {
+            for (let left = m; left + w <= width - m; left += 40) {
+                const a = toCanvas(left, top)
+                let cost = document.nodes.nodesIn(a.x, a.y, w / zoom, h / zoom).length * 100
+                for (const p of (run ? run.probes : [])) {
+                    const s = probeLayout.stateOf(p.key)
+                    if (!s.docked && s.x >= 0 && left < s.x + w && s.x < left + w && top < s.y + h && s.y < top + h) cost += 50
+                }
+                if (showMinimap && left + w > width - 192 && top + h > height - 128) cost += 30
+                if (cost < bestCost) { best = Qt.point(left, top); bestCost = cost }
+                if (cost === 0) return best
+            }
+        }
+        return best
+    }
 
     ParallelAnimation {
         id: viewAnimation
@@ -167,6 +213,7 @@ FocusScope {
             reason = document.connectPorts(target.nodeId, target.port, start.nodeId, start.port)
         }
         if (reason.length) toast.show(reason, toScreen(x, y))
+        else UiLog.info("wired: " + document.edges.rowCount() + " wires")
     }
     /// After quick-add placed `nodeId` for a wire dropped on empty canvas, connect it.
     function completePendingWire(nodeId) {
@@ -292,23 +339,32 @@ FocusScope {
             model: canvas.document.nodes
             delegate: NodeView { host: canvas }
         }
-        Repeater {  // live values on wires
+        Connections { target: canvas.document.edges; function onLiveTextsChanged() { liveLabels.liveTextRevision++ } }
+        FontMetrics { id: liveMetrics; font.pixelSize: 9; font.family: Theme.monoFont }
+        Repeater {  // live values on wires, placed clear of the nodes (EdgeListModel.liveLabelPlaces)
+            id: liveLabels
+            readonly property real labelHeight: 15
+            readonly property var places: {
+                canvas.document.revision
+                liveTextRevision
+                if (!canvas.showLiveValues) return []
+                return canvas.document.edges.liveLabelPlaces(liveMetrics.averageCharacterWidth / canvas.zoom, 10 / canvas.zoom, labelHeight / canvas.zoom)
+            }
+            property int liveTextRevision: 0
             model: canvas.showLiveValues ? canvas.document.edges : null
-            delegate: Item {  // a pill above the middle of the wire, constant size on screen
+            delegate: Item {  // a pill, constant size on screen
                 required property string liveText
-                required property real fromX
-                required property real fromY
-                required property real toX
-                required property real toY
-                visible: liveText.length > 0
-                x: (fromX + toX) / 2
-                y: (fromY + toY) / 2
+                required property int index
+                readonly property var place: liveLabels.places[index] || ({})
+                visible: liveText.length > 0 && place.x !== undefined
+                x: place.x !== undefined ? place.x : 0
+                y: place.y !== undefined ? place.y : 0
                 scale: 1 / canvas.zoom
+                transformOrigin: Item.TopLeft
                 Rectangle {
-                    x: -width / 2
-                    y: -height - 4
-                    width: liveLabel.implicitWidth + 8
-                    height: liveLabel.implicitHeight + 2
+                    objectName: "liveLabel"
+                    width: liveLabel.implicitWidth + 10
+                    height: liveLabels.labelHeight
                     radius: height / 2
                     color: Theme.panel
                     opacity: 0.92
@@ -339,7 +395,8 @@ FocusScope {
         keys: ["isochron/operator"]
         onDropped: (drop) => {
             const p = canvas.toCanvas(drop.x, drop.y)
-            canvas.document.addNode(drop.source.typeName, canvas.snapped(p.x - 92), canvas.snapped(p.y - 15))
+            const spot = canvas.document.freeSpot(drop.source.typeName, canvas.snapped(p.x - 92), canvas.snapped(p.y - 15))
+            canvas.document.addNode(drop.source.typeName, spot.x, spot.y)
             canvas.forceActiveFocus()
         }
     }
@@ -361,14 +418,63 @@ FocusScope {
         }
     }
 
-    Toast { id: toast }
+    Toast { id: toast; z: 20 }
 
-    Minimap {
-        visible: canvas.showMinimap && canvas.document.nodeCount > 0
+    Rectangle {  // what the nodes warned about as the run started (a recording standing in for a device)
+        id: noticeBar
+        objectName: "noticeBar"
+        property bool dismissed: false
+        Connections { target: canvas.run; function onNoticesChanged() { noticeBar.dismissed = false } }
+        visible: canvas.run !== null && canvas.run.notices.length > 0 && !dismissed
+        z: 15
+        anchors.top: parent.top
+        anchors.topMargin: 10
+        anchors.horizontalCenter: parent.horizontalCenter
+        width: Math.min(parent.width - 24, noticeText.implicitWidth + 72)
+        height: noticeText.implicitHeight + 16
+        radius: 6
+        color: Theme.dark ? "#4a3a12" : "#fef3c7"
+        border.color: Theme.warning
+        Icon { id: noticeIcon; name: "warning"; size: 16; color: Theme.warning; x: 10; y: 8 }
+        Text {
+            id: noticeText
+            objectName: "noticeText"
+            x: 34; y: 8
+            width: Math.min(implicitWidth, noticeBar.parent.width - 24 - 72)
+            text: canvas.run ? canvas.run.notices.join("\n") : ""
+            wrapMode: Text.WordWrap
+            font.pixelSize: Theme.smallFontSize + 1
+            color: Theme.text
+        }
+        IconButton {
+            anchors.right: parent.right; anchors.rightMargin: 4
+            anchors.verticalCenter: parent.verticalCenter
+            implicitWidth: 26; implicitHeight: 24
+            iconName: "close"
+            tip: qsTr("Dismiss")
+            onClicked: noticeBar.dismissed = true
+        }
+    }
+
+    Minimap {  // only while part of the graph is out of view; faint over nodes until pointed at
+        id: minimap
+        readonly property var graphBox: { canvas.document.revision; return canvas.document.nodes.bounds([]) }
+        readonly property bool graphInView: {
+            const a = canvas.toScreen(graphBox.x, graphBox.y), b = canvas.toScreen(graphBox.x + graphBox.width, graphBox.y + graphBox.height)
+            return a.x >= 0 && a.y >= 0 && b.x <= canvas.width && b.y <= canvas.height
+        }
+        readonly property bool coversNodes: {
+            canvas.document.revision
+            const a = canvas.toCanvas(x, y)
+            return visible && canvas.document.nodes.nodesIn(a.x, a.y, width / canvas.zoom, height / canvas.zoom).length > 0
+        }
+        visible: canvas.showMinimap && canvas.document.nodeCount > 0 && !graphInView
+        opacity: minimapHover.hovered || !coversNodes ? 0.92 : 0.3
         anchors.right: parent.right
         anchors.bottom: parent.bottom
         anchors.margins: 12
         canvas: canvas
+        HoverHandler { id: minimapHover }
     }
 
     Rectangle {  // empty-canvas hint
@@ -389,8 +495,9 @@ FocusScope {
         }
     }
 
-    Menu {
+    AppMenu {
         id: canvasMenu
+        title: "canvas"
         property point at
         MenuItem {
             text: qsTr("Add operator…")
@@ -418,30 +525,64 @@ FocusScope {
         MenuItem { text: qsTr("Auto-layout"); onTriggered: canvas.document.autoLayout() }
     }
 
-    Menu {
+    AppMenu {
         id: wireMenu
+        objectName: "wireMenu"
+        title: "wire"
         property string wireKey
         property point at
+        property var kinds: []
+        onAboutToShow: kinds = canvas.run ? canvas.run.probeKindsFor(wireKey) : []
         function probe(kind) {
             const why = canvas.run ? canvas.run.addProbe(wireKey, kind) : qsTr("probes need a run controller")
             if (why.length) toast.show(why, at)
         }
-        MenuItem { text: qsTr("Probe: scope"); onTriggered: wireMenu.probe("scope") }
-        MenuItem { text: qsTr("Probe: spectrum"); onTriggered: wireMenu.probe("spectrum") }
+        Instantiator {  // one item per probe kind that can show this wire
+            model: wireMenu.kinds.filter(k => k.fits)
+            delegate: MenuItem {
+                required property var modelData
+                text: qsTr("Probe: %1").arg(modelData.label.toLowerCase())
+                onTriggered: wireMenu.probe(modelData.name)
+            }
+            onObjectAdded: (index, object) => wireMenu.insertItem(index, object)
+            onObjectRemoved: (index, object) => wireMenu.removeItem(object)
+        }
+        MenuItem {
+            visible: wireMenu.kinds.length > 0 && wireMenu.kinds.every(k => !k.fits)
+            height: visible ? implicitHeight : 0
+            enabled: false
+            text: qsTr("No probe shows this wire")
+        }
         MenuSeparator {}
         MenuItem { text: qsTr("Delete wire"); onTriggered: canvas.document.removeWire(wireMenu.wireKey) }
     }
 
-    ProbePanel {
-        run: canvas.run
-        visible: canvas.run !== null && canvas.run.probes.length > 0
-        anchors.left: parent.left
-        anchors.bottom: parent.bottom
-        anchors.margins: 12
+    Repeater {  // floating probe cards (ProbeDock shows the docked ones)
+        model: canvas.run && canvas.probeLayout ? canvas.run.probes : []
+        delegate: ProbeCard {
+            required property var modelData
+            readonly property var place: canvas.probeLayout.stateOf(modelData.key)
+            probe: modelData
+            run: canvas.run
+            visible: !place.docked
+            collapsed: place.collapsed
+            x: Math.max(0, Math.min(canvas.width - width, place.x))
+            y: Math.max(0, Math.min(canvas.height - collapsedHeight, place.y))
+            Component.onCompleted: {
+                if (place.x < 0) {
+                    const spot = canvas.freeSpot(width, height)
+                    canvas.probeLayout.set(modelData.key, {x: spot.x, y: spot.y})
+                }
+            }
+            onDragged: (x, y) => canvas.probeLayout.set(modelData.key, {x: x, y: y})
+            onDockToggled: canvas.probeLayout.set(modelData.key, {docked: true})
+            onCollapseToggled: canvas.probeLayout.set(modelData.key, {collapsed: !place.collapsed})
+        }
     }
 
-    Menu {
+    AppMenu {
         id: nodeMenu
+        title: "node"
         property string nodeId
         MenuItem { text: qsTr("Copy"); onTriggered: { canvas.document.selection.selectNode(nodeMenu.nodeId, canvas.document.selection.hasNode(nodeMenu.nodeId)); Clipboard.setText(canvas.document.copySelection()) } }
         MenuItem { text: qsTr("Duplicate"); onTriggered: canvas.document.duplicateSelection() }

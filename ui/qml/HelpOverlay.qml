@@ -2,10 +2,16 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import Isochron.Ui
 
 Popup {
     id: help
     modal: true
+    focus: true  // so Escape reaches it
+    closePolicy: Popup.CloseOnEscape | Popup.CloseOnPressOutside
+    objectName: "helpOverlay"
+    onOpened: UiLog.info("dialog opened: Keyboard and mouse")
+    onClosed: UiLog.info("dialog closed: Keyboard and mouse")
     anchors.centerIn: Overlay.overlay
     width: 720
     height: Math.min(parent.height - 80, 560)

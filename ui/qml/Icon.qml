@@ -36,7 +36,14 @@ Item {
         "trash": "M4 7 H20 M9 7 V4 H15 V7 M6 7 L7 20 H17 L18 7",
         "close": "M6 6 L18 18 M18 6 L6 18",
         "probe": "M4 12 H8 L10 7 L14 17 L16 12 H20",
-        "export": "M12 4 V15 M7 9 L12 4 L17 9 M5 15 V20 H19 V15"
+        "export": "M12 4 V15 M7 9 L12 4 L17 9 M5 15 V20 H19 V15",
+        "chevronDown": "M6 9 L12 15 L18 9",
+        "chevronRight": "M9 6 L15 12 L9 18",
+        "dock": "M4 4 H20 V20 H4 Z M4 14 H20",
+        "undock": "M4 8 H16 V20 H4 Z M8 4 H20 V16",
+        "home": "M4 11 L12 4 L20 11 M6 9.5 V20 H18 V9.5",
+        "up": "M12 19 V5 M6 11 L12 5 L18 11",
+        "clock": "M12 3 A9 9 0 1 1 12 21 A9 9 0 1 1 12 3 M12 7 V12 L15.5 14"
     })
 
     Shape {

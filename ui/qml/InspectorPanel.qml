@@ -23,6 +23,18 @@ Rectangle {
     }
     readonly property var info: nodeId.length ? document.operatorOf(nodeId) : ({})
 
+    /// Say on UiLog where each visible parameter's field is on the screen (tests type into them).
+    function logFields() {
+        const fields = []
+        for (let i = 0; i < parameterEditors.count; ++i) {
+            const editor = parameterEditors.itemAt(i)
+            const p = editor ? editor.fieldCentre() : null
+            if (p && p.y < scroll.mapToGlobal(0, scroll.height).y) fields.push(editor.param.name + "@" + Math.round(p.x) + "," + Math.round(p.y))
+        }
+        UiLog.info("inspector " + nodeId + ": " + fields.join(" "))
+    }
+    onNodeIdChanged: if (nodeId.length) Qt.callLater(logFields)
+
     ColumnLayout {
         anchors.fill: parent
         spacing: 0
@@ -53,6 +65,7 @@ Rectangle {
                             objectName: "nodeIdField"
                             Layout.fillWidth: true
                             text: inspector.nodeId
+                            Connections { target: inspector; function onNodeChanged() { idField.text = inspector.nodeId } }
                             font.bold: true
                             font.pixelSize: Theme.fontSize + 2
                             onEditingFinished: {
@@ -98,12 +111,14 @@ Rectangle {
                     }
                     SectionLabel { text: qsTr("Parameters"); visible: inspector.params.length > 0 }
                     Repeater {
+                        id: parameterEditors
                         model: inspector.params
                         delegate: ParameterEditor {
                             required property var modelData
                             Layout.fillWidth: true
                             param: modelData
                             running: inspector.running
+                            baseFolder: inspector.document.baseDirectory
                             onEdited: (value) => {
                                 error = inspector.document.setParameter(inspector.nodeId, modelData.name, value)
                                 if (!error.length) inspector.parameterApplied(inspector.nodeId, modelData.name)
@@ -111,25 +126,44 @@ Rectangle {
                             onResetRequested: inspector.document.resetParameter(inspector.nodeId, modelData.name)
                         }
                     }
-                    SectionLabel { text: qsTr("Ports") }
-                    Repeater {
-                        model: (inspector.node.inputs || []).map(p => Object.assign({direction: "in"}, p))
-                                   .concat((inspector.node.outputs || []).map(p => Object.assign({direction: "out"}, p)))
-                        delegate: RowLayout {
+                    Repeater {  // inputs, then outputs, each under its own heading
+                        model: [{title: qsTr("Inputs"), ports: inspector.node.inputs || []}, {title: qsTr("Outputs"), ports: inspector.node.outputs || []}]
+                        delegate: ColumnLayout {
                             required property var modelData
                             Layout.fillWidth: true
-                            spacing: 6
-                            Rectangle { width: 9; height: 9; radius: 5; color: modelData.color }
-                            Text { text: modelData.direction + " " + modelData.name; color: Theme.text; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
-                            Text { text: modelData.type; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
-                            Text { Layout.fillWidth: true; text: modelData.doc; color: Theme.textFaint; font.pixelSize: Theme.smallFontSize; elide: Text.ElideRight }
+                            visible: modelData.ports.length > 0
+                            spacing: 4
+                            SectionLabel { text: modelData.title }
+                            Repeater {
+                                model: modelData.ports
+                                delegate: RowLayout {
+                                    required property var modelData
+                                    Layout.fillWidth: true
+                                    spacing: 6
+                                    Rectangle { width: 9; height: 9; radius: 5; color: modelData.color }
+                                    Text { objectName: "inspectorPort"; text: modelData.name; color: Theme.text; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+                                    Text { text: modelData.type; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+                                    Text {
+                                        Layout.fillWidth: true
+                                        text: modelData.doc
+                                        color: Theme.textFaint
+                                        font.pixelSize: Theme.smallFontSize
+                                        elide: Text.ElideRight
+                                        ToolTip.visible: portDocHover.hovered && truncated
+                                        ToolTip.text: modelData.doc
+                                        HoverHandler { id: portDocHover }
+                                    }
+                                }
+                            }
                         }
                     }
                     SectionLabel { text: qsTr("Note") }
                     TextArea {
+                        id: commentField
                         Layout.fillWidth: true
                         placeholderText: qsTr("A note shown above the node")
                         text: inspector.node.comment || ""
+                        Connections { target: inspector; function onNodeChanged() { if (!commentField.activeFocus) commentField.text = inspector.node.comment || "" } }
                         wrapMode: TextArea.Wrap
                         onEditingFinished: inspector.document.setComment(inspector.nodeId, text)
                     }
@@ -143,15 +177,23 @@ Rectangle {
                     spacing: 8
                     SectionLabel { text: qsTr("Name") }
                     TextField {
+                        id: graphNameField
+                        objectName: "graphNameField"
                         Layout.fillWidth: true
                         text: inspector.document.graphName
                         placeholderText: qsTr("Untitled graph")
+                        // A long name shows its start, not where the cursor was left.
+                        onTextChanged: if (!activeFocus) cursorPosition = 0
+                        onActiveFocusChanged: if (!activeFocus) cursorPosition = 0
                         onEditingFinished: inspector.document.graphName = text
+                        Connections { target: inspector.document; function onGraphFieldsChanged() { graphNameField.text = inspector.document.graphName } }
                     }
                     SectionLabel { text: qsTr("Description") }
                     TextArea {
+                        id: descriptionField
                         Layout.fillWidth: true
                         text: inspector.document.description
+                        Connections { target: inspector.document; function onGraphFieldsChanged() { if (!descriptionField.activeFocus) descriptionField.text = inspector.document.description } }
                         wrapMode: TextArea.Wrap
                         placeholderText: qsTr("What this graph does")
                         onEditingFinished: inspector.document.description = text

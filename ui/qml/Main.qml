@@ -1,8 +1,9 @@
-// The editor window: menus and toolbar, palette | canvas with plots, problems and comparison below
-// | inspector, status bar. Opens `initialGraph` when given; asks before losing unsaved changes.
+// The editor window: menus and toolbar, palette | canvas with plots, problems, comparison,
+// localization and docked probes below | inspector, status bar. Opens `initialGraph` when given;
+// asks before losing unsaved changes, keeps a recovery file of them, and offers back the graphs of
+// editors that crashed.
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import QtQuick.Layouts
 import Qt.labs.settings
 import Isochron.Ui
@@ -43,6 +44,8 @@ ApplicationWindow {
     GraphDocument { id: document }
     RunController { id: run; document: document; liveValues: viewSettings.liveValues; Component.onCompleted: PluginReloader.attach(run) }
     RecentFiles { id: recent }
+    ProbeLayout { id: probeLayout }
+    RecoveryStore { id: recovery; document: document }
     SampleCatalog { id: samples }
 
     Settings {
@@ -66,6 +69,7 @@ ApplicationWindow {
         if (viewSettings.mainSplit) mainSplit.restoreState(viewSettings.mainSplit)
         if (viewSettings.centerSplit) centerSplit.restoreState(viewSettings.centerSplit)
         if (initialGraph.length) openFile(initialGraph)
+        Qt.callLater(offerRecovery)
     }
 
     // ---- files ----
@@ -73,80 +77,122 @@ ApplicationWindow {
     function whenSaved(action) {
         if (!document.modified) { action(); return }
         pendingAction = action
-        unsavedDialog.open()
+        unsavedBox.open()
+    }
+    function showError(text, details) {
+        errorBox.text = text
+        errorBox.informativeText = details
+        errorBox.open()
     }
     function openFile(path) {
         if (document.open(path)) {
             recent.add(document.filePath)
             canvas.requestFit()
+            UiLog.info("opened: " + document.filePath + " (" + document.nodeCount + " nodes)")
         } else {
-            errorDialog.text = qsTr("Cannot open %1").arg(path)
-            errorDialog.informativeText = document.lastError
-            errorDialog.open()
+            showError(qsTr("Cannot open %1").arg(path), document.lastError)
         }
     }
-    /// Open a file dialog, or say why it cannot open (a missing QML module would crash Qt's).
-    function openFileDialog(dialog) {
-        if (DialogSupport.problem.length) {
-            errorDialog.text = qsTr("Cannot open a file dialog")
-            errorDialog.informativeText = DialogSupport.problem
-            errorDialog.open()
-            return
+    /// The folder a file dialog starts in: the graph's, else the last one used.
+    function dialogFolder() {
+        return document.filePath.length ? document.filePath.substring(0, document.filePath.lastIndexOf("/")) : recent.lastFolder
+    }
+    function saveAs(then) {
+        saveDialog.then = then || null
+        const name = document.filePath.length ? document.filePath.substring(document.filePath.lastIndexOf("/") + 1)
+                                              : (document.graphName.length ? document.graphName.toLowerCase().replace(/[^a-z0-9]+/g, "-") + ".isograph.json" : "")
+        saveDialog.openIn(dialogFolder(), name)
+    }
+    function saveTo(path, then) {
+        if (document.saveAs(path)) {
+            recent.add(document.filePath)
+            UiLog.info("saved: " + document.filePath)
+            if (then) then()
+        } else {
+            showError(qsTr("Cannot save %1").arg(path), document.lastError)
         }
-        dialog.open()
     }
     function save(then) {
-        if (document.filePath.length === 0) { saveDialog.then = then; openFileDialog(saveDialog); return }
-        if (document.save()) { recent.add(document.filePath); if (then) then() }
-        else { errorDialog.text = qsTr("Cannot save"); errorDialog.informativeText = document.lastError; errorDialog.open() }
+        if (document.filePath.length === 0) { saveAs(then); return }
+        if (document.save()) {
+            recent.add(document.filePath)
+            UiLog.info("saved: " + document.filePath)
+            if (then) then()
+        } else {
+            showError(qsTr("Cannot save %1").arg(document.filePath), document.lastError)
+        }
+    }
+    /// Offer back the graphs of editors that ended without saving (a crash, a kill).
+    function offerRecovery() {
+        const orphans = recovery.orphans()
+        if (!orphans.length) return
+        recoverBox.orphans = orphans
+        recoverBox.open()
+    }
+    /// Open orphan `entry` here when this window shows nothing unsaved of another file, else in a new window.
+    function recover(entry) {
+        const here = !document.modified && (document.filePath.length === 0 || document.filePath === entry.file)
+        const target = here ? window : newWindow()
+        if (!target) return
+        if (target.recoveryStore.restore(entry.id)) {
+            target.graphCanvas.requestFit()
+            UiLog.info("recovered: " + (entry.file.length ? entry.file : qsTr("untitled")) + " (" + target.graphDocument.nodeCount + " nodes)")
+        } else {
+            showError(qsTr("Cannot recover %1").arg(entry.file.length ? entry.file : qsTr("the untitled graph")), target.graphDocument.lastError)
+        }
     }
     function addNodeAtCentre(typeName) {
         const p = canvas.viewCentre()
-        document.addNode(typeName, p.x - 92, p.y - 30)
+        const spot = document.freeSpot(typeName, p.x - 92, p.y - 30)
+        document.addNode(typeName, spot.x, spot.y)
         canvas.forceActiveFocus()
     }
     function pasteHere() {
         const p = canvas.viewCentre()
         document.paste(Clipboard.text(), p.x - 92, p.y - 30)
     }
-    function newWindow() {
+    /// A new editor window (null, with an error shown, if it cannot be made).
+    function newWindow(properties) {
         const component = Qt.createComponent("Main.qml")
-        component.createObject(null, {x: window.x + 40, y: window.y + 40})
+        const made = component.status === Component.Ready ? component.createObject(null, Object.assign({x: window.x + 40, y: window.y + 40}, properties || {})) : null
+        if (!made) showError(qsTr("Cannot open a new window"), component.errorString())
+        return made
     }
+    readonly property alias recoveryStore: recovery
 
     onClosing: (close) => {
         viewSettings.mainSplit = mainSplit.saveState()
         viewSettings.centerSplit = centerSplit.saveState()
         if (document.modified) {
             close.accepted = false
-            whenSaved(() => { document.newGraph(); window.close() })
+            whenSaved(() => { recovery.forget(); document.newGraph(); window.close() })
             return
         }
         run.stopAll()
     }
 
     // ---- actions (menus, toolbar and shortcuts share them) ----
-    Action { id: newAction; text: qsTr("&New"); shortcut: StandardKey.New; onTriggered: whenSaved(() => document.newGraph()) }
+    Action { id: newAction; text: qsTr("&New"); shortcut: "Ctrl+N"; onTriggered: whenSaved(() => { document.newGraph(); UiLog.info("new graph") }) }
     Action { id: newWindowAction; text: qsTr("New &Window"); shortcut: "Ctrl+Shift+N"; onTriggered: newWindow() }
-    Action { id: openAction; text: qsTr("&Open…"); shortcut: StandardKey.Open; onTriggered: whenSaved(() => openFileDialog(openDialog)) }
-    Action { id: saveAction; text: qsTr("&Save"); shortcut: StandardKey.Save; onTriggered: save() }
-    Action { id: saveAsAction; text: qsTr("Save &As…"); shortcut: "Ctrl+Shift+S"; onTriggered: { saveDialog.then = null; openFileDialog(saveDialog) } }
-    Action { id: quitAction; text: qsTr("&Quit"); shortcut: StandardKey.Quit; onTriggered: window.close() }
-    Action { id: undoAction; text: document.canUndo ? qsTr("&Undo %1").arg(document.undoText) : qsTr("&Undo"); enabled: document.canUndo; shortcut: StandardKey.Undo; onTriggered: document.undo() }
+    Action { id: openAction; text: qsTr("&Open…"); shortcut: "Ctrl+O"; onTriggered: whenSaved(() => openDialog.openIn(dialogFolder().length ? dialogFolder() : samples.folder, "")) }
+    Action { id: saveAction; text: qsTr("&Save"); shortcut: "Ctrl+S"; onTriggered: save() }
+    Action { id: saveAsAction; text: qsTr("Save &As…"); shortcut: "Ctrl+Shift+S"; onTriggered: saveAs() }
+    Action { id: quitAction; text: qsTr("&Quit"); shortcut: "Ctrl+Q"; onTriggered: window.close() }
+    Action { id: undoAction; text: document.canUndo ? qsTr("&Undo %1").arg(document.undoText) : qsTr("&Undo"); enabled: document.canUndo; shortcut: "Ctrl+Z"; onTriggered: document.undo() }
     Action { id: redoAction; text: document.canRedo ? qsTr("&Redo %1").arg(document.redoText) : qsTr("&Redo"); enabled: document.canRedo; shortcut: "Ctrl+Shift+Z"; onTriggered: document.redo() }
     Shortcut { sequence: "Ctrl+Y"; onActivated: document.redo() }
-    Action { id: cutAction; text: qsTr("Cu&t"); shortcut: StandardKey.Cut; enabled: document.selection.nodeCount > 0; onTriggered: { Clipboard.setText(document.copySelection()); document.deleteSelection() } }
-    Action { id: copyAction; text: qsTr("&Copy"); shortcut: StandardKey.Copy; enabled: document.selection.nodeCount > 0; onTriggered: Clipboard.setText(document.copySelection()) }
-    Action { id: pasteAction; text: qsTr("&Paste"); shortcut: StandardKey.Paste; onTriggered: pasteHere() }
+    Action { id: cutAction; text: qsTr("Cu&t"); shortcut: "Ctrl+X"; enabled: document.selection.nodeCount > 0; onTriggered: { Clipboard.setText(document.copySelection()); document.deleteSelection() } }
+    Action { id: copyAction; text: qsTr("&Copy"); shortcut: "Ctrl+C"; enabled: document.selection.nodeCount > 0; onTriggered: Clipboard.setText(document.copySelection()) }
+    Action { id: pasteAction; text: qsTr("&Paste"); shortcut: "Ctrl+V"; onTriggered: pasteHere() }
     Action { id: duplicateAction; text: qsTr("D&uplicate"); shortcut: "Ctrl+D"; enabled: document.selection.nodeCount > 0; onTriggered: document.duplicateSelection() }
-    Action { id: deleteAction; text: qsTr("&Delete"); shortcut: StandardKey.Delete; enabled: !document.selection.empty; onTriggered: document.deleteSelection() }
+    Action { id: deleteAction; text: qsTr("&Delete"); shortcut: "Del"; enabled: !document.selection.empty; onTriggered: document.deleteSelection() }
     Shortcut { sequence: "Backspace"; enabled: canvas.activeFocus; onActivated: document.deleteSelection() }
-    Action { id: selectAllAction; text: qsTr("Select &All"); shortcut: StandardKey.SelectAll; onTriggered: document.selection.selectNodes(document.nodes.nodesIn(-1e9, -1e9, 2e9, 2e9)) }
+    Action { id: selectAllAction; text: qsTr("Select &All"); shortcut: "Ctrl+A"; onTriggered: document.selection.selectNodes(document.nodes.nodesIn(-1e9, -1e9, 2e9, 2e9)) }
     Action { id: layoutAction; text: qsTr("Auto-&Layout"); shortcut: "Ctrl+L"; enabled: document.nodeCount > 0; onTriggered: { document.autoLayout(); canvas.requestFit() } }
     Action { id: fitAction; text: qsTr("&Fit to View"); shortcut: "F"; onTriggered: canvas.fitToView(false) }
     Shortcut { sequence: "Shift+F"; onActivated: canvas.fitToView(true) }
-    Action { id: zoomInAction; text: qsTr("Zoom &In"); shortcut: StandardKey.ZoomIn; onTriggered: canvas.zoomBy(1.25) }
-    Action { id: zoomOutAction; text: qsTr("Zoom &Out"); shortcut: StandardKey.ZoomOut; onTriggered: canvas.zoomBy(0.8) }
+    Action { id: zoomInAction; text: qsTr("Zoom &In"); shortcut: "Ctrl++"; onTriggered: canvas.zoomBy(1.25) }
+    Action { id: zoomOutAction; text: qsTr("Zoom &Out"); shortcut: "Ctrl+-"; onTriggered: canvas.zoomBy(0.8) }
     Action { id: zoomResetAction; text: qsTr("Actual &Size"); shortcut: "Ctrl+0"; onTriggered: canvas.zoomAt(canvas.width / 2, canvas.height / 2, 1) }
     Action { id: snapAction; text: qsTr("&Snap to Grid"); checkable: true; checked: viewSettings.snap; shortcut: "G"; onToggled: viewSettings.snap = checked }
     Action { id: minimapAction; text: qsTr("&Minimap"); checkable: true; checked: viewSettings.minimap; onToggled: viewSettings.minimap = checked }
@@ -157,23 +203,25 @@ ApplicationWindow {
     Action { id: restartAction; text: qsTr("Re&start"); shortcut: "Ctrl+F5"; enabled: run.running; onTriggered: run.restartWith(run.schedulerText) }
     Action { id: reloadPluginsAction; text: qsTr("Re&load Plugins"); shortcut: "Ctrl+Shift+R"; onTriggered: PluginReloader.reloadAll() }
     Action { id: compareAction; text: qsTr("&Compare Schedulers…"); shortcut: "F6"; onTriggered: bottomTabs.currentIndex = 2 }
+    Action { id: probesAction; text: qsTr("&Probes"); onTriggered: bottomTabs.currentIndex = 4 }
     Action { id: paletteSearchAction; text: qsTr("Search &Operators"); shortcut: "Ctrl+K"; onTriggered: palettePanel.searchField.forceActiveFocus() }
     Action { id: helpAction; text: qsTr("&Keyboard Shortcuts"); shortcut: "F1"; onTriggered: help.open() }
+    Action { id: recoverAction; text: qsTr("Re&cover Unsaved Graphs…"); onTriggered: { offerRecovery(); if (!recoverBox.opened) showError(qsTr("Nothing to recover"), qsTr("No editor ended with unsaved changes.")) } }
     Shortcut { sequence: "?"; enabled: canvas.activeFocus; onActivated: help.open() }
 
     menuBar: MenuBar {
-        Menu {
+        AppMenu {
             title: qsTr("&File")
-            MenuItem { action: newAction }
-            MenuItem { action: newWindowAction }
-            MenuItem { action: openAction }
-            Menu {
+            AppMenuItem { action: newAction }
+            AppMenuItem { action: newWindowAction }
+            AppMenuItem { action: openAction }
+            AppMenu {
                 id: recentMenu
                 title: qsTr("Open &Recent")
                 enabled: recent.paths.length > 0
                 Instantiator {
                     model: recent.paths
-                    delegate: MenuItem {
+                    delegate: AppMenuItem {
                         required property string modelData
                         text: modelData
                         onTriggered: whenSaved(() => openFile(modelData))
@@ -182,14 +230,15 @@ ApplicationWindow {
                     onObjectRemoved: (index, object) => recentMenu.removeItem(object)
                 }
                 MenuSeparator {}
-                MenuItem { text: qsTr("Clear List"); onTriggered: recent.clear() }
+                AppMenuItem { text: qsTr("Clear List"); onTriggered: recent.clear() }
             }
-            Menu {
+            AppMenu {
                 id: samplesMenu
+                objectName: "samplesMenu"
                 title: qsTr("Sa&mples")
                 Instantiator {
-                    model: samples.samples
-                    delegate: MenuItem {
+                    model: samples.samples.filter(s => s.group.length === 0)
+                    delegate: AppMenuItem {
                         required property var modelData
                         text: modelData.title
                         onTriggered: whenSaved(() => openFile(modelData.path))
@@ -197,57 +246,74 @@ ApplicationWindow {
                     onObjectAdded: (index, object) => samplesMenu.insertItem(index, object)
                     onObjectRemoved: (index, object) => samplesMenu.removeItem(object)
                 }
+                MenuSeparator {}
+                AppMenu {
+                    id: benchmarksMenu
+                    title: qsTr("&Benchmarks")
+                    Instantiator {
+                        model: samples.samples.filter(s => s.group.length > 0)
+                        delegate: AppMenuItem {
+                            required property var modelData
+                            text: modelData.title
+                            onTriggered: whenSaved(() => openFile(modelData.path))
+                        }
+                        onObjectAdded: (index, object) => benchmarksMenu.insertItem(index, object)
+                        onObjectRemoved: (index, object) => benchmarksMenu.removeItem(object)
+                    }
+                }
             }
             MenuSeparator {}
-            MenuItem { action: saveAction }
-            MenuItem { action: saveAsAction }
+            AppMenuItem { action: saveAction }
+            AppMenuItem { action: saveAsAction }
+            AppMenuItem { action: recoverAction }
             MenuSeparator {}
-            MenuItem { action: quitAction }
+            AppMenuItem { action: quitAction }
         }
-        Menu {
+        AppMenu {
             title: qsTr("&Edit")
-            MenuItem { action: undoAction }
-            MenuItem { action: redoAction }
+            AppMenuItem { action: undoAction }
+            AppMenuItem { action: redoAction }
             MenuSeparator {}
-            MenuItem { action: cutAction }
-            MenuItem { action: copyAction }
-            MenuItem { action: pasteAction }
-            MenuItem { action: duplicateAction }
-            MenuItem { action: deleteAction }
+            AppMenuItem { action: cutAction }
+            AppMenuItem { action: copyAction }
+            AppMenuItem { action: pasteAction }
+            AppMenuItem { action: duplicateAction }
+            AppMenuItem { action: deleteAction }
             MenuSeparator {}
-            MenuItem { action: selectAllAction }
-            MenuItem { action: layoutAction }
+            AppMenuItem { action: selectAllAction }
+            AppMenuItem { action: layoutAction }
             MenuSeparator {}
-            MenuItem { action: subgraphs.group }
-            MenuItem { action: subgraphs.ungroup }
-            MenuItem { action: subgraphs.openSubgraph }
+            AppMenuItem { action: subgraphs.group }
+            AppMenuItem { action: subgraphs.ungroup }
+            AppMenuItem { action: subgraphs.openSubgraph }
         }
-        Menu {
+        AppMenu {
             title: qsTr("&View")
-            MenuItem { action: fitAction }
-            MenuItem { action: zoomInAction }
-            MenuItem { action: zoomOutAction }
-            MenuItem { action: zoomResetAction }
+            AppMenuItem { action: fitAction }
+            AppMenuItem { action: zoomInAction }
+            AppMenuItem { action: zoomOutAction }
+            AppMenuItem { action: zoomResetAction }
             MenuSeparator {}
-            MenuItem { action: snapAction }
-            MenuItem { action: minimapAction }
-            MenuItem { action: liveValuesAction }
-            MenuItem { action: darkAction }
+            AppMenuItem { action: snapAction }
+            AppMenuItem { action: minimapAction }
+            AppMenuItem { action: liveValuesAction }
+            AppMenuItem { action: darkAction }
             MenuSeparator {}
-            MenuItem { action: paletteSearchAction }
+            AppMenuItem { action: paletteSearchAction }
         }
-        Menu {
+        AppMenu {
             title: qsTr("&Run")
-            MenuItem { action: runAction }
-            MenuItem { action: stopAction }
-            MenuItem { action: restartAction }
-            MenuItem { action: reloadPluginsAction }
+            AppMenuItem { action: runAction }
+            AppMenuItem { action: stopAction }
+            AppMenuItem { action: restartAction }
+            AppMenuItem { action: reloadPluginsAction }
             MenuSeparator {}
-            MenuItem { action: compareAction }
+            AppMenuItem { action: compareAction }
+            AppMenuItem { action: probesAction }
         }
-        Menu {
+        AppMenu {
             title: qsTr("&Help")
-            MenuItem { action: helpAction }
+            AppMenuItem { action: helpAction }
         }
     }
 
@@ -350,6 +416,7 @@ ApplicationWindow {
                 SplitView.minimumHeight: 200
                 document: document
                 run: run
+                probeLayout: probeLayout
                 snapToGrid: viewSettings.snap
                 showMinimap: viewSettings.minimap
                 showLiveValues: viewSettings.liveValues && run.running
@@ -375,6 +442,7 @@ ApplicationWindow {
                         TabLabel { objectName: "problemsTab"; text: document.problems.count ? qsTr("Problems (%1)").arg(document.problems.count) : qsTr("Problems") }
                         TabLabel { text: qsTr("Compare schedulers") }
                         TabLabel { objectName: "localizationTab"; text: qsTr("Localization"); visible: run.localization.available; width: visible ? implicitWidth : 0 }
+                        TabLabel { objectName: "probesTab"; text: probeLayout.dockedCount(run.probes) ? qsTr("Probes (%1)").arg(probeLayout.dockedCount(run.probes)) : qsTr("Probes") }
                     }
                     StackLayout {
                         Layout.fillWidth: true
@@ -385,8 +453,9 @@ ApplicationWindow {
                             document: document
                             onProblemActivated: (nodeId) => { document.selection.selectNode(nodeId); canvas.centerOn(nodeId) }
                         }
-                        ComparisonPanel { document: document; run: run }
+                        ComparisonPanel { document: document; run: run; folder: dialogFolder() }
                         LocalizationPanel { objectName: "localizationPanel"; run: run }
+                        ProbeDock { run: run; layout: probeLayout }
                     }
                 }
             }
@@ -405,9 +474,12 @@ ApplicationWindow {
         id: quickAdd
         parent: canvas
         onChosen: (typeName, cx, cy) => {
-            const id = document.addNode(typeName, canvas.snapped(cx), canvas.snapped(cy - 15))
+            const spot = document.freeSpot(typeName, canvas.snapped(cx), canvas.snapped(cy - 15))
+            const id = document.addNode(typeName, spot.x, spot.y)
             canvas.completePendingWire(id)
             canvas.forceActiveFocus()
+            UiLog.info("node added: " + id)
+            canvas.logNode(id)
         }
         onDismissed: { canvas.completePendingWire(""); canvas.forceActiveFocus() }
     }
@@ -416,52 +488,66 @@ ApplicationWindow {
     SubgraphActions {
         id: subgraphs
         document: document
-        onFailed: (message) => { errorDialog.text = qsTr("Subgraph"); errorDialog.informativeText = message; errorDialog.open() }
+        recent: recent
+        onFailed: (message) => showError(qsTr("Subgraph"), message)
     }
 
-    // Dialogs say when they open and close on the "isochron.ui" logging category (off by default;
-    // QT_LOGGING_RULES="isochron.ui.info=true" turns it on), so GUI tests can wait for them.
-    LoggingCategory { id: uiLog; name: "isochron.ui"; defaultLogLevel: LoggingCategory.Warning }
-    function logDialog(dialog, visible) { console.info(uiLog, (visible ? "dialog opened: " : "dialog closed: ") + dialog.title) }
-
-    FileDialog {
+    FilePicker {
         id: openDialog
         title: qsTr("Open graph")
-        onVisibleChanged: logDialog(this, visible)
-        nameFilters: [qsTr("Isochron graphs (*.isograph.json)"), qsTr("JSON (*.json)")]
-        currentFolder: samples.folder.length ? "file://" + samples.folder : ""
-        onAccepted: openFile(selectedFile.toString())
+        mode: "open"
+        recent: recent
+        filters: [{label: qsTr("Isochron graphs (*.isograph.json)"), patterns: ["*.isograph.json"]},
+                  {label: qsTr("JSON (*.json)"), patterns: ["*.json"]}, {label: qsTr("All files"), patterns: []}]
+        places: [{label: qsTr("Samples"), path: samples.folder}]
+        onFileChosen: (path) => openFile(path)
     }
-    FileDialog {
+    FilePicker {
         id: saveDialog
         property var then: null
         title: qsTr("Save graph as")
-        onVisibleChanged: logDialog(this, visible)
-        fileMode: FileDialog.SaveFile
-        nameFilters: [qsTr("Isochron graphs (*.isograph.json)")]
-        defaultSuffix: "isograph.json"
-        onAccepted: {
-            if (document.saveAs(selectedFile.toString())) {
-                recent.add(document.filePath)
-                if (then) then()
-            } else {
-                errorDialog.text = qsTr("Cannot save")
-                errorDialog.informativeText = document.lastError
-                errorDialog.open()
-            }
-        }
+        mode: "save"
+        recent: recent
+        defaultSuffix: ".isograph.json"
+        filters: [{label: qsTr("Isochron graphs (*.isograph.json)"), patterns: ["*.isograph.json"]}, {label: qsTr("All files"), patterns: []}]
+        onFileChosen: (path) => saveTo(path, then)
     }
-    MessageDialog {
-        id: unsavedDialog
+    MessageBox {
+        id: unsavedBox
+        objectName: "unsavedBox"
+        title: qsTr("Unsaved changes")
         text: qsTr("Save the changes to %1?").arg(document.displayName)
         informativeText: qsTr("Your changes are lost if you do not save them.")
-        buttons: MessageDialog.Save | MessageDialog.Discard | MessageDialog.Cancel
-        onButtonClicked: (button, role) => {
+        buttons: [{text: qsTr("Save"), role: "accept", isDefault: true}, {text: qsTr("Don't Save"), role: "discard"}, {text: qsTr("Cancel"), role: "reject"}]
+        onChosen: (role) => {
             const action = pendingAction
             pendingAction = null
-            if (button === MessageDialog.Save) save(action)
-            else if (button === MessageDialog.Discard && action) action()
+            if (role === "accept") save(action)
+            else if (role === "discard" && action) action()
         }
     }
-    MessageDialog { id: errorDialog; title: qsTr("Error"); buttons: MessageDialog.Ok; onVisibleChanged: logDialog(this, visible) }
+    MessageBox { id: errorBox; objectName: "errorBox"; title: qsTr("Error") }
+    RecoverBox {
+        id: recoverBox
+        onRecoverRequested: (entry) => recover(entry)
+        onDiscardRequested: (entry) => recovery.discard(entry.id)
+    }
+
+    // What happens, on the isochron.ui logging category (GUI tests wait for these lines).
+    Connections {
+        target: run
+        property int second: 0
+        function onStatsChanged() {
+            if (Math.floor(run.elapsed) > second) { second = Math.floor(run.elapsed); UiLog.info("run: " + second + " s") }
+        }
+        function onStateChanged() {
+            if (run.state === "starting") second = 0
+            UiLog.info("run: " + run.state + (run.schedulerText.length ? " · " + run.schedulerText : ""))
+        }
+        function onProbesChanged() { UiLog.info("probes: " + run.probes.map(p => p.kind + " " + p.wire).join(", ")) }
+    }
+    Connections {
+        target: document
+        function onHistoryChanged() { UiLog.info("history: " + document.nodeCount + " nodes, " + document.edges.rowCount() + " wires; undo '" + document.undoText + "', redo '" + document.redoText + "'") }
+    }
 }

@@ -16,7 +16,6 @@ Rectangle {
     height: 104
     radius: 6
     color: Theme.panel
-    opacity: 0.9
     border.color: Theme.border
 
     Item {

@@ -2,7 +2,6 @@
 // path with a browse button, or text; invalid input is refused with the engine's reason.
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import QtQuick.Layouts
 import Isochron.Ui
 
@@ -10,6 +9,8 @@ ColumnLayout {
     id: editor
     property var param            // from GraphDocument.parametersOf / schedulers()
     property bool running: false  // the graph runs: live parameters apply at once
+    /// Folder relative paths are resolved against (the graph's), where a path's file dialog starts.
+    property string baseFolder
     property string error: ""
     signal edited(var value)      // a string (parsed as on the command line) or a boolean/choice
     signal resetRequested()
@@ -52,7 +53,11 @@ ColumnLayout {
         }
     }
 
+    /// The middle of the value's field, in screen coordinates.
+    function fieldCentre() { return valueEditor.item ? valueEditor.item.mapToGlobal(valueEditor.item.width / 2, valueEditor.item.height / 2) : null }
+
     Loader {
+        id: valueEditor
         Layout.fillWidth: true
         sourceComponent: {
             switch (editor.param.kind) {
@@ -82,22 +87,30 @@ ColumnLayout {
     Component {
         id: boolEditor
         Switch {
+            id: toggle
             checked: editor.param.value === true
             onToggled: editor.edited(checked)
+            Connections { target: editor; function onParamChanged() { toggle.checked = editor.param.value === true } }
         }
     }
     Component {
         id: choiceEditor
         ComboBox {
+            id: choice
             model: editor.param.choices
             currentIndex: editor.param.choices.indexOf(editor.param.text)
             onActivated: (index) => editor.edited(editor.param.choices[index])
+            Connections { target: editor; function onParamChanged() { choice.currentIndex = editor.param.choices.indexOf(editor.param.text) } }
         }
     }
     Component {
         id: textEditor
         TextField {
+            id: field
+            objectName: "parameterField"
             text: editor.param.text
+            // Typing breaks the binding: an undo, a redo or a reset must still show the new value.
+            Connections { target: editor; function onParamChanged() { field.text = editor.param.text } }
             selectByMouse: true
             font.family: editor.param.kind === "string" ? "" : Theme.monoFont
             color: editor.error.length ? Theme.error : Theme.text
@@ -113,19 +126,28 @@ ColumnLayout {
                 id: pathField
                 Layout.fillWidth: true
                 text: editor.param.text
+                Connections { target: editor; function onParamChanged() { pathField.text = editor.param.text } }
                 selectByMouse: true
                 onEditingFinished: if (text !== editor.param.text) editor.edited(text)
             }
             Button {
+                objectName: "browseButton"
                 text: "…"
                 implicitWidth: 30
-                enabled: DialogSupport.problem.length === 0
-                onClicked: browse.open()
+                onClicked: {
+                    const current = browse.resolvePath(pathField.text)
+                    const slash = current.lastIndexOf("/")
+                    browse.openIn(slash > 0 ? current.substring(0, slash) : editor.baseFolder, slash >= 0 ? current.substring(slash + 1) : "")
+                }
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Choose a file")
             }
-            FileDialog {
+            FilePicker {
                 id: browse
+                function resolvePath(text) { return text.length === 0 ? "" : text.startsWith("/") ? text : editor.baseFolder + "/" + text }
                 title: qsTr("Choose a file for %1").arg(editor.param.name)
-                onAccepted: editor.edited(decodeURIComponent(selectedFile.toString().replace(/^file:\/\//, "")))
+                mode: "choose"
+                onFileChosen: (path) => editor.edited(path)
             }
         }
     }

@@ -56,10 +56,16 @@ Item {
             const at = mapToItem(host.world, mouse.x, mouse.y)
             host.finishWire(at.x, at.y)
         }
-        ToolTip.visible: containsMouse && !pressed
-        ToolTip.delay: 400
-        ToolTip.text: (row.output ? "out " : "in ") + row.port.name + ": " + row.port.type
-                      + (row.port.doc.length ? "\n" + row.port.doc : "")
-                      + (row.port.optional ? "\n(optional)" : "")
+    }
+    ToolTip {  // beside the port, outside the node, so it never covers the node's title
+        parent: hit
+        visible: hit.containsMouse && !hit.pressed && !row.host.wireStart
+        delay: 500
+        timeout: 5000
+        x: row.output ? hit.width + 4 : -width - 4
+        y: (hit.height - height) / 2
+        text: row.port.name + ": " + row.port.type
+              + (row.port.doc.length ? "\n" + row.port.doc : "")
+              + (row.port.optional ? "\n" + qsTr("(optional)") : "")
     }
 }

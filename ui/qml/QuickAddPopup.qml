@@ -27,7 +27,7 @@ Popup {
         chosen(type, canvasX, canvasY)
     }
     property bool accepted: false
-    onOpened: accepted = false
+    onOpened: { accepted = false; UiLog.info("quick-add opened") }
     onClosed: if (!accepted) dismissed()
     width: 320
     height: 300

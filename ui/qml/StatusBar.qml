@@ -1,5 +1,6 @@
-// The status bar: engine state, scheduler, throughput, engine CPU and memory; graph size, problems, zoom.
+// The status bar: engine state, scheduler, input rate, engine CPU and memory; graph size, problems, zoom.
 import QtQuick
+import QtQuick.Controls
 import QtQuick.Layouts
 import Isochron.Ui
 
@@ -34,7 +35,17 @@ Rectangle {
             }
         }
         Text { visible: bar.run.running; text: bar.run.elapsed.toFixed(1) + " s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
-        Text { visible: bar.run.running; text: bar.rate(bar.run.throughput) + "samples/s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text {
+            objectName: "inputRate"
+            visible: bar.run.running
+            text: qsTr("input %1samples/s").arg(bar.rate(bar.run.throughput))
+            color: Theme.textDim
+            font.pixelSize: Theme.smallFontSize
+            font.family: Theme.monoFont
+            ToolTip.visible: inputHover.hovered
+            ToolTip.text: qsTr("Samples per second the sources send into the graph")
+            HoverHandler { id: inputHover }
+        }
         Text { visible: bar.run.running; text: qsTr("engine CPU %1%").arg(bar.run.engineCpu.toFixed(0)); color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
         Text { visible: bar.run.running; text: bar.run.memoryMiB >= 1 ? bar.run.memoryMiB.toFixed(1) + " MiB" : (bar.run.memoryMiB * 1024).toFixed(0) + " KiB"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
         Text {

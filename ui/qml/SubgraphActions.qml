@@ -3,12 +3,13 @@
 // selected subgraph node (Ctrl+Shift+G), open a subgraph node's file in a new window.
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import Isochron.Ui
 
 Item {
     id: actions
     required property GraphDocument document
+    /// For the file dialog's places and last folder.
+    property RecentFiles recent
     /// An action could not be done; `message` says why.
     signal failed(string message)
 
@@ -22,9 +23,8 @@ Item {
         shortcut: "Ctrl+G"
         enabled: actions.document.selection.nodeCount > 0
         onTriggered: {
-            if (DialogSupport.problem.length) { actions.report(DialogSupport.problem); return }
-            groupDialog.selectedFile = "file://" + actions.document.suggestedSubgraphPath()
-            groupDialog.open()
+            const suggested = actions.document.suggestedSubgraphPath()
+            groupDialog.openIn(suggested.substring(0, suggested.lastIndexOf("/")), suggested.substring(suggested.lastIndexOf("/") + 1))
         }
     }
     readonly property Action ungroup: Action {
@@ -50,19 +50,20 @@ Item {
         if (why.length) failed(why)
     }
 
-    FileDialog {
+    FilePicker {
         id: groupDialog
         title: qsTr("Save the subgraph as")
-        fileMode: FileDialog.SaveFile
-        nameFilters: [qsTr("Isochron graphs (*.isograph.json)")]
-        defaultSuffix: "isograph.json"
-        onAccepted: {
+        mode: "save"
+        recent: actions.recent
+        defaultSuffix: ".isograph.json"
+        filters: [{label: qsTr("Isochron graphs (*.isograph.json)"), patterns: ["*.isograph.json"]}]
+        onFileChosen: (path) => {
             const parameters = actions.document.selectionParameters()
             if (parameters.length === 0) {
-                actions.report(actions.document.groupSelection(selectedFile.toString(), []))
+                actions.report(actions.document.groupSelection(path, []))
                 return
             }
-            parameterDialog.file = selectedFile.toString()
+            parameterDialog.file = path
             parameterDialog.choices = parameters.map(name => ({name: name, exposed: true}))
             parameterDialog.open()
         }
@@ -77,6 +78,8 @@ Item {
         modal: true
         title: qsTr("Parameters the subgraph node shows")
         standardButtons: Dialog.Ok | Dialog.Cancel
+        onOpened: UiLog.info("dialog opened: " + title)
+        onClosed: UiLog.info("dialog closed: " + title)
         Column {
             spacing: 4
             Label { text: qsTr("The others keep their values inside the file.") }

@@ -45,11 +45,9 @@ ProbeRegistry& ProbeRegistry::instance() {
     return registry;
 }
 
-std::shared_ptr<ProbeRing> ProbeRegistry::create(const std::string& key) {
+void ProbeRegistry::add(const std::string& key, std::shared_ptr<ProbeRing> ring) {
     std::lock_guard lock(state_->mutex);
-    auto& ring = state_->rings[key];
-    ring = std::make_shared<ProbeRing>();
-    return ring;
+    state_->rings[key] = std::move(ring);
 }
 
 std::shared_ptr<ProbeRing> ProbeRegistry::find(const std::string& key) const {

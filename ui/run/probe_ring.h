@@ -37,12 +37,12 @@ private:
     std::atomic<double> rateHz_{0};
 };
 
-/// Rings by probe key, so a probe operator finds the ring the editor created for it. [any thread;
-/// used when a run starts and ends, never while items flow]
+/// Rings by probe key, so a probe's view finds the ring its tap writes (probes on one wire share
+/// one ring). [any thread; used when probes come and go, never while items flow]
 class ProbeRegistry {
 public:
     static ProbeRegistry& instance();
-    std::shared_ptr<ProbeRing> create(const std::string& key);
+    void add(const std::string& key, std::shared_ptr<ProbeRing> ring);
     std::shared_ptr<ProbeRing> find(const std::string& key) const;
     void remove(const std::string& key);
 

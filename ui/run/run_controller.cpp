@@ -13,10 +13,9 @@
 #include "engine/schedulers/scheduler.h"
 #include "nodes/io/item_tap.h"
 #include "nodes/register_builtin_nodes.h"
-#include "ui/model/graph_fragment.h"
 #include "ui/model/json_variant.h"
 #include "ui/model/parameter_views.h"
-#include "ui/run/probe_operator.h"
+#include "ui/run/probe_kinds.h"
 #include "ui/run/probe_ring.h"
 
 namespace isochron::ui {
@@ -33,6 +32,10 @@ struct EngineJob {
     std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
     double lastRateTime = 0;
     std::shared_ptr<ItemTapChannel> bearingTap, audioTap, positionTap;  // the localization taps' rings
+    /// Warnings the nodes gave while the engine was built, "node: message" (set before engineStarted).
+    QStringList startWarnings;
+    /// Wire taps to attach once the engine exists (guarded by `mutex`, taken by the engine thread).
+    std::vector<std::pair<Endpoint, std::shared_ptr<WireTap>>> tapsBeforeStart;
 };
 
 namespace {
@@ -75,7 +78,6 @@ double wallSeconds() {
 }  // namespace
 
 RunController::RunController(QObject* parent) : QObject(parent) {
-    registerProbeOperator(builtinRegistry());
     pollTimer_.setInterval(static_cast<int>(1000.0 / kTelemetryHz));
     connect(&pollTimer_, &QTimer::timeout, this, &RunController::pollTelemetry);
     sequenceTimer_.setSingleShot(true);
@@ -100,6 +102,7 @@ void RunController::setDocument(GraphDocument* document) {
         connect(document_, &GraphDocument::parameterChanged, this, &RunController::onParameterChanged);
         connect(document_, &GraphDocument::structureChanged, this, &RunController::checkRestartNeeded);
         connect(document_, &GraphDocument::revisionChanged, this, [this] { localization_.setOutputs(findLocalizationOutputs(document_->spec())); });
+        connect(document_, &GraphDocument::replaced, this, &RunController::forgetRuns);
         localization_.setOutputs(findLocalizationOutputs(document_->spec()));
     }
     Q_EMIT documentChanged();
@@ -120,9 +123,9 @@ void RunController::setState(const QString& state, const QString& message) {
 
 bool RunController::start(const QString& schedulerText) {
     if (!document_ || running()) return false;
-    std::set<std::string> probeNodes;
+    std::set<std::string> tapNodes;
     LocalizationTapIds taps;
-    const GraphSpec spec = specWithProbes(probeNodes, taps);
+    const GraphSpec spec = specWithTaps(tapNodes, taps);
     SchedulerSpec scheduler;
     ValidatedGraph graph;
     try {
@@ -138,19 +141,24 @@ bool RunController::start(const QString& schedulerText) {
         setState("failed", QString::fromStdString(e.what()));
         return false;
     }
-    std::vector<std::string> nodeIds, outputIds;
+    std::vector<std::string> nodeIds, outputIds, sourceIds;
     for (const ValidatedNode& node : graph.nodes) {
         nodeIds.push_back(node.id);
-        if (node.outputs.empty() && !probeNodes.count(node.id)) outputIds.push_back(node.id);
+        if (node.outputs.empty() && !tapNodes.count(node.id)) outputIds.push_back(node.id);
+        if (node.descriptor->isSource()) sourceIds.push_back(node.id);
     }
     schedulerText_ = schedulerSpecText(scheduler);
-    telemetry_.beginRun(schedulerText_, nodeIds, outputIds);
+    telemetry_.beginRun(schedulerText_, nodeIds, outputIds, sourceIds);
     runningSpec_ = document_->spec();
     document_->problems()->setProblems(kRunProblems, {});
     restartNeeded_ = false;
     Q_EMIT restartNeededChanged();
 
     auto job = std::make_shared<EngineJob>();
+    for (const Probe& probe : probes_) {
+        const auto tap = probeTaps_.find({probe.output.node, probe.output.name});
+        if (tap != probeTaps_.end()) job->tapsBeforeStart.emplace_back(probe.output, tap->second);
+    }
     job->lastItemsOut.assign(nodeIds.size(), 0);
     job->lastSamplesOut.assign(nodeIds.size(), 0);
     job_ = job;
@@ -159,6 +167,10 @@ bool RunController::start(const QString& schedulerText) {
     elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
     dropped_ = 0;
     localization_.beginRun();
+    if (!notices_.isEmpty()) {
+        notices_.clear();
+        Q_EMIT noticesChanged();
+    }
     setState("starting");
     job->thread = std::thread([this, job, graph = std::move(graph), scheduler, taps] {
         QVariantMap summary;
@@ -172,6 +184,13 @@ bool RunController::start(const QString& schedulerText) {
                 job->bearingTap = tapChannel(engine, taps.bearings);
                 job->audioTap = tapChannel(engine, taps.audio);
                 job->positionTap = tapChannel(engine, taps.positions);
+                for (const NodeContext* node : engine.nodes()) {
+                    for (const std::string& warning : node->warnings) job->startWarnings.append(QString::fromStdString(node->id + ": " + warning));
+                }
+                for (auto& [output, tap] : job->tapsBeforeStart) {
+                    if (engine.findNode(output.node)) engine.setTap(output.node, output.name, std::move(tap));
+                }
+                job->tapsBeforeStart.clear();
                 if (job->stopRequested) engine.requestStop();
             }
             if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
@@ -199,6 +218,11 @@ bool RunController::start(const QString& schedulerText) {
 
 void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
     if (job != job_) return;
+    {
+        std::lock_guard lock(job->mutex);
+        notices_ = job->startWarnings;
+    }
+    if (!notices_.isEmpty()) Q_EMIT noticesChanged();
     if (state_ == "starting") setState("running");
     localization_.attach(job->bearingTap, job->audioTap, job->positionTap);
     lastCpuWall_ = wallSeconds();
@@ -246,6 +270,11 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
     pollTimer_.stop();
     sequenceTimer_.stop();
     job_.reset();
+    if (forgetWhenStopped_) {  // another graph replaced the one that ran: its end is not news
+        forgetWhenStopped_ = false;
+        clearRunView();
+        return;
+    }
     if (!failure.isEmpty()) {
         setState("failed", failure);
     } else {
@@ -281,8 +310,6 @@ void RunController::pollTelemetry() {
         telemetry_.add(*snapshot);
         elapsed_ = snapshot->elapsedSeconds;
         memoryMiB_ = static_cast<double>(snapshot->liveBytes) / (1024.0 * 1024.0);
-        throughput_ = 0;
-        for (const OutputTelemetry& o : snapshot->outputs) throughput_ += o.samplesPerSecond;
         if (latest) channel->release(latest);
         latest = snapshot;
     }
@@ -303,6 +330,7 @@ void RunController::pollTelemetry() {
         }
     }
     dropped_ = channel->dropped();
+    throughput_ = telemetry_.latest("engine/source_samples_per_s");
     Q_EMIT statsChanged();
 }
 
@@ -391,76 +419,118 @@ void RunController::checkRestartNeeded() {
 QVariantList RunController::probes() const {
     QVariantList list;
     for (const Probe& p : probes_) {
-        list.append(QVariantMap{{"key", p.key}, {"wire", EdgeListModel::keyOf(p.wire)}, {"kind", p.kind},
-                                {"label", QString::fromStdString(p.wire.from())}});
+        const ProbeKind* kind = findProbeKind(p.kind);
+        list.append(QVariantMap{{"key", p.key}, {"wire", EdgeListModel::keyOf(p.wire)}, {"kind", p.kind}, {"kindLabel", kind->label},
+                                {"view", kind->view}, {"label", QString::fromStdString(p.wire.from())}});
     }
     return list;
 }
 
-QString RunController::addProbe(const QString& wireKey, const QString& kind) {
+QString RunController::probeRefusal(const QString& wireKey, const QString& kindName, Endpoint* endpoint) const {
     if (!document_) return tr("no graph");
-    if (kind != "scope" && kind != "spectrum") return tr("a probe is a scope or a spectrum");
+    const ProbeKind* kind = findProbeKind(kindName);
+    if (!kind) return tr("there is no probe kind '%1'").arg(kindName);
     const int index = document_->edges()->indexOf(wireKey);
     if (index < 0) return tr("there is no such wire");
-    const EdgeSpec wire = document_->spec().edges[static_cast<std::size_t>(index)];
+    const EdgeSpec& wire = document_->spec().edges[static_cast<std::size_t>(index)];
     const GraphResolution& resolution = document_->resolution();
     const int port = resolution.portIndex(wire.fromNode, wire.fromPort, true);
     const std::string type = port < 0 ? "" : resolution.node(wire.fromNode)->outputs[static_cast<std::size_t>(port)].type;
-    const bool fits = kind == "spectrum" ? type == "signal<f32>" : (type == "signal<f32>" || type == "frame<f32>" || type == "scalar");
-    if (!fits) {
-        return kind == "spectrum" ? tr("a spectrum needs a signal<f32> wire (this one carries %1)").arg(QString::fromStdString(type))
-                                  : tr("a scope shows signal<f32>, frame<f32> or scalar wires (this one carries %1)").arg(QString::fromStdString(type));
+    if (std::find(kind->types.begin(), kind->types.end(), type) == kind->types.end()) {
+        return tr("a %1 shows %2 (this one carries %3)").arg(kind->label.toLower(), kind->shows, type.empty() ? tr("nothing known") : QString::fromStdString(type));
     }
-    probes_.push_back({QStringLiteral("probe-%1").arg(nextProbe_++), wire, kind});
-    ProbeRegistry::instance().create(probes_.back().key.toStdString());
+    if (endpoint) *endpoint = resolution.flatOutput({wire.fromNode, wire.fromPort});
+    return {};
+}
+
+QVariantList RunController::probeKindsFor(const QString& wireKey) const {
+    QVariantList list;
+    for (const ProbeKind& kind : probeKinds()) {
+        const QString why = probeRefusal(wireKey, kind.name);
+        list.append(QVariantMap{{"name", kind.name}, {"label", kind.label}, {"fits", why.isEmpty()}, {"why", why}});
+    }
+    return list;
+}
+
+void RunController::setEngineTap(const Endpoint& output, std::shared_ptr<WireTap> tap) {
+    if (!job_) return;
+    std::lock_guard lock(job_->mutex);
+    if (!job_->engine) {
+        job_->tapsBeforeStart.emplace_back(output, std::move(tap));
+        return;
+    }
+    // A probe on a wire added since the run started has no port in the engine: it shows at the next start.
+    if (job_->engine->findNode(output.node)) job_->engine->setTap(output.node, output.name, std::move(tap));
+}
+
+QString RunController::addProbe(const QString& wireKey, const QString& kind) {
+    Endpoint output;
+    if (QString why = probeRefusal(wireKey, kind, &output); !why.isEmpty()) return why;
+    const EdgeSpec wire = document_->spec().edges[static_cast<std::size_t>(document_->edges()->indexOf(wireKey))];
+    probes_.push_back({QStringLiteral("probe-%1").arg(nextProbe_++), wire, kind, output});
+    auto& tap = probeTaps_[{output.node, output.name}];
+    if (!tap) {
+        tap = std::make_shared<ProbeTap>(std::make_shared<ProbeRing>());
+        if (running()) setEngineTap(output, tap);
+    }
+    ProbeRegistry::instance().add(probes_.back().key.toStdString(), tap->ring());
     Q_EMIT probesChanged();
-    if (running()) restartWith(schedulerText_);
     return {};
 }
 
 void RunController::removeProbe(const QString& key) {
     auto it = std::find_if(probes_.begin(), probes_.end(), [&](const Probe& p) { return p.key == key; });
     if (it == probes_.end()) return;
-    ProbeRegistry::instance().remove(it->key.toStdString());  // a running probe operator keeps its ring alive
+    const Endpoint output = it->output;
+    ProbeRegistry::instance().remove(it->key.toStdString());
     probes_.erase(it);
+    const bool shared = std::any_of(probes_.begin(), probes_.end(), [&](const Probe& p) { return p.output == output; });
+    if (!shared) {
+        probeTaps_.erase({output.node, output.name});
+        if (running()) setEngineTap(output, nullptr);
+    }
     Q_EMIT probesChanged();
 }
 
-GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes, LocalizationTapIds& taps) const {
+void RunController::forgetRuns() {
+    while (!probes_.empty()) removeProbe(probes_.back().key);
+    if (running()) {
+        forgetWhenStopped_ = true;
+        stopAll();
+        return;
+    }
+    clearRunView();
+}
+
+void RunController::clearRunView() {
+    telemetry_.clear();
+    if (!notices_.isEmpty()) {
+        notices_.clear();
+        Q_EMIT noticesChanged();
+    }
+    localization_.beginRun();
+    elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
+    schedulerText_.clear();
+    if (restartNeeded_) {
+        restartNeeded_ = false;
+        Q_EMIT restartNeededChanged();
+    }
+    if (document_) {
+        document_->nodes()->setRunStates({});
+        document_->problems()->setProblems(kRunProblems, {});
+        document_->edges()->setLiveTexts({});
+    }
+    setState("idle");
+    Q_EMIT statsChanged();
+}
+
+GraphSpec RunController::specWithTaps(std::set<std::string>& tapNodes, LocalizationTapIds& taps) const {
     GraphSpec spec = document_->spec();
     std::set<std::string> taken;
     for (const NodeSpec& node : spec.nodes) taken.insert(node.id);
-    auto add = [&](const std::string& base, const std::string& type, std::map<std::string, nlohmann::json> params) {
-        NodeSpec node;
-        node.id = uniqueNodeId(base, taken);
-        node.type = type;
-        node.params = std::move(params);
-        taken.insert(node.id);
-        probeNodes.insert(node.id);
-        spec.nodes.push_back(node);
-        return node.id;
-    };
-    for (const Probe& probe : probes_) {
-        if (std::find(spec.edges.begin(), spec.edges.end(), probe.wire) == spec.edges.end()) continue;  // the wire is gone
-        const std::string base = "probe_" + probe.key.mid(6).toStdString();
-        const Endpoint source = document_->resolution().flatOutput({probe.wire.fromNode, probe.wire.fromPort});
-        std::string feed = source.node, feedPort = source.name;
-        if (probe.kind == "spectrum") {
-            const std::string windows = add(base + "_windows", "segments.rewindow", {{"window", 1024}, {"hop", 1024}});
-            const std::string fft = add(base + "_fft", "spectral.fft", {{"window", "hann"}});
-            const std::string magnitude = add(base + "_magnitude", "spectral.magnitude", {{"scale", "db"}});
-            spec.edges.push_back({feed, feedPort, windows, "in"});
-            spec.edges.push_back({windows, "out", fft, "in"});
-            spec.edges.push_back({fft, "spectrum", magnitude, "spectrum"});
-            feed = magnitude;
-            feedPort = "magnitude";
-        }
-        const std::string sink = add(base, kProbeType, {{"probe", probe.key.toStdString()}});
-        spec.edges.push_back({feed, feedPort, sink, "in"});
-    }
     taps = addLocalizationTaps(spec, findLocalizationOutputs(spec), taken);
     for (const std::string& id : {taps.bearings, taps.audio, taps.positions}) {
-        if (!id.empty()) probeNodes.insert(id);
+        if (!id.empty()) tapNodes.insert(id);
     }
     return spec;
 }

@@ -13,12 +13,14 @@
 #include <QVariantMap>
 #include <QtQml/qqmlregistration.h>
 
+#include <map>
 #include <memory>
 #include <set>
 
 #include "engine/graph/graph_spec.h"
 #include "ui/localization/localization_feed.h"
 #include "ui/model/graph_document.h"
+#include "ui/run/probe_tap.h"
 #include "ui/run/telemetry_store.h"
 
 namespace isochron::ui {
@@ -38,7 +40,7 @@ class RunController : public QObject {
     /// Why the last run could not start or failed, or how it ended.
     Q_PROPERTY(QString message READ message NOTIFY stateChanged)
     Q_PROPERTY(double elapsed READ elapsed NOTIFY statsChanged)
-    /// Samples per second reaching all outputs together.
+    /// Samples per second the sources send (the rate the graph reads its input).
     Q_PROPERTY(double throughput READ throughput NOTIFY statsChanged)
     /// CPU time of the engine thread per wall time, in percent.
     Q_PROPERTY(double engineCpu READ engineCpu NOTIFY statsChanged)
@@ -52,8 +54,11 @@ class RunController : public QObject {
     /// A comparison is running: index of the current scheduler and how many there are.
     Q_PROPERTY(int sequenceIndex READ sequenceIndex NOTIFY sequenceChanged)
     Q_PROPERTY(int sequenceLength READ sequenceLength NOTIFY sequenceChanged)
-    /// Probed wires: [{key, wire, kind ("scope" or "spectrum"), label}].
+    /// Probed wires: [{key, wire, kind, kindLabel, view, label}] (see probe_kinds.h).
     Q_PROPERTY(QVariantList probes READ probes NOTIFY probesChanged)
+    /// What the nodes warned about as the run started, "node: message" each (a recording playing
+    /// in place of a missing microphone array, ...); cleared when the next run starts.
+    Q_PROPERTY(QStringList notices READ notices NOTIFY noticesChanged)
     /// The bearings, positions and event audio of a graph that localizes sounds (tapped while it runs).
     Q_PROPERTY(isochron::ui::LocalizationFeed* localization READ localization CONSTANT)
 public:
@@ -78,6 +83,7 @@ public:
     LocalizationFeed* localization() { return &localization_; }
     int sequenceIndex() const { return sequenceIndex_; }
     int sequenceLength() const { return static_cast<int>(sequence_.size()); }
+    QStringList notices() const { return notices_; }
 
     /// Run the graph with its own scheduler, or with `schedulerText` ("name:key=value,...").
     /// Returns false with `message` when the graph does not validate or the scheduler is unknown.
@@ -92,12 +98,19 @@ public:
     /// Run under each scheduler in turn, each for `secondsEach` (or until its input ends), so their
     /// telemetry can be compared. Runs of earlier comparisons are cleared.
     Q_INVOKABLE void compare(const QStringList& schedulers, double secondsEach);
-    /// Watch a wire: "scope" (its samples, scalars or frames as they flow) or "spectrum" (of its
-    /// signal, computed by the engine's own fft operators). Takes effect at the next start; a running
-    /// graph restarts. Returns why the wire cannot be probed, or empty.
+    /// Watch a wire with a probe of `kind` (probe_kinds.h: "scope", "spectrum"). A running graph
+    /// gets the probe's tap at once and runs on; otherwise it is attached when the graph starts.
+    /// Returns why the wire cannot be probed so, or empty.
     Q_INVOKABLE QString addProbe(const QString& wireKey, const QString& kind);
+    /// Remove a probe (a running graph runs on).
     Q_INVOKABLE void removeProbe(const QString& key);
     QVariantList probes() const;
+    /// Every probe kind for the wire `wireKey`: [{name, label, fits, why}], `why` saying what the
+    /// kind shows when it does not fit this wire's type.
+    Q_INVOKABLE QVariantList probeKindsFor(const QString& wireKey) const;
+    /// Forget the last graph's runs: stop (the end of that run is not reported), clear telemetry,
+    /// probes, localization events and run states; back to "idle". Done when the document is replaced.
+    Q_INVOKABLE void forgetRuns();
 
 Q_SIGNALS:
     void documentChanged();
@@ -110,6 +123,7 @@ Q_SIGNALS:
     void runFinished(const QVariantMap& summary);
     void comparisonFinished();
     void probesChanged();
+    void noticesChanged();
 
 private:
     void setState(const QString& state, const QString& message = {});
@@ -121,15 +135,25 @@ private:
     void checkRestartNeeded();
     void beginComparison();
     void advanceSequence();
-    /// The document's graph plus the probes' and localization taps' operators; their node ids go to `probeNodes`.
-    GraphSpec specWithProbes(std::set<std::string>& probeNodes, LocalizationTapIds& taps) const;
+    /// The document's graph plus the localization taps' operators; their node ids go to `tapNodes`.
+    GraphSpec specWithTaps(std::set<std::string>& tapNodes, LocalizationTapIds& taps) const;
+    /// Why `kind` cannot show wire `wireKey` (empty when it can); `endpoint` gets the flat output.
+    QString probeRefusal(const QString& wireKey, const QString& kind, Endpoint* endpoint = nullptr) const;
+    /// Attach (or with a null tap detach) a wire tap on the running engine, or when it is built.
+    void setEngineTap(const Endpoint& output, std::shared_ptr<WireTap> tap);
+    void clearRunView();
 
     struct Probe {
         QString key;
         EdgeSpec wire;
         QString kind;
+        Endpoint output;  ///< the flat output port the wire leaves (inside subgraph nodes)
     };
     std::vector<Probe> probes_;
+    /// One tap per probed output port, shared by the probes on it (an engine port has one tap).
+    std::map<std::pair<std::string, std::string>, std::shared_ptr<ProbeTap>> probeTaps_;  // by (node, port)
+    bool forgetWhenStopped_ = false;
+    QStringList notices_;
     int nextProbe_ = 1;
     QPointer<GraphDocument> document_;
     TelemetryStore telemetry_;

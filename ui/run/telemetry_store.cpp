@@ -9,11 +9,15 @@ namespace isochron::ui {
 
 TelemetryStore::TelemetryStore(QObject* parent) : QObject(parent) {}
 
-int TelemetryStore::beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds) {
+int TelemetryStore::beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds,
+                             const std::vector<std::string>& sourceIds) {
     auto record = std::make_unique<RunRecord>();
     record->label = label;
     record->nodeIds = std::move(nodeIds);
     record->outputIds = std::move(outputIds);
+    for (std::size_t n = 0; n < record->nodeIds.size(); ++n) {
+        if (std::find(sourceIds.begin(), sourceIds.end(), record->nodeIds[n]) != sourceIds.end()) record->sources.push_back(n);
+    }
     // Every series exists before the first snapshot, so adding points never allocates.
     for (const std::string& id : record->outputIds) {
         for (const char* figure : {"latency_ms", "latency_p50_ms", "latency_p95_ms", "items_per_s", "samples_per_s", "utility"}) {
@@ -25,6 +29,7 @@ int TelemetryStore::beginRun(const QString& label, std::vector<std::string> node
     }
     ring(*record, "engine/memory_mib");
     ring(*record, "engine/samples_per_s");
+    ring(*record, "engine/source_samples_per_s");
     record->latencySamples.reserve(1 << 16);
     runs_.push_back(std::move(record));
     Q_EMIT runsChanged();
@@ -68,6 +73,16 @@ void TelemetryStore::add(const TelemetrySnapshot& s) {
     }
     run.series["engine/memory_mib"]->push(t, static_cast<double>(s.liveBytes) / (1024.0 * 1024.0));
     run.series["engine/samples_per_s"]->push(t, samplesPerSecond);
+    std::uint64_t sourceSamples = 0;
+    for (std::size_t n : run.sources) {
+        if (n < s.nodes.size()) sourceSamples += s.nodes[n].samplesOut;
+    }
+    if (t > run.lastSourceTime) {
+        const double rate = static_cast<double>(sourceSamples - std::min(sourceSamples, run.lastSourceSamples)) / (t - run.lastSourceTime);
+        run.series["engine/source_samples_per_s"]->push(t, rate);
+        run.lastSourceSamples = sourceSamples;
+        run.lastSourceTime = t;
+    }
     Q_EMIT updated();
 }
 

@@ -21,11 +21,15 @@ namespace isochron::ui {
 /// One run: what ran it and what it measured. Series keys: "output/<id>/latency_ms" (last item),
 /// ".../latency_p50_ms", ".../latency_p95_ms", ".../items_per_s", ".../samples_per_s",
 /// ".../utility", "node/<id>/queued", "node/<id>/cost_us", "node/<id>/selectivity",
-/// "engine/memory_mib", "engine/samples_per_s". [ui thread]
+/// "engine/memory_mib", "engine/samples_per_s" (reaching the outputs), "engine/source_samples_per_s"
+/// (sent by the sources: the rate the graph reads its input). [ui thread]
 struct RunRecord {
     QString label;  ///< scheduler text, e.g. "fifo-slice:slice_us=28"
     std::vector<std::string> nodeIds;
     std::vector<std::string> outputIds;
+    std::vector<std::size_t> sources;  ///< indices into nodeIds of the source nodes
+    std::uint64_t lastSourceSamples = 0;
+    double lastSourceTime = 0;
     std::map<std::string, std::unique_ptr<SeriesRing>> series;
     QVariantMap summary;  ///< RunSummary as JSON once the run ended (empty before)
     std::vector<double> latencySamples;  ///< latency of the latest item at each snapshot (for CDFs)
@@ -43,8 +47,10 @@ class TelemetryStore : public QObject {
 public:
     explicit TelemetryStore(QObject* parent = nullptr);
 
-    /// Start a record for a run of `nodeIds` (outputs are the nodes without output ports).
-    int beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds);
+    /// Start a record for a run of `nodeIds`; `outputIds` are the nodes without output ports and
+    /// `sourceIds` those without inputs.
+    int beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds,
+                 const std::vector<std::string>& sourceIds = {});
     /// Append one snapshot to the newest run. [no allocation once every series exists]
     void add(const TelemetrySnapshot& snapshot);
     /// Attach the engine's summary to the newest run.

@@ -1,0 +1,273 @@
+// The editor's file dialog (every file the editor opens or writes is chosen here): places on the
+// left (home, the graph's folder, samples, recent folders), the folder's entries, and a name field
+// that takes a file name, an absolute path, "~/..." or a folder to go to. Enter or the button
+// ("Open", "Save" or "Choose") accepts; saving over a file asks first. C++: FolderModel.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Isochron.Ui
+
+Dialog {
+    id: picker
+    /// "open" (an existing file), "save" (a new file, or replace one after asking), "choose" (any name).
+    property string mode: "open"
+    /// [{label, patterns: ["*.isograph.json"]}]; the first is used first. No patterns: every file.
+    property var filters: [{label: qsTr("All files"), patterns: []}]
+    /// Appended when saving a name without it (e.g. ".isograph.json").
+    property string defaultSuffix
+    /// Extra places: [{label, path}] (the graph's folder, the samples).
+    property var places: []
+    property RecentFiles recent
+    /// The file accepted last (absolute path).
+    property string selectedFile
+    readonly property alias folder: folderModel.folder
+    readonly property string acceptLabel: mode === "save" ? qsTr("Save") : mode === "open" ? qsTr("Open") : qsTr("Choose")
+    property string error
+    /// A file was chosen (absolute path).
+    signal fileChosen(string path)
+
+    /// Show `folder` (if it is one; else the last folder, else home) with `name` in the name field.
+    function openIn(folder, name) {
+        error = ""
+        const start = [folder, recent ? recent.lastFolder : "", folderModel.home()].find(f => f && f.length && folderModel.isFolder(f))
+        folderModel.folder = start
+        folderModel.refresh()
+        nameField.text = name || ""
+        open()
+    }
+    function go(path) {
+        folderModel.folder = path
+        error = folderModel.error
+        list.currentIndex = -1
+    }
+    function accept_() {
+        const typed = nameField.text.trim()
+        if (!typed.length) { error = picker.mode === "open" ? qsTr("Pick a file, or type its name") : qsTr("Type a file name"); return }
+        const path = folderModel.resolve(typed)
+        if (folderModel.isFolder(path)) { go(path); nameField.text = ""; return }
+        const file = picker.mode === "save" ? folderModel.withSuffix(path, picker.defaultSuffix) : path
+        const parentFolder = file.substring(0, file.lastIndexOf("/")) || "/"
+        if (!folderModel.isFolder(parentFolder)) { error = qsTr("There is no folder %1").arg(parentFolder); return }
+        if (picker.mode === "open" && !folderModel.isFile(file)) { error = qsTr("There is no file %1").arg(file); return }
+        if (picker.mode === "save" && folderModel.isFile(file)) {
+            replaceBox.file = file
+            replaceBox.open()
+            return
+        }
+        finish(file)
+    }
+    function finish(file) {
+        selectedFile = file
+        if (recent) recent.lastFolder = file.substring(0, file.lastIndexOf("/")) || "/"
+        UiLog.info("file chosen: " + file)
+        close()
+        fileChosen(file)
+    }
+    function sizeText(bytes) {
+        return bytes >= 1048576 ? (bytes / 1048576).toFixed(1) + " MB" : bytes >= 1024 ? (bytes / 1024).toFixed(0) + " kB" : bytes + " B"
+    }
+
+    parent: Overlay.overlay
+    anchors.centerIn: parent
+    modal: true
+    focus: true
+    width: Math.min(880, parent ? parent.width - 60 : 880)
+    height: Math.min(580, parent ? parent.height - 60 : 580)
+    padding: 12
+    closePolicy: Popup.CloseOnEscape
+    onOpened: { UiLog.info("dialog opened: " + title); nameField.forceActiveFocus(); nameField.selectAll() }
+    onClosed: UiLog.info("dialog closed: " + title)
+    background: Rectangle { color: Theme.panel; radius: 8; border.color: Theme.border }
+
+    FolderModel {
+        id: folderModel
+        nameFilters: picker.filters[filterBox.currentIndex >= 0 ? filterBox.currentIndex : 0].patterns
+    }
+
+    header: RowLayout {
+        spacing: 6
+        Text {
+            Layout.leftMargin: 14
+            Layout.topMargin: 12
+            text: picker.title
+            font.pixelSize: Theme.fontSize + 3
+            font.weight: Font.DemiBold
+            color: Theme.text
+        }
+        Item { Layout.fillWidth: true }
+    }
+
+    contentItem: ColumnLayout {
+        spacing: 8
+        RowLayout {  // where we are
+            Layout.fillWidth: true
+            spacing: 6
+            IconButton { iconName: "up"; tip: qsTr("Up to the parent folder"); enabled: folderModel.parentFolder.length > 0; onClicked: picker.go(folderModel.parentFolder) }
+            Text {
+                objectName: "pickerFolder"
+                Layout.fillWidth: true
+                text: folderModel.folder
+                elide: Text.ElideMiddle
+                font.family: Theme.monoFont
+                font.pixelSize: Theme.smallFontSize
+                color: Theme.textDim
+            }
+        }
+        RowLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            spacing: 8
+            ListView {  // places
+                id: placeList
+                Layout.preferredWidth: 190
+                Layout.fillHeight: true
+                clip: true
+                model: [{label: qsTr("Home"), path: folderModel.home(), icon: "home"}]
+                       .concat(picker.places.filter(p => p.path && p.path.length).map(p => Object.assign({icon: "folder"}, p)))
+                       .concat((picker.recent ? picker.recent.folders : []).slice(0, 6).map(f => ({label: f.substring(f.lastIndexOf("/") + 1) || "/", path: f, icon: "clock"})))
+                delegate: ItemDelegate {
+                    required property var modelData
+                    width: ListView.view.width
+                    height: 30
+                    highlighted: folderModel.folder === modelData.path
+                    contentItem: Row {
+                        spacing: 8
+                        Icon { name: modelData.icon; size: 15; color: Theme.textDim; anchors.verticalCenter: parent.verticalCenter }
+                        Text {
+                            anchors.verticalCenter: parent.verticalCenter
+                            width: 150
+                            text: modelData.label
+                            elide: Text.ElideRight
+                            font.pixelSize: Theme.smallFontSize + 1
+                            color: Theme.text
+                        }
+                    }
+                    ToolTip.visible: hovered
+                    ToolTip.delay: 600
+                    ToolTip.text: modelData.path
+                    onClicked: picker.go(modelData.path)
+                }
+            }
+            Rectangle {
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                color: Theme.panelAlt
+                radius: 4
+                border.color: Theme.border
+                ListView {
+                    id: list
+                    objectName: "pickerList"
+                    anchors.fill: parent
+                    anchors.margins: 2
+                    clip: true
+                    model: folderModel
+                    currentIndex: -1
+                    boundsBehavior: Flickable.StopAtBounds
+                    ScrollBar.vertical: ScrollBar {}
+                    delegate: Rectangle {
+                        id: entry
+                        required property int index
+                        required property string name
+                        required property string path
+                        required property bool isFolder
+                        required property real size
+                        required property var modified
+                        width: ListView.view.width
+                        height: 28
+                        color: ListView.isCurrentItem ? Theme.accentSoft : hover.hovered ? Theme.hover : "transparent"
+                        RowLayout {
+                            anchors.fill: parent
+                            anchors.leftMargin: 8
+                            anchors.rightMargin: 10
+                            spacing: 8
+                            Icon { name: entry.isFolder ? "folder" : "file"; size: 15; color: entry.isFolder ? Theme.accent : Theme.textDim }
+                            Text { Layout.fillWidth: true; text: entry.name; elide: Text.ElideMiddle; font.pixelSize: Theme.fontSize; color: Theme.text }
+                            Text { visible: !entry.isFolder; text: picker.sizeText(entry.size); font.pixelSize: Theme.smallFontSize; color: Theme.textDim }
+                            Text { text: Qt.formatDateTime(entry.modified, "yyyy-MM-dd hh:mm"); font.pixelSize: Theme.smallFontSize; color: Theme.textFaint }
+                        }
+                        HoverHandler { id: hover }
+                        TapHandler {
+                            onTapped: {
+                                list.currentIndex = entry.index
+                                if (!entry.isFolder) nameField.text = entry.name
+                            }
+                            onDoubleTapped: {
+                                if (entry.isFolder) { picker.go(entry.path); return }
+                                nameField.text = entry.name
+                                picker.accept_()
+                            }
+                        }
+                    }
+                    Text {
+                        visible: list.count === 0
+                        anchors.centerIn: parent
+                        text: folderModel.error.length ? folderModel.error : qsTr("No matching files here")
+                        color: Theme.textDim
+                        font.pixelSize: Theme.fontSize
+                    }
+                }
+            }
+        }
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: 8
+            Text { text: picker.mode === "open" ? qsTr("File") : qsTr("Name"); color: Theme.text; font.pixelSize: Theme.fontSize }
+            TextField {
+                id: nameField
+                objectName: "pickerName"
+                Layout.fillWidth: true
+                selectByMouse: true
+                placeholderText: picker.mode === "open" ? qsTr("a file here, or a path (/…, ~/…)") : qsTr("a name here, or a path (/…, ~/…)")
+                onTextEdited: picker.error = ""
+                Keys.onReturnPressed: picker.accept_()
+                Keys.onEnterPressed: picker.accept_()
+                Keys.onDownPressed: {
+                    list.incrementCurrentIndex()
+                    if (list.currentItem && !list.currentItem.isFolder) text = list.currentItem.name
+                }
+                Keys.onUpPressed: {
+                    list.decrementCurrentIndex()
+                    if (list.currentItem && !list.currentItem.isFolder) text = list.currentItem.name
+                }
+            }
+            ComboBox {
+                id: filterBox
+                Layout.preferredWidth: 230
+                model: picker.filters.map(f => f.label)
+            }
+        }
+        Text {
+            objectName: "pickerError"
+            Layout.fillWidth: true
+            visible: picker.error.length > 0
+            text: picker.error
+            color: Theme.error
+            wrapMode: Text.WordWrap
+            font.pixelSize: Theme.smallFontSize
+        }
+    }
+
+    footer: RowLayout {
+        spacing: 8
+        Item { Layout.fillWidth: true }
+        Button { Layout.bottomMargin: 12; text: qsTr("Cancel"); onClicked: picker.close() }
+        Button {
+            objectName: "pickerAccept"
+            Layout.bottomMargin: 12
+            Layout.rightMargin: 12
+            text: picker.acceptLabel
+            highlighted: true
+            onClicked: picker.accept_()
+        }
+    }
+
+    MessageBox {
+        id: replaceBox
+        property string file
+        title: qsTr("Replace file?")
+        text: qsTr("%1 already exists. Replace it?").arg(file.substring(file.lastIndexOf("/") + 1))
+        informativeText: file
+        buttons: [{text: qsTr("Replace"), role: "accept", isDefault: true}, {text: qsTr("Cancel"), role: "reject"}]
+        onChosen: (role) => { if (role === "accept") picker.finish(file); else nameField.forceActiveFocus() }
+    }
+}
