@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption pluginOption("plugin", "Load an operator plugin (also: ISOCHRON_PLUGIN_PATH and the user's plugin folder).", "file");
     const QCommandLineOption compareOption("compare", "Compare schedulers (comma-separated) on the graph at once.", "schedulers");
     const QCommandLineOption compareSecondsOption("compare-seconds", "Seconds per scheduler in a comparison (default 5).", "seconds", "5");
-    const QCommandLineOption probeOption("probe", "Probe a wire (from.port>to.port) with a scope or a spectrum.", "wire:kind");
+    const QCommandLineOption probeOption("probe", "Probe a wire (from.port>to.port) with a scope or a spectrum (kind).", "wire:kind");
     const QCommandLineOption panZoomOption("measure-pan-zoom", "Pan and zoom every frame for a while, print the frame rate, quit.", "seconds");
     parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption, pluginOption, compareOption,
                        compareSecondsOption});
@@ -113,7 +113,10 @@ int main(int argc, char** argv) {
     if (!parser.positionalArguments().isEmpty()) initial["initialGraph"] = QFileInfo(parser.positionalArguments().front()).absoluteFilePath();
     engine.setInitialProperties(initial);
     engine.load(QUrl("qrc:/qt/qml/Isochron/Ui/qml/Main.qml"));
-    if (engine.rootObjects().isEmpty()) return 1;
+    if (engine.rootObjects().isEmpty()) {
+        qCritical("isochron: the editor window could not be loaded (the QML errors above say why; ./scripts/quickstart.sh installs every module it needs)");
+        return 1;
+    }
     QObject* window = engine.rootObjects().front();
     if (parser.isSet(darkOption)) window->setProperty("darkTheme", true);
     if (parser.isSet(sizeOption)) {
@@ -162,7 +165,7 @@ int main(int argc, char** argv) {
     }
     for (const QString& probe : parser.values(probeOption)) {
         const qsizetype colon = probe.lastIndexOf(':');
-        const QString why = run && colon > 0 ? run->addProbe(probe.left(colon), probe.mid(colon + 1)) : QStringLiteral("expected WIRE:scope or WIRE:spectrum");
+        const QString why = run && colon > 0 ? run->addProbe(probe.left(colon), probe.mid(colon + 1)) : QStringLiteral("expected WIRE:KIND, e.g. a.out>b.in:scope");
         if (!why.isEmpty()) {
             qCritical("isochron: --probe %s: %s", qPrintable(probe), qPrintable(why));
             return 1;

@@ -4,6 +4,9 @@
 #include <QCoreApplication>
 
 #include "engine/graph/graph_file.h"
+#include "ui/canvas/node_geometry.h"
+#include "ui/files/sample_catalog.h"
+#include "ui/layout/canvas_rect.h"
 #include "ui/model/graph_document.h"
 
 using namespace isochron;
@@ -195,4 +198,47 @@ TEST_CASE("canvas notes live in the file's editor field; typing and dragging are
     CHECK_FALSE(nlohmann::json::parse(text(document)).contains("editor"));
     for (int i = 0; i < 4; ++i) document.undo();
     CHECK(text(document) == before);
+}
+
+namespace {
+
+/// No two nodes overlap, and no node's note (the room commentHeight gives it above the node)
+/// covers another node or another note.
+void checkNothingOverlaps(GraphDocument& document) {
+    std::vector<CanvasRect> boxes, notes;
+    for (const NodeSpec& node : document.spec().nodes) {
+        const QVariantMap view = document.nodes()->get(QString::fromStdString(node.id));
+        const CanvasRect box{view["posX"].toDouble(), view["posY"].toDouble(), view["boxWidth"].toDouble(), view["boxHeight"].toDouble()};
+        boxes.push_back(box);
+        const double room = geometry::commentHeight(view["comment"].toString().toStdString().size());
+        notes.push_back({box.x, box.y - room, box.width, room});
+    }
+    for (std::size_t a = 0; a < boxes.size(); ++a) {
+        for (std::size_t b = 0; b < boxes.size(); ++b) {
+            INFO("nodes " << document.spec().nodes[a].id << " and " << document.spec().nodes[b].id);
+            if (a != b) CHECK_FALSE(boxes[a].overlaps(boxes[b]));
+            if (a != b && notes[a].height > 0) CHECK_FALSE(notes[a].overlaps(boxes[b]));
+            if (a < b && notes[a].height > 0 && notes[b].height > 0) CHECK_FALSE(notes[a].overlaps(notes[b]));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("auto-layout leaves room for each node's note, so no note covers another node", "[ui][document][layout]") {
+    GraphDocument document;
+    REQUIRE(document.open(QStringLiteral(ISOCHRON_SOURCE_DIR "/samples/localize-live.isograph.json")));
+    document.autoLayout();
+    checkNothingOverlaps(document);
+}
+
+TEST_CASE("the sample graphs open with no node or note over another", "[ui][document][layout][samples]") {
+    const SampleCatalog catalog;
+    for (const QVariant& sample : catalog.samples()) {
+        const QString path = sample.toMap()["path"].toString();
+        INFO(path.toStdString());
+        GraphDocument document;
+        REQUIRE(document.open(path));
+        checkNothingOverlaps(document);
+    }
 }

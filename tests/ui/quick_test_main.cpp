@@ -12,7 +12,7 @@
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
 /// Gives the tests the module, the source tree and a folder for files they write (removed at the
-/// end), with settings apart from the user's.
+/// end), with settings and recovery files apart from the user's.
 class EditorTestSetup : public QObject {
     Q_OBJECT
 public Q_SLOTS:
@@ -21,6 +21,8 @@ public Q_SLOTS:
         QCoreApplication::setApplicationName("isochron-ui-tests");
         QQuickStyle::setStyle("Fusion");
         isochron::test::installNoAudioDevices();  // as on CI, whatever the machine has
+        // Windows keep recovery files of unsaved graphs: here, not among the user's.
+        qputenv("ISOCHRON_RECOVERY_DIR", temporary_.filePath("recovery").toUtf8());
     }
     void qmlEngineAvailable(QQmlEngine* engine) {
         engine->addImportPath("qrc:/qt/qml");

@@ -3,9 +3,11 @@
 // restore the graph, unsaved, under its own file name with its relative paths intact.
 #include <catch2/catch.hpp>
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QSysInfo>
 #include <QTemporaryDir>
 
 #include "ui/files/recovery_store.h"
@@ -83,7 +85,8 @@ TEST_CASE("a dead editor's graph is offered back and restored, unsaved, under it
     REQUIRE(edited.setParameter("wav_file_sink", "path", "out/take.wav").isEmpty());
     REQUIRE(edited.saveAs(graphs.filePath("mine.isograph.json")));
     edited.addNode("generators.signal_generator", -240, 0);
-    REQUIRE(edited.connectPorts("signal_generator", "out", "wav_file_sink", "in").isEmpty());
+    const QString input = edited.firstAcceptingInput("signal_generator", "out", "wav_file_sink");
+    REQUIRE(edited.connectPorts("signal_generator", "out", "wav_file_sink", input).isEmpty());
     RecoveryStore writer;
     writer.setDocument(&edited);
     writer.writeNow();

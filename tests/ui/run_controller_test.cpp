@@ -216,9 +216,13 @@ TEST_CASE("only the probe kinds that can show a wire are offered for it", "[ui][
     GraphDocument document;
     document.addNode("generators.signal_generator", 0, 0);
     document.addNode("segments.rewindow", 240, 0);
-    document.addNode("io.null_sink", 480, 0);
+    document.addNode("spectral.fft", 480, 0);
+    document.addNode("spectral.magnitude", 720, 0);
+    document.addNode("io.null_sink", 960, 0);
     REQUIRE(document.connectPorts("signal_generator", "out", "rewindow", "in").isEmpty());
-    REQUIRE(document.connectPorts("rewindow", "out", "null_sink", "in").isEmpty());
+    REQUIRE(document.connectPorts("rewindow", "out", "fft", "in").isEmpty());
+    REQUIRE(document.connectPorts("fft", "spectrum", "magnitude", "spectrum").isEmpty());
+    REQUIRE(document.connectPorts("magnitude", "magnitude", "null_sink", "in").isEmpty());
     RunController run;
     run.setDocument(&document);
     auto fits = [&](const QString& wire) {
@@ -228,10 +232,12 @@ TEST_CASE("only the probe kinds that can show a wire are offered for it", "[ui][
         }
         return names;
     };
-    CHECK(fits("signal_generator.out>rewindow.in") == QStringList{"scope", "spectrum"});
-    CHECK(fits("rewindow.out>null_sink.in") == QStringList{"scope"});  // frames: no spectrum
-    const QVariantMap spectrum = run.probeKindsFor("rewindow.out>null_sink.in").back().toMap();
+    CHECK(fits("rewindow.out>fft.in") == QStringList{"scope", "spectrum"});  // windows are signals
+    CHECK(fits("magnitude.magnitude>null_sink.in") == QStringList{"scope"});  // frames: no spectrum
+    CHECK(fits("fft.spectrum>magnitude.spectrum").isEmpty());                 // complex frames: nothing
+    const QVariantMap spectrum = run.probeKindsFor("magnitude.magnitude>null_sink.in").back().toMap();
     CHECK(spectrum["why"].toString().contains("frame<f32>"));
+    CHECK(run.addProbe("magnitude.magnitude>null_sink.in", "spectrum") == spectrum["why"].toString());
 }
 
 TEST_CASE("opening another graph forgets the last one's runs, probes and states", "[ui][run]") {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 
 namespace isochron::ui::geometry {
 
@@ -19,5 +21,17 @@ inline double nodeHeight(int inputs, int outputs) {
 
 /// Vertical offset of port `index`'s centre from the node's top edge (inputs and outputs alike).
 inline double portOffsetY(int index) { return kHeaderHeight + kPortRowHeight * (index + 0.5); }
+
+inline constexpr double kCommentLineHeight = 14;  ///< a node's note (11 px italic), per line
+inline constexpr int kCommentMaxLines = 3;        ///< NodeView elides after this many
+
+/// Room a node's note takes above it, estimated from its length (6.5 units per character of
+/// 11 px text wrapped to the node's width; 0 without a note), so layouts keep it off other nodes.
+inline double commentHeight(std::size_t characters) {
+    if (characters == 0) return 0;
+    const double perLine = (kNodeWidth - 4) / 6.5;
+    const int lines = std::min(kCommentMaxLines, static_cast<int>(std::ceil(static_cast<double>(characters) / perLine)));
+    return lines * kCommentLineHeight + 4;
+}
 
 }  // namespace isochron::ui::geometry

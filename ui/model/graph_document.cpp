@@ -41,6 +41,12 @@ bool isIdentifier(const QString& id) {
     return true;
 }
 
+// A node's note (its "comment" field), or empty.
+std::string commentOf(const NodeSpec& node) {
+    const auto it = node.extra.find("comment");
+    return it != node.extra.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 // Canvas notes as the file stores them: {"text", "position": [x, y], "size": [w, h]}.
 nlohmann::json notesToJson(const QVariantList& notes) {
     nlohmann::json list = nlohmann::json::array();
@@ -615,8 +621,9 @@ void GraphDocument::layOut(const std::vector<std::string>& ids, bool undoable) {
         const NodeResolution* view = resolution.node(id);
         const int ins = view ? static_cast<int>(view->inputs.size()) : 0;
         const int outs = view ? static_cast<int>(view->outputs.size()) : 0;
-        boxes.push_back({geometry::kNodeWidth, geometry::nodeHeight(ins, outs)});
         const NodeSpec* node = store_.node(id);
+        // The box includes the node's note above it, so no note lands on another node.
+        boxes.push_back({geometry::kNodeWidth, geometry::nodeHeight(ins, outs) + geometry::commentHeight(commentOf(*node).size())});
         if (node->position) {
             left = std::min(left, node->position->x);
             top = std::min(top, node->position->y);
@@ -632,8 +639,9 @@ void GraphDocument::layOut(const std::vector<std::string>& ids, bool undoable) {
     std::vector<MoveNodes::Move> moves;
     for (const std::string& id : chosen) {
         const int i = indexOf[id];
+        const double noteRoom = geometry::commentHeight(commentOf(*store_.node(id)).size());
         const NodePosition to{std::round((left + layout.x[static_cast<std::size_t>(i)]) / geometry::kGridStep) * geometry::kGridStep,
-                              std::round((top + layout.y[static_cast<std::size_t>(i)]) / geometry::kGridStep) * geometry::kGridStep};
+                              std::ceil((top + layout.y[static_cast<std::size_t>(i)] + noteRoom) / geometry::kGridStep) * geometry::kGridStep};
         const NodePosition from = store_.node(id)->position.value_or(NodePosition{});
         if (undoable) moves.push_back({id, from, to});
         else store_.setPosition(store_.nodeIndex(id), to);

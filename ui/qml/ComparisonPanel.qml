@@ -18,6 +18,9 @@ Rectangle {
     property string folder
     color: Theme.panelAlt
 
+    /// Table cells short enough for their columns: three significant digits.
+    function shortMs(ms) { return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2) }
+    function shortRate(v) { return v >= 1e6 ? (v / 1e6).toFixed(2) + " M" : v >= 1e3 ? (v / 1e3).toFixed(1) + " k" : v.toFixed(0) }
     function runSeries(figure) {
         return runs.map((r, i) => ({key: "output/" + output + "/" + figure, run: i, color: palette[i % palette.length], width: 2}))
     }
@@ -94,7 +97,7 @@ Rectangle {
                 rowSpacing: 8
                 PlotCard {
                     Layout.fillWidth: true; Layout.fillHeight: true
-                    title: qsTr("Latency p50 — %1").arg(panel.output)
+                    title: panel.output.length ? qsTr("Latency p50 — %1").arg(panel.output) : qsTr("Latency p50")
                     unit: "ms"
                     store: panel.run.telemetry
                     timeWindow: 0
@@ -104,7 +107,16 @@ Rectangle {
                 Rectangle {
                     Layout.fillWidth: true; Layout.fillHeight: true
                     color: Theme.panel; radius: 6; border.color: Theme.border
-                    Text { x: 8; y: 8; text: qsTr("Latency CDF (sampled)"); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text }
+                    Text {
+                        x: 8; y: 8
+                        width: parent.width - 16
+                        text: qsTr("Latency CDF")
+                        elide: Text.ElideRight
+                        font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text
+                        ToolTip.visible: cdfHover.hovered
+                        ToolTip.text: qsTr("Share of items with at most this latency, from the latency sampled 30 times a second")
+                        HoverHandler { id: cdfHover }
+                    }
                     Canvas {
                         id: cdf
                         anchors.fill: parent
@@ -133,11 +145,11 @@ Rectangle {
                 }
                 PlotCard {
                     Layout.fillWidth: true; Layout.fillHeight: true
-                    title: qsTr("Throughput")
+                    title: qsTr("Input rate")
                     unit: "samples/s"
                     store: panel.run.telemetry
                     timeWindow: 0
-                    series: panel.runs.map((r, i) => ({key: "engine/samples_per_s", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
+                    series: panel.runs.map((r, i) => ({key: "engine/source_samples_per_s", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
                 }
                 PlotCard {
                     Layout.fillWidth: true; Layout.fillHeight: true
@@ -150,16 +162,36 @@ Rectangle {
             }
             Rectangle {  // the summary table
                 id: tableBox
-                Layout.preferredWidth: Math.max(420, results.width * 0.42)
+                objectName: "comparisonTable"
+                Layout.preferredWidth: Math.max(460, results.width * 0.45)
                 Layout.fillHeight: true
                 color: Theme.panel; radius: 6; border.color: Theme.border
-                readonly property var columns: [qsTr("scheduler"), qsTr("output"), qsTr("items"), qsTr("samples/s"), qsTr("p50 ms"), qsTr("p95 ms"), qsTr("p99 ms"), qsTr("avg utility")]
+                // Relative column widths: the scheduler text ("fifo-slice:slice_us=28") needs the most.
+                readonly property var columns: [{title: qsTr("scheduler"), weight: 2.2, tip: ""}, {title: qsTr("output"), weight: 1.6, tip: ""},
+                                                 {title: qsTr("items"), weight: 1, tip: ""}, {title: qsTr("samples/s"), weight: 1.5, tip: ""},
+                                                 {title: "p50", weight: 0.9, tip: qsTr("latency, median (ms)")},
+                                                 {title: "p95", weight: 0.9, tip: qsTr("latency, 95th percentile (ms)")},
+                                                 {title: "p99", weight: 0.9, tip: qsTr("latency, 99th percentile (ms)")},
+                                                 {title: qsTr("utility"), weight: 1, tip: qsTr("QoS utility, mean over the run")}]
+                readonly property real totalWeight: columns.reduce((sum, c) => sum + c.weight, 0)
+                function columnWidth(i) { return (width - 16) * columns[i].weight / totalWeight }
                 Row {
                     id: headerRow
                     x: 8; y: 6
                     Repeater {
                         model: tableBox.columns
-                        delegate: Text { required property string modelData; width: (tableBox.width - 16) / 8; text: modelData; font.pixelSize: 10; font.bold: true; color: Theme.textDim }
+                        delegate: Text {
+                            required property var modelData
+                            required property int index
+                            width: tableBox.columnWidth(index)
+                            rightPadding: 6
+                            text: modelData.title
+                            elide: Text.ElideRight
+                            font.pixelSize: 10; font.bold: true; color: Theme.textDim
+                            ToolTip.visible: headerHover.hovered && (modelData.tip.length > 0 || truncated)
+                            ToolTip.text: modelData.tip.length ? modelData.tip : modelData.title
+                            HoverHandler { id: headerHover }
+                        }
                     }
                 }
                 ListView {
@@ -178,14 +210,25 @@ Rectangle {
                     }
                     delegate: Row {
                         required property var modelData
-                        readonly property real cell: (table.width - 8) / 8
                         height: 22
-                        Rectangle { width: 8; height: 8; radius: 2; color: panel.palette[modelData.run % panel.palette.length]; anchors.verticalCenter: parent.verticalCenter }
-                        Text { width: cell - 8; leftPadding: 4; text: modelData.label; font.pixelSize: Theme.smallFontSize; color: Theme.text; elide: Text.ElideRight; anchors.verticalCenter: parent.verticalCenter }
+                        Row {
+                            width: tableBox.columnWidth(0)
+                            anchors.verticalCenter: parent.verticalCenter
+                            Rectangle { width: 8; height: 8; radius: 2; color: panel.palette[modelData.run % panel.palette.length]; anchors.verticalCenter: parent.verticalCenter }
+                            Text { width: parent.width - 8; leftPadding: 4; rightPadding: 6; text: modelData.label; font.pixelSize: Theme.smallFontSize; color: Theme.text; elide: Text.ElideRight }
+                        }
                         Repeater {
-                            model: [modelData.output, modelData.o.items, Math.round(modelData.o.samples_per_s), modelData.o.latency_ms.p50.toFixed(3),
-                                    modelData.o.latency_ms.p95.toFixed(3), modelData.o.latency_ms.p99.toFixed(3), modelData.o.utility_average.toFixed(3)]
-                            delegate: Text { required property var modelData; width: cell; text: String(modelData); font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text; elide: Text.ElideRight; anchors.verticalCenter: parent.verticalCenter }
+                            model: [modelData.output, modelData.o.items, panel.shortRate(modelData.o.samples_per_s), panel.shortMs(modelData.o.latency_ms.p50),
+                                    panel.shortMs(modelData.o.latency_ms.p95), panel.shortMs(modelData.o.latency_ms.p99), modelData.o.utility_average.toFixed(3)]
+                            delegate: Text {
+                                required property var modelData
+                                required property int index
+                                width: tableBox.columnWidth(index + 1)
+                                rightPadding: 6
+                                text: String(modelData)
+                                font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text; elide: Text.ElideRight
+                                anchors.verticalCenter: parent.verticalCenter
+                            }
                         }
                     }
                 }

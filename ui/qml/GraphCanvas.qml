@@ -568,12 +568,14 @@ FocusScope {
             collapsed: place.collapsed
             x: Math.max(0, Math.min(canvas.width - width, place.x))
             y: Math.max(0, Math.min(canvas.height - collapsedHeight, place.y))
-            Component.onCompleted: {
-                if (place.x < 0) {
-                    const spot = canvas.freeSpot(width, height)
-                    canvas.probeLayout.set(modelData.key, {x: spot.x, y: spot.y})
-                }
+            // A new card goes where it covers the fewest nodes, once the canvas has its size.
+            function placeOnce() {
+                if (place.x >= 0 || canvas.width < width + 24 || canvas.height < height + 24) return
+                const spot = canvas.freeSpot(width, height)
+                canvas.probeLayout.set(modelData.key, {x: spot.x, y: spot.y})
             }
+            Component.onCompleted: placeOnce()
+            Connections { target: canvas; function onWidthChanged() { placeOnce() } function onHeightChanged() { placeOnce() } }
             onDragged: (x, y) => canvas.probeLayout.set(modelData.key, {x: x, y: y})
             onDockToggled: canvas.probeLayout.set(modelData.key, {docked: true})
             onCollapseToggled: canvas.probeLayout.set(modelData.key, {collapsed: !place.collapsed})

@@ -31,7 +31,13 @@ Popup {
             ["Drag on empty canvas", qsTr("rubber-band select (Shift/Ctrl adds)")],
             ["Drag from a port", qsTr("wire; drop on a node to use its first fitting input")],
             ["Drag a wire's input end", qsTr("reroute it; drop on nothing to delete it")],
-            ["Right click a wire", qsTr("probe it (scope or spectrum) or delete it")]]},
+            ["Right click a wire", qsTr("probe it (the probes that can show its type) or delete it")]]},
+        {title: qsTr("Probes"), items: [
+            ["Drag a probe's title", qsTr("move it over the canvas")],
+            ["▾ / double-click the title", qsTr("collapse or expand it")],
+            ["▭ button", qsTr("dock it in the Probes tab below (and float it back)")],
+            ["Point at the plot", qsTr("read the value under the pointer; a spectrum marks its peak")],
+            [qsTr("Adding or removing one"), qsTr("never restarts the run")]]},
         {title: qsTr("Editing"), items: [
             ["Ctrl+Z / Ctrl+Shift+Z", qsTr("undo / redo")],
             ["Ctrl+C / Ctrl+X / Ctrl+V", qsTr("copy, cut, paste (between windows too)")],
@@ -45,12 +51,15 @@ Popup {
             ["G", qsTr("snap to grid on/off")]]},
         {title: qsTr("Files and running"), items: [
             ["Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S", qsTr("new, open, save, save as")],
+            [qsTr("In a file dialog"), qsTr("type a name, a path (/…, ~/…) or a folder to go to; Enter opens or saves")],
+            [qsTr("Unsaved work"), qsTr("kept in a recovery file every few seconds; offered back after a crash")],
+            ["Ctrl+Q", qsTr("quit (asks about unsaved changes)")],
             ["Ctrl+Shift+N", qsTr("new window")],
             ["F5 / Shift+F5", qsTr("run / stop")],
             ["F6", qsTr("compare schedulers")],
             ["Ctrl+Shift+R", qsTr("reload plugins (also automatic when a plugin file changes)")],
             ["Ctrl+K", qsTr("search the palette")],
-            ["F1 or ?", qsTr("this sheet")]]}
+            ["F1 or ?", qsTr("this sheet (Esc closes it, and any dialog)")]]}
     ]
 
     ColumnLayout {

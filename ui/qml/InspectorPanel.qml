@@ -33,7 +33,14 @@ Rectangle {
         }
         UiLog.info("inspector " + nodeId + ": " + fields.join(" "))
     }
-    onNodeIdChanged: if (nodeId.length) Qt.callLater(logFields)
+    // Logged after the next frame, when the layout has placed the fields.
+    property bool fieldsToLog: false
+    onNodeIdChanged: fieldsToLog = nodeId.length > 0
+    Connections {
+        target: inspector.Window.window
+        enabled: inspector.fieldsToLog
+        function onFrameSwapped() { inspector.fieldsToLog = false; inspector.logFields() }
+    }
 
     ColumnLayout {
         anchors.fill: parent

@@ -1,5 +1,6 @@
 // A titled live plot with a legend, value labels on its grid lines and a time axis.
 import QtQuick
+import QtQuick.Controls
 import QtQuick.Layouts
 import Isochron.Ui
 
@@ -38,11 +39,25 @@ Rectangle {
         RowLayout {
             Layout.fillWidth: true
             spacing: 10
-            Text { text: card.title; font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
+            Text {
+                id: titleText
+                text: card.title
+                font.pixelSize: Theme.fontSize
+                font.weight: Font.DemiBold
+                color: Theme.text
+                elide: Text.ElideRight
+                Layout.fillWidth: true
+                Layout.minimumWidth: Math.min(implicitWidth, 90)
+                ToolTip.visible: truncated && titleHover.hovered
+                ToolTip.text: card.title
+                HoverHandler { id: titleHover }
+            }
             Text { visible: card.reading.length > 0; text: card.reading; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text }
         }
-        Flow {
+        Flow {  // its height taken from its rows, so the plot below never slides under it
+            id: legendFlow
             Layout.fillWidth: true
+            Layout.preferredHeight: implicitHeight
             visible: card.legend.length > 0
             spacing: 10
             Repeater {
@@ -51,7 +66,14 @@ Rectangle {
                     required property var modelData
                     spacing: 4
                     Rectangle { width: 10; height: 3; radius: 1; color: modelData.color; anchors.verticalCenter: parent.verticalCenter }
-                    Text { text: modelData.label; font.pixelSize: 10; color: Theme.textDim }
+                    Text {
+                        text: modelData.label
+                        font.pixelSize: 10
+                        color: Theme.textDim
+                        ToolTip.visible: modelData.tip !== undefined && legendHover.hovered
+                        ToolTip.text: modelData.tip || ""
+                        HoverHandler { id: legendHover }
+                    }
                 }
             }
         }

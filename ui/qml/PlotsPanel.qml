@@ -13,9 +13,22 @@ Rectangle {
     property string output: run.telemetry.outputs.length ? (run.telemetry.outputs.indexOf(chosen) >= 0 ? chosen : run.telemetry.outputs[0]) : ""
     property string chosen
     property real window: 30
-    readonly property var palette: ["#3b82f6", "#f97316", "#22c55e", "#ec4899", "#a855f7", "#14b8a6", "#eab308", "#ef4444"]
+    readonly property var palette: ["#3b82f6", "#f97316", "#22c55e", "#ec4899", "#a855f7", "#14b8a6", "#eab308", "#ef4444",
+                                    "#64748b", "#0ea5e9", "#84cc16", "#d946ef"]
     color: Theme.panelAlt
 
+    /// Legend of a per-operator plot: every operator when there are six or fewer, else the five
+    /// with the highest `figure` now and a "+N more" entry (its tooltip names them all). Re-sorted
+    /// once a second, so it holds still while read.
+    function operatorLegend(figure) {
+        const second = Math.floor(panel.run.elapsed)
+        const entries = panel.run.telemetry.nodes.map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length],
+                                                                    value: panel.run.telemetry.latest("node/" + id + "/" + figure)}))
+        if (entries.length <= 6) return entries
+        const shown = entries.slice().sort((a, b) => b.value - a.value).slice(0, 5)
+        return shown.concat([{label: qsTr("+%1 more").arg(entries.length - 5), color: "transparent",
+                              tip: entries.filter(e => shown.indexOf(e) < 0).map(e => e.label).join(", ")}])
+    }
     function rate(v) { return v >= 1e6 ? (v / 1e6).toFixed(2) + " M" : v >= 1e3 ? (v / 1e3).toFixed(1) + " k" : v.toFixed(0) + " " }
 
     Text {
@@ -112,7 +125,7 @@ Rectangle {
                 title: qsTr("Queued items per operator")
                 store: panel.run.telemetry
                 timeWindow: panel.window
-                legend: panel.run.telemetry.nodes.slice(0, 3).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
+                legend: panel.operatorLegend("queued")
                 series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/queued", color: panel.palette[i % panel.palette.length], width: 1.5}))
             }
             PlotCard {
@@ -125,7 +138,7 @@ Rectangle {
                 unit: metrics[metric].unit
                 store: panel.run.telemetry
                 timeWindow: panel.window
-                legend: panel.run.telemetry.nodes.slice(0, 3).map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length]}))
+                legend: panel.operatorLegend(metrics[metric].key)
                 series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/" + metrics[metric].key, color: panel.palette[i % panel.palette.length], width: 1.5}))
                 MouseArea {  // the title switches between the per-operator figures
                     width: parent.width; height: 24

@@ -20,13 +20,17 @@ Item {
         if (plot.xUnit === "s") return span < 1 ? {scale: 0.001, unit: "ms"} : {scale: 1, unit: "s"}
         return {scale: 1, unit: plot.xUnit === "item" ? qsTr("items") : plot.xUnit}
     }
-    function number(v, span) {
-        const a = Math.abs(span)
-        const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3
+    /// `v` with as many decimals as a grid `step` apart needs (a readout gets one more).
+    function number(v, step, extra) {
+        const s = Math.abs(step) > 0 ? Math.abs(step) : 1
+        const digits = Math.max(0, Math.min(6, Math.ceil(-Math.log10(s) - 1e-9) + (extra || 0)))
         return v.toFixed(digits).replace("-", "−")
     }
-    function xText(x) { return number(x / xScale.scale, (plot.xTo - plot.xFrom) / xScale.scale / 4) + " " + xScale.unit }
-    function yText(y) { return number(y, (plot.high - plot.low) / 4) + (valueUnit.length ? " " + valueUnit : "") }
+    function tickStep(ticks, low, high) { return ticks.length > 1 ? ticks[1] - ticks[0] : (high - low) / 4 }
+    readonly property real xStep: tickStep(plot.xTicks, plot.xFrom, plot.xTo) / xScale.scale
+    readonly property real yStep: tickStep(plot.yTicks, plot.low, plot.high)
+    function xText(x) { return number(x / xScale.scale, xStep, 1) + " " + xScale.unit }
+    function yText(y) { return number(y, yStep, 1) + (valueUnit.length ? " " + valueUnit : "") }
 
     ProbePlot {
         id: plot
@@ -49,7 +53,7 @@ Item {
             x: plot.x - width - 4
             y: plot.y + plot.height - (modelData - plot.low) / (plot.high - plot.low) * plot.height - height / 2
             visible: y > -2 && y + height < axes.height - 12
-            text: axes.number(modelData, (plot.high - plot.low) / 4)
+            text: axes.number(modelData, axes.yStep)
             font.pixelSize: 10
             color: Theme.textDim
         }
@@ -69,7 +73,7 @@ Item {
             readonly property bool last: index === plot.xTicks.length - 1
             x: Math.min(plot.x + plot.pixelOfX(modelData) - width / 2, axes.width - width)
             y: plot.y + plot.height + 2
-            text: axes.number(modelData / axes.xScale.scale, (plot.xTo - plot.xFrom) / axes.xScale.scale / 4) + (last ? " " + axes.xScale.unit : "")
+            text: axes.number(modelData / axes.xScale.scale, axes.xStep) + (last ? " " + axes.xScale.unit : "")
             font.pixelSize: 10
             color: Theme.textDim
         }

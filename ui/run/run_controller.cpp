@@ -188,7 +188,11 @@ bool RunController::start(const QString& schedulerText) {
                     for (const std::string& warning : node->warnings) job->startWarnings.append(QString::fromStdString(node->id + ": " + warning));
                 }
                 for (auto& [output, tap] : job->tapsBeforeStart) {
-                    if (engine.findNode(output.node)) engine.setTap(output.node, output.name, std::move(tap));
+                    try {
+                        engine.setTap(output.node, output.name, std::move(tap));
+                    } catch (const std::invalid_argument&) {
+                        // The probed wire is gone from the graph: its probe waits for data in vain.
+                    }
                 }
                 job->tapsBeforeStart.clear();
                 if (job->stopRequested) engine.requestStop();
@@ -459,8 +463,11 @@ void RunController::setEngineTap(const Endpoint& output, std::shared_ptr<WireTap
         job_->tapsBeforeStart.emplace_back(output, std::move(tap));
         return;
     }
-    // A probe on a wire added since the run started has no port in the engine: it shows at the next start.
-    if (job_->engine->findNode(output.node)) job_->engine->setTap(output.node, output.name, std::move(tap));
+    try {
+        job_->engine->setTap(output.node, output.name, std::move(tap));
+    } catch (const std::invalid_argument&) {
+        // A wire added since the run started has no port in the engine: its probe shows at the next start.
+    }
 }
 
 QString RunController::addProbe(const QString& wireKey, const QString& kind) {

@@ -1,0 +1,224 @@
+// The rough edges a new user hit, each checked in the real editor window: the inspector after undo,
+// the graph name field, Escape on the shortcut sheet, menus wide enough, ports without "in in",
+// new nodes beside (not on) others, only fitting probes offered, probe cards that keep the wheel,
+// live labels off the nodes, nothing of the last graph left after opening another, the own file
+// dialog (Save label, typed absolute path, Enter, overwrite question).
+import QtQuick
+import QtTest
+
+TestCase {
+    id: test
+    name: "RoughEdges"
+    when: windowShown
+
+    property var window: null
+    property var document: window ? window.graphDocument : null
+    property var canvas: window ? window.graphCanvas : null
+    property var run: window ? window.runController : null
+
+    function init() {
+        const component = Qt.createComponent("qrc:/qt/qml/Isochron/Ui/qml/Main.qml")
+        verify(component.status === Component.Ready, component.errorString())
+        window = component.createObject(null, {width: 1500, height: 950})
+        verify(window)
+        waitForRendering(window.contentItem)
+    }
+    function cleanup() {
+        run.stopAll()
+        tryVerify(() => !run.running, 5000)
+        document.newGraph()
+        window.close()
+        window.destroy()
+        window = null
+    }
+    /// The window's root item: the content and the overlay popups live under it.
+    function root() { return window.contentItem.parent }
+    function findAll(item, name, found) {
+        found = found || []
+        if (!item) return found
+        if (item.objectName === name) found.push(item)
+        const children = item.children || []
+        for (let i = 0; i < children.length; ++i) findAll(children[i], name, found)
+        return found
+    }
+
+    function test_inspectorShowsTheValueAfterUndoAndRedo() {
+        document.addNode("generators.signal_generator", 0, 0)
+        waitForRendering(window.contentItem)
+        const field = findAll(window.contentItem, "parameterField").find(f => f.text === "1000")  // frequency
+        verify(field, "the frequency field")
+        mouseClick(field)
+        keyClick(Qt.Key_A, Qt.ControlModifier)
+        keyClick(Qt.Key_5); keyClick(Qt.Key_0); keyClick(Qt.Key_0)
+        keyClick(Qt.Key_Return)
+        compare(document.parametersOf("signal_generator").find(p => p.name === "frequency").text, "500")
+        canvas.forceActiveFocus()
+        keyClick(Qt.Key_Z, Qt.ControlModifier)
+        tryCompare(field, "text", "1000")
+        keyClick(Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
+        tryCompare(field, "text", "500")
+    }
+
+    function test_graphNameFieldShowsItsStart() {
+        document.graphName = "A rather long name for a graph that does not fit the inspector's field at all, not even close"
+        const field = findChild(window, "graphNameField")
+        verify(field)
+        compare(field.cursorPosition, 0)
+        mouseClick(field)
+        keyClick(Qt.Key_End)
+        keyClick(Qt.Key_Exclamation)
+        canvas.forceActiveFocus()
+        tryCompare(field, "cursorPosition", 0)
+        verify(document.graphName.endsWith("close!"))
+    }
+
+    function test_escapeClosesTheShortcutSheet() {
+        canvas.forceActiveFocus()
+        keyClick(Qt.Key_F1)
+        const help = findChild(window, "helpOverlay")
+        tryVerify(() => help.opened)
+        keyClick(Qt.Key_Escape)
+        tryVerify(() => !help.opened)
+    }
+
+    function test_menusFitTheirItems() {
+        document.addNode("generators.signal_generator", 0, 0)
+        document.addNode("io.null_sink", 300, 0)
+        document.connectPorts("signal_generator", "out", "null_sink", "in")
+        const bar = window.menuBar
+        for (let m = 0; m < bar.count; ++m) {
+            const menu = bar.menuAt(m)
+            menu.open()
+            tryVerify(() => menu.opened)
+            for (let i = 0; i < menu.count; ++i) {
+                const item = menu.itemAt(i)
+                if (item && item.visible && item.implicitWidth) verify(menu.width >= item.implicitWidth, menu.title + " cuts off " + item.text)
+                if (item && item.action && item.action.shortcut) verify(item.shortcutText.length > 0, item.text + " shows its shortcut")
+            }
+            menu.close()
+            tryVerify(() => !menu.opened)
+        }
+    }
+
+    function test_inspectorListsPortsByDirectionOnce() {
+        document.addNode("segments.rewindow", 0, 0)
+        waitForRendering(window.contentItem)
+        const ports = findAll(window.contentItem, "inspectorPort").map(t => t.text)
+        compare(ports, ["in", "out"])
+    }
+
+    function test_newNodesLandBesideOthers() {
+        window.addNodeAtCentre("spectral.fft")
+        window.addNodeAtCentre("spectral.fft")
+        window.addNodeAtCentre("spectral.fft")
+        const ids = ["fft", "fft_2", "fft_3"]
+        for (let a = 0; a < 3; ++a) {
+            for (let b = a + 1; b < 3; ++b) {
+                const p = document.nodes.get(ids[a]), q = document.nodes.get(ids[b])
+                const apart = p.posX + p.boxWidth <= q.posX || q.posX + q.boxWidth <= p.posX || p.posY + p.boxHeight <= q.posY || q.posY + q.boxHeight <= p.posY
+                verify(apart, ids[a] + " and " + ids[b] + " overlap")
+            }
+        }
+    }
+
+    function test_onlyFittingProbesAreOffered() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        const kinds = (wire) => run.probeKindsFor(wire).filter(k => k.fits).map(k => k.name)
+        compare(kinds("sweep.out>windows.in"), ["scope", "spectrum"])
+        compare(kinds("windows.out>fft.in"), ["scope", "spectrum"])  // windows are signals
+        compare(kinds("magnitude.magnitude>band.in"), ["scope"])      // frames
+        compare(kinds("fft.spectrum>magnitude.spectrum"), [])         // complex frames
+        compare(kinds("detector.events>events.in"), [])  // time ranges
+        const menu = findChild(canvas, "wireMenu")
+        menu.wireKey = "magnitude.magnitude>band.in"
+        menu.popup(100, 100)
+        tryVerify(() => menu.opened)
+        const texts = []
+        for (let i = 0; i < menu.count; ++i) if (menu.itemAt(i) && menu.itemAt(i).visible && menu.itemAt(i).text) texts.push(menu.itemAt(i).text)
+        compare(texts, ["Probe: scope", "Delete wire"])
+        menu.close()
+    }
+
+    function test_probeCardKeepsTheWheelAndMoves() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        compare(run.addProbe("sweep.out>windows.in", "spectrum"), "")
+        waitForRendering(window.contentItem)
+        const card = findAll(canvas, "probeCard").find(c => c.visible)
+        verify(card)
+        const zoom = canvas.zoom
+        mouseWheel(card, card.width / 2, card.height / 2, 0, -240)
+        compare(canvas.zoom, zoom)
+        const x = card.x
+        mouseDrag(card, 120, 10, -80, 0)
+        tryVerify(() => Math.abs(card.x - (x - 80)) <= 2, 2000, "dragged by its title")
+        mouseClick(findChild(card, "probeCollapse"))
+        tryVerify(() => card.height < 40)
+        mouseClick(findChild(card, "probeDock"))
+        tryVerify(() => !card.visible)
+        compare(run.probes.length, 1)
+    }
+
+    function test_liveLabelsStayOffTheNodes() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        run.start()
+        tryCompare(run, "state", "running", 5000)
+        let labels = []
+        tryVerify(() => { labels = findAll(canvas, "liveLabel").filter(l => l.visible && l.parent.visible); return labels.length >= 8 }, 8000, "rates on the wires")
+        const boxes = []
+        const ids = ["sweep", "windows", "fft", "magnitude", "band", "detector", "events", "spectra", "noise", "noise_windows", "loud", "loud_windows"]
+        for (const id of ids) {
+            const n = document.nodes.get(id)
+            if (n.nodeId !== undefined) boxes.push(Qt.rect(n.posX, n.posY, n.boxWidth, n.boxHeight))
+        }
+        for (const label of labels) {
+            const a = label.mapToItem(canvas.world, 0, 0), b = label.mapToItem(canvas.world, label.width, label.height)
+            for (const box of boxes) {
+                const apart = b.x <= box.x || box.x + box.width <= a.x || b.y <= box.y || box.y + box.height <= a.y
+                verify(apart, "a live label over a node at " + box.x + "," + box.y)
+            }
+        }
+    }
+
+    function test_anotherGraphLeavesNothingBehind() {
+        window.openFile(sourceDirectory + "/samples/quickstart.isograph.json")
+        run.start()
+        tryVerify(() => run.state === "finished" || run.state === "stopped", 20000)
+        const state = findChild(window, "engineState")
+        verify(state.text.indexOf("·") > 0, state.text)
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        compare(run.state, "idle")
+        compare(state.text, "idle")
+        compare(run.telemetry.runCount, 0)
+        compare(run.localization.events.rowCount(), 0)
+    }
+
+    function test_fileDialogSavesToATypedAbsolutePathOnEnter() {
+        document.addNode("io.null_sink", 0, 0)
+        const folder = temporaryDirectory + "/first-hour-" + Date.now()
+        window.saveAs()
+        let picker = null
+        tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000, "the name field has the keys")
+        const accept = findAll(root(), "pickerAccept").find(b => b.visible)
+        compare(accept.text, "Save")
+        // A folder that does not exist is named, nothing is written.
+        picker.text = folder + "/mine"
+        keyClick(Qt.Key_Return)
+        const error = findAll(root(), "pickerError").find(e => e.visible)
+        verify(error && error.text.indexOf("There is no folder") === 0, error ? error.text : "no error shown")
+        // An absolute path into an empty folder: Enter saves, with the suffix added.
+        picker.text = temporaryDirectory + "/mine"
+        keyClick(Qt.Key_Return)
+        tryCompare(document, "filePath", temporaryDirectory + "/mine.isograph.json")
+        verify(!document.modified)
+        // Saving over it asks first.
+        document.addNode("io.null_sink", 0, 200)
+        window.saveAs()
+        tryVerify(() => picker.activeFocus, 3000)
+        picker.text = "mine.isograph.json"
+        keyClick(Qt.Key_Return)
+        const replace = findAll(root(), "messageButton_accept").find(b => b.visible && b.text === "Replace")
+        verify(replace, "asks before replacing")
+        mouseClick(replace)
+        tryVerify(() => !document.modified)
+    }
+}
