@@ -36,6 +36,7 @@ await() {
 step() {
   local pattern=$1 before
   shift
+  echo "- $* -> $pattern"
   before=$(count "$pattern")
   xdotool "$@"
   await "$pattern" $((before + 1))
@@ -150,6 +151,8 @@ import -window root "$shots/first-hour-recovery.png"
 step "recovered: $saved \(3 nodes\)" key Return
 step "dialog opened: Unsaved changes" key ctrl+q
 xdotool key d                                               # Don't Save
+for _ in $(seq 300); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -0 $pid 2>/dev/null && fail "the editor did not quit after Don't Save"
 wait $pid || fail "the editor did not quit cleanly"
 left=$(ls "$XDG_DATA_HOME/isochron/recovery" 2>/dev/null || true)
 [ -z "$left" ] || fail "recovery files left after Don't Save: $left"

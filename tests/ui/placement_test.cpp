@@ -70,3 +70,15 @@ TEST_CASE("a label with nowhere free takes the place with the least overlap", "[
     const std::vector<CanvasRect> placed = placeLabels({request}, nodes);
     CHECK(placed[0].y >= 395);
 }
+
+TEST_CASE("a short wire between two nodes side by side gets its label clear of both", "[ui][layout]") {
+    const std::vector<CanvasRect> nodes = {{0, 0, 184, 62}, {220, 0, 184, 62}};
+    LabelRequest request;
+    request.width = 60;
+    request.height = 15;
+    for (double t : {0.5, 0.4, 0.6}) request.anchors.push_back({184 + 36 * t, 41});
+    const CanvasRect label = placeLabels({request}, nodes)[0];
+    for (const CanvasRect& node : nodes) CHECK_FALSE(label.overlaps(node));
+    CHECK(label.y >= 62);  // below the nodes, as near the wire as that allows
+    CHECK(label.y < 62 + 15);
+}

@@ -113,6 +113,12 @@ TEST_CASE("a dead editor's graph is offered back and restored, unsaved, under it
     // Saving the restored graph writes it where it came from.
     REQUIRE(restored.save());
     CHECK(GraphDocument().open(graphs.filePath("mine.isograph.json")));
+    // A recovered graph the user lets go of is gone: a new graph is not modified.
+    REQUIRE(reader.restore("dead-editor") == false);
+    REQUIRE(edited.restoreRecovery(folder.dir.filePath(idOf(folder.files()) + ".isograph.json"), {}, {}));
+    CHECK(edited.modified());
+    edited.newGraph();
+    CHECK_FALSE(edited.modified());
 }
 
 TEST_CASE("discarding an orphan deletes it; closing a window that chose not to save leaves nothing", "[ui][recovery]") {

@@ -7,6 +7,9 @@ namespace isochron::ui {
 
 namespace {
 
+constexpr int kFurthestLevel = 4;      // half label heights beyond the nearest places
+constexpr double kCostPerLevel = 1e-3;  // only breaks ties between places that overlap alike
+
 double overlapArea(const CanvasRect& a, const CanvasRect& b) {
     const double w = std::min(a.x + a.width, b.x + b.width) - std::max(a.x, b.x);
     const double h = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
@@ -22,20 +25,30 @@ std::vector<CanvasRect> placeLabels(const std::vector<LabelRequest>& requests, c
     for (const LabelRequest& request : requests) {
         CanvasRect best{};
         double bestCost = std::numeric_limits<double>::max();
-        const double gap = request.height * 0.25;
-        for (const LabelRequest::Point& a : request.anchors) {
-            for (double top : {a.y - request.height - gap, a.y + gap, a.y - request.height / 2}) {
-                const CanvasRect box{a.x - request.width / 2, top, request.width, request.height};
-                double cost = 0;
-                for (const CanvasRect& o : obstacles) cost += 10 * overlapArea(box, o);
-                for (const CanvasRect& l : labels) cost += overlapArea(box, l);
-                if (cost < bestCost) {
-                    best = box;
-                    bestCost = cost;
+        const double h = request.height, gap = h * 0.25;
+        // Nearest first: just above, just below or on every anchor, then ever further above and
+        // below (a short wire between two nodes has its label clear of both only there).
+        for (int level = 0; level <= kFurthestLevel && bestCost > 0; ++level) {
+            for (const LabelRequest::Point& a : request.anchors) {
+                std::vector<double> tops;
+                if (level == 0) tops = {a.y - h - gap, a.y + gap, a.y - h / 2};
+                else tops = {a.y - h - gap - level * h / 2, a.y + gap + level * h / 2};
+                for (double top : tops) {
+                    const CanvasRect box{a.x - request.width / 2, top, request.width, h};
+                    double overlap = 0;
+                    for (const CanvasRect& o : obstacles) overlap += 10 * overlapArea(box, o);
+                    for (const CanvasRect& l : labels) overlap += overlapArea(box, l);
+                    const bool free = overlap == 0;
+                    // Among places that overlap alike, the nearer one.
+                    const double cost = free ? 0 : overlap + level * kCostPerLevel;
+                    if (cost < bestCost) {
+                        best = box;
+                        bestCost = cost;
+                    }
+                    if (free) break;
                 }
-                if (cost == 0) break;
+                if (bestCost == 0) break;
             }
-            if (bestCost == 0) break;
         }
         placed.push_back(best);
         if (!request.anchors.empty()) labels.push_back(best);

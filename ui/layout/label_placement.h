@@ -17,10 +17,11 @@ struct LabelRequest {
     double width = 0, height = 0;
 };
 
-/// A rectangle per request, tried just above, just below and centred on each anchor in turn: the
-/// first that overlaps no obstacle and no label placed before it; when none is free, the one with
-/// the least overlap (obstacles weigh ten times more than labels). Requests without anchors get an
-/// empty rectangle at (0, 0). [any thread]
+/// A rectangle per request, tried just above, just below and centred on each anchor, then further
+/// above and below them step by step (half a label's height, up to two heights): the first that
+/// overlaps no obstacle and no label placed before it; when none is free, the one with the least
+/// overlap (obstacles weigh ten times more than labels). Requests without anchors get an empty
+/// rectangle at (0, 0). [any thread]
 std::vector<CanvasRect> placeLabels(const std::vector<LabelRequest>& requests, const std::vector<CanvasRect>& obstacles);
 
 }  // namespace isochron::ui

@@ -179,10 +179,16 @@ std::set<std::string> GraphDocument::takenIds() const {
     return ids;
 }
 
+void GraphDocument::clearHistory() {
+    undoStack_.clear();
+    // clear() does nothing to an empty stack, which may be "never clean" after a recovery.
+    undoStack_.setClean();
+}
+
 void GraphDocument::newGraph() {
     selection_.clear();
     store_.reset(GraphSpec{});
-    undoStack_.clear();
+    clearHistory();
     filePath_.clear();
     Q_EMIT filePathChanged();
     Q_EMIT replaced();
@@ -204,7 +210,7 @@ bool GraphDocument::open(const QString& pathOrUrl) {
         if (!node.position) unplaced.push_back(node.id);
     }
     if (!unplaced.empty()) layOut({}, false);
-    undoStack_.clear();
+    clearHistory();
     filePath_ = QFileInfo(path).absoluteFilePath();
     Q_EMIT filePathChanged();
     Q_EMIT replaced();
@@ -282,7 +288,7 @@ bool GraphDocument::saveAs(const QString& pathOrUrl) {
     if (pathsRewritten) {
         // The history holds the old relative paths, which no longer name the same files from here.
         store_.reset(std::move(spec));
-        undoStack_.clear();
+        clearHistory();
     } else {
         store_.setBaseDirectory(folder);
         undoStack_.setClean();

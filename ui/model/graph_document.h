@@ -214,6 +214,8 @@ Q_SIGNALS:
 
 private:
     void fail(const QString& message);
+    /// An empty history, clean (the file on disk is the graph).
+    void clearHistory();
     void push(QUndoCommand* command);
     QString writeTo(const QString& path, GraphSpec spec);
     std::set<std::string> takenIds() const;

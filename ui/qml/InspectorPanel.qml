@@ -24,22 +24,27 @@ Rectangle {
     readonly property var info: nodeId.length ? document.operatorOf(nodeId) : ({})
 
     /// Say on UiLog where each visible parameter's field is on the screen (tests type into them).
+    /// False, saying nothing, while the layout has not placed them yet (they would not go down the panel).
     function logFields() {
         const fields = []
+        let lastY = -1
         for (let i = 0; i < parameterEditors.count; ++i) {
             const editor = parameterEditors.itemAt(i)
             const p = editor ? editor.fieldCentre() : null
-            if (p && p.y < scroll.mapToGlobal(0, scroll.height).y) fields.push(editor.param.name + "@" + Math.round(p.x) + "," + Math.round(p.y))
+            if (!p || p.y <= lastY) return false
+            lastY = p.y
+            if (p.y < scroll.mapToGlobal(0, scroll.height).y) fields.push(editor.param.name + "@" + Math.round(p.x) + "," + Math.round(p.y))
         }
         UiLog.info("inspector " + nodeId + ": " + fields.join(" "))
+        return true
     }
-    // Logged after the next frame, when the layout has placed the fields.
+    // Logged after the first frame in which the layout has placed the fields.
     property bool fieldsToLog: false
     onNodeIdChanged: fieldsToLog = nodeId.length > 0
     Connections {
         target: inspector.Window.window
         enabled: inspector.fieldsToLog
-        function onFrameSwapped() { inspector.fieldsToLog = false; inspector.logFields() }
+        function onFrameSwapped() { if (inspector.logFields()) inspector.fieldsToLog = false }
     }
 
     ColumnLayout {
@@ -121,9 +126,19 @@ Rectangle {
                         id: parameterEditors
                         model: inspector.params
                         delegate: ParameterEditor {
+                            id: parameterEditor
                             required property var modelData
                             Layout.fillWidth: true
                             param: modelData
+                            // An undo, redo or reset of this parameter changes no structure: take its new view here.
+                            Connections {
+                                target: inspector.document
+                                function onParameterChanged(nodeId, name) {
+                                    if (nodeId !== inspector.nodeId || name !== parameterEditor.modelData.name) return
+                                    const fresh = inspector.document.parametersOf(nodeId).find(p => p.name === name)
+                                    if (fresh) parameterEditor.param = fresh
+                                }
+                            }
                             running: inspector.running
                             baseFolder: inspector.document.baseDirectory
                             onEdited: (value) => {

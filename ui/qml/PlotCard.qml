@@ -52,7 +52,15 @@ Rectangle {
                 ToolTip.text: card.title
                 HoverHandler { id: titleHover }
             }
-            Text { visible: card.reading.length > 0; text: card.reading; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text }
+            Text {
+                visible: card.reading.length > 0
+                Layout.maximumWidth: card.width * 0.45
+                text: card.reading
+                elide: Text.ElideLeft
+                font.pixelSize: Theme.smallFontSize
+                font.family: Theme.monoFont
+                color: Theme.text
+            }
         }
         Flow {  // its height taken from its rows, so the plot below never slides under it
             id: legendFlow

@@ -109,7 +109,7 @@ Rectangle {
                     panel.run.elapsed
                     const samples = panel.run.telemetry.latest("output/" + panel.output + "/samples_per_s")
                     const items = panel.run.telemetry.latest("output/" + panel.output + "/items_per_s")
-                    return panel.rate(items) + "items/s" + (samples > 0 ? " · " + panel.rate(samples) + "S/s" : "")
+                    return samples > 0 ? panel.rate(samples) + "S/s" : panel.rate(items) + "items/s"
                 }
                 series: [{key: "output/" + panel.output + "/items_per_s", color: "#22c55e", width: 2}]
             }

@@ -71,7 +71,8 @@ Dialog {
                     }
                     Text {
                         width: parent.width
-                        text: qsTr("%n node(s), saved %1", "", modelData.nodes).arg(new Date(modelData.savedAt).toLocaleString(Qt.locale(), Locale.ShortFormat))
+                        text: (modelData.nodes === 1 ? qsTr("1 node") : qsTr("%1 nodes").arg(modelData.nodes))
+                              + qsTr(", saved %1").arg(new Date(modelData.savedAt).toLocaleString(Qt.locale(), Locale.ShortFormat))
                               + (modelData.file.length ? "  ·  " + modelData.file : "")
                         elide: Text.ElideMiddle
                         font.pixelSize: Theme.smallFontSize

@@ -45,18 +45,19 @@ TestCase {
     function test_inspectorShowsTheValueAfterUndoAndRedo() {
         document.addNode("generators.signal_generator", 0, 0)
         waitForRendering(window.contentItem)
-        const field = findAll(window.contentItem, "parameterField").find(f => f.text === "1000")  // frequency
+        const fields = findAll(window.contentItem, "parameterField")
+        const field = fields.find(f => f.text === "1000.0")  // frequency
         verify(field, "the frequency field")
         mouseClick(field)
         keyClick(Qt.Key_A, Qt.ControlModifier)
         keyClick(Qt.Key_5); keyClick(Qt.Key_0); keyClick(Qt.Key_0)
         keyClick(Qt.Key_Return)
-        compare(document.parametersOf("signal_generator").find(p => p.name === "frequency").text, "500")
+        compare(document.parametersOf("signal_generator").find(p => p.name === "frequency").text, "500.0")
         canvas.forceActiveFocus()
         keyClick(Qt.Key_Z, Qt.ControlModifier)
-        tryCompare(field, "text", "1000")
+        tryCompare(field, "text", "1000.0")
         keyClick(Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
-        tryCompare(field, "text", "500")
+        tryCompare(field, "text", "500.0")
     }
 
     function test_graphNameFieldShowsItsStart() {
@@ -66,10 +67,10 @@ TestCase {
         compare(field.cursorPosition, 0)
         mouseClick(field)
         keyClick(Qt.Key_End)
-        keyClick(Qt.Key_Exclamation)
+        keyClick("x")
         canvas.forceActiveFocus()
         tryCompare(field, "cursorPosition", 0)
-        verify(document.graphName.endsWith("close!"))
+        verify(document.graphName.endsWith("closex"))
     }
 
     function test_escapeClosesTheShortcutSheet() {
@@ -149,8 +150,8 @@ TestCase {
         mouseWheel(card, card.width / 2, card.height / 2, 0, -240)
         compare(canvas.zoom, zoom)
         const x = card.x
-        mouseDrag(card, 120, 10, -80, 0)
-        tryVerify(() => Math.abs(card.x - (x - 80)) <= 2, 2000, "dragged by its title")
+        mouseDrag(canvas, card.x + 120, card.y + 10, 80, 0)
+        tryVerify(() => Math.abs(card.x - (x + 80)) <= 2, 2000, "dragged by its title")
         mouseClick(findChild(card, "probeCollapse"))
         tryVerify(() => card.height < 40)
         mouseClick(findChild(card, "probeDock"))
