@@ -8,6 +8,7 @@
 
 #include "engine/graph/graph_file.h"
 #include "engine/memory/memory_pool.h"
+#include "tests/engine/fan_out_fan_in_graph.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -55,23 +56,6 @@ void requireSame(const std::vector<Item>& reference, const std::vector<Item>& go
     }
 }
 
-const char* kFanOutFanIn = R"({
-  "format": "isochron-graph/1",
-  "nodes": [
-    {"id": "a", "type": "test.feed", "params": {"name": "a", "type": "scalar"}},
-    {"id": "b", "type": "test.feed", "params": {"name": "b", "type": "scalar"}},
-    {"id": "x3", "type": "test.gain", "params": {"gain": 3}},
-    {"id": "neg", "type": "test.gain", "params": {"gain": -1}},
-    {"id": "merge", "type": "test.merge"},
-    {"id": "tap", "type": "test.collect", "params": {"name": "tap"}},
-    {"id": "out", "type": "test.collect", "params": {"name": "merged"}}
-  ],
-  "edges": [
-    {"from": "a.out0", "to": "x3.in"}, {"from": "x3.out", "to": "merge.a"}, {"from": "x3.out", "to": "tap.in0"},
-    {"from": "b.out0", "to": "neg.in"}, {"from": "neg.out", "to": "merge.b"}, {"from": "merge.out", "to": "out.in0"}
-  ]
-})";
-
 const char* kCycle = R"({
   "format": "isochron-graph/1",
   "nodes": [
@@ -95,7 +79,7 @@ TEST_CASE("every scheduler gives the same outputs on fan-out and progress-driven
         std::vector<Item> referenceMerged, referenceTap;
         for (const auto& scheduler : schedulerMatrix()) {
             INFO("seed " << seed << ", scheduler " << scheduler);
-            std::vector<Item> merged = runAndCollect(kFanOutFanIn, scheduler, "merged");
+            std::vector<Item> merged = runAndCollect(kFanOutFanInGraph, scheduler, "merged");
             std::vector<Item> tap = collections()["tap"].items[0];
             REQUIRE(merged.size() == 105);
             REQUIRE(tap.size() == 60);
@@ -140,7 +124,7 @@ TEST_CASE("progress is forwarded, and a fan-in forwards the minimum over its inp
     feedScripts()["b"] = b;
     for (const auto& scheduler : schedulerMatrix()) {
         INFO("scheduler " << scheduler);
-        runAndCollect(kFanOutFanIn, scheduler, "merged");
+        runAndCollect(kFanOutFanInGraph, scheduler, "merged");
         const auto& seen = collections()["merged"].progress[0];
         // Increasing, each a minimum over the two feeds' progress so far. Which minima show up depends
         // on how the feeds interleave (a scheduler choice); the data never does.

@@ -7,6 +7,7 @@
 
 #include "engine/graph/graph_file.h"
 #include "engine/runtime/wire_tap.h"
+#include "tests/engine/fan_out_fan_in_graph.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -41,41 +42,29 @@ public:
     std::function<void(std::size_t)> onItem;
 };
 
-// a -> x3 (fan-out to the merge and to a collector) ; b -> neg -> merge -> out.
-const char* kGraph = R"({
-  "format": "isochron-graph/1",
-  "nodes": [
-    {"id": "a", "type": "test.feed", "params": {"name": "a", "type": "scalar"}},
-    {"id": "b", "type": "test.feed", "params": {"name": "b", "type": "scalar"}},
-    {"id": "x3", "type": "test.gain", "params": {"gain": 3}},
-    {"id": "neg", "type": "test.gain", "params": {"gain": -1}},
-    {"id": "merge", "type": "test.merge"},
-    {"id": "tap", "type": "test.collect", "params": {"name": "tap"}},
-    {"id": "out", "type": "test.collect", "params": {"name": "merged"}}
-  ],
-  "edges": [
-    {"from": "a.out0", "to": "x3.in"}, {"from": "x3.out", "to": "merge.a"}, {"from": "x3.out", "to": "tap.in0"},
-    {"from": "b.out0", "to": "neg.in"}, {"from": "neg.out", "to": "merge.b"}, {"from": "merge.out", "to": "out.in0"}
-  ]
-})";
-
 constexpr int kCount = 60;
 
-std::vector<double> valuesOf(const std::vector<Item>& items) {
+/// Fresh scripts for both sources of the graph and no collections yet.
+void prepareFeeds() {
+    feedScripts()["a"] = countingScript(kCount, 3);
+    feedScripts()["b"] = countingScript(kCount, 2);
+    collections().clear();
+}
+
+/// The values x3 sent, as its collector got them.
+std::vector<double> sentByX3() {
     std::vector<double> values;
-    for (const Item& item : items) values.push_back(item.value());
+    for (const Item& item : collections()["tap"].items[0]) values.push_back(item.value());
     return values;
 }
 
 }  // namespace
 
 TEST_CASE("a tap sees every data item its port sends, in order, and changes no output", "[scheduler][tap]") {
-    const ValidatedGraph graph = validateGraph(parseGraph(kGraph), testRegistry());
+    const ValidatedGraph graph = validateGraph(parseGraph(kFanOutFanInGraph), testRegistry());
     for (const auto& scheduler : schedulerMatrix()) {
         INFO("scheduler " << scheduler);
-        feedScripts()["a"] = countingScript(kCount, 3);
-        feedScripts()["b"] = countingScript(kCount, 2);
-        collections().clear();
+        prepareFeeds();
         Engine engine(graph, parseSchedulerText(scheduler));
         auto onFanOut = std::make_shared<RecordingTap>(kCount);
         auto onChain = std::make_shared<RecordingTap>(kCount);
@@ -83,7 +72,7 @@ TEST_CASE("a tap sees every data item its port sends, in order, and changes no o
         engine.setTap("neg", "out", onChain);
         const RunOutcome outcome = engine.run();
         REQUIRE(outcome.completed);
-        const std::vector<double> sent = valuesOf(collections()["tap"].items[0]);
+        const std::vector<double> sent = sentByX3();
         REQUIRE(sent.size() == kCount);
         CHECK(onFanOut->values == sent);
         REQUIRE(onChain->values.size() == kCount);
@@ -95,12 +84,10 @@ TEST_CASE("a tap sees every data item its port sends, in order, and changes no o
 }
 
 TEST_CASE("a tap attached and detached while the graph runs sees one unbroken stretch", "[scheduler][tap]") {
-    const ValidatedGraph graph = validateGraph(parseGraph(kGraph), testRegistry());
+    const ValidatedGraph graph = validateGraph(parseGraph(kFanOutFanInGraph), testRegistry());
     for (const auto& scheduler : schedulerMatrix()) {
         INFO("scheduler " << scheduler);
-        feedScripts()["a"] = countingScript(kCount, 3);
-        feedScripts()["b"] = countingScript(kCount, 2);
-        collections().clear();
+        prepareFeeds();
         Engine engine(graph, parseSchedulerText(scheduler));
         // The source's own tap attaches the probe on x3 after its 20th item and detaches it after
         // its 40th, from inside the run, as the editor does from the ui thread at any moment.
@@ -112,7 +99,7 @@ TEST_CASE("a tap attached and detached while the graph runs sees one unbroken st
         };
         engine.setTap("a", "out0", trigger);
         REQUIRE(engine.run().completed);
-        const std::vector<double> sent = valuesOf(collections()["tap"].items[0]);
+        const std::vector<double> sent = sentByX3();
         REQUIRE(sent.size() == kCount);
         // x3 sends item k only after the source sent item k: the probe starts at item 19 or later
         // and stops before the end; what it saw is a stretch of what x3 sent, without gaps.
@@ -131,7 +118,7 @@ TEST_CASE("a tap attached and detached while the graph runs sees one unbroken st
 TEST_CASE("a tap on a node or port the graph does not have is refused by name", "[tap]") {
     feedScripts()["a"] = countingScript(3, 1);
     feedScripts()["b"] = countingScript(3, 1);
-    Engine engine(validateGraph(parseGraph(kGraph), testRegistry()), parseSchedulerText("df"));
+    Engine engine(validateGraph(parseGraph(kFanOutFanInGraph), testRegistry()), parseSchedulerText("df"));
     auto tap = std::make_shared<RecordingTap>(4);
     CHECK_THROWS_WITH(engine.setTap("nope", "out", tap), Catch::Contains("no node named 'nope'"));
     CHECK_THROWS_WITH(engine.setTap("x3", "in", tap), Catch::Contains("node 'x3' has no output 'in'"));

@@ -34,6 +34,15 @@ bool waitUntil(const std::function<bool()>& done, int milliseconds = 20000) {
     return done();
 }
 
+/// The sine of buildSine for 10 s in real time, running under `run` (telemetry arriving) on return.
+void startPacedSine(GraphDocument& document, RunController& run) {
+    buildSine(document, 480000);
+    REQUIRE(document.setParameter("signal_generator", "pace", 1).isEmpty());
+    run.setDocument(&document);
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return run.state() == "running" && run.telemetry()->latest("engine/samples_per_s") > 0; }));
+}
+
 }  // namespace
 
 TEST_CASE("a run reports through the ui thread; outputs exclude the probes", "[ui][run]") {
@@ -97,12 +106,8 @@ TEST_CASE("probes are refused on wires they cannot show", "[ui][run][probe]") {
 
 TEST_CASE("restarting under another scheduler replays the same input", "[ui][run]") {
     GraphDocument document;
-    buildSine(document, 480000);
-    REQUIRE(document.setParameter("signal_generator", "pace", 1).isEmpty());  // 10 s in real time
     RunController run;
-    run.setDocument(&document);
-    REQUIRE(run.start());
-    REQUIRE(waitUntil([&] { return run.state() == "running" && run.telemetry()->latest("engine/samples_per_s") > 0; }));
+    startPacedSine(document, run);
     run.restartWith("fifo");
     REQUIRE(waitUntil([&] { return run.state() == "running" && run.schedulerText() == "fifo"; }));
     CHECK(run.telemetry()->runCount() == 2);
@@ -186,12 +191,8 @@ TEST_CASE("probes and live parameters reach inside a subgraph node", "[ui][run][
 
 TEST_CASE("probes come and go on a running graph without restarting it", "[ui][run][probe]") {
     GraphDocument document;
-    buildSine(document, 480000);
-    REQUIRE(document.setParameter("signal_generator", "pace", 1).isEmpty());  // 10 s in real time
     RunController run;
-    run.setDocument(&document);
-    REQUIRE(run.start());
-    REQUIRE(waitUntil([&] { return run.state() == "running" && run.telemetry()->latest("engine/samples_per_s") > 0; }));
+    startPacedSine(document, run);
     REQUIRE(run.addProbe("signal_generator.out>null_sink.in", "scope").isEmpty());
     REQUIRE(run.addProbe("signal_generator.out>null_sink.in", "spectrum").isEmpty());  // shares the wire's ring
     const QString scope = run.probes().front().toMap()["key"].toString();
@@ -259,14 +260,10 @@ TEST_CASE("opening another graph forgets the last one's runs, probes and states"
 
 TEST_CASE("opening another graph while one runs stops it without reporting its end", "[ui][run]") {
     GraphDocument document;
-    buildSine(document, 480000);
-    REQUIRE(document.setParameter("signal_generator", "pace", 1).isEmpty());
     RunController run;
-    run.setDocument(&document);
     int reports = 0;
     QObject::connect(&run, &RunController::runFinished, [&] { ++reports; });
-    REQUIRE(run.start());
-    REQUIRE(waitUntil([&] { return run.state() == "running"; }));
+    startPacedSine(document, run);
     document.newGraph();
     REQUIRE(waitUntil([&] { return !run.running(); }));
     CHECK(run.state() == "idle");

@@ -185,24 +185,18 @@ void GraphDocument::clearHistory() {
     undoStack_.setClean();
 }
 
-void GraphDocument::newGraph() {
-    selection_.clear();
-    store_.reset(GraphSpec{});
-    clearHistory();
-    filePath_.clear();
-    Q_EMIT filePathChanged();
-    Q_EMIT replaced();
-}
+void GraphDocument::newGraph() { replaceGraph(GraphSpec{}, {}); }
 
-bool GraphDocument::open(const QString& pathOrUrl) {
-    const QString path = localPath(pathOrUrl);
-    GraphSpec spec;
+std::optional<GraphSpec> GraphDocument::loadFile(const QString& path) {
     try {
-        spec = loadGraphFile(path.toStdString());
+        return loadGraphFile(path.toStdString());
     } catch (const GraphException& e) {
         fail(joinErrors(e));
-        return false;
+        return std::nullopt;
     }
+}
+
+void GraphDocument::replaceGraph(GraphSpec spec, const QString& filePath) {
     selection_.clear();
     store_.reset(std::move(spec));
     std::vector<std::string> unplaced;
@@ -211,9 +205,16 @@ bool GraphDocument::open(const QString& pathOrUrl) {
     }
     if (!unplaced.empty()) layOut({}, false);
     clearHistory();
-    filePath_ = QFileInfo(path).absoluteFilePath();
+    filePath_ = filePath.isEmpty() ? QString() : QFileInfo(filePath).absoluteFilePath();
     Q_EMIT filePathChanged();
     Q_EMIT replaced();
+}
+
+bool GraphDocument::open(const QString& pathOrUrl) {
+    const QString path = localPath(pathOrUrl);
+    std::optional<GraphSpec> spec = loadFile(path);
+    if (!spec) return false;
+    replaceGraph(std::move(*spec), path);
     return true;
 }
 
@@ -229,22 +230,11 @@ QString GraphDocument::writeRecovery(const QString& path) const {
 }
 
 bool GraphDocument::restoreRecovery(const QString& recoveryPath, const QString& originalFile, const QString& baseDirectory) {
-    GraphSpec spec;
-    try {
-        spec = loadGraphFile(recoveryPath.toStdString());
-    } catch (const GraphException& e) {
-        fail(joinErrors(e));
-        return false;
-    }
-    spec.baseDirectory = baseDirectory.toStdString();
-    selection_.clear();
-    store_.reset(std::move(spec));
-    undoStack_.clear();
+    std::optional<GraphSpec> spec = loadFile(recoveryPath);
+    if (!spec) return false;
+    spec->baseDirectory = baseDirectory.toStdString();
+    replaceGraph(std::move(*spec), originalFile);
     undoStack_.resetClean();  // unsaved until the user saves it
-    filePath_ = originalFile.isEmpty() ? QString() : QFileInfo(originalFile).absoluteFilePath();
-    Q_EMIT filePathChanged();
-    Q_EMIT modifiedChanged();
-    Q_EMIT replaced();
     return true;
 }
 

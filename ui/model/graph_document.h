@@ -216,6 +216,11 @@ private:
     void fail(const QString& message);
     /// An empty history, clean (the file on disk is the graph).
     void clearHistory();
+    /// The graph file at `path`, or nullopt with lastError.
+    std::optional<GraphSpec> loadFile(const QString& path);
+    /// Show `spec` (laid out where it has unplaced nodes) as the graph of `filePath` ("": untitled),
+    /// with an empty clean history.
+    void replaceGraph(GraphSpec spec, const QString& filePath);
     void push(QUndoCommand* command);
     QString writeTo(const QString& path, GraphSpec spec);
     std::set<std::string> takenIds() const;

@@ -35,12 +35,15 @@ Dialog {
         nameField.text = name || ""
         open()
     }
+    /// Show the folder `path` (or say why not).
     function go(path) {
         folderModel.folder = path
         error = folderModel.error
         list.currentIndex = -1
     }
-    function accept_() {
+    /// Enter and the accept button: go into a typed folder, or check the named file and choose it
+    /// (a missing folder or, when opening, a missing file is said in the dialog; replacing asks).
+    function tryAccept() {
         const typed = nameField.text.trim()
         if (!typed.length) { error = picker.mode === "open" ? qsTr("Pick a file, or type its name") : qsTr("Type a file name"); return }
         const path = folderModel.resolve(typed)
@@ -56,6 +59,7 @@ Dialog {
         }
         finish(file)
     }
+    /// Choose `file`: remember its folder, close, tell.
     function finish(file) {
         selectedFile = file
         if (recent) recent.lastFolder = file.substring(0, file.lastIndexOf("/")) || "/"
@@ -122,7 +126,8 @@ Dialog {
                 Layout.preferredWidth: 190
                 Layout.fillHeight: true
                 clip: true
-                model: [{label: qsTr("Home"), path: folderModel.home(), icon: "home"}]
+                // Built while shown: recent folders change as files are saved.
+                model: !picker.visible ? [] : [{label: qsTr("Home"), path: folderModel.home(), icon: "home"}]
                        .concat(picker.places.filter(p => p.path && p.path.length).map(p => Object.assign({icon: "folder"}, p)))
                        .concat((picker.recent ? picker.recent.folders : []).slice(0, 6).map(f => ({label: f.substring(f.lastIndexOf("/") + 1) || "/", path: f, icon: "clock"})))
                 delegate: ItemDelegate {
@@ -194,7 +199,7 @@ Dialog {
                             onDoubleTapped: {
                                 if (entry.isFolder) { picker.go(entry.path); return }
                                 nameField.text = entry.name
-                                picker.accept_()
+                                picker.tryAccept()
                             }
                         }
                     }
@@ -219,8 +224,8 @@ Dialog {
                 selectByMouse: true
                 placeholderText: picker.mode === "open" ? qsTr("a file here, or a path (/…, ~/…)") : qsTr("a name here, or a path (/…, ~/…)")
                 onTextEdited: picker.error = ""
-                Keys.onReturnPressed: picker.accept_()
-                Keys.onEnterPressed: picker.accept_()
+                Keys.onReturnPressed: picker.tryAccept()
+                Keys.onEnterPressed: picker.tryAccept()
                 Keys.onDownPressed: {
                     list.incrementCurrentIndex()
                     if (list.currentItem && !list.currentItem.isFolder) text = list.currentItem.name
@@ -257,7 +262,7 @@ Dialog {
             Layout.rightMargin: 12
             text: picker.acceptLabel
             highlighted: true
-            onClicked: picker.accept_()
+            onClicked: picker.tryAccept()
         }
     }
 

@@ -51,6 +51,8 @@ FocusScope {
         const z = Math.max(minZoom, Math.min(1.25, Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)))
         animateView(width / 2 - (box.x + box.width / 2) * z, height / 2 - (box.y + box.height / 2) * z, z)
     }
+    /// The view is about to move or moving (a fit, a centring).
+    readonly property bool moving: viewAnimation.running || fitTimer.running
     /// Zoom below which node titles (12 px at 100 %) get hard to read.
     readonly property real readableZoom: 0.8
     /// Fit the graph, but not below readableZoom: a larger graph shows its top-left part (its
@@ -97,14 +99,14 @@ FocusScope {
     }
     function snapped(v) { return snapToGrid ? Math.round(v / Theme.gridStep) * Theme.gridStep : v }
     /// Top-left (screen) of a w × h place along the view's bottom or top edge that covers the fewest
-    /// nodes, floating cards and the minimap, for a new probe card.
+    /// nodes (and the rates beside them), floating cards and the minimap, for a new probe card.
     function freeSpot(w, h) {
         const m = 12
         let best = Qt.point(m, Math.max(m, height - h - m)), bestCost = Infinity
         for (const top of [height - h - m, m]) {
             for (let left = m; left + w <= width - m; left += 40) {
-                const a = toCanvas(left, top)
-                let cost = document.nodes.nodesIn(a.x, a.y, w / zoom, h / zoom).length * 100
+                const a = toCanvas(left - 24, top - 24)  // 24 px around: the rates on wires by the nodes
+                let cost = document.nodes.nodesIn(a.x, a.y, (w + 48) / zoom, (h + 48) / zoom).length * 100
                 for (const p of (run ? run.probes : [])) {
                     const s = probeLayout.stateOf(p.key)
                     if (!s.docked && s.x >= 0 && left < s.x + w && s.x < left + w && top < s.y + h && s.y < top + h) cost += 50
@@ -458,6 +460,7 @@ FocusScope {
 
     Minimap {  // only while part of the graph is out of view; faint over nodes until pointed at
         id: minimap
+        objectName: "minimap"
         readonly property var graphBox: { canvas.document.revision; return canvas.document.nodes.bounds([]) }
         readonly property bool graphInView: {
             const a = canvas.toScreen(graphBox.x, graphBox.y), b = canvas.toScreen(graphBox.x + graphBox.width, graphBox.y + graphBox.height)

@@ -19,7 +19,7 @@ Rectangle {
     readonly property real collapsedHeight: titleBar.height + 2
     objectName: "probeCard"
     width: 380
-    height: collapsed ? collapsedHeight : 220
+    height: collapsed ? collapsedHeight : 200
     radius: 8
     color: Theme.panel
     border.color: Theme.border

@@ -222,4 +222,25 @@ TestCase {
         mouseClick(replace)
         tryVerify(() => !document.modified)
     }
+
+    function test_minimapOnlyWhileTheGraphIsOutOfView() {
+        window.openFile(sourceDirectory + "/samples/quickstart.isograph.json")
+        const minimap = findChild(canvas, "minimap")
+        canvas.fitToView(false)
+        tryVerify(() => !minimap.visible, 3000, "the whole graph is in view")
+        canvas.zoomAt(canvas.width / 2, canvas.height / 2, 3)
+        tryVerify(() => minimap.visible, 3000, "part of the graph is out of view")
+    }
+
+    function test_openedGraphsAreFittedButReadable() {
+        window.openFile(sourceDirectory + "/samples/localize-live.isograph.json")  // wider than the view
+        tryVerify(() => !canvas.moving, 3000)
+        compare(canvas.zoom, canvas.readableZoom)
+        window.openFile(sourceDirectory + "/samples/quickstart.isograph.json")      // fits
+        tryVerify(() => !canvas.moving, 3000)
+        verify(canvas.zoom >= canvas.readableZoom, canvas.zoom)
+        const box = document.nodes.bounds([])
+        const a = canvas.toScreen(box.x, box.y), b = canvas.toScreen(box.x + box.width, box.y + box.height)
+        verify(a.x >= 0 && a.y >= 0 && b.x <= canvas.width && b.y <= canvas.height, "a graph that fits is shown whole")
+    }
 }
