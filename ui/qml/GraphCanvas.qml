@@ -60,10 +60,9 @@ FocusScope {
     function fitReadable() {
         const box = document.nodes.bounds([])
         if (box.width <= 0) { animateView(40, 60, 1); return }
-        const margin = 40
+        const margin = 60
         const fit = Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)
-        if (fit >= readableZoom) { fitToView(false); return }
-        const z = readableZoom
+        const z = Math.max(readableZoom, Math.min(1.25, fit))
         const x = box.width * z <= width - 2 * margin ? width / 2 - (box.x + box.width / 2) * z : margin - box.x * z
         const y = box.height * z <= height - 2 * margin ? height / 2 - (box.y + box.height / 2) * z : margin - box.y * z
         animateView(x, y, z)
