@@ -40,6 +40,20 @@ TEST_CASE("search matches every word against name, category and summary", "[ui][
     CHECK(catalog.typeAt(0).isEmpty());
 }
 
+TEST_CASE("quick-add ranks the types whose name starts with what was typed first", "[ui][palette]") {
+    OperatorCatalog catalog;
+    catalog.setProperty("ranked", true);
+    catalog.setFilter("sig");  // "signal" is in several summaries
+    REQUIRE(catalog.rowCount() > 1);
+    CHECK(catalog.typeAt(0) == "generators.signal_generator");
+    catalog.setFilter("detector");  // in two names, neither starting with it
+    CHECK(catalog.typeAt(0).endsWith("_detector"));
+    CHECK(catalog.typeAt(1).endsWith("_detector"));
+    catalog.setProperty("ranked", false);
+    catalog.setFilter("sig");
+    CHECK(catalog.typeAt(0) != "generators.signal_generator");  // the palette keeps its categories
+}
+
 TEST_CASE("the palette names each plugin operator's file and marks built-ins", "[ui][palette][plugins]") {
     OperatorRegistry registry;
     registerBuiltinNodes(registry);

@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "nodes/register_builtin_nodes.h"
@@ -62,14 +63,21 @@ void OperatorCatalog::refresh() {
     beginResetModel();
     shown_.clear();
     const QStringList words = filter_.split(' ', Qt::SkipEmptyParts);
+    std::vector<std::pair<int, const OperatorDescriptor*>> matches;  // (rank, type)
     for (const OperatorDescriptor* d : registry_.all()) {
-        if (d->category == "editor") continue;  // the editor's own helpers (probes) are not for graphs
         const QString written = QString::fromStdString(d->typeName + " " + d->category + " " + d->summary);
         const QString haystack = written + " " + QString(written).replace('_', ' ');
-        bool matches = true;
-        for (const QString& word : words) matches = matches && haystack.contains(word, Qt::CaseInsensitive);
-        if (matches) shown_.push_back(d);
+        bool matching = true;
+        for (const QString& word : words) matching = matching && haystack.contains(word, Qt::CaseInsensitive);
+        if (!matching) continue;
+        const QString name = QString::fromStdString(d->typeName.substr(d->typeName.find('.') + 1)).replace('_', ' ');
+        bool inName = true;
+        for (const QString& word : words) inName = inName && name.contains(word, Qt::CaseInsensitive);
+        const int rank = !ranked_ || words.isEmpty() ? 0 : name.startsWith(words.front(), Qt::CaseInsensitive) ? 0 : inName ? 1 : 2;
+        matches.emplace_back(rank, d);
     }
+    std::stable_sort(matches.begin(), matches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [rank, d] : matches) shown_.push_back(d);
     endResetModel();
     Q_EMIT countChanged();
 }

@@ -11,12 +11,15 @@
 
 namespace isochron::ui {
 
-/// Operator types matching `filter`, by category then name. [ui thread]
+/// Operator types matching `filter`, by category then name, or best match first when `ranked`. [ui thread]
 class OperatorCatalog : public QAbstractListModel {
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(QString filter READ filter WRITE setFilter NOTIFY filterChanged)
     Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
+    /// With a filter: types whose name starts with the first word first, then those whose name
+    /// holds every word, then the rest (quick-add takes the top row; the palette keeps categories).
+    Q_PROPERTY(bool ranked MEMBER ranked_ NOTIFY filterChanged)
 public:
     /// OriginRole: "built-in" or the plugin's path; OriginNameRole: "built-in" or the plugin's file name.
     enum Role { TypeNameRole = Qt::UserRole + 1, NameRole, CategoryRole, SummaryRole, DocumentationRole, OriginRole, OriginNameRole, PortsRole };
@@ -45,6 +48,7 @@ Q_SIGNALS:
 private:
     const OperatorRegistry& registry_;
     QString filter_;
+    bool ranked_ = false;
     std::vector<const OperatorDescriptor*> shown_;
 };
 

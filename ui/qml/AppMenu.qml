@@ -13,7 +13,7 @@ Menu {
             const item = itemAt(i)
             if (item && item.visible) widest = Math.max(widest, item.implicitWidth)
         }
-        return Math.min(widest, 640)
+        return Math.min(widest, 640) + leftPadding + rightPadding
     }
     onOpened: UiLog.info("menu opened: " + plainTitle)
     onClosed: UiLog.info("menu closed: " + plainTitle)

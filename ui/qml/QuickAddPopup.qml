@@ -37,7 +37,7 @@ Popup {
     closePolicy: Popup.CloseOnEscape | Popup.CloseOnPressOutside
     background: Rectangle { color: Theme.panel; radius: 8; border.color: Theme.border }
 
-    OperatorCatalog { id: catalog; filter: field.text }
+    OperatorCatalog { id: catalog; filter: field.text; ranked: true }
     Connections { target: PluginReloader; function onReloaded() { catalog.refresh() } }
 
     Column {

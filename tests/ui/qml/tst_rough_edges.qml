@@ -93,7 +93,7 @@ TestCase {
             tryVerify(() => menu.opened)
             for (let i = 0; i < menu.count; ++i) {
                 const item = menu.itemAt(i)
-                if (item && item.visible && item.implicitWidth) verify(menu.width >= item.implicitWidth, menu.title + " cuts off " + item.text)
+                if (item && item.visible && item.implicitWidth) verify(item.width >= item.implicitWidth, menu.title + " cuts off " + item.text)
                 if (item && item.action && item.action.shortcut) verify(item.shortcutText.length > 0, item.text + " shows its shortcut")
             }
             menu.close()
