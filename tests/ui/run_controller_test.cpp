@@ -270,3 +270,18 @@ TEST_CASE("opening another graph while one runs stops it without reporting its e
     CHECK(run.telemetry()->runCount() == 0);
     CHECK(reports == 0);
 }
+
+TEST_CASE("opening another localization graph clears the last one's bearings", "[ui][run][localization]") {
+    // The two samples have the same localization outputs, so only the new document tells them apart.
+    GraphDocument document;
+    REQUIRE(document.open(QStringLiteral(ISOCHRON_SOURCE_DIR "/samples/localize-file.isograph.json")));
+    RunController run;
+    run.setDocument(&document);
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return !run.running(); }, 60000));
+    REQUIRE(run.localization()->events()->rowCount() >= 4);
+    REQUIRE(document.open(QStringLiteral(ISOCHRON_SOURCE_DIR "/samples/localize-live.isograph.json")));
+    CHECK(run.localization()->events()->rowCount() == 0);
+    CHECK(run.localization()->positions().empty());
+    CHECK(run.state() == "idle");
+}

@@ -13,7 +13,7 @@ Popup {
     onOpened: UiLog.info("dialog opened: Keyboard and mouse")
     onClosed: UiLog.info("dialog closed: Keyboard and mouse")
     anchors.centerIn: Overlay.overlay
-    width: 720
+    width: Math.min(parent.width - 80, 780)
     height: Math.min(parent.height - 80, 560)
     padding: 20
     background: Rectangle { color: Theme.panel; radius: 10; border.color: Theme.border }
@@ -98,7 +98,17 @@ Popup {
                                     radius: 4
                                     color: Theme.panelAlt
                                     border.color: Theme.border
-                                    Text { id: keys; x: 8; anchors.verticalCenter: parent.verticalCenter; text: modelData[0]; font.family: Theme.monoFont; font.pixelSize: Theme.smallFontSize; color: Theme.text }
+                                    Text {  // wraps rather than running into the description
+                                        id: keys
+                                        x: 8
+                                        width: parent.width - 16
+                                        anchors.verticalCenter: parent.verticalCenter
+                                        text: modelData[0]
+                                        wrapMode: Text.Wrap
+                                        font.family: Theme.monoFont
+                                        font.pixelSize: Theme.smallFontSize
+                                        color: Theme.text
+                                    }
                                 }
                                 Text { Layout.fillWidth: true; text: modelData[1]; color: Theme.textDim; font.pixelSize: Theme.fontSize; wrapMode: Text.WordWrap }
                             }

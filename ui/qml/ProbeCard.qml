@@ -94,6 +94,7 @@ Rectangle {
         onLoaded: item.probe = card.probe.key
     }
     Text {  // a view that cannot load says so instead of taking the editor down
+        objectName: "probeViewError"
         visible: view.status === Loader.Error && !card.collapsed
         anchors.centerIn: view
         width: view.width - 20

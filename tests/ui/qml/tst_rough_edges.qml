@@ -243,4 +243,15 @@ TestCase {
         const a = canvas.toScreen(box.x, box.y), b = canvas.toScreen(box.x + box.width, box.y + box.height)
         verify(a.x >= 0 && a.y >= 0 && b.x <= canvas.width && b.y <= canvas.height, "a graph that fits is shown whole")
     }
+
+    function test_aProbeViewThatCannotLoadSaysSo() {
+        const component = Qt.createComponent("qrc:/qt/qml/Isochron/Ui/qml/ProbeCard.qml")
+        verify(component.status === Component.Ready, component.errorString())
+        const card = component.createObject(canvas, {probe: {key: "probe-x", kind: "waterfall", kindLabel: "Waterfall", view: "NoSuchView", label: "a.out"}, run: run})
+        verify(card)
+        const error = findChild(card, "probeViewError")
+        tryVerify(() => error.visible)
+        verify(error.text.indexOf("NoSuchView.qml") >= 0, error.text)
+        card.destroy()
+    }
 }
