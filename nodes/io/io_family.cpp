@@ -1,5 +1,6 @@
 #include "nodes/families.h"
 #include "nodes/io/audio_file_source.h"
+#include "nodes/io/audio_output.h"
 #include "nodes/io/csv_sink.h"
 #include "nodes/io/item_tap.h"
 #include "nodes/io/jsonl_event_sink.h"
@@ -14,6 +15,7 @@ void registerIoNodes(OperatorRegistry& registry) {
     registry.add(wavFileSinkDescriptor());
     registry.add(soundFileSinkDescriptor());
     registry.add(csvSinkDescriptor());
+    registry.add(audioOutputDescriptor());
     registry.add(jsonlEventSinkDescriptor());
     registry.add(nullSinkDescriptor());
     registry.add(itemTapDescriptor());

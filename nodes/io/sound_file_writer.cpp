@@ -15,8 +15,6 @@ namespace {
 
 /// Frames interleaved and handed to libsndfile per call.
 constexpr std::int64_t kChunkFrames = 4096;
-/// Segments one input may hold before its pending list grows (it grows while other inputs lag).
-constexpr std::size_t kPendingReserve = 64;
 
 /// The int16 code that libsndfile reads back as `sample`, rounded. libsndfile reads code / 32768;
 /// its own float writer scales by 32767, which would bias every round trip, so we convert here.
@@ -52,8 +50,7 @@ void SoundFileSink::onActivate() {
     std::fclose(probe);
     std::remove(partialPath_.c_str());
 
-    inputs_.assign(static_cast<std::size_t>(inputCount()), {});
-    for (auto& input : inputs_) input.pending.reserve(kPendingReserve);
+    inputs_.reset(inputCount());
     interleaved_.resize(static_cast<std::size_t>(kChunkFrames * inputCount()));
     if (format_.samples == SoundFileFormat::Samples::Pcm16) pcm16_.resize(interleaved_.size());
     if (format_.samples == SoundFileFormat::Samples::Pcm24) pcm24_.resize(interleaved_.size());
@@ -68,23 +65,13 @@ void SoundFileSink::process(int port, Item&& item) {
         throw OperatorError(inputPort(port).name + " is at " + std::to_string(samples.timebase()->rateHz()) + " Hz but the file is at " +
                             std::to_string(rateHz_) + " Hz");
     }
-    InputChannel& input = inputs_[static_cast<std::size_t>(port)];
-    if (input.delivered && samples.startIndex() < input.end) {
-        warn(inputPort(port).name + ": samples before index " + std::to_string(input.end) + " arrived again; ignored the repeat");
-        if (samples.endIndex() <= input.end) return;
-        samples = samples.subseg(input.end, samples.endIndex() - input.end);
+    const std::int64_t start = samples.startIndex();
+    const ChannelInterleaver::Added added = inputs_.add(port, std::move(samples));
+    if (added.repeatedBefore >= 0) {
+        warn(inputPort(port).name + ": samples before index " + std::to_string(added.repeatedBefore) + " arrived again; ignored the repeat");
     }
-    if (input.delivered && samples.startIndex() > input.end) warnZeros(port, input.end, samples.startIndex());
-    input.end = samples.endIndex();
-    input.delivered = true;
-    input.pending.push_back(std::move(samples));
-
-    std::int64_t aligned = std::numeric_limits<std::int64_t>::max();
-    for (const auto& in : inputs_) {
-        if (!in.delivered) return;
-        aligned = std::min(aligned, in.end);
-    }
-    writeUpTo(aligned);
+    if (added.gapFrom >= 0) warnZeros(port, added.gapFrom, start);
+    if (inputs_.allDelivered()) writeUpTo(inputs_.alignedEnd());
 }
 
 void SoundFileSink::onFinish() {
@@ -92,13 +79,9 @@ void SoundFileSink::onFinish() {
         warn("no samples arrived: '" + path_ + "' was not written");
         return;
     }
-    std::int64_t end = 0;
-    for (const auto& input : inputs_) {
-        if (input.delivered) end = std::max(end, input.end);
-    }
+    const std::int64_t end = inputs_.latestEnd();
     for (int port = 0; port < inputCount(); ++port) {
-        const InputChannel& input = inputs_[static_cast<std::size_t>(port)];
-        if (input.delivered && input.end < end) warnZeros(port, input.end, end);
+        if (inputs_.delivered(port) && inputs_.end(port) < end) warnZeros(port, inputs_.end(port), end);
     }
     writeUpTo(end);
     const std::string problem = closeFile();
@@ -135,13 +118,12 @@ void SoundFileSink::openFile(const Timebase& timebase) {
 /// Frame 0 of the file is the earliest first sample over the inputs that delivered any.
 void SoundFileSink::setOrigin() {
     written_ = std::numeric_limits<std::int64_t>::max();
-    for (const auto& input : inputs_) {
-        if (input.delivered) written_ = std::min(written_, input.pending.front().startIndex());
+    for (int port = 0; port < inputCount(); ++port) {
+        if (inputs_.delivered(port)) written_ = std::min(written_, inputs_.firstHeld(port));
     }
     for (int port = 0; port < inputCount(); ++port) {
-        const InputChannel& input = inputs_[static_cast<std::size_t>(port)];
-        if (!input.delivered) warn(inputPort(port).name + " delivered no samples; its channel is silent");
-        else if (input.pending.front().startIndex() > written_) warnZeros(port, written_, input.pending.front().startIndex());
+        if (!inputs_.delivered(port)) warn(inputPort(port).name + " delivered no samples; its channel is silent");
+        else if (inputs_.firstHeld(port) > written_) warnZeros(port, written_, inputs_.firstHeld(port));
     }
     originKnown_ = true;
 }
@@ -151,39 +133,11 @@ void SoundFileSink::writeUpTo(std::int64_t end) {
     if (!originKnown_) setOrigin();
     while (written_ < end) {
         const std::int64_t frames = std::min(kChunkFrames, end - written_);
-        interleave(written_, frames);
+        inputs_.interleave(written_, frames, interleaved_.data());
         writeChunk(frames);
         written_ += frames;
     }
-    for (auto& input : inputs_) {
-        auto& pending = input.pending;
-        auto firstKept = std::find_if(pending.begin(), pending.end(), [&](const SigSeg<float>& s) { return s.endIndex() > written_; });
-        pending.erase(pending.begin(), firstKept);
-        if (!pending.empty() && pending.front().startIndex() < written_) {
-            pending.front() = pending.front().subseg(written_, pending.front().endIndex() - written_);
-        }
-    }
-}
-
-/// Fill interleaved_ with frames [from, from + frames).
-void SoundFileSink::interleave(std::int64_t from, std::int64_t frames) {
-    const int channels = inputCount();
-    std::fill_n(interleaved_.begin(), frames * channels, 0.0f);
-    for (int c = 0; c < channels; ++c) {
-        for (const SigSeg<float>& segment : inputs_[static_cast<std::size_t>(c)].pending) {
-            if (segment.startIndex() >= from + frames) break;
-            const std::int64_t lo = std::max(from, segment.startIndex());
-            const std::int64_t hi = std::min(from + frames, segment.endIndex());
-            if (lo >= hi) continue;
-            float* out = interleaved_.data() + (lo - from) * channels + c;
-            segment.subseg(lo, hi - lo).forEachSpan([&](std::span<const float> run) {
-                for (float v : run) {
-                    *out = v;
-                    out += channels;
-                }
-            });
-        }
-    }
+    inputs_.release(written_);
 }
 
 void SoundFileSink::writeChunk(std::int64_t frames) {

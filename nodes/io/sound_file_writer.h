@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/operators/operator.h"
+#include "nodes/io/channel_interleaver.h"
 #include "nodes/io/sound_file.h"
 
 namespace isochron {
@@ -41,17 +42,9 @@ protected:
     void onDeactivate() override;
 
 private:
-    /// What one input delivered that is not written yet.
-    struct InputChannel {
-        std::vector<SigSeg<float>> pending;  ///< in index order, not overlapping; holes between them are gaps
-        std::int64_t end = 0;                ///< one past the last sample index delivered
-        bool delivered = false;              ///< at least one sample arrived
-    };
-
     void openFile(const Timebase& timebase);
     void setOrigin();
     void writeUpTo(std::int64_t end);
-    void interleave(std::int64_t from, std::int64_t frames);
     void writeChunk(std::int64_t frames);
     void warnZeros(int port, std::int64_t from, std::int64_t to);
     std::string closeFile();
@@ -62,7 +55,7 @@ private:
     std::string partialPath_;
     SoundFile file_;
     double rateHz_ = 0;
-    std::vector<InputChannel> inputs_;
+    ChannelInterleaver inputs_;
     bool originKnown_ = false;
     std::int64_t written_ = 0;  // sample index of the next frame to write
     std::vector<float> interleaved_;

@@ -36,9 +36,11 @@ void Beamformer::onActivate() {
     const std::int64_t bins = analysis_->binCount();
     spectra_.clear();
     spectrumRows_.clear();
+    spectrumViews_.clear();
     for (int m = 0; m < micCount_; ++m) {
         spectra_.push_back(SigSeg<std::complex<float>>::allocate(bins, 0, nullptr));
         spectrumRows_.push_back(spectra_.back().writable().data());  // sole owner: the pointer stays valid
+        spectrumViews_.push_back(spectrumRows_.back());
     }
     combined_ = SigSeg<std::complex<float>>::allocate(bins, 0, nullptr);
     steering_.assign(static_cast<std::size_t>(bins * micCount_), {});
@@ -140,7 +142,7 @@ void Beamformer::processFrame() {
     }
     for (std::size_t m = 0; m < held_.size(); ++m) analysis_->transform(held_[m].front().samples, spectrumRows_[m]);
     std::span<std::complex<float>> output = combined_.writable();
-    combine(spectrumRows_, steering_, output);
+    combine(spectrumViews_, steering_, output);
     SigSeg<float> samples = synthesis_->add(range, output);
     if (!samples.empty()) emit(0, Item::signal(std::move(samples)));
     if (patternDue_ || (patternIntervalNs_ > 0 && centre >= nextPatternNs_)) {

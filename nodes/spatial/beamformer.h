@@ -83,7 +83,8 @@ private:
     std::optional<OverlapAdd> synthesis_;
     std::optional<SteeringSchedule> schedule_;
     std::vector<SigSeg<std::complex<float>>> spectra_;  // [mic]: the current frame's bins (aligned)
-    std::vector<const std::complex<float>*> spectrumRows_;
+    std::vector<std::complex<float>*> spectrumRows_;      // [mic]: spectra_[mic]'s bins, written by the analysis
+    std::vector<const std::complex<float>*> spectrumViews_;  // the same, read by combine()
     SigSeg<std::complex<float>> combined_;
     std::vector<std::complex<double>> steering_;      // [bin * M + mic]
     std::optional<LookAngles> steeredAt_;             // the angles steering_ holds

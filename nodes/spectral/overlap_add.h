@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/items/sample_range.h"
 #include "engine/signal/sigseg.h"
 #include "nodes/spectral/fft_plan_cache.h"
 #include "nodes/spectral/window_functions.h"

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/graph/graph_error.h"
+#include "nodes/spectral/window_functions.h"
 
 #include "tests/nodes/spectral/spectral_reference.h"
 #include "tests/nodes/spectral/spectral_test_support.h"
