@@ -24,7 +24,7 @@ protected:
 
     void process(int, Item&& item) override {
         const SampleRange range = item.range();
-        const SigSeg<std::complex<float>> bins = item.takeSignal<std::complex<float>>();
+        SigSeg<std::complex<float>> bins = item.takeSignal<std::complex<float>>();
         if (bins.length() != synthesis_->binCount()) {
             throw OperatorError("a spectrum of " + std::to_string(bins.length()) + " bins arrived, but size " +
                                 std::to_string(synthesis_->size()) + " needs " + std::to_string(synthesis_->binCount()) +
@@ -35,7 +35,7 @@ protected:
             warn("a frame starts at sample " + std::to_string(range.start) + " where the hop grid expected another: samples from " +
                  std::to_string(synthesis_->nextSampleIndex()) + " of the interrupted stream are lost");
         }
-        SigSeg<float> complete = synthesis_->add(range, bins.materialize());
+        SigSeg<float> complete = synthesis_->add(range, std::move(bins));
         if (!complete.empty()) emit(0, Item::signal(std::move(complete)));
     }
 

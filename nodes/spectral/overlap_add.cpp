@@ -1,6 +1,7 @@
 #include "nodes/spectral/overlap_add.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace isochron {
@@ -30,6 +31,20 @@ OverlapAdd::OverlapAdd(std::int64_t size, std::int64_t hop, WindowShape shape, P
 }
 
 SigSeg<float> OverlapAdd::add(const SampleRange& range, std::span<const std::complex<float>> bins) {
+    std::complex<float>* spectrum = bins_.writable().data();
+    std::copy(bins.begin(), bins.end(), spectrum);
+    return addTransformed(range, spectrum);
+}
+
+SigSeg<float> OverlapAdd::add(const SampleRange& range, SigSeg<std::complex<float>>&& bins) {
+    // Pool storage is 64-byte aligned as the plan wants; a view into the middle of a block is not.
+    if (bins.pieceCount() != 1) return add(range, bins.materialize());
+    std::complex<float>* spectrum = bins.writable().data();
+    if (reinterpret_cast<std::uintptr_t>(spectrum) % 64 != 0) return add(range, std::span<const std::complex<float>>(spectrum, static_cast<std::size_t>(bins.length())));
+    return addTransformed(range, spectrum);
+}
+
+SigSeg<float> OverlapAdd::addTransformed(const SampleRange& range, std::complex<float>* spectrum) {
     const std::int64_t size = inverse_->size();
     if (!continues(range.timebase, range.start)) reset();
     if (!started_) {
@@ -41,8 +56,6 @@ SigSeg<float> OverlapAdd::add(const SampleRange& range, std::span<const std::com
         std::copy(sums_.begin() + hop_, sums_.end(), sums_.begin());
         std::fill(sums_.end() - hop_, sums_.end(), 0.0f);
     }
-    std::complex<float>* spectrum = bins_.writable().data();
-    std::copy(bins.begin(), bins.end(), spectrum);
     float* samples = frame_.writable().data();
     inverse_->execute(spectrum, samples);
     for (std::int64_t i = 0; i < size; ++i) sums_[static_cast<std::size_t>(i)] += samples[i] * window_[static_cast<std::size_t>(i)];

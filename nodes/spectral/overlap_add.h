@@ -54,11 +54,17 @@ public:
     /// frame that does not continue the stream starts a new one (call continues() first to warn
     /// about lost samples). Returns the samples now complete (empty if none). [pool allocation]
     SigSeg<float> add(const SampleRange& range, std::span<const std::complex<float>> bins);
+    /// As add(range, bins), transforming `bins` in place when this handle is its only user (no
+    /// copy; its values are lost) and copying it otherwise. [pool allocation]
+    SigSeg<float> add(const SampleRange& range, SigSeg<std::complex<float>>&& bins);
 
     /// Forget the current stream. [no allocation]
     void reset();
 
 private:
+    /// Inverse-transform `spectrum` (overwritten) into frame_ and overlap-add it at range.start.
+    SigSeg<float> addTransformed(const SampleRange& range, std::complex<float>* spectrum);
+
     std::int64_t hop_;
     const RealInversePlan* inverse_;
     std::vector<float> window_;           // synthesis window over N, divided by N (the inverse FFT's gain)
