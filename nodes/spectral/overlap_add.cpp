@@ -13,7 +13,9 @@ OverlapAdd::OverlapAdd(std::int64_t size, std::int64_t hop, WindowShape shape, P
       inverseNorm_(static_cast<std::size_t>(hop)),
       bins_(SigSeg<std::complex<float>>::allocate(size / 2 + 1, 0, nullptr)),
       frame_(SigSeg<float>::allocate(size, 0, nullptr)),
-      sums_(static_cast<std::size_t>(size)) {
+      sums_(static_cast<std::size_t>(size)),
+      binsData_(bins_.writable().data()),
+      frameData_(frame_.writable().data()) {
     if (hop < 1 || hop > size) throw std::invalid_argument("hop " + std::to_string(hop) + " is outside 1 .. the frame size " + std::to_string(size));
     fillWindow(shape, window_);
     for (std::int64_t j = 0; j < hop; ++j) {
@@ -31,9 +33,8 @@ OverlapAdd::OverlapAdd(std::int64_t size, std::int64_t hop, WindowShape shape, P
 }
 
 SigSeg<float> OverlapAdd::add(const SampleRange& range, std::span<const std::complex<float>> bins) {
-    std::complex<float>* spectrum = bins_.writable().data();
-    std::copy(bins.begin(), bins.end(), spectrum);
-    return addTransformed(range, spectrum);
+    std::copy(bins.begin(), bins.end(), binsData_);
+    return addTransformed(range, binsData_);
 }
 
 SigSeg<float> OverlapAdd::add(const SampleRange& range, SigSeg<std::complex<float>>&& bins) {
@@ -56,7 +57,7 @@ SigSeg<float> OverlapAdd::addTransformed(const SampleRange& range, std::complex<
         std::copy(sums_.begin() + hop_, sums_.end(), sums_.begin());
         std::fill(sums_.end() - hop_, sums_.end(), 0.0f);
     }
-    float* samples = frame_.writable().data();
+    float* samples = frameData_;
     inverse_->execute(spectrum, samples);
     for (std::int64_t i = 0; i < size; ++i) sums_[static_cast<std::size_t>(i)] += samples[i] * window_[static_cast<std::size_t>(i)];
     nextFrameStart_ = range.start + hop_;

@@ -71,6 +71,8 @@ private:
     std::vector<float> inverseNorm_;      // [j < hop]: 1 / sum_q w(j + q hop)^2
     SigSeg<std::complex<float>> bins_;    // aligned copy of a frame (the c2r transform overwrites it)
     SigSeg<float> frame_;                 // aligned inverse transform
+    std::complex<float>* binsData_;       // bins_'s and frame_'s samples: sole owner, so they stay put
+    float* frameData_;
     std::vector<float> sums_;             // [i < N]: the weighted sum for sample nextFrameStart_ - hop + i
     bool started_ = false;
     const Timebase* timebase_ = nullptr;

@@ -7,12 +7,13 @@ namespace isochron {
 WindowedSpectrum::WindowedSpectrum(std::int64_t size, WindowShape shape, PlanEffort effort)
     : window_(static_cast<std::size_t>(size)),
       plan_(&FftPlanCache::instance().realForward(size, effort)),
-      input_(SigSeg<float>::allocate(size, 0, nullptr)) {
+      input_(SigSeg<float>::allocate(size, 0, nullptr)),
+      inputData_(input_.writable().data()) {
     fillWindow(shape, window_);
 }
 
 void WindowedSpectrum::transform(const SigSeg<float>& frame, std::complex<float>* bins) {
-    float* input = input_.writable().data();
+    float* input = inputData_;
     const std::int64_t size = plan_->size();
     std::int64_t filled = 0;
     frame.forEachSpan([&](std::span<const float> run) {

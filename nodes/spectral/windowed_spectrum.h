@@ -34,6 +34,7 @@ private:
     std::vector<float> window_;
     const RealForwardPlan* plan_;
     SigSeg<float> input_;  // the windowed samples: aligned as the plan requires
+    float* inputData_;     // input_'s samples: sole owner, so they stay put
 };
 
 }  // namespace isochron
