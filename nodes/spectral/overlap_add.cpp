@@ -13,9 +13,9 @@ OverlapAdd::OverlapAdd(std::int64_t size, std::int64_t hop, WindowShape shape, P
       inverseNorm_(static_cast<std::size_t>(hop)),
       bins_(SigSeg<std::complex<float>>::allocate(size / 2 + 1, 0, nullptr)),
       frame_(SigSeg<float>::allocate(size, 0, nullptr)),
-      sums_(static_cast<std::size_t>(size)),
       binsData_(bins_.writable().data()),
-      frameData_(frame_.writable().data()) {
+      frameData_(frame_.writable().data()),
+      sums_(static_cast<std::size_t>(size)) {
     if (hop < 1 || hop > size) throw std::invalid_argument("hop " + std::to_string(hop) + " is outside 1 .. the frame size " + std::to_string(size));
     fillWindow(shape, window_);
     for (std::int64_t j = 0; j < hop; ++j) {
