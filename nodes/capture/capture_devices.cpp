@@ -83,8 +83,11 @@ CaptureDevice findDevice(const std::vector<CaptureDevice>& devices, std::string_
     }
     std::string candidates;
     for (const CaptureDevice* device : partial) candidates += (candidates.empty() ? "" : ", ") + describeDevice(*device);
-    throw std::invalid_argument("'" + std::string(name) + "' matches several " + direction + " devices" + where + ": " + candidates +
-                                "; give more of the name or the host API");
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on "literal" + std::string&&.
+    std::string message("'");
+    message += name;
+    message += "' matches several " + direction + " devices" + where + ": " + candidates + "; give more of the name or the host API";
+    throw std::invalid_argument(message);
 }
 
 }  // namespace
@@ -100,6 +103,8 @@ CaptureDevice findCaptureDevice(const std::vector<CaptureDevice>& devices, std::
 CaptureDevice findPlaybackDevice(const std::vector<CaptureDevice>& devices, std::string_view name, std::string_view hostApi) {
     return findDevice(devices, name, hostApi, "output");
 }
+
+std::string describeRate(double rateHz) { return std::to_string(static_cast<long>(std::lround(rateHz))) + " Hz"; }
 
 std::string describeDevice(const CaptureDevice& device) {
     const int channels = device.inputChannels > 0 ? device.inputChannels : device.outputChannels;

@@ -43,6 +43,9 @@ std::vector<CaptureDevice> listPlaybackDevices();
 /// devices ("default" = the system's default output). Throws std::invalid_argument likewise. [pure]
 CaptureDevice findPlaybackDevice(const std::vector<CaptureDevice>& devices, std::string_view name, std::string_view hostApi);
 
+/// "48000 Hz": a rate as messages write it (whole Hz).
+std::string describeRate(double rateHz);
+
 /// "'name' (host API, N channels, R Hz)" for messages and listings (the listing's direction's channels).
 std::string describeDevice(const CaptureDevice& device);
 

@@ -12,16 +12,10 @@
 
 #include "engine/operators/operator.h"
 #include "engine/runtime/ring_buffer.h"
+#include "nodes/io/text_output.h"
 
 namespace isochron {
 namespace {
-
-/// stdio buffer of the output file.
-constexpr std::size_t kFileBufferBytes = 64 * 1024;
-
-struct FileCloser {
-    void operator()(std::FILE* file) const noexcept { std::fclose(file); }
-};
 
 /// One row per distinct start time of the inputs' scalars: t_start, t_end, then each input's value
 /// (an empty cell for an input without a scalar at that time). Rows are written once progress on
@@ -33,15 +27,12 @@ protected:
         if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
         flushEachRow_ = params().getBool("flush");
         const std::vector<std::string> names = columnNames();
-        if (path_ == "-") {
-            out_ = stdout;
-        } else {
-            buffer_.resize(kFileBufferBytes);
-            file_.reset(std::fopen(path_.c_str(), "w"));
-            if (!file_) throw OperatorError("cannot write '" + path_ + "': " + std::strerror(errno));
-            std::setvbuf(file_.get(), buffer_.data(), _IOFBF, buffer_.size());
-            out_ = file_.get();
+        try {
+            output_.open(path_);
+        } catch (const std::runtime_error& e) {
+            throw OperatorError(e.what());
         }
+        out_ = output_.stream();
         std::fputs("t_start,t_end", out_);
         for (const std::string& name : names) {
             std::fputc(',', out_);
@@ -60,12 +51,12 @@ protected:
 
     void onFinish() override {
         writeRowsBefore(kEndOfTime);
-        const std::string problem = closeFile();
+        const std::string problem = output_.close();
         if (!problem.empty()) throw OperatorError(problem);
     }
 
     void onDeactivate() override {
-        const std::string problem = closeFile();
+        const std::string problem = output_.close();
         if (!problem.empty()) warn(problem);
     }
 
@@ -139,18 +130,10 @@ private:
         std::fputc('"', out_);
     }
 
-    std::string closeFile() {
-        if (out_ == stdout) std::fflush(stdout);
-        if (!file_) return {};
-        if (std::fclose(file_.release()) != 0) return "closing '" + path_ + "' failed: " + std::strerror(errno);
-        return {};
-    }
-
     std::string path_;
     bool flushEachRow_ = false;
-    std::vector<char> buffer_;  // declared before file_: must outlive it
-    std::unique_ptr<std::FILE, FileCloser> file_;
-    std::FILE* out_ = nullptr;
+    TextOutput output_;
+    std::FILE* out_ = nullptr;  // output_'s stream
     std::vector<RingBuffer<Item>> held_;  // [input]: scalars not written yet, in time order
 };
 

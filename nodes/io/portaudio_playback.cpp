@@ -10,16 +10,6 @@
 #include "nodes/capture/portaudio_library.h"
 
 namespace isochron {
-namespace {
-
-std::size_t slotsFor(double bufferSeconds, double rateHz, std::int64_t blockFrames) {
-    const double blocks = std::ceil(bufferSeconds * rateHz / static_cast<double>(blockFrames));
-    return static_cast<std::size_t>(std::max(2.0, blocks));
-}
-
-std::string rateText(double rateHz) { return std::to_string(static_cast<long>(std::lround(rateHz))) + " Hz"; }
-
-}  // namespace
 
 PortAudioPlayback::PortAudioPlayback(const PlaybackStreamSettings& settings)
     : library_(PortAudioLibrary::acquire()),
@@ -27,7 +17,7 @@ PortAudioPlayback::PortAudioPlayback(const PlaybackStreamSettings& settings)
       rateHz_(settings.rateHz),
       channels_(settings.channels),
       prefillFrames_(std::llround(settings.prefillSeconds * settings.rateHz)),
-      ring_(slotsFor(settings.bufferSeconds, settings.rateHz, settings.blockFrames), settings.blockFrames, settings.channels) {
+      ring_(CaptureRing::slotsFor(settings.bufferSeconds, settings.rateHz, settings.blockFrames), settings.blockFrames, settings.channels) {
     if (settings.channels > device_.outputChannels) {
         throw std::invalid_argument("output device " + describeDevice(device_) + " has only " + std::to_string(device_.outputChannels) +
                                     " output channel(s), " + std::to_string(settings.channels) + " asked for");
@@ -40,7 +30,7 @@ PortAudioPlayback::PortAudioPlayback(const PlaybackStreamSettings& settings)
     const PaError supported = Pa_IsFormatSupported(nullptr, &output, settings.rateHz);
     if (supported != paFormatIsSupported) {
         throw std::invalid_argument("output device " + describeDevice(device_) + " cannot play " + std::to_string(settings.channels) +
-                                    " channel(s) at " + rateText(settings.rateHz) + ": " + Pa_GetErrorText(supported));
+                                    " channel(s) at " + describeRate(settings.rateHz) + ": " + Pa_GetErrorText(supported));
     }
     // Priming through the callback: the device's first buffers hold queued audio, not extra silence.
     const PaError opened = Pa_OpenStream(&stream_, nullptr, &output, settings.rateHz, static_cast<unsigned long>(settings.blockFrames),

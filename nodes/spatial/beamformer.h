@@ -16,6 +16,9 @@
 // The `pattern` output tells what the array hears from where: at the first frame and whenever the
 // look direction changes (and every pattern_interval seconds if set), the beam pattern
 // |w^H a(u)|^2 in dB at pattern_hz over azimuths 0, step, ... < 360 at the look elevation.
+//
+// Allocation: frames use pool storage only; a change of look direction (steering vectors) and each
+// pattern (per-direction delays) allocate from the system, as rare events do elsewhere.
 #pragma once
 
 #include <complex>

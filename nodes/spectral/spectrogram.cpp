@@ -1,13 +1,9 @@
 #include "nodes/spectral/spectrogram.h"
 
 #include <cmath>
-#include <optional>
-#include <vector>
 
-#include "engine/operators/operator.h"
+#include "nodes/spectral/short_time_analysis.h"
 #include "nodes/spectral/short_time_parameters.h"
-#include "nodes/spectral/stft_framer.h"
-#include "nodes/spectral/windowed_spectrum.h"
 
 namespace isochron {
 namespace {
@@ -16,47 +12,29 @@ namespace {
 constexpr double kPowerFloor = 1e-24;
 
 /// Frames the input, transforms each frame and emits its one-sided power per bin.
-class Spectrogram final : public Operator {
+class Spectrogram final : public ShortTimeAnalysis {
 protected:
-    void onActivate() override {
-        try {
-            const ShortTimeSettings settings = readShortTimeSettings(params());
-            framer_.emplace(settings.size, settings.hop, params().getBool("pad_edges"));
-            spectrum_.emplace(settings.size, settings.window, settings.effort);
-        } catch (const std::invalid_argument& e) {
-            throw OperatorError(e.what());
-        }
-        bins_ = SigSeg<std::complex<float>>::allocate(spectrum_->binCount(), 0, nullptr);
+    void onAnalysisActivate() override {
+        bins_ = SigSeg<std::complex<float>>::allocate(spectrum().binCount(), 0, nullptr);
         density_ = params().getString("scaling") == "density";
         decibels_ = params().getBool("decibels");
         windowPower_ = 0.0;
         windowSum_ = 0.0;
-        for (float w : spectrum_->window()) {
+        for (float w : spectrum().window()) {
             windowPower_ += static_cast<double>(w) * w;
             windowSum_ += w;
         }
         rateHz_ = 0.0;
     }
 
-    void process(int, Item&& item) override {
-        framer_->push(item.takeSignal<float>(), [&](const SigSeg<float>& frame, const SampleRange& range) { emitFrame(frame, range); });
-    }
-
-    TimeNs onProgress(TimeNs inputProgress) override { return framer_->promise(inputProgress); }
-
-    void onFinish() override {
-        framer_->finish([&](const SigSeg<float>& frame, const SampleRange& range) { emitFrame(frame, range); });
-    }
-
-private:
-    void emitFrame(const SigSeg<float>& frame, const SampleRange& range) {
+    void frameReady(const SigSeg<float>& frame, const SampleRange& range) override {
         if (range.timebase->rateHz() != rateHz_) updateScale(range.timebase->rateHz());
         std::complex<float>* bins = bins_.writable().data();
-        spectrum_->transform(frame, bins);
-        const std::int64_t count = spectrum_->binCount();
+        spectrum().transform(frame, bins);
+        const std::int64_t count = spectrum().binCount();
         auto power = SigSeg<float>::allocate(count, 0, nullptr);
         float* out = power.writable().data();
-        const bool evenSize = spectrum_->size() % 2 == 0;
+        const bool evenSize = spectrum().size() % 2 == 0;
         for (std::int64_t k = 0; k < count; ++k) {
             // One-sided: every bin but 0 Hz and (for even N) Nyquist stands for its negative twin too.
             const bool unpaired = k == 0 || (evenSize && k == count - 1);
@@ -66,13 +44,12 @@ private:
         emit(0, Item::frame(std::move(power), range));
     }
 
+private:
     void updateScale(double rateHz) {
         rateHz_ = rateHz;
         scale_ = density_ ? 1.0 / (rateHz * windowPower_) : 1.0 / (windowSum_ * windowSum_);
     }
 
-    std::optional<StftFramer> framer_;
-    std::optional<WindowedSpectrum> spectrum_;
     SigSeg<std::complex<float>> bins_;
     bool density_ = true;
     bool decibels_ = false;

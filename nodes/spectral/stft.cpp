@@ -1,47 +1,19 @@
 #include "nodes/spectral/stft.h"
 
-#include <optional>
-
-#include "engine/operators/operator.h"
+#include "nodes/spectral/short_time_analysis.h"
 #include "nodes/spectral/short_time_parameters.h"
-#include "nodes/spectral/stft_framer.h"
-#include "nodes/spectral/windowed_spectrum.h"
 
 namespace isochron {
 namespace {
 
-/// Frames the input (StftFramer) and emits the windowed spectrum of each frame over its range.
-class Stft final : public Operator {
+/// Emits the windowed spectrum of each frame over its range.
+class Stft final : public ShortTimeAnalysis {
 protected:
-    void onActivate() override {
-        try {
-            const ShortTimeSettings settings = readShortTimeSettings(params());
-            framer_.emplace(settings.size, settings.hop, params().getBool("pad_edges"));
-            spectrum_.emplace(settings.size, settings.window, settings.effort);
-        } catch (const std::invalid_argument& e) {
-            throw OperatorError(e.what());
-        }
-    }
-
-    void process(int, Item&& item) override {
-        framer_->push(item.takeSignal<float>(), [&](const SigSeg<float>& frame, const SampleRange& range) { emitFrame(frame, range); });
-    }
-
-    TimeNs onProgress(TimeNs inputProgress) override { return framer_->promise(inputProgress); }
-
-    void onFinish() override {
-        framer_->finish([&](const SigSeg<float>& frame, const SampleRange& range) { emitFrame(frame, range); });
-    }
-
-private:
-    void emitFrame(const SigSeg<float>& frame, const SampleRange& range) {
-        auto bins = SigSeg<std::complex<float>>::allocate(spectrum_->binCount(), 0, nullptr);
-        spectrum_->transform(frame, bins.writable().data());
+    void frameReady(const SigSeg<float>& frame, const SampleRange& range) override {
+        auto bins = SigSeg<std::complex<float>>::allocate(spectrum().binCount(), 0, nullptr);
+        spectrum().transform(frame, bins.writable().data());
         emit(0, Item::frame(std::move(bins), range));
     }
-
-    std::optional<StftFramer> framer_;
-    std::optional<WindowedSpectrum> spectrum_;
 };
 
 }  // namespace

@@ -72,7 +72,9 @@ void OperatorCatalog::refresh() {
 }
 
 bool OperatorCatalog::matches(const OperatorDescriptor& d, const QStringList& words) const {
-    std::string text = d.typeName + " " + d.category + " " + d.summary + " " + d.documentation;
+    // Not the documentation: its prose names other families ("as spectral.stft does") and would
+    // drown a family's name in false matches.
+    std::string text = d.typeName + " " + d.category + " " + d.summary;
     for (const ParamSpec& param : d.params) text += " " + param.name;
     const QString written = QString::fromStdString(text);
     const QString haystack = written + " " + QString(written).replace('_', ' ');

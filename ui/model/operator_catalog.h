@@ -31,7 +31,7 @@ public:
 
     QString filter() const { return filter_; }
     /// Words separated by spaces; a type matches when every word matches. A plain word (a keyword)
-    /// matches text in its name, category, summary, documentation or parameter names; "in:TYPE",
+    /// matches text in its name, category, summary or parameter names; "in:TYPE",
     /// "out:TYPE" or "port:TYPE" matches an input, output or any port that carries TYPE ("frame",
     /// "signal<f32>", "event": see portCarries()).
     void setFilter(const QString& filter);
