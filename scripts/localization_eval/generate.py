@@ -29,7 +29,7 @@ from scoring import wrapped_error
 
 GENERATOR_VERSION = 1
 SPLIT_KEYS = {"dev": 12001, "test": 12002, "holdout": 12003}
-DEFAULT_SCENES = {"dev": 120, "test": 160, "holdout": 160}
+DEFAULT_SCENES = {"dev": 80, "test": 120, "holdout": 120}
 QUICK_SCENES = 40           # the first 40 scenes of a split cover every condition value several times
 NOISE_DBFS = -50.0          # background noise power per mic before the final peak normalisation
 PEAK = 0.5                  # the mixture is scaled so that its largest sample is this
@@ -221,7 +221,7 @@ def build_scene(job):
                 "id": k, "t_start": round(t_start, 6), "t_end": round(t_end, 6),
                 "azimuth_deg": round(float(azimuth), 4), "elevation_deg": round(float(elevation), 4),
                 "distance_m": round(float(distance), 4), "type": sound["type"], "details": sound["details"],
-                "snr_db": round(float(snr), 2), "overlap": sound["overlap"], "short_weak": sound["short_weak"],
+                "snr_db": round(float(snr), 2), "level_dbfs": None, "overlap": sound["overlap"], "short_weak": sound["short_weak"],
                 "pair_of": (k - 1 if member else k + 1) if sound["overlap"] else None})
             k += 1
 
@@ -245,6 +245,8 @@ def build_scene(job):
 
     scale = PEAK / np.max(np.abs(mixture))
     mixture *= scale
+    for sound in truth_sounds:
+        sound["level_dbfs"] = round(NOISE_DBFS + sound["snr_db"] + 20 * np.log10(scale), 2)
     rt60_measured = None
     if rt60 > 0:
         import pyroomacoustics
@@ -290,7 +292,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", required=True, choices=list(SPLIT_KEYS))
     parser.add_argument("--out", required=True, help="folder of the split's scenes")
-    parser.add_argument("--scenes", type=int, help="number of scenes (dev 120, test 160, holdout 160)")
+    parser.add_argument("--scenes", type=int, help="number of scenes (dev 80, test 120, holdout 120)")
     parser.add_argument("--seed", type=int, default=0, help="varies every draw within the split (default 0)")
     parser.add_argument("--simulator", choices=["pyroomacoustics", "isochron"],
                         help="every scene from this simulator (default: a third from isochron)")

@@ -148,16 +148,18 @@ def random_voice(rng):
 
 
 def speech_word(rng, duration_s, cache_dir):
-    """One spoken word (espeak-ng), 0.1-1 s; `duration_s` picks a short or long word, not the exact length."""
+    """One spoken word (espeak-ng) of 0.1-1 s. A `duration_s` of at most 0.3 s asks for a short word; one
+    of at most 0.2 s (a short weak sound) for that length exactly: the word's start, cut and faded."""
     for _ in range(20):
         word = str(rng.choice(WORDS))
         voice, pitch, speed = random_voice(rng)
         samples = trim_silence(espeak(word, voice, pitch, speed, cache_dir))
         length = len(samples) / RATE_HZ
         if 0.1 <= length <= 1.0 and (duration_s > 0.3 or length <= 0.3):
-            return fade(samples.copy()), {"word": word, "voice": voice, "pitch": pitch, "speed": speed}
-    samples = samples[: int(min(max(length, 0.1), 1.0) * RATE_HZ)]
-    return fade(samples.copy()), {"word": word, "voice": voice, "pitch": pitch, "speed": speed}
+            break
+    limit = duration_s if duration_s <= 0.2 else 1.0
+    samples = samples[: int(min(length, limit) * RATE_HZ)].copy()
+    return fade(samples), {"word": word, "voice": voice, "pitch": pitch, "speed": speed}
 
 
 def make_sound(kind, rng, duration_s, cache_dir):

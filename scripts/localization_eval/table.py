@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Markdown tables of localization results, pipelines side by side (BENCHMARKS.md, issue 12).
+
+Usage: table.py RESULTS.json [MORE.json ...]
+Each file is one pipeline's evaluate.py output on the same scenes; rows are recomputed from its
+per-scene records: the acceptance groups, then every value of every condition. Standard library only.
+"""
+import json
+import sys
+
+from scoring import report_rows
+
+
+def number(value, digits=2, suffix=""):
+    return "–" if value is None else f"{value:.{digits}f}{suffix}"
+
+
+def cells(row):
+    return [number(row["recall"]), number(row["within_20"]), number(row["false_alarms_per_min"], 1),
+            number(row["median_error_deg"], 1), number(row["p90_error_deg"], 1)]
+
+
+def markdown(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    return "\n".join(lines + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows])
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    results = []
+    for path in sys.argv[1:]:
+        with open(path) as file:
+            results.append(json.load(file))
+    scene_sets = {tuple(sorted(s["scene"] for s in r["scenes"])) for r in results}
+    if len(scene_sets) > 1:
+        print("warning: the results are not on the same scenes\n", file=sys.stderr)
+    labels = [r["label"] for r in results]
+    all_rows = [report_rows(r["scenes"]) for r in results]
+    first = results[0]
+    sounds = sum(len(s["sounds"]) for s in first["scenes"])
+    minutes = sum(s["duration_s"] for s in first["scenes"]) / 60
+    print(f"{len(first['scenes'])} scenes of split `{first['split']}` (seed {first['seed']}), {sounds} sounds, "
+          f"{minutes:.1f} min of audio. Per pipeline: recall, fraction of all sounds within 20°, false alarms "
+          "per minute, median and 90th-percentile azimuth error (degrees, of detected sounds).\n")
+    header = ["condition", "sounds"]
+    for label in labels:
+        header += [f"{label}: recall", "≤ 20°", "FA/min", "median", "p90"]
+    groups, conditions = [], []
+    for index, (title, value, row) in enumerate(all_rows[0]):
+        line = [value if title == "group" else f"{title}: {value}", row["sounds"]]
+        for pipeline_rows in all_rows:
+            line += cells(pipeline_rows[index][2])
+        (groups if title == "group" else conditions).append(line)
+    print(markdown(header, groups), end="\n\n")
+    print(markdown(header, conditions), end="\n\n")
+    speed = []
+    for result, pipeline_rows in zip(results, all_rows):
+        by_value = {(t, v): row for t, v, row in pipeline_rows}
+        line = [result["label"]]
+        for array in ("square4", "circle8"):
+            row = by_value.get(("array", array))
+            line += [number(row and row["rtf_cpu"], 4), number(row and row["rtf_engine"], 4)]
+        speed.append(line)
+    print(markdown(["pipeline", "square4: RTF (process CPU)", "RTF (engine wall)", "circle8: RTF (process CPU)",
+                    "RTF (engine wall)"], speed))
+
+
+if __name__ == "__main__":
+    main()
