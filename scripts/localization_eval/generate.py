@@ -303,7 +303,9 @@ def main():
     parser.add_argument("--cache", default=os.path.expanduser("~/.cache/isochron-localization-eval"),
                         help="espeak-ng renderings are kept here")
     args = parser.parse_args()
-    count = args.scenes or DEFAULT_SCENES[args.split]
+    count = DEFAULT_SCENES[args.split] if args.scenes is None else args.scenes
+    if count < 1:
+        parser.error("--scenes must be at least 1")
     scenes = design(args.split, args.seed, count)
     if args.simulator:
         for conditions in scenes:

@@ -153,11 +153,14 @@ def percentile(values, fraction):
 def summarize(scenes, scene_filter, sound_filter, scene_level=True):
     """One report row from scored scenes (evaluate.py's per-scene records)."""
     sounds, minutes, false_alarms, process_s, engine_s, audio_s, engine_audio_s = [], 0.0, 0, 0.0, 0.0, 0.0, 0.0
+    duplicates, scene_detections = 0, 0
     for scene in scenes:
         conditions = scene["conditions"]
         if scene_level and scene_filter(conditions):
             minutes += scene["duration_s"] / 60.0
             false_alarms += scene["false_alarms"]
+            duplicates += scene["duplicates"]
+            scene_detections += sum(s["detected"] for s in scene["sounds"])
             process_s += scene["cpu_s"]
             audio_s += scene["duration_s"]
             if scene.get("engine_wall_s") is not None:
@@ -173,6 +176,7 @@ def summarize(scenes, scene_filter, sound_filter, scene_level=True):
         "p90_error_deg": percentile(errors, 0.9) if errors else None,
         "within_20": sum(e <= WITHIN_DEG for e in errors) / len(sounds) if sounds else None,
         "false_alarms_per_min": false_alarms / minutes if scene_level and minutes else None,
+        "duplicates_per_detection": duplicates / scene_detections if scene_level and scene_detections else None,
         "rtf_cpu": process_s / audio_s if scene_level and audio_s else None,
         "rtf_engine": engine_s / engine_audio_s if scene_level and engine_audio_s else None,
     }

@@ -119,9 +119,11 @@ class SummaryTest(unittest.TestCase):
             return {"detected": error is not None, "azimuth_error_deg": error, "overlap": overlap, "short_weak": False}
 
         scenes = [
-            {"conditions": easy, "duration_s": 30.0, "false_alarms": 1, "cpu_s": 0.3, "engine_wall_s": 0.2,
+            {"conditions": easy, "duration_s": 30.0, "false_alarms": 1, "duplicates": 3, "cpu_s": 0.3,
+             "engine_wall_s": 0.2,
              "sounds": [result(1.0), result(30.0), result(None), result(5.0, overlap=True)]},
-            {"conditions": hard, "duration_s": 90.0, "false_alarms": 5, "cpu_s": 1.5, "engine_wall_s": None,
+            {"conditions": hard, "duration_s": 90.0, "false_alarms": 5, "duplicates": 0, "cpu_s": 1.5,
+             "engine_wall_s": None,
              "sounds": [result(2.0)]},
         ]
         row = summarize(scenes, lambda c: c["snr_db"] > 0, is_easy_sound)
@@ -131,6 +133,7 @@ class SummaryTest(unittest.TestCase):
         self.assertAlmostEqual(row["median_error_deg"], 15.5)
         self.assertAlmostEqual(row["false_alarms_per_min"], 2.0)
         self.assertAlmostEqual(row["rtf_cpu"], 0.01)
+        self.assertAlmostEqual(row["duplicates_per_detection"], 1.0)  # 3 over the scene's 3 detections
         every = summarize(scenes, lambda c: True, lambda c, s: True)
         self.assertAlmostEqual(every["false_alarms_per_min"], 3.0)
         self.assertAlmostEqual(every["rtf_engine"], 0.2 / 30.0)  # only scenes with an engine time
