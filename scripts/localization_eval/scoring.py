@@ -1,14 +1,14 @@
 """Scoring of a localizer's output lines against a scene's truth (issue 12, point 7). Standard library only.
 
 - An output line matches a true sound if [t_start, t_end] overlaps [sound start - 0.1 s, sound end + 0.3 s].
-- Sounds whose windows overlap (an overlapping pair) form a group; the lines matching any of them are
-  assigned one to one: each sound gets at most one line, each line serves at most one sound, as many
-  sounds as possible get a line, and among those assignments the total wrapped azimuth error is least.
-  A lone sound therefore takes its best line (least error). A sound with a line is detected.
+- Lines are assigned to sounds one to one (each sound gets at most one line, each line serves at most
+  one sound): as many sounds as possible get a line, and among those assignments the total wrapped
+  azimuth error is least (Hungarian algorithm, per group of sounds linked by overlapping windows or a
+  shared line). A lone sound therefore takes its best line; one line over an overlapping pair, or over
+  two separate sounds, detects one of them. A sound with a line is detected.
 - A line that matches no sound is a false alarm (a steady interferer is not a sound).
 - Lines that match a sound but were not assigned are neither: they count as duplicates.
 """
-import itertools
 import json
 import math
 
@@ -66,43 +66,91 @@ def line_matches(line, sound):
     return line["t_start"] <= high and line["t_end"] >= low
 
 
-def overlap_groups(sounds):
-    """Indices of sounds grouped by overlapping scoring windows (connected components in time)."""
+def linked_groups(sounds, matches):
+    """Indices of sounds linked by overlapping scoring windows or by a line matching both (connected
+    components): the assignment is solved per group."""
+    parent = list(range(len(sounds)))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
     order = sorted(range(len(sounds)), key=lambda i: window(sounds[i])[0])
-    groups, current, current_end = [], [], -math.inf
-    for i in order:
-        low, high = window(sounds[i])
-        if current and low > current_end:
-            groups.append(current)
-            current, current_end = [], -math.inf
-        current.append(i)
-        current_end = max(current_end, high)
-    if current:
-        groups.append(current)
-    return groups
+    for previous, current in zip(order, order[1:]):
+        if window(sounds[current])[0] <= window(sounds[previous])[1]:
+            parent[root(current)] = root(previous)
+    first_sound_of_line = {}
+    for s, lines in enumerate(matches):
+        for l in lines:
+            if l in first_sound_of_line:
+                parent[root(s)] = root(first_sound_of_line[l])
+            else:
+                first_sound_of_line[l] = s
+    groups = {}
+    for s in range(len(sounds)):
+        groups.setdefault(root(s), []).append(s)
+    return list(groups.values())
 
 
-def best_assignment(sounds, lines, candidates):
-    """For one group: {sound index: line index}, most sounds assigned, then least total error.
+def min_cost_assignment(cost):
+    """Hungarian algorithm on a rows x columns cost matrix (rows <= columns): the column of each row, one to
+    one, with the least total cost."""
+    rows, columns = len(cost), len(cost[0])
+    u, v = [0.0] * (rows + 1), [0.0] * (columns + 1)
+    owner, way = [0] * (columns + 1), [0] * (columns + 1)
+    for r in range(1, rows + 1):
+        owner[0], column = r, 0
+        least, used = [math.inf] * (columns + 1), [False] * (columns + 1)
+        while owner[column]:
+            used[column] = True
+            row, delta, next_column = owner[column], math.inf, 0
+            for c in range(1, columns + 1):
+                if not used[c]:
+                    reduced = cost[row - 1][c - 1] - u[row] - v[c]
+                    if reduced < least[c]:
+                        least[c], way[c] = reduced, column
+                    if least[c] < delta:
+                        delta, next_column = least[c], c
+            for c in range(columns + 1):
+                if used[c]:
+                    u[owner[c]] += delta
+                    v[c] -= delta
+                else:
+                    least[c] -= delta
+            column = next_column
+        while column:
+            previous = way[column]
+            owner[column] = owner[previous]
+            column = previous
+    assignment = [0] * rows
+    for c in range(1, columns + 1):
+        if owner[c]:
+            assignment[owner[c] - 1] = c - 1
+    return assignment
 
-    candidates[s] lists the lines matching sound s. Exhaustive: groups are pairs in practice."""
-    sound_ids = list(candidates)
 
-    def cost(s, l):
-        azimuth = lines[l]["azimuth_deg"]
-        return 180.0 if azimuth is None else wrapped_error(azimuth, sounds[s]["azimuth_deg"])
-
-    best_key, best = (0, 0.0), {}
-    options = [[None] + candidates[s] for s in sound_ids]
-    for choice in itertools.product(*options):
-        chosen = [l for l in choice if l is not None]
-        if len(chosen) != len(set(chosen)):
-            continue
-        total = sum(cost(s, l) for s, l in zip(sound_ids, choice) if l is not None)
-        key = (len(chosen), -total)
-        if key > best_key:
-            best_key, best = key, {s: l for s, l in zip(sound_ids, choice) if l is not None}
-    return best
+def best_assignment(sounds, lines, group, matches):
+    """For one group: {sound index: line index}, one to one, most sounds assigned, then least total error."""
+    candidates = sorted(set(l for s in group for l in matches[s]))
+    if not candidates:
+        return {}
+    # A pairing costs its error minus a bonus larger than any sum of errors, so more pairings always win;
+    # each sound also has its own "no line" column of cost 0; a line that does not match costs too much.
+    bonus, forbidden = 1.0 + 180.0 * len(group), 1e12
+    cost = []
+    for row, s in enumerate(group):
+        line_costs = []
+        for l in candidates:
+            if l in matches[s]:
+                azimuth = lines[l]["azimuth_deg"]
+                line_costs.append((180.0 if azimuth is None else wrapped_error(azimuth, sounds[s]["azimuth_deg"])) - bonus)
+            else:
+                line_costs.append(forbidden)
+        cost.append(line_costs + [0.0 if k == row else forbidden for k in range(len(group))])
+    chosen = min_cost_assignment(cost)
+    return {s: candidates[c] for s, c in zip(group, chosen) if c < len(candidates)}
 
 
 def score_scene(truth, lines):
@@ -110,14 +158,8 @@ def score_scene(truth, lines):
     sounds = truth["sounds"]
     matches = [[l for l, line in enumerate(lines) if line_matches(line, sound)] for sound in sounds]
     assigned = {}
-    for group in overlap_groups(sounds):
-        candidates = {s: matches[s] for s in group}
-        if len(group) > 1:
-            # Keep the search small: each sound's 6 best lines by azimuth suffice for an optimal pair.
-            for s in group:
-                candidates[s] = sorted(candidates[s], key=lambda l: 180.0 if lines[l]["azimuth_deg"] is None
-                                       else wrapped_error(lines[l]["azimuth_deg"], sounds[s]["azimuth_deg"]))[:6]
-        assigned.update(best_assignment(sounds, lines, candidates))
+    for group in linked_groups(sounds, matches):
+        assigned.update(best_assignment(sounds, lines, group, matches))
     results = []
     for s, sound in enumerate(sounds):
         line = lines[assigned[s]] if s in assigned else None

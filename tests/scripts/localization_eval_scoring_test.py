@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The localization evaluation's scoring rules (scripts/localization_eval/scoring.py) on hand-made truth and
 output lines whose answers are worked out by hand. Standard library only (ctest: localization_eval_scoring)."""
-import json
+import itertools
 import os
+import random
 import sys
 import tempfile
 import unittest
@@ -10,7 +11,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "localization_eval"))
 
 from conditions import is_easy_sound  # noqa: E402
-from scoring import EventFileError, percentile, read_events, score_scene, summarize, wrapped_error  # noqa: E402
+from scoring import (EventFileError, min_cost_assignment, percentile, read_events, score_scene,  # noqa: E402
+                     summarize, wrapped_error)
 
 
 def sound(identifier, start, end, azimuth, overlap=False, short_weak=False, kind="chirp"):
@@ -44,6 +46,34 @@ class WindowTest(unittest.TestCase):
         self.assertAlmostEqual(result["sounds"][0]["onset_error_s"], 0.2)
         self.assertEqual(result["sounds"][0]["lines"], 3)
         self.assertEqual((result["duplicates"], result["false_alarms"]), (2, 0))
+
+
+    def test_one_line_over_two_separate_sounds_detects_one(self):
+        truth = {"sounds": [sound(0, 10.0, 11.0, 45.0), sound(1, 14.0, 15.0, 200.0)]}
+        result = score_scene(truth, [line(9.0, 16.0, 190.0)])
+        self.assertEqual([s["detected"] for s in result["sounds"]], [False, True])
+        self.assertAlmostEqual(result["sounds"][1]["azimuth_error_deg"], 10.0)
+        self.assertEqual((result["duplicates"], result["false_alarms"]), (0, 0))
+
+    def test_a_long_line_and_a_short_one_cover_two_sounds(self):
+        # The long line is the better direction for sound 0, but only it can serve sound 1.
+        truth = {"sounds": [sound(0, 10.0, 11.0, 45.0), sound(1, 14.0, 15.0, 200.0)]}
+        result = score_scene(truth, [line(9.0, 16.0, 44.0), line(10.0, 10.5, 60.0)])
+        self.assertEqual([s["detected"] for s in result["sounds"]], [True, True])
+        self.assertAlmostEqual(result["sounds"][0]["azimuth_error_deg"], 15.0)
+        self.assertAlmostEqual(result["sounds"][1]["azimuth_error_deg"], 156.0)
+
+
+class AssignmentTest(unittest.TestCase):
+    def test_the_hungarian_algorithm_finds_the_brute_force_optimum(self):
+        generator = random.Random(12)
+        for _ in range(200):
+            rows, columns = generator.randint(1, 4), generator.randint(4, 6)
+            cost = [[generator.choice([generator.uniform(0, 100), 1e6]) for _ in range(columns)] for _ in range(rows)]
+            chosen = min_cost_assignment(cost)
+            self.assertEqual(len(set(chosen)), rows)
+            best = min(sum(cost[r][c] for r, c in enumerate(p)) for p in itertools.permutations(range(columns), rows))
+            self.assertAlmostEqual(sum(cost[r][c] for r, c in enumerate(chosen)), best)
 
 
 class AzimuthTest(unittest.TestCase):
