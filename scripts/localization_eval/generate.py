@@ -32,6 +32,7 @@ SPLIT_KEYS = {"dev": 12001, "test": 12002, "holdout": 12003}
 DEFAULT_SCENES = {"dev": 80, "test": 120, "holdout": 120}
 QUICK_SCENES = 40           # the first 40 scenes of a split cover every condition value several times
 NOISE_DBFS = -50.0          # background noise power per mic before the final peak normalisation
+NOISE_POWER = 10 ** (NOISE_DBFS / 10)
 PEAK = 0.5                  # the mixture is scaled so that its largest sample is this
 SOUND_ELEVATION_MAX = 30.0
 SOUND_DISTANCE_M = (1.0, 4.0)
@@ -130,7 +131,81 @@ def place_all(placer, plan, interferer):
     return placements, interferer_placed
 
 
+def lay_out(rng, plan, rt60):
+    """Start times (s) of the slots and the scene's length (samples): gaps long enough for the room to
+    decay 30 dB, 1-2 s before the first sound and after the last one's reverberation, 20-40 s in all."""
+    rate = signals.RATE_HZ
+    target = rng.uniform(20.0, 40.0)
+    lead, trail = rng.uniform(1.0, 2.0), rng.uniform(1.0, 2.0) + rt60
+    minimum_gap = 0.6 + 0.5 * rt60
+    spans = []
+    for slot in plan:
+        first = len(slot[0]["dry"]) / rate
+        if len(slot) == 2:
+            slot[1]["offset_s"] = rng.uniform(0.0, 0.5) * first
+            spans.append(max(first, slot[1]["offset_s"] + len(slot[1]["dry"]) / rate))
+        else:
+            spans.append(first)
+    free = max(target - lead - trail - sum(spans) - minimum_gap * (len(plan) - 1), 0.0)
+    gaps = minimum_gap + free * rng.dirichlet(np.ones(max(len(plan) - 1, 1)))
+    starts, clock = [], lead
+    for k, span in enumerate(spans):
+        starts.append(clock)
+        clock += span + (gaps[k] if k < len(plan) - 1 else 0.0)
+    return starts, int((clock + trail) * rate)
+
+
+def add_sounds(rng, mixture, plan, starts, placements, responses, snr_db):
+    """Adds every sound's image to `mixture` at its SNR (weak ones 3-6 dB lower); their truth records."""
+    rate = signals.RATE_HZ
+    length = mixture.shape[1]
+    records, k = [], 0
+    for slot, start in zip(plan, starts):
+        for member, sound in enumerate(slot):
+            response, arrival = responses[k]
+            azimuth, elevation, distance = placements[k][1]
+            begin = start + (sound.get("offset_s", 0.0) if member else 0.0)
+            first_sample = int(round(begin * rate - arrival))
+            image = sps.fftconvolve(sound["dry"][None, :], response, axes=1)
+            t_start = (first_sample + arrival) / rate
+            t_end = t_start + len(sound["dry"]) / rate
+            # The SNR's signal power: the image over the sound's active span, mean over mics.
+            span = slice(int(round(arrival)), int(round(arrival)) + len(sound["dry"]))
+            power = float(np.mean(image[:, span] ** 2))
+            snr = snr_db - (rng.uniform(*WEAK_BELOW_DB) if sound["short_weak"] else 0.0)
+            gain = np.sqrt(NOISE_POWER * 10 ** (snr / 10) / power)
+            end = min(first_sample + image.shape[1], length)
+            mixture[:, first_sample:end] += gain * image[:, :end - first_sample]
+            records.append({
+                "id": k, "t_start": round(t_start, 6), "t_end": round(t_end, 6),
+                "azimuth_deg": round(float(azimuth), 4), "elevation_deg": round(float(elevation), 4),
+                "distance_m": round(float(distance), 4), "type": sound["type"], "details": sound["details"],
+                "snr_db": round(float(snr), 2), "level_dbfs": None, "overlap": sound["overlap"],
+                "short_weak": sound["short_weak"], "pair_of": (k - 1 if member else k + 1) if sound["overlap"] else None})
+            k += 1
+    return records
+
+
+def add_interferer(rng, mixture, kind, placed, response, snr_db, cache_dir):
+    """Adds a fan or talker, steady over the whole scene, at a random INR; its truth record."""
+    length = mixture.shape[1]
+    azimuth, elevation, distance = placed[1]
+    pad = response.shape[1]  # start it before the scene so its reverberation is steady from sample 0
+    if kind == "fan":
+        dry, details = signals.fan(rng, length + pad)
+    else:
+        dry, details = signals.talker(rng, length + pad, cache_dir)
+    image = sps.fftconvolve(dry[None, :], response, axes=1)[:, pad:pad + length]
+    inr = float(rng.uniform(*INR_DB))
+    image *= np.sqrt(NOISE_POWER * 10 ** (inr / 10) / np.mean(image ** 2))
+    mixture += image
+    return {"type": kind, "not_a_sound": True, "azimuth_deg": round(float(azimuth), 4),
+            "elevation_deg": round(float(elevation), 4), "distance_m": round(float(distance), 4),
+            "inr_db": round(inr, 2), "sir_db": round(snr_db - inr, 2), "details": details}
+
+
 def build_scene(job):
+    """Writes one scene (unless the folder already holds it); its manifest entry."""
     split, seed, index, conditions, out_dir, binary, cache_dir = job
     name = f"{split}-{index:04d}"
     folder = os.path.join(out_dir, name)
@@ -166,82 +241,26 @@ def build_scene(job):
     else:
         raise RuntimeError(f"{name}: no room of 50 held the layout")
 
-    # Timeline: gaps long enough for the room to decay 30 dB, scene 20-40 s.
-    target = rng.uniform(20.0, 40.0)
-    lead, trail = rng.uniform(1.0, 2.0), rng.uniform(1.0, 2.0) + rt60
-    minimum_gap = 0.6 + 0.5 * rt60
-    spans = []
-    for slot in plan:
-        first = len(slot[0]["dry"]) / rate
-        if len(slot) == 2:
-            slot[1]["offset_s"] = rng.uniform(0.0, 0.5) * first
-            spans.append(max(first, slot[1]["offset_s"] + len(slot[1]["dry"]) / rate))
-        else:
-            spans.append(first)
-    free = max(target - lead - trail - sum(spans) - minimum_gap * (len(plan) - 1), 0.0)
-    gaps = minimum_gap + free * rng.dirichlet(np.ones(max(len(plan) - 1, 1)))
-    starts, clock = [], lead
-    for k, span in enumerate(spans):
-        starts.append(clock)
-        clock += span + (gaps[k] if k < len(plan) - 1 else 0.0)
-    length = int((clock + trail) * rate)
+    starts, length = lay_out(rng, plan, rt60)
 
-    sounds = [sound for slot in plan for sound in slot]
     specs = [p[0] for p in placements]
     if interferer_placed is not None:
         specs.append(interferer_placed[0])
     responses = simulator.responses(specs)
 
-    noise_power = 10 ** (NOISE_DBFS / 10)
     tilt = 0.0
     if conditions["noise"] == "white":
         background = acoustics.white_noise(rng, len(mics), length)
     else:
         tilt = float(rng.uniform(-3.0, 0.0))
         background = acoustics.diffuse_noise(rng, mics, length, tilt)
-    mixture = background * np.sqrt(noise_power)
+    mixture = background * np.sqrt(NOISE_POWER)
 
-    truth_sounds, k = [], 0
-    for slot, start in zip(plan, starts):
-        for member, sound in enumerate(slot):
-            response, arrival = responses[k]
-            azimuth, elevation, distance = placements[k][1]
-            begin = start + (sound.get("offset_s", 0.0) if member else 0.0)
-            first_sample = int(round(begin * rate - arrival))
-            image = sps.fftconvolve(sound["dry"][None, :], response, axes=1)
-            t_start = (first_sample + arrival) / rate
-            t_end = t_start + len(sound["dry"]) / rate
-            span = slice(int(round(arrival)), int(round(arrival)) + len(sound["dry"]))
-            power = float(np.mean(image[:, span] ** 2))
-            snr = conditions["snr_db"] - (rng.uniform(*WEAK_BELOW_DB) if sound["short_weak"] else 0.0)
-            gain = np.sqrt(noise_power * 10 ** (snr / 10) / power)
-            end = min(first_sample + image.shape[1], length)
-            mixture[:, first_sample:end] += gain * image[:, :end - first_sample]
-            truth_sounds.append({
-                "id": k, "t_start": round(t_start, 6), "t_end": round(t_end, 6),
-                "azimuth_deg": round(float(azimuth), 4), "elevation_deg": round(float(elevation), 4),
-                "distance_m": round(float(distance), 4), "type": sound["type"], "details": sound["details"],
-                "snr_db": round(float(snr), 2), "level_dbfs": None, "overlap": sound["overlap"], "short_weak": sound["short_weak"],
-                "pair_of": (k - 1 if member else k + 1) if sound["overlap"] else None})
-            k += 1
-
+    truth_sounds = add_sounds(rng, mixture, plan, starts, placements, responses, conditions["snr_db"])
     interferers = []
     if interferer_placed is not None:
-        response, arrival = responses[k]
-        azimuth, elevation, distance = interferer_placed[1]
-        pad = response.shape[1]
-        if conditions["interferer"] == "fan":
-            dry, details = signals.fan(rng, length + pad)
-        else:
-            dry, details = signals.talker(rng, length + pad, cache_dir)
-        image = sps.fftconvolve(dry[None, :], response, axes=1)[:, pad:pad + length]
-        inr = float(rng.uniform(*INR_DB))
-        image *= np.sqrt(noise_power * 10 ** (inr / 10) / np.mean(image ** 2))
-        mixture += image
-        interferers.append({
-            "type": conditions["interferer"], "not_a_sound": True, "azimuth_deg": round(float(azimuth), 4),
-            "elevation_deg": round(float(elevation), 4), "distance_m": round(float(distance), 4),
-            "inr_db": round(inr, 2), "sir_db": round(conditions["snr_db"] - inr, 2), "details": details})
+        interferers.append(add_interferer(rng, mixture, conditions["interferer"], interferer_placed, responses[-1][0],
+                                          conditions["snr_db"], cache_dir))
 
     scale = PEAK / np.max(np.abs(mixture))
     mixture *= scale
