@@ -153,7 +153,7 @@ def main():
         "scenes": records,
     }
     with open(args.out, "w") as file:
-        json.dump(results, file, indent=1)
+        json.dump(results, file, separators=(",", ":"))
     for factor, value, row in rows[:2]:
         print(f"{value}: recall {row['recall']}, within 20 deg {row['within_20']}, "
               f"false alarms/min {row['false_alarms_per_min']}, median {row['median_error_deg']}")
