@@ -29,12 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 
-def run_scene(scene_dir, command, work_dir, keep_events):
-    """Run the localizer on one scene; (record, error text or None)."""
-    with open(os.path.join(scene_dir, "truth.json")) as file:
-        truth = json.load(file)
-    name = truth["scene"]
-    os.makedirs(work_dir, exist_ok=True)
+def run_localizer(scene_dir, name, command, work_dir):
+    """Runs the localizer on one scene into work_dir/<name>.events.jsonl (and .report.json); the process's
+    wall and CPU time in seconds, or an error text."""
     events_path = os.path.join(work_dir, f"{name}.events.jsonl")
     report_path = os.path.join(work_dir, f"{name}.report.json")
     for stale in (events_path, report_path):
@@ -58,23 +55,46 @@ def run_scene(scene_dir, command, work_dir, keep_events):
         return None, f"{name}: runner exited with {code}: {output[-2000:]}"
     if not os.path.exists(events_path):
         return None, f"{name}: the runner wrote no {events_path} (does the graph have an 'events' node?)"
+    return {"wall_s": round(wall, 4), "cpu_s": round(usage.ru_utime + usage.ru_stime, 4)}, None
+
+
+def score_scene_files(scene_dir, name, events_dir, times):
+    """The scored record of one scene from events_dir/<name>.events.jsonl and, if there, its .report.json
+    (`wall_s`: the engine's wall time; `cpu_s`: CPU time of a localizer that ran many scenes in one process)."""
+    with open(os.path.join(scene_dir, "truth.json")) as file:
+        truth = json.load(file)
+    events_path = os.path.join(events_dir, f"{name}.events.jsonl")
+    if not os.path.exists(events_path):
+        return None, f"{name}: no {events_path}"
     try:
         lines = read_events(events_path)
     except EventFileError as error:
         return None, str(error)
-    engine_wall = None
+    report = {}
+    report_path = os.path.join(events_dir, f"{name}.report.json")
     if os.path.exists(report_path):
         with open(report_path) as file:
-            engine_wall = json.load(file).get("wall_s")
-    scored = score_scene(truth, lines)
+            report = json.load(file)
     record = {"scene": name, "conditions": truth["conditions"], "duration_s": truth["duration_s"],
-              "wall_s": round(wall, 4), "cpu_s": round(usage.ru_utime + usage.ru_stime, 4),
-              "engine_wall_s": engine_wall, "lines": len(lines), **scored}
-    if not keep_events:
-        os.remove(events_path)
-    if os.path.exists(report_path):
-        os.remove(report_path)
+              "wall_s": times.get("wall_s"), "cpu_s": times.get("cpu_s", report.get("cpu_s")),
+              "engine_wall_s": report.get("wall_s"), "lines": len(lines), **score_scene(truth, lines)}
     return record, None
+
+
+def evaluate_scene(scene_dir, name, command, work_dir, keep_events):
+    """Run (unless command is None: the events are already in work_dir) and score one scene."""
+    times = {}
+    if command is not None:
+        times, error = run_localizer(scene_dir, name, command, work_dir)
+        if error:
+            return None, error
+    record, error = score_scene_files(scene_dir, name, work_dir, times)
+    if command is not None and not keep_events:
+        for suffix in (".events.jsonl", ".report.json"):
+            path = os.path.join(work_dir, name + suffix)
+            if os.path.exists(path):
+                os.remove(path)
+    return record, error
 
 
 def git_commit():
@@ -107,6 +127,8 @@ def main():
     parser.add_argument("--limit", type=int, help="only the first N scenes")
     parser.add_argument("--final", action="store_true", help="required to score holdout scenes (never tune on them)")
     parser.add_argument("--keep-events", help="keep every scene's output lines in this folder")
+    parser.add_argument("--events-from", help="score the <scene>.events.jsonl files of this folder (from "
+                        "--keep-events or reference.py --batch) instead of running anything")
     parser.add_argument("--out", default="results.json")
     args = parser.parse_args()
 
@@ -120,13 +142,14 @@ def main():
         entries = [e for e in entries if e["quick"]]
     if args.limit:
         entries = entries[:args.limit]
-    command = shlex.split(args.runner) + ([os.path.abspath(args.graph)] if args.graph else [])
-    work_dir = args.keep_events or os.path.join(os.path.dirname(os.path.abspath(args.out)),
-                                                f".evaluate-{os.getpid()}")
+    command = None if args.events_from else shlex.split(args.runner) + ([os.path.abspath(args.graph)] if args.graph else [])
+    work_dir = args.events_from or args.keep_events or os.path.join(os.path.dirname(os.path.abspath(args.out)),
+                                                                    f".evaluate-{os.getpid()}")
+    os.makedirs(work_dir, exist_ok=True)
     started = time.monotonic()
     records, errors = [], []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_scene, os.path.join(args.scenes, e["scene"]), command, work_dir,
+        futures = [pool.submit(evaluate_scene, os.path.join(args.scenes, e["scene"]), e["scene"], command, work_dir,
                                bool(args.keep_events)) for e in entries]
         for done, future in enumerate(futures, 1):
             record, error = future.result()
@@ -136,15 +159,17 @@ def main():
                 continue
             records.append(record)
             detected = sum(s["detected"] for s in record["sounds"])
+            cpu = "" if record["cpu_s"] is None else f", {record['cpu_s']:.2f} s CPU"
             print(f"[{done}/{len(futures)}] {record['scene']}: {detected}/{len(record['sounds'])} detected, "
-                  f"{record['false_alarms']} false alarms, {record['cpu_s']:.2f} s CPU", flush=True)
-    if not args.keep_events and os.path.isdir(work_dir):
+                  f"{record['false_alarms']} false alarms{cpu}", flush=True)
+    if not args.keep_events and not args.events_from and os.path.isdir(work_dir):
         os.rmdir(work_dir)
     rows = report_rows(records)
     results = {
         "format": "isochron-localization-results/1",
         "label": args.label or (os.path.basename(args.graph) if args.graph else args.runner),
-        "graph": args.graph, "runner": args.runner, "commit": git_commit(),
+        "graph": args.graph, "runner": None if args.events_from else args.runner, "events_from": args.events_from,
+        "commit": git_commit(),
         "scenes_dir": os.path.abspath(args.scenes), "split": manifest["split"], "seed": manifest["seed"],
         "quick": args.quick, "machine": machine(), "jobs": args.jobs,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

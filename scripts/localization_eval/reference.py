@@ -4,6 +4,8 @@
 It speaks isochron-run's command-line contract so that evaluate.py runs and scores it like a graph:
   reference.py [--method music|srp] --set source.path=REC.wav --set array.geometry=ARRAY.json \\
                --set events.path=OUT.jsonl [--report REPORT.json] [--quiet]
+or, to save the interpreter's start per scene, runs a whole split for evaluate.py --events-from:
+  reference.py [--method music|srp] --batch SCENES_DIR EVENTS_DIR [--quick]
 
 Detection: the mean power over all mics in 20 ms frames (10 ms hop), against a running noise floor (the
 minimum of the last 1.5 s of frame powers, each smoothed over 3 frames); a frame above the floor by
@@ -13,6 +15,7 @@ one source, 1 degree azimuth grid, the array's x-y plane). One JSON line per eve
 """
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -74,6 +77,38 @@ def locate(audio, rate, mics, begin, end, method):
     return float(np.degrees(doa.azimuth_recon[0]) % 360.0), confidence
 
 
+def localize_file(audio_path, geometry_path, events_path, method, threshold_db):
+    """Detect and localize every event of one recording into a JSON-lines file."""
+    audio, rate = soundfile.read(audio_path, dtype="float64", always_2d=True)
+    with open(geometry_path) as file:
+        mics = np.array(json.load(file)["mics"], dtype=float)
+    if mics.shape != (audio.shape[1], 3):
+        raise ValueError(f"{geometry_path} has {len(mics)} mics, {audio_path} {audio.shape[1]} channels")
+    with open(events_path, "w") as out:
+        for begin, end in detect(audio, rate, threshold_db):
+            azimuth, confidence = locate(audio, rate, mics, begin, end, method)
+            out.write(json.dumps({"t_start": round(begin, 4), "t_end": round(end, 4), "azimuth_deg": azimuth,
+                                  "elevation_deg": 0.0, "confidence": confidence}) + "\n")
+
+
+def run_batch(scenes_dir, out_dir, method, threshold_db, quick):
+    """Every scene of a generate.py folder in this one process (saving the interpreter's start per
+    scene): <scene>.events.jsonl and <scene>.report.json (wall_s, cpu_s) for evaluate.py --events-from."""
+    with open(os.path.join(scenes_dir, "manifest.json")) as file:
+        manifest = json.load(file)
+    os.makedirs(out_dir, exist_ok=True)
+    for entry in manifest["scenes"]:
+        if quick and not entry["quick"]:
+            continue
+        name = entry["scene"]
+        wall, cpu = time.monotonic(), time.process_time()
+        localize_file(os.path.join(scenes_dir, name, "audio.wav"), os.path.join(scenes_dir, name, "geometry.json"),
+                      os.path.join(out_dir, f"{name}.events.jsonl"), method, threshold_db)
+        with open(os.path.join(out_dir, f"{name}.report.json"), "w") as file:
+            json.dump({"wall_s": time.monotonic() - wall, "cpu_s": time.process_time() - cpu}, file)
+        print(name, flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--method", choices=list(METHODS), default="music")
@@ -81,23 +116,23 @@ def main():
     parser.add_argument("--set", action="append", default=[], help="source.path=, array.geometry=, events.path=")
     parser.add_argument("--report", help="a JSON file with the run's wall time (wall_s)")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--batch", nargs=2, metavar=("SCENES", "OUT"),
+                        help="every scene of a generate.py folder, events into OUT (for evaluate.py --events-from)")
+    parser.add_argument("--quick", action="store_true", help="with --batch: only the quick set")
     args = parser.parse_args()
+    if args.batch:
+        run_batch(args.batch[0], args.batch[1], args.method, args.threshold_db, args.quick)
+        return
     settings = dict(item.split("=", 1) for item in args.set)
     missing = {"source.path", "array.geometry", "events.path"} - set(settings)
     if missing:
         sys.exit(f"reference.py: missing --set {', '.join(sorted(missing))}")
     started = time.monotonic()
-    audio, rate = soundfile.read(settings["source.path"], dtype="float64", always_2d=True)
-    with open(settings["array.geometry"]) as file:
-        mics = np.array(json.load(file)["mics"], dtype=float)
-    if mics.shape != (audio.shape[1], 3):
-        sys.exit(f"reference.py: {settings['array.geometry']} has {len(mics)} mics, the recording "
-                 f"{audio.shape[1]} channels")
-    with open(settings["events.path"], "w") as out:
-        for begin, end in detect(audio, rate, args.threshold_db):
-            azimuth, confidence = locate(audio, rate, mics, begin, end, args.method)
-            out.write(json.dumps({"t_start": round(begin, 4), "t_end": round(end, 4), "azimuth_deg": azimuth,
-                                  "elevation_deg": 0.0, "confidence": confidence}) + "\n")
+    try:
+        localize_file(settings["source.path"], settings["array.geometry"], settings["events.path"], args.method,
+                      args.threshold_db)
+    except ValueError as error:
+        sys.exit(f"reference.py: {error}")
     if args.report:
         with open(args.report, "w") as file:
             json.dump({"wall_s": time.monotonic() - started}, file)

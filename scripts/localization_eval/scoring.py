@@ -203,8 +203,9 @@ def summarize(scenes, scene_filter, sound_filter, scene_level=True):
             false_alarms += scene["false_alarms"]
             duplicates += scene["duplicates"]
             scene_detections += sum(s["detected"] for s in scene["sounds"])
-            process_s += scene["cpu_s"]
-            audio_s += scene["duration_s"]
+            if scene.get("cpu_s") is not None:
+                process_s += scene["cpu_s"]
+                audio_s += scene["duration_s"]
             if scene.get("engine_wall_s") is not None:
                 engine_s += scene["engine_wall_s"]
                 engine_audio_s += scene["duration_s"]
