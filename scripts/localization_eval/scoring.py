@@ -237,7 +237,7 @@ def report_rows(scenes):
     """[(title, label, row)] for the acceptance groups and every value of every factor present."""
     rows = []
     for name, description, scene_filter, sound_filter in GROUPS:
-        rows.append(("group", f"{name}: {description}", summarize(scenes, scene_filter, sound_filter)))
+        rows.append(("group", name, summarize(scenes, scene_filter, sound_filter)))
     for key, title, values, label, scene_level in ROW_FACTORS:
         present = {sound_conditions(scene["conditions"], sound)[key] for scene in scenes for sound in scene["sounds"]}
         for value in [v for v in dict.fromkeys(values) if v in present]:

@@ -8,7 +8,7 @@ per-scene records: the acceptance groups, then every value of every condition. S
 import json
 import sys
 
-from conditions import is_easy_sound
+from conditions import GROUPS, is_easy_sound
 from scoring import report_rows, summarize
 
 # The issue's own "before" table, to check that these scenes are as hard as the hidden ones.
@@ -24,10 +24,10 @@ def number(value, digits=2, suffix=""):
     return "–" if value is None else f"{value:.{digits}f}{suffix}"
 
 
-def cells(row):
-    return [number(row["recall"]), number(row["within_20"]), number(row["false_alarms_per_min"], 1),
-            number(row["median_error_deg"], 1), number(row["p90_error_deg"], 1),
-            number(row["duplicates_per_detection"], 2)]
+def cells(row, extra_lines):
+    errors = "–" if row["median_error_deg"] is None else f'{row["median_error_deg"]:.1f} / {row["p90_error_deg"]:.0f}'
+    line = [number(row["recall"]), number(row["within_20"]), number(row["false_alarms_per_min"], 1), errors]
+    return line + [number(row["duplicates_per_detection"], 2)] if extra_lines else line
 
 
 def markdown(header, rows):
@@ -50,21 +50,24 @@ def main():
     first = results[0]
     sounds = sum(len(s["sounds"]) for s in first["scenes"])
     minutes = sum(s["duration_s"] for s in first["scenes"]) / 60
+    for name, description, _, _ in GROUPS:
+        print(f"- **{name}**: {description}")
+    print()
     print(f"{len(first['scenes'])} scenes of split `{first['split']}` (seed {first['seed']}), {sounds} sounds, "
           f"{minutes:.1f} min of audio. Per pipeline: recall, fraction of all sounds within 20°, false alarms "
-          "per minute, median and 90th-percentile azimuth error (degrees, of detected sounds), and further "
-          "lines on detected sounds per detection (neither detections nor false alarms).\n")
-    header = ["condition", "sounds"]
-    for label in labels:
-        header += [f"{label}: recall", "≤ 20°", "FA/min", "median", "p90", "extra lines"]
+          "per minute, median and 90th-percentile azimuth error (degrees, of detected sounds); for the groups "
+          "also further lines on detected sounds per detection (neither detections nor false alarms).\n")
     groups, conditions = [], []
     for index, (title, value, row) in enumerate(all_rows[0]):
         line = [value if title == "group" else f"{title}: {value}", row["sounds"]]
         for pipeline_rows in all_rows:
-            line += cells(pipeline_rows[index][2])
+            line += cells(pipeline_rows[index][2], extra_lines=title == "group")
         (groups if title == "group" else conditions).append(line)
-    print(markdown(header, groups), end="\n\n")
-    print(markdown(header, conditions), end="\n\n")
+    for rows, extra_lines in ((groups, True), (conditions, False)):
+        header = ["group" if extra_lines else "condition", "sounds"]
+        for label in labels:
+            header += [f"{label}: recall", "≤ 20°", "FA/min", "error ° median / p90"] + (["extra lines"] if extra_lines else [])
+        print(markdown(header, rows), end="\n\n")
     issue = []
     for title, extra in ISSUE_ROWS:
         line = [title]
