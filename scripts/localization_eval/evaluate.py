@@ -16,7 +16,6 @@ import datetime
 import json
 import os
 import platform
-import resource
 import shlex
 import subprocess
 import sys

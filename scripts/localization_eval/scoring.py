@@ -165,7 +165,7 @@ def score_scene(truth, lines):
         line = lines[assigned[s]] if s in assigned else None
         error = None
         if line is not None and line["azimuth_deg"] is not None:
-            error = wrapped_error(line["azimuth_deg"], sound["azimuth_deg"])
+            error = round(wrapped_error(line["azimuth_deg"], sound["azimuth_deg"]), 3)
         results.append({
             "id": sound["id"],
             "type": sound["type"],
@@ -173,7 +173,7 @@ def score_scene(truth, lines):
             "short_weak": sound["short_weak"],
             "detected": line is not None,
             "azimuth_error_deg": error,
-            "onset_error_s": None if line is None else line["t_start"] - sound["t_start"],
+            "onset_error_s": None if line is None else round(line["t_start"] - sound["t_start"], 4),
             "lines": len(matches[s]),
         })
     matched_any = set(l for m in matches for l in m)
