@@ -212,12 +212,14 @@ def summarize(scenes, scene_filter, sound_filter, scene_level=True):
         sounds += [s for s in scene["sounds"] if sound_filter(conditions, s)]
     errors = [s["azimuth_error_deg"] for s in sounds if s["detected"] and s["azimuth_error_deg"] is not None]
     detected = sum(s["detected"] for s in sounds)
+    onsets = [abs(s["onset_error_s"]) for s in sounds if s["detected"]]
     row = {
         "sounds": len(sounds),
         "recall": detected / len(sounds) if sounds else None,
         "median_error_deg": percentile(errors, 0.5) if errors else None,
         "p90_error_deg": percentile(errors, 0.9) if errors else None,
         "within_20": sum(e <= WITHIN_DEG for e in errors) / len(sounds) if sounds else None,
+        "median_onset_error_s": percentile(onsets, 0.5) if onsets else None,
         "false_alarms_per_min": false_alarms / minutes if scene_level and minutes else None,
         "duplicates_per_detection": duplicates / scene_detections if scene_level and scene_detections else None,
         "rtf_cpu": process_s / audio_s if scene_level and audio_s else None,

@@ -27,7 +27,8 @@ def number(value, digits=2, suffix=""):
 def cells(row, extra_lines):
     errors = "–" if row["median_error_deg"] is None else f'{row["median_error_deg"]:.1f} / {row["p90_error_deg"]:.0f}'
     line = [number(row["recall"]), number(row["within_20"]), number(row["false_alarms_per_min"], 1), errors]
-    return line + [number(row["duplicates_per_detection"], 2)] if extra_lines else line
+    onset = None if row["median_onset_error_s"] is None else 1000 * row["median_onset_error_s"]
+    return line + [number(onset, 0), number(row["duplicates_per_detection"], 2)] if extra_lines else line
 
 
 def markdown(header, rows):
@@ -56,7 +57,8 @@ def main():
     print(f"{len(first['scenes'])} scenes of split `{first['split']}` (seed {first['seed']}), {sounds} sounds, "
           f"{minutes:.1f} min of audio. Per pipeline: recall, fraction of all sounds within 20°, false alarms "
           "per minute, median and 90th-percentile azimuth error (degrees, of detected sounds); for the groups "
-          "also further lines on detected sounds per detection (neither detections nor false alarms).\n")
+          "also the median |start of the line - start of the sound| and further lines on detected sounds per "
+          "detection (neither detections nor false alarms).\n")
     groups, conditions = [], []
     for index, (title, value, row) in enumerate(all_rows[0]):
         line = [value if title == "group" else f"{title}: {value}", row["sounds"]]
@@ -66,7 +68,7 @@ def main():
     for rows, extra_lines in ((groups, True), (conditions, False)):
         header = ["group" if extra_lines else "condition", "sounds"]
         for label in labels:
-            header += [f"{label}: recall", "≤ 20°", "FA/min", "error ° median / p90"] + (["extra lines"] if extra_lines else [])
+            header += [f"{label}: recall", "≤ 20°", "FA/min", "error ° median / p90"] + (["onset ms", "extra lines"] if extra_lines else [])
         print(markdown(header, rows), end="\n\n")
     issue = []
     for title, extra in ISSUE_ROWS:

@@ -145,13 +145,14 @@ class SummaryTest(unittest.TestCase):
         easy = {"snr_db": 20.0, "rt60_s": 0.3, "interferer": "none"}
         hard = {"snr_db": -5.0, "rt60_s": 0.8, "interferer": "fan"}
 
-        def result(error, overlap=False):
-            return {"detected": error is not None, "azimuth_error_deg": error, "overlap": overlap, "short_weak": False}
+        def result(error, overlap=False, onset=0.0):
+            return {"detected": error is not None, "azimuth_error_deg": error, "overlap": overlap, "short_weak": False,
+                    "onset_error_s": onset if error is not None else None}
 
         scenes = [
             {"conditions": easy, "duration_s": 30.0, "false_alarms": 1, "duplicates": 3, "cpu_s": 0.3,
              "engine_wall_s": 0.2,
-             "sounds": [result(1.0), result(30.0), result(None), result(5.0, overlap=True)]},
+             "sounds": [result(1.0, onset=-0.01), result(30.0, onset=0.02), result(None), result(5.0, overlap=True)]},
             {"conditions": hard, "duration_s": 90.0, "false_alarms": 5, "duplicates": 0, "cpu_s": 1.5,
              "engine_wall_s": None,
              "sounds": [result(2.0)]},
@@ -161,6 +162,7 @@ class SummaryTest(unittest.TestCase):
         self.assertAlmostEqual(row["recall"], 2 / 3)
         self.assertAlmostEqual(row["within_20"], 1 / 3)         # of all sounds, missed ones included
         self.assertAlmostEqual(row["median_error_deg"], 15.5)
+        self.assertAlmostEqual(row["median_onset_error_s"], 0.015)  # |-0.01| and |0.02| of the two detected
         self.assertAlmostEqual(row["false_alarms_per_min"], 2.0)
         self.assertAlmostEqual(row["rtf_cpu"], 0.01)
         self.assertAlmostEqual(row["duplicates_per_detection"], 1.0)  # 3 over the scene's 3 detections
