@@ -15,12 +15,18 @@ import argparse
 import json
 import multiprocessing
 import os
+import shutil
 import sys
 import time
 
-import numpy as np
-import soundfile
-from scipy import signal as sps
+try:
+    import numpy as np
+    import pyroomacoustics
+    import soundfile
+    from scipy import signal as sps
+except ImportError as error:
+    sys.exit(f"generate.py: {error}: install scripts/localization_eval/requirements.txt into a venv "
+             "(see docs/design/localization-evaluation.md)")
 
 import acoustics
 import signals
@@ -268,7 +274,6 @@ def build_scene(job):
         sound["level_dbfs"] = round(NOISE_DBFS + sound["snr_db"] + 20 * np.log10(scale), 2)
     rt60_measured = None
     if rt60 > 0:
-        import pyroomacoustics
         rt60_measured = round(float(pyroomacoustics.experimental.measure_rt60(
             responses[0][0][0], fs=rate, decay_db=20)), 3)
 
@@ -329,6 +334,8 @@ def main():
     if args.simulator:
         for conditions in scenes:
             conditions["simulator"] = args.simulator
+    if not shutil.which("espeak-ng"):
+        sys.exit("generate.py: espeak-ng is not installed (apt-get install espeak-ng): it speaks the words and talkers")
     if any(c["simulator"] == "isochron" for c in scenes) and not os.access(args.simulate_binary, os.X_OK):
         sys.exit(f"generate.py: {args.simulate_binary} is not an executable (build isochron-simulate-array, "
                  "or pass --simulate-binary)")
