@@ -19,10 +19,13 @@ import os
 import sys
 import time
 
-import numpy as np
-import pyroomacoustics as pra
-import soundfile
-from scipy import signal as sps
+try:
+    import numpy as np
+    import pyroomacoustics as pra
+    import soundfile
+    from scipy import signal as sps
+except ImportError as error:
+    sys.exit(f"reference.py: {error}: install scripts/localization_eval/requirements.txt into a venv")
 
 FRAME_S, HOP_S = 0.020, 0.010
 FLOOR_WINDOW_S = 1.5
