@@ -9,6 +9,7 @@
 #include "engine/graph/graph_error.h"
 #include "nodes/spatial/array_geometry.h"
 #include "tests/nodes/spatial/spatial_test_support.h"
+#include "tests/support/stream_probes.h"
 
 using namespace isochron;
 using namespace isochron::test;
@@ -56,9 +57,14 @@ BeamRun runBeamformer(const std::string& type, nlohmann::json params, const std:
         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "beam"}, {"outputs", mics}}}},
          {{"id", "beam"}, {"type", type}, {"params", params}},
          {{"id", "sink"}, {"type", "test.collect"}, {"params", {{"name", "beam"}, {"inputs", 2}}}}});
+    nodes.push_back({{"id", "out_probe"}, {"type", "test.probe"}, {"params", {{"name", "beam-out"}, {"keep", false}}}});
+    nodes.push_back({{"id", "pattern_probe"}, {"type", "test.probe"}, {"params", {{"name", "beam-pattern"}, {"keep", false}}}});
     nlohmann::json edges = nlohmann::json::array({{{"from", "feed.out*"}, {"to", "beam.in*"}},
                                                   {{"from", "beam.out"}, {"to", "sink.in0"}},
-                                                  {{"from", "beam.pattern"}, {"to", "sink.in1"}}});
+                                                  {{"from", "beam.pattern"}, {"to", "sink.in1"}},
+                                                  {{"from", "beam.out"}, {"to", "out_probe.in"}},
+                                                  {{"from", "beam.pattern"}, {"to", "pattern_probe.in"}}});
+    registerStreamProbes();
     if (!steering.empty()) {
         nodes.push_back({{"id", "steer"}, {"type", "test.feed"}, {"params", {{"name", "steer"}, {"type", "event"}}}});
         edges.push_back({{"from", "steer.out0"}, {"to", "beam.steer"}});
@@ -97,6 +103,8 @@ BeamRun runBeamformer(const std::string& type, nlohmann::json params, const std:
         for (float s : samplesOf(item)) run.out.push_back(s);
     }
     run.patterns = collections()["beam"].items[1];
+    CHECK(probes()["beam-out"].brokenPromises == 0);  // progress promised on the outputs holds
+    CHECK(probes()["beam-pattern"].brokenPromises == 0);
     feedScripts().clear();
     collections().clear();
     return run;
