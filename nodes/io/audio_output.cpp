@@ -29,11 +29,14 @@ protected:
         settings_.latencySeconds = params().getReal("latency");
         settings_.bufferSeconds = params().getReal("buffer");
         settings_.prefillSeconds = std::min(params().getReal("prefill"), settings_.bufferSeconds);
+        silent_ = false;
         try {
             // Find the device now, so that a missing one stops the graph before it starts.
             findPlaybackDevice(listPlaybackDevices(), settings_.device, settings_.hostApi);
         } catch (const std::exception& e) {
-            throw OperatorError(e.what());
+            if (params().getString("missing_device") != "ignore") throw OperatorError(e.what());
+            warn(std::string(e.what()) + ": nothing will be played (missing_device = ignore)");
+            silent_ = true;
         }
         inputs_.reset(inputCount());
         interleaved_.resize(static_cast<std::size_t>(kChunkFrames * inputCount()));
@@ -45,7 +48,7 @@ protected:
 
     void process(int port, Item&& item) override {
         SigSeg<float> samples = item.takeSignal<float>();
-        if (samples.empty()) return;
+        if (samples.empty() || silent_) return;
         const double rate = samples.timebase()->rateHz();
         if (!device_) {
             settings_.rateHz = rate;
@@ -114,6 +117,7 @@ private:
     bool originKnown_ = false;
     std::int64_t droppedFrames_ = 0;
     bool dropping_ = false;
+    bool silent_ = false;  // no device and missing_device = ignore: the input is dropped
 };
 
 }  // namespace
@@ -129,7 +133,8 @@ OperatorDescriptor audioOutputDescriptor() {
         "for the device. A graph faster than real time (an unpaced file source) overfills it and audio is dropped, "
         "with a warning: pace the source (pace 1). A graph slower than the device leaves silence, counted and reported. "
         "At the end of the run the node waits until the queued audio has been played. The device is matched by name as "
-        "capture.audio_input matches inputs ('default' = the system's default output).";
+        "capture.audio_input matches inputs ('default' = the system's default output); without it the graph does not "
+        "start, unless missing_device is ignore (a warning, and the input is dropped).";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "output channel k", false, "channels"}};
     d.params = {
         ParamSpec{"device", ParamKind::String, std::string("default"), {}, {}, "",
@@ -140,6 +145,9 @@ OperatorDescriptor audioOutputDescriptor() {
         ParamSpec{"latency", ParamKind::Real, 0.0, 0.0, 1.0, "s", "output latency asked of the device; 0 = its low-latency default"},
         ParamSpec{"buffer", ParamKind::Real, 2.0, 0.01, 60.0, "s", "audio queued for the device at most; more is dropped"},
         ParamSpec{"prefill", ParamKind::Real, 0.1, 0.0, 60.0, "s", "audio queued before playback starts (at most 'buffer')"},
+        ParamSpec{"missing_device", ParamKind::Choice, std::string("fail"), {}, {}, "",
+                  "no such device: fail stops the graph before it starts; ignore warns and plays nothing (headless machines)",
+                  {"fail", "ignore"}},
     };
     d.create = [] { return std::make_unique<AudioOutput>(); };
     return d;

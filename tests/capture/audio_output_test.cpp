@@ -98,3 +98,10 @@ TEST_CASE("io.audio_output stops the graph before it starts when the device is m
                       Catch::Contains("node 'speakers'") && Catch::Contains("no output device named 'no_such_speakers'") &&
                           Catch::Contains(kSpeakers));
 }
+
+TEST_CASE("io.audio_output with missing_device = ignore runs without a device, saying so", "[io][audio_output]") {
+    useTestCaptureDevices();
+    const RunOutcome outcome = play(1, 1000, {{"device", "no_such_speakers"}, {"missing_device", "ignore"}});
+    CHECK(outcome.completed);
+    CHECK(outcome.failures.empty());
+}
