@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "nodes/register_builtin_nodes.h"
 
@@ -63,23 +64,57 @@ void OperatorCatalog::refresh() {
     beginResetModel();
     shown_.clear();
     const QStringList words = filter_.split(' ', Qt::SkipEmptyParts);
-    std::vector<std::pair<int, const OperatorDescriptor*>> matches;  // (rank, type)
+    std::vector<std::pair<int, const OperatorDescriptor*>> ranked;  // (rank, type)
     for (const OperatorDescriptor* d : registry_.all()) {
-        const QString written = QString::fromStdString(d->typeName + " " + d->category + " " + d->summary);
-        const QString haystack = written + " " + QString(written).replace('_', ' ');
-        bool matching = true;
-        for (const QString& word : words) matching = matching && haystack.contains(word, Qt::CaseInsensitive);
-        if (!matching) continue;
+        if (!matches(*d, words)) continue;
         const QString name = QString::fromStdString(d->typeName.substr(d->typeName.find('.') + 1)).replace('_', ' ');
         bool inName = true;
-        for (const QString& word : words) inName = inName && name.contains(word, Qt::CaseInsensitive);
+        for (const QString& word : words) inName = inName && (word.contains(':') || name.contains(word, Qt::CaseInsensitive));
         const int rank = !ranked_ || words.isEmpty() ? 0 : name.startsWith(words.front(), Qt::CaseInsensitive) ? 0 : inName ? 1 : 2;
-        matches.emplace_back(rank, d);
+        ranked.emplace_back(rank, d);
     }
-    std::stable_sort(matches.begin(), matches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [rank, d] : matches) shown_.push_back(d);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [rank, d] : ranked) shown_.push_back(d);
     endResetModel();
     Q_EMIT countChanged();
+}
+
+bool OperatorCatalog::matches(const OperatorDescriptor& d, const QStringList& words) const {
+    // Not the documentation: its prose names other families ("as spectral.stft does") and would
+    // drown a family's name in false matches.
+    std::string text = d.typeName + " " + d.category + " " + d.summary;
+    for (const ParamSpec& param : d.params) text += " " + param.name;
+    const QString written = QString::fromStdString(text);
+    const QString haystack = written + " " + QString(written).replace('_', ' ');
+    for (const QString& word : words) {
+        const qsizetype colon = word.indexOf(':');
+        const QString side = colon > 0 ? word.left(colon).toLower() : QString();
+        if (side == "in" || side == "out" || side == "port") {
+            const QString wanted = word.mid(colon + 1);
+            bool found = false;
+            if (side != "out") {
+                for (const PortSpec& port : d.inputs) found = found || portCarries(port.type, wanted);
+            }
+            if (side != "in") {
+                for (const PortSpec& port : d.outputs) found = found || portCarries(port.type, wanted);
+            }
+            if (!found) return false;
+        } else if (!haystack.contains(word, Qt::CaseInsensitive)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool portCarries(const PortType& port, const QString& wanted) {
+    const std::string text = wanted.toLower().toStdString();
+    if (text.empty()) return true;
+    if (text.find('<') != std::string::npos) {
+        const std::optional<PortType> type = PortType::parse(text);
+        return type && (port.accepts(*type) || type->accepts(port));
+    }
+    if (text == "any") return !port.kind.has_value();
+    return port.kind.has_value() && itemKindName(*port.kind) == text;
 }
 
 }  // namespace isochron::ui
