@@ -15,6 +15,7 @@ ApplicationWindow {
     readonly property alias graphDocument: document
     readonly property alias runController: run
     readonly property alias graphCanvas: canvas
+    readonly property alias recoveryStore: recovery
     property alias bottomTab: bottomTabs.currentIndex
     width: 1440
     height: 880
@@ -103,24 +104,20 @@ ApplicationWindow {
                                               : (document.graphName.length ? document.graphName.toLowerCase().replace(/[^a-z0-9]+/g, "-") + ".isograph.json" : "")
         saveDialog.openIn(dialogFolder(), name)
     }
+    /// After a save went well: the file is recent, and what waited for the save goes on.
+    function saved(then) {
+        recent.add(document.filePath)
+        UiLog.info("saved: " + document.filePath)
+        if (then) then()
+    }
     function saveTo(path, then) {
-        if (document.saveAs(path)) {
-            recent.add(document.filePath)
-            UiLog.info("saved: " + document.filePath)
-            if (then) then()
-        } else {
-            showError(qsTr("Cannot save %1").arg(path), document.lastError)
-        }
+        if (document.saveAs(path)) saved(then)
+        else showError(qsTr("Cannot save %1").arg(path), document.lastError)
     }
     function save(then) {
         if (document.filePath.length === 0) { saveAs(then); return }
-        if (document.save()) {
-            recent.add(document.filePath)
-            UiLog.info("saved: " + document.filePath)
-            if (then) then()
-        } else {
-            showError(qsTr("Cannot save %1").arg(document.filePath), document.lastError)
-        }
+        if (document.save()) saved(then)
+        else showError(qsTr("Cannot save %1").arg(document.filePath), document.lastError)
     }
     /// Offer back the graphs of editors that ended without saving (a crash, a kill).
     function offerRecovery() {
@@ -158,7 +155,6 @@ ApplicationWindow {
         if (!made) showError(qsTr("Cannot open a new window"), component.errorString())
         return made
     }
-    readonly property alias recoveryStore: recovery
 
     onClosing: (close) => {
         viewSettings.mainSplit = mainSplit.saveState()

@@ -43,8 +43,10 @@ Item {
     function open(nodeId) {
         const path = document.subgraphFileOf(nodeId)
         if (path.length === 0) return false
-        const window = Qt.createComponent("Main.qml").createObject(null, {initialGraph: path})
-        return window !== null
+        const component = Qt.createComponent("Main.qml")
+        const window = component.status === Component.Ready ? component.createObject(null, {initialGraph: path}) : null
+        if (!window) actions.report(qsTr("Cannot open a window for %1: %2").arg(path).arg(component.errorString()))
+        return true
     }
     function report(why) {
         if (why.length) failed(why)
