@@ -147,7 +147,8 @@ ColumnLayout {
                 function resolvePath(text) { return text.length === 0 ? "" : text.startsWith("/") ? text : editor.baseFolder + "/" + text }
                 title: qsTr("Choose a file for %1").arg(editor.param.name)
                 mode: "choose"
-                onFileChosen: (path) => editor.edited(path)
+                // A file in or below the graph's folder stays relative, so the graph can move with it.
+                onFileChosen: (path) => editor.edited(editor.baseFolder.length && path.startsWith(editor.baseFolder + "/") ? path.substring(editor.baseFolder.length + 1) : path)
             }
         }
     }

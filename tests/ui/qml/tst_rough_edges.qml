@@ -254,4 +254,20 @@ TestCase {
         verify(error.text.indexOf("NoSuchView.qml") >= 0, error.text)
         card.destroy()
     }
+
+    function test_aChosenFileNextToTheGraphStaysRelative() {
+        window.openFile(sourceDirectory + "/samples/quickstart.isograph.json")
+        document.selection.selectNode("microphone")
+        waitForRendering(window.contentItem)
+        const browse = findAll(window.contentItem, "browseButton").find(b => b.visible)
+        verify(browse, "the path's … button")
+        mouseClick(browse)
+        let picker = null
+        tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000)
+        compare(picker.text, "counting-speech-16k.wav")  // the dialog starts at the current file
+        picker.text = "listen-two-sources.flac"
+        keyClick(Qt.Key_Return)
+        const path = () => document.parametersOf("microphone").find(p => p.name === "path").text
+        tryVerify(() => path() === "data/listen-two-sources.flac", 3000, path())
+    }
 }
