@@ -126,6 +126,11 @@ xdotool type --delay 10 "nothing-here.isograph.json"
 xdotool key Return                                          # refused in the dialog: no such file
 step "dialog closed: Open graph" key Escape
 [ "$(count "isochron.ui: opened: /")" -eq 1 ] || fail "a missing file was opened"
+echo "not a graph" > "$work/graphs/notes.txt"
+step "dialog opened: Open graph" key ctrl+o
+xdotool type --delay 10 "$work/graphs/notes.txt"
+step "dialog opened: Error" key Return                   # says why, keeps the graph
+step "dialog closed: Error" key Return
 step "dialog opened: Save graph as" key ctrl+shift+s
 xdotool key ctrl+a; xdotool type --delay 10 "$saved"
 step "dialog opened: Replace file" key Return
