@@ -139,6 +139,7 @@ private:
     void finish();
     void fail(const char* hook, const std::string& message);
     [[gnu::noinline]] void recordAtOutput();
+    [[gnu::noinline]] void processTimed(int inputPort, Item&& item);
     NodeContext* startTiming();
     void stopTiming(NodeContext* caller);
 

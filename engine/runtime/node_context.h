@@ -84,9 +84,12 @@ struct SinkStats {
 struct CostClock {
     static constexpr std::uint32_t kMinPeriod = 16;
     static constexpr std::uint32_t kMaxPeriod = 4096;
+    /// Whether an invocation is under way and, if so, whether it is the timed one. Nested calls
+    /// (an operator's emit running the next operator) only read it: an untimed nested call does
+    /// no bookkeeping at all, which keeps a depth-first hop free of counter updates.
+    enum class State : std::uint8_t { Idle, Untimed, Timed };
     bool enabled = false;  ///< set when telemetry is read or a scheduler uses cost estimates
-    bool timing = false;   ///< the current top-level invocation is being timed
-    std::uint32_t depth = 0;
+    State state = State::Idle;
     std::uint32_t counter = 0;
     std::uint32_t period = kMinPeriod;  ///< top-level invocations per timed one
     NodeContext* current = nullptr;

@@ -45,7 +45,16 @@ private:
                 return static_cast<float>(20.0 * std::log10(static_cast<double>(std::abs(bin)) + kDecibelFloor));
             case MagnitudeScale::Linear: break;
         }
-        return std::abs(bin);
+        return absolute(bin);
+    }
+
+    /// |z| exactly as glibc's hypotf computes it (the square root of the sum of squares taken in
+    /// double, then rounded once), without its call per bin: DETECTAUDIO runs this on every window.
+    static float absolute(std::complex<float> bin) {
+        const double re = bin.real();
+        const double im = bin.imag();
+        if (!std::isfinite(re) || !std::isfinite(im)) [[unlikely]] return std::abs(bin);  // inf beats NaN
+        return static_cast<float>(std::sqrt(re * re + im * im));
     }
 
     MagnitudeScale scale_ = MagnitudeScale::Linear;
