@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/bench/statfilter_loop.h"
+#include "app/bench/graph_runner.h"
 #include "app/bench/input_audio.h"
 #include "engine/graph/graph_file.h"
 #include "nodes/kernels/sum_and_squares.h"
@@ -28,6 +29,7 @@ LoopRun runStatfilterLoop(const BenchContext& context) {
     std::vector<float> input = loadFirstChannel(context.input);
     const std::size_t windows = input.size() / kWindow;
     std::uint64_t samples = 0, passed = 0;
+    const double cpuAtStart = threadCpuSeconds();
     auto start = std::chrono::steady_clock::now();
     auto deadline = start + std::chrono::duration<double>(context.seconds);
     while (std::chrono::steady_clock::now() < deadline) {
@@ -44,6 +46,7 @@ LoopRun runStatfilterLoop(const BenchContext& context) {
     LoopRun run;
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     run.samplesPerSecond = static_cast<double>(samples) / run.seconds;
+    run.samplesPerCpuSecond = static_cast<double>(samples) / (threadCpuSeconds() - cpuAtStart);
     run.windowsPassedPerPass = static_cast<double>(passed) / (static_cast<double>(samples) / (windows * kWindow));
     return run;
 }

@@ -5,10 +5,10 @@
 
 namespace isochron::bench {
 
-/// Samples per second the fused loop (statfilter_loop.cpp) sustains on `context.input` for
-/// `context.seconds`, and the windows it passed per pass over the input. [value type]
+/// What the fused loop (statfilter_loop.cpp) did on `context.input` in `context.seconds`. [value type]
 struct LoopRun {
-    double samplesPerSecond = 0;
+    double samplesPerSecond = 0;     ///< per second of wall time
+    double samplesPerCpuSecond = 0;  ///< per second of the thread's CPU time (steadier on a shared machine)
     double windowsPassedPerPass = 0;
     double seconds = 0;
 };
