@@ -73,25 +73,27 @@ void Operator::start() {
     if (!anyConnected) finish();
 }
 
-void Operator::deliver(int inputPort, Item&& item) {
-    NodeContext& node = *node_;
+void Operator::deliver(int inputPort, Item&& item) { deliverTo(*node_, inputPort, std::move(item)); }
+
+void Operator::deliverTo(NodeContext& node, int inputPort, Item&& item) {
     if (node.failed) [[unlikely]] return;
-    if (item.isProgress()) return handleProgress(inputPort, std::move(item));
+    Operator& op = *node.op;
+    if (item.isProgress()) return op.handleProgress(inputPort, std::move(item));
     InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
     ++in.items;
     in.samples += static_cast<std::uint64_t>(item.sampleCount());
-    currentArrivalNs_ = item.arrivalNs();
-    if (node.sink) [[unlikely]] recordAtOutput();
+    op.currentArrivalNs_ = item.arrivalNs();
+    if (node.sink) [[unlikely]] op.recordAtOutput();
     CostClock& clock = *node.costClock;
     const CostClock::State outer = clock.state;
     if (outer == CostClock::State::Idle) [[unlikely]] clock.state = openInvocation(clock);
     if (clock.state == CostClock::State::Timed) [[unlikely]] {
-        processTimed(inputPort, std::move(item));
+        op.processTimed(inputPort, std::move(item));
     } else {
         try {
-            process(inputPort, std::move(item));
+            op.process(inputPort, std::move(item));
         } catch (...) {
-            fail("process", currentExceptionMessage());
+            op.fail("process", currentExceptionMessage());
         }
     }
     clock.state = outer;

@@ -55,6 +55,9 @@ struct InputState {
 /// One output port at run time. [engine thread]
 struct OutputState {
     explicit OutputState(std::pmr::memory_resource* arena) : targets(arena) {}
+    /// The target when there is exactly one (the common case): a hop reads it here instead of
+    /// through the vector, one dependent load less. Null node otherwise.
+    Target onlyTarget{nullptr, 0};
     std::pmr::vector<Target> targets;
     std::uint64_t items = 0;    ///< data items sent (progress excluded)
     std::uint64_t samples = 0;
@@ -166,10 +169,7 @@ inline void NodeContext::route(int port, Item&& item) {
         out.samples += static_cast<std::uint64_t>(item.sampleCount());
     }
     // One target is the common case: hand over directly (a tail call, no frame kept).
-    if (out.targets.size() == 1) [[likely]] {
-        const Target& target = out.targets.front();
-        return scheduler->deliver(*target.node, target.port, std::move(item));
-    }
+    if (out.onlyTarget.node) [[likely]] return scheduler->deliver(*out.onlyTarget.node, out.onlyTarget.port, std::move(item));
     routeToMany(out, std::move(item));
 }
 
