@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real editor under Xvfb, driven by real keys: Ctrl+O, Save As (Ctrl+Shift+S) and Ctrl+S on an
 # untitled graph each open their dialog, which closes again on Escape, and the editor is alive after
-# each. Waits on the dialogs' own log lines (category isochron.ui), not on fixed sleeps.
+# each, and every QML plugin it loaded is one the setup installs (qml_modules_from_setup.sh). Waits on
+# the dialogs' own log lines (category isochron.ui), not on fixed sleeps.
 #   editor_dialogs_test.sh EDITOR GRAPH
 set -euo pipefail
 editor=$1 graph=$2
@@ -13,7 +14,7 @@ cp "$graph" "$work/graph.isograph.json"
 
 xvfb-run -a -s "-screen 0 1600x1000x24" bash -c '
   set -euo pipefail
-  editor=$0 work=$1
+  editor=$0 work=$1 modules_check=$2
   log=$work/editor.log
   QT_LOGGING_RULES="isochron.ui.info=true" "$editor" --window-size 1600x1000 --startup-time "$work/graph.isograph.json" > "$log" 2>&1 &
   pid=$!
@@ -38,8 +39,9 @@ xvfb-run -a -s "-screen 0 1600x1000x24" bash -c '
   xdotool key ctrl+s;        await "dialog opened: Save graph as" 2
   xdotool key Escape;        await "dialog closed: Save graph as" 2
   kill -0 $pid || fail "the editor died"
+  "$modules_check" $pid || fail "the editor loaded QML modules a fresh setup lacks"
   kill $pid; wait $pid || true
   if grep -E "Failed to load|is not installed|qrc:.*(Error|error|TypeError|ReferenceError)" "$log"; then fail "QML errors"; fi
   cat "$log"
-' "$editor" "$work"
+' "$editor" "$work" "$(dirname "$0")/qml_modules_from_setup.sh"
 echo "PASS"

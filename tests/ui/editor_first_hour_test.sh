@@ -3,7 +3,8 @@
 #  1. build a graph by quick-add and wiring, set a parameter in the inspector, run it, probe a wire
 #     while it runs (it must not restart), undo and redo;
 #  2. Save As to a new absolute path (typed), check the file, open it again;
-#  3. open every menu and dialog once (each closes with Escape);
+#  3. open every menu and dialog once (each closes with Escape); every QML plugin the editor has
+#     loaded by then is one the setup installs (qml_modules_from_setup.sh);
 #  4. edit, kill -9, start again: the edit is offered back; recover it, quit without saving.
 # Every step waits for the editor's own log lines (category isochron.ui), never for a fixed time.
 # Leaves two screenshots in SCREENSHOT_FOLDER.
@@ -16,9 +17,9 @@ export XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_RUNTIME_DIR=$wo
 mkdir -m 700 -p "$XDG_RUNTIME_DIR"
 mkdir -p "$work/graphs" "$shots"
 
-xvfb-run -a -s "-screen 0 1600x1000x24" bash -s "$editor" "$work" "$shots" <<'SCRIPT'
+xvfb-run -a -s "-screen 0 1600x1000x24" bash -s "$editor" "$work" "$shots" "$(dirname "$0")/qml_modules_from_setup.sh" <<'SCRIPT'
 set -euo pipefail
-editor=$1 work=$2 shots=$3
+editor=$1 work=$2 shots=$3 modules_check=$4
 log=$work/editor.log
 pid=
 fail() { echo "---- editor log"; cat "$log"; echo "FAIL: $*"; kill -9 $pid 2>/dev/null || true; exit 1; }
@@ -145,6 +146,7 @@ step "dialog opened: Unsaved changes" key ctrl+n
 step "dialog closed: Unsaved changes" key Escape
 [ "$(count "new graph")" -eq 1 ] || fail "Cancel on unsaved changes still made a new graph"
 step "history: 2 nodes, 1 wires" key ctrl+z
+"$modules_check" $pid || fail "the editor loaded QML modules a fresh setup lacks"
 
 # ---- 4. edit, kill -9, start again, recover, quit without saving
 quick_add 600 560 "pass through" pass_through
