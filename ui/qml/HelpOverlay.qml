@@ -39,7 +39,7 @@ Popup {
             ["Point at the plot", qsTr("read the value under the pointer; a spectrum marks its peak")],
             [qsTr("Adding or removing one"), qsTr("never restarts the run")]]},
         {title: qsTr("Editing"), items: [
-            ["Ctrl+Z / Ctrl+Shift+Z", qsTr("undo / redo")],
+            ["Ctrl+Z / Ctrl+Shift+Z (Ctrl+Y)", qsTr("undo / redo")],
             ["Ctrl+C / Ctrl+X / Ctrl+V", qsTr("copy, cut, paste (between windows too)")],
             ["Ctrl+D", qsTr("duplicate")],
             ["Delete / Backspace", qsTr("delete the selection")],
@@ -55,7 +55,7 @@ Popup {
             [qsTr("Unsaved work"), qsTr("kept in a recovery file every few seconds; offered back after a crash")],
             ["Ctrl+Q", qsTr("quit (asks about unsaved changes)")],
             ["Ctrl+Shift+N", qsTr("new window")],
-            ["F5 / Shift+F5", qsTr("run / stop")],
+            ["F5 / Shift+F5 / Ctrl+F5", qsTr("run / stop / restart")],
             ["F6", qsTr("compare schedulers")],
             ["Ctrl+Shift+R", qsTr("reload plugins (also automatic when a plugin file changes)")],
             ["Ctrl+K", qsTr("search the palette")],
