@@ -103,6 +103,9 @@ public:
 
     /// The samples an item is about: a Signal's own, the range a Frame/Scalar/Event describes.
     SampleRange range() const noexcept;
+    /// The time progress is compared with: the start of range() on its timebase's clock
+    /// (kBeginningOfTime for an item without a timebase). [no allocation]
+    TimeNs time() const noexcept;
     /// Scalar value, event score, or a custom item's value.
     double value() const noexcept { return std::bit_cast<double>(word_); }
     /// Progress time (Progress items only).

@@ -277,6 +277,8 @@ void Operator::warn(std::string message) {
     if (node_->warnings.size() < kKeptWarnings) node_->warnings.push_back(std::move(message));
 }
 
+void Operator::countLate(int inputPort) { ++node_->inputs[static_cast<std::size_t>(inputPort)].lateItems; }
+
 std::string_view Operator::nodeId() const { return node_->id; }
 const ParamSet& Operator::params() const { return node_->params; }
 int Operator::inputCount() const { return static_cast<int>(node_->inputs.size()); }

@@ -2,6 +2,7 @@
 #include "nodes/io/audio_file_source.h"
 #include "nodes/io/item_tap.h"
 #include "nodes/io/jsonl_event_sink.h"
+#include "nodes/io/jsonl_event_source.h"
 #include "nodes/io/null_sink.h"
 #include "nodes/io/wav_file_sink.h"
 
@@ -11,6 +12,7 @@ void registerIoNodes(OperatorRegistry& registry) {
     registry.add(audioFileSourceDescriptor());
     registry.add(wavFileSinkDescriptor());
     registry.add(jsonlEventSinkDescriptor());
+    registry.add(jsonlEventSourceDescriptor());
     registry.add(nullSinkDescriptor());
     registry.add(itemTapDescriptor());
 }
