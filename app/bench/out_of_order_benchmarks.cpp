@@ -98,7 +98,7 @@ void skewMemory(const BenchContext& context, const Report& report) {
 
 void unionWindowThroughput(const BenchContext& context, const Report& report) {
     const std::string scheduler = context.scheduler.value_or("df");
-    const double span = std::max(10.0, context.seconds * 100);  // stream seconds at 1 M items/s each
+    const double span = std::max(5.0, context.seconds * 10);  // stream seconds at 1 M items/s each
     for (bool outOfOrder : {true, false}) {
         const WindowedCountRun run = runWindowedCount(outOfOrder, 0, span, 1e6, scheduler);
         report({{"benchmark", "oop-throughput"},

@@ -60,9 +60,5 @@ TimeNs Item::time() const noexcept {
     return r.timebase ? r.startTime() : kBeginningOfTime;
 }
 
-SampleRange Item::range() const noexcept {
-    if (kind_ == ItemKind::Signal) return SampleRange{segment_.timebase(), segment_.startIndex(), segment_.length()};
-    return range_;
-}
 
 }  // namespace isochron

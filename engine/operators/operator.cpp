@@ -269,6 +269,8 @@ void Operator::emit(int outputPort, Item&& item) {
     node_->route(outputPort, std::move(item));
 }
 
+void Operator::emitHeld(int outputPort, Item&& item) { node_->route(outputPort, std::move(item)); }
+
 void Operator::emitProgress(TimeNs t) { forwardProgress(t); }
 
 void Operator::warn(std::string message) {

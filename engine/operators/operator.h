@@ -133,6 +133,9 @@ protected:
     /// Send an item on an output port. Items without an arrival time inherit the one of the input
     /// item being processed. [engine thread] [no system allocation]
     void emit(int outputPort, Item&& item);
+    /// Send an item this operator held back since it arrived (a buffer, a delay line) with its own
+    /// arrival time, so latency at the outputs includes the time it was held. [engine thread] [no system allocation]
+    void emitHeld(int outputPort, Item&& item);
     /// Promise that no item with time < t will follow on any output; ignored if not an advance.
     /// [engine thread] [no system allocation]
     void emitProgress(TimeNs t);

@@ -12,6 +12,7 @@
 
 #include "engine/operators/operator.h"
 #include "nodes/relational/item_fields.h"
+#include "nodes/streams/late_check.h"
 
 namespace isochron {
 namespace {
@@ -81,12 +82,10 @@ protected:
     }
 
     void process(int inputPort, Item&& item) override {
-        const TimeNs time = item.time();
-        if (time < inputProgress(inputPort)) [[unlikely]] {
+        if (lateCheck_.isLate(item, inputProgress(inputPort))) [[unlikely]] {
             countLate(inputPort);
             return emit(kLate, std::move(item));
         }
-        if (!timebase_) timebase_ = &Timebase::get(1e9, 0, item.range().timebase->clock());
         double value = 0;
         if (!field_.empty()) {
             const auto v = itemField(item, field_);
@@ -99,10 +98,9 @@ protected:
             if (!g) return warnMissing(groupBy_);
             group = *g;
         }
-        // Window ids containing `time`: k with k·slide <= time < k·slide + range.
-        const std::int64_t last = floorDiv(time, slideNs_);
-        const std::int64_t first = floorDiv(time - rangeNs_, slideNs_) + 1;
-        for (std::int64_t k = std::max(first, nextToClose_); k <= last; ++k) add(partialFor(k, group), value);
+        const SampleRange range = item.range();
+        if (range.timebase != slot_.timebase || range.start < slot_.firstIndex || range.start >= slot_.endIndex) enterSlot(item);
+        for (std::int64_t k = std::max(slot_.firstWindow, nextToClose_); k <= slot_.lastWindow; ++k) add(partialFor(k, group), value);
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
@@ -121,6 +119,26 @@ private:
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
     }
     TimeNs windowStart(std::int64_t k) const { return k * slideNs_; }
+
+    /// The window ids of `item`: k with k·slide <= time < k·slide + range. They are the same for every
+    /// time in the item's slide slot [j·slide, (j+1)·slide) when range is a whole number of slides,
+    /// so the slot is remembered in the item's sample indices and later items of it skip the division.
+    void enterSlot(const Item& item) {
+        const TimeNs time = item.time();
+        const Timebase& timebase = *item.range().timebase;
+        if (!timebase_) timebase_ = &Timebase::get(1e9, 0, timebase.clock());
+        slot_.lastWindow = floorDiv(time, slideNs_);
+        slot_.firstWindow = floorDiv(time - rangeNs_, slideNs_) + 1;
+        slot_.timebase = &timebase;
+        if (rangeNs_ % slideNs_ == 0) {
+            slot_.firstIndex = timebase.firstIndexAtOrAfter(slot_.lastWindow * slideNs_);
+            slot_.endIndex = timebase.firstIndexAtOrAfter((slot_.lastWindow + 1) * slideNs_);
+        } else {
+            slot_.firstIndex = slot_.endIndex = item.range().start;  // no reuse: each item computes its own
+            ++slot_.endIndex;
+            slot_.timebase = nullptr;
+        }
+    }
 
     Partial& partialFor(std::int64_t k, double group) {
         if (grouped_) {
@@ -237,6 +255,12 @@ private:
     std::vector<double> edges_;
     std::vector<const char*> binNames_;
     const Timebase* timebase_ = nullptr;
+    struct Slot {
+        const Timebase* timebase = nullptr;  ///< the items' timebase (null: recompute for every item)
+        std::int64_t firstIndex = 0, endIndex = 0;  ///< sample indices of the slot on that timebase
+        std::int64_t firstWindow = 0, lastWindow = -1;  ///< window ids every time in the slot falls in
+    } slot_;
+    LateCheck lateCheck_;
     std::int64_t nextToClose_ = kNoWindow;  ///< windows below this id are closed
     std::int64_t base_ = 0;                 ///< window id of windows_.front()
     std::deque<Partial> windows_;           ///< ungrouped: one partial per window id from base_

@@ -5,6 +5,7 @@
 #include "nodes/spatial/music_doa.h"
 #include "nodes/spatial/srp_phat.h"
 #include "nodes/spatial/triangulate.h"
+#include "nodes/spatial/triangulate_joined.h"
 
 namespace isochron {
 
@@ -14,6 +15,7 @@ void registerSpatialNodes(OperatorRegistry& registry) {
     registry.add(amlDoaDescriptor());
     registry.add(musicDoaDescriptor());
     registry.add(triangulateDescriptor());
+    registry.add(triangulateJoinedDescriptor());
     registry.add(bearingTrackerDescriptor());
 }
 

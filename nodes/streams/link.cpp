@@ -78,7 +78,7 @@ private:
             Pending next = std::move(pending_.back());
             pending_.pop_back();
             held_.remove(next.bytes);
-            emit(kOut, std::move(next.item));
+            emitHeld(kOut, std::move(next.item));
         }
     }
 

@@ -27,12 +27,12 @@ protected:
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
-        while (!heap_.empty() && heap_.earliestTime() < inputProgress) emit(kOut, heap_.pop());
+        while (!heap_.empty() && heap_.earliestTime() < inputProgress) emitHeld(kOut, heap_.pop());
         return inputProgress;
     }
 
     void onFinish() override {
-        while (!heap_.empty()) emit(kOut, heap_.pop());
+        while (!heap_.empty()) emitHeld(kOut, heap_.pop());
     }
 
 private:

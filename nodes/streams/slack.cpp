@@ -47,7 +47,7 @@ protected:
 private:
     void release() {
         released_ = heap_.earliestTime();
-        emit(kOut, heap_.pop());
+        emitHeld(kOut, heap_.pop());
     }
 
     TimeNs slackNs_ = 0;

@@ -1,6 +1,9 @@
 #include "nodes/streams/union.h"
 
+#include <vector>
+
 #include "engine/operators/operator.h"
+#include "nodes/streams/late_check.h"
 
 namespace isochron {
 namespace {
@@ -21,15 +24,19 @@ protected:
                                     inputPort(0).name + "' carries " + inputPort(0).type.toString() + ": a union needs one type");
             }
         }
+        lateChecks_.assign(static_cast<std::size_t>(inputCount()), {});
     }
 
     void process(int inputPort, Item&& item) override {
-        if (item.time() < this->inputProgress(inputPort)) [[unlikely]] {
+        if (lateChecks_[static_cast<std::size_t>(inputPort)].isLate(item, this->inputProgress(inputPort))) [[unlikely]] {
             countLate(inputPort);
             return emit(kLate, std::move(item));
         }
         emit(kOut, std::move(item));
     }
+
+private:
+    std::vector<LateCheck> lateChecks_;
 };
 
 }  // namespace

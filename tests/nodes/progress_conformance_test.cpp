@@ -43,6 +43,7 @@ const std::map<std::string, Recipe>& recipes() {
         {"spatial.music", {R"({"geometry": "square4:0.2", "block": 256})", 4}},
         {"spatial.gcc_phat", {R"({"geometry": "square4:0.2"})", 4}},
         {"spatial.triangulate", {R"({"array_poses": [0, 0, 0, 4, 0, 90]})", 2}},
+        {"spatial.triangulate_joined", {R"({"prefixes": "a_,b_", "array_poses": [0, 0, 0, 4, 0, 90]})"}},
         {"relational.window_aggregate", {R"({"range": 0.05})"}},
         // Sources: parameters that make them finite and self-contained.
         {"io.audio_file_source", {R"({"path": ")" ISOCHRON_SOURCE_DIR R"(/samples/data/counting-speech-16k.wav", "block": 1024, "progress_interval": 4096})"}},
