@@ -12,8 +12,6 @@
 #include "app/plugin_check/operator_check.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
-#include "isochron/ext/check.h"
-#include "isochron/ext/item_types.h"
 #include "nodes/register_builtin_nodes.h"
 
 using namespace isochron;
@@ -53,17 +51,7 @@ public:
 };
 
 int printManifest(const std::string& file) {
-    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(file);
-    PluginManifest manifest;
-    manifest.name = library->table().name;
-    manifest.version = library->table().version;
-    manifest.abiVersion = library->table().abiVersion;
-    for (const char* id : {kCheckCapabilityId, kItemTypesCapabilityId}) {
-        if (library->capability(id)) manifest.capabilities.push_back(id);
-    }
-    manifest.itemTypes = library->itemTypes();
-    manifest.operators = library->describeOperators();
-    std::cout << pluginManifestToJson(manifest).dump(2) << "\n";
+    std::cout << pluginManifestToJson(PluginLibrary::open(file)->impliedManifest()).dump(2) << "\n";
     return 0;
 }
 

@@ -51,7 +51,7 @@ void printPlugins(const PluginHost& host) {
         std::cout << plugin->name << " " << plugin->version << "  " << plugin->file.string() << "\n";
         for (const auto& type : plugin->operatorTypes) std::cout << "    operator " << type << "\n";
         for (const auto& type : plugin->itemTypes) std::cout << "    item type custom<" << type.name << ">  " << type.doc << "\n";
-        for (const auto& id : plugin->capabilities) std::cout << "    capability " << id << "\n";
+        for (const auto& id : plugin->extensions) std::cout << "    extension " << id << "\n";
     }
 }
 
@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (options.version) {
-        std::cout << "isochron-run 0.1.0 (graph format " << kGraphFormat << ", plugin ABI " << ISOCHRON_PLUGIN_ABI_VERSION << ")\n";
+        std::cout << "isochron-run 0.1.0 (graph format " << kGraphFormat << ", plugin ABI " << ISOCHRON_ABI_VERSION << ")\n";
         return 0;
     }
     OperatorRegistry& registry = builtinRegistry();
