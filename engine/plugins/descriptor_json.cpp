@@ -140,8 +140,8 @@ void groupDifferences(const ordered_json& declared, const ordered_json& actual, 
         }
     }
     if (declaredCommon != actualCommon) {
-        differences.push_back(group + " are in another order: the manifest lists " + joinedNames(declaredCommon) + "; the binary " +
-                              joinedNames(actualCommon));
+        differences.push_back(group + " are in another order: the manifest lists [" + joinedNames(declaredCommon) + "], the binary [" +
+                              joinedNames(actualCommon) + "]");
     }
 }
 

@@ -72,7 +72,7 @@ TEST_CASE("isochron-plugin-check --manifest prints the manifest the loader expec
     REQUIRE(r.status == 0);
     const nlohmann::json manifest = nlohmann::json::parse(r.output);
     CHECK(manifest["format"] == "isochron-plugin/1");
-    CHECK(manifest["abi"] == 1);
+    CHECK(manifest["abi"] == 2);
     CHECK(manifest["operators"][0]["type"] == "zcr.rate");
     CHECK(manifest["operators"][0]["params"][0]["unit"] == "samples");
     const Result refused = runChecker(plugin(ISOCHRON_FIXTURE_DIR, "refused_entry").string());

@@ -141,12 +141,12 @@ private:
         const TimeNs deadline = wallClockNs() + std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count();
         while (!exchange_->awaitResponse(expected, kLivenessSlice)) {
             if (child_->ended()) {
-                throw OperatorError("its sandboxed process " + child_->ending() + " in the " + hook + " hook");
+                throw OperatorError("its sandboxed process " + child_->ending());
             }
             if (wallClockNs() > deadline) {
                 child_->kill();
-                throw OperatorError(std::string("its sandboxed process did not finish the ") + hook + " hook within " +
-                                    std::to_string(watchdog_.count()) + " ms (the watchdog killed it)");
+                throw OperatorError("its sandboxed process did not answer within " + std::to_string(watchdog_.count()) +
+                                    " ms (the watchdog killed it)");
             }
         }
         return replay(hook);
