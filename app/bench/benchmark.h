@@ -44,5 +44,6 @@ std::vector<Benchmark> loopBenchmarks();     ///< statfilter-loop (the hand-writ
 std::vector<Benchmark> localizationBenchmarks();  ///< detectaudio, localize-realtime, localize-accuracy (issue 5)
 std::vector<Benchmark> auroraBenchmarks();   ///< aurora-* (the Aurora scheduling paper's experiments)
 std::vector<Benchmark> telemetryBenchmarks();  ///< telemetry-overhead
+std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
 
 }  // namespace isochron::bench

@@ -6,6 +6,10 @@
 #include <fstream>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "engine/plugins/plugin_manifest.h"
+
 namespace isochron {
 namespace {
 
@@ -53,6 +57,15 @@ std::string pluginBuildId(const std::filesystem::path& binary) {
         if (!id.empty()) return id;
     }
     return "";
+}
+
+bool manifestDescribesBuild(const std::filesystem::path& binary) {
+    std::ifstream in(manifestPathFor(binary));
+    const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+    if (!manifest.is_object()) return false;
+    const auto recorded = manifest.find("build_id");
+    if (recorded == manifest.end()) return true;
+    return recorded->is_string() && recorded->get<std::string>() == pluginBuildId(binary);
 }
 
 }  // namespace isochron

@@ -12,4 +12,9 @@ namespace isochron {
 /// [any thread] [may allocate]
 std::string pluginBuildId(const std::filesystem::path& binary);
 
+/// Whether the manifest beside `binary` was generated from this very build of it (their build ids
+/// agree), or records no build id to compare. False while a build has written the binary but not
+/// yet its manifest, or when either cannot be read. [any thread] [may allocate]
+bool manifestDescribesBuild(const std::filesystem::path& binary);
+
 }  // namespace isochron
