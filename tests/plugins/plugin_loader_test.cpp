@@ -8,15 +8,18 @@
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
+#include "engine/plugins/plugin_build_id.h"
 #include "engine/plugins/plugin_discovery.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/runtime/engine.h"
 #include "nodes/register_builtin_nodes.h"
 #include "tests/plugins/plugin_test_support.h"
+#include "tests/support/run_command.h"
 
 using namespace isochron;
 using namespace isochron::test;
 using Catch::Matchers::Contains;
+using isochron::test::CommandResult;
 
 namespace {
 
@@ -224,4 +227,31 @@ TEST_CASE("discovery searches ISOCHRON_PLUGIN_PATH, then the per-user folder; ea
     CHECK(userPluginFolder() == folder.path() / ".local" / "share" / "isochron" / "plugins");
     setenv("HOME", savedHome.c_str(), 1);
     unsetenv("ISOCHRON_PLUGIN_PATH");
+}
+
+TEST_CASE("the build writes each plugin's manifest from its binary, with the binary's build id", "[plugins][manifest]") {
+    const auto zcr = examplePlugin("zero_crossing_rate");
+    const CommandResult printed = runProgram(ISOCHRON_PLUGIN_MANIFEST_BINARY, "--print " + zcr.string());
+    REQUIRE(printed.status == 0);
+    std::ifstream in(manifestPathFor(zcr));
+    const nlohmann::json written = nlohmann::json::parse(in);
+    CHECK(nlohmann::json::parse(printed.output) == written);
+    CHECK(written["abi"] == 2);
+    CHECK(written["operators"][0]["params"][0]["unit"] == "samples");
+    CHECK(written["build_id"].get<std::string>().size() == 40);  // sha1
+    CHECK(written["build_id"] == pluginBuildId(zcr));
+    CHECK(manifestDescribesBuild(zcr));
+
+    // Release 2's binary beside release 1's manifest: another build, and the refusal says so.
+    ScratchFolder folder("manifest-build");
+    const auto plugin = copyPlugin(fixturePlugin("versioned_v1"), folder.path(), "versioned");
+    std::filesystem::copy_file(fixturePlugin("versioned_v2"), plugin, std::filesystem::copy_options::overwrite_existing);
+    CHECK_FALSE(manifestDescribesBuild(plugin));
+    OperatorRegistry registry = builtins();
+    PluginHost host(registry);
+    CHECK_THAT(refusalOf(host, plugin), Contains("the manifest was generated from another build of the binary"));
+
+    const CommandResult refused = runProgram(ISOCHRON_PLUGIN_MANIFEST_BINARY, fixturePlugin("refused_entry").string());
+    CHECK(refused.status == 2);
+    CHECK_THAT(refused.output, Contains("refused_entry.so: exports no isochron_plugin_entry"));
 }
