@@ -6,6 +6,9 @@
 //   passchain       10 pass-throughs in a chain: the ABI's cost per hop, nothing else to hide it
 //   statfilter      one pass-through between the source and the statfilter pipeline (rewindow,
 //                   stddev and mean filters): one plugin node in a graph that does some work
+//   biquad          the biquad example plugin (a bandpass computing a new signal) between the
+//                   source and the sink: a plugin that does the work itself (no built-in to compare
+//                   with; its built-in columns repeat the in-process ones)
 // The in-process ratio is per second of engine-thread CPU (other processes on a shared machine
 // hardly move it) and per wall second; the sandboxed ratio is per wall second only, since the
 // work moves to the children.
@@ -42,36 +45,51 @@ GraphSpec withPlugin(GraphSpec graph) {
 GraphSpec statfilterWithPass(const BenchContext& context) {
     GraphSpec graph = benchGraph("statfilter", context, kBlock);
     graph.nodes.push_back({"pass", kBuiltin, {}, std::nullopt, nlohmann::json::object()});
-    for (EdgeSpec& edge : graph.edges) {
-        if (edge.fromNode != "source") continue;
-        graph.edges.push_back({"pass", "out", edge.toNode, edge.toPort});
-        edge.toNode = "pass";
-        edge.toPort = "in";
-        break;
-    }
+    auto fromSource = std::find_if(graph.edges.begin(), graph.edges.end(), [](const EdgeSpec& edge) { return edge.fromNode == "source"; });
+    const EdgeSpec rest{"pass", "out", fromSource->toNode, fromSource->toPort};
+    fromSource->toNode = "pass";
+    fromSource->toPort = "in";
+    graph.edges.push_back(rest);
+    return graph;
+}
+
+// The source straight into the biquad plugin, then the sink.
+GraphSpec biquadGraph(const BenchContext& context) {
+    GraphSpec graph = benchGraph("passchain", context, kBlock);
+    graph.nodes.erase(std::remove_if(graph.nodes.begin(), graph.nodes.end(), [](const NodeSpec& node) { return node.type == kBuiltin; }),
+                      graph.nodes.end());
+    graph.nodes.push_back({"filter", "biquad.filter", {{"response", "bandpass"}, {"frequency_hz", 700.0}, {"q", 4.0}}, std::nullopt,
+                           nlohmann::json::object()});
+    const std::string sink = graph.edges.back().toNode;
+    graph.edges = {{"source", "out0", "filter", "in"}, {"filter", "out", sink, "in"}};
     return graph;
 }
 
 void pluginHosting(const BenchContext& context, const Report& report) {
-    const std::filesystem::path plugin = std::filesystem::path(ISOCHRON_PLUGIN_DIR) / "pass_through.so";
+    const std::filesystem::path folder = std::filesystem::path(ISOCHRON_PLUGIN_DIR);
+    const std::vector<std::filesystem::path> plugins = {folder / "pass_through.so", folder / "biquad.so"};
     const std::string scheduler = context.scheduler.value_or("df");
     const double seconds = std::max(0.25, context.seconds / 3);
     PluginHost host(builtinRegistry());
     auto hosted = [&](bool sandboxed) {
-        host.unload(plugin);
         PluginHosting hosting;
         hosting.sandboxed = sandboxed;
-        host.load(plugin, hosting);
+        for (const auto& plugin : plugins) {
+            host.unload(plugin);
+            host.load(plugin, hosting);
+        }
     };
     const std::vector<std::pair<std::string, GraphSpec>> graphs = {{"passchain", benchGraph("passchain", context, kBlock)},
-                                                                   {"statfilter", statfilterWithPass(context)}};
+                                                                   {"statfilter", statfilterWithPass(context)},
+                                                                   {"biquad", biquadGraph(context)}};
     for (const auto& [name, builtin] : graphs) {
         const GraphSpec plugged = withPlugin(builtin);
+        const bool pluginOnly = name == "biquad";
         std::vector<double> builtinRates, inProcessRates, sandboxedRates, cpuRatios, wallRatios, sandboxRatios;
         for (int round = 0; round < kRounds; ++round) {
-            const TimedRun reference = runTimed(builtin, scheduler, seconds);
             hosted(false);
             const TimedRun inProcess = runTimed(plugged, scheduler, seconds);
+            const TimedRun reference = pluginOnly ? inProcess : runTimed(builtin, scheduler, seconds);
             hosted(true);
             const TimedRun sandboxed = runTimed(plugged, scheduler, seconds);
             builtinRates.push_back(reference.samplesPerSecond());
@@ -81,7 +99,7 @@ void pluginHosting(const BenchContext& context, const Report& report) {
             wallRatios.push_back(inProcess.samplesPerSecond() / reference.samplesPerSecond());
             sandboxRatios.push_back(sandboxed.samplesPerSecond() / inProcess.samplesPerSecond());
         }
-        host.unload(plugin);
+        for (const auto& plugin : plugins) host.unload(plugin);
         report({{"benchmark", "plugin-hosting"},
                 {"scheduler", scheduler},
                 {"graph", name},

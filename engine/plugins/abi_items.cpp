@@ -93,6 +93,11 @@ void AbiItemView::reserve() {
 }
 
 const isochron_item& AbiItemView::view(const Item& item) {
+    if (item.kind() == ItemKind::Signal) {  // the common case: a signal's range is its segment's
+        viewSamples(item.segment());
+        item_ = {ISOCHRON_ITEM_SIGNAL, {segment_.timebase, segment_.start_index, segment_.length}, 0.0, &segment_, nullptr};
+        return item_;
+    }
     const SampleRange range = item.range();
     item_ = {abiItemKind(item.kind()), {timebases_(range.timebase), range.start, range.length}, item.value(), nullptr, nullptr};
     switch (item.kind()) {
@@ -109,9 +114,11 @@ const isochron_item& AbiItemView::view(const Item& item) {
 
 void AbiItemView::viewSamples(const SegmentHandle& segment) {
     const void* samples = nullptr;
-    if (segment.pieceCount() == 1) {
-        segment.forEachRun([&](const std::byte* data, std::int64_t) { samples = data; });
-    } else if (!segment.empty()) {
+    int runs = 0;
+    segment.forEachRun([&](const std::byte* data, std::int64_t) {
+        if (runs++ == 0) samples = data;
+    });
+    if (runs > 1) {  // several pieces: made contiguous once, cached with the storage
         switch (segment.sampleType()) {
             case SampleType::Float32: samples = typedMaterialize<float>(segment); break;
             case SampleType::Float64: samples = typedMaterialize<double>(segment); break;
@@ -146,11 +153,27 @@ void AbiItemView::viewCustom(const CustomPayload& payload) {
     item_.record = &record_;
 }
 
+void checkFits(ItemKind kind, SampleType sampleType, const ResolvedPort& port) {
+    const bool kindFits = !port.type.kind || *port.type.kind == kind;
+    const bool samplesFit = !port.type.sampleType || sampleType == SampleType::None || *port.type.sampleType == sampleType;
+    if (!kindFits || !samplesFit) {
+        throw std::invalid_argument("a " + std::string(itemKindName(kind)) + " item does not fit output '" + port.name + "' (" + port.type.toString() + ")");
+    }
+}
+
 Item engineItemFromAbi(const isochron_item& item, const ResolvedPort& port) {
     const std::optional<ItemKind> kind = engineItemKind(item.kind);
     if (!kind) throw std::invalid_argument("item kind " + std::to_string(item.kind) + " is not one the ABI defines");
     if (port.type.kind && *port.type.kind != *kind) {
         throw std::invalid_argument("a " + std::string(itemKindName(*kind)) + " item does not fit output '" + port.name + "' (" + port.type.toString() + ")");
+    }
+    if (*kind == ItemKind::Signal && item.segment && item.segment->handle) {
+        // The common case first: samples the host made, sent on (shared, not copied).
+        const auto& shared = *static_cast<const SegmentHandle*>(item.segment->handle);
+        if (shared.startIndex() == item.segment->start_index && shared.length() == item.segment->length &&
+            (!port.type.sampleType || *port.type.sampleType == shared.sampleType() || shared.empty())) {
+            return samplesItem(shared, false, {});
+        }
     }
     const SampleRange range{timebaseOf(item.range.timebase, "the item's range"), item.range.start, item.range.length};
     auto needRecord = [&] {

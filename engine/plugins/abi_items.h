@@ -22,6 +22,8 @@ public:
     void reserve();
     /// The view of `item` (not a progress marker). [no allocation]
     const isochron_item& view(const Item& item);
+    /// Whether `item` is the struct the last view() returned. [no allocation]
+    bool isView(const isochron_item& item) const { return &item == &item_; }
 
 private:
     void viewSamples(const SegmentHandle& segment);
@@ -40,5 +42,9 @@ private:
 /// `const SegmentHandle*`) is shared, one without is copied into pooled memory; records are copied.
 /// Throws std::invalid_argument saying what does not fit the port. [engine thread] [pooled]
 Item engineItemFromAbi(const isochron_item& item, const ResolvedPort& port);
+
+/// Whether an engine item of kind `kind` with samples of `sampleType` fits output `port`; throws
+/// std::invalid_argument saying why not. [no allocation unless it throws]
+void checkFits(ItemKind kind, SampleType sampleType, const ResolvedPort& port);
 
 }  // namespace isochron

@@ -8,7 +8,7 @@
 namespace isochron {
 
 AbiNode::AbiNode()
-    : host_{ISOCHRON_ABI_VERSION, this, &nodeIdOf, &getParam, &portCount, &getPort, &inputProgress, &emit, &emitProgress, &allocate,
+    : host_{ISOCHRON_ABI_VERSION, this, &nodeIdOf, &getParam, &portCount, &getPort, &inputProgress, &emit, &forward, &emitProgress, &allocate,
             &subsegmentOf, &retain, &release, &getTimebase, &budgetOf, &admissionOf, &log, &getExtension} {}
 
 std::string AbiNode::takeError(const char* hook) {
@@ -99,20 +99,28 @@ std::int64_t AbiNode::inputProgress(const isochron_host* host, std::uint32_t por
     return port < node.inputs_.size() ? node.inputProgressNs(port) : kEndOfTime;
 }
 
-bool AbiNode::emit(const isochron_host* host, std::uint32_t port, const isochron_item* item) {
+template <class Send> bool AbiNode::sendOn(const isochron_host* host, std::uint32_t port, const isochron_item* item, Send&& send) {
     AbiNode& node = self(host);
     return node.guarded(
         [&] {
             if (port >= node.outputs_.size()) throw std::invalid_argument("emit on output #" + std::to_string(port) + ": there is no such output");
             if (!item) throw std::invalid_argument("emit on output '" + node.outputs_[port].spec.name + "': no item");
             try {
-                node.emitItem(port, *item);
+                send(node, *item);
             } catch (const std::invalid_argument& e) {
                 throw std::invalid_argument("emit on output '" + node.outputs_[port].spec.name + "': " + e.what());
             }
             return true;
         },
         false);
+}
+
+bool AbiNode::emit(const isochron_host* host, std::uint32_t port, const isochron_item* item) {
+    return sendOn(host, port, item, [port](AbiNode& node, const isochron_item& sent) { node.emitItem(port, sent); });
+}
+
+bool AbiNode::forward(const isochron_host* host, std::uint32_t port, const isochron_item* item) {
+    return sendOn(host, port, item, [port](AbiNode& node, const isochron_item& sent) { node.forwardItem(port, sent); });
 }
 
 void AbiNode::emitProgress(const isochron_host* host, std::int64_t timeNs) { self(host).emitProgressNs(timeNs); }

@@ -32,7 +32,9 @@ public:
     /// saying `hook` failed without one; clears it. [may allocate]
     std::string takeError(const char* hook);
     /// Forget any error logged so far (before a hook call). [no allocation]
-    void clearError() { error_.clear(); }
+    void clearError() {
+        if (!error_.empty()) error_.clear();
+    }
 
 protected:
     /// Describe the node: id, its type's descriptor (for parameter kinds) and its resolved ports.
@@ -46,6 +48,9 @@ protected:
     virtual const ParamSet& currentParams() const = 0;
     virtual std::int64_t inputProgressNs(std::uint32_t port) const = 0;
     virtual void emitItem(std::uint32_t port, const isochron_item& item) = 0;
+    /// Hand the item being processed over to `port` (see isochron_host.forward); by default it is
+    /// emitted like any item.
+    virtual void forwardItem(std::uint32_t port, const isochron_item& item) { emitItem(port, item); }
     virtual void emitProgressNs(std::int64_t timeNs) = 0;
     virtual void allocateSegment(std::uint32_t sampleType, std::int64_t length, std::int64_t startIndex, const isochron_timebase* timebase,
                                  isochron_segment& segment) = 0;
@@ -74,6 +79,9 @@ private:
     static bool getPort(const isochron_host* host, std::uint32_t direction, std::uint32_t index, isochron_port_info* info);
     static std::int64_t inputProgress(const isochron_host* host, std::uint32_t port);
     static bool emit(const isochron_host* host, std::uint32_t port, const isochron_item* item);
+    static bool forward(const isochron_host* host, std::uint32_t port, const isochron_item* item);
+    // emit and forward: check the port, run `send`, name the port in its error.
+    template <class Send> static bool sendOn(const isochron_host* host, std::uint32_t port, const isochron_item* item, Send&& send);
     static void emitProgress(const isochron_host* host, std::int64_t timeNs);
     static bool allocate(const isochron_host* host, std::uint32_t sampleType, std::int64_t length, std::int64_t startIndex,
                          const isochron_timebase* timebase, isochron_segment* segment);

@@ -80,7 +80,10 @@ void AbiOperator::process(int inputPort, Item&& item) {
     if (!instance_->process) throw OperatorError("its operator type takes no input (it has no process hook)");
     clearError();
     PluginCallScope scope(site_, "process");
-    endHook(instance_->process(instance_, static_cast<std::uint32_t>(inputPort), &view_.view(item)), "process");
+    input_ = &item;
+    const bool ok = instance_->process(instance_, static_cast<std::uint32_t>(inputPort), &view_.view(item));
+    input_ = nullptr;
+    endHook(ok, "process");
 }
 
 SourceStatus AbiOperator::onProduce() {
@@ -138,6 +141,14 @@ void AbiOperator::endHook(bool ok, const char* hook) {
 
 void AbiOperator::emitItem(std::uint32_t port, const isochron_item& item) {
     Operator::emit(static_cast<int>(port), engineItemFromAbi(item, outputSpec(port)));
+}
+
+void AbiOperator::forwardItem(std::uint32_t port, const isochron_item& item) {
+    if (!input_ || !view_.isView(item)) throw std::invalid_argument("forward takes the item process() got, once (emit any other)");
+    checkFits(input_->kind(), input_->sampleType(), outputSpec(port));
+    Item handedOver = std::move(*input_);
+    input_ = nullptr;
+    Operator::emit(static_cast<int>(port), std::move(handedOver));
 }
 
 AbiOperator::SegmentSlot* AbiOperator::newSlot(SegmentHandle segment, bool kept) {

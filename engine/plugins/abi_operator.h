@@ -43,6 +43,7 @@ private:
     const ParamSet& currentParams() const override { return params(); }
     std::int64_t inputProgressNs(std::uint32_t port) const override { return Operator::inputProgress(static_cast<int>(port)); }
     void emitItem(std::uint32_t port, const isochron_item& item) override;
+    void forwardItem(std::uint32_t port, const isochron_item& item) override;
     void emitProgressNs(std::int64_t timeNs) override { Operator::emitProgress(timeNs); }
     void allocateSegment(std::uint32_t sampleType, std::int64_t length, std::int64_t startIndex, const isochron_timebase* timebase,
                          isochron_segment& segment) override;
@@ -62,6 +63,7 @@ private:
     PluginCallSite site_;
     const isochron_operator* instance_ = nullptr;
     AbiItemView view_;
+    Item* input_ = nullptr;  // the item being processed, which forward hands over
     std::string changedName_;     // a live parameter's name, NUL-terminated for the plugin
     SegmentSlot* hookSlots_ = nullptr;  // segments made during the current hook, freed when it returns
     SegmentSlot* keptSlots_ = nullptr;  // segments the plugin retained

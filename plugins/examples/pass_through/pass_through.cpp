@@ -1,5 +1,5 @@
-// Example plugin "pass_through": the operator "pass.through" forwards every item as it came, the
-// samples shared rather than copied. The smallest complete plugin, and what isochron-bench runs to
+// Example plugin "pass_through": the operator "pass.through" forwards every item as it came, handed
+// over to the next operator (forward), so not even a reference count changes. The smallest complete plugin, and what isochron-bench runs to
 // measure what hosting through the ABI costs next to the built-in segments.pass_through.
 #include <isochron/isochron.hpp>
 
@@ -9,7 +9,7 @@ using namespace isochron::sdk;
 
 class PassThrough final : public Operator {
 protected:
-    void process(int, const Item& item) override { emit(0, item); }
+    void process(int, const Item& item) override { forward(0, item); }
 };
 
 Plugin describePlugin() {

@@ -265,6 +265,11 @@ typedef struct isochron_host {
      * is shared, one without is copied. False (and an error logged for the node) when the item
      * does not fit the port or the record has too many fields. [no allocation] */
     bool (*emit)(const struct isochron_host *host, uint32_t output_port, const isochron_item *item);
+    /* Send the item process() got on output_port as it is, handing it over instead of sharing it:
+     * the cheapest way to pass an item through (no reference counting). It is the hook's last use
+     * of the item: do not read it (or emit or forward it) afterwards. False (and an error) for
+     * another item or a port it does not fit. [no allocation] */
+    bool (*forward)(const struct isochron_host *host, uint32_t output_port, const isochron_item *item);
     /* Promise that no item with time < time_ns will follow on any output; ignored unless it
      * advances the promise. [no allocation] */
     void (*emit_progress)(const struct isochron_host *host, int64_t time_ns);

@@ -66,17 +66,21 @@ private:
 /// A value on an edge. [value type; no allocation]
 class Item {
 public:
-    /// A view of an item the host handed in.
-    explicit Item(const isochron_item& raw) : raw_(raw) {}
+    /// A view of an item the host handed in (raw() then gives the host's own struct back, so the
+    /// host knows the item when it is forwarded).
+    explicit Item(const isochron_item& raw) : raw_(raw), hosts_(&raw) {}
     Item(const Item& other) { *this = other; }
     Item& operator=(const Item& other) {
         raw_ = other.raw_;
-        segment_ = other.segment_;
-        record_ = other.record_;
-        std::copy_n(other.fields_.begin(), other.record_.field_count, fields_.begin());
-        // An item built here points at its own storage: point the copy at the copy's.
-        if (other.raw_.segment == &other.segment_) raw_.segment = &segment_;
+        hosts_ = other.hosts_;
+        // An item built here points at its own storage: the copy points at the copy's.
+        if (other.raw_.segment == &other.segment_) {
+            segment_ = other.segment_;
+            raw_.segment = &segment_;
+        }
         if (other.raw_.record == &other.record_) {
+            record_ = other.record_;
+            std::copy_n(other.fields_.begin(), other.record_.field_count, fields_.begin());
             raw_.record = &record_;
             record_.fields = fields_.data();
         }
@@ -127,7 +131,7 @@ public:
         return Record(raw_.record);
     }
 
-    const isochron_item& raw() const { return raw_; }
+    const isochron_item& raw() const { return hosts_ ? *hosts_ : raw_; }
 
 private:
     Item(std::uint32_t kind, Range range, double value) {
@@ -143,10 +147,12 @@ private:
         raw_.record = &record_;
     }
 
+    // What an item built here points at; a view of a host item never touches them, so they stay
+    // uninitialized (a view is made for every item a hook gets).
     isochron_item raw_{};
-    isochron_segment segment_{};
-    isochron_record record_{};
-    // Only the first record_.field_count are set: a view never touches them, so they stay uninitialized.
+    const isochron_item* hosts_ = nullptr;  // the host's item this one views; null for one built here
+    isochron_segment segment_;
+    isochron_record record_;
     std::array<isochron_field, ISOCHRON_MAX_CUSTOM_FIELDS> fields_;
 };
 

@@ -112,6 +112,12 @@ protected:
     void emit(int outputPort, const Item& item) {
         if (!host_->emit(host_, static_cast<std::uint32_t>(outputPort), &item.raw())) throw Error("emit refused");
     }
+    /// Send the item process() got on as it is, handed over rather than shared: the cheapest pass
+    /// through. Its last use: do not read it afterwards. Throws Error when the host refuses it.
+    /// [no allocation]
+    void forward(int outputPort, const Item& item) {
+        if (!host_->forward(host_, static_cast<std::uint32_t>(outputPort), &item.raw())) throw Error("forward refused");
+    }
     /// Promise that no item with time < t will follow on any output. [no allocation]
     void emitProgress(TimeNs t) { host_->emit_progress(host_, t); }
     /// A warning shown with this node; it keeps running. [may allocate]
