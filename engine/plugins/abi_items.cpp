@@ -33,6 +33,10 @@ template <class T> SegmentHandle typedCopy(const isochron_segment& segment, cons
     return SigSeg<T>::copyOf(std::span<const T>(samples, static_cast<std::size_t>(segment.length)), segment.start_index, timebase);
 }
 
+template <class T> SegmentHandle subsegTyped(const SegmentHandle& whole, std::int64_t startIndex, std::int64_t length) {
+    return SigSeg<T>::fromHandle(whole).subseg(startIndex, length);
+}
+
 template <class T> const void* typedMaterialize(const SegmentHandle& segment) {
     return SigSeg<T>::fromHandle(segment).materialize().data();
 }
@@ -86,6 +90,17 @@ Item samplesItem(SegmentHandle handle, bool frame, SampleRange covered) {
 }
 
 }  // namespace
+
+SegmentHandle shareSubsegment(const SegmentHandle& whole, std::int64_t startIndex, std::int64_t length) {
+    switch (whole.sampleType()) {
+        case SampleType::Float32: return subsegTyped<float>(whole, startIndex, length);
+        case SampleType::Float64: return subsegTyped<double>(whole, startIndex, length);
+        case SampleType::Int16: return subsegTyped<std::int16_t>(whole, startIndex, length);
+        case SampleType::ComplexFloat32: return subsegTyped<std::complex<float>>(whole, startIndex, length);
+        case SampleType::None: break;
+    }
+    return {};
+}
 
 void AbiItemView::reserve() {
     fields_.reserve(ISOCHRON_MAX_CUSTOM_FIELDS);

@@ -43,6 +43,10 @@ private:
 /// Throws std::invalid_argument saying what does not fit the port. [engine thread] [pooled]
 Item engineItemFromAbi(const isochron_item& item, const ResolvedPort& port);
 
+/// Samples [startIndex, startIndex + length) of `whole`, sharing its storage; throws
+/// std::out_of_range outside it. [no allocation]
+SegmentHandle shareSubsegment(const SegmentHandle& whole, std::int64_t startIndex, std::int64_t length);
+
 /// Whether an engine item of kind `kind` with samples of `sampleType` fits output `port`; throws
 /// std::invalid_argument saying why not. [no allocation unless it throws]
 void checkFits(ItemKind kind, SampleType sampleType, const ResolvedPort& port);

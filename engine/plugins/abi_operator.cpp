@@ -23,21 +23,6 @@ template <class T> SegmentHandle allocateTyped(std::int64_t length, std::int64_t
     return segment;
 }
 
-template <class T> SegmentHandle subsegTyped(const SegmentHandle& whole, std::int64_t startIndex, std::int64_t length) {
-    return SigSeg<T>::fromHandle(whole).subseg(startIndex, length);
-}
-
-SegmentHandle subsegOf(const SegmentHandle& whole, std::int64_t startIndex, std::int64_t length) {
-    switch (whole.sampleType()) {
-        case SampleType::Float32: return subsegTyped<float>(whole, startIndex, length);
-        case SampleType::Float64: return subsegTyped<double>(whole, startIndex, length);
-        case SampleType::Int16: return subsegTyped<std::int16_t>(whole, startIndex, length);
-        case SampleType::ComplexFloat32: return subsegTyped<std::complex<float>>(whole, startIndex, length);
-        case SampleType::None: break;
-    }
-    return {};
-}
-
 }  // namespace
 
 AbiOperator::AbiOperator(const isochron_operator_type& type, std::shared_ptr<const OperatorDescriptor> declared, std::string pluginFile)
@@ -188,7 +173,7 @@ void AbiOperator::allocateSegment(std::uint32_t sampleType, std::int64_t length,
 
 void AbiOperator::subsegment(const isochron_segment& segment, std::int64_t startIndex, std::int64_t length, isochron_segment& part) {
     const auto& whole = *static_cast<const SegmentHandle*>(segment.handle);
-    SegmentSlot* slot = newSlot(subsegOf(whole, startIndex, length), false);
+    SegmentSlot* slot = newSlot(shareSubsegment(whole, startIndex, length), false);
     const std::size_t offset = static_cast<std::size_t>(startIndex - segment.start_index) * sampleSize(whole.sampleType());
     part = {segment.sample_type, startIndex, length, segment.timebase, static_cast<std::byte*>(segment.samples) + offset, &slot->segment};
 }

@@ -96,13 +96,17 @@ TEST_CASE("in-process, a crash names the node and the plugin before the process 
 
 TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugins][sandbox]") {
     ScratchFolder folder("sandbox-same");
-    // Input samples shared (pass.through), new signals (biquad), scalars (zcr), custom items
-    // (tones), a live parameter from the command line, and progress held back by windows.
+    // Input items handed over (pass.through), subsegments and retained segments (halves.delay), new
+    // signals (biquad), scalars (zcr), custom items (tones), a parameter from the command line, and
+    // progress held back by windows.
     auto graph = [&](const std::string& tag) {
         const nlohmann::json json = {
             {"format", "isochron-graph/1"},
             {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"frequency", 700}, {"rate", 16000}, {"duration", 2}, {"block", 333}}}},
                        {{"id", "pass"}, {"type", "pass.through"}},
+                       {{"id", "halves"}, {"type", "halves.delay"}},
+                       {{"id", "raw"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-raw.wav")).string()}, {"format", "float32"}}}},
+                       {{"id", "direct"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-tone.wav")).string()}, {"format", "float32"}}}},
                        {{"id", "filter"}, {"type", "biquad.filter"}, {"params", {{"response", "bandpass"}, {"frequency_hz", 700}, {"q", 4}}}},
                        {{"id", "zcr"}, {"type", "zcr.rate"}, {"params", {{"window", 400}, {"hop", 150}}}},
                        {{"id", "detect"}, {"type", "tones.detect"}, {"params", {{"window", 1000}}}},
@@ -111,7 +115,8 @@ TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugin
                        {{"id", "rates"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-rates.jsonl")).string()}}}},
                        {{"id", "tones"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-tones.jsonl")).string()}}}},
                        {{"id", "frequencies"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-frequencies.jsonl")).string()}}}}}},
-            {"edges", {{{"from", "tone.out"}, {"to", "pass.in"}}, {{"from", "pass.out"}, {"to", "filter.in"}}, {{"from", "filter.out"}, {"to", "wav.in0"}},
+            {"edges", {{{"from", "tone.out"}, {"to", "pass.in"}}, {{"from", "pass.out"}, {"to", "halves.in"}}, {{"from", "halves.out"}, {"to", "filter.in"}},
+                       {{"from", "halves.out"}, {"to", "raw.in0"}}, {{"from", "tone.out"}, {"to", "direct.in0"}}, {{"from", "filter.out"}, {"to", "wav.in0"}},
                        {{"from", "filter.out"}, {"to", "zcr.in"}}, {{"from", "zcr.rate"}, {"to", "rates.in"}},
                        {{"from", "pass.out"}, {"to", "detect.in"}}, {{"from", "detect.tones"}, {"to", "tones.in"}},
                        {{"from", "detect.tones"}, {"to", "frequency.tones"}}, {{"from", "frequency.frequency"}, {"to", "frequencies.in"}}}}};
@@ -121,15 +126,20 @@ TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugin
     };
     std::string plugins;
     for (const char* name : {"pass_through", "biquad", "zero_crossing_rate", "tones"}) plugins += " --plugin " + examplePlugin(name).string();
+    plugins += " --plugin " + fixturePlugin("halves").string();
     const Result inProcess = runRunner(graph("in-process") + plugins + " --set detect.min_peak=0.02");
     const Result sandboxed = runRunner(graph("sandboxed") + plugins + " --set detect.min_peak=0.02 --sandbox");
     INFO(inProcess.output << sandboxed.output);
     REQUIRE(inProcess.status == 0);
     REQUIRE(sandboxed.status == 0);
-    for (const char* output : {".wav", "-rates.jsonl", "-tones.jsonl", "-frequencies.jsonl"}) {
+    for (const char* output : {".wav", "-raw.wav", "-rates.jsonl", "-tones.jsonl", "-frequencies.jsonl"}) {
         INFO(output);
         const std::string expected = readText(folder.path() / ("in-process" + std::string(output)));
         CHECK(expected.size() > 100);
         CHECK(readText(folder.path() / ("sandboxed" + std::string(output))) == expected);
+    }
+    // The halves, put back together, are the generator's samples: the same file as the tone's own.
+    for (const char* tag : {"in-process", "sandboxed"}) {
+        CHECK(readText(folder.path() / (std::string(tag) + "-raw.wav")) == readText(folder.path() / (std::string(tag) + "-tone.wav")));
     }
 }

@@ -20,21 +20,6 @@ using namespace sandbox;
 /// How often a waiting host looks whether its child is still alive.
 constexpr std::chrono::milliseconds kLivenessSlice{20};
 
-template <class T> SegmentHandle subsegTyped(const SegmentHandle& whole, std::int64_t startIndex, std::int64_t length) {
-    return SigSeg<T>::fromHandle(whole).subseg(startIndex, length);
-}
-
-SegmentHandle subsegOf(const SegmentHandle& whole, std::int64_t startIndex, std::int64_t length) {
-    switch (whole.sampleType()) {
-        case SampleType::Float32: return subsegTyped<float>(whole, startIndex, length);
-        case SampleType::Float64: return subsegTyped<double>(whole, startIndex, length);
-        case SampleType::Int16: return subsegTyped<std::int16_t>(whole, startIndex, length);
-        case SampleType::ComplexFloat32: return subsegTyped<std::complex<float>>(whole, startIndex, length);
-        case SampleType::None: break;
-    }
-    return {};
-}
-
 class SandboxedOperator final : public Operator {
 public:
     SandboxedOperator(std::filesystem::path pluginFile, std::shared_ptr<const OperatorDescriptor> declared, std::chrono::milliseconds watchdog)
@@ -199,7 +184,7 @@ private:
             if (segment.start_index < whole.startIndex() || segment.start_index + segment.length > whole.endIndex()) {
                 throw OperatorError("the plugin emitted input samples outside of its input segment");
             }
-            sharedInput_ = subsegOf(whole, segment.start_index, segment.length);
+            sharedInput_ = shareSubsegment(whole, segment.start_index, segment.length);
             segment.handle = &sharedInput_;
         }
     }
