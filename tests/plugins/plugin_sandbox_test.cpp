@@ -97,7 +97,8 @@ TEST_CASE("in-process, a crash names the node and the plugin before the process 
 TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugins][sandbox]") {
     ScratchFolder folder("sandbox-same");
     // WAV files are 16-bit: float ones carry a PEAK chunk with the time of writing.
-    // Input items handed over (pass.through), subsegments and retained segments (halves.delay), new
+    // A plugin source (halves.ramp), input items handed over (pass.through), subsegments and
+    // retained segments (halves.delay), new
     // signals (biquad), scalars (zcr), custom items (tones), a parameter from the command line, and
     // progress held back by windows.
     auto graph = [&](const std::string& tag) {
@@ -107,6 +108,8 @@ TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugin
                        {{"id", "pass"}, {"type", "pass.through"}},
                        {{"id", "halves"}, {"type", "halves.delay"}},
                        {{"id", "raw"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-raw.wav")).string()}}}},
+                       {{"id", "ramp"}, {"type", "halves.ramp"}, {"params", {{"block", 300}, {"count", 40}}}},
+                       {{"id", "ramps"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-ramp.wav")).string()}}}},
                        {{"id", "direct"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-tone.wav")).string()}}}},
                        {{"id", "filter"}, {"type", "biquad.filter"}, {"params", {{"response", "bandpass"}, {"frequency_hz", 700}, {"q", 4}}}},
                        {{"id", "zcr"}, {"type", "zcr.rate"}, {"params", {{"window", 400}, {"hop", 150}}}},
@@ -117,7 +120,7 @@ TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugin
                        {{"id", "tones"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-tones.jsonl")).string()}}}},
                        {{"id", "frequencies"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-frequencies.jsonl")).string()}}}}}},
             {"edges", {{{"from", "tone.out"}, {"to", "pass.in"}}, {{"from", "pass.out"}, {"to", "halves.in"}}, {{"from", "halves.out"}, {"to", "filter.in"}},
-                       {{"from", "halves.out"}, {"to", "raw.in0"}}, {{"from", "tone.out"}, {"to", "direct.in0"}}, {{"from", "filter.out"}, {"to", "wav.in0"}},
+                       {{"from", "halves.out"}, {"to", "raw.in0"}}, {{"from", "tone.out"}, {"to", "direct.in0"}}, {{"from", "ramp.out"}, {"to", "ramps.in0"}}, {{"from", "filter.out"}, {"to", "wav.in0"}},
                        {{"from", "filter.out"}, {"to", "zcr.in"}}, {{"from", "zcr.rate"}, {"to", "rates.in"}},
                        {{"from", "pass.out"}, {"to", "detect.in"}}, {{"from", "detect.tones"}, {"to", "tones.in"}},
                        {{"from", "detect.tones"}, {"to", "frequency.tones"}}, {{"from", "frequency.frequency"}, {"to", "frequencies.in"}}}}};
@@ -133,7 +136,7 @@ TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugin
     INFO(inProcess.output << sandboxed.output);
     REQUIRE(inProcess.status == 0);
     REQUIRE(sandboxed.status == 0);
-    for (const char* output : {".wav", "-raw.wav", "-rates.jsonl", "-tones.jsonl", "-frequencies.jsonl"}) {
+    for (const char* output : {".wav", "-raw.wav", "-ramp.wav", "-rates.jsonl", "-tones.jsonl", "-frequencies.jsonl"}) {
         INFO(output);
         const std::string expected = readText(folder.path() / ("in-process" + std::string(output)));
         CHECK(expected.size() > 100);
