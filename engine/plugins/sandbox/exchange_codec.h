@@ -92,7 +92,6 @@ public:
         const auto length = get<std::uint32_t>();
         return reinterpret_cast<const char*>(take(std::size_t{length} + 1, 1));
     }
-    bool done() const { return at_ >= size_; }
 
 private:
     const std::byte* area_;

@@ -23,7 +23,6 @@ public:
     SandboxProcess(const SandboxProcess&) = delete;
     SandboxProcess& operator=(const SandboxProcess&) = delete;
 
-    pid_t pid() const { return pid_; }
     /// Whether it has ended; if so, ending() says how. [no allocation]
     bool ended();
     /// Kill it (SIGKILL) and reap it.
