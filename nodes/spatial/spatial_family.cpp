@@ -1,8 +1,10 @@
 #include "nodes/families.h"
 #include "nodes/spatial/aml_doa.h"
 #include "nodes/spatial/bearing_tracker.h"
+#include "nodes/spatial/delay_and_sum_beamformer.h"
 #include "nodes/spatial/gcc_phat.h"
 #include "nodes/spatial/music_doa.h"
+#include "nodes/spatial/mvdr_beamformer.h"
 #include "nodes/spatial/srp_phat.h"
 #include "nodes/spatial/triangulate.h"
 
@@ -15,6 +17,8 @@ void registerSpatialNodes(OperatorRegistry& registry) {
     registry.add(musicDoaDescriptor());
     registry.add(triangulateDescriptor());
     registry.add(bearingTrackerDescriptor());
+    registry.add(delayAndSumBeamformerDescriptor());
+    registry.add(mvdrBeamformerDescriptor());
 }
 
 }  // namespace isochron
