@@ -47,5 +47,6 @@ std::vector<Benchmark> telemetryBenchmarks();  ///< telemetry-overhead
 std::vector<Benchmark> outOfOrderBenchmarks();  ///< oop-skew, oop-throughput (the out-of-order paper)
 std::vector<Benchmark> listenBenchmarks();   ///< stft, beamformer, listen-snr (issue 18)
 std::vector<Benchmark> hotPathBenchmarks();    ///< hot-path (issue 16's figures side by side)
+std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
 
 }  // namespace isochron::bench
