@@ -7,6 +7,7 @@
 #include "nodes/spatial/mvdr_beamformer.h"
 #include "nodes/spatial/srp_phat.h"
 #include "nodes/spatial/triangulate.h"
+#include "nodes/spatial/triangulate_joined.h"
 
 namespace isochron {
 
@@ -16,6 +17,7 @@ void registerSpatialNodes(OperatorRegistry& registry) {
     registry.add(amlDoaDescriptor());
     registry.add(musicDoaDescriptor());
     registry.add(triangulateDescriptor());
+    registry.add(triangulateJoinedDescriptor());
     registry.add(bearingTrackerDescriptor());
     registry.add(delayAndSumBeamformerDescriptor());
     registry.add(mvdrBeamformerDescriptor());

@@ -21,7 +21,8 @@ bool startsWith(const std::string& text, const std::string& prefix) { return tex
 LocalizationOutputs findLocalizationOutputs(const GraphSpec& spec) {
     LocalizationOutputs found;
     for (const NodeSpec& node : spec.nodes) {
-        if (node.type == "spatial.triangulate" && found.triangulation.empty()) {
+        const bool triangulates = node.type == "spatial.triangulate" || node.type == "spatial.triangulate_joined";
+        if (triangulates && found.triangulation.empty()) {
             found.triangulation = node.id;
             const auto poses = node.params.find("array_poses");
             if (poses != node.params.end() && poses->second.is_array()) {

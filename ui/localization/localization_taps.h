@@ -16,7 +16,7 @@ namespace isochron::ui {
 struct LocalizationOutputs {
     std::vector<EdgeSpec> bearings;    ///< per array: fromNode/fromPort of its bearing events (toNode empty)
     std::vector<EdgeSpec> audio;       ///< the wires into the first estimator's mic inputs (a bus or one per mic)
-    std::string triangulation;         ///< the spatial.triangulate node, or empty
+    std::string triangulation;         ///< the spatial.triangulate(_joined) node, or empty
     std::vector<double> arrayPoses;    ///< its array_poses: x (m), y (m), heading (deg) per array
     bool empty() const { return bearings.empty(); }
 };
