@@ -1,8 +1,11 @@
 #include "nodes/families.h"
 #include "nodes/spatial/aml_doa.h"
+#include "nodes/spatial/array_stft.h"
 #include "nodes/spatial/bearing_tracker.h"
+#include "nodes/spatial/frame_directions.h"
 #include "nodes/spatial/gcc_phat.h"
 #include "nodes/spatial/music_doa.h"
+#include "nodes/spatial/source_tracker.h"
 #include "nodes/spatial/srp_phat.h"
 #include "nodes/spatial/triangulate.h"
 
@@ -15,6 +18,9 @@ void registerSpatialNodes(OperatorRegistry& registry) {
     registry.add(musicDoaDescriptor());
     registry.add(triangulateDescriptor());
     registry.add(bearingTrackerDescriptor());
+    registry.add(arrayStftDescriptor());
+    registry.add(frameDirectionsDescriptor());
+    registry.add(sourceTrackerDescriptor());
 }
 
 }  // namespace isochron

@@ -1,0 +1,253 @@
+#include "nodes/spatial/frame_directions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/operators/operator.h"
+#include "nodes/detect/activity_frame.h"
+#include "nodes/spatial/array_geometry.h"
+#include "nodes/spatial/direction_frame.h"
+#include "nodes/spatial/pair_lag_tables.h"
+#include "nodes/spatial/srp_peak_search.h"
+
+namespace isochron {
+namespace {
+
+/// Per frame: the PHAT-weighted cross-spectrum of every mic pair over the bins that hold sound,
+///   Psi_mn(k) = w(k) (X_m X_n^* - s N_mn(k)) / (|X_m| |X_n|),
+/// w the activity's signal weight (0 for bins of noise), N the noise cross-spectral matrix (averaged
+/// over frames where the activity says no sound is present, time constant noise_time_constant) and s
+/// the subtraction strength; then the steered response
+///   P(u) = sum_k sum_pairs Re(Psi_mn(k) e^{i w_k tau_mn(u)}) / (pairs x sum_k w(k)),   in [-1, 1],
+/// through lag tables (pair_lag_tables.h) and its peaks, coarse to fine (srp_peak_search.h).
+/// Subtracting N removes, on average, what a steady directional noise (a fan) adds to each pair, so
+/// it does not pull the peaks towards itself where it is as loud as the sound.
+class FrameDirections final : public Operator {
+protected:
+    void onActivate() override {
+        try {
+            geometry_ = loadGeometry(params().getString("geometry"));
+        } catch (const std::invalid_argument& e) {
+            throw OperatorError(std::string("geometry: ") + e.what());
+        }
+        bandLowHz_ = params().getReal("band_low_hz");
+        bandHighHz_ = params().getReal("band_high_hz");
+        if (bandHighHz_ >= 0.0 && bandLowHz_ > bandHighHz_) {
+            throw OperatorError("band_low_hz " + std::to_string(bandLowHz_) + " is above band_high_hz " + std::to_string(bandHighHz_));
+        }
+        search_.azimuthStepDegrees = params().getReal("azimuth_step_deg");
+        search_.elevationMinDegrees = params().getReal("elevation_min_deg");
+        search_.elevationMaxDegrees = params().getReal("elevation_max_deg");
+        search_.elevationStepDegrees = params().getReal("elevation_step_deg");
+        search_.suppressionDegrees = params().getReal("suppression_deg");
+        if (search_.elevationMinDegrees > search_.elevationMaxDegrees) {
+            throw OperatorError("elevation_min_deg " + std::to_string(search_.elevationMinDegrees) + " is above elevation_max_deg " +
+                                std::to_string(search_.elevationMaxDegrees));
+        }
+        maxPeaks_ = static_cast<int>(params().getInt("peaks"));
+        minimumSignalBins_ = params().getReal("min_signal_bins");
+        subtraction_ = static_cast<float>(params().getReal("noise_subtraction"));
+        noiseSeconds_ = params().getReal("noise_time_constant");
+        frameSize_ = 0;
+    }
+
+    void process(int, Item&& item) override {
+        const auto* activity = item.customAs<ActivityFrame>();
+        if (!activity) throw OperatorError("expected detect.activity_frame items");
+        const ArraySpectra& spectra = activity->spectra();
+        if (spectra.frameSize() != frameSize_ || spectra.rateHz() != rateHz_ || spectra.hop() != hop_) prepare(spectra);
+
+        auto* frame = new DirectionFrame();
+        frame->signalBins = activity->signalBins;
+        frame->logSnrSum = activity->logSnrSum;
+        frame->onsetWeight = activity->onsetWeight;
+        frame->hop = hop_;
+        const auto weight = activity->row(ActivityFrame::Row::SignalWeight);
+        const auto presence = activity->row(ActivityFrame::Row::Presence);
+
+        // The bins of the localization band that hold sound, and every mic's unit-magnitude spectrum there.
+        activeBins_.clear();
+        double weightSum = 0.0;
+        for (std::int64_t k = firstBin_; k <= lastBin_; ++k) {
+            if (weight[static_cast<std::size_t>(k)] > 0.0f) {
+                activeBins_.push_back(static_cast<int>(k));
+                weightSum += weight[static_cast<std::size_t>(k)];
+            }
+        }
+        const bool localize = weightSum >= minimumSignalBins_;
+        if (localize) {
+            normalizeSpectra(spectra);
+            fillPairTables(weight, weightSum);
+            frame->peakCount = static_cast<int>(peakSearch_->search(1.0, std::span(frame->peaks).first(static_cast<std::size_t>(maxPeaks_))));
+            frame->mapMean = peakSearch_->mean();
+        }
+        updateNoise(spectra, presence);
+        emit(0, Item::custom(frame, item.range(), frame->peakCount > 0 ? frame->peaks[0].value : 0.0));
+    }
+
+private:
+    /// Tables, search grid and buffers for frames of a new size or rate. [allocates]
+    void prepare(const ArraySpectra& spectra) {
+        if (spectra.micCount() != geometry_.micCount()) {
+            throw OperatorError("geometry " + geometry_.origin + " has " + std::to_string(geometry_.micCount()) +
+                                " mics but the spectra have " + std::to_string(spectra.micCount()) + " channels");
+        }
+        frameSize_ = spectra.frameSize();
+        rateHz_ = spectra.rateHz();
+        hop_ = spectra.hop();
+        const double hzPerBin = rateHz_ / static_cast<double>(frameSize_);
+        firstBin_ = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(bandLowHz_ / hzPerBin)));
+        lastBin_ = frameSize_ / 2 - 1;
+        if (bandHighHz_ >= 0.0) lastBin_ = std::min(lastBin_, static_cast<std::int64_t>(std::floor(bandHighHz_ / hzPerBin)));
+        if (lastBin_ < firstBin_) throw OperatorError("the band holds no bin of these frames");
+        try {
+            tables_ = std::make_unique<PairLagTables>(geometry_, params().getReal("speed_of_sound"), frameSize_, rateHz_,
+                                                      static_cast<double>(lastBin_) * hzPerBin);
+            peakSearch_ = std::make_unique<SrpPeakSearch>(*tables_, search_);
+        } catch (const std::invalid_argument& e) {
+            throw OperatorError(e.what() + std::string(" (geometry ") + geometry_.origin + ")");
+        }
+        const auto bins = static_cast<std::size_t>(spectra.binCount());
+        const auto mics = static_cast<std::size_t>(geometry_.micCount());
+        normalized_.assign(mics * bins, {});
+        magnitude_.assign(mics * bins, 0.0f);
+        noise_.assign(tables_->pairs().size() * bins, {});
+        noiseReady_ = false;
+        activeBins_.clear();
+        activeBins_.reserve(bins);
+        noiseSmoothing_ = static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_)));
+    }
+
+    void normalizeSpectra(const ArraySpectra& spectra) {
+        const auto bins = static_cast<std::size_t>(spectra.binCount());
+        for (int m = 0; m < spectra.micCount(); ++m) {
+            const auto mic = spectra.mic(m);
+            std::complex<float>* unit = normalized_.data() + static_cast<std::size_t>(m) * bins;
+            float* magnitude = magnitude_.data() + static_cast<std::size_t>(m) * bins;
+            for (int k : activeBins_) {
+                const float size = std::abs(mic[static_cast<std::size_t>(k)]);
+                magnitude[k] = size;
+                unit[k] = size > 0.0f ? mic[static_cast<std::size_t>(k)] / size : std::complex<float>();
+            }
+        }
+    }
+
+    void fillPairTables(std::span<const float> weight, double weightSum) {
+        const auto bins = normalized_.size() / static_cast<std::size_t>(geometry_.micCount());
+        const auto pairs = tables_->pairs();
+        // The real inverse FFT doubles each bin's term; this scale makes P(u) a mean over pairs and weight.
+        const auto scale = static_cast<float>(1.0 / (2.0 * static_cast<double>(pairs.size()) * weightSum));
+        const float subtract = noiseReady_ ? subtraction_ : 0.0f;
+        for (std::size_t p = 0; p < pairs.size(); ++p) {
+            const auto [m, n] = pairs[p];
+            const std::complex<float>* um = normalized_.data() + static_cast<std::size_t>(m) * bins;
+            const std::complex<float>* un = normalized_.data() + static_cast<std::size_t>(n) * bins;
+            const float* am = magnitude_.data() + static_cast<std::size_t>(m) * bins;
+            const float* an = magnitude_.data() + static_cast<std::size_t>(n) * bins;
+            const std::complex<float>* noise = noise_.data() + p * bins;
+            std::span<std::complex<float>> spectrum = tables_->pairSpectrum();
+            for (int k : activeBins_) {
+                const auto i = static_cast<std::size_t>(k);
+                std::complex<float> value = um[i] * std::conj(un[i]);
+                const float product = am[i] * an[i];
+                if (subtract > 0.0f && product > 0.0f) value -= subtract * noise[i] / product;
+                spectrum[i] = scale * weight[i] * value;
+            }
+            tables_->tabulate(p);
+        }
+    }
+
+    /// Noise cross-spectra: recursive average where no sound is present (presence p: weight a + (1 - a) p).
+    void updateNoise(const ArraySpectra& spectra, std::span<const float> presence) {
+        const auto bins = static_cast<std::size_t>(spectra.binCount());
+        const auto pairs = tables_->pairs();
+        const float a = noiseReady_ ? noiseSmoothing_ : 0.0f;
+        for (std::size_t p = 0; p < pairs.size(); ++p) {
+            const auto [m, n] = pairs[p];
+            const auto xm = spectra.mic(m);
+            const auto xn = spectra.mic(n);
+            std::complex<float>* noise = noise_.data() + p * bins;
+            for (auto k = static_cast<std::size_t>(firstBin_); k <= static_cast<std::size_t>(lastBin_); ++k) {
+                const float keep = a + (1.0f - a) * presence[k];
+                noise[k] = keep * noise[k] + (1.0f - keep) * (xm[k] * std::conj(xn[k]));
+            }
+        }
+        noiseReady_ = true;
+    }
+
+    ArrayGeometry geometry_;
+    double bandLowHz_ = 300.0;
+    double bandHighHz_ = 12000.0;
+    SrpPeakSearch::Settings search_;
+    int maxPeaks_ = 3;
+    double minimumSignalBins_ = 1.0;
+    float subtraction_ = 1.0f;
+    double noiseSeconds_ = 2.0;
+    float noiseSmoothing_ = 0.99f;
+    bool noiseReady_ = false;
+    std::int64_t frameSize_ = 0;
+    std::int64_t hop_ = 0;
+    double rateHz_ = 0.0;
+    std::int64_t firstBin_ = 1;
+    std::int64_t lastBin_ = 1;
+    std::unique_ptr<PairLagTables> tables_;
+    std::unique_ptr<SrpPeakSearch> peakSearch_;
+    std::vector<int> activeBins_;
+    std::vector<std::complex<float>> normalized_;  // [mic][bin]: X / |X| at the active bins
+    std::vector<float> magnitude_;                 // [mic][bin]: |X| at the active bins
+    std::vector<std::complex<float>> noise_;       // [pair][bin]: noise cross-spectrum N_mn
+};
+
+}  // namespace
+
+OperatorDescriptor frameDirectionsDescriptor() {
+    OperatorDescriptor d;
+    d.typeName = "spatial.frame_directions";
+    d.category = "spatial";
+    d.summary = "Directions of sound in every frame: SRP-PHAT over the bins that hold sound, several peaks, background subtracted";
+    d.documentation =
+        "Per frame (detect.spectral_activity's output, which carries the spectra of spatial.array_stft) every mic pair's "
+        "cross-spectrum is PHAT-weighted (divided by its magnitude) in the bins of the band that hold sound, each bin "
+        "weighted by its share of sound; the noise cross-spectrum, averaged over frames without sound, is subtracted "
+        "first (noise_subtraction), so a steady directional noise does not pull the directions towards itself. The "
+        "steered response P(u) (mean over pairs and weight, in [-1, 1]; 1 = one plane wave explains every bin) is "
+        "tabulated per pair by an inverse FFT and searched on a coarse grid (azimuth_step_deg, elevations from "
+        "elevation_min_deg to elevation_max_deg every elevation_step_deg), then refined. Up to 'peaks' directions go "
+        "out, largest first; after each, directions within suppression_deg of it are not searched again. Frames with "
+        "less than min_signal_bins of sound are not searched. Planar arrays cannot tell up from down: search 0 .. 90.";
+    d.inputs = {PortSpec{"activity", PortType::custom(ActivityFrame::kTypeName), "frames from detect.spectral_activity"}};
+    d.outputs = {PortSpec{"directions", PortType::custom(DirectionFrame::kTypeName),
+                          "per frame: up to 'peaks' directions with their response, the frame's sound statistics; value = "
+                          "the largest response"}};
+    d.params = {
+        ParamSpec{"geometry", ParamKind::Path, std::string(), {}, {}, "",
+                  "array geometry: a JSON file {\"mics\": [[x, y, z], ...]} in metres, or a preset such as circular8:0.046 "
+                  "(mic count = the spectra's channels)"},
+        ParamSpec{"speed_of_sound", ParamKind::Real, kSpeedOfSoundMetresPerSecond, 100.0, 2000.0, "m/s",
+                  "propagation speed used for steering delays (343 m/s: air at about 20 °C)"},
+        ParamSpec{"band_low_hz", ParamKind::Real, 300.0, 0.0, {}, "Hz", "lowest frequency used for directions"},
+        ParamSpec{"band_high_hz", ParamKind::Real, 12000.0, -1.0, {}, "Hz", "highest frequency used; -1 = up to Nyquist"},
+        ParamSpec{"peaks", ParamKind::Int, std::int64_t{3}, 1.0, static_cast<double>(DirectionFrame::kMaxPeaks), "",
+                  "most directions per frame"},
+        ParamSpec{"azimuth_step_deg", ParamKind::Real, 4.0, 0.5, 45.0, "deg", "coarse azimuth grid step (refined to about 1/20 of it)"},
+        ParamSpec{"elevation_min_deg", ParamKind::Real, 0.0, -90.0, 90.0, "deg", "lowest elevation searched"},
+        ParamSpec{"elevation_max_deg", ParamKind::Real, 30.0, -90.0, 90.0, "deg", "highest elevation searched"},
+        ParamSpec{"elevation_step_deg", ParamKind::Real, 15.0, 0.5, 90.0, "deg", "coarse elevation grid step"},
+        ParamSpec{"suppression_deg", ParamKind::Real, 25.0, 1.0, 180.0, "deg",
+                  "after a peak, directions this close to it are not searched for the next"},
+        ParamSpec{"min_signal_bins", ParamKind::Real, 1.0, 0.0, 1e6, "bins", "frames with less sound than this are not searched"},
+        ParamSpec{"noise_subtraction", ParamKind::Real, 1.0, 0.0, 1.0, "",
+                  "share of the noise cross-spectrum subtracted before PHAT (0 = plain SRP-PHAT)"},
+        ParamSpec{"noise_time_constant", ParamKind::Real, 2.0, 0.05, 600.0, "s",
+                  "averaging time of the noise cross-spectra over frames without sound"},
+    };
+    d.create = [] { return std::make_unique<FrameDirections>(); };
+    return d;
+}
+
+}  // namespace isochron

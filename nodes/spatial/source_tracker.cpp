@@ -1,0 +1,197 @@
+#include "nodes/spatial/source_tracker.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "engine/operators/operator.h"
+#include "nodes/detect/noise_statistics.h"
+#include "nodes/spatial/direction_frame.h"
+#include "nodes/spatial/source_tracks.h"
+
+namespace isochron {
+namespace {
+
+constexpr int kEventsPort = 0;
+constexpr int kBackgroundPort = 1;
+constexpr int kTracksPort = 2;
+
+/// Detection (CFAR) and tracking over spatial.frame_directions' frames.
+///
+/// A peak's evidence is L = ln(1 + signal bins x max(0, response - map mean)): how many bins hold
+/// sound times how far the direction stands out of the map. Its strength is (L - mu) / sigma, mu and
+/// sigma the mean and deviation of the frames' largest L while no sound is present (NoiseStatistics,
+/// learnt from frames below the continuation threshold, and from every frame during the warm-up).
+/// Strengths drive SourceTracks (source_tracks.h), whose ended sources become events and whose
+/// background sources become background bearings.
+class SourceTracker final : public Operator, private SourceTrackSink {
+protected:
+    void onActivate() override {
+        SourceTracks::Settings settings;
+        settings.birthStrength = params().getReal("birth_deviations");
+        settings.continueStrength = params().getReal("continue_deviations");
+        settings.birthFrames = static_cast<int>(params().getInt("birth_frames"));
+        settings.birthSeconds = params().getReal("birth_window");
+        settings.deathSeconds = params().getReal("death_time");
+        settings.gateDegrees = params().getReal("gate_deg");
+        settings.separationDegrees = params().getReal("separation_deg");
+        settings.measurementDegrees = params().getReal("measurement_deviation_deg");
+        settings.processNoise = params().getReal("process_noise");
+        settings.backgroundSeconds = params().getReal("background_after");
+        settings.backgroundIntervalSeconds = params().getReal("background_interval");
+        settings.backgroundMemorySeconds = params().getReal("background_memory");
+        settings.robustDegrees = params().getReal("robust_deg");
+        settings.onsetEmphasis = params().getReal("onset_emphasis");
+        try {
+            tracks_.emplace(settings);
+        } catch (const std::invalid_argument& e) {
+            throw OperatorError(e.what());
+        }
+        noise_ = NoiseStatistics(static_cast<std::int64_t>(1000));
+        warmupSeconds_ = params().getReal("warmup");
+        continueStrength_ = settings.continueStrength;
+        timebase_ = nullptr;
+    }
+
+    void process(int, Item&& item) override {
+        const auto* frame = item.customAs<DirectionFrame>();
+        if (!frame) throw OperatorError("expected spatial.direction_frame items");
+        const SampleRange range = item.range();
+        if (!timebase_) {
+            timebase_ = range.timebase;
+            firstIndex_ = range.start;
+            noise_ = NoiseStatistics(std::max<std::int64_t>(1, std::llround(params().getReal("noise_adapt") * timebase_->rateHz() /
+                                                                            static_cast<double>(std::max<std::int64_t>(1, frame->hop)))));
+        }
+        if (range.timebase != timebase_) throw OperatorError("frames on different timebases");
+        const double rate = timebase_->rateHz();
+        lastFrame_ = range;
+
+        const double bins = frame->signalBins;
+        auto evidence = [&](double value) { return std::log1p(bins * std::max(0.0, value - frame->mapMean)); };
+        const double frameEvidence = frame->peakCount > 0 ? evidence(frame->peaks[0].value) : 0.0;
+        const double deviation = noise_.deviation(0.05);
+        const bool warmingUp = static_cast<double>(range.start - firstIndex_) / rate < warmupSeconds_;
+        const int count = warmingUp ? 0 : frame->peakCount;
+        for (int i = 0; i < count; ++i) {
+            const DirectionPeak& peak = frame->peaks[static_cast<std::size_t>(i)];
+            observations_[static_cast<std::size_t>(i)] = {peak.azimuthDegrees, peak.elevationDegrees, peak.value,
+                                                          (evidence(peak.value) - noise_.mean()) / deviation};
+        }
+        const bool quiet = (frameEvidence - noise_.mean()) / deviation < continueStrength_;
+        if (warmingUp || quiet) noise_.learn(frameEvidence);
+
+        TrackerFrame trackerFrame;
+        trackerFrame.timeSeconds = (static_cast<double>(range.start) + static_cast<double>(range.length) / 2.0) / rate;
+        trackerFrame.hopSeconds = static_cast<double>(std::max<std::int64_t>(1, frame->hop)) / rate;
+        trackerFrame.observations = std::span(observations_).first(static_cast<std::size_t>(count));
+        trackerFrame.onsetShare = bins > 0.0 ? std::clamp(frame->onsetWeight / bins, 0.0, 1.0) : 0.0;
+        tracks_->update(trackerFrame, *this);
+        for (const TrackState& track : tracks_->tracks()) {
+            if (!track.confirmed) continue;
+            EventRecord* record = EventRecord::create("track");
+            record->set("track_id", static_cast<double>(track.id));
+            record->set("azimuth_deg", track.azimuthDegrees);
+            record->set("elevation_deg", track.elevationDegrees);
+            record->set("background", track.background ? 1.0 : 0.0);
+            record->set("observed", track.observedNow ? 1.0 : 0.0);
+            emit(kTracksPort, Item::event(record, range, track.observedNow ? 1.0 : 0.0));
+        }
+    }
+
+    TimeNs onProgress(TimeNs inputProgress) override {
+        if (!timebase_) return inputProgress;
+        const double earliest = tracks_->earliestPendingStart(std::numeric_limits<double>::infinity());
+        if (!std::isfinite(earliest)) return inputProgress;
+        return std::min(inputProgress, timebase_->timeOf(std::max(firstIndex_, static_cast<std::int64_t>(std::llround(earliest * timebase_->rateHz())))));
+    }
+
+    void onFinish() override {
+        if (tracks_) tracks_->finish(*this);
+    }
+
+private:
+    void sourceEnded(const SourceEvent& event) override {
+        const double rate = timebase_->rateHz();
+        const std::int64_t start = std::max<std::int64_t>(firstIndex_, std::llround(event.startSeconds * rate));
+        const std::int64_t end = std::max<std::int64_t>(start + 1, std::llround(event.endSeconds * rate));
+        EventRecord* record = EventRecord::create("source");
+        record->set("azimuth_deg", event.azimuthDegrees);
+        record->set("elevation_deg", event.elevationDegrees);
+        record->set("confidence", event.confidence);
+        record->set("track_id", static_cast<double>(event.trackId));
+        record->set("frames", event.frames);
+        emit(kEventsPort, Item::event(record, SampleRange{timebase_, start, end - start}, event.confidence));
+    }
+
+    void backgroundBearing(const BackgroundBearing& bearing) override {
+        EventRecord* record = EventRecord::create("background");
+        record->set("azimuth_deg", bearing.azimuthDegrees);
+        record->set("elevation_deg", bearing.elevationDegrees);
+        record->set("confidence", bearing.confidence);
+        record->set("track_id", static_cast<double>(bearing.trackId));
+        emit(kBackgroundPort, Item::event(record, lastFrame_, bearing.confidence));
+    }
+
+    std::optional<SourceTracks> tracks_;
+    NoiseStatistics noise_;
+    double warmupSeconds_ = 0.5;
+    double continueStrength_ = 2.0;
+    const Timebase* timebase_ = nullptr;
+    std::int64_t firstIndex_ = 0;
+    SampleRange lastFrame_;
+    std::array<TrackObservation, DirectionFrame::kMaxPeaks> observations_{};
+};
+
+}  // namespace
+
+OperatorDescriptor sourceTrackerDescriptor() {
+    OperatorDescriptor d;
+    d.typeName = "spatial.source_tracker";
+    d.category = "spatial";
+    d.summary = "Sound sources from per-frame directions: one event per source (multi-target tracking), background apart";
+    d.documentation =
+        "Each direction of a frame (spatial.frame_directions) is scored against the noise: evidence L = ln(1 + signal "
+        "bins x (response - map mean)), strength = (L - mean) / deviation of the frames' L without sound (CFAR; "
+        "learnt over noise_adapt seconds, from every frame during the warm-up). Directions at least "
+        "continue_deviations strong extend the nearest predicted track (constant-velocity Kalman filter on the "
+        "azimuth; gate gate_deg and 3 predicted deviations); unassigned ones at least birth_deviations strong and "
+        "separation_deg from every track start a tentative track, confirmed after birth_frames observations within "
+        "birth_window. A track ends death_time after its last observation: a confirmed one becomes an event 'source' "
+        "over its own span (half a hop before its first frame's centre to half a hop after its last), with azimuth_deg "
+        "(robust mean: mode of the weighted azimuths, averaged within robust_deg; frames weigh their response x (1 + "
+        "onset_emphasis x onset share)), elevation_deg, confidence (mean response, [0, 1]), track_id and frames. A "
+        "track lasting background_after seconds is background (a machine, a talker who never stops): never an event, "
+        "reported every background_interval on 'background' and remembered for background_memory seconds. 'tracks' "
+        "carries every confirmed track each frame (track_id, azimuth_deg, elevation_deg, background, observed).";
+    d.inputs = {PortSpec{"directions", PortType::custom(DirectionFrame::kTypeName), "frames from spatial.frame_directions"}};
+    d.outputs = {
+        PortSpec{"events", PortType::event(), "one event per source when it ends: azimuth_deg, elevation_deg, confidence, track_id"},
+        PortSpec{"background", PortType::event(), "bearings of background sources: azimuth_deg, elevation_deg, confidence, track_id"},
+        PortSpec{"tracks", PortType::event(), "per frame, every confirmed track: track_id, azimuth_deg, elevation_deg, background"},
+    };
+    d.params = {
+        ParamSpec{"birth_deviations", ParamKind::Real, 5.0, 0.0, 1000.0, "deviations", "a direction this strong may start a track"},
+        ParamSpec{"continue_deviations", ParamKind::Real, 2.5, 0.0, 1000.0, "deviations", "a direction this strong may extend a track"},
+        ParamSpec{"birth_frames", ParamKind::Int, std::int64_t{3}, 1.0, 1000.0, "frames", "observations that confirm a track"},
+        ParamSpec{"birth_window", ParamKind::Real, 0.25, 0.001, 60.0, "s", "a track not confirmed this long after its start is dropped"},
+        ParamSpec{"death_time", ParamKind::Real, 0.25, 0.001, 60.0, "s",
+                  "a track ends this long after its last observation (longer than the gaps of a click train)"},
+        ParamSpec{"gate_deg", ParamKind::Real, 20.0, 0.1, 180.0, "deg", "largest azimuth innovation a track accepts"},
+        ParamSpec{"separation_deg", ParamKind::Real, 20.0, 0.0, 180.0, "deg", "no new track this close to a live one"},
+        ParamSpec{"measurement_deviation_deg", ParamKind::Real, 4.0, 0.01, 90.0, "deg", "deviation of one frame's azimuth"},
+        ParamSpec{"process_noise", ParamKind::Real, 100.0, 0.0, 1e6, "deg^2/s^3", "how fast a source may change its angular rate"},
+        ParamSpec{"background_after", ParamKind::Real, 4.0, 0.01, 3600.0, "s", "a track lasting this long is background"},
+        ParamSpec{"background_interval", ParamKind::Real, 1.0, 0.01, 3600.0, "s", "time between background bearings of one source"},
+        ParamSpec{"background_memory", ParamKind::Real, 30.0, 0.0, 3600.0, "s", "a background direction is remembered this long"},
+        ParamSpec{"robust_deg", ParamKind::Real, 10.0, 1.0, 180.0, "deg", "an event's azimuth averages its frames this close to their mode"},
+        ParamSpec{"onset_emphasis", ParamKind::Real, 3.0, 0.0, 100.0, "", "extra weight of a frame's azimuth per unit of onset share"},
+        ParamSpec{"warmup", ParamKind::Real, 0.5, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
+        ParamSpec{"noise_adapt", ParamKind::Real, 10.0, 0.01, 3600.0, "s", "time constant of the noise evidence statistics"},
+    };
+    d.create = [] { return std::make_unique<SourceTracker>(); };
+    return d;
+}
+
+}  // namespace isochron

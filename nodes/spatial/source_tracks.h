@@ -1,0 +1,162 @@
+// SourceTracks: a multi-target tracker that turns the directions found in every frame into sound
+// sources (after ODAS's tracking stage: Grondin & Michaud, 2019), without the engine, so that its
+// logic is testable on synthetic observations.
+//
+// Each track is a constant-velocity Kalman filter on the wrapped azimuth (state: azimuth, rate),
+// with the elevation smoothed alongside. Per frame:
+//  1. tracks without an observation for `deathSeconds` end: a confirmed track that is not background
+//     becomes an event (its own span: first to last observation, so the ringing of a room after the
+//     sound does not stretch it); a tentative one not confirmed within `birthSeconds` is dropped;
+//  2. the observations at least `continueStrength` strong are assigned to the predicted tracks,
+//     nearest first (innovation in predicted deviations), each track and observation at most once,
+//     within `gateDeviations` and `gateDegrees`;
+//  3. an unassigned observation at least `birthStrength` strong and `separationDegrees` away from
+//     every track starts a tentative track, confirmed after `birthFrames` observations;
+//  4. a confirmed track that has lasted `backgroundSeconds` is background: a source that never stops
+//     (a machine, a distant talker). It is reported as background bearings every
+//     `backgroundIntervalSeconds`, never as an event, and its direction is remembered for
+//     `backgroundMemorySeconds` after it falls silent, so that it resumes as background.
+// An event's azimuth is a robust mean: the weighted azimuths of its observations in 1° bins, the
+// heaviest ±3° neighbourhood picked, and the weighted mean within `robustDegrees` of it; weights
+// grow with the response and with the onset share of the frame (direct sound before reflections).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace isochron {
+
+/// One direction found in a frame. [value type]
+struct TrackObservation {
+    double azimuthDegrees = 0.0;
+    double elevationDegrees = 0.0;
+    double value = 0.0;     ///< the steered response there, [-1, 1]
+    double strength = 0.0;  ///< detection statistic, in noise deviations above the noise mean
+};
+
+/// What the tracker learns from one frame. [value type]
+struct TrackerFrame {
+    double timeSeconds = 0.0;  ///< the frame's centre
+    double hopSeconds = 0.01;  ///< time between frames (> 0)
+    std::span<const TrackObservation> observations;  ///< strongest first
+    double onsetShare = 0.0;   ///< how much of the frame's sound is new, [0, 1]
+};
+
+/// A sound source that has ended. [value type]
+struct SourceEvent {
+    std::int64_t trackId = 0;
+    double startSeconds = 0.0;  ///< half a hop before its first observation's frame centre
+    double endSeconds = 0.0;    ///< half a hop after its last one
+    double azimuthDegrees = 0.0;
+    double elevationDegrees = 0.0;
+    double confidence = 0.0;  ///< mean response of its observations, [0, 1]
+    int frames = 0;           ///< observations
+};
+
+/// Where a background source is. [value type]
+struct BackgroundBearing {
+    std::int64_t trackId = 0;
+    double timeSeconds = 0.0;
+    double azimuthDegrees = 0.0;
+    double elevationDegrees = 0.0;
+    double confidence = 0.0;
+};
+
+/// A live track as the tracker sees it now. [value type]
+struct TrackState {
+    std::int64_t id = 0;
+    double azimuthDegrees = 0.0;  ///< filtered, [0, 360)
+    double elevationDegrees = 0.0;
+    double rateDegreesPerSecond = 0.0;
+    double lastSeenSeconds = 0.0;
+    bool confirmed = false;
+    bool background = false;
+    bool observedNow = false;  ///< got an observation in the last frame
+};
+
+/// Receives what the tracker finds. [engine thread]
+class SourceTrackSink {
+public:
+    virtual void sourceEnded(const SourceEvent& event) = 0;
+    virtual void backgroundBearing(const BackgroundBearing& bearing) = 0;
+
+protected:
+    ~SourceTrackSink() = default;
+};
+
+/// Multi-target tracker over per-frame directions. [one thread] [no allocation after construction]
+class SourceTracks {
+public:
+    struct Settings {
+        double birthStrength = 4.0;          ///< deviations for an observation to start a track
+        double continueStrength = 2.0;       ///< deviations for an observation to extend one
+        int birthFrames = 3;                 ///< observations that confirm a track, >= 1
+        double birthSeconds = 0.25;          ///< a tentative track must be confirmed within this
+        double deathSeconds = 0.25;          ///< a track ends after this long without observations
+        double gateDeviations = 3.0;         ///< largest innovation, in predicted deviations
+        double gateDegrees = 20.0;           ///< and in degrees
+        double separationDegrees = 20.0;     ///< no new track this close to an existing one
+        double measurementDegrees = 4.0;     ///< deviation of one frame's azimuth
+        double processNoise = 100.0;         ///< angular acceleration density, deg^2/s^3
+        double initialRateDegrees = 30.0;    ///< deviation of a new track's rate, deg/s
+        double backgroundSeconds = 4.0;      ///< a track lasting this long is background
+        double backgroundIntervalSeconds = 1.0;
+        double backgroundMemorySeconds = 30.0;
+        double robustDegrees = 10.0;         ///< an event's azimuth averages observations this close to its mode
+        double onsetEmphasis = 3.0;          ///< weight x (1 + emphasis x onset share)
+        int maxTracks = 16;                  ///< live tracks at most (weakest births refused beyond)
+    };
+
+    /// Throws std::invalid_argument for settings out of range. [allocates]
+    explicit SourceTracks(const Settings& settings);
+
+    /// Take one frame (frames in time order). [no allocation]
+    void update(const TrackerFrame& frame, SourceTrackSink& sink);
+    /// End every track (the stream ended): confirmed ones become events. [no allocation]
+    void finish(SourceTrackSink& sink);
+    /// Live tracks. [no allocation]
+    std::span<const TrackState> tracks() const { return states_; }
+    /// The earliest start an event still to come can have (seconds), or `nowSeconds` if no track is live.
+    double earliestPendingStart(double nowSeconds) const;
+
+private:
+    static constexpr int kHistogramBins = 360;
+
+    struct Track {
+        bool live = false;
+        TrackState state;
+        double covariance[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+        double lastUpdateSeconds = 0.0;
+        double firstSeenSeconds = 0.0;
+        double hopSeconds = 0.01;
+        double lastBackgroundReport = 0.0;
+        int hits = 0;
+        double valueSum = 0.0;
+        double elevationWeighted = 0.0;
+        double weightSum = 0.0;
+        std::vector<float> histogram;  // [1° bin]: weight
+        std::vector<float> offsets;    // [1° bin]: weight x (azimuth - bin centre)
+    };
+
+    void predict(const Track& track, double now, double& azimuth, double covariance[2][2]) const;
+    void end(Track& track, SourceTrackSink& sink);
+    void observe(Track& track, const TrackObservation& observation, double now, double onsetShare, const double predicted[2],
+                 const double covariance[2][2]);
+    void start(const TrackObservation& observation, const TrackerFrame& frame);
+    bool nearBackgroundMemory(double azimuth, double now) const;
+    double robustAzimuth(const Track& track) const;
+
+    Settings settings_;
+    std::vector<Track> tracks_;        // maxTracks slots, each live or free
+    std::vector<TrackState> states_;  // the live tracks' states, for tracks()
+    struct Remembered {
+        double azimuthDegrees;
+        double untilSeconds;
+    };
+    std::vector<Remembered> memory_;  // background directions, capacity maxTracks
+    std::vector<char> assigned_;      // [observation]
+    std::int64_t nextId_ = 0;
+};
+
+}  // namespace isochron
