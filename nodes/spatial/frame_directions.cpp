@@ -53,6 +53,7 @@ protected:
         minimumSignalBins_ = params().getReal("min_signal_bins");
         subtraction_ = static_cast<float>(params().getReal("noise_subtraction"));
         noiseSeconds_ = params().getReal("noise_time_constant");
+        onsetEmphasis_ = static_cast<float>(params().getReal("onset_emphasis"));
         frameSize_ = 0;
     }
 
@@ -68,21 +69,24 @@ protected:
         frame->onsetWeight = activity->onsetWeight;
         frame->hop = hop_;
         const auto weight = activity->row(ActivityFrame::Row::SignalWeight);
+        const auto onset = activity->row(ActivityFrame::Row::Onset);
         const auto presence = activity->row(ActivityFrame::Row::Presence);
 
         // The bins of the localization band that hold sound, and every mic's unit-magnitude spectrum there.
         activeBins_.clear();
         double weightSum = 0.0;
         for (std::int64_t k = firstBin_; k <= lastBin_; ++k) {
-            if (weight[static_cast<std::size_t>(k)] > 0.0f) {
+            const auto i = static_cast<std::size_t>(k);
+            if (weight[i] > 0.0f) {
                 activeBins_.push_back(static_cast<int>(k));
-                weightSum += weight[static_cast<std::size_t>(k)];
+                binWeight_[i] = weight[i] * (1.0f + onsetEmphasis_ * onset[i]);
+                weightSum += binWeight_[i];
             }
         }
-        const bool localize = weightSum >= minimumSignalBins_;
+        const bool localize = activity->signalBins >= minimumSignalBins_;
         if (localize) {
             normalizeSpectra(spectra);
-            fillPairTables(weight, weightSum);
+            fillPairTables(weightSum);
             frame->peakCount = static_cast<int>(peakSearch_->search(1.0, std::span(frame->peaks).first(static_cast<std::size_t>(maxPeaks_))));
             frame->mapMean = peakSearch_->mean();
         }
@@ -116,6 +120,7 @@ private:
         const auto mics = static_cast<std::size_t>(geometry_.micCount());
         normalized_.assign(mics * bins, {});
         magnitude_.assign(mics * bins, 0.0f);
+        binWeight_.assign(bins, 0.0f);
         noise_.assign(tables_->pairs().size() * bins, {});
         noiseReady_ = false;
         activeBins_.clear();
@@ -137,7 +142,7 @@ private:
         }
     }
 
-    void fillPairTables(std::span<const float> weight, double weightSum) {
+    void fillPairTables(double weightSum) {
         const auto bins = normalized_.size() / static_cast<std::size_t>(geometry_.micCount());
         const auto pairs = tables_->pairs();
         // The real inverse FFT doubles each bin's term; this scale makes P(u) a mean over pairs and weight.
@@ -153,10 +158,15 @@ private:
             std::span<std::complex<float>> spectrum = tables_->pairSpectrum();
             for (int k : activeBins_) {
                 const auto i = static_cast<std::size_t>(k);
-                std::complex<float> value = um[i] * std::conj(un[i]);
                 const float product = am[i] * an[i];
-                if (subtract > 0.0f && product > 0.0f) value -= subtract * noise[i] / product;
-                spectrum[i] = scale * weight[i] * value;
+                std::complex<float> value = um[i] * std::conj(un[i]);
+                if (subtract > 0.0f) {
+                    // (X_m X_n^* - s N) / (|X_m X_n^*| + s |N|): the noise removed, magnitude still at most 1.
+                    const std::complex<float> noiseTerm = subtract * noise[i];
+                    const float denominator = product + std::abs(noiseTerm);
+                    value = denominator > 0.0f ? (product * value - noiseTerm) / denominator : std::complex<float>();
+                }
+                spectrum[i] = scale * binWeight_[i] * value;
             }
             tables_->tabulate(p);
         }
@@ -187,6 +197,7 @@ private:
     int maxPeaks_ = 3;
     double minimumSignalBins_ = 1.0;
     float subtraction_ = 1.0f;
+    float onsetEmphasis_ = 4.0f;
     double noiseSeconds_ = 2.0;
     float noiseSmoothing_ = 0.99f;
     bool noiseReady_ = false;
@@ -200,6 +211,7 @@ private:
     std::vector<int> activeBins_;
     std::vector<std::complex<float>> normalized_;  // [mic][bin]: X / |X| at the active bins
     std::vector<float> magnitude_;                 // [mic][bin]: |X| at the active bins
+    std::vector<float> binWeight_;                 // [bin]: signal weight x (1 + onset emphasis x onset)
     std::vector<std::complex<float>> noise_;       // [pair][bin]: noise cross-spectrum N_mn
 };
 
@@ -243,6 +255,8 @@ OperatorDescriptor frameDirectionsDescriptor() {
         ParamSpec{"min_signal_bins", ParamKind::Real, 1.0, 0.0, 1e6, "bins", "frames with less sound than this are not searched"},
         ParamSpec{"noise_subtraction", ParamKind::Real, 1.0, 0.0, 1.0, "",
                   "share of the noise cross-spectrum subtracted before PHAT (0 = plain SRP-PHAT)"},
+        ParamSpec{"onset_emphasis", ParamKind::Real, 4.0, 0.0, 100.0, "",
+                  "a bin weighs its share of sound x (1 + onset_emphasis x onset): new sound (the direct path) counts more"},
         ParamSpec{"noise_time_constant", ParamKind::Real, 2.0, 0.05, 600.0, "s",
                   "averaging time of the noise cross-spectra over frames without sound"},
     };

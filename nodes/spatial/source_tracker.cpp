@@ -48,9 +48,9 @@ protected:
         } catch (const std::invalid_argument& e) {
             throw OperatorError(e.what());
         }
-        noise_ = NoiseStatistics(static_cast<std::int64_t>(1000));
         warmupSeconds_ = params().getReal("warmup");
         continueStrength_ = settings.continueStrength;
+        deviationFloor_ = params().getReal("deviation_floor");
         timebase_ = nullptr;
     }
 
@@ -61,26 +61,37 @@ protected:
         if (!timebase_) {
             timebase_ = range.timebase;
             firstIndex_ = range.start;
-            noise_ = NoiseStatistics(std::max<std::int64_t>(1, std::llround(params().getReal("noise_adapt") * timebase_->rateHz() /
-                                                                            static_cast<double>(std::max<std::int64_t>(1, frame->hop)))));
+            const std::int64_t adaptFrames = std::max<std::int64_t>(
+                1, std::llround(params().getReal("noise_adapt") * timebase_->rateHz() / static_cast<double>(std::max<std::int64_t>(1, frame->hop))));
+            noise_ = NoiseStatistics(adaptFrames);
+            onsetNoise_ = NoiseStatistics(adaptFrames);
         }
         if (range.timebase != timebase_) throw OperatorError("frames on different timebases");
         const double rate = timebase_->rateHz();
         lastFrame_ = range;
 
+        // Evidence of sound in a direction: the bins that hold sound times the response there; of new sound: the
+        // same with the bins weighted by their onset, so that a room's ringing (no onset) starts nothing.
         const double bins = frame->signalBins;
-        auto evidence = [&](double value) { return std::log1p(bins * std::max(0.0, value - frame->mapMean)); };
-        const double frameEvidence = frame->peakCount > 0 ? evidence(frame->peaks[0].value) : 0.0;
-        const double deviation = noise_.deviation(0.05);
+        const double onsetBins = frame->onsetWeight;
+        auto evidence = [](double weight, double value) { return std::log1p(weight * std::max(0.0, value)); };
+        const double frameEvidence = frame->peakCount > 0 ? evidence(bins, frame->peaks[0].value) : 0.0;
+        const double frameOnsetEvidence = frame->peakCount > 0 ? evidence(onsetBins, frame->peaks[0].value) : 0.0;
+        const double deviation = noise_.deviation(deviationFloor_);
+        const double onsetDeviation = onsetNoise_.deviation(deviationFloor_);
         const bool warmingUp = static_cast<double>(range.start - firstIndex_) / rate < warmupSeconds_;
         const int count = warmingUp ? 0 : frame->peakCount;
         for (int i = 0; i < count; ++i) {
             const DirectionPeak& peak = frame->peaks[static_cast<std::size_t>(i)];
             observations_[static_cast<std::size_t>(i)] = {peak.azimuthDegrees, peak.elevationDegrees, peak.value,
-                                                          (evidence(peak.value) - noise_.mean()) / deviation};
+                                                          (evidence(bins, peak.value) - noise_.mean()) / deviation,
+                                                          (evidence(onsetBins, peak.value) - onsetNoise_.mean()) / onsetDeviation};
         }
         const bool quiet = (frameEvidence - noise_.mean()) / deviation < continueStrength_;
-        if (warmingUp || quiet) noise_.learn(frameEvidence);
+        if (warmingUp || quiet) {
+            noise_.learn(frameEvidence);
+            onsetNoise_.learn(frameOnsetEvidence);
+        }
 
         TrackerFrame trackerFrame;
         trackerFrame.timeSeconds = (static_cast<double>(range.start) + static_cast<double>(range.length) / 2.0) / rate;
@@ -135,9 +146,11 @@ private:
     }
 
     std::optional<SourceTracks> tracks_;
-    NoiseStatistics noise_;
+    NoiseStatistics noise_;       // of the frames' evidence while quiet
+    NoiseStatistics onsetNoise_;  // of their onset evidence
     double warmupSeconds_ = 0.5;
     double continueStrength_ = 2.0;
+    double deviationFloor_ = 0.3;
     const Timebase* timebase_ = nullptr;
     std::int64_t firstIndex_ = 0;
     SampleRange lastFrame_;
@@ -172,22 +185,24 @@ OperatorDescriptor sourceTrackerDescriptor() {
         PortSpec{"tracks", PortType::event(), "per frame, every confirmed track: track_id, azimuth_deg, elevation_deg, background"},
     };
     d.params = {
-        ParamSpec{"birth_deviations", ParamKind::Real, 5.0, 0.0, 1000.0, "deviations", "a direction this strong may start a track"},
-        ParamSpec{"continue_deviations", ParamKind::Real, 2.5, 0.0, 1000.0, "deviations", "a direction this strong may extend a track"},
+        ParamSpec{"birth_deviations", ParamKind::Real, 3.5, 0.0, 1000.0, "deviations", "a direction this strong may start a track"},
+        ParamSpec{"continue_deviations", ParamKind::Real, 1.5, 0.0, 1000.0, "deviations", "a direction this strong may extend a track"},
         ParamSpec{"birth_frames", ParamKind::Int, std::int64_t{3}, 1.0, 1000.0, "frames", "observations that confirm a track"},
         ParamSpec{"birth_window", ParamKind::Real, 0.25, 0.001, 60.0, "s", "a track not confirmed this long after its start is dropped"},
-        ParamSpec{"death_time", ParamKind::Real, 0.25, 0.001, 60.0, "s",
+        ParamSpec{"death_time", ParamKind::Real, 0.7, 0.001, 60.0, "s",
                   "a track ends this long after its last observation (longer than the gaps of a click train)"},
         ParamSpec{"gate_deg", ParamKind::Real, 20.0, 0.1, 180.0, "deg", "largest azimuth innovation a track accepts"},
         ParamSpec{"separation_deg", ParamKind::Real, 20.0, 0.0, 180.0, "deg", "no new track this close to a live one"},
         ParamSpec{"measurement_deviation_deg", ParamKind::Real, 4.0, 0.01, 90.0, "deg", "deviation of one frame's azimuth"},
         ParamSpec{"process_noise", ParamKind::Real, 100.0, 0.0, 1e6, "deg^2/s^3", "how fast a source may change its angular rate"},
-        ParamSpec{"background_after", ParamKind::Real, 4.0, 0.01, 3600.0, "s", "a track lasting this long is background"},
+        ParamSpec{"background_after", ParamKind::Real, 2.5, 0.01, 3600.0, "s", "a track lasting this long is background"},
         ParamSpec{"background_interval", ParamKind::Real, 1.0, 0.01, 3600.0, "s", "time between background bearings of one source"},
         ParamSpec{"background_memory", ParamKind::Real, 30.0, 0.0, 3600.0, "s", "a background direction is remembered this long"},
         ParamSpec{"robust_deg", ParamKind::Real, 10.0, 1.0, 180.0, "deg", "an event's azimuth averages its frames this close to their mode"},
         ParamSpec{"onset_emphasis", ParamKind::Real, 3.0, 0.0, 100.0, "", "extra weight of a frame's azimuth per unit of onset share"},
         ParamSpec{"warmup", ParamKind::Real, 0.5, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
+        ParamSpec{"deviation_floor", ParamKind::Real, 0.3, 0.0, 100.0, "",
+                  "smallest noise deviation of the evidence (ln units), so that near silence every blip is not a sound"},
         ParamSpec{"noise_adapt", ParamKind::Real, 10.0, 0.01, 3600.0, "s", "time constant of the noise evidence statistics"},
     };
     d.create = [] { return std::make_unique<SourceTracker>(); };

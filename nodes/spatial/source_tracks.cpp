@@ -101,7 +101,7 @@ void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
     // 3. Births.
     for (std::size_t j = 0; j < observations; ++j) {
         const TrackObservation& observation = frame.observations[j];
-        if (assigned_[j] || observation.strength < settings_.birthStrength) continue;
+        if (assigned_[j] || observation.birthStrength < settings_.birthStrength) continue;
         bool separate = true;
         for (const Track& track : tracks_) {
             if (track.live && std::abs(wrapSigned(observation.azimuthDegrees - track.state.azimuthDegrees)) < settings_.separationDegrees) {

@@ -10,7 +10,7 @@
 //  2. the observations at least `continueStrength` strong are assigned to the predicted tracks,
 //     nearest first (innovation in predicted deviations), each track and observation at most once,
 //     within `gateDeviations` and `gateDegrees`;
-//  3. an unassigned observation at least `birthStrength` strong and `separationDegrees` away from
+//  3. an unassigned observation whose onset evidence is at least `birthStrength` and `separationDegrees` away from
 //     every track starts a tentative track, confirmed after `birthFrames` observations;
 //  4. a confirmed track that has lasted `backgroundSeconds` is background: a source that never stops
 //     (a machine, a distant talker). It is reported as background bearings every
@@ -32,7 +32,8 @@ struct TrackObservation {
     double azimuthDegrees = 0.0;
     double elevationDegrees = 0.0;
     double value = 0.0;     ///< the steered response there, [-1, 1]
-    double strength = 0.0;  ///< detection statistic, in noise deviations above the noise mean
+    double strength = 0.0;       ///< evidence of sound there, in noise deviations above the noise mean
+    double birthStrength = 0.0;  ///< evidence of new sound (an onset) there, in the same unit
 };
 
 /// What the tracker learns from one frame. [value type]
