@@ -47,11 +47,9 @@ void NoiseFloorTracker::reset() {
 
 void NoiseFloorTracker::update(std::span<const float> power) {
     const std::size_t bins = floor_.size();
-    for (std::size_t k = 0; k < bins; ++k) {
-        const float below = power[k == 0 ? 0 : k - 1];
-        const float above = power[k + 1 == bins ? k : k + 1];
-        binSmoothed_[k] = 0.25f * below + 0.5f * power[k] + 0.25f * above;
-    }
+    binSmoothed_[0] = 0.75f * power[0] + 0.25f * power[std::min<std::size_t>(1, bins - 1)];
+    binSmoothed_[bins - 1] = 0.75f * power[bins - 1] + 0.25f * power[bins > 1 ? bins - 2 : 0];
+    for (std::size_t k = 1; k + 1 < bins; ++k) binSmoothed_[k] = 0.25f * power[k - 1] + 0.5f * power[k] + 0.25f * power[k + 1];
     if (!started_) {
         started_ = true;
         std::copy(binSmoothed_.begin(), binSmoothed_.end(), smoothed_.begin());
@@ -64,16 +62,24 @@ void NoiseFloorTracker::update(std::span<const float> power) {
     const auto ap = static_cast<float>(presenceSmoothing_);
     const auto ad = static_cast<float>(noiseSmoothing_);
     const auto ratio = static_cast<float>(ratio_);
+    // Distinct arrays: restrict lets the compiler vectorize the loop.
+    const float* __restrict in = power.data();
+    const float* __restrict spread = binSmoothed_.data();
+    float* __restrict smoothed = smoothed_.data();
+    float* __restrict current = currentMinimum_.data();
+    const float* __restrict history = historyMinimum_.data();
+    float* __restrict presence = presence_.data();
+    float* __restrict noise = floor_.data();
     for (std::size_t k = 0; k < bins; ++k) {
-        const float s = a * smoothed_[k] + (1.0f - a) * binSmoothed_[k];
-        smoothed_[k] = s;
-        currentMinimum_[k] = std::min(currentMinimum_[k], s);
-        const float minimum = std::min(currentMinimum_[k], historyMinimum_[k]);
+        const float s = a * smoothed[k] + (1.0f - a) * spread[k];
+        smoothed[k] = s;
+        current[k] = std::min(current[k], s);
+        const float minimum = std::min(current[k], history[k]);
         const float present = s > ratio * minimum ? 1.0f : 0.0f;
-        const float p = ap * presence_[k] + (1.0f - ap) * present;
-        presence_[k] = p;
+        const float p = ap * presence[k] + (1.0f - ap) * present;
+        presence[k] = p;
         const float weight = ad + (1.0f - ad) * p;
-        floor_[k] = std::min(weight * floor_[k] + (1.0f - weight) * power[k], 4.0f * ratio * minimum);
+        noise[k] = std::min(weight * noise[k] + (1.0f - weight) * in[k], 4.0f * ratio * minimum);
     }
     if (++frameInSubWindow_ < framesPerSubWindow_) return;
     // The sub-window is complete: it replaces the oldest in the history, and a new one begins.

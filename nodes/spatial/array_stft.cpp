@@ -40,7 +40,7 @@ protected:
         // Normalizes the emitted power to the mean square of the windowed samples.
         windowPower_ = 0.0;
         for (float w : window_) windowPower_ += static_cast<double>(w) * w;
-        plan_ = &FftPlanCache::instance().realForward(frameSize_, PlanEffort::Measure);
+        plan_ = &FftPlanCache::instance().realForward(frameSize_, PlanEffort::Estimate);
         scratch_ = SigSeg<float>::allocate(frameSize_, 0, nullptr);
     }
 

@@ -11,6 +11,7 @@
 #include "engine/operators/operator.h"
 #include "nodes/detect/activity_frame.h"
 #include "nodes/spatial/array_geometry.h"
+#include "nodes/spatial/background_subspace.h"
 #include "nodes/spatial/direction_frame.h"
 #include "nodes/spatial/pair_lag_tables.h"
 #include "nodes/spatial/srp_peak_search.h"
@@ -54,6 +55,7 @@ protected:
         subtraction_ = static_cast<float>(params().getReal("noise_subtraction"));
         noiseSeconds_ = params().getReal("noise_time_constant");
         onsetEmphasis_ = static_cast<float>(params().getReal("onset_emphasis"));
+        backgroundMask_ = static_cast<float>(params().getReal("background_mask"));
         frameSize_ = 0;
     }
 
@@ -72,18 +74,21 @@ protected:
         const auto onset = activity->row(ActivityFrame::Row::Onset);
         const auto presence = activity->row(ActivityFrame::Row::Presence);
 
-        // The bins of the localization band that hold sound, and every mic's unit-magnitude spectrum there.
-        activeBins_.clear();
+        // Per band bin: its weight (0 where no sound), and every mic's unit-magnitude spectrum.
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
         double weightSum = 0.0;
-        for (std::int64_t k = firstBin_; k <= lastBin_; ++k) {
-            const auto i = static_cast<std::size_t>(k);
-            if (weight[i] > 0.0f) {
-                activeBins_.push_back(static_cast<int>(k));
-                binWeight_[i] = weight[i] * (1.0f + onsetEmphasis_ * onset[i]);
-                weightSum += binWeight_[i];
+        for (std::size_t i = 0; i < band; ++i) {
+            const std::size_t k = static_cast<std::size_t>(firstBin_) + i;
+            float w = 0.0f;
+            if (weight[k] > 0.0f) {
+                const float background =
+                    backgroundMask_ > 0.0f ? backgroundMask_ * background_->dominance(spectra, static_cast<std::int64_t>(k)) : 0.0f;
+                w = weight[k] * (1.0f + onsetEmphasis_ * onset[k]) * (1.0f - background);
             }
+            binWeight_[i] = w;
+            weightSum += w;
         }
-        const bool localize = activity->signalBins >= minimumSignalBins_;
+        const bool localize = activity->signalBins >= minimumSignalBins_ && weightSum > 0.0;
         if (localize) {
             normalizeSpectra(spectra);
             fillPairTables(weightSum);
@@ -91,6 +96,7 @@ protected:
             frame->mapMean = peakSearch_->mean();
         }
         updateNoise(spectra, presence);
+        if (backgroundMask_ > 0.0f) background_->update(spectra);
         emit(0, Item::custom(frame, item.range(), frame->peakCount > 0 ? frame->peaks[0].value : 0.0));
     }
 
@@ -116,57 +122,79 @@ private:
         } catch (const std::invalid_argument& e) {
             throw OperatorError(e.what() + std::string(" (geometry ") + geometry_.origin + ")");
         }
-        const auto bins = static_cast<std::size_t>(spectra.binCount());
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
         const auto mics = static_cast<std::size_t>(geometry_.micCount());
-        normalized_.assign(mics * bins, {});
-        magnitude_.assign(mics * bins, 0.0f);
-        binWeight_.assign(bins, 0.0f);
-        noise_.assign(tables_->pairs().size() * bins, {});
+        unitRe_.assign(mics * band, 0.0f);
+        unitIm_.assign(mics * band, 0.0f);
+        magnitude_.assign(mics * band, 0.0f);
+        binWeight_.assign(band, 0.0f);
+        scaledWeight_.assign(band, 0.0f);
+        keep_.assign(band, 0.0f);
+        noiseRe_.assign(tables_->pairs().size() * band, 0.0f);
+        noiseIm_.assign(tables_->pairs().size() * band, 0.0f);
         noiseReady_ = false;
-        activeBins_.clear();
-        activeBins_.reserve(bins);
         noiseSmoothing_ = static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_)));
+        // Each bin's background covariance learns every other frame.
+        const auto backgroundSmoothing =
+            static_cast<float>(std::exp(-2.0 * static_cast<double>(hop_) / (params().getReal("background_time_constant") * rateHz_)));
+        background_ = std::make_unique<BackgroundSubspace>(geometry_.micCount(), firstBin_, lastBin_, backgroundSmoothing,
+                                                           static_cast<float>(std::pow(10.0, params().getReal("background_loud_db") / 10.0)));
     }
 
+    /// unit = X / |X| and |X| of every mic over the band (0 where |X| = 0), as separate real arrays so
+    /// that the pair loops vectorize.
     void normalizeSpectra(const ArraySpectra& spectra) {
-        const auto bins = static_cast<std::size_t>(spectra.binCount());
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
         for (int m = 0; m < spectra.micCount(); ++m) {
-            const auto mic = spectra.mic(m);
-            std::complex<float>* unit = normalized_.data() + static_cast<std::size_t>(m) * bins;
-            float* magnitude = magnitude_.data() + static_cast<std::size_t>(m) * bins;
-            for (int k : activeBins_) {
-                const float size = std::abs(mic[static_cast<std::size_t>(k)]);
-                magnitude[k] = size;
-                unit[k] = size > 0.0f ? mic[static_cast<std::size_t>(k)] / size : std::complex<float>();
+            const float* x = reinterpret_cast<const float*>(spectra.mic(m).data() + firstBin_);
+            const std::size_t row = static_cast<std::size_t>(m) * band;
+            float* re = unitRe_.data() + row;
+            float* im = unitIm_.data() + row;
+            float* size = magnitude_.data() + row;
+            for (std::size_t i = 0; i < band; ++i) {
+                const float a = x[2 * i];
+                const float b = x[2 * i + 1];
+                const float power = a * a + b * b;
+                const float inverse = power > 0.0f ? 1.0f / std::sqrt(power) : 0.0f;
+                re[i] = a * inverse;
+                im[i] = b * inverse;
+                size[i] = power * inverse;
             }
         }
     }
 
     void fillPairTables(double weightSum) {
-        const auto bins = normalized_.size() / static_cast<std::size_t>(geometry_.micCount());
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
         const auto pairs = tables_->pairs();
         // The real inverse FFT doubles each bin's term; this scale makes P(u) a mean over pairs and weight.
         const auto scale = static_cast<float>(1.0 / (2.0 * static_cast<double>(pairs.size()) * weightSum));
         const float subtract = noiseReady_ ? subtraction_ : 0.0f;
+        for (std::size_t i = 0; i < band; ++i) scaledWeight_[i] = scale * binWeight_[i];
         for (std::size_t p = 0; p < pairs.size(); ++p) {
-            const auto [m, n] = pairs[p];
-            const std::complex<float>* um = normalized_.data() + static_cast<std::size_t>(m) * bins;
-            const std::complex<float>* un = normalized_.data() + static_cast<std::size_t>(n) * bins;
-            const float* am = magnitude_.data() + static_cast<std::size_t>(m) * bins;
-            const float* an = magnitude_.data() + static_cast<std::size_t>(n) * bins;
-            const std::complex<float>* noise = noise_.data() + p * bins;
-            std::span<std::complex<float>> spectrum = tables_->pairSpectrum();
-            for (int k : activeBins_) {
-                const auto i = static_cast<std::size_t>(k);
-                const float product = am[i] * an[i];
-                std::complex<float> value = um[i] * std::conj(un[i]);
-                if (subtract > 0.0f) {
-                    // (X_m X_n^* - s N) / (|X_m X_n^*| + s |N|): the noise removed, magnitude still at most 1.
-                    const std::complex<float> noiseTerm = subtract * noise[i];
-                    const float denominator = product + std::abs(noiseTerm);
-                    value = denominator > 0.0f ? (product * value - noiseTerm) / denominator : std::complex<float>();
-                }
-                spectrum[i] = scale * binWeight_[i] * value;
+            const auto m = static_cast<std::size_t>(pairs[p].first) * band;
+            const auto n = static_cast<std::size_t>(pairs[p].second) * band;
+            const float* reM = unitRe_.data() + m;
+            const float* imM = unitIm_.data() + m;
+            const float* reN = unitRe_.data() + n;
+            const float* imN = unitIm_.data() + n;
+            const float* sizeM = magnitude_.data() + m;
+            const float* sizeN = magnitude_.data() + n;
+            const float* noiseRe = noiseRe_.data() + p * band;
+            const float* noiseIm = noiseIm_.data() + p * band;
+            const float* w = scaledWeight_.data();
+            float* out = reinterpret_cast<float*>(tables_->pairSpectrum().data() + firstBin_);
+            for (std::size_t i = 0; i < band; ++i) {
+                // unit_m unit_n^*, then (X_m X_n^* - s N) / (|X_m X_n^*| + s |N|): the noise's share removed,
+                // the magnitude still at most 1.
+                const float re = reM[i] * reN[i] + imM[i] * imN[i];
+                const float im = imM[i] * reN[i] - reM[i] * imN[i];
+                const float product = sizeM[i] * sizeN[i];
+                const float nRe = subtract * noiseRe[i];
+                const float nIm = subtract * noiseIm[i];
+                const float denominator = product + std::sqrt(nRe * nRe + nIm * nIm);
+                const float factor = denominator > 0.0f ? w[i] / denominator : 0.0f;
+                out[2 * i] = factor * (product * re - nRe);
+                out[2 * i + 1] = factor * (product * im - nIm);
             }
             tables_->tabulate(p);
         }
@@ -174,17 +202,21 @@ private:
 
     /// Noise cross-spectra: recursive average where no sound is present (presence p: weight a + (1 - a) p).
     void updateNoise(const ArraySpectra& spectra, std::span<const float> presence) {
-        const auto bins = static_cast<std::size_t>(spectra.binCount());
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
         const auto pairs = tables_->pairs();
         const float a = noiseReady_ ? noiseSmoothing_ : 0.0f;
+        for (std::size_t i = 0; i < band; ++i) keep_[i] = a + (1.0f - a) * presence[static_cast<std::size_t>(firstBin_) + i];
         for (std::size_t p = 0; p < pairs.size(); ++p) {
-            const auto [m, n] = pairs[p];
-            const auto xm = spectra.mic(m);
-            const auto xn = spectra.mic(n);
-            std::complex<float>* noise = noise_.data() + p * bins;
-            for (auto k = static_cast<std::size_t>(firstBin_); k <= static_cast<std::size_t>(lastBin_); ++k) {
-                const float keep = a + (1.0f - a) * presence[k];
-                noise[k] = keep * noise[k] + (1.0f - keep) * (xm[k] * std::conj(xn[k]));
+            const float* xm = reinterpret_cast<const float*>(spectra.mic(pairs[p].first).data() + firstBin_);
+            const float* xn = reinterpret_cast<const float*>(spectra.mic(pairs[p].second).data() + firstBin_);
+            float* noiseRe = noiseRe_.data() + p * band;
+            float* noiseIm = noiseIm_.data() + p * band;
+            for (std::size_t i = 0; i < band; ++i) {
+                const float re = xm[2 * i] * xn[2 * i] + xm[2 * i + 1] * xn[2 * i + 1];
+                const float im = xm[2 * i + 1] * xn[2 * i] - xm[2 * i] * xn[2 * i + 1];
+                const float k = keep_[i];
+                noiseRe[i] = k * noiseRe[i] + (1.0f - k) * re;
+                noiseIm[i] = k * noiseIm[i] + (1.0f - k) * im;
             }
         }
         noiseReady_ = true;
@@ -198,6 +230,8 @@ private:
     double minimumSignalBins_ = 1.0;
     float subtraction_ = 1.0f;
     float onsetEmphasis_ = 4.0f;
+    float backgroundMask_ = 1.0f;
+    std::unique_ptr<BackgroundSubspace> background_;
     double noiseSeconds_ = 2.0;
     float noiseSmoothing_ = 0.99f;
     bool noiseReady_ = false;
@@ -208,11 +242,13 @@ private:
     std::int64_t lastBin_ = 1;
     std::unique_ptr<PairLagTables> tables_;
     std::unique_ptr<SrpPeakSearch> peakSearch_;
-    std::vector<int> activeBins_;
-    std::vector<std::complex<float>> normalized_;  // [mic][bin]: X / |X| at the active bins
-    std::vector<float> magnitude_;                 // [mic][bin]: |X| at the active bins
-    std::vector<float> binWeight_;                 // [bin]: signal weight x (1 + onset emphasis x onset)
-    std::vector<std::complex<float>> noise_;       // [pair][bin]: noise cross-spectrum N_mn
+    // Over the band's bins (index 0 = firstBin_):
+    std::vector<float> unitRe_, unitIm_;    // [mic][bin]: X / |X|
+    std::vector<float> magnitude_;          // [mic][bin]: |X|
+    std::vector<float> binWeight_;          // [bin]: signal weight x (1 + onset emphasis x onset) x (1 - background)
+    std::vector<float> scaledWeight_;       // [bin]: binWeight_ scaled for the map's range
+    std::vector<float> keep_;               // [bin]: weight of the noise estimate's past this frame
+    std::vector<float> noiseRe_, noiseIm_;  // [pair][bin]: noise cross-spectrum N_mn
 };
 
 }  // namespace
@@ -257,6 +293,11 @@ OperatorDescriptor frameDirectionsDescriptor() {
                   "share of the noise cross-spectrum subtracted before PHAT (0 = plain SRP-PHAT)"},
         ParamSpec{"onset_emphasis", ParamKind::Real, 4.0, 0.0, 100.0, "",
                   "a bin weighs its share of sound x (1 + onset_emphasis x onset): new sound (the direct path) counts more"},
+        ParamSpec{"background_mask", ParamKind::Real, 1.0, 0.0, 1.0, "",
+                  "bins whose energy lies along the background's direction (a talker, a fan) weigh less by this much"},
+        ParamSpec{"background_time_constant", ParamKind::Real, 5.0, 0.1, 600.0, "s", "averaging time of the background covariance"},
+        ParamSpec{"background_loud_db", ParamKind::Real, 6.0, 0.1, 60.0, "dB",
+                  "a bin this much louder than its background is not learnt (a new sound does not become background)"},
         ParamSpec{"noise_time_constant", ParamKind::Real, 2.0, 0.05, 600.0, "s",
                   "averaging time of the noise cross-spectra over frames without sound"},
     };

@@ -9,6 +9,8 @@ namespace isochron {
 namespace {
 
 /// Catmull-Rom interpolation between b (t = 0) and c (t = 1), a and d the outer neighbours.
+constexpr int kFine = 4;  // fine entries per table step
+
 inline float catmullRom(float a, float b, float c, float d, float t) {
     return b + 0.5f * t * (c - a + t * (2.0f * a - 5.0f * b + 4.0f * c - d + t * (3.0f * (b - c) + d - a)));
 }
@@ -36,11 +38,11 @@ PairLagTables::PairLagTables(const ArrayGeometry& geometry, double speedOfSound,
             }
             halfWidth_.push_back(half);
             offset_.push_back(total);
-            total += static_cast<std::size_t>(2 * half + 1);
+            total += static_cast<std::size_t>(kFine * 2 * half + 1);
         }
     }
-    tables_.assign(total, 0.0f);
-    inverse_ = &FftPlanCache::instance().realInverse(size, PlanEffort::Measure);
+    fine_.assign(total, 0.0f);
+    inverse_ = &FftPlanCache::instance().realInverse(size, PlanEffort::Estimate);
     spectrum_ = SigSeg<std::complex<float>>::allocate(inverse_->binCount(), 0, nullptr);
     spectrumData_ = spectrum_.writable().data();  // sole owner: the pointer stays valid
     std::fill_n(spectrumData_, inverse_->binCount(), std::complex<float>());
@@ -54,33 +56,52 @@ void PairLagTables::tabulate(std::size_t pair) {
     std::fill_n(spectrumData_, inverse_->binCount(), std::complex<float>());
     const int half = halfWidth_[pair];
     const auto size = static_cast<std::int64_t>(inverse_->size());
-    float* table = tables_.data() + offset_[pair];
-    for (int i = -half; i <= half; ++i) table[i + half] = lags[(i + size) % size];
+    // Lags -half .. half are table steps 0 .. 2 half; the fine table has kFine entries per step, and
+    // the outermost step at either end (no neighbour for the cubic) is left at 0: no direction reads it.
+    auto lag = [&](int step) { return lags[(step - half + size) % size]; };
+    float* fine = fine_.data() + offset_[pair];
+    for (int step = 1; step + 2 <= 2 * half; ++step) {
+        const float a = lag(step - 1), b = lag(step), c = lag(step + 1), d = lag(step + 2);
+        for (int f = 0; f < kFine; ++f) fine[step * kFine + f] = catmullRom(a, b, c, d, static_cast<float>(f) / kFine);
+    }
 }
 
 double PairLagTables::value(std::size_t pair, double lagSeconds) const {
-    const float position = static_cast<float>(lagSeconds * tableRateHz_) + static_cast<float>(halfWidth_[pair]);
-    const float* table = tables_.data() + offset_[pair];
+    const float position = static_cast<float>((lagSeconds * tableRateHz_ + halfWidth_[pair]) * kFine);
+    const float* fine = fine_.data() + offset_[pair];
     const float below = std::floor(position);
-    const int i = static_cast<int>(below);
-    return catmullRom(table[i - 1], table[i], table[i + 1], table[i + 2], position - below);
+    const auto i = static_cast<std::size_t>(below);
+    return fine[i] + (position - below) * (fine[i + 1] - fine[i]);
 }
 
 void PairLagTables::positionsFor(const Eigen::Vector3d& towardsSource, float* positions) const {
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
-        positions[p] = static_cast<float>(pairBaselines_[p].dot(towardsSource) * tableRateHz_) + static_cast<float>(halfWidth_[p]);
+        positions[p] = static_cast<float>((pairBaselines_[p].dot(towardsSource) * tableRateHz_ + halfWidth_[p]) * kFine);
+    }
+}
+
+void PairLagTables::entriesFor(const Eigen::Vector3d& towardsSource, std::int32_t* entries) const {
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+        entries[p] = static_cast<std::int32_t>(offset_[p]) +
+                     static_cast<std::int32_t>(std::lround((pairBaselines_[p].dot(towardsSource) * tableRateHz_ + halfWidth_[p]) * kFine));
     }
 }
 
 double PairLagTables::steered(const float* positions) const {
-    double sum = 0.0;
+    float sum = 0.0f;
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
-        const float* table = tables_.data() + offset_[p];
+        const float* fine = fine_.data() + offset_[p];
         const float position = positions[p];
         const float below = std::floor(position);
-        const int i = static_cast<int>(below);
-        sum += catmullRom(table[i - 1], table[i], table[i + 1], table[i + 2], position - below);
+        const auto i = static_cast<std::size_t>(below);
+        sum += fine[i] + (position - below) * (fine[i + 1] - fine[i]);
     }
+    return sum;
+}
+
+double PairLagTables::steeredAt(const std::int32_t* entries) const {
+    float sum = 0.0f;
+    for (std::size_t p = 0; p < pairs_.size(); ++p) sum += fine_[static_cast<std::size_t>(entries[p])];
     return sum;
 }
 

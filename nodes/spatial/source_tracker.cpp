@@ -36,8 +36,12 @@ protected:
         settings.deathSeconds = params().getReal("death_time");
         settings.gateDegrees = params().getReal("gate_deg");
         settings.separationDegrees = params().getReal("separation_deg");
+        settings.secondaryRatio = params().getReal("secondary_ratio");
         settings.measurementDegrees = params().getReal("measurement_deviation_deg");
         settings.processNoise = params().getReal("process_noise");
+        settings.initialRateDegrees = params().getReal("initial_rate_deviation");
+        settings.rateDampingSeconds = params().getReal("rate_damping");
+        settings.backgroundDensity = params().getReal("background_density");
         settings.backgroundSeconds = params().getReal("background_after");
         settings.backgroundIntervalSeconds = params().getReal("background_interval");
         settings.backgroundMemorySeconds = params().getReal("background_memory");
@@ -51,6 +55,8 @@ protected:
         warmupSeconds_ = params().getReal("warmup");
         continueStrength_ = settings.continueStrength;
         deviationFloor_ = params().getReal("deviation_floor");
+        sourceActive_ = false;
+        useBusy_ = params().getBool("busy_reference");
         timebase_ = nullptr;
     }
 
@@ -63,8 +69,8 @@ protected:
             firstIndex_ = range.start;
             const std::int64_t adaptFrames = std::max<std::int64_t>(
                 1, std::llround(params().getReal("noise_adapt") * timebase_->rateHz() / static_cast<double>(std::max<std::int64_t>(1, frame->hop))));
-            noise_ = NoiseStatistics(adaptFrames);
-            onsetNoise_ = NoiseStatistics(adaptFrames);
+            quiet_ = EvidenceStatistics(adaptFrames);
+            busy_ = EvidenceStatistics(adaptFrames);
         }
         if (range.timebase != timebase_) throw OperatorError("frames on different timebases");
         const double rate = timebase_->rateHz();
@@ -74,23 +80,41 @@ protected:
         // same with the bins weighted by their onset, so that a room's ringing (no onset) starts nothing.
         const double bins = frame->signalBins;
         const double onsetBins = frame->onsetWeight;
-        auto evidence = [](double weight, double value) { return std::log1p(weight * std::max(0.0, value)); };
-        const double frameEvidence = frame->peakCount > 0 ? evidence(bins, frame->peaks[0].value) : 0.0;
-        const double frameOnsetEvidence = frame->peakCount > 0 ? evidence(onsetBins, frame->peaks[0].value) : 0.0;
-        const double deviation = noise_.deviation(deviationFloor_);
-        const double onsetDeviation = onsetNoise_.deviation(deviationFloor_);
+        // A direction counts by its contrast, how far it stands out of the map: (value - mean) / (1 - mean), so a
+        // broad map (low frequencies on a small array, several sources) does not make every lobe a source.
+        const double mean = std::min(frame->mapMean, 0.99);
+        auto evidence = [&](double weight, double value) {
+            return std::log1p(weight * std::clamp((value - mean) / (1.0 - mean), 0.0, 1.0));
+        };
+        // A direction is judged against two references, and must stand out of both: the frames whose
+        // strongest direction is quiet (the noise), and every frame no confirmed source sounds in (a talker
+        // or machine that never stops, with its echoes and side lobes, sets this one).
+        const bool busyReady = useBusy_ && busy_.ready();
         const bool warmingUp = static_cast<double>(range.start - firstIndex_) / rate < warmupSeconds_;
         const int count = warmingUp ? 0 : frame->peakCount;
-        for (int i = 0; i < count; ++i) {
+        double strongest = 0.0, strongestOnset = 0.0;
+        for (int i = 0; i < frame->peakCount; ++i) {
             const DirectionPeak& peak = frame->peaks[static_cast<std::size_t>(i)];
-            observations_[static_cast<std::size_t>(i)] = {peak.azimuthDegrees, peak.elevationDegrees, peak.value,
-                                                          (evidence(bins, peak.value) - noise_.mean()) / deviation,
-                                                          (evidence(onsetBins, peak.value) - onsetNoise_.mean()) / onsetDeviation};
+            const double any = evidence(bins, peak.value);
+            const double onset = evidence(onsetBins, peak.value);
+            strongest = std::max(strongest, any);
+            strongestOnset = std::max(strongestOnset, onset);
+            if (i >= count) continue;
+            double strength = quiet_.any.strength(any, deviationFloor_);
+            double onsetStrength = quiet_.onset.strength(onset, deviationFloor_);
+            if (busyReady) {
+                strength = std::min(strength, busy_.any.strength(any, deviationFloor_));
+                onsetStrength = std::min(onsetStrength, busy_.onset.strength(onset, deviationFloor_));
+            }
+            observations_[static_cast<std::size_t>(i)] = {peak.azimuthDegrees, peak.elevationDegrees, peak.value, strength, onsetStrength};
         }
-        const bool quiet = (frameEvidence - noise_.mean()) / deviation < continueStrength_;
-        if (warmingUp || quiet) {
-            noise_.learn(frameEvidence);
-            onsetNoise_.learn(frameOnsetEvidence);
+        if (warmingUp || quiet_.any.strength(strongest, deviationFloor_) < continueStrength_) {
+            quiet_.any.learn(strongest);
+            quiet_.onset.learn(strongestOnset);
+        }
+        if (!sourceActive_) {
+            busy_.any.learn(strongest);
+            busy_.onset.learn(strongestOnset);
         }
 
         TrackerFrame trackerFrame;
@@ -99,14 +123,19 @@ protected:
         trackerFrame.observations = std::span(observations_).first(static_cast<std::size_t>(count));
         trackerFrame.onsetShare = bins > 0.0 ? std::clamp(frame->onsetWeight / bins, 0.0, 1.0) : 0.0;
         tracks_->update(trackerFrame, *this);
+        sourceActive_ = false;
         for (const TrackState& track : tracks_->tracks()) {
-            if (!track.confirmed) continue;
+            if (track.confirmed && !track.background && track.observedNow) sourceActive_ = true;
+        }
+        for (const TrackState& track : tracks_->tracks()) {
+            if (!track.confirmed && !getenv("LOCDEBUG")) continue;
             EventRecord* record = EventRecord::create("track");
             record->set("track_id", static_cast<double>(track.id));
             record->set("azimuth_deg", track.azimuthDegrees);
             record->set("elevation_deg", track.elevationDegrees);
             record->set("background", track.background ? 1.0 : 0.0);
             record->set("observed", track.observedNow ? 1.0 : 0.0);
+            record->set("confirmed", track.confirmed ? 1.0 : 0.0);
             emit(kTracksPort, Item::event(record, range, track.observedNow ? 1.0 : 0.0));
         }
     }
@@ -146,8 +175,25 @@ private:
     }
 
     std::optional<SourceTracks> tracks_;
-    NoiseStatistics noise_;       // of the frames' evidence while quiet
-    NoiseStatistics onsetNoise_;  // of their onset evidence
+    /// Mean and deviation of the evidence (and onset evidence) of the strongest direction of some frames.
+    struct EvidenceStatistics {
+        explicit EvidenceStatistics(std::int64_t adaptFrames = 1000) : any(adaptFrames), onset(adaptFrames) {}
+        struct Scores : NoiseStatistics {
+            using NoiseStatistics::NoiseStatistics;
+            double strength(double evidence, double floor) const { return (evidence - mean()) / deviation(floor); }
+        };
+        /// Enough frames learnt to judge by.
+        bool ready() const { return any.count() >= kReadyFrames; }
+        Scores any;
+        Scores onset;
+    };
+
+    static constexpr std::int64_t kReadyFrames = 50;
+
+    EvidenceStatistics quiet_;   // frames whose strongest direction is below the continuation strength
+    EvidenceStatistics busy_;    // frames in which no confirmed source was observed
+    bool sourceActive_ = false;  // a confirmed source track was observed in the last frame
+    bool useBusy_ = false;
     double warmupSeconds_ = 0.5;
     double continueStrength_ = 2.0;
     double deviationFloor_ = 0.3;
@@ -187,15 +233,21 @@ OperatorDescriptor sourceTrackerDescriptor() {
     d.params = {
         ParamSpec{"birth_deviations", ParamKind::Real, 3.5, 0.0, 1000.0, "deviations", "a direction this strong may start a track"},
         ParamSpec{"continue_deviations", ParamKind::Real, 1.5, 0.0, 1000.0, "deviations", "a direction this strong may extend a track"},
-        ParamSpec{"birth_frames", ParamKind::Int, std::int64_t{3}, 1.0, 1000.0, "frames", "observations that confirm a track"},
-        ParamSpec{"birth_window", ParamKind::Real, 0.25, 0.001, 60.0, "s", "a track not confirmed this long after its start is dropped"},
-        ParamSpec{"death_time", ParamKind::Real, 0.7, 0.001, 60.0, "s",
-                  "a track ends this long after its last observation (longer than the gaps of a click train)"},
+        ParamSpec{"birth_frames", ParamKind::Int, std::int64_t{2}, 1.0, 1000.0, "frames", "observations that confirm a track"},
+        ParamSpec{"birth_window", ParamKind::Real, 0.35, 0.001, 60.0, "s", "a track not confirmed this long after its start is dropped"},
+        ParamSpec{"death_time", ParamKind::Real, 0.35, 0.001, 60.0, "s",
+                  "a track ends this long after its last observation (longer than the gaps of a click train); twice "
+                  "that once it has lasted a second"},
         ParamSpec{"gate_deg", ParamKind::Real, 20.0, 0.1, 180.0, "deg", "largest azimuth innovation a track accepts"},
         ParamSpec{"separation_deg", ParamKind::Real, 20.0, 0.0, 180.0, "deg", "no new track this close to a live one"},
-        ParamSpec{"measurement_deviation_deg", ParamKind::Real, 4.0, 0.01, 90.0, "deg", "deviation of one frame's azimuth"},
-        ParamSpec{"process_noise", ParamKind::Real, 100.0, 0.0, 1e6, "deg^2/s^3", "how fast a source may change its angular rate"},
-        ParamSpec{"background_after", ParamKind::Real, 2.5, 0.01, 3600.0, "s", "a track lasting this long is background"},
+        ParamSpec{"secondary_ratio", ParamKind::Real, 0.4, 0.0, 1.0, "",
+                  "a frame's weaker direction starts a track only if its response is at least this share of the strongest's"},
+        ParamSpec{"measurement_deviation_deg", ParamKind::Real, 6.0, 0.01, 90.0, "deg", "deviation of one frame's azimuth"},
+        ParamSpec{"process_noise", ParamKind::Real, 10.0, 0.0, 1e6, "deg^2/s^3", "how fast a source may change its angular rate"},
+        ParamSpec{"initial_rate_deviation", ParamKind::Real, 5.0, 0.0, 3600.0, "deg/s", "deviation of a new track's angular rate"},
+        ParamSpec{"rate_damping", ParamKind::Real, 1.0, 0.01, 3600.0, "s", "an unobserved track's angular rate decays with this time constant"},
+        ParamSpec{"background_after", ParamKind::Real, 2.5, 0.01, 3600.0, "s", "a track lasting this long ..."},
+        ParamSpec{"background_density", ParamKind::Real, 0.3, 0.0, 1.0, "", "... and observed in this share of its frames is background"},
         ParamSpec{"background_interval", ParamKind::Real, 1.0, 0.01, 3600.0, "s", "time between background bearings of one source"},
         ParamSpec{"background_memory", ParamKind::Real, 30.0, 0.0, 3600.0, "s", "a background direction is remembered this long"},
         ParamSpec{"robust_deg", ParamKind::Real, 10.0, 1.0, 180.0, "deg", "an event's azimuth averages its frames this close to their mode"},
@@ -203,6 +255,7 @@ OperatorDescriptor sourceTrackerDescriptor() {
         ParamSpec{"warmup", ParamKind::Real, 0.5, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
         ParamSpec{"deviation_floor", ParamKind::Real, 0.3, 0.0, 100.0, "",
                   "smallest noise deviation of the evidence (ln units), so that near silence every blip is not a sound"},
+        ParamSpec{"busy_reference", ParamKind::Bool, false, {}, {}, "", "also judge directions against frames without confirmed sources"},
         ParamSpec{"noise_adapt", ParamKind::Real, 10.0, 0.01, 3600.0, "s", "time constant of the noise evidence statistics"},
     };
     d.create = [] { return std::make_unique<SourceTracker>(); };

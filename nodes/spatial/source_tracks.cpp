@@ -24,7 +24,7 @@ double wrapAzimuth(double degrees) {
 
 SourceTracks::SourceTracks(const Settings& settings) : settings_(settings) {
     if (settings.birthFrames < 1 || settings.maxTracks < 1 || !(settings.deathSeconds > 0.0) || !(settings.birthSeconds > 0.0) ||
-        !(settings.measurementDegrees > 0.0) || !(settings.gateDegrees > 0.0) || !(settings.backgroundSeconds > 0.0)) {
+        !(settings.measurementDegrees > 0.0) || !(settings.rateDampingSeconds > 0.0) || !(settings.gateDegrees > 0.0) || !(settings.backgroundSeconds > 0.0)) {
         throw std::invalid_argument("tracker: birth frames, track count, times, gate and measurement deviation must be positive");
     }
     tracks_.resize(static_cast<std::size_t>(settings.maxTracks));
@@ -41,12 +41,16 @@ void SourceTracks::predict(const Track& track, double now, double& azimuth, doub
     const double dt = std::max(0.0, now - track.lastUpdateSeconds);
     const double (&p)[2][2] = track.covariance;
     const double q = settings_.processNoise;
-    // P' = F P F^T + Q with F = [[1, dt], [0, 1]], Q = q [[dt^3/3, dt^2/2], [dt^2/2, dt]].
-    covariance[0][0] = p[0][0] + dt * (p[1][0] + p[0][1]) + dt * dt * p[1][1] + q * dt * dt * dt / 3.0;
-    covariance[0][1] = p[0][1] + dt * p[1][1] + q * dt * dt / 2.0;
-    covariance[1][0] = p[1][0] + dt * p[1][1] + q * dt * dt / 2.0;
-    covariance[1][1] = p[1][1] + q * dt;
-    azimuth = track.state.azimuthDegrees + track.state.rateDegreesPerSecond * dt;
+    // F = [[1, g], [0, f]]: the rate decays by f = e^{-dt / tau} and moves the azimuth by g = tau (1 - f).
+    const double tau = settings_.rateDampingSeconds;
+    const double f = std::exp(-dt / tau);
+    const double g = tau * (1.0 - f);
+    // P' = F P F^T + Q with Q = q [[dt^3/3, dt^2/2], [dt^2/2, dt]].
+    covariance[0][0] = p[0][0] + g * (p[1][0] + p[0][1]) + g * g * p[1][1] + q * dt * dt * dt / 3.0;
+    covariance[0][1] = f * p[0][1] + g * f * p[1][1] + q * dt * dt / 2.0;
+    covariance[1][0] = f * p[1][0] + g * f * p[1][1] + q * dt * dt / 2.0;
+    covariance[1][1] = f * f * p[1][1] + q * dt;
+    azimuth = track.state.azimuthDegrees + g * track.state.rateDegreesPerSecond;
 }
 
 void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
@@ -57,9 +61,11 @@ void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
         track.state.observedNow = false;
         if (!track.state.confirmed && now - track.firstSeenSeconds > settings_.birthSeconds) {
             track.live = false;
-        } else if (now - track.state.lastSeenSeconds > settings_.deathSeconds) {
-            end(track, sink);
+        } else {
+            const double age = track.state.lastSeenSeconds - track.firstSeenSeconds;
+            if (now - track.state.lastSeenSeconds > settings_.deathSeconds * (1.0 + std::min(age, 1.0))) end(track, sink);
         }
+        if (track.live) ++track.framesAlive;
     }
     std::erase_if(memory_, [&](const Remembered& remembered) { return remembered.untilSeconds < now; });
 
@@ -94,7 +100,8 @@ void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
         }
         if (!bestTrack) break;
         assigned_[bestObservation] = 1;
-        const double predicted[2] = {bestAzimuth, bestTrack->state.rateDegreesPerSecond};
+        const double dt = std::max(0.0, now - bestTrack->lastUpdateSeconds);
+        const double predicted[2] = {bestAzimuth, bestTrack->state.rateDegreesPerSecond * std::exp(-dt / settings_.rateDampingSeconds)};
         observe(*bestTrack, frame.observations[bestObservation], now, frame.onsetShare, predicted, bestCovariance);
     }
 
@@ -102,6 +109,7 @@ void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
     for (std::size_t j = 0; j < observations; ++j) {
         const TrackObservation& observation = frame.observations[j];
         if (assigned_[j] || observation.birthStrength < settings_.birthStrength) continue;
+        if (j > 0 && observation.value < settings_.secondaryRatio * frame.observations[0].value) continue;
         bool separate = true;
         for (const Track& track : tracks_) {
             if (track.live && std::abs(wrapSigned(observation.azimuthDegrees - track.state.azimuthDegrees)) < settings_.separationDegrees) {
@@ -153,7 +161,8 @@ void SourceTracks::observe(Track& track, const TrackObservation& observation, do
     track.elevationWeighted += weight * observation.elevationDegrees;
     track.weightSum += weight;
     if (!track.state.confirmed && track.hits >= settings_.birthFrames) track.state.confirmed = true;
-    if (track.state.confirmed && !track.state.background && now - track.firstSeenSeconds >= settings_.backgroundSeconds) {
+    if (track.state.confirmed && !track.state.background && now - track.firstSeenSeconds >= settings_.backgroundSeconds &&
+        track.hits >= settings_.backgroundDensity * track.framesAlive) {
         track.state.background = true;
     }
 }
@@ -176,6 +185,7 @@ void SourceTracks::start(const TrackObservation& observation, const TrackerFrame
     track.hopSeconds = frame.hopSeconds;
     track.lastBackgroundReport = -std::numeric_limits<double>::infinity();
     track.hits = 0;
+    track.framesAlive = 1;
     track.valueSum = 0.0;
     track.elevationWeighted = 0.0;
     track.weightSum = 0.0;

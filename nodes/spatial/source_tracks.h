@@ -2,17 +2,22 @@
 // sources (after ODAS's tracking stage: Grondin & Michaud, 2019), without the engine, so that its
 // logic is testable on synthetic observations.
 //
-// Each track is a constant-velocity Kalman filter on the wrapped azimuth (state: azimuth, rate),
-// with the elevation smoothed alongside. Per frame:
-//  1. tracks without an observation for `deathSeconds` end: a confirmed track that is not background
+// Each track is a Kalman filter on the wrapped azimuth (state: azimuth, rate) whose rate decays
+// between observations (time constant `rateDampingSeconds`: a source coasting through a pause does not
+// drift away), with the elevation smoothed alongside. Per frame:
+//  1. tracks without an observation for `deathSeconds` (twice that once a track has lasted a second,
+//     so a talker's pauses do not end it) end: a confirmed track that is not background
 //     becomes an event (its own span: first to last observation, so the ringing of a room after the
 //     sound does not stretch it); a tentative one not confirmed within `birthSeconds` is dropped;
 //  2. the observations at least `continueStrength` strong are assigned to the predicted tracks,
 //     nearest first (innovation in predicted deviations), each track and observation at most once,
 //     within `gateDeviations` and `gateDegrees`;
-//  3. an unassigned observation whose onset evidence is at least `birthStrength` and `separationDegrees` away from
-//     every track starts a tentative track, confirmed after `birthFrames` observations;
-//  4. a confirmed track that has lasted `backgroundSeconds` is background: a source that never stops
+//  3. an unassigned observation whose onset evidence is at least `birthStrength`, `separationDegrees`
+//     away from every track and (unless it is the frame's strongest) with a response at least
+//     `secondaryRatio` of the strongest's (weaker peaks are mostly reflections and side lobes) starts a
+//     tentative track, confirmed after `birthFrames` observations;
+//  4. a confirmed track that has lasted `backgroundSeconds`, observed in at least `backgroundDensity`
+//     of its frames, is background: a source that never stops
 //     (a machine, a distant talker). It is reported as background bearings every
 //     `backgroundIntervalSeconds`, never as an event, and its direction is remembered for
 //     `backgroundMemorySeconds` after it falls silent, so that it resumes as background.
@@ -94,14 +99,17 @@ public:
         double continueStrength = 2.0;       ///< deviations for an observation to extend one
         int birthFrames = 3;                 ///< observations that confirm a track, >= 1
         double birthSeconds = 0.25;          ///< a tentative track must be confirmed within this
-        double deathSeconds = 0.25;          ///< a track ends after this long without observations
+        double deathSeconds = 0.35;          ///< a new track ends after this long without observations (twice it after a second)
         double gateDeviations = 3.0;         ///< largest innovation, in predicted deviations
         double gateDegrees = 20.0;           ///< and in degrees
         double separationDegrees = 20.0;     ///< no new track this close to an existing one
-        double measurementDegrees = 4.0;     ///< deviation of one frame's azimuth
-        double processNoise = 100.0;         ///< angular acceleration density, deg^2/s^3
-        double initialRateDegrees = 30.0;    ///< deviation of a new track's rate, deg/s
-        double backgroundSeconds = 4.0;      ///< a track lasting this long is background
+        double secondaryRatio = 0.4;         ///< a frame's weaker peak starts a track only above this share of the strongest
+        double measurementDegrees = 6.0;     ///< deviation of one frame's azimuth
+        double processNoise = 10.0;          ///< angular acceleration density, deg^2/s^3
+        double initialRateDegrees = 5.0;     ///< deviation of a new track's rate, deg/s
+        double rateDampingSeconds = 1.0;     ///< an unobserved track's rate decays with this time constant
+        double backgroundSeconds = 2.5;      ///< a track lasting this long ...
+        double backgroundDensity = 0.3;      ///< ... and observed in this share of its frames is background
         double backgroundIntervalSeconds = 1.0;
         double backgroundMemorySeconds = 30.0;
         double robustDegrees = 10.0;         ///< an event's azimuth averages observations this close to its mode
@@ -133,6 +141,7 @@ private:
         double hopSeconds = 0.01;
         double lastBackgroundReport = 0.0;
         int hits = 0;
+        int framesAlive = 0;
         double valueSum = 0.0;
         double elevationWeighted = 0.0;
         double weightSum = 0.0;

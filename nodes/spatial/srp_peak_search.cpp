@@ -39,13 +39,13 @@ SrpPeakSearch::SrpPeakSearch(const PairLagTables& tables, const Settings& settin
     elevationStep_ = elevations_ > 1 ? span / (elevations_ - 1) : 0.0;
     const std::size_t pairCount = tables.pairs().size();
     const std::size_t cells = static_cast<std::size_t>(azimuths_ * elevations_);
-    positions_.resize(cells * pairCount);
+    entries_.resize(cells * pairCount);
     cellDirections_.resize(cells);
     for (int e = 0; e < elevations_; ++e) {
         for (int a = 0; a < azimuths_; ++a) {
             const std::size_t cell = static_cast<std::size_t>(e * azimuths_ + a);
             cellDirections_[cell] = directionVector(a * settings_.azimuthStepDegrees, settings.elevationMinDegrees + e * elevationStep_);
-            tables.positionsFor(cellDirections_[cell], positions_.data() + cell * pairCount);
+            tables.entriesFor(cellDirections_[cell], entries_.data() + cell * pairCount);
         }
     }
     map_.resize(cells);
@@ -63,7 +63,7 @@ std::size_t SrpPeakSearch::search(double scale, std::span<DirectionPeak> peaks) 
     const std::size_t pairCount = tables_.pairs().size();
     double sum = 0.0;
     for (std::size_t cell = 0; cell < map_.size(); ++cell) {
-        map_[cell] = tables_.steered(positions_.data() + cell * pairCount);
+        map_[cell] = tables_.steeredAt(entries_.data() + cell * pairCount);
         sum += map_[cell];
     }
     mean_ = scale * sum / static_cast<double>(map_.size());

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -59,7 +60,7 @@ private:
     int azimuths_ = 0;
     int elevations_ = 0;
     double elevationStep_ = 0.0;
-    std::vector<float> positions_;          // [cell][pair]
+    std::vector<std::int32_t> entries_;     // [cell][pair]: fine-table entries (pair_lag_tables.h)
     std::vector<Eigen::Vector3d> cellDirections_;
     std::vector<double> map_;               // [cell], unscaled
     std::vector<char> excluded_;            // [cell]
