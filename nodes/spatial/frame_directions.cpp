@@ -11,7 +11,6 @@
 #include "engine/operators/operator.h"
 #include "nodes/detect/activity_frame.h"
 #include "nodes/spatial/array_geometry.h"
-#include "nodes/spatial/background_subspace.h"
 #include "nodes/spatial/direction_frame.h"
 #include "nodes/spatial/pair_lag_tables.h"
 #include "nodes/spatial/srp_peak_search.h"
@@ -55,7 +54,7 @@ protected:
         subtraction_ = static_cast<float>(params().getReal("noise_subtraction"));
         noiseSeconds_ = params().getReal("noise_time_constant");
         onsetEmphasis_ = static_cast<float>(params().getReal("onset_emphasis"));
-        backgroundMask_ = static_cast<float>(params().getReal("background_mask"));
+
         frameSize_ = 0;
     }
 
@@ -81,9 +80,7 @@ protected:
             const std::size_t k = static_cast<std::size_t>(firstBin_) + i;
             float w = 0.0f;
             if (weight[k] > 0.0f) {
-                const float background =
-                    backgroundMask_ > 0.0f ? backgroundMask_ * background_->dominance(spectra, static_cast<std::int64_t>(k)) : 0.0f;
-                w = weight[k] * (1.0f + onsetEmphasis_ * onset[k]) * (1.0f - background);
+                w = weight[k] * (1.0f + onsetEmphasis_ * onset[k]);
             }
             binWeight_[i] = w;
             weightSum += w;
@@ -96,7 +93,6 @@ protected:
             frame->mapMean = peakSearch_->mean();
         }
         updateNoise(spectra, presence);
-        if (backgroundMask_ > 0.0f) background_->update(spectra);
         emit(0, Item::custom(frame, item.range(), frame->peakCount > 0 ? frame->peaks[0].value : 0.0));
     }
 
@@ -134,11 +130,7 @@ private:
         noiseIm_.assign(tables_->pairs().size() * band, 0.0f);
         noiseReady_ = false;
         noiseSmoothing_ = static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_)));
-        // Each bin's background covariance learns every other frame.
-        const auto backgroundSmoothing =
-            static_cast<float>(std::exp(-2.0 * static_cast<double>(hop_) / (params().getReal("background_time_constant") * rateHz_)));
-        background_ = std::make_unique<BackgroundSubspace>(geometry_.micCount(), firstBin_, lastBin_, backgroundSmoothing,
-                                                           static_cast<float>(std::pow(10.0, params().getReal("background_loud_db") / 10.0)));
+
     }
 
     /// unit = X / |X| and |X| of every mic over the band (0 where |X| = 0), as separate real arrays so
@@ -230,8 +222,7 @@ private:
     double minimumSignalBins_ = 1.0;
     float subtraction_ = 1.0f;
     float onsetEmphasis_ = 4.0f;
-    float backgroundMask_ = 1.0f;
-    std::unique_ptr<BackgroundSubspace> background_;
+
     double noiseSeconds_ = 2.0;
     float noiseSmoothing_ = 0.99f;
     bool noiseReady_ = false;
@@ -245,7 +236,7 @@ private:
     // Over the band's bins (index 0 = firstBin_):
     std::vector<float> unitRe_, unitIm_;    // [mic][bin]: X / |X|
     std::vector<float> magnitude_;          // [mic][bin]: |X|
-    std::vector<float> binWeight_;          // [bin]: signal weight x (1 + onset emphasis x onset) x (1 - background)
+    std::vector<float> binWeight_;          // [bin]: signal weight x (1 + onset emphasis x onset)
     std::vector<float> scaledWeight_;       // [bin]: binWeight_ scaled for the map's range
     std::vector<float> keep_;               // [bin]: weight of the noise estimate's past this frame
     std::vector<float> noiseRe_, noiseIm_;  // [pair][bin]: noise cross-spectrum N_mn
@@ -293,11 +284,6 @@ OperatorDescriptor frameDirectionsDescriptor() {
                   "share of the noise cross-spectrum subtracted before PHAT (0 = plain SRP-PHAT)"},
         ParamSpec{"onset_emphasis", ParamKind::Real, 4.0, 0.0, 100.0, "",
                   "a bin weighs its share of sound x (1 + onset_emphasis x onset): new sound (the direct path) counts more"},
-        ParamSpec{"background_mask", ParamKind::Real, 1.0, 0.0, 1.0, "",
-                  "bins whose energy lies along the background's direction (a talker, a fan) weigh less by this much"},
-        ParamSpec{"background_time_constant", ParamKind::Real, 5.0, 0.1, 600.0, "s", "averaging time of the background covariance"},
-        ParamSpec{"background_loud_db", ParamKind::Real, 6.0, 0.1, 60.0, "dB",
-                  "a bin this much louder than its background is not learnt (a new sound does not become background)"},
         ParamSpec{"noise_time_constant", ParamKind::Real, 2.0, 0.05, 600.0, "s",
                   "averaging time of the noise cross-spectra over frames without sound"},
     };

@@ -42,6 +42,7 @@ protected:
         settings.initialRateDegrees = params().getReal("initial_rate_deviation");
         settings.rateDampingSeconds = params().getReal("rate_damping");
         settings.backgroundDensity = params().getReal("background_density");
+
         settings.backgroundSeconds = params().getReal("background_after");
         settings.backgroundIntervalSeconds = params().getReal("background_interval");
         settings.backgroundMemorySeconds = params().getReal("background_memory");
@@ -55,8 +56,7 @@ protected:
         warmupSeconds_ = params().getReal("warmup");
         continueStrength_ = settings.continueStrength;
         deviationFloor_ = params().getReal("deviation_floor");
-        sourceActive_ = false;
-        useBusy_ = params().getBool("busy_reference");
+
         timebase_ = nullptr;
     }
 
@@ -70,7 +70,7 @@ protected:
             const std::int64_t adaptFrames = std::max<std::int64_t>(
                 1, std::llround(params().getReal("noise_adapt") * timebase_->rateHz() / static_cast<double>(std::max<std::int64_t>(1, frame->hop))));
             quiet_ = EvidenceStatistics(adaptFrames);
-            busy_ = EvidenceStatistics(adaptFrames);
+
         }
         if (range.timebase != timebase_) throw OperatorError("frames on different timebases");
         const double rate = timebase_->rateHz();
@@ -86,10 +86,7 @@ protected:
         auto evidence = [&](double weight, double value) {
             return std::log1p(weight * std::clamp((value - mean) / (1.0 - mean), 0.0, 1.0));
         };
-        // A direction is judged against two references, and must stand out of both: the frames whose
-        // strongest direction is quiet (the noise), and every frame no confirmed source sounds in (a talker
-        // or machine that never stops, with its echoes and side lobes, sets this one).
-        const bool busyReady = useBusy_ && busy_.ready();
+        // A direction is judged against the frames whose strongest direction is quiet (the noise).
         const bool warmingUp = static_cast<double>(range.start - firstIndex_) / rate < warmupSeconds_;
         const int count = warmingUp ? 0 : frame->peakCount;
         double strongest = 0.0, strongestOnset = 0.0;
@@ -99,22 +96,15 @@ protected:
             const double onset = evidence(onsetBins, peak.value);
             strongest = std::max(strongest, any);
             strongestOnset = std::max(strongestOnset, onset);
-            if (i >= count) continue;
-            double strength = quiet_.any.strength(any, deviationFloor_);
-            double onsetStrength = quiet_.onset.strength(onset, deviationFloor_);
-            if (busyReady) {
-                strength = std::min(strength, busy_.any.strength(any, deviationFloor_));
-                onsetStrength = std::min(onsetStrength, busy_.onset.strength(onset, deviationFloor_));
+            if (i < count) {
+                observations_[static_cast<std::size_t>(i)] = {peak.azimuthDegrees, peak.elevationDegrees, peak.value,
+                                                              quiet_.any.strength(any, deviationFloor_),
+                                                              quiet_.onset.strength(onset, deviationFloor_)};
             }
-            observations_[static_cast<std::size_t>(i)] = {peak.azimuthDegrees, peak.elevationDegrees, peak.value, strength, onsetStrength};
         }
         if (warmingUp || quiet_.any.strength(strongest, deviationFloor_) < continueStrength_) {
             quiet_.any.learn(strongest);
             quiet_.onset.learn(strongestOnset);
-        }
-        if (!sourceActive_) {
-            busy_.any.learn(strongest);
-            busy_.onset.learn(strongestOnset);
         }
 
         TrackerFrame trackerFrame;
@@ -123,19 +113,14 @@ protected:
         trackerFrame.observations = std::span(observations_).first(static_cast<std::size_t>(count));
         trackerFrame.onsetShare = bins > 0.0 ? std::clamp(frame->onsetWeight / bins, 0.0, 1.0) : 0.0;
         tracks_->update(trackerFrame, *this);
-        sourceActive_ = false;
         for (const TrackState& track : tracks_->tracks()) {
-            if (track.confirmed && !track.background && track.observedNow) sourceActive_ = true;
-        }
-        for (const TrackState& track : tracks_->tracks()) {
-            if (!track.confirmed && !getenv("LOCDEBUG")) continue;
+            if (!track.confirmed) continue;
             EventRecord* record = EventRecord::create("track");
             record->set("track_id", static_cast<double>(track.id));
             record->set("azimuth_deg", track.azimuthDegrees);
             record->set("elevation_deg", track.elevationDegrees);
             record->set("background", track.background ? 1.0 : 0.0);
             record->set("observed", track.observedNow ? 1.0 : 0.0);
-            record->set("confirmed", track.confirmed ? 1.0 : 0.0);
             emit(kTracksPort, Item::event(record, range, track.observedNow ? 1.0 : 0.0));
         }
     }
@@ -182,18 +167,12 @@ private:
             using NoiseStatistics::NoiseStatistics;
             double strength(double evidence, double floor) const { return (evidence - mean()) / deviation(floor); }
         };
-        /// Enough frames learnt to judge by.
-        bool ready() const { return any.count() >= kReadyFrames; }
         Scores any;
         Scores onset;
     };
 
-    static constexpr std::int64_t kReadyFrames = 50;
 
-    EvidenceStatistics quiet_;   // frames whose strongest direction is below the continuation strength
-    EvidenceStatistics busy_;    // frames in which no confirmed source was observed
-    bool sourceActive_ = false;  // a confirmed source track was observed in the last frame
-    bool useBusy_ = false;
+    EvidenceStatistics quiet_;  // frames whose strongest direction is below the continuation strength
     double warmupSeconds_ = 0.5;
     double continueStrength_ = 2.0;
     double deviationFloor_ = 0.3;
@@ -233,7 +212,7 @@ OperatorDescriptor sourceTrackerDescriptor() {
     d.params = {
         ParamSpec{"birth_deviations", ParamKind::Real, 3.5, 0.0, 1000.0, "deviations", "a direction this strong may start a track"},
         ParamSpec{"continue_deviations", ParamKind::Real, 1.5, 0.0, 1000.0, "deviations", "a direction this strong may extend a track"},
-        ParamSpec{"birth_frames", ParamKind::Int, std::int64_t{2}, 1.0, 1000.0, "frames", "observations that confirm a track"},
+        ParamSpec{"birth_frames", ParamKind::Int, std::int64_t{3}, 1.0, 1000.0, "frames", "observations that confirm a track"},
         ParamSpec{"birth_window", ParamKind::Real, 0.35, 0.001, 60.0, "s", "a track not confirmed this long after its start is dropped"},
         ParamSpec{"death_time", ParamKind::Real, 0.35, 0.001, 60.0, "s",
                   "a track ends this long after its last observation (longer than the gaps of a click train); twice "
@@ -247,7 +226,7 @@ OperatorDescriptor sourceTrackerDescriptor() {
         ParamSpec{"initial_rate_deviation", ParamKind::Real, 5.0, 0.0, 3600.0, "deg/s", "deviation of a new track's angular rate"},
         ParamSpec{"rate_damping", ParamKind::Real, 1.0, 0.01, 3600.0, "s", "an unobserved track's angular rate decays with this time constant"},
         ParamSpec{"background_after", ParamKind::Real, 2.5, 0.01, 3600.0, "s", "a track lasting this long ..."},
-        ParamSpec{"background_density", ParamKind::Real, 0.3, 0.0, 1.0, "", "... and observed in this share of its frames is background"},
+        ParamSpec{"background_density", ParamKind::Real, 0.05, 0.0, 1.0, "", "... and observed in this share of its frames is background"},
         ParamSpec{"background_interval", ParamKind::Real, 1.0, 0.01, 3600.0, "s", "time between background bearings of one source"},
         ParamSpec{"background_memory", ParamKind::Real, 30.0, 0.0, 3600.0, "s", "a background direction is remembered this long"},
         ParamSpec{"robust_deg", ParamKind::Real, 10.0, 1.0, 180.0, "deg", "an event's azimuth averages its frames this close to their mode"},
@@ -255,7 +234,6 @@ OperatorDescriptor sourceTrackerDescriptor() {
         ParamSpec{"warmup", ParamKind::Real, 0.5, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
         ParamSpec{"deviation_floor", ParamKind::Real, 0.3, 0.0, 100.0, "",
                   "smallest noise deviation of the evidence (ln units), so that near silence every blip is not a sound"},
-        ParamSpec{"busy_reference", ParamKind::Bool, false, {}, {}, "", "also judge directions against frames without confirmed sources"},
         ParamSpec{"noise_adapt", ParamKind::Real, 10.0, 0.01, 3600.0, "s", "time constant of the noise evidence statistics"},
     };
     d.create = [] { return std::make_unique<SourceTracker>(); };

@@ -109,12 +109,12 @@ public:
         double initialRateDegrees = 5.0;     ///< deviation of a new track's rate, deg/s
         double rateDampingSeconds = 1.0;     ///< an unobserved track's rate decays with this time constant
         double backgroundSeconds = 2.5;      ///< a track lasting this long ...
-        double backgroundDensity = 0.3;      ///< ... and observed in this share of its frames is background
+        double backgroundDensity = 0.05;      ///< ... and observed in this share of its frames is background
         double backgroundIntervalSeconds = 1.0;
         double backgroundMemorySeconds = 30.0;
         double robustDegrees = 10.0;         ///< an event's azimuth averages observations this close to its mode
         double onsetEmphasis = 3.0;          ///< weight x (1 + emphasis x onset share)
-        int maxTracks = 16;                  ///< live tracks at most (weakest births refused beyond)
+        int maxTracks = 16;                  ///< live tracks at most (births refused beyond)
     };
 
     /// Throws std::invalid_argument for settings out of range. [allocates]
@@ -166,6 +166,7 @@ private:
     };
     std::vector<Remembered> memory_;  // background directions, capacity maxTracks
     std::vector<char> assigned_;      // [observation]
+
     std::int64_t nextId_ = 0;
 };
 
