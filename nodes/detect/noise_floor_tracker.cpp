@@ -24,6 +24,7 @@ NoiseFloorTracker::NoiseFloorTracker(std::size_t bins, const Settings& settings)
     smoothing_ = recursionWeight(settings.smoothingSeconds, settings.frameRateHz);
     presenceSmoothing_ = recursionWeight(settings.presenceSeconds, settings.frameRateHz);
     noiseSmoothing_ = recursionWeight(settings.noiseSeconds, settings.frameRateHz);
+    fallSmoothing_ = recursionWeight(settings.noiseSeconds / 4.0, settings.frameRateHz);
     ratio_ = settings.presenceRatio;
     subWindows_ = settings.subWindows;
     framesPerSubWindow_ =
@@ -62,6 +63,7 @@ void NoiseFloorTracker::update(std::span<const float> power) {
     const auto ap = static_cast<float>(presenceSmoothing_);
     const auto ad = static_cast<float>(noiseSmoothing_);
     const auto ratio = static_cast<float>(ratio_);
+    const auto fast = static_cast<float>(fallSmoothing_);
     // Distinct arrays: restrict lets the compiler vectorize the loop.
     const float* __restrict in = power.data();
     const float* __restrict spread = binSmoothed_.data();
@@ -78,7 +80,11 @@ void NoiseFloorTracker::update(std::span<const float> power) {
         const float present = s > ratio * minimum ? 1.0f : 0.0f;
         const float p = ap * presence[k] + (1.0f - ap) * present;
         presence[k] = p;
-        const float weight = ad + (1.0f - ad) * p;
+        // A frame far above the floor is sound now, before the smoothed presence has caught up; a smoothed
+        // power well below the floor means the background got quieter, learnt quickly (no sound does that).
+        const float loud = in[k] > 4.0f * ratio * noise[k] ? 1.0f : 0.0f;
+        const float quieter = s < 0.5f * noise[k] ? 1.0f : 0.0f;
+        const float weight = quieter * fast + (1.0f - quieter) * std::max(ad + (1.0f - ad) * p, loud);
         noise[k] = std::min(weight * noise[k] + (1.0f - weight) * in[k], 4.0f * ratio * minimum);
     }
     if (++frameInSubWindow_ < framesPerSubWindow_) return;

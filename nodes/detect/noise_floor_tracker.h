@@ -8,6 +8,8 @@
 //                                                     after one window and a step down at once)
 //   p(k)     = a_p p(k) + (1 - a_p) [S(k) > ratio Smin(k)]          presence of sound, [0, 1]
 //   floor(k) = a f + (1 - a) P(k),  a = a_d + (1 - a_d) p(k)        noise power, learnt where p is low
+//              a = 1 if P(k) > 4 ratio floor(k)    (loud sound already, before p has caught up)
+//              a = a_d^4 if S(k) < floor(k) / 2    (the background got quieter: followed 4 times faster)
 //   floor(k) = min(floor(k), 4 ratio Smin(k))       never far above the minimum (a loud start)
 // with a_x = exp(-hop / time constant). The recursive mean (not the minimum) is the estimate, so it
 // needs no bias correction; the minimum only decides where sound is present.
@@ -49,7 +51,7 @@ public:
     std::size_t bins() const { return floor_.size(); }
 
 private:
-    double smoothing_, presenceSmoothing_, noiseSmoothing_, ratio_;
+    double smoothing_, presenceSmoothing_, noiseSmoothing_, fallSmoothing_, ratio_;
     int framesPerSubWindow_;
     int subWindows_;
     int frameInSubWindow_ = 0;
