@@ -6,8 +6,8 @@
 // (array_geometry.h). It depends on the lag tau_mn only, so one inverse FFT per pair tabulates it;
 // only lags within the pair's spacing over c (plus two samples for interpolation) are kept. Tables are
 // sampled at R = rate x T / N (T the inverse FFT's size, a power-of-two multiple of the frame N chosen
-// so that R >= 4 x the highest frequency used), then resampled 4 times finer by cubic (Catmull-Rom)
-// interpolation (error below a few percent at a quarter of R). Directions read the fine table by
+// so that R >= 4 x the highest frequency used), then resampled 4 times finer by a windowed sinc
+// (Lanczos, 8 taps; a fraction of a percent at a quarter of R). Directions read the fine table by
 // linear interpolation (steered) or, for a precomputed grid, at the nearest fine entry (steeredAt:
 // a lag error of at most 1/8 of a table step, a fraction of a degree for the arrays in use).
 #pragma once
@@ -58,7 +58,7 @@ private:
     double tableRateHz_;                      // R: table samples per second of lag
     std::vector<std::pair<int, int>> pairs_;
     std::vector<Eigen::Vector3d> pairBaselines_;  // [pair]: (p_n - p_m) / c, seconds per unit direction
-    std::vector<int> halfWidth_;              // [pair]: entries either side of lag 0
+    std::vector<int> halfWidth_;              // [pair]: table steps either side of lag 0 (reach + kernel margin)
     std::vector<std::size_t> offset_;         // [pair]: where its fine table starts in fine_
     std::vector<float> fine_;                 // [pair][4 x 2 halfWidth + 1]: 4 entries per table step
     const RealInversePlan* inverse_ = nullptr;

@@ -123,7 +123,7 @@ DirectionPeak SrpPeakSearch::refine(int cell, double scale) {
     }
     double offset = 0.0;
     if (best > 0 && best < 2 * kSteps) offset = parabolicOffset(values[best - 1], values[best], values[best + 1]);
-    const double azimuth = wrapAzimuth(coarseAzimuth + (best - kSteps + offset) * fine);
+    double azimuth = wrapAzimuth(coarseAzimuth + (best - kSteps + offset) * fine);
     double value = values[best];
     if (elevations_ > 1) {
         const double fineElevation = elevationStep_ / kSteps;
@@ -139,7 +139,12 @@ DirectionPeak SrpPeakSearch::refine(int cell, double scale) {
             offsetE = parabolicOffset(values[bestE - 1], values[bestE], values[bestE + 1]);
         }
         elevation = std::clamp(candidate + offsetE * fineElevation, settings_.elevationMinDegrees, settings_.elevationMaxDegrees);
-        value = std::max(value, values[bestE]);
+        // The azimuth once more at the refined elevation, in sixteenths of the coarse step.
+        const double finest = settings_.azimuthStepDegrees / (4 * kSteps);
+        double around[3];
+        for (int i = 0; i < 3; ++i) around[i] = at(azimuth + (i - 1) * finest, elevation, 1.0);
+        azimuth = wrapAzimuth(azimuth + parabolicOffset(around[0], around[1], around[2]) * finest);
+        value = std::max({value, values[bestE], around[1]});
     }
     return DirectionPeak{azimuth, elevation, scale * value};
 }
