@@ -12,6 +12,7 @@
 #include "nodes/detect/activity_frame.h"
 #include "nodes/spatial/array_geometry.h"
 #include "nodes/spatial/direction_frame.h"
+#include "nodes/spatial/noise_covariance.h"
 #include "nodes/spatial/pair_lag_tables.h"
 #include "nodes/spatial/srp_peak_search.h"
 
@@ -54,6 +55,8 @@ protected:
         subtraction_ = static_cast<float>(params().getReal("noise_subtraction"));
         noiseSeconds_ = params().getReal("noise_time_constant");
         onsetEmphasis_ = static_cast<float>(params().getReal("onset_emphasis"));
+        projection_ = static_cast<float>(params().getReal("noise_projection"));
+        directivityThreshold_ = static_cast<float>(params().getReal("directivity_threshold"));
 
         frameSize_ = 0;
     }
@@ -87,12 +90,13 @@ protected:
         }
         const bool localize = activity->signalBins >= minimumSignalBins_ && weightSum > 0.0;
         if (localize) {
+            projectionShares();
             normalizeSpectra(spectra);
             fillPairTables(weightSum);
             frame->peakCount = static_cast<int>(peakSearch_->search(1.0, std::span(frame->peaks).first(static_cast<std::size_t>(maxPeaks_))));
             frame->mapMean = peakSearch_->mean();
         }
-        updateNoise(spectra, presence);
+        noise_->update(spectra, presence);
         emit(0, Item::custom(frame, item.range(), frame->peakCount > 0 ? frame->peaks[0].value : 0.0));
     }
 
@@ -125,21 +129,48 @@ private:
         magnitude_.assign(mics * band, 0.0f);
         binWeight_.assign(band, 0.0f);
         scaledWeight_.assign(band, 0.0f);
-        keep_.assign(band, 0.0f);
-        noiseRe_.assign(tables_->pairs().size() * band, 0.0f);
-        noiseIm_.assign(tables_->pairs().size() * band, 0.0f);
-        noiseReady_ = false;
-        noiseSmoothing_ = static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_)));
+        projected_.assign(band, 0.0f);
+        subtracted_.assign(band, 0.0f);
+        projectedSpectra_.assign(mics * band, {});
+        noise_ = std::make_unique<NoiseCovariance>(geometry_.micCount(), firstBin_, lastBin_,
+                                                   static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_))));
 
     }
 
-    /// unit = X / |X| and |X| of every mic over the band (0 where |X| = 0), as separate real arrays so
+    /// Per band bin, how much of the noise's principal direction is projected out of the frame:
+    /// projection x how far the noise's directivity exceeds directivity_threshold (0 below it).
+    void projectionShares() {
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
+        const float span = 1.0f - directivityThreshold_;
+        for (std::size_t i = 0; i < band; ++i) {
+            const float excess = noise_->ready() ? (noise_->directivity(i) - directivityThreshold_) / span : 0.0f;
+            projected_[i] = projection_ * std::clamp(excess, 0.0f, 1.0f);
+        }
+    }
+
+    /// unit = x' / |x'| and |x'| of every mic over the band, x' = x - g v (v^H x) with v the noise's principal
+    /// direction and g its projected share (0 where the noise is not directional), as separate real arrays so
     /// that the pair loops vectorize.
     void normalizeSpectra(const ArraySpectra& spectra) {
         const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
-        for (int m = 0; m < spectra.micCount(); ++m) {
-            const float* x = reinterpret_cast<const float*>(spectra.mic(m).data() + firstBin_);
-            const std::size_t row = static_cast<std::size_t>(m) * band;
+        const auto mics = static_cast<std::size_t>(spectra.micCount());
+        for (std::size_t m = 0; m < mics; ++m) {
+            const std::complex<float>* x = spectra.mic(static_cast<int>(m)).data() + firstBin_;
+            std::complex<float>* out = projectedSpectra_.data() + m * band;
+            std::copy(x, x + band, out);
+        }
+        for (std::size_t i = 0; i < band; ++i) {
+            const float g = projected_[i];
+            if (g <= 0.0f || binWeight_[i] <= 0.0f) continue;
+            const std::complex<float>* v = noise_->principal(i);
+            std::complex<float> along;
+            for (std::size_t m = 0; m < mics; ++m) along += std::conj(v[m]) * projectedSpectra_[m * band + i];
+            along *= g;
+            for (std::size_t m = 0; m < mics; ++m) projectedSpectra_[m * band + i] -= along * v[m];
+        }
+        for (std::size_t m = 0; m < mics; ++m) {
+            const float* x = reinterpret_cast<const float*>(projectedSpectra_.data() + m * band);
+            const std::size_t row = m * band;
             float* re = unitRe_.data() + row;
             float* im = unitIm_.data() + row;
             float* size = magnitude_.data() + row;
@@ -160,8 +191,12 @@ private:
         const auto pairs = tables_->pairs();
         // The real inverse FFT doubles each bin's term; this scale makes P(u) a mean over pairs and weight.
         const auto scale = static_cast<float>(1.0 / (2.0 * static_cast<double>(pairs.size()) * weightSum));
-        const float subtract = noiseReady_ ? subtraction_ : 0.0f;
-        for (std::size_t i = 0; i < band; ++i) scaledWeight_[i] = scale * binWeight_[i];
+        const float subtract = noise_->ready() ? subtraction_ : 0.0f;
+        for (std::size_t i = 0; i < band; ++i) {
+            scaledWeight_[i] = scale * binWeight_[i];
+            // Where the noise's direction is projected out, its cross-spectrum is not subtracted as well.
+            subtracted_[i] = subtract * (1.0f - projected_[i]);
+        }
         for (std::size_t p = 0; p < pairs.size(); ++p) {
             const auto m = static_cast<std::size_t>(pairs[p].first) * band;
             const auto n = static_cast<std::size_t>(pairs[p].second) * band;
@@ -171,9 +206,10 @@ private:
             const float* imN = unitIm_.data() + n;
             const float* sizeM = magnitude_.data() + m;
             const float* sizeN = magnitude_.data() + n;
-            const float* noiseRe = noiseRe_.data() + p * band;
-            const float* noiseIm = noiseIm_.data() + p * band;
+            const float* noiseRe = noise_->pairReal(p);
+            const float* noiseIm = noise_->pairImaginary(p);
             const float* w = scaledWeight_.data();
+            const float* s = subtracted_.data();
             float* out = reinterpret_cast<float*>(tables_->pairSpectrum().data() + firstBin_);
             for (std::size_t i = 0; i < band; ++i) {
                 // unit_m unit_n^*, then (X_m X_n^* - s N) / (|X_m X_n^*| + s |N|): the noise's share removed,
@@ -181,8 +217,8 @@ private:
                 const float re = reM[i] * reN[i] + imM[i] * imN[i];
                 const float im = imM[i] * reN[i] - reM[i] * imN[i];
                 const float product = sizeM[i] * sizeN[i];
-                const float nRe = subtract * noiseRe[i];
-                const float nIm = subtract * noiseIm[i];
+                const float nRe = s[i] * noiseRe[i];
+                const float nIm = s[i] * noiseIm[i];
                 const float denominator = product + std::sqrt(nRe * nRe + nIm * nIm);
                 const float factor = denominator > 0.0f ? w[i] / denominator : 0.0f;
                 out[2 * i] = factor * (product * re - nRe);
@@ -190,28 +226,6 @@ private:
             }
             tables_->tabulate(p);
         }
-    }
-
-    /// Noise cross-spectra: recursive average where no sound is present (presence p: weight a + (1 - a) p).
-    void updateNoise(const ArraySpectra& spectra, std::span<const float> presence) {
-        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
-        const auto pairs = tables_->pairs();
-        const float a = noiseReady_ ? noiseSmoothing_ : 0.0f;
-        for (std::size_t i = 0; i < band; ++i) keep_[i] = a + (1.0f - a) * presence[static_cast<std::size_t>(firstBin_) + i];
-        for (std::size_t p = 0; p < pairs.size(); ++p) {
-            const float* xm = reinterpret_cast<const float*>(spectra.mic(pairs[p].first).data() + firstBin_);
-            const float* xn = reinterpret_cast<const float*>(spectra.mic(pairs[p].second).data() + firstBin_);
-            float* noiseRe = noiseRe_.data() + p * band;
-            float* noiseIm = noiseIm_.data() + p * band;
-            for (std::size_t i = 0; i < band; ++i) {
-                const float re = xm[2 * i] * xn[2 * i] + xm[2 * i + 1] * xn[2 * i + 1];
-                const float im = xm[2 * i + 1] * xn[2 * i] - xm[2 * i] * xn[2 * i + 1];
-                const float k = keep_[i];
-                noiseRe[i] = k * noiseRe[i] + (1.0f - k) * re;
-                noiseIm[i] = k * noiseIm[i] + (1.0f - k) * im;
-            }
-        }
-        noiseReady_ = true;
     }
 
     ArrayGeometry geometry_;
@@ -222,10 +236,10 @@ private:
     double minimumSignalBins_ = 1.0;
     float subtraction_ = 1.0f;
     float onsetEmphasis_ = 4.0f;
+    float projection_ = 1.0f;
+    float directivityThreshold_ = 0.7f;
 
     double noiseSeconds_ = 2.0;
-    float noiseSmoothing_ = 0.99f;
-    bool noiseReady_ = false;
     std::int64_t frameSize_ = 0;
     std::int64_t hop_ = 0;
     double rateHz_ = 0.0;
@@ -238,8 +252,10 @@ private:
     std::vector<float> magnitude_;          // [mic][bin]: |X|
     std::vector<float> binWeight_;          // [bin]: signal weight x (1 + onset emphasis x onset)
     std::vector<float> scaledWeight_;       // [bin]: binWeight_ scaled for the map's range
-    std::vector<float> keep_;               // [bin]: weight of the noise estimate's past this frame
-    std::vector<float> noiseRe_, noiseIm_;  // [pair][bin]: noise cross-spectrum N_mn
+    std::vector<float> projected_;          // [bin]: share of the noise's principal direction projected out
+    std::vector<float> subtracted_;         // [bin]: share of the noise cross-spectrum subtracted
+    std::vector<std::complex<float>> projectedSpectra_;  // [mic][bin]: x - g v (v^H x)
+    std::unique_ptr<NoiseCovariance> noise_;
 };
 
 }  // namespace
@@ -284,6 +300,10 @@ OperatorDescriptor frameDirectionsDescriptor() {
                   "share of the noise cross-spectrum subtracted before PHAT (0 = plain SRP-PHAT)"},
         ParamSpec{"onset_emphasis", ParamKind::Real, 4.0, 0.0, 100.0, "",
                   "a bin weighs its share of sound x (1 + onset_emphasis x onset): new sound (the direct path) counts more"},
+        ParamSpec{"noise_projection", ParamKind::Real, 1.0, 0.0, 1.0, "",
+                  "share of the noise's principal direction projected out of each frame where the noise is directional"},
+        ParamSpec{"directivity_threshold", ParamKind::Real, 0.7, 0.0, 0.99, "",
+                  "noise is directional (a fan) where its principal eigenvalue's excess share exceeds this (0 = white, 1 = one plane wave)"},
         ParamSpec{"noise_time_constant", ParamKind::Real, 2.0, 0.05, 600.0, "s",
                   "averaging time of the noise cross-spectra over frames without sound"},
     };
