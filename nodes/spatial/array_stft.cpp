@@ -15,6 +15,8 @@
 namespace isochron {
 namespace {
 
+constexpr double kAutomaticFrameSeconds = 0.0213;  // 1024 samples at 48 kHz: 47 Hz bins, 21 ms
+
 /// The samples a window covers.
 SampleRange rangeOf(const SigSeg<float>& window) { return SampleRange{window.timebase(), window.startIndex(), window.length()}; }
 
@@ -28,25 +30,20 @@ SampleRange rangeOf(const SigSeg<float>& window) { return SampleRange{window.tim
 class ArrayStft final : public Operator {
 protected:
     void onActivate() override {
-        frameSize_ = params().getInt("frame");
-        hop_ = params().getInt("hop");
         micCount_ = inputCount();
         windowers_.clear();
-        for (int m = 0; m < micCount_; ++m) windowers_.emplace_back(frameSize_, hop_);
         pending_.clear();
         pending_.resize(static_cast<std::size_t>(micCount_));
-        window_.resize(static_cast<std::size_t>(frameSize_));
-        fillWindow(WindowShape::Hann, window_);
-        // Normalizes the emitted power to the mean square of the windowed samples.
-        windowPower_ = 0.0;
-        for (float w : window_) windowPower_ += static_cast<double>(w) * w;
-        plan_ = &FftPlanCache::instance().realForward(frameSize_, PlanEffort::Estimate);
-        scratch_ = SigSeg<float>::allocate(frameSize_, 0, nullptr);
+        frameSize_ = 0;
+        // Without an explicit frame length the rate decides it: wait for the first samples.
+        if (params().getInt("frame") > 0) prepare(0.0);
     }
 
     void process(int port, Item&& item) override {
+        SigSeg<float> samples = item.takeSignal<float>();
+        if (frameSize_ == 0) prepare(samples.timebase()->rateHz());
         try {
-            windowers_[static_cast<std::size_t>(port)].push(item.takeSignal<float>(), [&](SigSeg<float>&& window) {
+            windowers_[static_cast<std::size_t>(port)].push(std::move(samples), [&](SigSeg<float>&& window) {
                 pending_[static_cast<std::size_t>(port)].push(std::move(window));
             });
         } catch (const std::invalid_argument& e) {
@@ -57,7 +54,7 @@ protected:
 
     TimeNs onProgress(TimeNs inputProgress) override {
         TimeNs promise = inputProgress;
-        for (std::size_t m = 0; m < pending_.size(); ++m) {
+        for (std::size_t m = 0; m < windowers_.size(); ++m) {
             if (!pending_[m].empty()) {
                 promise = std::min(promise, rangeOf(pending_[m].front()).startTime());
             } else if (const Timebase* timebase = windowers_[m].timebase()) {
@@ -74,6 +71,28 @@ protected:
     }
 
 private:
+    /// Frame length (the parameter, or for 0 the power of two nearest to kAutomaticFrameSeconds at
+    /// `rateHz`), hop, window, plan and windowers. [allocates]
+    void prepare(double rateHz) {
+        frameSize_ = params().getInt("frame");
+        if (frameSize_ == 0) {
+            const double ideal = std::log2(kAutomaticFrameSeconds * rateHz);
+            frameSize_ = std::int64_t{1} << std::clamp(static_cast<int>(std::lround(ideal)), 6, 14);
+        }
+        if (frameSize_ < 64) throw OperatorError("frame " + std::to_string(frameSize_) + " is below 64 samples (0 = automatic)");
+        hop_ = params().getInt("hop");
+        if (hop_ == 0) hop_ = frameSize_ / 2;
+        if (hop_ < 16) throw OperatorError("hop " + std::to_string(hop_) + " is below 16 samples (0 = half a frame)");
+        for (int m = 0; m < micCount_; ++m) windowers_.emplace_back(frameSize_, hop_);
+        window_.resize(static_cast<std::size_t>(frameSize_));
+        fillWindow(WindowShape::Hann, window_);
+        // Normalizes the emitted power to the mean square of the windowed samples.
+        windowPower_ = 0.0;
+        for (float w : window_) windowPower_ += static_cast<double>(w) * w;
+        plan_ = &FftPlanCache::instance().realForward(frameSize_, PlanEffort::Estimate);
+        scratch_ = SigSeg<float>::allocate(frameSize_, 0, nullptr);
+    }
+
     void emitReadyFrames() {
         auto allReady = [&] {
             return std::all_of(pending_.begin(), pending_.end(), [](const auto& queue) { return !queue.empty(); });
@@ -155,10 +174,11 @@ OperatorDescriptor arrayStftDescriptor() {
                           "per frame the spectra of every mic (bins 0 .. frame/2) over the frame's range"}};
     d.params = {
         ParamSpec{"channels", ParamKind::Int, std::int64_t{0}, 0.0, 64.0, "", "number of mic inputs in0.. (0 = the size of the bus feeding them)"},
-        ParamSpec{"frame", ParamKind::Int, std::int64_t{1024}, 64.0, 16384.0, "samples",
-                  "frame length N (bin spacing rate/N; 1024 at 48 kHz: 21.3 ms, 46.9 Hz)"},
-        ParamSpec{"hop", ParamKind::Int, std::int64_t{512}, 16.0, 16384.0, "samples",
-                  "samples between frame starts (512 at 48 kHz: 10.7 ms)"},
+        ParamSpec{"frame", ParamKind::Int, std::int64_t{0}, 0.0, 16384.0, "samples",
+                  "frame length N, at least 64 (bin spacing rate / N); 0 = the power of two nearest to 21 ms (1024 at 44.1 and 48 "
+                  "kHz, 512 at 22.05 to 32 kHz, 256 at 16 kHz)"},
+        ParamSpec{"hop", ParamKind::Int, std::int64_t{0}, 0.0, 16384.0, "samples",
+                  "samples between frame starts, at least 16; 0 = half a frame"},
     };
     d.create = [] { return std::make_unique<ArrayStft>(); };
     return d;

@@ -48,6 +48,7 @@ protected:
         settings.backgroundMemorySeconds = params().getReal("background_memory");
         settings.robustDegrees = params().getReal("robust_deg");
         settings.onsetEmphasis = params().getReal("onset_emphasis");
+        settings.echoRatio = params().getReal("echo_ratio");
         try {
             tracks_.emplace(settings);
         } catch (const std::invalid_argument& e) {
@@ -173,7 +174,7 @@ private:
 
 
     EvidenceStatistics quiet_;  // frames whose strongest direction is below the continuation strength
-    double warmupSeconds_ = 0.5;
+    double warmupSeconds_ = 0.25;
     double continueStrength_ = 2.0;
     double deviationFloor_ = 0.3;
     const Timebase* timebase_ = nullptr;
@@ -231,7 +232,9 @@ OperatorDescriptor sourceTrackerDescriptor() {
         ParamSpec{"background_memory", ParamKind::Real, 30.0, 0.0, 3600.0, "s", "a background direction is remembered this long"},
         ParamSpec{"robust_deg", ParamKind::Real, 10.0, 1.0, 180.0, "deg", "an event's azimuth averages its frames this close to their mode"},
         ParamSpec{"onset_emphasis", ParamKind::Real, 3.0, 0.0, 100.0, "", "extra weight of a frame's azimuth per unit of onset share"},
-        ParamSpec{"warmup", ParamKind::Real, 0.5, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
+        ParamSpec{"echo_ratio", ParamKind::Real, 0.5, 0.0, 1.0, "",
+                  "a track within another's span whose mean response is below this share of the other's is its echo: no event"},
+        ParamSpec{"warmup", ParamKind::Real, 0.25, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
         ParamSpec{"deviation_floor", ParamKind::Real, 0.3, 0.0, 100.0, "",
                   "smallest noise deviation of the evidence (ln units), so that near silence every blip is not a sound"},
         ParamSpec{"noise_adapt", ParamKind::Real, 10.0, 0.01, 3600.0, "s", "time constant of the noise evidence statistics"},

@@ -34,6 +34,7 @@ SourceTracks::SourceTracks(const Settings& settings) : settings_(settings) {
     }
     states_.reserve(tracks_.size());
     memory_.reserve(tracks_.size());
+    ended_.assign(kEndedKept, Ended{0.0, 0.0, 0.0});
     assigned_.reserve(64);
 }
 
@@ -214,7 +215,29 @@ void SourceTracks::end(Track& track, SourceTrackSink& sink) {
     event.elevationDegrees = track.weightSum > 0.0 ? track.elevationWeighted / track.weightSum : track.state.elevationDegrees;
     event.confidence = std::clamp(track.valueSum / std::max(1, track.hits), 0.0, 1.0);
     event.frames = track.hits;
-    sink.sourceEnded(event);
+    const bool echo = isEcho(event);
+    ended_[nextEnded_] = {event.startSeconds, event.endSeconds, event.confidence};
+    nextEnded_ = (nextEnded_ + 1) % kEndedKept;
+    if (!echo) sink.sourceEnded(event);
+}
+
+bool SourceTracks::isEcho(const SourceEvent& event) const {
+    const double length = event.endSeconds - event.startSeconds;
+    auto overshadows = [&](double start, double end, double confidence) {
+        const double overlap = std::min(end, event.endSeconds) - std::max(start, event.startSeconds);
+        return overlap >= 0.5 * length && event.confidence < settings_.echoRatio * confidence;
+    };
+    for (const Track& track : tracks_) {
+        if (!track.live || !track.state.confirmed || track.state.background) continue;
+        if (overshadows(track.firstSeenSeconds - track.hopSeconds / 2.0, track.state.lastSeenSeconds + track.hopSeconds / 2.0,
+                        track.valueSum / std::max(1, track.hits))) {
+            return true;
+        }
+    }
+    for (const Ended& other : ended_) {
+        if (overshadows(other.startSeconds, other.endSeconds, other.confidence)) return true;
+    }
+    return false;
 }
 
 void SourceTracks::finish(SourceTrackSink& sink) {

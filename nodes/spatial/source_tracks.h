@@ -21,6 +21,9 @@
 //     (a machine, a distant talker). It is reported as background bearings every
 //     `backgroundIntervalSeconds`, never as an event, and its direction is remembered for
 //     `backgroundMemorySeconds` after it falls silent, so that it resumes as background.
+// A track that ends within (half its span) another confirmed track's span, with a mean response below
+// `echoRatio` of the other's, is that one's echo or side lobe and no event (a second source of an
+// overlapping pair is seldom that much weaker: both take their own bins).
 // An event's azimuth is a robust mean: the weighted azimuths of its observations in 1° bins, the
 // heaviest ±3° neighbourhood picked, and the weighted mean within `robustDegrees` of it; weights
 // grow with the response and with the onset share of the frame (direct sound before reflections).
@@ -114,6 +117,7 @@ public:
         double backgroundMemorySeconds = 30.0;
         double robustDegrees = 10.0;         ///< an event's azimuth averages observations this close to its mode
         double onsetEmphasis = 3.0;          ///< weight x (1 + emphasis x onset share)
+        double echoRatio = 0.5;              ///< a track this much weaker than one it overlaps is its echo
         int maxTracks = 16;                  ///< live tracks at most (births refused beyond)
     };
 
@@ -165,6 +169,15 @@ private:
         double untilSeconds;
     };
     std::vector<Remembered> memory_;  // background directions, capacity maxTracks
+    struct Ended {
+        double startSeconds;
+        double endSeconds;
+        double confidence;
+    };
+    bool isEcho(const SourceEvent& event) const;
+    std::vector<Ended> ended_;        // the latest events, a ring of kEndedKept
+    std::size_t nextEnded_ = 0;
+    static constexpr std::size_t kEndedKept = 16;
     std::vector<char> assigned_;      // [observation]
 
     std::int64_t nextId_ = 0;

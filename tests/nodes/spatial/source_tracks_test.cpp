@@ -3,6 +3,7 @@
 // not stop, and a robust azimuth.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -158,4 +159,25 @@ TEST_CASE("no track starts without onset evidence, and one frame is not a source
     for (int f = 151; f < 300; ++f) feed(tracks, recorder, f, {});
     tracks.finish(recorder);
     CHECK(recorder.events.empty());
+}
+
+TEST_CASE("two sounds overlapping in time from directions 60 degrees or more apart are two events; a weak echo is none",
+          "[spatial][source_tracks]") {
+    SourceTracks tracks({});
+    Recorder recorder;
+    // A at 100 degrees for frames 50 .. 110, B at 170 degrees for frames 80 .. 140 (as strong), and an
+    // echo of A at 300 degrees (a third of A's response) while A sounds.
+    for (int f = 0; f < 250; ++f) {
+        std::vector<TrackObservation> observations;
+        if (f >= 50 && f < 110) observations.push_back(strongAt(100.0));
+        if (f >= 80 && f < 140) observations.push_back(strongAt(170.0));
+        if (f >= 52 && f < 108) observations.push_back({300.0, 0.0, 0.25, 10.0, 10.0});
+        feed(tracks, recorder, f, observations);
+    }
+    tracks.finish(recorder);
+    REQUIRE(recorder.events.size() == 2);
+    std::vector<double> azimuths = {recorder.events[0].azimuthDegrees, recorder.events[1].azimuthDegrees};
+    std::sort(azimuths.begin(), azimuths.end());
+    CHECK(azimuths[0] == Approx(100.0).margin(0.5));
+    CHECK(azimuths[1] == Approx(170.0).margin(0.5));
 }
