@@ -1,6 +1,7 @@
 #include "nodes/spatial/frame_directions.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <memory>
@@ -18,6 +19,11 @@
 
 namespace isochron {
 namespace {
+
+constexpr double kNoiseWarmupSeconds = 0.3;  // the noise covariance does not learn before this
+constexpr double kBackgroundSeconds = 0.5;   // time between two looks for the noise's own directions
+constexpr double kBackgroundBins = 1.0;      // directional noise in fewer (directivity-weighted) bins is no source
+constexpr double kBackgroundContrast = 0.2;  // (peak - mean) / (1 - mean) of a steady source's direction
 
 /// Per frame: the PHAT-weighted cross-spectrum of every mic pair over the bins that hold sound,
 ///   Psi_mn(k) = w(k) (X_m X_n^* - s N_mn(k)) / (|X_m| |X_n|),
@@ -96,7 +102,13 @@ protected:
             frame->peakCount = static_cast<int>(peakSearch_->search(1.0, std::span(frame->peaks).first(static_cast<std::size_t>(maxPeaks_))));
             frame->mapMean = peakSearch_->mean();
         }
-        noise_->update(spectra, presence);
+        noise_->update(spectra, presence, activity->row(ActivityFrame::Row::NoiseFloor));
+        if (++framesSinceBackground_ >= backgroundFrames_) {
+            framesSinceBackground_ = 0;
+            locateBackground();
+        }
+        frame->background = background_;
+        frame->backgroundCount = backgroundCount_;
         emit(0, Item::custom(frame, item.range(), frame->peakCount > 0 ? frame->peaks[0].value : 0.0));
     }
 
@@ -104,8 +116,9 @@ private:
     /// Tables, search grid and buffers for frames of a new size or rate. [allocates]
     void prepare(const ArraySpectra& spectra) {
         if (spectra.micCount() != geometry_.micCount()) {
-            throw OperatorError("geometry " + geometry_.origin + " has " + std::to_string(geometry_.micCount()) +
-                                " mics but the spectra have " + std::to_string(spectra.micCount()) + " channels");
+            throw OperatorError("parameter 'geometry': " + geometry_.origin + " places " + std::to_string(geometry_.micCount()) +
+                                " mics but the recording has " + std::to_string(spectra.micCount()) +
+                                " channels (one position per channel, in channel order)");
         }
         frameSize_ = spectra.frameSize();
         rateHz_ = spectra.rateHz();
@@ -130,11 +143,52 @@ private:
         binWeight_.assign(band, 0.0f);
         scaledWeight_.assign(band, 0.0f);
         projected_.assign(band, 0.0f);
+        backgroundFrames_ = std::max<std::int64_t>(1, std::llround(kBackgroundSeconds * rateHz_ / static_cast<double>(hop_)));
+        framesSinceBackground_ = 0;
+        backgroundCount_ = 0;
         subtracted_.assign(band, 0.0f);
         projectedSpectra_.assign(mics * band, {});
+        // The noise floor needs about a third of a second to leave a loud start.
+        const auto warmupFrames = static_cast<std::int64_t>(std::ceil(kNoiseWarmupSeconds * rateHz_ / static_cast<double>(hop_)));
         noise_ = std::make_unique<NoiseCovariance>(geometry_.micCount(), firstBin_, lastBin_,
-                                                   static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_))));
+                                                   static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_))),
+                                                   warmupFrames);
 
+    }
+
+    /// The directions of the noise itself: the steered response of its cross-spectra, PHAT-weighted, each
+    /// bin weighted by its directivity (so a spatially white or diffuse noise gives nothing). Peaks whose
+    /// response stands out of the map by at least kBackgroundContrast are steady directional sources.
+    void locateBackground() {
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
+        double weightSum = 0.0;
+        for (std::size_t i = 0; i < band; ++i) {
+            scaledWeight_[i] = noise_->learnt(i) ? noise_->directivity(i) : 0.0f;
+            weightSum += scaledWeight_[i];
+        }
+        backgroundCount_ = 0;
+        if (weightSum < kBackgroundBins) return;
+        const auto pairs = tables_->pairs();
+        const auto scale = static_cast<float>(1.0 / (2.0 * static_cast<double>(pairs.size()) * weightSum));
+        for (std::size_t p = 0; p < pairs.size(); ++p) {
+            const float* re = noise_->pairReal(p);
+            const float* im = noise_->pairImaginary(p);
+            float* out = reinterpret_cast<float*>(tables_->pairSpectrum().data() + firstBin_);
+            for (std::size_t i = 0; i < band; ++i) {
+                const float size = std::sqrt(re[i] * re[i] + im[i] * im[i]);
+                const float factor = size > 0.0f ? scale * scaledWeight_[i] / size : 0.0f;
+                out[2 * i] = factor * re[i];
+                out[2 * i + 1] = factor * im[i];
+            }
+            tables_->tabulate(p);
+        }
+        std::array<DirectionPeak, DirectionFrame::kMaxBackground> peaks{};
+        const std::size_t found = peakSearch_->search(1.0, std::span(peaks).first(2));
+        const double mean = std::min(peakSearch_->mean(), 0.99);
+        for (std::size_t i = 0; i < found; ++i) {
+            if ((peaks[i].value - mean) / (1.0 - mean) < kBackgroundContrast) continue;
+            background_[static_cast<std::size_t>(backgroundCount_++)] = peaks[i];
+        }
     }
 
     /// Per band bin, how much of the noise's principal direction is projected out of the frame:
@@ -143,7 +197,7 @@ private:
         const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
         const float span = 1.0f - directivityThreshold_;
         for (std::size_t i = 0; i < band; ++i) {
-            const float excess = noise_->ready() ? (noise_->directivity(i) - directivityThreshold_) / span : 0.0f;
+            const float excess = noise_->learnt(i) ? (noise_->directivity(i) - directivityThreshold_) / span : 0.0f;
             projected_[i] = projection_ * std::clamp(excess, 0.0f, 1.0f);
         }
     }
@@ -191,11 +245,10 @@ private:
         const auto pairs = tables_->pairs();
         // The real inverse FFT doubles each bin's term; this scale makes P(u) a mean over pairs and weight.
         const auto scale = static_cast<float>(1.0 / (2.0 * static_cast<double>(pairs.size()) * weightSum));
-        const float subtract = noise_->ready() ? subtraction_ : 0.0f;
         for (std::size_t i = 0; i < band; ++i) {
             scaledWeight_[i] = scale * binWeight_[i];
             // Where the noise's direction is projected out, its cross-spectrum is not subtracted as well.
-            subtracted_[i] = subtract * (1.0f - projected_[i]);
+            subtracted_[i] = noise_->learnt(i) ? subtraction_ * (1.0f - projected_[i]) : 0.0f;
         }
         for (std::size_t p = 0; p < pairs.size(); ++p) {
             const auto m = static_cast<std::size_t>(pairs[p].first) * band;
@@ -256,6 +309,10 @@ private:
     std::vector<float> subtracted_;         // [bin]: share of the noise cross-spectrum subtracted
     std::vector<std::complex<float>> projectedSpectra_;  // [mic][bin]: x - g v (v^H x)
     std::unique_ptr<NoiseCovariance> noise_;
+    std::int64_t backgroundFrames_ = 47;     // frames between looks for the noise's directions
+    std::int64_t framesSinceBackground_ = 0;
+    std::array<DirectionPeak, DirectionFrame::kMaxBackground> background_{};  // the latest look's directions
+    int backgroundCount_ = 0;
 };
 
 }  // namespace

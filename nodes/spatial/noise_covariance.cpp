@@ -8,11 +8,12 @@ namespace isochron {
 namespace {
 
 constexpr int kIterationStride = 8;  // each frame iterates every eighth bin
+constexpr float kLoudRatio = 2.0f;   // a bin this far above the noise floor (3 dB) is not noise, whatever the presence says
 
 }  // namespace
 
-NoiseCovariance::NoiseCovariance(int mics, std::int64_t firstBin, std::int64_t lastBin, float smoothing)
-    : mics_(static_cast<std::size_t>(mics)), firstBin_(firstBin), smoothing_(smoothing) {
+NoiseCovariance::NoiseCovariance(int mics, std::int64_t firstBin, std::int64_t lastBin, float smoothing, std::int64_t warmupFrames)
+    : mics_(static_cast<std::size_t>(mics)), firstBin_(firstBin), smoothing_(smoothing), warmupFrames_(warmupFrames) {
     if (mics < 2 || lastBin < firstBin || !(smoothing >= 0.0f && smoothing < 1.0f)) {
         throw std::invalid_argument("noise covariance: needs 2+ mics, a band and a smoothing in [0, 1)");
     }
@@ -26,12 +27,27 @@ NoiseCovariance::NoiseCovariance(int mics, std::int64_t firstBin, std::int64_t l
     principal_.assign(band_ * mics_, std::complex<float>(1.0f / std::sqrt(static_cast<float>(mics)), 0.0f));
     directivity_.assign(band_, 0.0f);
     keep_.assign(band_, 0.0f);
+    learnt_.assign(band_, 0.0f);
     product_.assign(mics_, {});
 }
 
-void NoiseCovariance::update(const ArraySpectra& spectra, std::span<const float> presence) {
-    const float a = frames_ > 0 ? smoothing_ : 0.0f;
-    for (std::size_t i = 0; i < band_; ++i) keep_[i] = a + (1.0f - a) * presence[static_cast<std::size_t>(firstBin_) + i];
+void NoiseCovariance::update(const ArraySpectra& spectra, std::span<const float> presence, std::span<const float> floor) {
+    if (frames_++ < warmupFrames_) return;  // the noise floor is still settling
+    std::fill(keep_.begin(), keep_.end(), 0.0f);
+    for (std::size_t m = 0; m < mics_; ++m) {
+        const float* x = reinterpret_cast<const float*>(spectra.mic(static_cast<int>(m)).data() + firstBin_);
+        for (std::size_t i = 0; i < band_; ++i) keep_[i] += x[2 * i] * x[2 * i] + x[2 * i + 1] * x[2 * i + 1];
+    }
+    const float loud = kLoudRatio * static_cast<float>(mics_);
+    const float horizon = 1.0f / (1.0f - smoothing_);
+    for (std::size_t i = 0; i < band_; ++i) {
+        const auto k = static_cast<std::size_t>(firstBin_) + i;
+        // keep_ holds the frame's power summed over mics until here. How much of this frame is noise:
+        const float noise = keep_[i] > loud * floor[k] ? 0.0f : 1.0f - presence[k];
+        learnt_[i] += noise;
+        // A running average until the horizon is reached, exponential after.
+        keep_[i] = learnt_[i] > 0.0f ? 1.0f - noise / std::min(learnt_[i], horizon) : 1.0f;
+    }
     for (std::size_t m = 0; m < mics_; ++m) {
         const float* x = reinterpret_cast<const float*>(spectra.mic(static_cast<int>(m)).data() + firstBin_);
         float* power = diagonal_.data() + m * band_;
@@ -50,10 +66,7 @@ void NoiseCovariance::update(const ArraySpectra& spectra, std::span<const float>
             im[i] = k * im[i] + (1.0f - k) * (xm[2 * i + 1] * xn[2 * i] - xm[2 * i] * xn[2 * i + 1]);
         }
     }
-    const auto phase = static_cast<std::size_t>(frames_ % kIterationStride);
-    // The first frame sets every bin's direction at once, then they are refined in turns.
-    for (std::size_t i = frames_ == 0 ? 0 : phase; i < band_; i += frames_ == 0 ? 1 : kIterationStride) iterate(i);
-    ++frames_;
+    for (auto i = static_cast<std::size_t>(frames_ % kIterationStride); i < band_; i += kIterationStride) iterate(i);
 }
 
 void NoiseCovariance::iterate(std::size_t i) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -57,6 +58,8 @@ protected:
         warmupSeconds_ = params().getReal("warmup");
         continueStrength_ = settings.continueStrength;
         deviationFloor_ = params().getReal("deviation_floor");
+        backgroundInterval_ = settings.backgroundIntervalSeconds;
+        lastSteadyReport_ = -std::numeric_limits<double>::infinity();
 
         timebase_ = nullptr;
     }
@@ -114,6 +117,7 @@ protected:
         trackerFrame.observations = std::span(observations_).first(static_cast<std::size_t>(count));
         trackerFrame.onsetShare = bins > 0.0 ? std::clamp(frame->onsetWeight / bins, 0.0, 1.0) : 0.0;
         tracks_->update(trackerFrame, *this);
+        reportSteadyBackground(*frame, trackerFrame.timeSeconds);
         for (const TrackState& track : tracks_->tracks()) {
             if (!track.confirmed) continue;
             EventRecord* record = EventRecord::create("track");
@@ -151,12 +155,28 @@ private:
         emit(kEventsPort, Item::event(record, SampleRange{timebase_, start, end - start}, event.confidence));
     }
 
+    /// The frame's steady directional noise (a fan), every background_interval.
+    void reportSteadyBackground(const DirectionFrame& frame, double now) {
+        if (frame.backgroundCount == 0 || now - lastSteadyReport_ < backgroundInterval_) return;
+        lastSteadyReport_ = now;
+        for (int i = 0; i < frame.backgroundCount; ++i) {
+            const DirectionPeak& peak = frame.background[static_cast<std::size_t>(i)];
+            EventRecord* record = EventRecord::create("background");
+            record->set("azimuth_deg", peak.azimuthDegrees);
+            record->set("elevation_deg", peak.elevationDegrees);
+            record->set("confidence", std::clamp(peak.value, 0.0, 1.0));
+            record->set("steady", 1.0);
+            emit(kBackgroundPort, Item::event(record, lastFrame_, std::clamp(peak.value, 0.0, 1.0)));
+        }
+    }
+
     void backgroundBearing(const BackgroundBearing& bearing) override {
         EventRecord* record = EventRecord::create("background");
         record->set("azimuth_deg", bearing.azimuthDegrees);
         record->set("elevation_deg", bearing.elevationDegrees);
         record->set("confidence", bearing.confidence);
         record->set("track_id", static_cast<double>(bearing.trackId));
+        record->set("steady", 0.0);
         emit(kBackgroundPort, Item::event(record, lastFrame_, bearing.confidence));
     }
 
@@ -174,6 +194,8 @@ private:
 
 
     EvidenceStatistics quiet_;  // frames whose strongest direction is below the continuation strength
+    double backgroundInterval_ = 1.0;
+    double lastSteadyReport_ = 0.0;  // when the steady background was last reported
     double warmupSeconds_ = 0.25;
     double continueStrength_ = 2.0;
     double deviationFloor_ = 0.3;

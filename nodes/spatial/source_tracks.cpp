@@ -56,6 +56,7 @@ void SourceTracks::predict(const Track& track, double now, double& azimuth, doub
 
 void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
     const double now = frame.timeSeconds;
+    lastHopSeconds_ = frame.hopSeconds;
     // 1. Ends.
     for (Track& track : tracks_) {
         if (!track.live) continue;
@@ -223,9 +224,15 @@ void SourceTracks::end(Track& track, SourceTrackSink& sink) {
 
 bool SourceTracks::isEcho(const SourceEvent& event) const {
     const double length = event.endSeconds - event.startSeconds;
+    // Weaker by echoRatio; or half as much again for a brief flicker (a quarter of the other's span) or for
+    // a copy that starts and ends with the other (a reflection has its source's envelope).
+    const double frame = 3.0 * lastHopSeconds_;
     auto overshadows = [&](double start, double end, double confidence) {
         const double overlap = std::min(end, event.endSeconds) - std::max(start, event.startSeconds);
-        return overlap >= 0.5 * length && event.confidence < settings_.echoRatio * confidence;
+        if (overlap < 0.5 * length) return false;
+        const bool brief = length < 0.25 * (end - start);
+        const bool sameEnvelope = std::abs(event.startSeconds - start) <= frame && std::abs(event.endSeconds - end) <= frame;
+        return event.confidence < (brief || sameEnvelope ? 0.5 * (1.0 + settings_.echoRatio) : settings_.echoRatio) * confidence;
     };
     for (const Track& track : tracks_) {
         if (!track.live || !track.state.confirmed || track.state.background) continue;

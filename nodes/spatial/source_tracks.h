@@ -22,7 +22,9 @@
 //     `backgroundIntervalSeconds`, never as an event, and its direction is remembered for
 //     `backgroundMemorySeconds` after it falls silent, so that it resumes as background.
 // A track that ends within (half its span) another confirmed track's span, with a mean response below
-// `echoRatio` of the other's, is that one's echo or side lobe and no event (a second source of an
+// `echoRatio` of the other's (or below (1 + echoRatio) / 2 of it when it lasted under a quarter as
+// long: a flicker, or when it started and ended within 3 frames of the other: a reflection), is that
+// one's echo, side lobe or grating lobe and no event (a second source of an
 // overlapping pair is seldom that much weaker: both take their own bins).
 // An event's azimuth is a robust mean: the weighted azimuths of its observations in 1° bins, the
 // heaviest ±3° neighbourhood picked, and the weighted mean within `robustDegrees` of it; weights
@@ -177,6 +179,7 @@ private:
     bool isEcho(const SourceEvent& event) const;
     std::vector<Ended> ended_;        // the latest events, a ring of kEndedKept
     std::size_t nextEnded_ = 0;
+    double lastHopSeconds_ = 0.01;  // of the latest frame
     static constexpr std::size_t kEndedKept = 16;
     std::vector<char> assigned_;      // [observation]
 
