@@ -16,11 +16,13 @@
 #include "nodes/spatial/noise_covariance.h"
 #include "nodes/spatial/pair_lag_tables.h"
 #include "nodes/spatial/srp_peak_search.h"
+#include "nodes/spatial/subspace_projector.h"
 
 namespace isochron {
 namespace {
 
 constexpr double kNoiseWarmupSeconds = 0.3;  // the noise covariance does not learn before this
+constexpr double kSubspaceSeconds = 0.05;   // MUSIC's covariance: a few frames (one has rank 1)
 constexpr double kBackgroundSeconds = 0.5;   // time between two looks for the noise's own directions
 constexpr double kBackgroundBins = 1.0;      // directional noise in fewer (directivity-weighted) bins is no source
 constexpr double kBackgroundContrast = 0.2;  // (peak - mean) / (1 - mean) of a steady source's direction
@@ -62,6 +64,10 @@ protected:
         noiseSeconds_ = params().getReal("noise_time_constant");
         onsetEmphasis_ = static_cast<float>(params().getReal("onset_emphasis"));
         projection_ = static_cast<float>(params().getReal("noise_projection"));
+        method_ = params().getString("method");
+        whitenSubspace_ = method_ == "gevd_music";
+        sources_ = static_cast<int>(params().getInt("sources"));
+        subspaceBins_ = static_cast<int>(params().getInt("subspace_bins"));
         directivityThreshold_ = static_cast<float>(params().getReal("directivity_threshold"));
 
         frameSize_ = 0;
@@ -95,12 +101,19 @@ protected:
             weightSum += w;
         }
         const bool localize = activity->signalBins >= minimumSignalBins_ && weightSum > 0.0;
-        if (localize) {
+        if (subspace_) subspace_->update(spectra);
+        const auto peaks = std::span(frame->peaks).first(static_cast<std::size_t>(maxPeaks_));
+        if (localize && !subspace_) {
             projectionShares();
             normalizeSpectra(spectra);
             fillPairTables(weightSum);
-            frame->peakCount = static_cast<int>(peakSearch_->search(1.0, std::span(frame->peaks).first(static_cast<std::size_t>(maxPeaks_))));
+            frame->peakCount = static_cast<int>(peakSearch_->search(1.0, peaks));
             frame->mapMean = peakSearch_->mean();
+        } else if (localize) {
+            const double constant = fillSubspaceTables();
+            frame->peakCount = static_cast<int>(peakSearch_->search(1.0, peaks));
+            for (int i = 0; i < frame->peakCount; ++i) peaks[static_cast<std::size_t>(i)].value += constant;
+            frame->mapMean = peakSearch_->mean() + constant;
         }
         noise_->update(spectra, presence, activity->row(ActivityFrame::Row::NoiseFloor));
         if (++framesSinceBackground_ >= backgroundFrames_) {
@@ -143,6 +156,19 @@ private:
         binWeight_.assign(band, 0.0f);
         scaledWeight_.assign(band, 0.0f);
         projected_.assign(band, 0.0f);
+        subspace_.reset();
+        if (method_ != "srp_phat") {
+            try {
+                subspace_ = std::make_unique<SubspaceProjector>(
+                    geometry_.micCount(), sources_, firstBin_, lastBin_,
+                    static_cast<float>(std::exp(-static_cast<double>(hop_) / (kSubspaceSeconds * rateHz_))));
+            } catch (const std::invalid_argument& e) {
+                throw OperatorError(std::string("method ") + method_ + ": " + e.what());
+            }
+            order_.reserve(band);
+            selected_.reserve(static_cast<std::size_t>(subspaceBins_));
+            projectors_.assign(static_cast<std::size_t>(subspaceBins_) * mics * mics, {});
+        }
         backgroundFrames_ = std::max<std::int64_t>(1, std::llround(kBackgroundSeconds * rateHz_ / static_cast<double>(hop_)));
         framesSinceBackground_ = 0;
         backgroundCount_ = 0;
@@ -154,6 +180,43 @@ private:
                                                    static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_))),
                                                    warmupFrames);
 
+    }
+
+    /// MUSIC / GEVD-MUSIC: the signal-subspace projectors of the subspace_bins bins of largest weight,
+    /// tabulated like cross-spectra (subspace_projector.h); returns the map's constant part (D / M).
+    double fillSubspaceTables() {
+        const auto band = static_cast<std::size_t>(lastBin_ - firstBin_ + 1);
+        const auto mics = static_cast<std::size_t>(geometry_.micCount());
+        // The heaviest bins first.
+        order_.resize(band);
+        for (std::size_t i = 0; i < band; ++i) order_[i] = static_cast<int>(i);
+        const std::size_t chosen = std::min<std::size_t>(subspaceBins_, band);
+        std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(chosen), order_.end(),
+                          [&](int a, int b) { return binWeight_[static_cast<std::size_t>(a)] > binWeight_[static_cast<std::size_t>(b)]; });
+        selected_.clear();
+        double weightSum = 0.0;
+        for (std::size_t j = 0; j < chosen; ++j) {
+            const auto i = static_cast<std::size_t>(order_[j]);
+            if (binWeight_[i] <= 0.0f) break;
+            std::complex<float>* projector = projectors_.data() + selected_.size() * mics * mics;
+            if (!subspace_->project(i, whitenSubspace_ ? noise_.get() : nullptr, projector)) continue;
+            selected_.push_back(static_cast<int>(i));
+            weightSum += binWeight_[i];
+        }
+        if (!(weightSum > 0.0)) return 0.0;
+        const auto pairs = tables_->pairs();
+        const auto scale = static_cast<float>(1.0 / (static_cast<double>(mics) * weightSum));
+        for (std::size_t p = 0; p < pairs.size(); ++p) {
+            const auto m = static_cast<std::size_t>(pairs[p].first);
+            const auto n = static_cast<std::size_t>(pairs[p].second);
+            std::span<std::complex<float>> spectrum = tables_->pairSpectrum();
+            for (std::size_t j = 0; j < selected_.size(); ++j) {
+                const auto i = static_cast<std::size_t>(selected_[j]);
+                spectrum[static_cast<std::size_t>(firstBin_) + i] = scale * binWeight_[i] * projectors_[j * mics * mics + m * mics + n];
+            }
+            tables_->tabulate(p);
+        }
+        return static_cast<double>(sources_) / static_cast<double>(mics);
     }
 
     /// The directions of the noise itself: the steered response of its cross-spectra, PHAT-weighted, each
@@ -309,6 +372,14 @@ private:
     std::vector<float> subtracted_;         // [bin]: share of the noise cross-spectrum subtracted
     std::vector<std::complex<float>> projectedSpectra_;  // [mic][bin]: x - g v (v^H x)
     std::unique_ptr<NoiseCovariance> noise_;
+    std::string method_ = "srp_phat";
+    bool whitenSubspace_ = false;
+    int sources_ = 1;
+    int subspaceBins_ = 32;
+    std::unique_ptr<SubspaceProjector> subspace_;  // MUSIC and GEVD-MUSIC only
+    std::vector<int> order_;                       // [bin]: band bins, heaviest first
+    std::vector<int> selected_;                    // the bins whose projectors are tabulated
+    std::vector<std::complex<float>> projectors_;  // [selected][m * M + n]
     std::int64_t backgroundFrames_ = 47;     // frames between looks for the noise's directions
     std::int64_t framesSinceBackground_ = 0;
     std::array<DirectionPeak, DirectionFrame::kMaxBackground> background_{};  // the latest look's directions
@@ -342,6 +413,15 @@ OperatorDescriptor frameDirectionsDescriptor() {
                   "(mic count = the spectra's channels)"},
         ParamSpec{"speed_of_sound", ParamKind::Real, kSpeedOfSoundMetresPerSecond, 100.0, 2000.0, "m/s",
                   "propagation speed used for steering delays (343 m/s: air at about 20 °C)"},
+        ParamSpec{"method", ParamKind::Choice, std::string("srp_phat"), {}, {}, "",
+                  "srp_phat: steered response of the PHAT cross-spectra (cheapest); music: MUSIC over the subspace_bins "
+                  "heaviest bins; gevd_music: MUSIC on the covariance whitened by the noise's (a fan's direction is no "
+                  "source), costlier",
+                  {"srp_phat", "music", "gevd_music"}},
+        ParamSpec{"sources", ParamKind::Int, std::int64_t{1}, 1.0, 15.0, "",
+                  "MUSIC: signal-subspace dimension per bin (fewer than the mics; sources seldom share a bin)"},
+        ParamSpec{"subspace_bins", ParamKind::Int, std::int64_t{32}, 1.0, 4096.0, "bins",
+                  "MUSIC: the bins of largest weight decomposed per frame (each costs an eigendecomposition)"},
         ParamSpec{"band_low_hz", ParamKind::Real, 300.0, 0.0, {}, "Hz", "lowest frequency used for directions"},
         ParamSpec{"band_high_hz", ParamKind::Real, 12000.0, -1.0, {}, "Hz", "highest frequency used; -1 = up to Nyquist"},
         ParamSpec{"peaks", ParamKind::Int, std::int64_t{3}, 1.0, static_cast<double>(DirectionFrame::kMaxPeaks), "",

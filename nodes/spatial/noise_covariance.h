@@ -40,6 +40,8 @@ public:
     /// Pair p's noise cross-spectrum E[x_m x_n^*] over the band (index 0 = firstBin). [no allocation]
     const float* pairReal(std::size_t p) const { return pairRe_.data() + p * band_; }
     const float* pairImaginary(std::size_t p) const { return pairIm_.data() + p * band_; }
+    /// Mic m's noise power E|x_m|^2 at band bin i. [no allocation]
+    float power(std::size_t m, std::size_t i) const { return diagonal_[m * band_ + i]; }
     /// How much of band bin i's noise is one plane wave, [0, 1]. [no allocation]
     float directivity(std::size_t i) const { return directivity_[i]; }
     /// Band bin i's principal eigenvector (unit length, mics() entries). [no allocation]

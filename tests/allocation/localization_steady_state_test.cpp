@@ -173,12 +173,12 @@ std::string localizationGraph(int events) {
                 {"from": "track.tracks", "to": "d2.in"}, {"from": "aml.bearings", "to": "d3.in"}, {"from": "music.bearings", "to": "d4.in"}]})";
 }
 
-std::string framePipelineGraph(int blocks) {
+std::string framePipelineGraph(int blocks, const std::string& method) {
     return R"({"format": "isochron-graph/1", "nodes": [
         {"id": "src", "type": "test.array_recording", "params": {"blocks": )" + std::to_string(blocks) + R"(}},
         {"id": "stft", "type": "spatial.array_stft"},
         {"id": "activity", "type": "detect.spectral_activity"},
-        {"id": "array", "type": "spatial.frame_directions", "params": {"geometry": "linear4:0.05"}},
+        {"id": "array", "type": "spatial.frame_directions", "params": {"geometry": "linear4:0.05", "method": ")" + method + R"("}},
         {"id": "tracker", "type": "spatial.source_tracker"},
         {"id": "d1", "type": "test.discard"}, {"id": "d2", "type": "test.discard"}, {"id": "d3", "type": "test.discard"}],
       "edges": [{"from": "src.out*", "to": "stft.in*"}, {"from": "stft.spectra", "to": "activity.spectra"},
@@ -223,14 +223,17 @@ TEST_CASE("localization operators allocate nothing per event in their steady sta
 }
 
 TEST_CASE("the frame-wise localization pipeline allocates nothing per frame or source in its steady state", "[allocation]") {
-    allocationsDuringRun(framePipelineGraph(40));
-    std::uint64_t shortSources = 0, longSources = 0;
-    const std::uint64_t shortRun = allocationsDuringRun(framePipelineGraph(40), &shortSources);
-    const std::uint64_t longRun = allocationsDuringRun(framePipelineGraph(400), &longSources);
-    INFO("40 blocks (4 s): " << shortRun << " mallocs, " << shortSources << " sources; 400 blocks (40 s): " << longRun
-                             << " mallocs, " << longSources << " sources");
-    CHECK(longSources >= 50);  // a burst every 0.8 s: tracks start and end throughout
-    CHECK(longRun == shortRun);
+    for (const char* method : {"srp_phat", "music", "gevd_music"}) {
+        INFO(method);
+        allocationsDuringRun(framePipelineGraph(40, method));
+        std::uint64_t shortSources = 0, longSources = 0;
+        const std::uint64_t shortRun = allocationsDuringRun(framePipelineGraph(40, method), &shortSources);
+        const std::uint64_t longRun = allocationsDuringRun(framePipelineGraph(400, method), &longSources);
+        INFO("40 blocks (4 s): " << shortRun << " mallocs, " << shortSources << " sources; 400 blocks (40 s): " << longRun
+                                 << " mallocs, " << longSources << " sources");
+        CHECK(longSources >= 50);  // a burst every 0.8 s: tracks start and end throughout
+        CHECK(longRun == shortRun);
+    }
 }
 
 TEST_CASE("the CFAR detector allocates nothing per window or event in its steady state", "[allocation]") {

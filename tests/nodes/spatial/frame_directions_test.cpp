@@ -18,7 +18,7 @@ constexpr double kRate = 48000.0;
 
 /// The pipeline up to the directions; `whitened` false turns off both ways of removing the noise's
 /// spatial covariance (subtracting its cross-spectra, projecting out its principal direction).
-std::string directionsGraph(int channels, const std::string& geometry, bool whitened) {
+std::string directionsGraph(int channels, const std::string& geometry, bool whitened, const std::string& method = "srp_phat") {
     const double share = whitened ? 1.0 : 0.0;
     return nlohmann::json{
         {"format", "isochron-graph/1"},
@@ -26,7 +26,7 @@ std::string directionsGraph(int channels, const std::string& geometry, bool whit
          {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "recording"}, {"outputs", channels}}}},
           {{"id", "stft"}, {"type", "spatial.array_stft"}},
           {{"id", "activity"}, {"type", "detect.spectral_activity"}},
-          {{"id", "array"}, {"type", "spatial.frame_directions"}, {"params", {{"geometry", geometry}, {"noise_subtraction", share}, {"noise_projection", share}}}},
+          {{"id", "array"}, {"type", "spatial.frame_directions"}, {"params", {{"geometry", geometry}, {"noise_subtraction", share}, {"noise_projection", share}, {"method", method}}}},
           {{"id", "sink"}, {"type", "test.collect"}, {"params", {{"name", "directions"}}}}}},
         {"edges",
          {{{"from", "feed.out*"}, {"to", "stft.in*"}},
@@ -118,4 +118,15 @@ TEST_CASE("frame directions do not depend on segmentation or scheduler", "[spati
             CHECK(a->signalBins == b->signalBins);
         }
     }
+}
+
+TEST_CASE("GEVD-MUSIC keeps the steady interferer from capturing the direction; plain MUSIC does not", "[spatial][frame_directions]") {
+    const auto recording = interfererScene(presetGeometry("circular8:0.046"));
+    runOnRecording(directionsGraph(8, "circular8:0.046", true, "gevd_music"), recording, kRate, nullptr);
+    const double whitened = shareTowards(collected("directions"), 250.0);
+    runOnRecording(directionsGraph(8, "circular8:0.046", true, "music"), recording, kRate, nullptr);
+    const double plain = shareTowards(collected("directions"), 250.0);
+    INFO("towards the burst: " << whitened << " by GEVD-MUSIC, " << plain << " by MUSIC");
+    CHECK(whitened > 0.7);
+    CHECK(plain < 0.4);
 }
