@@ -392,17 +392,22 @@ OperatorDescriptor frameDirectionsDescriptor() {
     OperatorDescriptor d;
     d.typeName = "spatial.frame_directions";
     d.category = "spatial";
-    d.summary = "Directions of sound in every frame: SRP-PHAT over the bins that hold sound, several peaks, background subtracted";
+    d.summary = "Directions of sound in every frame: SRP-PHAT (or MUSIC, GEVD-MUSIC) over the bins that hold sound, noise whitened, several peaks";
     d.documentation =
-        "Per frame (detect.spectral_activity's output, which carries the spectra of spatial.array_stft) every mic pair's "
-        "cross-spectrum is PHAT-weighted (divided by its magnitude) in the bins of the band that hold sound, each bin "
-        "weighted by its share of sound; the noise cross-spectrum, averaged over frames without sound, is subtracted "
-        "first (noise_subtraction), so a steady directional noise does not pull the directions towards itself. The "
-        "steered response P(u) (mean over pairs and weight, in [-1, 1]; 1 = one plane wave explains every bin) is "
-        "tabulated per pair by an inverse FFT and searched on a coarse grid (azimuth_step_deg, elevations from "
-        "elevation_min_deg to elevation_max_deg every elevation_step_deg), then refined. Up to 'peaks' directions go "
-        "out, largest first; after each, directions within suppression_deg of it are not searched again. Frames with "
-        "less than min_signal_bins of sound are not searched. Planar arrays cannot tell up from down: search 0 .. 90.";
+        "Per frame (detect.spectral_activity's output, which carries the spectra of spatial.array_stft) each bin of the "
+        "band weighs its share of sound x (1 + onset_emphasis x onset). The noise's spatial covariance is learnt per bin "
+        "where no sound is present (time constant noise_time_constant); where it is directional (a fan: directivity "
+        "above directivity_threshold) its principal direction is projected out of the frame (noise_projection), elsewhere "
+        "its cross-spectra are subtracted (noise_subtraction), so a steady noise does not pull the directions towards "
+        "itself. method srp_phat: every mic pair's cross-spectrum, PHAT-weighted, is tabulated over lag by an inverse FFT "
+        "and the steered response P(u) (mean over pairs and weight, in [-1, 1]; 1 = one plane wave explains every bin) is "
+        "searched on a coarse grid (azimuth_step_deg, elevations elevation_min_deg .. elevation_max_deg every "
+        "elevation_step_deg), then refined. method music / gevd_music: the signal-subspace projectors of the recent "
+        "covariance of the subspace_bins heaviest bins (GEVD-MUSIC: against the noise covariance, whatever its spatial "
+        "colour) are steered instead: the share of a steering vector in the signal subspace, [0, 1]. Up to 'peaks' "
+        "directions go out, largest first; after each, directions within suppression_deg are not searched again. Every "
+        "0.5 s the noise covariance's own steered response gives the steady background's directions. Frames with less than "
+        "min_signal_bins of sound are not searched. Planar arrays cannot tell up from down: search 0 .. 90.";
     d.inputs = {PortSpec{"activity", PortType::custom(ActivityFrame::kTypeName), "frames from detect.spectral_activity"}};
     d.outputs = {PortSpec{"directions", PortType::custom(DirectionFrame::kTypeName),
                           "per frame: up to 'peaks' directions with their response, the frame's sound statistics; value = "
