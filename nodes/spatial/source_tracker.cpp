@@ -36,6 +36,7 @@ protected:
         settings.birthSeconds = params().getReal("birth_window");
         settings.deathSeconds = params().getReal("death_time");
         settings.gateDegrees = params().getReal("gate_deg");
+        settings.reacquireDegrees = params().getReal("reacquire_deg");
         settings.separationDegrees = params().getReal("separation_deg");
         settings.secondaryRatio = params().getReal("secondary_ratio");
         settings.measurementDegrees = params().getReal("measurement_deviation_deg");
@@ -241,6 +242,8 @@ OperatorDescriptor sourceTrackerDescriptor() {
                   "a track ends this long after its last observation (longer than the gaps of a click train); twice "
                   "that once it has lasted a second"},
         ParamSpec{"gate_deg", ParamKind::Real, 20.0, 0.1, 180.0, "deg", "largest azimuth innovation a track accepts"},
+        ParamSpec{"reacquire_deg", ParamKind::Real, 10.0, 0.1, 180.0, "deg",
+                  "an onset strong enough to start a track joins a track silent for 0.1 s only this close (else: a new source)"},
         ParamSpec{"separation_deg", ParamKind::Real, 20.0, 0.0, 180.0, "deg", "no new track this close to a live one"},
         ParamSpec{"secondary_ratio", ParamKind::Real, 0.4, 0.0, 1.0, "",
                   "a frame's weaker direction starts a track only if its response is at least this share of the strongest's"},

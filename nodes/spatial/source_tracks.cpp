@@ -8,6 +8,8 @@
 namespace isochron {
 namespace {
 
+constexpr double kSilenceSeconds = 0.1;  // a track unheard this long may meet a new sound
+
 /// `degrees` wrapped into [-180, 180).
 double wrapSigned(double degrees) {
     const double wrapped = std::fmod(degrees + 180.0, 360.0);
@@ -93,6 +95,8 @@ void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
                 const double innovation = std::abs(wrapSigned(observation.azimuthDegrees - azimuth));
                 const double distance = innovation / deviation;
                 if (innovation > settings_.gateDegrees || distance > settings_.gateDeviations || distance >= bestDistance) continue;
+                const bool newSound = observation.birthStrength >= settings_.birthStrength && now - track.state.lastSeenSeconds > kSilenceSeconds;
+                if (newSound && innovation > settings_.reacquireDegrees) continue;
                 bestTrack = &track;
                 bestObservation = j;
                 bestDistance = distance;
@@ -114,7 +118,9 @@ void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
         if (j > 0 && observation.value < settings_.secondaryRatio * frame.observations[0].value) continue;
         bool separate = true;
         for (const Track& track : tracks_) {
-            if (track.live && std::abs(wrapSigned(observation.azimuthDegrees - track.state.azimuthDegrees)) < settings_.separationDegrees) {
+            // A track silent for a while does not keep a new sound from starting its own.
+            const bool silent = now - track.state.lastSeenSeconds > kSilenceSeconds;
+            if (track.live && !silent && std::abs(wrapSigned(observation.azimuthDegrees - track.state.azimuthDegrees)) < settings_.separationDegrees) {
                 separate = false;
                 break;
             }

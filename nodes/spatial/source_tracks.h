@@ -11,9 +11,10 @@
 //     sound does not stretch it); a tentative one not confirmed within `birthSeconds` is dropped;
 //  2. the observations at least `continueStrength` strong are assigned to the predicted tracks,
 //     nearest first (innovation in predicted deviations), each track and observation at most once,
-//     within `gateDeviations` and `gateDegrees`;
+//     within `gateDeviations` and `gateDegrees` (and `reacquireDegrees` for an observation strong enough
+//     to start a track when the track has been silent for 0.1 s: a new sound nearby is a new source);
 //  3. an unassigned observation whose onset evidence is at least `birthStrength`, `separationDegrees`
-//     away from every track and (unless it is the frame's strongest) with a response at least
+//     away from every track heard in the last 0.1 s and (unless it is the frame's strongest) with a response at least
 //     `secondaryRatio` of the strongest's (weaker peaks are mostly reflections and side lobes) starts a
 //     tentative track, confirmed after `birthFrames` observations;
 //  4. a confirmed track that has lasted `backgroundSeconds`, observed in at least `backgroundDensity`
@@ -107,6 +108,7 @@ public:
         double deathSeconds = 0.35;          ///< a new track ends after this long without observations (twice it after a second)
         double gateDeviations = 3.0;         ///< largest innovation, in predicted deviations
         double gateDegrees = 20.0;           ///< and in degrees
+        double reacquireDegrees = 10.0;      ///< a new sound's onset joins a track silent for 0.1 s only this close
         double separationDegrees = 20.0;     ///< no new track this close to an existing one
         double secondaryRatio = 0.4;         ///< a frame's weaker peak starts a track only above this share of the strongest
         double measurementDegrees = 6.0;     ///< deviation of one frame's azimuth
