@@ -11,7 +11,6 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
-#include "nodes/io/item_tap.h"
 #include "nodes/register_builtin_nodes.h"
 #include "ui/model/graph_fragment.h"
 #include "ui/model/json_variant.h"
@@ -32,7 +31,7 @@ struct EngineJob {
     std::atomic<bool> cpuClockValid{false};
     std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
     double lastRateTime = 0;
-    std::shared_ptr<ItemTapChannel> bearingTap, audioTap, positionTap;  // the localization taps' rings
+    LocalizationChannels localizationTaps;  // the localization taps' rings
 };
 
 namespace {
@@ -58,12 +57,6 @@ QString schedulerSpecText(const SchedulerSpec& spec) {
         params.append(QString::fromStdString(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
     }
     return params.isEmpty() ? text : text + ":" + params.join(',');
-}
-
-std::shared_ptr<ItemTapChannel> tapChannel(const Engine& engine, const std::string& id) {
-    NodeContext* node = id.empty() ? nullptr : engine.findNode(id);
-    auto* tap = node ? dynamic_cast<ItemTap*>(node->op.get()) : nullptr;
-    return tap ? tap->channel() : nullptr;
 }
 
 double wallSeconds() {
@@ -169,9 +162,7 @@ bool RunController::start(const QString& schedulerText) {
                 std::lock_guard lock(job->mutex);
                 job->engine = &engine;
                 job->channel = engine.openTelemetry(kTelemetryHz);
-                job->bearingTap = tapChannel(engine, taps.bearings);
-                job->audioTap = tapChannel(engine, taps.audio);
-                job->positionTap = tapChannel(engine, taps.positions);
+                job->localizationTaps = openLocalizationTaps(engine, taps);
                 if (job->stopRequested) engine.requestStop();
             }
             if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
@@ -200,7 +191,7 @@ bool RunController::start(const QString& schedulerText) {
 void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
     if (job != job_) return;
     if (state_ == "starting") setState("running");
-    localization_.attach(job->bearingTap, job->audioTap, job->positionTap);
+    localization_.attach(job->localizationTaps);
     lastCpuWall_ = wallSeconds();
     sinceRunStates_.start();
     pollTimer_.start();
@@ -459,7 +450,7 @@ GraphSpec RunController::specWithProbes(std::set<std::string>& probeNodes, Local
         spec.edges.push_back({feed, feedPort, sink, "in"});
     }
     taps = addLocalizationTaps(spec, findLocalizationOutputs(spec), taken);
-    for (const std::string& id : {taps.bearings, taps.audio, taps.positions}) {
+    for (const std::string& id : taps.all()) {
         if (!id.empty()) probeNodes.insert(id);
     }
     return spec;
