@@ -74,9 +74,9 @@ Rectangle {
             }
         }
 
-        Rectangle {  // bearing against time
+        Rectangle {  // bearing against time: what the plots and the event list (at least 420 px) leave, up to twice the height
             visible: panel.feed.hasTracks
-            Layout.preferredWidth: height * 1.8
+            Layout.preferredWidth: Math.max(120, Math.min(height * 2, panel.width - 16 - height - (panel.feed.hasMap ? height : 0) - 420 - 24))
             Layout.fillHeight: true
             color: Theme.panel
             radius: 6
