@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Isochron quick start on Debian 12: install what is missing, build, then either open the editor on
 # the sample graph (`run`; without a display the graph runs headless in isochron-run) or run the
-# whole test suite (`test`: release build with the editor's tests + the engine under ASan/UBSan).
+# whole test suite (`test`: release build with the editor's tests, the engine under ASan/UBSan, then
+# every fuzz target for 30 s from its seeds, docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfftw3-dev portaudio19-dev libasound2-dev libjack-jackd2-dev libsndfile1-dev libeigen3-dev catch2 nlohmann-json3-dev
   alsa-utils libasound2-plugins
+  # libFuzzer targets (tests/fuzz): clang with its fuzzer and sanitizer runtimes.
+  clang libclang-rt-14-dev
   # The editor (Qt 6 Quick) and its headless tests: offscreen Quick Tests, a smoke test under Xvfb.
   qt6-base-dev qt6-declarative-dev qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-templates qml6-module-qtquick-layouts
@@ -47,4 +50,7 @@ ctest --preset release -j "$jobs"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j "$jobs"
-echo "All tests passed (release, and ASan+UBSan)."
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+ctest --preset fuzz -j "$jobs"
+echo "All tests passed (release, ASan+UBSan, and the fuzz targets)."

@@ -6,21 +6,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/bench/graph_runner.h"
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/engine.h"
 #include "nodes/register_builtin_nodes.h"
 #include "nodes/workload/busy_work.h"
 
 namespace isochron::bench {
-namespace {
-
-double threadCpuSeconds() {
-    timespec now{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-}  // namespace
 
 WorkloadRun runWorkload(const GraphSpec& spec, const std::string& scheduler, const WorkloadRunOptions& options) {
     ValidatedGraph graph = validateGraph(spec, builtinRegistry());

@@ -15,7 +15,7 @@ const std::vector<Benchmark>& allBenchmarks() {
     static const std::vector<Benchmark> benchmarks = [] {
         std::vector<Benchmark> list;
         for (auto group : {graphBenchmarks, loopBenchmarks, memoryBenchmarks, overloadBenchmarks, localizationBenchmarks,
-                           auroraBenchmarks, telemetryBenchmarks}) {
+                           auroraBenchmarks, telemetryBenchmarks, listenBenchmarks, hotPathBenchmarks}) {
             for (auto& b : group()) list.push_back(std::move(b));
         }
         return list;

@@ -16,16 +16,11 @@
 #include "nodes/register_builtin_nodes.h"
 
 namespace isochron::bench {
-namespace {
-
-/// CPU time the calling thread has used, in seconds.
 double threadCpuSeconds() {
     timespec now{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
-
-}  // namespace
 
 TimedRun runTimed(const GraphSpec& spec, const std::string& scheduler, double seconds, double telemetryHz) {
     ValidatedGraph graph = validateGraph(spec, builtinRegistry());

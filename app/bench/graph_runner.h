@@ -26,6 +26,9 @@ struct TimedRun {
     double samplesPerCpuSecond() const { return cpuSeconds > 0 ? static_cast<double>(sourceSamples) / cpuSeconds : 0; }
 };
 
+/// CPU time the calling thread has used, in seconds.
+double threadCpuSeconds();
+
 /// Validate and run `graph` under `scheduler` (runner syntax) until the sources end or `seconds`
 /// pass, whichever is first. With `telemetryHz` > 0, telemetry is read at that rate the way
 /// `isochron-run --telemetry` does (each snapshot turned into a JSON line, then dropped). Throws

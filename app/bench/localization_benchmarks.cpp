@@ -15,8 +15,7 @@
 
 #include <unistd.h>
 
-#include "app/bench/array_recording.h"
-#include "app/bench/benchmark.h"
+#include "app/bench/detect_audio.h"
 #include "app/bench/graph_runner.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -25,24 +24,6 @@
 
 namespace isochron::bench {
 namespace {
-
-/// A file in the system's temporary folder, private to this process.
-std::filesystem::path scratchFile(const std::string& name) {
-    return std::filesystem::temp_directory_path() / ("isochron-bench-" + std::to_string(getpid()) + "-" + name);
-}
-
-/// How much of DETECTAUDIO runs: detection only (the plan cut before sync), detection and sync
-/// cutting every channel (the paper's benchmark), or both plus SRP-PHAT on every event.
-enum class Stage { Detect, Sync, Localize };
-
-const char* stageName(Stage stage) {
-    switch (stage) {
-        case Stage::Detect: return "detect";
-        case Stage::Sync: return "detect+sync";
-        case Stage::Localize: return "detect+sync+srp";
-    }
-    return "";
-}
 
 void removeNode(GraphSpec& spec, const std::string& id) {
     std::erase_if(spec.nodes, [&](const NodeSpec& node) { return node.id == id; });
@@ -67,7 +48,21 @@ GraphSpec sampleOnRecording(const BenchContext& context, const std::string& samp
     return spec;
 }
 
-/// samples/xstream-detectaudio-localize.isograph.json on `recording`, cut to `stage`, ending in null sinks.
+}  // namespace
+
+std::filesystem::path scratchFile(const std::string& name) {
+    return std::filesystem::temp_directory_path() / ("isochron-bench-" + std::to_string(getpid()) + "-" + name);
+}
+
+const char* stageName(Stage stage) {
+    switch (stage) {
+        case Stage::Detect: return "detect";
+        case Stage::Sync: return "detect+sync";
+        case Stage::Localize: return "detect+sync+srp";
+    }
+    return "";
+}
+
 GraphSpec detectAudioGraph(const BenchContext& context, const ArrayRecording& recording, const std::string& geometry, int channels,
                            Stage stage, bool loop) {
     GraphSpec spec = sampleOnRecording(context, "xstream-detectaudio-localize.isograph.json", recording, geometry, loop);
@@ -87,6 +82,8 @@ GraphSpec detectAudioGraph(const BenchContext& context, const ArrayRecording& re
     addNullSink(spec, "ranges", "detector", "events");
     return spec;
 }
+
+namespace {
 
 /// CPU time of the calling thread, or of the whole process, in seconds.
 double cpuSeconds(clockid_t clock) {

@@ -24,7 +24,7 @@ Options:
   --quiet                     print nothing but errors
   --list-operators            list every operator type with its ports and parameters
   --list-schedulers           list schedulers and their parameters
-  --list-devices              list audio input devices (for capture.audio_input's device)
+  --list-devices              list audio input and output devices (capture.audio_input's, io.audio_output's device)
   --list-plugins              list the plugins found, their operators and item types
   --version                   print the version
   -h, --help                  this text

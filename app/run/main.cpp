@@ -1,4 +1,5 @@
 // isochron-run: run a graph headless and report what it did.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -79,14 +80,18 @@ void printSchedulers() {
     }
 }
 
-/// One line per input device: what capture.audio_input's `device` and `host_api` take.
+/// One line per device, inputs (capture.audio_input's `device` and `host_api`) then outputs (io.audio_output's).
 void printDevices() {
-    const std::vector<CaptureDevice> devices = listCaptureDevices();
-    if (devices.empty()) std::cout << "no audio input devices (no sound card, or the audio system is not running)\n";
-    for (const CaptureDevice& device : devices) {
-        std::cout << (device.isDefault ? "* " : "  ") << device.name << "  [" << device.hostApi << "]  " << device.inputChannels
-                  << " channels, " << device.defaultRateHz << " Hz\n";
-    }
+    const auto print = [](const std::vector<CaptureDevice>& devices, const char* direction) {
+        std::cout << direction << " devices ('*' = the default):\n";
+        if (devices.empty()) std::cout << "  none (no sound card, or the audio system is not running)\n";
+        for (const CaptureDevice& device : devices) {
+            std::cout << (device.isDefault ? "* " : "  ") << device.name << "  [" << device.hostApi << "]  "
+                      << std::max(device.inputChannels, device.outputChannels) << " channels, " << device.defaultRateHz << " Hz\n";
+        }
+    };
+    print(listCaptureDevices(), "input");
+    print(listPlaybackDevices(), "output");
 }
 
 int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry) {

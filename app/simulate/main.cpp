@@ -46,6 +46,14 @@ ending in .flac a 16-bit FLAC scaled so that its loudest sample is at 0.9 (small
   --absorption A         wall energy absorption, (0, 1] (0.5)
   --order N              image-source reflection order, 0 .. 4 (2)
   --seed N               seed of directions, signals and noise (1)
+
+Two sources to listen to (in place of --events): a recording from one direction, an interferer from another.
+  --target FILE.wav      mono recording at --rate, played once from the start (its length sets --duration)
+  --target-azimuth DEG   the target's direction (60)
+  --interferer KIND      noise | chirp: a source as long as the recording (noise)
+  --interferer-azimuth DEG  the interferer's direction (200)
+  --interferer-db DB     interferer RMS over the target's RMS at the array's centre (0)
+  --reference-out FILE   the target alone as heard at the array's centre (mono float WAV, same scale)
 )";
 
 Eigen::Vector3d parseTriple(const std::string& text, const std::string& option) {
@@ -95,6 +103,38 @@ double writeRecording(const std::string& path, const std::vector<std::vector<flo
     return scale;
 }
 
+/// The samples of a mono sound file at `rateHz`; throws if it is not mono or at another rate.
+std::vector<double> readMono(const std::string& path, double rateHz) {
+    SF_INFO info{};
+    SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
+    if (!file) throw std::runtime_error("cannot read '" + path + "': " + sf_strerror(nullptr));
+    std::vector<double> samples(static_cast<std::size_t>(info.frames * info.channels));
+    sf_readf_double(file, samples.data(), info.frames);
+    sf_close(file);
+    if (info.channels != 1 || info.samplerate != rateHz) {
+        throw std::invalid_argument("'" + path + "' must be mono at --rate (" + std::to_string(rateHz) + " Hz)");
+    }
+    return samples;
+}
+
+/// The recording from `target` and an interferer for the whole of it, each 3 m away in the plane.
+std::vector<SimulatedEvent> listenEvents(const std::vector<double>& target, double targetAzimuth, SourceKind interferer,
+                                         double interfererAzimuth, double interfererDb, double rateHz, std::uint64_t seed) {
+    SimulatedEvent voice;
+    voice.azimuthDegrees = targetAzimuth;
+    voice.distanceMetres = 3.0;
+    voice.signal.kind = SourceKind::Recording;
+    voice.signal.recording = target;
+    voice.signal.lowHz = 0.0;
+    voice.signal.highHz = rateHz / 2.0;
+    SimulatedEvent other;
+    other.azimuthDegrees = interfererAzimuth;
+    other.distanceMetres = 3.0;
+    other.amplitude = std::pow(10.0, interfererDb / 20.0);
+    other.signal = {interferer, static_cast<double>(target.size()) / rateHz, 200.0, std::min(6000.0, rateHz / 2.0), seed};
+    return {voice, other};
+}
+
 nlohmann::json geometryJson(const ArrayGeometry& geometry) {
     nlohmann::json mics = nlohmann::json::array();
     for (const auto& mic : geometry.mics) mics.push_back({mic.x(), mic.y(), mic.z()});
@@ -133,6 +173,12 @@ int run(int argc, char** argv) {
     const std::string signalName = take("--signal", "noise");
     const std::string roomText = take("--room", "");
     const std::string roomArrayText = take("--room-array", "");
+    const std::string targetPath = take("--target", "");
+    const double targetAzimuth = parseNumber(take("--target-azimuth", "60"), "--target-azimuth");
+    const std::string interfererName = take("--interferer", "noise");
+    const double interfererAzimuth = parseNumber(take("--interferer-azimuth", "200"), "--interferer-azimuth");
+    const double interfererDb = parseNumber(take("--interferer-db", "0"), "--interferer-db");
+    const std::string referencePath = take("--reference-out", "");
 
     Scene scene;
     scene.geometry = loadGeometry(geometrySpec);
@@ -172,7 +218,21 @@ int run(int argc, char** argv) {
 
     const auto directions = randomDirections(static_cast<std::size_t>(eventCount), 0.0, elevationMax, seed);
     nlohmann::json truthEvents = nlohmann::json::array();
-    for (int i = 0; i < eventCount; ++i) {
+    if (!targetPath.empty()) {
+        if (interfererName != "noise" && interfererName != "chirp") {
+            throw std::invalid_argument("--interferer is noise or chirp, not '" + interfererName + "'");
+        }
+        const std::vector<double> target = readMono(targetPath, scene.rateHz);
+        scene.lengthSamples = static_cast<std::int64_t>(target.size());
+        scene.events = listenEvents(target, targetAzimuth, interfererName == "chirp" ? SourceKind::Chirp : SourceKind::NoiseBurst,
+                                    interfererAzimuth, interfererDb, scene.rateHz, seed);
+        const double seconds = static_cast<double>(target.size()) / scene.rateHz;
+        for (const SimulatedEvent& event : scene.events) {
+            truthEvents.push_back({{"t_start", 0.0}, {"t_end", seconds}, {"azimuth_deg", event.azimuthDegrees}, {"elevation_deg", 0.0},
+                                   {"distance_m", event.distanceMetres}});
+        }
+    }
+    for (int i = 0; targetPath.empty() && i < eventCount; ++i) {
         SimulatedEvent event;
         event.azimuthDegrees = directions[static_cast<std::size_t>(i)].azimuthDegrees;
         event.elevationDegrees = directions[static_cast<std::size_t>(i)].elevationDegrees;
@@ -188,6 +248,16 @@ int run(int argc, char** argv) {
                                {"distance_m", distance}});
     }
     const double scale = writeRecording(outPath, simulateScene(scene), scene.rateHz);
+    if (!referencePath.empty()) {
+        // The target alone at one mic in the array's centre, noiseless, scaled as the recording.
+        Scene reference = scene;
+        reference.geometry.mics = {Eigen::Vector3d::Zero()};
+        reference.events.resize(1);
+        reference.snrDb.reset();
+        auto centre = simulateScene(reference);
+        for (float& v : centre.front()) v = static_cast<float>(v * scale);
+        writeRecording(referencePath, centre, scene.rateHz);
+    }
     if (!geometryOutPath.empty()) writeJson(geometryOutPath, geometryJson(scene.geometry));
     if (!truthPath.empty()) {
         nlohmann::json room = nullptr;

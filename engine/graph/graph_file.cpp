@@ -48,7 +48,8 @@ GraphSpec parseGraph(const std::string& jsonText) {
     json root;
     try {
         root = json::parse(jsonText);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // Not only parse_error: a number too large for a double (1e999) is an out_of_range.
         throw GraphException({{"", "", "", std::string("not valid JSON: ") + e.what()}});
     }
     std::vector<GraphError> errors;

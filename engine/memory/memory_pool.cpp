@@ -147,7 +147,9 @@ struct ThreadCache {
 };
 
 ThreadCache& threadCache() {
-    thread_local ThreadCache cache;
+    // The engine library is loaded with the program, so its thread-local cache can live in the
+    // static TLS block: an allocation then finds it without a __tls_get_addr call.
+    thread_local ThreadCache cache [[gnu::tls_model("initial-exec")]];
     return cache;
 }
 

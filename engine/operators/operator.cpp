@@ -25,11 +25,11 @@ std::string currentExceptionMessage() {
     }
 }
 
-// Whether this top-level invocation is the one in `period` that is timed.
-bool sampleThisInvocation(CostClock& clock) {
-    if (++clock.counter < clock.period) return false;
+// The state of a top-level invocation starting now: timed if it is the one in `period` that is.
+CostClock::State openInvocation(CostClock& clock) {
+    if (!clock.enabled || ++clock.counter < clock.period) return CostClock::State::Untimed;
     clock.counter = 0;
-    return true;
+    return CostClock::State::Timed;
 }
 
 // Set by OperatorPlacement while an engine creates its operators.
@@ -73,25 +73,40 @@ void Operator::start() {
     if (!anyConnected) finish();
 }
 
-void Operator::deliver(int inputPort, Item&& item) {
-    NodeContext& node = *node_;
+void Operator::deliver(int inputPort, Item&& item) { deliverTo(*node_, inputPort, std::move(item)); }
+
+void Operator::deliverTo(NodeContext& node, int inputPort, Item&& item) {
     if (node.failed) [[unlikely]] return;
-    if (item.isProgress()) return handleProgress(inputPort, std::move(item));
+    Operator& op = *node.op;
+    if (item.isProgress()) return op.handleProgress(inputPort, std::move(item));
     InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
     ++in.items;
     in.samples += static_cast<std::uint64_t>(item.sampleCount());
-    currentArrivalNs_ = item.arrivalNs();
-    if (node.sink) [[unlikely]] recordAtOutput();
+    op.currentArrivalNs_ = item.arrivalNs();
+    if (node.sink) [[unlikely]] op.recordAtOutput();
     CostClock& clock = *node.costClock;
-    if (clock.depth++ == 0) clock.timing = clock.enabled && sampleThisInvocation(clock);
-    NodeContext* caller = clock.timing ? startTiming() : nullptr;
+    const CostClock::State outer = clock.state;
+    if (outer == CostClock::State::Idle) [[unlikely]] clock.state = openInvocation(clock);
+    if (clock.state == CostClock::State::Timed) [[unlikely]] {
+        op.processTimed(inputPort, std::move(item));
+    } else {
+        try {
+            op.process(inputPort, std::move(item));
+        } catch (...) {
+            op.fail("process", currentExceptionMessage());
+        }
+    }
+    clock.state = outer;
+}
+
+void Operator::processTimed(int inputPort, Item&& item) {
+    NodeContext* caller = startTiming();
     try {
         process(inputPort, std::move(item));
     } catch (...) {
         fail("process", currentExceptionMessage());
     }
-    if (clock.timing) [[unlikely]] stopTiming(caller);
-    --clock.depth;
+    stopTiming(caller);
 }
 
 NodeContext* Operator::startTiming() {
@@ -140,8 +155,9 @@ SourceStatus Operator::produce(std::int64_t budget) {
     productionBudget_ = budget;
     ++node.calls;
     CostClock& clock = *node.costClock;
-    if (clock.depth++ == 0) clock.timing = clock.enabled && sampleThisInvocation(clock);
-    NodeContext* caller = clock.timing ? startTiming() : nullptr;
+    const CostClock::State outer = clock.state;
+    if (outer == CostClock::State::Idle) clock.state = openInvocation(clock);
+    NodeContext* caller = clock.state == CostClock::State::Timed ? startTiming() : nullptr;
     SourceStatus status;
     try {
         status = onProduce();
@@ -149,8 +165,8 @@ SourceStatus Operator::produce(std::int64_t budget) {
         fail("produce", currentExceptionMessage());
         status = SourceStatus::finished();
     }
-    if (clock.timing) stopTiming(caller);
-    --clock.depth;
+    if (clock.state == CostClock::State::Timed) stopTiming(caller);
+    clock.state = outer;
     if (node.failed) return SourceStatus::finished();
     if (status.state == SourceStatus::State::Finished && !node.finished) finish();
     return status;

@@ -64,6 +64,9 @@ public:
     /// Hand one input item to the operator: Progress updates the input's progress, anything else
     /// goes to process(). A hook that throws disables the node (see NodeContext::failed). [engine thread]
     void deliver(int inputPort, Item&& item);
+    /// deliver() to the operator of `node`, for schedulers, which hold the node: a hop then need
+    /// not read the node back from its operator. [engine thread]
+    static void deliverTo(NodeContext& node, int inputPort, Item&& item);
     /// Sources: let the operator emit what it has ready, at most `budget` blocks. [engine thread]
     SourceStatus produce(std::int64_t budget);
     /// End every input now (the engine's way out of cycles once no work is left). [engine thread]
@@ -139,6 +142,7 @@ private:
     void finish();
     void fail(const char* hook, const std::string& message);
     [[gnu::noinline]] void recordAtOutput();
+    [[gnu::noinline]] void processTimed(int inputPort, Item&& item);
     NodeContext* startTiming();
     void stopTiming(NodeContext* caller);
 

@@ -125,6 +125,11 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         nodes_[e.fromNode]->outputs[e.fromPort].targets.push_back(Target{nodes_[e.toNode], e.toPort});
         nodes_[e.toNode]->inputs[e.toPort].connected = true;
     }
+    for (NodeContext* node : nodes_) {
+        for (OutputState& out : node->outputs) {
+            if (out.targets.size() == 1) out.onlyTarget = out.targets.front();
+        }
+    }
     for (auto& node : nodes_) {
         if (!node->op) continue;
         try {

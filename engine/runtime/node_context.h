@@ -55,6 +55,9 @@ struct InputState {
 /// One output port at run time. [engine thread]
 struct OutputState {
     explicit OutputState(std::pmr::memory_resource* arena) : targets(arena) {}
+    /// The target when there is exactly one (the common case): a hop reads it here instead of
+    /// through the vector, one dependent load less. Null node otherwise.
+    Target onlyTarget{nullptr, 0};
     std::pmr::vector<Target> targets;
     std::uint64_t items = 0;    ///< data items sent (progress excluded)
     std::uint64_t samples = 0;
@@ -84,9 +87,12 @@ struct SinkStats {
 struct CostClock {
     static constexpr std::uint32_t kMinPeriod = 16;
     static constexpr std::uint32_t kMaxPeriod = 4096;
+    /// Whether an invocation is under way and, if so, whether it is the timed one. Nested calls
+    /// (an operator's emit running the next operator) only read it: an untimed nested call does
+    /// no bookkeeping at all, which keeps a depth-first hop free of counter updates.
+    enum class State : std::uint8_t { Idle, Untimed, Timed };
     bool enabled = false;  ///< set when telemetry is read or a scheduler uses cost estimates
-    bool timing = false;   ///< the current top-level invocation is being timed
-    std::uint32_t depth = 0;
+    State state = State::Idle;
     std::uint32_t counter = 0;
     std::uint32_t period = kMinPeriod;  ///< top-level invocations per timed one
     NodeContext* current = nullptr;
@@ -163,10 +169,7 @@ inline void NodeContext::route(int port, Item&& item) {
         out.samples += static_cast<std::uint64_t>(item.sampleCount());
     }
     // One target is the common case: hand over directly (a tail call, no frame kept).
-    if (out.targets.size() == 1) [[likely]] {
-        const Target& target = out.targets.front();
-        return scheduler->deliver(*target.node, target.port, std::move(item));
-    }
+    if (out.onlyTarget.node) [[likely]] return scheduler->deliver(*out.onlyTarget.node, out.onlyTarget.port, std::move(item));
     routeToMany(out, std::move(item));
 }
 

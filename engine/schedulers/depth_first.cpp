@@ -12,7 +12,7 @@ void DepthFirstScheduler::beginRound() {
 
 void DepthFirstScheduler::deliver(NodeContext& target, int port, Item&& item) {
     const bool stackLeft = static_cast<const char*>(__builtin_frame_address(0)) > stackFloor_;
-    if (target.directDelivery && stackLeft) [[likely]] return target.op->deliver(port, std::move(item));
+    if (target.directDelivery && stackLeft) [[likely]] return Operator::deliverTo(target, port, std::move(item));
     // In a cycle, or items are queued (keep each edge in order), or the stack is nearly used up.
     InputState& in = target.inputs[static_cast<std::size_t>(port)];
     if (in.queue.empty() && !target.onStack && stackLeft) return invoke(target, port, std::move(item));

@@ -17,7 +17,7 @@ namespace isochron {
 
 void Scheduler::invoke(NodeContext& target, int port, Item&& item) {
     target.onStack = true;
-    target.op->deliver(port, std::move(item));
+    Operator::deliverTo(target, port, std::move(item));
     target.onStack = false;
 }
 

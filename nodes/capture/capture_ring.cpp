@@ -1,6 +1,8 @@
 #include "nodes/capture/capture_ring.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <stdexcept>
 
 namespace isochron {
@@ -16,6 +18,11 @@ CaptureRing::CaptureRing(std::size_t slots, std::int64_t framesPerSlot, int chan
     slots_.resize(slots);
     for (std::size_t i = 0; i < slots; ++i) slots_[i].samples = storage_.data() + i * samplesPerSlot;
     mask_ = slots - 1;
+}
+
+std::size_t CaptureRing::slotsFor(double bufferSeconds, double rateHz, std::int64_t framesPerSlot) {
+    const double blocks = std::ceil(bufferSeconds * rateHz / static_cast<double>(framesPerSlot));
+    return static_cast<std::size_t>(std::max(2.0, blocks));
 }
 
 CaptureSlot* CaptureRing::beginWrite() noexcept {

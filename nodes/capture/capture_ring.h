@@ -46,6 +46,9 @@ public:
     /// Give the front slot back to the producer.
     void pop() noexcept;
 
+    /// Slots for `bufferSeconds` of audio at `rateHz` in blocks of `framesPerSlot` (at least 2). [no allocation]
+    static std::size_t slotsFor(double bufferSeconds, double rateHz, std::int64_t framesPerSlot);
+
     /// Most frames a slot holds.
     std::int64_t framesPerSlot() const noexcept { return framesPerSlot_; }
     /// Interleaved channels per frame.

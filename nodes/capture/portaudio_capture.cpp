@@ -10,23 +10,12 @@
 #include "nodes/capture/portaudio_library.h"
 
 namespace isochron {
-namespace {
-
-/// Ring slots for `bufferSeconds` of audio in blocks of `blockFrames` (at least 2).
-std::size_t slotsFor(double bufferSeconds, double rateHz, std::int64_t blockFrames) {
-    const double blocks = std::ceil(bufferSeconds * rateHz / static_cast<double>(blockFrames));
-    return static_cast<std::size_t>(std::max(2.0, blocks));
-}
-
-std::string rateText(double rateHz) { return std::to_string(static_cast<long>(std::lround(rateHz))) + " Hz"; }
-
-}  // namespace
 
 PortAudioCapture::PortAudioCapture(const CaptureStreamSettings& settings)
     : library_(PortAudioLibrary::acquire()),
       device_(findCaptureDevice(listCaptureDevices(), settings.device, settings.hostApi)),
       rateHz_(settings.rateHz),
-      ring_(slotsFor(settings.bufferSeconds, settings.rateHz, settings.blockFrames), settings.blockFrames, settings.channels) {
+      ring_(CaptureRing::slotsFor(settings.bufferSeconds, settings.rateHz, settings.blockFrames), settings.blockFrames, settings.channels) {
     if (settings.channels > device_.inputChannels) {
         throw std::invalid_argument("input device " + describeDevice(device_) + " has only " + std::to_string(device_.inputChannels) +
                                     " input channel(s), " + std::to_string(settings.channels) + " asked for");
@@ -39,7 +28,7 @@ PortAudioCapture::PortAudioCapture(const CaptureStreamSettings& settings)
     const PaError supported = Pa_IsFormatSupported(&input, nullptr, settings.rateHz);
     if (supported != paFormatIsSupported) {
         throw std::invalid_argument("input device " + describeDevice(device_) + " cannot capture " + std::to_string(settings.channels) +
-                                    " channel(s) at " + rateText(settings.rateHz) + ": " + Pa_GetErrorText(supported));
+                                    " channel(s) at " + describeRate(settings.rateHz) + ": " + Pa_GetErrorText(supported));
     }
     const PaError opened = Pa_OpenStream(&stream_, &input, nullptr, settings.rateHz, static_cast<unsigned long>(settings.blockFrames),
                                          paNoFlag, &PortAudioCapture::callback, this);

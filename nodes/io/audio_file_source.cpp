@@ -1,6 +1,7 @@
 #include "nodes/io/audio_file_source.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <memory>
 #include <string>
@@ -21,8 +22,12 @@ struct SampleBlockRelease {
 };
 using SampleBlockRef = std::unique_ptr<SampleBlock, SampleBlockRelease>;
 
-/// Frames decoded per libsndfile call while preloading (bounds the interleaved scratch buffer).
-constexpr std::int64_t kPreloadChunkFrames = 65536;
+/// Interleaved samples decoded per libsndfile call while preloading (bounds the scratch buffer).
+constexpr std::int64_t kPreloadChunkSamples = std::int64_t{1} << 18;
+/// Frames per channel preloading allocates before any is decoded; beyond that, storage grows with
+/// what actually decodes, because a header's frame count is only a claim (a 138-byte FLAC can
+/// claim 2^35 frames).
+constexpr std::int64_t kPreloadInitialFrames = std::int64_t{1} << 20;
 
 /// Copies channel `channel` of `frames` interleaved frames of `channelCount` channels to `out`.
 void deinterleave(const float* interleaved, std::int64_t frames, int channelCount, int channel, float* out) {
@@ -94,16 +99,23 @@ protected:
     }
 
 private:
-    /// Decode the whole file into one pool block per output channel, then close it.
+    /// Decode the whole file into one pool block per output channel, then close it. A file that
+    /// ends before the frame count its header claims fails (readFrames) having allocated only
+    /// about what it holds.
     void preload() {
-        std::vector<float> chunk(static_cast<std::size_t>(std::min(frames_, kPreloadChunkFrames) * fileChannels_));
+        const std::int64_t chunkFrames = std::max<std::int64_t>(1, kPreloadChunkSamples / fileChannels_);
+        std::vector<float> chunk(static_cast<std::size_t>(std::min(frames_, chunkFrames) * fileChannels_));
+        std::int64_t capacity = std::clamp<std::int64_t>(frames_, 1, kPreloadInitialFrames);
         for (int c = 0; c < outputCount(); ++c) {
-            const auto bytes = static_cast<std::size_t>(std::max<std::int64_t>(frames_, 1)) * sizeof(float);
-            channelBlocks_.emplace_back(SampleBlock::create(bytes));
+            channelBlocks_.emplace_back(SampleBlock::create(static_cast<std::size_t>(capacity) * sizeof(float)));
         }
         for (std::int64_t done = 0; done < frames_;) {
-            const std::int64_t count = std::min(kPreloadChunkFrames, frames_ - done);
+            const std::int64_t count = std::min(chunkFrames, frames_ - done);
             readFrames(chunk.data(), count, done);
+            if (done + count > capacity) {
+                capacity = std::min(frames_, std::max(2 * capacity, done + count));
+                growChannelBlocks(capacity, done);
+            }
             for (int c = 0; c < outputCount(); ++c) {
                 float* channel = reinterpret_cast<float*>(channelBlocks_[static_cast<std::size_t>(c)]->data());
                 deinterleave(chunk.data(), count, fileChannels_, c, channel + done);
@@ -111,6 +123,15 @@ private:
             done += count;
         }
         file_.reset();
+    }
+
+    /// Move the first `filled` frames of every channel into blocks of `capacity` frames.
+    void growChannelBlocks(std::int64_t capacity, std::int64_t filled) {
+        for (SampleBlockRef& block : channelBlocks_) {
+            SampleBlockRef larger(SampleBlock::create(static_cast<std::size_t>(capacity) * sizeof(float)));
+            std::memcpy(larger->data(), block->data(), static_cast<std::size_t>(filled) * sizeof(float));
+            block = std::move(larger);
+        }
     }
 
     /// Read `count` interleaved frames at the current file position (`atFrame`, for messages).

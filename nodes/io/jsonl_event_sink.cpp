@@ -14,12 +14,10 @@
 #include <vector>
 
 #include "engine/operators/operator.h"
+#include "nodes/io/text_output.h"
 
 namespace isochron {
 namespace {
-
-/// stdio buffer of the output file: lines are formatted straight into it.
-constexpr std::size_t kFileBufferBytes = 64 * 1024;
 
 /// Keys every line may carry; an event attribute with one of these names is written as "attribute.<name>".
 constexpr std::array<std::string_view, 8> kFixedKeys = {"t_start", "t_end", "kind", "value", "label", "score", "samples", "type"};
@@ -28,11 +26,6 @@ constexpr std::array<std::string_view, 8> kFixedKeys = {"t_start", "t_end", "kin
 bool clashesWithFixedKey(std::string_view name) {
     return std::find(kFixedKeys.begin(), kFixedKeys.end(), name) != kFixedKeys.end();
 }
-
-/// Closes a stdio file.
-struct FileCloser {
-    void operator()(std::FILE* file) const noexcept { std::fclose(file); }
-};
 
 /// Writes one JSON object on one line of a stdio file, key by key. [no allocation]
 class JsonLine {
@@ -118,15 +111,12 @@ protected:
         if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
         flushEachLine_ = params().getBool("flush");
         fields_ = parseFields(params().getString("fields"));
-        if (path_ == "-") {
-            out_ = stdout;
-            return;
+        try {
+            output_.open(path_);
+        } catch (const std::runtime_error& e) {
+            throw OperatorError(e.what());
         }
-        buffer_.resize(kFileBufferBytes);
-        file_.reset(std::fopen(path_.c_str(), "w"));
-        if (!file_) throw OperatorError("cannot write '" + path_ + "': " + std::strerror(errno));
-        std::setvbuf(file_.get(), buffer_.data(), _IOFBF, buffer_.size());
-        out_ = file_.get();
+        out_ = output_.stream();
     }
 
     void process(int, Item&& item) override {
@@ -139,12 +129,12 @@ protected:
     }
 
     void onFinish() override {
-        const std::string problem = closeFile();
+        const std::string problem = output_.close();
         if (!problem.empty()) throw OperatorError(problem);
     }
 
     void onDeactivate() override {
-        const std::string problem = closeFile();
+        const std::string problem = output_.close();
         if (!problem.empty()) warn(problem);
     }
 
@@ -229,20 +219,11 @@ private:
         line.number(name, attribute.value, clashesWithFixedKey(name) ? "attribute." : "");
     }
 
-    /// Close the file once; returns what went wrong, or "".
-    std::string closeFile() {
-        if (out_ == stdout) std::fflush(stdout);
-        if (!file_) return {};
-        if (std::fclose(file_.release()) != 0) return "closing '" + path_ + "' failed: " + std::strerror(errno);
-        return {};
-    }
-
     std::string path_;
     bool flushEachLine_ = true;
     std::vector<std::string> fields_;  // empty: write everything
-    std::vector<char> buffer_;  // declared before file_: must outlive it
-    std::unique_ptr<std::FILE, FileCloser> file_;
-    std::FILE* out_ = nullptr;  // file_, or stdout for the path "-"
+    TextOutput output_;
+    std::FILE* out_ = nullptr;  // output_'s stream
 };
 
 }  // namespace

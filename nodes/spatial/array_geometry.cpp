@@ -163,7 +163,7 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(markNonFiniteNumbers(jsonText));
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
         throw std::invalid_argument(sourceName + ": not valid JSON (" + e.what() + ")");
     }
     const auto mics = document.is_object() ? document.find("mics") : document.end();

@@ -27,7 +27,18 @@ protected:
         auto values = SigSeg<float>::allocate(bins.length(), bins.startIndex(), bins.timebase());
         float* next = values.writable().data();
         bins.forEachSpan([&](std::span<const std::complex<float>> run) {
-            for (const std::complex<float>& bin : run) *next++ = scaled(bin);
+            // One loop per scale: the scale is not decided again for every bin.
+            switch (scale_) {
+                case MagnitudeScale::Power:
+                    for (const std::complex<float>& bin : run) *next++ = std::norm(bin);
+                    return;
+                case MagnitudeScale::Decibels:
+                    for (const std::complex<float>& bin : run) *next++ = decibels(bin);
+                    return;
+                case MagnitudeScale::Linear:
+                    for (const std::complex<float>& bin : run) *next++ = absolute(bin);
+                    return;
+            }
         });
         emit(0, Item::frame(std::move(values), covered));
     }
@@ -38,14 +49,18 @@ private:
         scale_ = name == "power" ? MagnitudeScale::Power : name == "db" ? MagnitudeScale::Decibels : MagnitudeScale::Linear;
     }
 
-    float scaled(std::complex<float> bin) const {
-        switch (scale_) {
-            case MagnitudeScale::Power: return std::norm(bin);
-            case MagnitudeScale::Decibels:
-                return static_cast<float>(20.0 * std::log10(static_cast<double>(std::abs(bin)) + kDecibelFloor));
-            case MagnitudeScale::Linear: break;
-        }
-        return std::abs(bin);
+    static float decibels(std::complex<float> bin) {
+        return static_cast<float>(20.0 * std::log10(static_cast<double>(std::abs(bin)) + kDecibelFloor));
+    }
+
+    /// |z| exactly as glibc's hypotf computes it (the square root of the sum of squares taken in
+    /// double, then rounded once), without its call per bin: DETECTAUDIO runs this on every window.
+    static float absolute(std::complex<float> bin) {
+        const double re = bin.real();
+        const double im = bin.imag();
+        const float magnitude = static_cast<float>(std::sqrt(re * re + im * im));
+        // Only an infinite part beside a NaN differs (hypot gives inf): rare, so checked last.
+        return std::isnan(magnitude) ? std::abs(bin) : magnitude;
     }
 
     MagnitudeScale scale_ = MagnitudeScale::Linear;

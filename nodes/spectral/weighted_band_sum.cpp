@@ -1,5 +1,6 @@
 #include "nodes/spectral/weighted_band_sum.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -19,23 +20,45 @@ protected:
     void process(int, Item&& item) override {
         const SampleRange covered = item.range();
         const auto values = item.takeSignal<float>();
-        const bool limitsBand = lowHz_ > 0.0 || highHz_ < std::numeric_limits<double>::infinity();
-        // A frame of B bins comes from a real FFT of N = 2 (B - 1) samples: bin k is at k * rate / N.
-        const double hzPerBin = limitsBand ? binSpacingHz(covered, values.length()) : 0.0;
+        prepareBand(covered, values.length());
+        // Only the band's bins are visited, in order, so the sum is the same as testing every bin.
         double sum = 0.0;
-        std::int64_t bin = 0;
+        std::int64_t runStart = 0;
         values.forEachSpan([&](std::span<const float> run) {
-            for (float value : run) {
-                const double frequencyHz = static_cast<double>(bin) * hzPerBin;
-                if (frequencyHz >= lowHz_ && frequencyHz <= highHz_) sum += weightOf(bin) * static_cast<double>(value);
-                ++bin;
+            const std::int64_t from = std::max(bandStart_, runStart);
+            const std::int64_t to = std::min(bandEnd_, runStart + std::ssize(run));
+            for (std::int64_t bin = from; bin < to; ++bin) {
+                sum += bandWeights_[static_cast<std::size_t>(bin - bandStart_)] * static_cast<double>(run[static_cast<std::size_t>(bin - runStart)]);
             }
+            runStart += std::ssize(run);
         });
         emit(0, Item::scalar(sum, covered));
     }
 
 private:
+    /// The bins of a frame of `binCount` bins that lie in the band, and their weights; kept while
+    /// frames keep their bin count and timebase (a stream's frames all do). [allocates on a change]
+    void prepareBand(const SampleRange& covered, std::int64_t binCount) {
+        const bool limitsBand = lowHz_ > 0.0 || highHz_ < std::numeric_limits<double>::infinity();
+        if (binCount == preparedBinCount_ && (!limitsBand || covered.timebase == preparedTimebase_)) return;
+        // A frame of B bins comes from a real FFT of N = 2 (B - 1) samples: bin k is at k * rate / N.
+        const double hzPerBin = limitsBand ? binSpacingHz(covered, binCount) : 0.0;
+        bandStart_ = 0;
+        bandEnd_ = 0;
+        bandWeights_.clear();
+        for (std::int64_t bin = 0; bin < binCount; ++bin) {
+            const double frequencyHz = static_cast<double>(bin) * hzPerBin;
+            if (!(frequencyHz >= lowHz_ && frequencyHz <= highHz_)) continue;
+            if (bandWeights_.empty()) bandStart_ = bin;  // frequencies rise with the bin: the band is one run
+            bandWeights_.push_back(weightOf(bin));
+            bandEnd_ = bin + 1;
+        }
+        preparedBinCount_ = binCount;
+        preparedTimebase_ = covered.timebase;
+    }
+
     void readParameters() {
+        preparedBinCount_ = -1;
         weights_ = params().getRealList("weights");
         const double low = params().getReal("band_low_hz");
         const double high = params().getReal("band_high_hz");
@@ -60,6 +83,11 @@ private:
     }
 
     std::vector<double> weights_;
+    std::int64_t preparedBinCount_ = -1;  // the frame size bandWeights_ was made for (-1: none yet)
+    const Timebase* preparedTimebase_ = nullptr;
+    std::int64_t bandStart_ = 0;  // first bin in the band
+    std::int64_t bandEnd_ = 0;    // one past the last bin in the band
+    std::vector<double> bandWeights_;  // weight of bins bandStart_ .. bandEnd_ - 1
     double lowHz_ = 0.0;                                        // inclusive
     double highHz_ = std::numeric_limits<double>::infinity();  // inclusive
 };

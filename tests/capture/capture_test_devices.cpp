@@ -58,7 +58,7 @@ const std::string& useTestCaptureDevices() {
         VirtualCaptureDevice stalling{"isochron_stalling4", 4,
                                       std::vector<float>(pattern.frames.begin(), pattern.frames.begin() + kStallingFrames * 4), false, true};
         VirtualCaptureDevice scene{"isochron_scene4", 4, sceneFrames(), false};
-        return installVirtualCaptureDevices({pattern, failing, stalling, scene});
+        return installVirtualCaptureDevices({pattern, failing, stalling, scene}, {VirtualPlaybackDevice{kSpeakers}});
     }();
     return configPath;
 }

@@ -6,6 +6,7 @@
 //   isochron_stalling4 the pattern's first kStallingFrames frames, then nothing ever (a hung device)
 //   isochron_scene4    4-mic square (0.2 m side), simulated at 48 kHz: a simulated scene of kSceneSources noise
 //                      bursts from known directions (sceneSources()) at 20 dB SNR, then silence
+//   isochron_speakers  a playback device writing what it plays to playbackRecording(kSpeakers)
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ inline constexpr std::int64_t kPatternFrames = 48000;
 inline constexpr std::int64_t kStallingFrames = 2048;
 inline constexpr int kSceneSources = 4;
 inline constexpr double kSceneSeconds = 3.0;
+inline constexpr const char* kSpeakers = "isochron_speakers";
 
 /// The pattern device's sample of `channel` in frame `frame` (< kPatternFrames): a multiple of
 /// 2^-15 in [-0.5, 0.5), exact in float.

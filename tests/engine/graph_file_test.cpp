@@ -98,6 +98,12 @@ TEST_CASE("structural errors name the field", "[graph][errors]") {
 
     errors = loadErrors("{not json");
     CHECK(anyError(errors, "", "", "", "not valid JSON"));
+
+    // Found by fuzzing: a number too large for a double is nlohmann's out_of_range, not a
+    // parse_error, and used to escape parseGraph (isochron-run ended in std::terminate).
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.collect", "position": [1e999, 0]}]})");
+    CHECK(anyError(errors, "", "", "", "not valid JSON"));
+    CHECK(anyError(errors, "", "", "", "number overflow"));
 }
 
 TEST_CASE("validation errors name the node, port or field", "[graph][errors]") {

@@ -171,7 +171,6 @@ TEST_CASE("latency and utility at outputs: emission time minus the arrival of th
     const Timebase& tb = Timebase::get(100);
     for (const std::string scheduler : {"df", "rr", "superbox-ml", "qos", "qos-bucket"}) {
         INFO("scheduler " << scheduler);
-        Engine engine(validateGraph(parseGraph(kTwoOutputs), testRegistry()), parseSchedulerText(scheduler));
         const TimeNs before = wallClockNs();
         FeedScript script;
         for (int i = 0; i < 20; ++i) {
@@ -179,7 +178,9 @@ TEST_CASE("latency and utility at outputs: emission time minus the arrival of th
             item.setArrivalNs(before - 300'000'000);
             script.batches.push_back({{0, std::move(item)}});
         }
+        // The script must exist before the engine activates the feed that reads it.
         feedScripts()["qos-src"] = std::move(script);
+        Engine engine(validateGraph(parseGraph(kTwoOutputs), testRegistry()), parseSchedulerText(scheduler));
         REQUIRE(engine.run().completed);
         const double runMs = static_cast<double>(wallClockNs() - before) / 1e6;
         for (const char* id : {"tight", "loose"}) {
@@ -195,4 +196,6 @@ TEST_CASE("latency and utility at outputs: emission time minus the arrival of th
         CHECK(tight.utilitySum / 20 == Approx(tight.qos.utility(tightMeanMs)).margin(0.002 + runMs / 999));
         CHECK(loose.utilitySum == Approx(20.0));
     }
+    feedScripts().clear();
+    collections().clear();
 }

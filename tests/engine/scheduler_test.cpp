@@ -3,6 +3,7 @@
 // and survive a failing node.
 #include <catch2/catch.hpp>
 
+#include <future>
 #include <random>
 #include <thread>
 
@@ -217,24 +218,27 @@ TEST_CASE("scheduler names and parameters are checked", "[scheduler]") {
 }
 
 TEST_CASE("stop ends a run that would never finish", "[scheduler]") {
-    FeedScript endless;
-    for (int i = 0; i < 200000; ++i) endless.batches.push_back({{0, Item::scalar(i, SampleRange{&tb(), i, 1})}});
-    feedScripts()["e"] = endless;
+    // The source never finishes, so only the stop can end the run; the stopper waits until the run
+    // has produced an item (a promise the source fulfils), so the stop lands while it is running.
     GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1",
-      "nodes": [{"id": "src", "type": "test.feed", "params": {"name": "e", "type": "scalar"}},
-                {"id": "out", "type": "test.collect", "params": {"name": "e"}}],
-      "edges": [{"from": "src.out0", "to": "out.in0"}]})");
-    Engine engine(validateGraph(spec, testRegistry()), parseSchedulerText("fifo"));
-    std::thread stopper([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        engine.requestStop();
-    });
-    RunOutcome outcome = engine.run();
-    stopper.join();
-    CHECK(outcome.stopped);
-    CHECK_FALSE(outcome.completed);
-    feedScripts().clear();
-    collections().clear();
+      "nodes": [{"id": "src", "type": "test.endless", "params": {"name": "e"}},
+                {"id": "out", "type": "io.null_sink"}],
+      "edges": [{"from": "src.out", "to": "out.in"}]})");
+    for (const auto& scheduler : schedulerMatrix()) {
+        INFO("scheduler " << scheduler);
+        std::future<void> running = endlessStarted()["e"].get_future();
+        Engine engine(validateGraph(spec, testRegistry()), parseSchedulerText(scheduler));
+        std::thread stopper([&] {
+            running.wait();
+            engine.requestStop();
+        });
+        RunOutcome outcome = engine.run();
+        stopper.join();
+        CHECK(outcome.stopped);
+        CHECK_FALSE(outcome.completed);
+        CHECK(engine.findNode("src")->calls > 0);
+        endlessStarted().clear();
+    }
 }
 
 TEST_CASE("the memory guard pauses admission and bounds memory when outputs hoard data", "[scheduler][memory]") {

@@ -118,8 +118,11 @@ TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
     CHECK(schedulers.status == 0);
     for (const char* name : {"fifo", "fifo-slice", "rtc", "df", "slice_us", "burst"}) CHECK(schedulers.output.find(name) != std::string::npos);
     // The devices the runner lists are the machine's: give it one virtual array and nothing else.
-    isochron::test::installVirtualCaptureDevices({{"isochron_listed2", 2, std::vector<float>(2 * 64, 0.0f)}});
+    isochron::test::installVirtualCaptureDevices({{"isochron_listed2", 2, std::vector<float>(2 * 64, 0.0f)}}, {{"isochron_speakers_listed"}});
     Result devices = runCommand("--list-devices");
     CHECK(devices.status == 0);
     CHECK(devices.output.find("isochron_listed2") != std::string::npos);
+    const std::size_t outputs = devices.output.find("output devices");
+    REQUIRE(outputs != std::string::npos);
+    CHECK(devices.output.find("isochron_speakers_listed", outputs) != std::string::npos);
 }

@@ -155,11 +155,12 @@ double GaussianNoise::next() {
 }
 
 std::vector<double> makeSourceSignal(const SourceSignal& signal, double rateHz) {
-    if (!(signal.durationSeconds > 0.0) || !(signal.lowHz >= 0.0) || !(signal.highHz > signal.lowHz) ||
-        signal.highHz > rateHz / 2.0) {
-        throw std::invalid_argument("source signal needs a duration > 0 and 0 <= low < high <= rate / 2");
+    const bool recorded = signal.kind == SourceKind::Recording;
+    if ((recorded ? signal.recording.empty() : !(signal.durationSeconds > 0.0)) || !(signal.lowHz >= 0.0) ||
+        !(signal.highHz > signal.lowHz) || signal.highHz > rateHz / 2.0) {
+        throw std::invalid_argument("source signal needs a duration > 0 (or a recording) and 0 <= low < high <= rate / 2");
     }
-    const auto length = static_cast<std::size_t>(std::llround(signal.durationSeconds * rateHz));
+    const auto length = recorded ? signal.recording.size() : static_cast<std::size_t>(std::llround(signal.durationSeconds * rateHz));
     const auto fade = static_cast<std::size_t>(std::llround(kFadeSeconds * rateHz));
     std::vector<double> samples(std::max<std::size_t>(length, 1), 0.0);
     switch (signal.kind) {
@@ -187,6 +188,10 @@ std::vector<double> makeSourceSignal(const SourceSignal& signal, double rateHz) 
             fadeEnds(samples, fade);
             break;
         }
+        case SourceKind::Recording:
+            samples = signal.recording;
+            bandLimit(samples, signal.lowHz, signal.highHz, rateHz);
+            break;
     }
     normalizeRms(samples);
     return samples;

@@ -27,6 +27,7 @@ enum class SourceKind {
     Click,       ///< a unit impulse band-limited to [lowHz, highHz], Hann-windowed over the duration
     Chirp,       ///< a linear sweep lowHz -> highHz over the duration, 5 ms raised-cosine fades
     NoiseBurst,  ///< Gaussian noise band-limited to [lowHz, highHz], 5 ms raised-cosine fades (seeded)
+    Recording,   ///< `recording` (at the scene's rate) band-limited to [lowHz, highHz]; durationSeconds is ignored
 };
 
 /// What one source emits; every kind is scaled to unit RMS over its duration. [value type]
@@ -36,6 +37,7 @@ struct SourceSignal {
     double lowHz = 300.0;           ///< [0, highHz)
     double highHz = 6000.0;         ///< (lowHz, rate / 2]
     std::uint64_t seed = 1;         ///< NoiseBurst only
+    std::vector<double> recording;  ///< Recording only: the waveform, at least one sample
 };
 
 /// The source's samples at `rateHz`. Throws std::invalid_argument for a band outside (0, rate / 2].

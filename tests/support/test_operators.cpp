@@ -30,6 +30,28 @@ private:
     std::size_t next_ = 0;
 };
 
+// Emits one scalar per produce() call and never finishes: a run ends only when it is stopped.
+class Endless final : public Operator {
+protected:
+    void onActivate() override {
+        auto it = endlessStarted().find(params().getString("name"));
+        started_ = it == endlessStarted().end() ? nullptr : &it->second;
+    }
+    SourceStatus onProduce() override {
+        emit(0, Item::scalar(static_cast<double>(next_), SampleRange{&Timebase::get(100), next_, 1}));
+        ++next_;
+        if (started_ != nullptr) {
+            started_->set_value();
+            started_ = nullptr;
+        }
+        return SourceStatus::produced();
+    }
+
+private:
+    std::promise<void>* started_ = nullptr;
+    std::int64_t next_ = 0;
+};
+
 class Collect final : public Operator {
 protected:
     void onActivate() override {
@@ -125,6 +147,11 @@ std::map<std::string, FeedScript>& feedScripts() {
     return scripts;
 }
 
+std::map<std::string, std::promise<void>>& endlessStarted() {
+    static std::map<std::string, std::promise<void>> started;
+    return started;
+}
+
 std::map<std::string, Collected>& collections() {
     static std::map<std::string, Collected> collected;
     return collected;
@@ -153,6 +180,11 @@ OperatorRegistry& testRegistry() {
                           ParamSpec{"inputs", ParamKind::Int, std::int64_t{1}, 0.0, 64.0, "", "number of inputs (0 = as many as the bus feeding them)"}};
         collect.create = [] { return std::make_unique<Collect>(); };
         r.add(std::move(collect));
+
+        auto endless = simple("endless", "Emits scalars forever (tests only)", [] { return std::make_unique<Endless>(); });
+        endless.outputs = {PortSpec{"out", PortType::scalar(), "one scalar per call"}};
+        endless.params = {ParamSpec{"name", ParamKind::String, std::string("endless"), {}, {}, "", "key in endlessStarted()"}};
+        r.add(std::move(endless));
 
         auto merge = simple("merge", "Merges two scalar streams by time using progress", [] { return std::make_unique<Merge>(); });
         merge.inputs = {PortSpec{"a", PortType::scalar(), "first"}, PortSpec{"b", PortType::scalar(), "second"}};

@@ -2,6 +2,7 @@
 // "test.collect" next to the built-ins, so tests run real graphs through the real engine.
 #pragma once
 
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,7 +30,12 @@ struct Collected {
 std::map<std::string, FeedScript>& feedScripts();
 std::map<std::string, Collected>& collections();
 
-/// The built-ins plus the test operators: test.feed, test.collect, test.merge (two scalar inputs
+/// Fulfilled by the "test.endless" node whose "name" parameter is the key, when it has emitted its
+/// first item: a test's other thread waits on it instead of sleeping. Add the entry before the run.
+std::map<std::string, std::promise<void>>& endlessStarted();
+
+/// The built-ins plus the test operators: test.feed, test.collect, test.endless (scalars forever),
+/// test.merge (two scalar inputs
 /// merged by time via progress), test.loop (scalars sent `laps` times around a cycle), test.fail_after
 /// (throws on the n-th item) and test.gain (scalars times a live `gain`).
 OperatorRegistry& testRegistry();

@@ -13,7 +13,7 @@
 namespace isochron::test {
 namespace {
 
-/// The folder holding the configuration and capture data; removed when the process exits.
+/// The folder holding the configuration, capture data and playback recordings; removed at exit.
 struct ScratchFolder {
     std::filesystem::path path =
         std::filesystem::temp_directory_path() / ("isochron-virtual-mics-" + std::to_string(static_cast<long>(getpid())));
@@ -50,10 +50,22 @@ std::string deviceConfiguration(const VirtualCaptureDevice& device, const std::f
            std::to_string(device.channels) + "-channel microphone array\" }\n}\n";
 }
 
+std::string playbackConfiguration(const VirtualPlaybackDevice& device) {
+    return "pcm." + device.name + " {\n  type file\n  slave.pcm \"null\"\n  file \"" + playbackRecording(device.name) +
+           "\"\n  format \"raw\"\n  hint { show on description \"Isochron test: virtual speakers\" }\n}\n";
+}
+
+ScratchFolder& scratchFolder() {
+    static ScratchFolder folder;
+    return folder;
+}
+
 }  // namespace
 
-std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>& devices) {
-    static ScratchFolder folder;
+std::string playbackRecording(const std::string& name) { return (scratchFolder().path / (name + ".played.raw")).string(); }
+
+std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>& devices, const std::vector<VirtualPlaybackDevice>& playback) {
+    ScratchFolder& folder = scratchFolder();
     static const std::string configPath = [&] {
         // `default` too: PortAudio 19.6 asserts that at least one PCM (`default` or `dmix`) waits for
         // its second listing pass.
@@ -64,6 +76,7 @@ std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>
             else writeFrames(capturePath, device.frames);
             configuration += deviceConfiguration(device, capturePath);
         }
+        for (const VirtualPlaybackDevice& device : playback) configuration += playbackConfiguration(device);
         const auto path = folder.path / "virtual-capture-devices.conf";
         std::ofstream(path) << configuration;
         // Only these devices: ALSA's system configuration would add its plugin PCMs (a52, lavrate,

@@ -32,10 +32,21 @@ struct VirtualCaptureDevice {
     bool stallsAfterData = false;        ///< after `frames` (at most 60 KB of them), nothing ever comes
 };
 
+/// One virtual playback device: an ALSA `file` PCM over `null` that writes what is played, raw
+/// interleaved 32-bit float frames, to playbackRecording(name). It takes any channel count and rate
+/// and, like the capture devices, keeps no clock: it plays as fast as it is fed. [value type]
+struct VirtualPlaybackDevice {
+    std::string name;  ///< the ALSA PCM name PortAudio lists
+};
+
 /// Declares `devices` to ALSA for this process. Call once, before anything starts PortAudio;
 /// later calls must pass the same names (they are ignored). Files live in a temporary folder
 /// removed at exit. Returns the ALSA_CONFIG_PATH value set (for child processes).
-std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>& devices);
+std::string installVirtualCaptureDevices(const std::vector<VirtualCaptureDevice>& devices,
+                                         const std::vector<VirtualPlaybackDevice>& playback = {});
+
+/// The file playback device `name` writes its frames to (created when the device is first opened).
+std::string playbackRecording(const std::string& name);
 
 /// Declares no usable audio device, input or output, as on a machine without a sound card (CI
 /// without its virtual devices): ALSA's `default` names a card that does not exist. Call instead of

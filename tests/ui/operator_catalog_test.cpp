@@ -2,6 +2,7 @@
 // where each operator comes from.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "engine/plugins/plugin_host.h"
@@ -61,4 +62,42 @@ TEST_CASE("the palette names each plugin operator's file and marks built-ins", "
         }
     }
     CHECK(fromPlugin == 6);
+}
+
+TEST_CASE("The palette finds operators by parameter name and by what their ports carry", "[ui][catalog]") {
+    OperatorCatalog catalog;
+    auto types = [&] {
+        std::vector<std::string> found;
+        for (int row = 0; row < catalog.rowCount(); ++row) found.push_back(catalog.typeAt(row).toStdString());
+        return found;
+    };
+    auto has = [](const std::vector<std::string>& found, const std::string& type) {
+        return std::find(found.begin(), found.end(), type) != found.end();
+    };
+    catalog.setFilter("pad edges");  // a parameter's name, spelled with a space
+    CHECK(has(types(), "spectral.stft"));
+    CHECK(has(types(), "spectral.spectrogram"));
+    catalog.setFilter("in:frame<c32> out:signal");
+    CHECK(has(types(), "spectral.istft"));
+    CHECK_FALSE(has(types(), "spectral.stft"));
+    for (const std::string& type : types()) {
+        const OperatorDescriptor* d = builtinRegistry().find(type);
+        REQUIRE(d);
+        bool takesSpectra = false, givesSignal = false;
+        for (const PortSpec& port : d->inputs) takesSpectra = takesSpectra || port.type.accepts(PortType::frame(SampleType::ComplexFloat32));
+        for (const PortSpec& port : d->outputs) givesSignal = givesSignal || port.type.kind == ItemKind::Signal;
+        CHECK(takesSpectra);
+        CHECK(givesSignal);
+    }
+    catalog.setFilter("in:event beam");
+    CHECK(has(types(), "spatial.delay_and_sum_beamformer"));
+    CHECK(has(types(), "spatial.mvdr_beamformer"));
+    CHECK_FALSE(has(types(), "spatial.srp_phat"));  // "beam" in its text, but no event input
+    catalog.setFilter("port:signal<f32> spectrogram");
+    CHECK(has(types(), "spectral.spectrogram"));
+    catalog.setFilter("out:nonsense<x>");
+    CHECK(catalog.rowCount() == 0);
+    CHECK(portCarries(PortType::anySignal(), "signal<f32>"));
+    CHECK(portCarries(PortType::event(), "event"));
+    CHECK_FALSE(portCarries(PortType::scalar(), "event"));
 }

@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include <filesystem>
+#include <optional>
 
 #include "nodes/register_builtin_nodes.h"
 
@@ -64,14 +65,48 @@ void OperatorCatalog::refresh() {
     const QStringList words = filter_.split(' ', Qt::SkipEmptyParts);
     for (const OperatorDescriptor* d : registry_.all()) {
         if (d->category == "editor") continue;  // the editor's own helpers (probes) are not for graphs
-        const QString written = QString::fromStdString(d->typeName + " " + d->category + " " + d->summary);
-        const QString haystack = written + " " + QString(written).replace('_', ' ');
-        bool matches = true;
-        for (const QString& word : words) matches = matches && haystack.contains(word, Qt::CaseInsensitive);
-        if (matches) shown_.push_back(d);
+        if (matches(*d, words)) shown_.push_back(d);
     }
     endResetModel();
     Q_EMIT countChanged();
+}
+
+bool OperatorCatalog::matches(const OperatorDescriptor& d, const QStringList& words) const {
+    // Not the documentation: its prose names other families ("as spectral.stft does") and would
+    // drown a family's name in false matches.
+    std::string text = d.typeName + " " + d.category + " " + d.summary;
+    for (const ParamSpec& param : d.params) text += " " + param.name;
+    const QString written = QString::fromStdString(text);
+    const QString haystack = written + " " + QString(written).replace('_', ' ');
+    for (const QString& word : words) {
+        const qsizetype colon = word.indexOf(':');
+        const QString side = colon > 0 ? word.left(colon).toLower() : QString();
+        if (side == "in" || side == "out" || side == "port") {
+            const QString wanted = word.mid(colon + 1);
+            bool found = false;
+            if (side != "out") {
+                for (const PortSpec& port : d.inputs) found = found || portCarries(port.type, wanted);
+            }
+            if (side != "in") {
+                for (const PortSpec& port : d.outputs) found = found || portCarries(port.type, wanted);
+            }
+            if (!found) return false;
+        } else if (!haystack.contains(word, Qt::CaseInsensitive)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool portCarries(const PortType& port, const QString& wanted) {
+    const std::string text = wanted.toLower().toStdString();
+    if (text.empty()) return true;
+    if (text.find('<') != std::string::npos) {
+        const std::optional<PortType> type = PortType::parse(text);
+        return type && (port.accepts(*type) || type->accepts(port));
+    }
+    if (text == "any") return !port.kind.has_value();
+    return port.kind.has_value() && itemKindName(*port.kind) == text;
 }
 
 }  // namespace isochron::ui

@@ -30,7 +30,10 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
     QString filter() const { return filter_; }
-    /// Words separated by spaces; a type matches when each word is in its name, category or summary.
+    /// Words separated by spaces; a type matches when every word matches. A plain word (a keyword)
+    /// matches text in its name, category, summary or parameter names; "in:TYPE",
+    /// "out:TYPE" or "port:TYPE" matches an input, output or any port that carries TYPE ("frame",
+    /// "signal<f32>", "event": see portCarries()).
     void setFilter(const QString& filter);
     /// Type name of row `row`, or empty.
     Q_INVOKABLE QString typeAt(int row) const;
@@ -43,9 +46,17 @@ Q_SIGNALS:
     void countChanged();
 
 private:
+    bool matches(const OperatorDescriptor& descriptor, const QStringList& words) const;
+
     const OperatorRegistry& registry_;
     QString filter_;
     std::vector<const OperatorDescriptor*> shown_;
 };
+
+/// Whether a port of type `port` carries what `wanted` names: a full type ("signal<f32>", "frame<c32>",
+/// "custom<tones.tone>") that one of them accepts from the other (so "signal<f32>" finds
+/// signal<any> ports too), or a bare kind ("signal", "frame", "scalar", "event", "time_range",
+/// "custom", "any") of that kind. [any thread]
+bool portCarries(const PortType& port, const QString& wanted);
 
 }  // namespace isochron::ui

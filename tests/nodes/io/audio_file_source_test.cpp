@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <sndfile.h>
 #include <thread>
 
@@ -228,6 +229,41 @@ TEST_CASE("audio_file_source refuses missing, unreadable and too narrow files, n
     message = startError(sourceToCollect("io.audio_file_source", {{"path", three}, {"channels", 4}}, 4, "refused"));
     CHECK_THAT(message, Catch::Contains(three) && Catch::Contains("3 channel"));
     CHECK(startError(sourceToCollect("io.audio_file_source", {{"path", three}, {"channels", 3}}, 3, "refused")).empty());
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source refuses a file that ends before the length its header claims, without allocating the claim",
+          "[io][audio_file_source][fuzz]") {
+    // Found by tests/fuzz/audio_file: a 138-byte FLAC claiming 2^35 frames made preload allocate
+    // them all up front (hundreds of GB) before reading a sample.
+    TempDir dir;
+    const std::string path = dir.file("lying.flac");
+    if (!writePcm16Flac(path, kRate, kFileChannels, testCodes())) {
+        WARN("this libsndfile has no FLAC support; skipped");
+        return;
+    }
+    {
+        // STREAMINFO follows "fLaC" and its 4-byte block header; its bytes 10..17 hold the rate (20
+        // bits), channels (3), bits per sample (5) and the total frame count (36 bits).
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        REQUIRE(file);
+        const unsigned char claim[] = {0x08, 0x00, 0x00, 0x00, 0x00};  // 2^35 frames
+        file.seekg(21);
+        const int packed = file.get();
+        file.seekp(21);
+        file.put(static_cast<char>((packed & 0xF0) | claim[0]));
+        file.write(reinterpret_cast<const char*>(claim + 1), 4);
+    }
+    SF_INFO info{};
+    SNDFILE* opened = sf_open(path.c_str(), SFM_READ, &info);
+    REQUIRE(opened);
+    sf_close(opened);
+    REQUIRE(info.frames == std::int64_t{1} << 35);  // libsndfile believes the header
+
+    const std::string message =
+        startError(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}, {"preload", true}}, 3, "lying"));
+    CHECK_THAT(message, Catch::Contains(path) && Catch::Contains("shorter than its header says") &&
+                            Catch::Contains("frame " + std::to_string(kFrames)));
     collections().clear();
 }
 

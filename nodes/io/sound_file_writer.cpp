@@ -1,0 +1,185 @@
+#include "nodes/io/sound_file_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <system_error>
+
+namespace isochron {
+namespace {
+
+/// Frames interleaved and handed to libsndfile per call.
+constexpr std::int64_t kChunkFrames = 4096;
+
+/// The int16 code that libsndfile reads back as `sample`, rounded. libsndfile reads code / 32768;
+/// its own float writer scales by 32767, which would bias every round trip, so we convert here.
+std::int16_t toPcm16(float sample) {
+    if (std::isnan(sample)) return 0;
+    const double code = std::nearbyint(static_cast<double>(sample) * 32768.0);
+    return static_cast<std::int16_t>(std::clamp(code, -32768.0, 32767.0));
+}
+
+/// The int libsndfile stores as the 24-bit code that reads back as `sample` (code / 2^23), rounded:
+/// libsndfile keeps an int's top 24 bits.
+std::int32_t toPcm24(float sample) {
+    if (std::isnan(sample)) return 0;
+    const double code = std::clamp(std::nearbyint(static_cast<double>(sample) * 8388608.0), -8388608.0, 8388607.0);
+    return static_cast<std::int32_t>(code) * 256;
+}
+
+}  // namespace
+
+void SoundFileSink::onActivate() {
+    path_ = params().getString("path");
+    if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
+    partialPath_ = path_ + ".partial";
+    try {
+        format_ = chooseFormat_(params());
+    } catch (const std::invalid_argument& e) {
+        throw OperatorError(e.what());
+    }
+    // The file itself is created at the first segment (its rate is not known before), so check
+    // now that it can be.
+    std::FILE* probe = std::fopen(partialPath_.c_str(), "wb");
+    if (!probe) throw OperatorError("cannot write '" + partialPath_ + "': " + std::strerror(errno));
+    std::fclose(probe);
+    std::remove(partialPath_.c_str());
+
+    inputs_.reset(inputCount());
+    interleaved_.resize(static_cast<std::size_t>(kChunkFrames * inputCount()));
+    if (format_.samples == SoundFileFormat::Samples::Pcm16) pcm16_.resize(interleaved_.size());
+    if (format_.samples == SoundFileFormat::Samples::Pcm24) pcm24_.resize(interleaved_.size());
+}
+
+void SoundFileSink::process(int port, Item&& item) {
+    SigSeg<float> samples = item.takeSignal<float>();
+    if (samples.empty()) return;
+    if (!file_) {
+        openFile(*samples.timebase());
+    } else if (samples.timebase()->rateHz() != rateHz_) {
+        throw OperatorError(inputPort(port).name + " is at " + std::to_string(samples.timebase()->rateHz()) + " Hz but the file is at " +
+                            std::to_string(rateHz_) + " Hz");
+    }
+    const std::int64_t start = samples.startIndex();
+    const ChannelInterleaver::Added added = inputs_.add(port, std::move(samples));
+    if (added.repeatedBefore >= 0) {
+        warn(inputPort(port).name + ": samples before index " + std::to_string(added.repeatedBefore) + " arrived again; ignored the repeat");
+    }
+    if (added.gapFrom >= 0) warnZeros(port, added.gapFrom, start);
+    if (inputs_.allDelivered()) writeUpTo(inputs_.alignedEnd());
+}
+
+void SoundFileSink::onFinish() {
+    if (!file_) {
+        warn("no samples arrived: '" + path_ + "' was not written");
+        return;
+    }
+    const std::int64_t end = inputs_.latestEnd();
+    for (int port = 0; port < inputCount(); ++port) {
+        if (inputs_.delivered(port) && inputs_.end(port) < end) warnZeros(port, inputs_.end(port), end);
+    }
+    writeUpTo(end);
+    const std::string problem = closeFile();
+    if (!problem.empty()) throw OperatorError(problem);
+}
+
+void SoundFileSink::onDeactivate() {
+    const std::string problem = closeFile();
+    if (!problem.empty()) warn(problem);
+}
+
+void SoundFileSink::openFile(const Timebase& timebase) {
+    rateHz_ = timebase.rateHz();
+    SF_INFO info{};
+    info.samplerate = static_cast<int>(std::lround(rateHz_));
+    info.channels = inputCount();
+    info.format = format_.libsndfileFormat;
+    if (info.samplerate != rateHz_) {
+        warn("the stream's rate " + std::to_string(rateHz_) + " Hz is not a whole number; the file says " + std::to_string(info.samplerate) +
+             " Hz");
+    }
+    if (!sf_format_check(&info)) {
+        throw OperatorError("libsndfile cannot write this format with " + std::to_string(info.channels) + " channel(s) at " +
+                            std::to_string(info.samplerate) + " Hz");
+    }
+    file_.reset(sf_open(partialPath_.c_str(), SFM_WRITE, &info));
+    if (!file_) throw OperatorError("cannot write '" + partialPath_ + "': " + sf_strerror(nullptr));
+    if (format_.vbrQuality >= 0.0) {
+        double quality = format_.vbrQuality;
+        sf_command(file_.get(), SFC_SET_VBR_ENCODING_QUALITY, &quality, sizeof quality);
+    }
+}
+
+/// Frame 0 of the file is the earliest first sample over the inputs that delivered any.
+void SoundFileSink::setOrigin() {
+    written_ = std::numeric_limits<std::int64_t>::max();
+    for (int port = 0; port < inputCount(); ++port) {
+        if (inputs_.delivered(port)) written_ = std::min(written_, inputs_.firstHeld(port));
+    }
+    for (int port = 0; port < inputCount(); ++port) {
+        if (!inputs_.delivered(port)) warn(inputPort(port).name + " delivered no samples; its channel is silent");
+        else if (inputs_.firstHeld(port) > written_) warnZeros(port, written_, inputs_.firstHeld(port));
+    }
+    originKnown_ = true;
+}
+
+/// Write frames [written_, end), zeros where an input has no samples, then forget them.
+void SoundFileSink::writeUpTo(std::int64_t end) {
+    if (!originKnown_) setOrigin();
+    while (written_ < end) {
+        const std::int64_t frames = std::min(kChunkFrames, end - written_);
+        inputs_.interleave(written_, frames, interleaved_.data());
+        writeChunk(frames);
+        written_ += frames;
+    }
+    inputs_.release(written_);
+}
+
+void SoundFileSink::writeChunk(std::int64_t frames) {
+    const auto count = static_cast<std::ptrdiff_t>(frames * inputCount());
+    sf_count_t written = 0;
+    switch (format_.samples) {
+        case SoundFileFormat::Samples::Pcm16:
+            std::transform(interleaved_.begin(), interleaved_.begin() + count, pcm16_.begin(), toPcm16);
+            written = sf_writef_short(file_.get(), pcm16_.data(), frames);
+            break;
+        case SoundFileFormat::Samples::Pcm24:
+            std::transform(interleaved_.begin(), interleaved_.begin() + count, pcm24_.begin(), toPcm24);
+            written = sf_writef_int(file_.get(), pcm24_.data(), frames);
+            break;
+        case SoundFileFormat::Samples::Float:
+            written = sf_writef_float(file_.get(), interleaved_.data(), frames);
+            break;
+    }
+    if (written != frames) throw OperatorError("writing '" + partialPath_ + "' failed: " + sf_strerror(file_.get()));
+}
+
+void SoundFileSink::warnZeros(int port, std::int64_t from, std::int64_t to) {
+    warn(inputPort(port).name + ": samples [" + std::to_string(from) + ", " + std::to_string(to) + ") are missing; wrote zeros");
+}
+
+/// Close the file (libsndfile completes the header) and give it its real name. Returns what went
+/// wrong, or "" (also when no file is open). The partial file stays behind only on failure.
+std::string SoundFileSink::closeFile() {
+    if (!file_) return {};
+    const int closed = sf_close(file_.release());
+    if (closed != SF_ERR_NO_ERROR) return "closing '" + partialPath_ + "' failed: " + sf_error_number(closed);
+    std::error_code error;
+    std::filesystem::rename(partialPath_, path_, error);
+    if (error) return "cannot rename '" + partialPath_ + "' to '" + path_ + "': " + error.message();
+    return {};
+}
+
+std::vector<ParamSpec> soundFileSinkParameters(const std::string& pathDoc) {
+    return {
+        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", pathDoc},
+        ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 1.0, 1024.0, "", "inputs, one per channel of the file"},
+    };
+}
+
+}  // namespace isochron

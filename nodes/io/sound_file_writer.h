@@ -1,0 +1,69 @@
+// SoundFileSink: the operator body of the sound file sinks (io.wav_file_sink, io.sound_file_sink):
+// f32 inputs interleaved into the channels of one file written through libsndfile.
+//
+// Input k becomes channel k. A frame is written once every input has delivered it (so the result
+// does not depend on arrival order); samples missing from an input (a gap, a late start, an early
+// end) are written as zeros, with a warning. The file is opened at the first segment (its rate is not
+// known before), grows under `path.partial` and is renamed to `path` when closed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/operators/operator.h"
+#include "nodes/io/channel_interleaver.h"
+#include "nodes/io/sound_file.h"
+
+namespace isochron {
+
+/// How samples are stored in the file. [value type]
+struct SoundFileFormat {
+    /// How the samples are handed to libsndfile (integer PCM is rounded here, see sound_file_writer.cpp).
+    enum class Samples { Pcm16, Pcm24, Float };
+    int libsndfileFormat = 0;         ///< SF_FORMAT_* major | subtype
+    Samples samples = Samples::Float;
+    double vbrQuality = -1.0;         ///< lossy formats: SFC_SET_VBR_ENCODING_QUALITY in [0, 1]; < 0 = libsndfile's default
+};
+
+/// Picks the format from a node's parameters; throws std::invalid_argument with a message naming the parameter.
+using SoundFileFormatChoice = std::function<SoundFileFormat(const ParamSet& params)>;
+
+/// Writes its inputs as the channels of one sound file. [engine thread]
+class SoundFileSink final : public Operator {
+public:
+    explicit SoundFileSink(SoundFileFormatChoice chooseFormat) : chooseFormat_(std::move(chooseFormat)) {}
+
+protected:
+    void onActivate() override;
+    void process(int port, Item&& item) override;
+    void onFinish() override;
+    void onDeactivate() override;
+
+private:
+    void openFile(const Timebase& timebase);
+    void setOrigin();
+    void writeUpTo(std::int64_t end);
+    void writeChunk(std::int64_t frames);
+    void warnZeros(int port, std::int64_t from, std::int64_t to);
+    std::string closeFile();
+
+    SoundFileFormatChoice chooseFormat_;
+    SoundFileFormat format_;
+    std::string path_;
+    std::string partialPath_;
+    SoundFile file_;
+    double rateHz_ = 0;
+    ChannelInterleaver inputs_;
+    bool originKnown_ = false;
+    std::int64_t written_ = 0;  // sample index of the next frame to write
+    std::vector<float> interleaved_;
+    std::vector<std::int16_t> pcm16_;
+    std::vector<std::int32_t> pcm24_;
+};
+
+/// The parameters every sound file sink has: path, channels. [setup]
+std::vector<ParamSpec> soundFileSinkParameters(const std::string& pathDoc);
+
+}  // namespace isochron

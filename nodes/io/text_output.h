@@ -1,0 +1,35 @@
+// TextOutput: the file (or standard output) a text sink writes lines to, with a large stdio buffer,
+// closed exactly once with a message on failure. Shared by io.jsonl_event_sink and io.csv_sink.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace isochron {
+
+/// A text destination. [one thread]
+class TextOutput {
+public:
+    /// Open `path` for writing (replacing it), or standard output for "-". Throws std::runtime_error
+    /// naming the file and the system's reason. [allocates]
+    void open(const std::string& path);
+    /// The stream to write to (valid after open()). [no allocation]
+    std::FILE* stream() const { return out_; }
+    /// Flush and close (standard output is only flushed); returns what went wrong, or "". Idempotent.
+    std::string close();
+    const std::string& path() const { return path_; }
+
+private:
+    struct FileCloser {
+        void operator()(std::FILE* file) const noexcept { std::fclose(file); }
+    };
+
+    std::string path_;
+    std::vector<char> buffer_;  // declared before file_: must outlive it
+    std::unique_ptr<std::FILE, FileCloser> file_;
+    std::FILE* out_ = nullptr;  // file_, or stdout for "-"
+};
+
+}  // namespace isochron
