@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,8 +10,7 @@
 #include "engine/runtime/ring_buffer.h"
 #include "nodes/segments/windower.h"
 #include "nodes/spatial/array_spectra.h"
-#include "nodes/spectral/fft_plan_cache.h"
-#include "nodes/spectral/window_functions.h"
+#include "nodes/spectral/windowed_spectrum.h"
 
 namespace isochron {
 namespace {
@@ -84,13 +84,10 @@ private:
         if (hop_ == 0) hop_ = frameSize_ / 2;
         if (hop_ < 16) throw OperatorError("hop " + std::to_string(hop_) + " is below 16 samples (0 = half a frame)");
         for (int m = 0; m < micCount_; ++m) windowers_.emplace_back(frameSize_, hop_);
-        window_.resize(static_cast<std::size_t>(frameSize_));
-        fillWindow(WindowShape::Hann, window_);
+        spectrum_.emplace(frameSize_, WindowShape::Hann, PlanEffort::Estimate);
         // Normalizes the emitted power to the mean square of the windowed samples.
         windowPower_ = 0.0;
-        for (float w : window_) windowPower_ += static_cast<double>(w) * w;
-        plan_ = &FftPlanCache::instance().realForward(frameSize_, PlanEffort::Estimate);
-        scratch_ = SigSeg<float>::allocate(frameSize_, 0, nullptr);
+        for (float w : spectrum_->window()) windowPower_ += static_cast<double>(w) * w;
     }
 
     void emitReadyFrames() {
@@ -122,22 +119,20 @@ private:
 
     void emitFrame(const SampleRange& range) {
         const std::int64_t stride = ArraySpectra::micStride(frameSize_);
+        const std::int64_t binCount = frameSize_ / 2 + 1;
         auto bins = SigSeg<std::complex<float>>::allocate(stride * micCount_, 0, nullptr);
         std::complex<float>* out = bins.writable().data();
-        float* input = scratch_.writable().data();
         double power = 0.0;
         for (int m = 0; m < micCount_; ++m) {
-            const SigSeg<float> samples = pending_[static_cast<std::size_t>(m)].pop();
-            float* next = input;
-            const float* coefficient = window_.data();
-            samples.forEachSpan([&](std::span<const float> run) {
-                for (float sample : run) {
-                    const float windowed = sample * *coefficient++;
-                    power += static_cast<double>(windowed) * windowed;
-                    *next++ = windowed;
-                }
-            });
-            plan_->execute(input, out + m * stride);
+            std::complex<float>* mic = out + m * stride;
+            spectrum_->transform(pending_[static_cast<std::size_t>(m)].pop(), mic);
+            // Parseval over the half spectrum: bins other than 0 and N/2 stand for their mirror too.
+            double binPower = 0.0;
+            for (std::int64_t k = 0; k < binCount; ++k) {
+                const bool mirrored = k > 0 && 2 * k != frameSize_;
+                binPower += (mirrored ? 2.0 : 1.0) * std::norm(std::complex<double>(mic[k]));
+            }
+            power += binPower / static_cast<double>(frameSize_);
         }
         const double meanPower = power / (windowPower_ * micCount_);
         auto* spectra = new ArraySpectra(std::move(bins), micCount_, frameSize_, hop_, range.timebase->rateHz());
@@ -149,10 +144,8 @@ private:
     int micCount_ = 0;
     std::vector<Windower<float>> windowers_;
     std::vector<RingBuffer<SigSeg<float>>> pending_;  // [mic]: complete windows not yet emitted
-    std::vector<float> window_;
+    std::optional<WindowedSpectrum> spectrum_;  // Hann window and FFT of one frame
     double windowPower_ = 1.0;
-    const RealForwardPlan* plan_ = nullptr;
-    SigSeg<float> scratch_;  // one windowed frame (64-byte aligned, as the plan wants)
     bool warnedMismatch_ = false;
 };
 
