@@ -14,5 +14,7 @@ void registerDetectNodes(OperatorRegistry& registry);      ///< nodes/detect
 void registerSpectralNodes(OperatorRegistry& registry);    ///< nodes/spectral
 void registerSpatialNodes(OperatorRegistry& registry);     ///< nodes/spatial
 void registerWorkloadNodes(OperatorRegistry& registry);    ///< nodes/workload
+void registerStreamNodes(OperatorRegistry& registry);      ///< nodes/streams
+void registerRelationalNodes(OperatorRegistry& registry);  ///< nodes/relational
 
 }  // namespace isochron

@@ -14,6 +14,8 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerSpectralNodes(registry);
     registerSpatialNodes(registry);
     registerWorkloadNodes(registry);
+    registerStreamNodes(registry);
+    registerRelationalNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

@@ -13,8 +13,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfftw3-dev portaudio19-dev libasound2-dev libjack-jackd2-dev libsndfile1-dev libeigen3-dev catch2 nlohmann-json3-dev
   alsa-utils libasound2-plugins
-  # libFuzzer targets (tests/fuzz): clang with its fuzzer and sanitizer runtimes.
-  clang libclang-rt-14-dev
+  # Clang: libFuzzer targets (tests/fuzz) with its fuzzer and sanitizer runtimes, and a plugin built
+  # with another compiler and C++ library than the host (tests/plugins/toolchain_test.sh).
+  clang libclang-rt-14-dev libc++-dev libc++abi-dev
   # The editor (Qt 6 Quick) and its headless tests: offscreen Quick Tests, a smoke test under Xvfb.
   qt6-base-dev qt6-declarative-dev qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-templates qml6-module-qtquick-layouts

@@ -44,7 +44,9 @@ std::vector<Benchmark> loopBenchmarks();     ///< statfilter-loop (the hand-writ
 std::vector<Benchmark> localizationBenchmarks();  ///< detectaudio, localize-realtime, localize-accuracy (issue 5)
 std::vector<Benchmark> auroraBenchmarks();   ///< aurora-* (the Aurora scheduling paper's experiments)
 std::vector<Benchmark> telemetryBenchmarks();  ///< telemetry-overhead
+std::vector<Benchmark> outOfOrderBenchmarks();  ///< oop-skew, oop-throughput (the out-of-order paper)
 std::vector<Benchmark> listenBenchmarks();   ///< stft, beamformer, listen-snr (issue 18)
 std::vector<Benchmark> hotPathBenchmarks();    ///< hot-path (issue 16's figures side by side)
+std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
 
 }  // namespace isochron::bench

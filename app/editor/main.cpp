@@ -1,5 +1,5 @@
 // isochron: the desktop editor.
-//   isochron [GRAPH] [--run] [--plugin FILE]... [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
+//   isochron [GRAPH] [--run] [--plugin FILE]... [--sandbox] [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
 //            [--compare SCHEDULER,... [--compare-seconds S]] [--quit-after SECONDS] [--startup-time]
 //            [--measure-pan-zoom SECONDS]
 // opens GRAPH (or an empty canvas), optionally runs it at once; --report writes each run's report
@@ -72,19 +72,22 @@ int main(int argc, char** argv) {
     const QCommandLineOption reportOption("report", "Write the report of each run (JSON, as isochron-run --report).", "file");
     const QCommandLineOption quitWhenDoneOption("quit-when-done", "Quit when the first run ends.");
     const QCommandLineOption pluginOption("plugin", "Load an operator plugin (also: ISOCHRON_PLUGIN_PATH and the user's plugin folder).", "file");
+    const QCommandLineOption sandboxOption("sandbox", "Run every plugin's nodes each in a process of its own (a crash or hang disables that node only).");
     const QCommandLineOption compareOption("compare", "Compare schedulers (comma-separated) on the graph at once.", "schedulers");
     const QCommandLineOption compareSecondsOption("compare-seconds", "Seconds per scheduler in a comparison (default 5).", "seconds", "5");
     const QCommandLineOption probeOption("probe", "Probe a wire (from.port>to.port) with a scope or a spectrum.", "wire:kind");
     const QCommandLineOption panZoomOption("measure-pan-zoom", "Pan and zoom every frame for a while, print the frame rate, quit.", "seconds");
-    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption, pluginOption, compareOption,
-                       compareSecondsOption});
+    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption, pluginOption, sandboxOption,
+                       compareOption, compareSecondsOption});
     parser.process(app);
 
     // Plugins' operators join the built-ins in the palette. Lives longer than the QML engine, so
     // no operator of a plugin outlives its code.
     isochron::PluginHost plugins(isochron::builtinRegistry());
+    isochron::PluginHosting hosting;
+    hosting.sandboxed = parser.isSet(sandboxOption);
     try {
-        for (const QString& file : pluginFiles) plugins.load(file.toStdString());
+        for (const QString& file : pluginFiles) plugins.load(file.toStdString(), hosting);
     } catch (const isochron::PluginError& e) {
         qCritical("isochron: %s", e.what());
         return 1;
@@ -92,7 +95,7 @@ int main(int argc, char** argv) {
     for (const auto& file : isochron::discoverPlugins()) {
         if (plugins.find(file)) continue;
         try {
-            plugins.load(file);
+            plugins.load(file, hosting);
         } catch (const isochron::PluginError& e) {
             qWarning("isochron: warning: %s", e.what());
         }

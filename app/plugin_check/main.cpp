@@ -12,8 +12,6 @@
 #include "app/plugin_check/operator_check.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
-#include "isochron/ext/check.h"
-#include "isochron/ext/item_types.h"
 #include "nodes/register_builtin_nodes.h"
 
 using namespace isochron;
@@ -30,7 +28,6 @@ segment splits (whole, 1, 64, 1000, 4096 samples, random) and reports faults, cr
 allocations in the processing hooks, and outputs that change with the split.
 
 Options:
-  --manifest          print the manifest the binary implies (to save as NAME.manifest.json) and exit
   --samples N         samples per run (default 32768)
   --random-splits N   random splits per rate (default 3)
   --rates A,B,...     sample rates in Hz (default 8000,44100,48000,96000)
@@ -51,21 +48,6 @@ public:
     int problems = 0;
     int runs = 0;
 };
-
-int printManifest(const std::string& file) {
-    std::unique_ptr<PluginLibrary> library = PluginLibrary::open(file);
-    PluginManifest manifest;
-    manifest.name = library->table().name;
-    manifest.version = library->table().version;
-    manifest.abiVersion = library->table().abiVersion;
-    for (const char* id : {kCheckCapabilityId, kItemTypesCapabilityId}) {
-        if (library->capability(id)) manifest.capabilities.push_back(id);
-    }
-    manifest.itemTypes = library->itemTypes();
-    manifest.operators = library->describeOperators();
-    std::cout << pluginManifestToJson(manifest).dump(2) << "\n";
-    return 0;
-}
 
 std::vector<double> parseRates(const std::string& text) {
     std::vector<double> rates;
@@ -118,7 +100,6 @@ int checkPlugin(const std::string& file, const check::CheckPlan& plan) {
 
 int main(int argc, char** argv) {
     check::CheckPlan plan;
-    bool manifestOnly = false;
     std::string file;
     try {
         for (int i = 1; i < argc; ++i) {
@@ -131,8 +112,7 @@ int main(int argc, char** argv) {
                 std::cout << kUsage;
                 return 0;
             }
-            if (arg == "--manifest") manifestOnly = true;
-            else if (arg == "--samples") plan.samples = std::stoll(value());
+            if (arg == "--samples") plan.samples = std::stoll(value());
             else if (arg == "--random-splits") plan.randomSplits = std::stoi(value());
             else if (arg == "--rates") plan.ratesHz = parseRates(value());
             else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + std::string(arg));
@@ -146,9 +126,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     try {
-        return manifestOnly ? printManifest(file) : checkPlugin(file, plan);
+        return checkPlugin(file, plan);
     } catch (const std::exception& e) {
         std::cerr << "isochron-plugin-check: " << e.what() << "\n";
-        return manifestOnly ? 2 : 1;
+        return 1;
     }
 }

@@ -16,7 +16,13 @@ Options:
                               fifo-slice:slice_us=28, rtc:burst=4 (see --list-schedulers)
   --set NODE.PARAM=VALUE      override a node parameter (repeatable)
   --plugin FILE.so            load this plugin (repeatable); plugins are also loaded from the
-                              folders of ISOCHRON_PLUGIN_PATH and ~/.local/share/isochron/plugins
+                              folders of ISOCHRON_PLUGIN_PATH, ~/.local/share/isochron/plugins and
+                              the installation's share/isochron/plugins (see --list-plugins)
+  --sandbox[=NAME,...]        run every plugin's nodes (or those of the plugins named) each in a
+                              process of its own: a crash, hang or abort() then disables that node
+                              only, and the rest of the graph runs to the end
+  --watchdog SECONDS          sandboxed: the longest one call into a plugin may take before its
+                              process is killed (default 10)
   --report FILE.json          write the run report as JSON
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
   --telemetry-rate HZ         snapshots per second (default 30)
@@ -25,7 +31,8 @@ Options:
   --list-operators            list every operator type with its ports and parameters
   --list-schedulers           list schedulers and their parameters
   --list-devices              list audio input and output devices (capture.audio_input's, io.audio_output's device)
-  --list-plugins              list the plugins found, their operators and item types
+  --list-plugins              list the plugins found, their operators and item types, and where
+                              they were looked for
   --version                   print the version
   -h, --help                  this text
 
@@ -45,6 +52,27 @@ RunOptions parseCommandLine(int argc, char** argv) {
         if (arg == "--scheduler") options.scheduler = needValue(i, arg);
         else if (arg == "--set") options.overrides.push_back(needValue(i, arg));
         else if (arg == "--plugin") options.plugins.push_back(needValue(i, arg));
+        else if (arg == "--sandbox") options.sandboxAll = true;
+        else if (arg.starts_with("--sandbox=")) {
+            std::string_view names = arg.substr(std::string_view("--sandbox=").size());
+            while (!names.empty()) {
+                const std::size_t comma = names.find(',');
+                if (comma != 0) options.sandboxed.emplace_back(names.substr(0, comma));
+                names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+            }
+            if (options.sandboxed.empty()) throw std::invalid_argument("--sandbox= needs plugin names, e.g. --sandbox=biquad,tones");
+        }
+        else if (arg == "--watchdog") {
+            std::string value = needValue(i, arg);
+            try {
+                options.watchdogSeconds = std::stod(value);
+            } catch (const std::exception&) {
+                throw std::invalid_argument("--watchdog needs a number of seconds, got '" + value + "'");
+            }
+            if (!(options.watchdogSeconds >= 0.01 && options.watchdogSeconds <= 86400)) {
+                throw std::invalid_argument("--watchdog must be between 0.01 and 86400 s");
+            }
+        }
         else if (arg == "--report") options.reportPath = needValue(i, arg);
         else if (arg == "--telemetry") options.telemetryPath = needValue(i, arg);
         else if (arg == "--telemetry-rate") {

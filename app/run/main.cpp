@@ -47,23 +47,39 @@ void printOperators(const OperatorRegistry& registry) {
     }
 }
 
-void printPlugins(const PluginHost& host) {
+void printPlugins(const PluginHost& host, const run::RunOptions& options) {
+    std::cout << "plugins were looked for in:\n";
+    for (const auto& file : options.plugins) std::cout << "  " << file << "  (--plugin)\n";
+    for (const auto& folder : pluginSearchFolders()) {
+        std::error_code error;
+        const bool exists = std::filesystem::is_directory(folder, error);
+        std::cout << "  " << folder.string() << (exists ? "" : "  (does not exist)") << "\n";
+    }
+    if (host.plugins().empty()) std::cout << "no plugins found\n";
     for (const PluginInfo* plugin : host.plugins()) {
-        std::cout << plugin->name << " " << plugin->version << "  " << plugin->file.string() << "\n";
+        std::cout << plugin->name << " " << plugin->version << "  " << plugin->file.string()
+                  << (plugin->hosting.sandboxed ? "  (sandboxed)" : "") << "\n";
         for (const auto& type : plugin->operatorTypes) std::cout << "    operator " << type << "\n";
         for (const auto& type : plugin->itemTypes) std::cout << "    item type custom<" << type.name << ">  " << type.doc << "\n";
-        for (const auto& id : plugin->capabilities) std::cout << "    capability " << id << "\n";
+        for (const auto& id : plugin->extensions) std::cout << "    extension " << id << "\n";
     }
 }
 
 /// Load the --plugin files (a refusal is fatal) and then every discovered plugin (a refusal is a
 /// warning: a broken plugin in a shared folder must not stop graphs that do not use it).
 void loadPlugins(PluginHost& host, const run::RunOptions& options) {
-    for (const auto& file : options.plugins) host.load(file);
+    auto hostingOf = [&](const std::filesystem::path& file) {
+        PluginHosting hosting;
+        const std::string name = file.stem().string();  // a plugin's file is named after it
+        hosting.sandboxed = options.sandboxAll || std::find(options.sandboxed.begin(), options.sandboxed.end(), name) != options.sandboxed.end();
+        hosting.watchdog = std::chrono::milliseconds(static_cast<std::int64_t>(options.watchdogSeconds * 1000));
+        return hosting;
+    };
+    for (const auto& file : options.plugins) host.load(file, hostingOf(file));
     for (const auto& file : discoverPlugins()) {
         if (host.find(file)) continue;
         try {
-            host.load(file);
+            host.load(file, hostingOf(file));
         } catch (const PluginError& e) {
             if (!options.quiet) std::cerr << "isochron-run: warning: " << e.what() << "\n";
         }
@@ -166,7 +182,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (options.version) {
-        std::cout << "isochron-run 0.1.0 (graph format " << kGraphFormat << ", plugin ABI " << ISOCHRON_PLUGIN_ABI_VERSION << ")\n";
+        std::cout << "isochron-run 0.1.0 (graph format " << kGraphFormat << ", plugin ABI " << ISOCHRON_ABI_VERSION << ")\n";
         return 0;
     }
     OperatorRegistry& registry = builtinRegistry();
@@ -177,7 +193,7 @@ int main(int argc, char** argv) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
-    if (options.listPlugins) printPlugins(plugins);
+    if (options.listPlugins) printPlugins(plugins, options);
     if (options.listOperators) printOperators(registry);
     if (options.listSchedulers) printSchedulers();
     if (options.listDevices) {

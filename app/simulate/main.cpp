@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,10 @@ ending in .flac a 16-bit FLAC scaled so that its loudest sample is at 0.9 (small
   --snr-db DB            noise: unit source RMS over white noise RMS per sample (20)
   --distance M           source distance from the array centre (3)
   --elevation-max DEG    elevations uniform in [0, DEG] (0)
+  --positions MODE       around: sources at --distance around the array (default); room: sources at
+                         seeded random places in the room, the same for every --room-array (so runs
+                         with one seed and different array positions simulate several arrays hearing
+                         the same sounds; onsets include the travel time; the truth has x_m, y_m, z_m)
   --room LX,LY,LZ        shoebox room size in metres (free field if absent)
   --room-array X,Y,Z     array centre in the room (room centre if absent)
   --absorption A         wall energy absorption, (0, 1] (0.5)
@@ -173,6 +178,7 @@ int run(int argc, char** argv) {
     const std::string signalName = take("--signal", "noise");
     const std::string roomText = take("--room", "");
     const std::string roomArrayText = take("--room-array", "");
+    const std::string positionsMode = take("--positions", "around");
     const std::string targetPath = take("--target", "");
     const double targetAzimuth = parseNumber(take("--target-azimuth", "60"), "--target-azimuth");
     const std::string interfererName = take("--interferer", "noise");
@@ -216,7 +222,10 @@ int run(int argc, char** argv) {
     scene.lengthSamples = static_cast<std::int64_t>(duration * scene.rateHz);
     scene.noiseSeed = seed;
 
+    if (positionsMode != "around" && positionsMode != "room") throw std::invalid_argument("--positions is around or room, not '" + positionsMode + "'");
+    if (positionsMode == "room" && !scene.room) throw std::invalid_argument("--positions room needs --room");
     const auto directions = randomDirections(static_cast<std::size_t>(eventCount), 0.0, elevationMax, seed);
+    GaussianNoise placement(seed * 7919 + 13);  // source places in the room: independent of the array's position
     nlohmann::json truthEvents = nlohmann::json::array();
     if (!targetPath.empty()) {
         if (interfererName != "noise" && interfererName != "chirp") {
@@ -234,18 +243,35 @@ int run(int argc, char** argv) {
     }
     for (int i = 0; targetPath.empty() && i < eventCount; ++i) {
         SimulatedEvent event;
-        event.azimuthDegrees = directions[static_cast<std::size_t>(i)].azimuthDegrees;
-        event.elevationDegrees = directions[static_cast<std::size_t>(i)].elevationDegrees;
-        event.distanceMetres = distance;
-        event.onsetSample = static_cast<std::int64_t>((i + 0.5) * duration / eventCount * scene.rateHz);
         event.signal = {kind, eventDuration, lowHz, highHz, seed * 1000 + static_cast<std::uint64_t>(i)};
+        const double emission = (i + 0.5) * duration / eventCount;
+        nlohmann::json truth;
+        if (positionsMode == "room") {
+            constexpr double kMarginMetres = 0.5;
+            const Eigen::Vector3d size = scene.room->sizeMetres;
+            const Eigen::Vector3d place(kMarginMetres + placement.uniform() * (size.x() - 2 * kMarginMetres),
+                                        kMarginMetres + placement.uniform() * (size.y() - 2 * kMarginMetres),
+                                        std::min(size.z() - kMarginMetres, 1.0 + placement.uniform()));
+            const Eigen::Vector3d offset = place - scene.room->arrayPosition;
+            event.distanceMetres = offset.norm();
+            event.azimuthDegrees = std::fmod(std::atan2(offset.y(), offset.x()) * 180.0 / std::numbers::pi + 360.0, 360.0);
+            event.elevationDegrees = std::asin(offset.z() / event.distanceMetres) * 180.0 / std::numbers::pi;
+            event.onsetSample = static_cast<std::int64_t>((emission + event.distanceMetres / scene.speedOfSound) * scene.rateHz);
+            truth = {{"x_m", place.x()}, {"y_m", place.y()}, {"z_m", place.z()}, {"emitted_s", emission}};
+        } else {
+            event.azimuthDegrees = directions[static_cast<std::size_t>(i)].azimuthDegrees;
+            event.elevationDegrees = directions[static_cast<std::size_t>(i)].elevationDegrees;
+            event.distanceMetres = distance;
+            event.onsetSample = static_cast<std::int64_t>(emission * scene.rateHz);
+        }
         scene.events.push_back(event);
         const double start = static_cast<double>(event.onsetSample) / scene.rateHz;
-        truthEvents.push_back({{"t_start", start},
-                               {"t_end", start + eventDuration},
-                               {"azimuth_deg", event.azimuthDegrees},
-                               {"elevation_deg", event.elevationDegrees},
-                               {"distance_m", distance}});
+        truth["t_start"] = start;
+        truth["t_end"] = start + eventDuration;
+        truth["azimuth_deg"] = event.azimuthDegrees;
+        truth["elevation_deg"] = event.elevationDegrees;
+        truth["distance_m"] = event.distanceMetres;
+        truthEvents.push_back(truth);
     }
     const double scale = writeRecording(outPath, simulateScene(scene), scene.rateHz);
     if (!referencePath.empty()) {

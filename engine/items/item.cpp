@@ -55,9 +55,10 @@ Item& Item::operator=(Item&& other) noexcept {
     return *this;
 }
 
-SampleRange Item::range() const noexcept {
-    if (kind_ == ItemKind::Signal) return SampleRange{segment_.timebase(), segment_.startIndex(), segment_.length()};
-    return range_;
+TimeNs Item::time() const noexcept {
+    const SampleRange r = range();
+    return r.timebase ? r.startTime() : kBeginningOfTime;
 }
+
 
 }  // namespace isochron

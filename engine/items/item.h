@@ -102,7 +102,13 @@ public:
     const SegmentHandle& segment() const noexcept { return segment_; }
 
     /// The samples an item is about: a Signal's own, the range a Frame/Scalar/Event describes.
-    SampleRange range() const noexcept;
+    SampleRange range() const noexcept {
+        if (kind_ == ItemKind::Signal) return SampleRange{segment_.timebase(), segment_.startIndex(), segment_.length()};
+        return range_;
+    }
+    /// The time progress is compared with: the start of range() on its timebase's clock
+    /// (kBeginningOfTime for an item without a timebase). [no allocation]
+    TimeNs time() const noexcept;
     /// Scalar value, event score, or a custom item's value.
     double value() const noexcept { return std::bit_cast<double>(word_); }
     /// Progress time (Progress items only).

@@ -285,6 +285,8 @@ void Operator::emit(int outputPort, Item&& item) {
     node_->route(outputPort, std::move(item));
 }
 
+void Operator::emitHeld(int outputPort, Item&& item) { node_->route(outputPort, std::move(item)); }
+
 void Operator::emitProgress(TimeNs t) { forwardProgress(t); }
 
 void Operator::warn(std::string message) {
@@ -292,6 +294,8 @@ void Operator::warn(std::string message) {
     ++node_->warningCount;
     if (node_->warnings.size() < kKeptWarnings) node_->warnings.push_back(std::move(message));
 }
+
+void Operator::countLate(int inputPort) { ++node_->inputs[static_cast<std::size_t>(inputPort)].lateItems; }
 
 std::string_view Operator::nodeId() const { return node_->id; }
 const ParamSet& Operator::params() const { return node_->params; }

@@ -14,6 +14,8 @@
 // that rises; whatever onProgress() returns (default: the same time) is forwarded on every output.
 // An operator that holds data back (a window being filled) returns the time of the oldest data it
 // still holds. When every input has ended, onFinish() flushes and the end is forwarded.
+// An item older than its input's progress is late: operators that can tell (order-agnostic ones)
+// count it with countLate() and route it to a late output; nothing is dropped silently.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +46,15 @@ struct SourceStatus {
 class OperatorError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+};
+
+/// What an operator holds back between items (buffered items, open windows, join state), for
+/// telemetry and memory comparisons. [value type]
+struct HeldState {
+    std::uint64_t items = 0;      ///< data items (or partial aggregates) held now
+    std::uint64_t bytes = 0;      ///< memory they take now, approximately
+    std::uint64_t peakItems = 0;  ///< the most held at once since activation
+    std::uint64_t peakBytes = 0;
 };
 
 /// Base class of all operators. [engine thread unless stated]
@@ -94,6 +105,9 @@ public:
     /// Progress promised so far on one input (kEndOfTime once it ended; onProgress() gets the
     /// minimum). [engine thread] [no allocation]
     TimeNs inputProgress(int index) const;
+    /// What the operator holds back now (default: nothing). Read by telemetry between hooks.
+    /// [engine thread] [no allocation]
+    virtual HeldState heldState() const { return {}; }
 
 protected:
     // ---- Hooks -----------------------------------------------------------------------------
@@ -122,11 +136,17 @@ protected:
     /// Send an item on an output port. Items without an arrival time inherit the one of the input
     /// item being processed. [engine thread] [no system allocation]
     void emit(int outputPort, Item&& item);
+    /// Send an item this operator held back since it arrived (a buffer, a delay line) with its own
+    /// arrival time, so latency at the outputs includes the time it was held. [engine thread] [no system allocation]
+    void emitHeld(int outputPort, Item&& item);
     /// Promise that no item with time < t will follow on any output; ignored if not an advance.
     /// [engine thread] [no system allocation]
     void emitProgress(TimeNs t);
     /// Record a warning for this node (shown by the runner and the editor). [engine thread] [may allocate]
     void warn(std::string message);
+    /// Count a data item that arrived on `inputPort` older than that input's progress (reported
+    /// per input in telemetry and the run summary). [engine thread] [no allocation]
+    void countLate(int inputPort);
     /// Arrival time of the item being (or last) processed; 0 before the first item. [engine thread] [no allocation]
     TimeNs currentArrivalNs() const { return currentArrivalNs_; }
     /// Sources, inside onProduce(): how many blocks the engine admits in this call (rate control).

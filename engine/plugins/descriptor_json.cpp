@@ -1,6 +1,9 @@
 #include "engine/plugins/descriptor_json.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "engine/plugins/json_fields.h"
 
 namespace isochron {
 namespace {
@@ -34,32 +37,19 @@ ordered_json paramToJson(const ParamSpec& param) {
     return out;
 }
 
-// Reads one field, naming it in the error when it is missing or of the wrong type.
-template <class T> T field(const json& object, const char* key, const std::string& where, std::optional<T> fallback = {}) {
-    if (!object.contains(key)) {
-        if (fallback) return *fallback;
-        throw std::invalid_argument(where + "." + key + ": missing");
-    }
-    try {
-        return object.at(key).get<T>();
-    } catch (const json::exception&) {
-        throw std::invalid_argument(where + "." + key + ": has the wrong type (" + object.at(key).dump() + ")");
-    }
-}
-
 PortSpec portFromJson(const json& in, const std::string& where) {
     if (!in.is_object()) throw std::invalid_argument(where + ": must be an object");
     PortSpec port;
-    port.name = field<std::string>(in, "name", where);
-    const std::string typeText = field<std::string>(in, "type", where);
+    port.name = jsonField<std::string>(in, "name", where);
+    const std::string typeText = jsonField<std::string>(in, "type", where);
     auto type = PortType::parse(typeText);
     if (!type) throw std::invalid_argument(where + ".type: '" + typeText + "' is not a port type");
     port.type = *type;
-    port.doc = field<std::string>(in, "doc", where, std::string());
-    port.optional = field<bool>(in, "optional", where, false);
-    port.countParam = field<std::string>(in, "count_param", where, std::string());
-    port.typeFrom = field<std::string>(in, "type_from", where, std::string());
-    port.typeParam = field<std::string>(in, "type_param", where, std::string());
+    port.doc = jsonField<std::string>(in, "doc", where, std::string());
+    port.optional = jsonField<bool>(in, "optional", where, false);
+    port.countParam = jsonField<std::string>(in, "count_param", where, std::string());
+    port.typeFrom = jsonField<std::string>(in, "type_from", where, std::string());
+    port.typeParam = jsonField<std::string>(in, "type_param", where, std::string());
     return port;
 }
 
@@ -74,14 +64,14 @@ ParamKind kindFromName(const std::string& name, const std::string& where) {
 ParamSpec paramFromJson(const json& in, const std::string& where) {
     if (!in.is_object()) throw std::invalid_argument(where + ": must be an object");
     ParamSpec param;
-    param.name = field<std::string>(in, "name", where);
-    param.kind = kindFromName(field<std::string>(in, "kind", where), where);
-    if (in.contains("min")) param.minimum = field<double>(in, "min", where);
-    if (in.contains("max")) param.maximum = field<double>(in, "max", where);
-    param.unit = field<std::string>(in, "unit", where, std::string());
-    param.doc = field<std::string>(in, "doc", where, std::string());
-    param.choices = field<std::vector<std::string>>(in, "choices", where, std::vector<std::string>());
-    param.live = field<bool>(in, "live", where, false);
+    param.name = jsonField<std::string>(in, "name", where);
+    param.kind = kindFromName(jsonField<std::string>(in, "kind", where), where);
+    if (in.contains("min")) param.minimum = jsonField<double>(in, "min", where);
+    if (in.contains("max")) param.maximum = jsonField<double>(in, "max", where);
+    param.unit = jsonField<std::string>(in, "unit", where, std::string());
+    param.doc = jsonField<std::string>(in, "doc", where, std::string());
+    param.choices = jsonField<std::vector<std::string>>(in, "choices", where, std::vector<std::string>());
+    param.live = jsonField<bool>(in, "live", where, false);
     if (!in.contains("default")) throw std::invalid_argument(where + ".default: missing");
     std::string error;
     auto value = param.fromJson(in.at("default"), error);
@@ -100,31 +90,58 @@ std::vector<Spec> listFromJson(const json& object, const char* key, const std::s
     return list;
 }
 
-void collectDifferences(const ordered_json& declared, const ordered_json& actual, const std::string& path,
-                        std::vector<std::string>& differences) {
-    if (declared.is_object() && actual.is_object()) {
-        for (const auto& [key, value] : declared.items()) {
-            const std::string at = path.empty() ? key : path + "." + key;
-            if (!actual.contains(key)) differences.push_back(at + ": the manifest says " + value.dump() + ", the binary has none");
-            else collectDifferences(value, actual.at(key), at, differences);
-        }
-        for (const auto& [key, value] : actual.items()) {
-            const std::string at = path.empty() ? key : path + "." + key;
-            if (!declared.contains(key)) differences.push_back(at + ": the binary says " + value.dump() + ", the manifest has none");
-        }
-        return;
+// Differences between two flat JSON objects (a port, a parameter or the descriptor's own fields),
+// one sentence per key, each starting with `prefix`.
+void objectDifferences(const ordered_json& declared, const ordered_json& actual, const std::string& prefix,
+                       std::vector<std::string>& differences) {
+    for (const auto& [key, value] : declared.items()) {
+        if (value.is_array() && (key == "inputs" || key == "outputs" || key == "params")) continue;
+        if (!actual.contains(key)) differences.push_back(prefix + key + ": the manifest says " + value.dump() + ", the binary has none");
+        else if (actual.at(key) != value) differences.push_back(prefix + key + ": the manifest says " + value.dump() + ", the binary " + actual.at(key).dump());
     }
-    if (declared.is_array() && actual.is_array()) {
-        const std::size_t common = std::min(declared.size(), actual.size());
-        for (std::size_t i = 0; i < common; ++i) collectDifferences(declared[i], actual[i], path + "[" + std::to_string(i) + "]", differences);
-        if (declared.size() != actual.size()) {
-            differences.push_back(path + ": the manifest lists " + std::to_string(declared.size()) + ", the binary " +
-                                  std::to_string(actual.size()));
-        }
-        return;
+    for (const auto& [key, value] : actual.items()) {
+        if (value.is_array() && (key == "inputs" || key == "outputs" || key == "params")) continue;
+        if (!declared.contains(key)) differences.push_back(prefix + key + ": the binary says " + value.dump() + ", the manifest has none");
     }
-    if (declared != actual) {
-        differences.push_back(path + ": the manifest says " + declared.dump() + ", the binary " + actual.dump());
+}
+
+std::vector<std::string> namesIn(const ordered_json& list) {
+    std::vector<std::string> names;
+    for (const auto& entry : list) names.push_back(entry.value("name", std::string()));
+    return names;
+}
+
+std::string joinedNames(const std::vector<std::string>& names) {
+    std::string text;
+    for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+    return text;
+}
+
+// Ports or parameters matched by name: missing on either side, differing fields, another order.
+void groupDifferences(const ordered_json& declared, const ordered_json& actual, const std::string& group, const std::string& what,
+                      std::vector<std::string>& differences) {
+    const std::vector<std::string> declaredNames = namesIn(declared), actualNames = namesIn(actual);
+    std::vector<std::string> declaredCommon, actualCommon;
+    for (std::size_t i = 0; i < declared.size(); ++i) {
+        auto match = std::find(actualNames.begin(), actualNames.end(), declaredNames[i]);
+        if (match == actualNames.end()) {
+            differences.push_back(what + " '" + declaredNames[i] + "' is in the manifest but not in the binary");
+            continue;
+        }
+        declaredCommon.push_back(declaredNames[i]);
+        objectDifferences(declared[i], actual[static_cast<std::size_t>(match - actualNames.begin())], what + " '" + declaredNames[i] + "', ",
+                          differences);
+    }
+    for (const auto& name : actualNames) {
+        if (std::find(declaredNames.begin(), declaredNames.end(), name) == declaredNames.end()) {
+            differences.push_back(what + " '" + name + "' is in the binary but not in the manifest");
+        } else {
+            actualCommon.push_back(name);
+        }
+    }
+    if (declaredCommon != actualCommon) {
+        differences.push_back(group + " are in another order: the manifest lists [" + joinedNames(declaredCommon) + "], the binary [" +
+                              joinedNames(actualCommon) + "]");
     }
 }
 
@@ -148,11 +165,11 @@ ordered_json descriptorToJson(const OperatorDescriptor& d) {
 OperatorDescriptor descriptorFromJson(const json& in) {
     if (!in.is_object()) throw std::invalid_argument("an operator must be a JSON object");
     OperatorDescriptor d;
-    d.typeName = field<std::string>(in, "type", "operator");
+    d.typeName = jsonField<std::string>(in, "type", "operator");
     const std::string where = "operator '" + d.typeName + "'";
-    d.category = field<std::string>(in, "category", where);
-    d.summary = field<std::string>(in, "summary", where);
-    d.documentation = field<std::string>(in, "documentation", where, std::string());
+    d.category = jsonField<std::string>(in, "category", where);
+    d.summary = jsonField<std::string>(in, "summary", where);
+    d.documentation = jsonField<std::string>(in, "documentation", where, std::string());
     d.inputs = listFromJson<PortSpec>(in, "inputs", where, portFromJson);
     d.outputs = listFromJson<PortSpec>(in, "outputs", where, portFromJson);
     d.params = listFromJson<ParamSpec>(in, "params", where, paramFromJson);
@@ -161,7 +178,11 @@ OperatorDescriptor descriptorFromJson(const json& in) {
 
 std::vector<std::string> descriptorDifferences(const OperatorDescriptor& declared, const OperatorDescriptor& actual) {
     std::vector<std::string> differences;
-    collectDifferences(descriptorToJson(declared), descriptorToJson(actual), "", differences);
+    const ordered_json declaredJson = descriptorToJson(declared), actualJson = descriptorToJson(actual);
+    objectDifferences(declaredJson, actualJson, "", differences);
+    groupDifferences(declaredJson["inputs"], actualJson["inputs"], "inputs", "input", differences);
+    groupDifferences(declaredJson["outputs"], actualJson["outputs"], "outputs", "output", differences);
+    groupDifferences(declaredJson["params"], actualJson["params"], "parameters", "parameter", differences);
     return differences;
 }
 

@@ -21,8 +21,9 @@ nlohmann::ordered_json descriptorToJson(const OperatorDescriptor& descriptor);
 OperatorDescriptor descriptorFromJson(const nlohmann::json& json);
 
 /// One sentence per difference between a declared descriptor (from a manifest) and the actual one
-/// (from the binary), e.g. "inputs[0].type: the manifest says signal<f64>, the binary signal<f32>";
-/// empty when they agree. [setup thread] [may allocate]
+/// (from the binary), ports and parameters matched by name, e.g. "input 'in', type: the manifest
+/// says "signal<f64>", the binary "signal<f32>"", "parameter 'q' is in the binary but not in the
+/// manifest", "parameters are in another order: ..."; empty when they agree. [setup thread] [may allocate]
 std::vector<std::string> descriptorDifferences(const OperatorDescriptor& declared, const OperatorDescriptor& actual);
 
 }  // namespace isochron

@@ -1,5 +1,7 @@
 #include "engine/plugins/plugin_discovery.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <set>
@@ -15,6 +17,13 @@ std::filesystem::path userPluginFolder() {
     return std::filesystem::path(home ? home : ".") / ".local" / "share" / "isochron" / "plugins";
 }
 
+std::filesystem::path installedPluginFolder() {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&installedPluginFolder), &info) || !info.dli_fname) return {};
+    // ISOCHRON_PLUGINS_INSTALLED: the folder relative to the engine library's, as installed (CMake).
+    return (std::filesystem::path(info.dli_fname).parent_path() / ISOCHRON_PLUGINS_INSTALLED).lexically_normal();
+}
+
 std::vector<std::filesystem::path> pluginSearchFolders() {
     std::vector<std::filesystem::path> folders;
     if (const char* path = std::getenv("ISOCHRON_PLUGIN_PATH")) {
@@ -27,6 +36,7 @@ std::vector<std::filesystem::path> pluginSearchFolders() {
         }
     }
     folders.push_back(userPluginFolder());
+    if (std::filesystem::path installed = installedPluginFolder(); !installed.empty()) folders.push_back(std::move(installed));
     return folders;
 }
 

@@ -5,15 +5,12 @@
 
 #include "engine/operators/operator.h"
 #include "engine/plugins/descriptor_json.h"
+#include "engine/plugins/plugin_build_id.h"
 #include "engine/plugins/plugin_error.h"
-#include "isochron/ext/check.h"
-#include "isochron/ext/item_types.h"
+#include "engine/plugins/sandbox/sandboxed_operator.h"
 
 namespace isochron {
 namespace {
-
-// Capabilities this host knows; a binary offering one must list it in its manifest.
-constexpr const char* kKnownCapabilities[] = {kCheckCapabilityId, kItemTypesCapabilityId};
 
 std::string joined(const std::vector<std::string>& parts, const char* separator) {
     std::string text;
@@ -32,7 +29,7 @@ std::vector<std::string> itemTypeNames(std::vector<DeclaredItemType> types) {
 std::vector<std::string> manifestMismatches(const PluginManifest& manifest, const PluginLibrary& library,
                                             const std::vector<OperatorDescriptor>& described) {
     std::vector<std::string> problems;
-    const PluginTable& table = library.table();
+    const isochron_plugin& table = library.table();
     if (manifest.name != table.name || manifest.version != table.version) {
         problems.push_back("the manifest names " + manifest.name + " " + manifest.version + ", the binary " + table.name + " " +
                            table.version);
@@ -52,12 +49,12 @@ std::vector<std::string> manifestMismatches(const PluginManifest& manifest, cons
                                     [&](auto& d) { return d.typeName == actual.typeName; });
         if (!declared) problems.push_back("operator '" + actual.typeName + "' is in the binary but not in the manifest");
     }
-    for (const auto& id : manifest.capabilities) {
-        if (!library.capability(id.c_str())) problems.push_back("the manifest lists capability " + id + ", the binary does not offer it");
+    for (const auto& id : manifest.extensions) {
+        if (!library.extension(id.c_str())) problems.push_back("the manifest lists extension " + id + ", the binary does not offer it");
     }
-    for (const char* id : kKnownCapabilities) {
-        const bool listed = std::find(manifest.capabilities.begin(), manifest.capabilities.end(), id) != manifest.capabilities.end();
-        if (library.capability(id) && !listed) problems.push_back(std::string("the binary offers capability ") + id + ", the manifest does not list it");
+    for (const char* id : kKnownExtensions) {
+        const bool listed = std::find(manifest.extensions.begin(), manifest.extensions.end(), id) != manifest.extensions.end();
+        if (library.extension(id) && !listed) problems.push_back(std::string("the binary offers extension ") + id + ", the manifest does not list it");
     }
     if (itemTypeNames(manifest.itemTypes) != itemTypeNames(library.itemTypes())) {
         problems.push_back("item types: the manifest declares [" + joined(itemTypeNames(manifest.itemTypes), ", ") +
@@ -87,48 +84,54 @@ PluginHost::~PluginHost() {
     while (!plugins_.empty()) unload(plugins_.begin()->first);
 }
 
+PluginManifest PluginHost::readCurrentManifest(const std::filesystem::path& file) {
+    PluginManifest manifest = readPluginManifest(file);
+    // Refused before any of its code runs: its static initializers may assume another ABI.
+    if (manifest.abiVersion != ISOCHRON_ABI_VERSION) throw PluginError(file, "its manifest says it was " + abiRefusal(manifest.abiVersion));
+    return manifest;
+}
+
 std::filesystem::path PluginHost::key(const std::filesystem::path& file) {
     std::error_code error;
     std::filesystem::path canonical = std::filesystem::weakly_canonical(file, error);
     return error ? std::filesystem::absolute(file).lexically_normal() : canonical;
 }
 
-const PluginInfo& PluginHost::load(const std::filesystem::path& file) {
+const PluginInfo& PluginHost::load(const std::filesystem::path& file, const PluginHosting& hosting) {
     const std::filesystem::path path = key(file);
     auto existing = plugins_.find(path);
     if (existing != plugins_.end() && existing->second.library) {
         throw PluginError(path, "is already loaded (reload it to pick up a new version)");
     }
-    PluginManifest manifest = readPluginManifest(path);
-    if (manifest.abiVersion != ISOCHRON_PLUGIN_ABI_VERSION) {
-        // Refused before any of its code runs: its static initializers may assume other types.
-        throw PluginError(path, "its manifest says plugin ABI " + std::to_string(manifest.abiVersion) +
-                                    ", but this Isochron speaks ABI " + std::to_string(ISOCHRON_PLUGIN_ABI_VERSION) +
-                                    "; rebuild it against this SDK");
-    }
+    PluginManifest manifest = readCurrentManifest(path);
     std::unique_ptr<PluginLibrary> library = PluginLibrary::open(path);
-    return install(path, std::move(manifest), std::move(library), existing == plugins_.end() ? nullptr : &existing->second).info;
+    return install(path, std::move(manifest), std::move(library), hosting, existing == plugins_.end() ? nullptr : &existing->second).info;
 }
 
 const PluginInfo& PluginHost::declare(const std::filesystem::path& file) {
     const std::filesystem::path path = key(file);
     if (plugins_.count(path)) throw PluginError(path, "is already known to this host");
-    PluginManifest manifest = readPluginManifest(path);
-    if (manifest.abiVersion != ISOCHRON_PLUGIN_ABI_VERSION) {
-        throw PluginError(path, "its manifest says plugin ABI " + std::to_string(manifest.abiVersion) +
-                                    ", but this Isochron speaks ABI " + std::to_string(ISOCHRON_PLUGIN_ABI_VERSION));
-    }
-    return install(path, std::move(manifest), nullptr, nullptr).info;
+    return install(path, readCurrentManifest(path), nullptr, {}, nullptr).info;
 }
 
 PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, PluginManifest manifest,
-                                        std::unique_ptr<PluginLibrary> library, Loaded* previous) {
+                                        std::unique_ptr<PluginLibrary> library, const PluginHosting& hosting, Loaded* previous) {
     std::vector<OperatorDescriptor> descriptors;
     std::vector<DeclaredItemType> itemTypes = manifest.itemTypes;
     if (library) {
         descriptors = library->describeOperators();
         std::vector<std::string> problems = manifestMismatches(manifest, *library, descriptors);
-        if (!problems.empty()) throw PluginError(file, "its manifest does not match the binary: " + joined(problems, "; "));
+        if (!problems.empty()) {
+            std::string reason = "its manifest does not match the binary: " + joined(problems, "; ");
+            const std::string binaryBuild = pluginBuildId(file);
+            if (!manifest.buildId.empty() && manifest.buildId != binaryBuild) {
+                reason += " (the manifest was generated from another build of the binary: build the plugin again to regenerate it)";
+            }
+            throw PluginError(file, reason);
+        }
+        if (hosting.sandboxed) {
+            for (OperatorDescriptor& d : descriptors) d.create = sandboxedFactory(file, d, hosting.watchdog);
+        }
     } else {
         descriptors = declaredOnly(manifest, file);
     }
@@ -167,7 +170,7 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
             for (const PortSpec& port : *group) {
                 if (port.type.kind != ItemKind::Custom || !port.type.customType || knownItemTypes.count(port.type.customType)) continue;
                 throw PluginError(file, "operator '" + d.typeName + "', port '" + port.name + "' carries " + port.type.toString() +
-                                            ", an item type no loaded plugin declares (capability " + kItemTypesCapabilityId + ")");
+                                            ", an item type no loaded plugin declares (extension " + ISOCHRON_EXT_ITEM_TYPES + ")");
             }
         }
     }
@@ -178,7 +181,8 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
     replacement.info.name = manifest.name;
     replacement.info.version = manifest.version;
     replacement.info.codeLoaded = library != nullptr;
-    replacement.info.capabilities = manifest.capabilities;
+    replacement.info.hosting = hosting;
+    replacement.info.extensions = manifest.extensions;
     replacement.info.itemTypes = std::move(itemTypes);
     for (const auto& d : descriptors) replacement.info.operatorTypes.push_back(d.typeName);
     replacement.order = previous ? previous->order : nextOrder_++;
@@ -205,13 +209,9 @@ PluginReloadReport PluginHost::reload(const std::filesystem::path& file) {
     std::map<std::string, nlohmann::ordered_json> before;
     for (const auto& type : existing->second.info.operatorTypes) before[type] = descriptorToJson(*registry_.find(type));
 
-    PluginManifest manifest = readPluginManifest(path);
-    if (manifest.abiVersion != ISOCHRON_PLUGIN_ABI_VERSION) {
-        throw PluginError(path, "its manifest says plugin ABI " + std::to_string(manifest.abiVersion) +
-                                    ", but this Isochron speaks ABI " + std::to_string(ISOCHRON_PLUGIN_ABI_VERSION));
-    }
+    PluginManifest manifest = readCurrentManifest(path);
     std::unique_ptr<PluginLibrary> library = PluginLibrary::open(path);
-    const Loaded& loaded = install(path, std::move(manifest), std::move(library), &existing->second);
+    const Loaded& loaded = install(path, std::move(manifest), std::move(library), existing->second.info.hosting, &existing->second);
 
     PluginReloadReport report;
     report.file = path;

@@ -7,6 +7,11 @@
 // (wrong ABI, undefined symbols, no entry point, a type name that already exists, a manifest that
 // does not match the binary), and leaves the registry as it was.
 //
+// Hosting, chosen per plugin when it is loaded: in-process (the default and the fastest: the
+// plugin's hooks are called directly, see abi_operator.h) or sandboxed (each node of the plugin runs
+// in a child process and segments cross in shared memory, so a crash, a hang or an abort() only
+// disables that node; see sandbox/sandboxed_operator.h).
+//
 // Hot reload (for the editor): reload() opens the new binary next to the old one, checks it the same
 // way, and only then swaps the types over, raising the registry's generation, and reports which
 // types were added, removed, changed (ports or parameters differ) or kept. If the new version is
@@ -15,6 +20,7 @@
 // a new Engine (the editor keeps node ids, wiring and parameters; only the operators are new).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -28,14 +34,23 @@
 
 namespace isochron {
 
+/// How a plugin's operators are hosted. [value type]
+struct PluginHosting {
+    /// Run each node of the plugin in a child process of its own.
+    bool sandboxed = false;
+    /// Sandboxed: how long one hook may take before its process is killed and its node disabled.
+    std::chrono::milliseconds watchdog{10'000};
+};
+
 /// One plugin the host knows. [value type]
 struct PluginInfo {
     std::filesystem::path file;  ///< as given to load() or declare(), made absolute
     std::string name;
     std::string version;
     bool codeLoaded = false;     ///< false: declared from its manifest only (its operators cannot run yet)
+    PluginHosting hosting;
     std::vector<std::string> operatorTypes;
-    std::vector<std::string> capabilities;
+    std::vector<std::string> extensions;
     std::vector<DeclaredItemType> itemTypes;
 };
 
@@ -58,9 +73,10 @@ public:
     PluginHost(const PluginHost&) = delete;
     PluginHost& operator=(const PluginHost&) = delete;
 
-    /// Load a plugin and register its operators; see the file comment. A plugin declared from its
-    /// manifest is upgraded to loaded code. Throws PluginError. [setup thread] [may allocate]
-    const PluginInfo& load(const std::filesystem::path& file);
+    /// Load a plugin and register its operators, hosted as `hosting` says; see the file comment. A
+    /// plugin declared from its manifest is upgraded to loaded code. Throws PluginError.
+    /// [setup thread] [may allocate]
+    const PluginInfo& load(const std::filesystem::path& file, const PluginHosting& hosting = {});
     /// Register a plugin's operators from its manifest alone, without loading code: the palette and
     /// graph validation work, building an Engine with them fails until load(). Throws PluginError.
     /// [setup thread] [may allocate]
@@ -68,15 +84,15 @@ public:
     /// Remove a plugin's types, then unmap its code. Returns whether the plugin was known.
     /// [setup thread; no Engine, operator or custom payload from this plugin may be alive]
     bool unload(const std::filesystem::path& file);
-    /// Load the file's current version in place of the loaded (or declared) one; see the file
-    /// comment. Throws PluginError and keeps the old version when the new one is refused.
+    /// Load the file's current version in place of the loaded (or declared) one, hosted as before;
+    /// see the file comment. Throws PluginError and keeps the old version when the new one is refused.
     /// [setup thread; no Engine, operator or custom payload from this plugin may be alive]
     PluginReloadReport reload(const std::filesystem::path& file);
 
     /// The plugin loaded or declared from `file`, or null. [setup thread]
     const PluginInfo* find(const std::filesystem::path& file) const;
     /// The opened binary of a loaded plugin (null if unknown or declared only), e.g. to query its
-    /// capabilities. [setup thread]
+    /// extensions. [setup thread]
     const PluginLibrary* library(const std::filesystem::path& file) const;
     /// Every plugin, in load order. [setup thread]
     std::vector<const PluginInfo*> plugins() const;
@@ -94,8 +110,10 @@ private:
     // Check `manifest` (and `library`, if any) against the registry and swap them in for `previous`
     // (null for a first load); returns the new entry. Throws PluginError, changing nothing.
     Loaded& install(const std::filesystem::path& file, PluginManifest manifest, std::unique_ptr<PluginLibrary> library,
-                    Loaded* previous);
+                    const PluginHosting& hosting, Loaded* previous);
     static std::filesystem::path key(const std::filesystem::path& file);
+    // The manifest of `file`, refused (naming the ABI) unless it is for this host's ABI.
+    static PluginManifest readCurrentManifest(const std::filesystem::path& file);
 
     OperatorRegistry& registry_;
     std::map<std::filesystem::path, Loaded> plugins_;

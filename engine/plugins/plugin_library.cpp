@@ -7,8 +7,10 @@
 #include <cstring>
 #include <system_error>
 
+#include "engine/plugins/abi_descriptor.h"
+#include "engine/plugins/abi_operator.h"
+#include "engine/plugins/plugin_build_id.h"
 #include "engine/plugins/plugin_error.h"
-#include "isochron/ext/item_types.h"
 
 namespace isochron {
 namespace {
@@ -44,6 +46,13 @@ std::filesystem::path privateCopyOf(const std::filesystem::path& file) {
 
 }  // namespace
 
+std::string abiRefusal(std::uint32_t pluginAbi) {
+    std::string text = "built for plugin ABI " + std::to_string(pluginAbi);
+    if (pluginAbi == 1) text += " (the engine's C++ classes, before the C ABI)";
+    return text + ", but this Isochron speaks ABI " + std::to_string(ISOCHRON_ABI_VERSION) +
+           ": rebuild it against this SDK (its operators need <isochron/isochron.hpp> or <isochron/isochron.h>)";
+}
+
 std::unique_ptr<PluginLibrary> PluginLibrary::open(const std::filesystem::path& file) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(file, error)) throw PluginError(file, "no such file");
@@ -59,57 +68,73 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const std::filesystem::path& 
         dlclose(handle);
         return PluginError(file, reason);
     };
-    auto entry = reinterpret_cast<IsochronPluginEntry>(dlsym(handle, ISOCHRON_PLUGIN_ENTRY_NAME));
+    auto entry = reinterpret_cast<isochron_plugin_entry_function>(dlsym(handle, ISOCHRON_ENTRY_NAME));
     if (!entry) {
-        throw refuse(std::string("exports no ") + ISOCHRON_PLUGIN_ENTRY_NAME +
-                     " (define it with ISOCHRON_PLUGIN_ENTRY(table) in one source file)");
+        throw refuse(std::string("exports no ") + ISOCHRON_ENTRY_NAME + " (define it with ISOCHRON_PLUGIN(describe) in one source file)");
     }
-    const PluginTable* table = entry();
-    if (!table) throw refuse(std::string(ISOCHRON_PLUGIN_ENTRY_NAME) + " returned no table");
-    if (table->abiVersion != ISOCHRON_PLUGIN_ABI_VERSION) {
-        throw refuse("built for plugin ABI " + std::to_string(table->abiVersion) + ", but this Isochron speaks ABI " +
-                     std::to_string(ISOCHRON_PLUGIN_ABI_VERSION) + "; rebuild it against this SDK");
-    }
-    if (!table->toolchain || std::strcmp(table->toolchain, ISOCHRON_PLUGIN_TOOLCHAIN) != 0) {
-        throw refuse(std::string("built with the C++ library ") + (table->toolchain ? table->toolchain : "(none given)") +
-                     ", but this Isochron uses " + ISOCHRON_PLUGIN_TOOLCHAIN);
-    }
+    const isochron_plugin* table = entry();
+    if (!table) throw refuse(std::string(ISOCHRON_ENTRY_NAME) + " returned no table (the plugin could not describe itself)");
+    // Every ABI version starts with the version number, so this read is safe whatever built the plugin.
+    if (table->abi_version != ISOCHRON_ABI_VERSION) throw refuse(abiRefusal(table->abi_version));
     if (!table->name || !*table->name || !table->version) throw refuse("its table has no name or version");
-    if (table->operatorCount > 0 && !table->operators) throw refuse("its table lists operators but gives none");
+    if (table->operator_type_count > 0 && !table->operator_types) throw refuse("its table lists operator types but gives none");
     return std::unique_ptr<PluginLibrary>(new PluginLibrary(file, handle, table));
 }
 
 PluginLibrary::~PluginLibrary() { dlclose(handle_); }
 
-const void* PluginLibrary::capability(const char* id) const {
-    return table_->capability ? table_->capability(id) : nullptr;
+const void* PluginLibrary::extension(const char* id) const { return table_->get_extension ? table_->get_extension(id) : nullptr; }
+
+const isochron_operator_type* PluginLibrary::operatorType(const std::string& typeName) const {
+    for (std::uint32_t i = 0; i < table_->operator_type_count; ++i) {
+        const isochron_operator_type& type = table_->operator_types[i];
+        if (type.type_name && typeName == type.type_name) return &type;
+    }
+    return nullptr;
 }
 
 std::vector<OperatorDescriptor> PluginLibrary::describeOperators() const {
     std::vector<OperatorDescriptor> descriptors;
-    for (std::uint32_t i = 0; i < table_->operatorCount; ++i) {
-        if (!table_->operators[i]) throw PluginError(file_, "operator #" + std::to_string(i) + " has no describe function");
+    for (std::uint32_t i = 0; i < table_->operator_type_count; ++i) {
+        const isochron_operator_type& type = table_->operator_types[i];
         try {
-            descriptors.push_back(table_->operators[i]());
-        } catch (const std::exception& e) {
-            throw PluginError(file_, "describing operator #" + std::to_string(i) + " failed: " + e.what());
-        } catch (...) {
-            throw PluginError(file_, "describing operator #" + std::to_string(i) + " threw something that is not a std::exception");
+            descriptors.push_back(descriptorFromAbi(type));
+        } catch (const std::invalid_argument& e) {
+            throw PluginError(file_, e.what());
         }
-        descriptors.back().origin = file_.string();
+        OperatorDescriptor& d = descriptors.back();
+        d.origin = file_.string();
+        auto declared = std::make_shared<const OperatorDescriptor>(d);
+        d.create = [&type, declared, origin = d.origin]() -> std::unique_ptr<Operator> {
+            return std::make_unique<AbiOperator>(type, declared, origin);
+        };
     }
     return descriptors;
 }
 
 std::vector<DeclaredItemType> PluginLibrary::itemTypes() const {
     std::vector<DeclaredItemType> types;
-    const auto* declared = static_cast<const ItemTypesCapability*>(capability(kItemTypesCapabilityId));
+    const auto* declared = static_cast<const isochron_item_types_extension*>(extension(ISOCHRON_EXT_ITEM_TYPES));
     if (!declared) return types;
-    for (std::uint32_t i = 0; i < declared->typeCount; ++i) {
-        const CustomItemType& type = declared->types[i];
+    for (std::uint32_t i = 0; i < declared->type_count; ++i) {
+        const isochron_item_type& type = declared->types[i];
         types.push_back({type.name ? type.name : "", type.doc ? type.doc : ""});
     }
     return types;
+}
+
+PluginManifest PluginLibrary::impliedManifest() const {
+    PluginManifest manifest;
+    manifest.name = table_->name;
+    manifest.version = table_->version;
+    manifest.abiVersion = table_->abi_version;
+    manifest.buildId = pluginBuildId(file_);
+    for (const char* id : kKnownExtensions) {
+        if (extension(id)) manifest.extensions.push_back(id);
+    }
+    manifest.itemTypes = itemTypes();
+    manifest.operators = describeOperators();
+    return manifest;
 }
 
 }  // namespace isochron

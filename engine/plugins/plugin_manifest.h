@@ -1,9 +1,11 @@
 // The JSON manifest beside every plugin binary ("format": "isochron-plugin/1").
 //
-// It declares what the binary will register: the plugin's name and version, the ABI it targets,
-// its capabilities, its custom item types and every operator (ports, parameters with units and
-// ranges). The editor's palette and graph validation read it without loading code; the loader
-// compares it with the binary and refuses a plugin whose manifest is out of date.
+// It declares what the binary registers: the plugin's name and version, the ABI it targets, the
+// build it was generated from (the binary's build id), its extensions, its custom item types and
+// every operator (ports, parameters with units and ranges). The editor's palette and graph
+// validation read it without loading code; the loader compares it with the binary and refuses a
+// plugin whose manifest does not match. isochron_add_plugin() generates it from the binary at
+// build time (isochron-plugin-manifest), so nobody writes one by hand.
 // For a library "dir/name.so" the manifest is "dir/name.manifest.json".
 #pragma once
 
@@ -33,7 +35,8 @@ struct PluginManifest {
     std::string name;
     std::string version;
     std::uint32_t abiVersion = 0;
-    std::vector<std::string> capabilities;     ///< versioned ids, e.g. "isochron.check/1"
+    std::string buildId;                     ///< the binary's build id it was generated from ("" = unknown)
+    std::vector<std::string> extensions;     ///< versioned ids, e.g. "isochron.check/1"
     std::vector<DeclaredItemType> itemTypes;
     std::vector<OperatorDescriptor> operators;
 };
@@ -50,5 +53,9 @@ PluginManifest pluginManifestFromJson(const nlohmann::json& json);
 
 /// The manifest as JSON, in the layout readPluginManifest expects. [setup thread]
 nlohmann::ordered_json pluginManifestToJson(const PluginManifest& manifest);
+
+/// Write the manifest of `library` (to manifestPathFor(library)), replacing the file in one rename
+/// so a reader never sees half of it. Throws PluginError. [setup thread] [may allocate]
+void writePluginManifest(const std::filesystem::path& library, const PluginManifest& manifest);
 
 }  // namespace isochron

@@ -47,6 +47,7 @@ struct InputState {
     TimeNs progress = kBeginningOfTime;
     std::uint64_t items = 0;    ///< data items received (progress excluded)
     std::uint64_t samples = 0;
+    std::uint64_t lateItems = 0;  ///< data items older than this input's progress (Operator::countLate)
     bool connected = false;
     bool listed = false;  ///< queueing schedulers: this queue is in the scheduler's ready list
     ResolvedPort port;

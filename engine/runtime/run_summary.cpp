@@ -37,7 +37,9 @@ RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome) {
         for (const auto& in : node->inputs) {
             n.itemsIn += in.items;
             n.samplesIn += in.samples;
+            if (in.lateItems) n.lateItems.emplace_back(in.port.name, in.lateItems);
         }
+        if (node->op) n.held = node->op->heldState();
         for (const auto& out : node->outputs) {
             n.itemsOut += out.items;
             n.samplesOut += out.samples;
@@ -98,6 +100,14 @@ nlohmann::ordered_json RunSummary::toJson() const {
             entry["warnings"] = n.warnings;
         }
         if (!n.failure.empty()) entry["failure"] = n.failure;
+        if (!n.lateItems.empty()) {
+            ordered_json late = ordered_json::object();
+            for (const auto& [port, count] : n.lateItems) late[port] = count;
+            entry["late_items"] = late;
+        }
+        if (n.held.peakItems) {
+            entry["held"] = {{"items", n.held.items}, {"bytes", n.held.bytes}, {"peak_items", n.held.peakItems}, {"peak_bytes", n.held.peakBytes}};
+        }
         nodesJson[n.node] = entry;
     }
     root["nodes"] = nodesJson;
@@ -125,6 +135,9 @@ std::string RunSummary::toText() const {
     }
     for (const auto& n : nodes) {
         for (const auto& w : n.warnings) text += "warning: node '" + n.node + "': " + w + "\n";
+        for (const auto& [port, count] : n.lateItems) {
+            text += "note: node '" + n.node + "', input '" + port + "': " + std::to_string(count) + " late items (older than the input's progress)\n";
+        }
         if (n.warningCount > n.warnings.size()) {
             text += "warning: node '" + n.node + "': " + std::to_string(n.warningCount - n.warnings.size()) +
                     " more warnings\n";

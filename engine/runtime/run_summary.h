@@ -34,6 +34,8 @@ struct NodeSummary {
     std::uint64_t warningCount = 0;
     std::vector<std::string> warnings;
     std::string failure;  ///< empty unless the node failed
+    std::vector<std::pair<std::string, std::uint64_t>> lateItems;  ///< per input port that had any: name, count
+    HeldState held;  ///< what the operator held back at the end, and its peak
 };
 
 /// A whole run. [value type]

@@ -151,10 +151,17 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
             t.failure.clear();
         }
         t.finished = node.finished;
+        t.watermarkNs = node.outputProgress;
+        const HeldState held = node.op ? node.op->heldState() : HeldState{};
+        t.heldItems = held.items;
+        t.heldBytes = held.bytes;
+        TimeNs leastProgress = kEndOfTime, mostProgress = kBeginningOfTime;
         for (std::size_t p = 0; p < node.inputs.size(); ++p) {
             const InputState& in = node.inputs[p];
             t.queuedBytes += in.queue.queuedBytes();
             if (!in.connected) continue;
+            leastProgress = std::min(leastProgress, in.progress);
+            mostProgress = std::max(mostProgress, in.progress);
             QueueTelemetry q;
             q.node = static_cast<int>(i);
             q.port = static_cast<int>(p);
@@ -162,8 +169,13 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
             q.bytes = in.queue.queuedBytes();
             const TimeNs oldest = in.queue.empty() ? 0 : in.queue.front().arrivalNs();
             q.oldestWaitMs = oldest > 0 ? static_cast<double>(now - oldest) / 1e6 : 0.0;
+            q.watermarkNs = in.progress;
+            q.lateItems = in.lateItems;
             s.queues.push_back(q);
         }
+        // Skew is only meaningful while every input has said something and none has ended.
+        const bool comparable = leastProgress > kBeginningOfTime && mostProgress < kEndOfTime;
+        t.skewMs = comparable ? static_cast<double>(mostProgress - leastProgress) / 1e6 : 0.0;
         if (!node.sink) continue;
         const SinkStats& sink = *node.sink;
         OutputTelemetry o;

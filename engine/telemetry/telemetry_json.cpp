@@ -2,6 +2,17 @@
 
 namespace isochron {
 
+namespace {
+
+// A watermark as JSON: null before the stream said anything, "end" once it ended, else ns.
+nlohmann::ordered_json watermarkJson(TimeNs t) {
+    if (t == kBeginningOfTime) return nullptr;
+    if (t == kEndOfTime) return "end";
+    return t;
+}
+
+}  // namespace
+
 nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::vector<std::string>& nodeIds) {
     using nlohmann::ordered_json;
     ordered_json root;
@@ -24,6 +35,10 @@ nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::ve
                              {"queued_items", n.queuedItems},
                              {"queued_bytes", n.queuedBytes},
                              {"warnings", n.warnings},
+                             {"watermark_ns", watermarkJson(n.watermarkNs)},
+                             {"skew_ms", n.skewMs},
+                             {"held_items", n.heldItems},
+                             {"held_bytes", n.heldBytes},
                              {"failed", n.failed},
                              {"finished", n.finished}};
         if (n.failed) nodes[nodeIds[i]]["failure"] = n.failure;
@@ -46,7 +61,9 @@ nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::ve
                           {"port", q.port},
                           {"items", q.items},
                           {"bytes", q.bytes},
-                          {"oldest_wait_ms", q.oldestWaitMs}});
+                          {"oldest_wait_ms", q.oldestWaitMs},
+                          {"watermark_ns", watermarkJson(q.watermarkNs)},
+                          {"late_items", q.lateItems}});
     }
     root["queues"] = queues;
     return root;

@@ -20,6 +20,10 @@ struct NodeTelemetry {
     std::uint64_t queuedItems = 0;   ///< waiting in this node's input queues
     std::uint64_t queuedBytes = 0;   ///< sample bytes those items reference
     std::uint64_t warnings = 0;
+    TimeNs watermarkNs = kBeginningOfTime;  ///< progress promised on the outputs (the stream's low watermark)
+    double skewMs = 0;          ///< between the most and the least advanced connected input (0 with one input)
+    std::uint64_t heldItems = 0;  ///< what the operator holds back (buffers, open windows, join state)
+    std::uint64_t heldBytes = 0;
     bool failed = false;
     bool finished = false;
     std::string failure;  ///< why the node was disabled (names the plugin file for plugin operators); empty unless failed
@@ -43,6 +47,8 @@ struct QueueTelemetry {
     std::uint64_t items = 0;
     std::uint64_t bytes = 0;
     double oldestWaitMs = 0;  ///< how long the front item has waited since it arrived (0 if unknown)
+    TimeNs watermarkNs = kBeginningOfTime;  ///< progress promised on this input (its low watermark)
+    std::uint64_t lateItems = 0;  ///< data items that arrived older than that progress
 };
 
 /// Everything at one instant. [value type; buffers are reused between snapshots]

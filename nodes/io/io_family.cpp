@@ -4,6 +4,7 @@
 #include "nodes/io/csv_sink.h"
 #include "nodes/io/item_tap.h"
 #include "nodes/io/jsonl_event_sink.h"
+#include "nodes/io/jsonl_event_source.h"
 #include "nodes/io/null_sink.h"
 #include "nodes/io/sound_file_sink.h"
 #include "nodes/io/wav_file_sink.h"
@@ -17,6 +18,7 @@ void registerIoNodes(OperatorRegistry& registry) {
     registry.add(csvSinkDescriptor());
     registry.add(audioOutputDescriptor());
     registry.add(jsonlEventSinkDescriptor());
+    registry.add(jsonlEventSourceDescriptor());
     registry.add(nullSinkDescriptor());
     registry.add(itemTapDescriptor());
 }

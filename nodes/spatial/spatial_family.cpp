@@ -10,6 +10,7 @@
 #include "nodes/spatial/source_tracker.h"
 #include "nodes/spatial/srp_phat.h"
 #include "nodes/spatial/triangulate.h"
+#include "nodes/spatial/triangulate_joined.h"
 
 namespace isochron {
 
@@ -19,6 +20,7 @@ void registerSpatialNodes(OperatorRegistry& registry) {
     registry.add(amlDoaDescriptor());
     registry.add(musicDoaDescriptor());
     registry.add(triangulateDescriptor());
+    registry.add(triangulateJoinedDescriptor());
     registry.add(bearingTrackerDescriptor());
     registry.add(arrayStftDescriptor());
     registry.add(frameDirectionsDescriptor());

@@ -6,22 +6,13 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Dense>
-
 #include "engine/operators/operator.h"
+#include "nodes/spatial/bearing_intersection.h"
 
 namespace isochron {
 namespace {
 
-constexpr double kDegreesToRadians = std::numbers::pi / 180.0;
 constexpr std::size_t kPendingReserved = 8;
-
-/// Where one array is on the map: its origin (m) and the map direction of its azimuth 0 (degrees,
-/// counter-clockwise from the map's x axis).
-struct ArrayPose {
-    Eigen::Vector2d position;
-    double headingDegrees;
-};
 
 /// Least-squares intersection of the bearing lines of one sound seen by every array.
 ///
@@ -31,18 +22,24 @@ struct ArrayPose {
 /// first cannot match anything and is dropped. The position minimises the confidence-weighted sum of
 /// squared distances to the bearing lines, x = (sum w n n^T)^-1 sum w n n^T a, n the lines' normals.
 class Triangulate final : public Operator {
+public:
+    HeldState heldState() const override {
+        HeldState state = peak_;
+        state.items = 0;
+        for (const auto& queue : pending_) state.items += queue.size();
+        state.bytes = state.items * sizeof(Item);
+        return state;
+    }
+
 protected:
     void onActivate() override {
         if (inputCount() < 2) throw OperatorError("triangulation needs bearings from at least 2 arrays");
-        const std::vector<double>& poses = params().getRealList("array_poses");
-        if (poses.size() != static_cast<std::size_t>(3 * inputCount())) {
-            throw OperatorError("array_poses has " + std::to_string(poses.size()) + " numbers; " +
-                                std::to_string(inputCount()) + " arrays need 3 each (x_m, y_m, heading_deg)");
+        try {
+            poses_ = arrayPosesFrom(params().getRealList("array_poses"), inputCount());
+        } catch (const std::invalid_argument& e) {
+            throw OperatorError(e.what());
         }
-        for (int i = 0; i < inputCount(); ++i) {
-            const std::size_t at = static_cast<std::size_t>(3 * i);
-            poses_.push_back({{poses[at], poses[at + 1]}, poses[at + 2]});
-        }
+        bearings_.resize(poses_.size());
         maxSkewSeconds_ = params().getReal("max_skew");
         pending_.assign(static_cast<std::size_t>(inputCount()), {});
         for (auto& queue : pending_) queue.reserve(kPendingReserved);
@@ -50,6 +47,9 @@ protected:
 
     void process(int inputPort, Item&& item) override {
         pending_[static_cast<std::size_t>(inputPort)].push_back(std::move(item));
+        const HeldState now = heldState();
+        peak_.peakItems = std::max(peak_.peakItems, now.items);
+        peak_.peakBytes = std::max(peak_.peakBytes, now.bytes);
         while (std::all_of(pending_.begin(), pending_.end(), [](const auto& queue) { return !queue.empty(); })) {
             matchFronts();
         }
@@ -81,53 +81,30 @@ private:
     }
 
     void locate() {
-        Eigen::Matrix2d normalSum = Eigen::Matrix2d::Zero();
-        Eigen::Vector2d weightedSum = Eigen::Vector2d::Zero();
-        double weightTotal = 0.0;
         for (std::size_t i = 0; i < pending_.size(); ++i) {
-            const Item& bearing = pending_[i].front();
-            const double azimuth = bearing.event()->get("azimuth_deg").value_or(std::nan(""));
-            const double weight = std::max(bearing.event()->get("confidence").value_or(1.0), 1e-3);
-            const double angle = (poses_[i].headingDegrees + azimuth) * kDegreesToRadians;
-            const Eigen::Vector2d normal(-std::sin(angle), std::cos(angle));
-            const Eigen::Matrix2d projector = weight * normal * normal.transpose();
-            normalSum += projector;
-            weightedSum += projector * poses_[i].position;
-            weightTotal += weight;
+            const EventRecord& bearing = *pending_[i].front().event();
+            bearings_[i] = {bearing.get("azimuth_deg").value_or(std::nan("")), bearing.get("confidence").value_or(1.0)};
         }
-        // Nearly parallel bearings (or a missing azimuth) leave the intersection undetermined.
-        const double determinant = normalSum.determinant();
-        if (!std::isfinite(determinant) || determinant < 1e-6 * weightTotal * weightTotal) {
-            warn("bearings at " + std::to_string(pending_.front().front().range().start) +
-                 " are (nearly) parallel: no position");
+        const BearingIntersection meet = intersectBearings(poses_, bearings_);
+        const Item& reference = pending_.front().front();
+        if (!meet.position) {
+            warn("bearings at " + std::to_string(reference.range().start) + ": " + meet.problem + ": no position");
             return;
         }
-        const Eigen::Vector2d position = normalSum.inverse() * weightedSum;
-        double squaredDistances = 0.0;
-        for (std::size_t i = 0; i < pending_.size(); ++i) {
-            const double angle = (poses_[i].headingDegrees + pending_[i].front().event()->get("azimuth_deg").value_or(0.0)) *
-                                 kDegreesToRadians;
-            const Eigen::Vector2d direction(std::cos(angle), std::sin(angle));
-            const Eigen::Vector2d offset = position - poses_[i].position;
-            if (direction.dot(offset) <= 0.0) {
-                warn("bearings at " + std::to_string(pending_.front().front().range().start) +
-                     " do not converge in front of every array: no position");
-                return;
-            }
-            const double across = offset.x() * direction.y() - offset.y() * direction.x();
-            squaredDistances += across * across;
-        }
+        double weightTotal = 0;
+        for (const Bearing& b : bearings_) weightTotal += std::max(b.weight, 1e-3);
         EventRecord* record = EventRecord::create("position");
-        record->set("x_m", position.x());
-        record->set("y_m", position.y());
-        record->set("residual_m", std::sqrt(squaredDistances / static_cast<double>(pending_.size())));
-        const Item& reference = pending_.front().front();
+        record->set("x_m", meet.position->x());
+        record->set("y_m", meet.position->y());
+        record->set("residual_m", meet.residualMetres);
         emit(0, Item::event(record, reference.range(), weightTotal / static_cast<double>(pending_.size())));
     }
 
     std::vector<ArrayPose> poses_;
+    std::vector<Bearing> bearings_;  // the bearings being intersected, one per array
     double maxSkewSeconds_ = 0.1;
     std::vector<std::vector<Item>> pending_;  // [array][k]: bearings not yet matched
+    HeldState peak_;                          // the most bearings held at once
 };
 
 }  // namespace

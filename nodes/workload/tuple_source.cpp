@@ -1,5 +1,6 @@
 #include "nodes/workload/tuple_source.h"
 
+#include <cmath>
 #include <string>
 
 #include "engine/operators/operator.h"
@@ -20,7 +21,7 @@ protected:
         burst_ = params().getInt("burst");
         aligned_ = params().getBool("aligned");
         const double totalRate = params().getReal("rate") * static_cast<double>(streams_);
-        timebase_ = &Timebase::get(totalRate, 0, Clock::media());
+        timebase_ = &Timebase::get(totalRate, static_cast<TimeNs>(std::llround(params().getReal("start") * 1e9)), Clock::media());
         BlockPacerSettings settings = pacingSettingsFrom(params());
         settings.rateHz = totalRate;
         settings.blockLength = aligned_ ? burst_ * streams_ : burst_;
@@ -83,6 +84,8 @@ OperatorDescriptor tupleSourceDescriptor() {
         ParamSpec{"aligned", ParamKind::Bool, false, {}, {}, "", "all streams' bursts arrive at the same instants"},
         ParamSpec{"count", ParamKind::Int, std::int64_t{0}, 0.0, {}, "items",
                   "items per stream, rounded up to whole bursts (0 = forever)"},
+        ParamSpec{"start", ParamKind::Real, 0.0, -1e9, 1e9, "s",
+                  "time stamped on the first item (a negative start makes the stream lag others: skew)"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) {
         if (spec.name == "pace") spec.defaultValue = 1.0;

@@ -30,8 +30,8 @@ TEST_CASE("descriptor differences and manifest errors name the field", "[plugins
     json["outputs"][0]["optional"] = true;
     const auto differences = descriptorDifferences(descriptorFromJson(json), mean);
     REQUIRE(differences.size() == 2);
-    CHECK_THAT(differences[0], Contains("outputs[0].optional: the manifest says true, the binary has none"));
-    CHECK_THAT(differences[1], Contains("params[0].max: the manifest says 5.0, the binary has none"));
+    CHECK_THAT(differences[0], Contains("output '" + mean.outputs[0].name + "', optional: the manifest says true, the binary has none"));
+    CHECK_THAT(differences[1], Contains("parameter '" + mean.params[0].name + "', max: the manifest says 5.0, the binary has none"));
 
     json = descriptorToJson(mean);
     json["params"][1]["kind"] = "float";
@@ -43,4 +43,8 @@ TEST_CASE("descriptor differences and manifest errors name the field", "[plugins
     json["params"][0]["default"] = "loud";
     CHECK_THROWS_WITH(descriptorFromJson(json), Contains("params[0].default"));
     CHECK_THROWS_WITH(pluginManifestFromJson({{"format", "isochron-plugin/2"}}), Contains("format: expected \"isochron-plugin/1\""));
+    CHECK_THROWS_WITH(pluginManifestFromJson({{"format", "isochron-plugin/1"}, {"name", "x"}, {"version", 1}}),
+                      Contains("manifest.version: has the wrong type (1)"));
+    CHECK_THROWS_WITH(pluginManifestFromJson({{"format", "isochron-plugin/1"}, {"name", "x"}, {"version", "1"}, {"abi", 2}, {"item_types", {{{"doc", "d"}}}}}),
+                      Contains("manifest.item_types[0].name: missing"));
 }

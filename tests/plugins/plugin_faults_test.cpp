@@ -79,7 +79,7 @@ TEST_CASE("isochron-run loads --plugin files and discovered plugins, and lists t
     CHECK(listed.status == 0);
     CHECK_THAT(listed.output, Contains("biquad.filter  [filters]  Second-order IIR filter") &&
                                   Contains("(plugin " + std::filesystem::canonical(examplePlugin("biquad")).string() + ")"));
-    CHECK_THAT(listed.output, Contains("biquad 1.0.0  ") && Contains("capability isochron.check/1"));
+    CHECK_THAT(listed.output, Contains("biquad 1.0.0  ") && Contains("extension isochron.check/1"));
     CHECK_THAT(listed.output, Contains("stats.mean_filter  [stats]"));
 
     // Discovery: ISOCHRON_PLUGIN_PATH names the examples; a broken plugin elsewhere is only a warning.
@@ -88,7 +88,14 @@ TEST_CASE("isochron-run loads --plugin files and discovered plugins, and lists t
     const Result discovered = runRunner("--list-plugins", path);
     CHECK(discovered.status == 0);
     CHECK_THAT(discovered.output, Contains("tones 1.0.0") && Contains("item type custom<tones.tone>") && Contains("zero_crossing_rate 1.0.0"));
-    CHECK_THAT(discovered.output, Contains("warning: plugin " + (folder.path() / "broken.so").string() + ": built for plugin ABI 2"));
+    CHECK_THAT(discovered.output, Contains("warning: plugin " + (folder.path() / "broken.so").string() + ": built for plugin ABI 1"));
+    CHECK_THAT(discovered.output, Contains("plugins were looked for in:\n  " + std::string(ISOCHRON_EXAMPLE_PLUGIN_DIR) + "\n  " +
+                                           folder.path().string() + "\n  /nonexistent-isochron-test/isochron/plugins  (does not exist)"));
+
+    // With nothing to find, it still says where it looked.
+    const Result nothing = runRunner("--list-plugins", "ISOCHRON_PLUGIN_PATH=" + (folder.path() / "empty").string());
+    CHECK(nothing.status == 0);
+    CHECK_THAT(nothing.output, Contains((folder.path() / "empty").string() + "  (does not exist)") && Contains("no plugins found"));
 
     // A refused --plugin is fatal and says why.
     const Result refused = runRunner("--plugin " + fixturePlugin("refused_symbol").string() + " --list-operators");

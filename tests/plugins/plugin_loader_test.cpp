@@ -8,15 +8,18 @@
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
+#include "engine/plugins/plugin_build_id.h"
 #include "engine/plugins/plugin_discovery.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/runtime/engine.h"
 #include "nodes/register_builtin_nodes.h"
 #include "tests/plugins/plugin_test_support.h"
+#include "tests/support/run_command.h"
 
 using namespace isochron;
 using namespace isochron::test;
 using Catch::Matchers::Contains;
+using isochron::test::CommandResult;
 
 namespace {
 
@@ -47,7 +50,7 @@ TEST_CASE("example plugins register next to the built-ins with their file as ori
     CHECK(biquad.name == "biquad");
     CHECK(biquad.codeLoaded);
     CHECK(biquad.operatorTypes == std::vector<std::string>{"biquad.filter"});
-    CHECK(biquad.capabilities == std::vector<std::string>{"isochron.check/1"});
+    CHECK(biquad.extensions == std::vector<std::string>{"isochron.check/1"});
     const OperatorDescriptor* filter = registry.find("biquad.filter");
     REQUIRE(filter != nullptr);
     CHECK(filter->origin == std::filesystem::canonical(examplePlugin("biquad")).string());
@@ -68,13 +71,13 @@ TEST_CASE("example plugins register next to the built-ins with their file as ori
     CHECK_FALSE(host.unload(examplePlugin("biquad")));
 }
 
-TEST_CASE("the host refuses wrong ABIs, undefined symbols, missing entry points, taken type names and other C++ libraries", "[plugins]") {
+TEST_CASE("the host refuses plugins of ABI 1, undefined symbols, missing entry points and taken type names", "[plugins]") {
     OperatorRegistry registry = builtins();
     PluginHost host(registry);
     const std::uint64_t generation = registry.generation();
 
     std::string refusal = refusalOf(host, fixturePlugin("refused_abi"));
-    CHECK_THAT(refusal, Contains("refused_abi.so") && Contains("built for plugin ABI 2, but this Isochron speaks ABI 1"));
+    CHECK_THAT(refusal, Contains("refused_abi.so") && Contains("built for plugin ABI 1") && Contains("this Isochron speaks ABI 2: rebuild it"));
     refusal = refusalOf(host, fixturePlugin("refused_symbol"));
     CHECK_THAT(refusal, Contains("refused_symbol.so") && Contains("undefined symbol: isochron_fixture_function_nobody_defines"));
     refusal = refusalOf(host, fixturePlugin("refused_entry"));
@@ -82,10 +85,6 @@ TEST_CASE("the host refuses wrong ABIs, undefined symbols, missing entry points,
     refusal = refusalOf(host, fixturePlugin("refused_duplicate"));
     CHECK_THAT(refusal, Contains("refused_duplicate.so") &&
                             Contains("defines operator type 'stats.mean_filter', which already exists (from built-in)"));
-
-    refusal = refusalOf(host, fixturePlugin("refused_toolchain"));
-    CHECK_THAT(refusal, Contains("refused_toolchain.so") &&
-                            Contains("built with the C++ library libstdc++/old-abi, but this Isochron uses libstdc++/cxx11-abi"));
 
     CHECK(registry.generation() == generation);  // nothing registered, nothing removed
     CHECK(host.plugins().empty());
@@ -101,8 +100,10 @@ TEST_CASE("the host refuses a plugin without a manifest, with another ABI in its
     std::filesystem::copy_file(examplePlugin("zero_crossing_rate"), bare);
     CHECK_THAT(refusalOf(host, bare), Contains("bare.so") && Contains("no manifest (expected") && Contains("bare.manifest.json"));
 
-    const auto future = copyPlugin(examplePlugin("zero_crossing_rate"), folder.path(), "future", [](nlohmann::json& m) { m["abi"] = 2; });
-    CHECK_THAT(refusalOf(host, future), Contains("future.so") && Contains("its manifest says plugin ABI 2"));
+    const auto older = copyPlugin(examplePlugin("zero_crossing_rate"), folder.path(), "older", [](nlohmann::json& m) { m["abi"] = 1; });
+    CHECK_THAT(refusalOf(host, older), Contains("older.so") && Contains("its manifest says it was built for plugin ABI 1") && Contains("rebuild it"));
+    const auto future = copyPlugin(examplePlugin("zero_crossing_rate"), folder.path(), "future", [](nlohmann::json& m) { m["abi"] = 3; });
+    CHECK_THAT(refusalOf(host, future), Contains("future.so") && Contains("built for plugin ABI 3, but this Isochron speaks ABI 2"));
 
     const auto broken = folder.path() / "broken.so";
     std::filesystem::copy_file(examplePlugin("zero_crossing_rate"), broken);
@@ -117,7 +118,7 @@ TEST_CASE("the host refuses a plugin without a manifest, with another ABI in its
                                                                      std::filesystem::canonical(examplePlugin("zero_crossing_rate")).string()));
 }
 
-TEST_CASE("the loader compares the manifest with the binary and names every difference", "[plugins]") {
+TEST_CASE("the loader compares the manifest with the binary by name and names every difference", "[plugins]") {
     ScratchFolder folder("manifest-mismatch");
     OperatorRegistry registry = builtins();
     PluginHost host(registry);
@@ -126,21 +127,33 @@ TEST_CASE("the loader compares the manifest with the binary and names every diff
         m["operators"][0]["inputs"][0]["type"] = "signal<f64>";
         m["operators"].push_back(m["operators"][0]);
         m["operators"][1]["type"] = "biquad.ghost";
-        m["capabilities"] = nlohmann::json::array();
+        m["extensions"] = nlohmann::json::array();
         m["version"] = "9.9.9";
     });
     const std::string refusal = refusalOf(host, edited);
     CHECK_THAT(refusal, Contains("edited.so: its manifest does not match the binary"));
-    CHECK_THAT(refusal, Contains("operator 'biquad.filter', params[1].unit: the manifest says \"kHz\", the binary \"Hz\""));
-    CHECK_THAT(refusal, Contains("operator 'biquad.filter', inputs[0].type: the manifest says \"signal<f64>\", the binary \"signal<f32>\""));
+    CHECK_THAT(refusal, Contains("operator 'biquad.filter', parameter 'frequency_hz', unit: the manifest says \"kHz\", the binary \"Hz\""));
+    CHECK_THAT(refusal, Contains("operator 'biquad.filter', input 'in', type: the manifest says \"signal<f64>\", the binary \"signal<f32>\""));
     CHECK_THAT(refusal, Contains("operator 'biquad.ghost' is in the manifest but not in the binary"));
-    CHECK_THAT(refusal, Contains("the binary offers capability isochron.check/1, the manifest does not list it"));
+    CHECK_THAT(refusal, Contains("the binary offers extension isochron.check/1, the manifest does not list it"));
     CHECK_THAT(refusal, Contains("the manifest names biquad 9.9.9, the binary biquad 1.0.0"));
     CHECK(registry.find("biquad.filter") == nullptr);
 
+    // One misplaced parameter is one difference, not a difference for every parameter after it.
+    const auto reordered = copyPlugin(examplePlugin("biquad"), folder.path(), "reordered", [](nlohmann::json& m) {
+        std::swap(m["operators"][0]["params"][0], m["operators"][0]["params"][2]);
+        m["operators"][0]["params"][1].erase("live");
+    });
+    const std::string reorderedRefusal = refusalOf(host, reordered);
+    CHECK_THAT(reorderedRefusal, Contains("parameters are in another order: the manifest lists [q, frequency_hz, response], the binary "
+                                          "[response, frequency_hz, q]"));
+    CHECK_THAT(reorderedRefusal, Contains("parameter 'frequency_hz', live: the binary says true, the manifest has none"));
+    INFO(reorderedRefusal);
+    CHECK(std::count(reorderedRefusal.begin(), reorderedRefusal.end(), ';') == 1);  // exactly two differences
+
     const auto itemless = copyPlugin(examplePlugin("tones"), folder.path(), "itemless", [](nlohmann::json& m) {
         m["item_types"] = nlohmann::json::array();
-        m["capabilities"] = nlohmann::json::array();
+        m["extensions"] = nlohmann::json::array();
     });
     CHECK_THAT(refusalOf(host, itemless), Contains("item types: the manifest declares [], the binary [tones.tone"));
 }
@@ -203,7 +216,8 @@ TEST_CASE("discovery searches ISOCHRON_PLUGIN_PATH, then the per-user folder; ea
     setenv("ISOCHRON_PLUGIN_PATH", path.c_str(), 1);
     setenv("XDG_DATA_HOME", data.c_str(), 1);
     CHECK(userPluginFolder() == user);
-    CHECK(pluginSearchFolders() == std::vector<std::filesystem::path>{first, second, folder.path() / "missing", user});
+    CHECK(pluginSearchFolders() == std::vector<std::filesystem::path>{first, second, folder.path() / "missing", user, installedPluginFolder()});
+    CHECK(installedPluginFolder().filename() == "plugins");
     CHECK(discoverPlugins() == std::vector<std::filesystem::path>{first / "x.so", second / "y.so", user / "z.so"});
 
     unsetenv("XDG_DATA_HOME");
@@ -213,4 +227,31 @@ TEST_CASE("discovery searches ISOCHRON_PLUGIN_PATH, then the per-user folder; ea
     CHECK(userPluginFolder() == folder.path() / ".local" / "share" / "isochron" / "plugins");
     setenv("HOME", savedHome.c_str(), 1);
     unsetenv("ISOCHRON_PLUGIN_PATH");
+}
+
+TEST_CASE("the build writes each plugin's manifest from its binary, with the binary's build id", "[plugins][manifest]") {
+    const auto zcr = examplePlugin("zero_crossing_rate");
+    const CommandResult printed = runProgram(ISOCHRON_PLUGIN_MANIFEST_BINARY, "--print " + zcr.string());
+    REQUIRE(printed.status == 0);
+    std::ifstream in(manifestPathFor(zcr));
+    const nlohmann::json written = nlohmann::json::parse(in);
+    CHECK(nlohmann::json::parse(printed.output) == written);
+    CHECK(written["abi"] == 2);
+    CHECK(written["operators"][0]["params"][0]["unit"] == "samples");
+    CHECK(written["build_id"].get<std::string>().size() == 40);  // sha1
+    CHECK(written["build_id"] == pluginBuildId(zcr));
+    CHECK(manifestDescribesBuild(zcr));
+
+    // Release 2's binary beside release 1's manifest: another build, and the refusal says so.
+    ScratchFolder folder("manifest-build");
+    const auto plugin = copyPlugin(fixturePlugin("versioned_v1"), folder.path(), "versioned");
+    std::filesystem::copy_file(fixturePlugin("versioned_v2"), plugin, std::filesystem::copy_options::overwrite_existing);
+    CHECK_FALSE(manifestDescribesBuild(plugin));
+    OperatorRegistry registry = builtins();
+    PluginHost host(registry);
+    CHECK_THAT(refusalOf(host, plugin), Contains("the manifest was generated from another build of the binary"));
+
+    const CommandResult refused = runProgram(ISOCHRON_PLUGIN_MANIFEST_BINARY, fixturePlugin("refused_entry").string());
+    CHECK(refused.status == 2);
+    CHECK_THAT(refused.output, Contains("refused_entry.so: exports no isochron_plugin_entry"));
 }

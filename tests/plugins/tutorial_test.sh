@@ -36,7 +36,25 @@ if [ "$lines" -ne 10 ]; then
   exit 1
 fi
 awk -F'"value":' '{ split($2, v, "}"); if (v[1] < 0.499 || v[1] > 0.5) { print "peak " v[1] " is not about 0.5 on line " NR > "/dev/stderr"; bad = 1 } } END { exit bad }' "$peaks"
-# The plugin went to the per-user folder, where the runner found it.
+# Four clicks a quarter of a second apart: four onset events, each with its fields.
+onsets=$HOME/peak-plugin/onsets.jsonl
+python3 - "$onsets" <<'PY'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+assert len(events) == 4, f"expected 4 onsets, found {len(events)}"
+for n, event in enumerate(events):
+    assert event["kind"] == "event" and event["label"] == "onset", event
+    assert abs(event["t_start"] - 0.25 * n) < 1e-9, event
+    assert abs(event["amplitude"] - 0.8) < 1e-6 and abs(event["score"] - 0.8) < 1e-6, event
+    assert abs(event["gap_s"] - (0.25 if n else 0)) < 1e-9, event
+PY
+# The plugin went to the per-user folder, where the runner found it; it was built optimized; the
+# SDK prefix holds the SDK and nothing else (no example plugins).
 test -f "$HOME/.local/share/isochron/plugins/peak.so"
 test -f "$HOME/.local/share/isochron/plugins/peak.manifest.json"
-echo "tutorial followed: $lines windows, all peaks about 0.5"
+grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$HOME/peak-plugin/build/CMakeCache.txt"
+if [ -e "$HOME/isochron-sdk/share/isochron/plugins" ]; then
+  echo "the SDK prefix has plugins in it: $(ls "$HOME/isochron-sdk/share/isochron/plugins")" >&2
+  exit 1
+fi
+echo "tutorial followed: $lines windows, all peaks about 0.5; 4 onsets a quarter of a second apart"

@@ -35,9 +35,17 @@ std::string unpaced(const std::filesystem::path& graph) {
     return sets;
 }
 
+/// The only audio devices the runner sees in this process and its children: one virtual array, one
+/// virtual speaker pair, and a `default` that plays to nowhere. Without them a sample that plays
+/// sound (io.audio_output on `default`) would open whatever the machine's ALSA configuration offers.
+void installRunnerAudioDevices() {
+    isochron::test::installVirtualCaptureDevices({{"isochron_listed2", 2, std::vector<float>(2 * 64, 0.0f)}}, {{"isochron_speakers_listed"}});
+}
+
 }  // namespace
 
 TEST_CASE("isochron-run runs every sample graph and writes a report", "[runner]") {
+    installRunnerAudioDevices();
     for (const auto& entry : std::filesystem::recursive_directory_iterator(samples())) {
         if (!entry.path().string().ends_with(".isograph.json")) continue;
         INFO("graph " << entry.path().string());
@@ -118,7 +126,7 @@ TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
     CHECK(schedulers.status == 0);
     for (const char* name : {"fifo", "fifo-slice", "rtc", "df", "slice_us", "burst"}) CHECK(schedulers.output.find(name) != std::string::npos);
     // The devices the runner lists are the machine's: give it one virtual array and nothing else.
-    isochron::test::installVirtualCaptureDevices({{"isochron_listed2", 2, std::vector<float>(2 * 64, 0.0f)}}, {{"isochron_speakers_listed"}});
+    installRunnerAudioDevices();
     Result devices = runCommand("--list-devices");
     CHECK(devices.status == 0);
     CHECK(devices.output.find("isochron_listed2") != std::string::npos);

@@ -145,8 +145,23 @@ TEST_CASE("a rebuilt plugin file is reloaded; the palette and the document follo
         CHECK(document.spec().edges.size() == 2);
     }
 
+    SECTION("a new binary waits for its own manifest before it is reloaded") {
+        // A build links the binary first and writes the manifest after it: the binary settles beside
+        // the old manifest, which must not be read against it (no false "kept").
+        fs::copy_file(fixturePlugin("versioned_v2"), plugin, fs::copy_options::overwrite_existing);
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 1500) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);  // several settling times
+        CHECK(summaries.isEmpty());
+        fs::copy_file(manifestPathFor(fixturePlugin("versioned_v2")), manifestPathFor(plugin), fs::copy_options::overwrite_existing);
+        REQUIRE(waitUntil([&] { return summaries.size() == 1; }));
+        CHECK(outcomes.front());
+        CHECK_THAT(summaries.front().toStdString(), Contains("versioned.so 2.0.0 reloaded"));
+    }
+
     SECTION("a refused build keeps the old one and says why until a good build loads") {
-        // Release 2's binary beside release 1's manifest: the loader refuses it.
+        // Release 2's binary beside release 1's manifest: once the watcher's patience for the new
+        // manifest runs out, the loader refuses it.
         fs::copy_file(fixturePlugin("versioned_v2"), plugin, fs::copy_options::overwrite_existing);
         REQUIRE(waitUntil([&] { return summaries.size() == 1; }));
         CHECK_FALSE(outcomes.front());

@@ -46,7 +46,8 @@ LocalizationOutputs findLocalizationOutputs(const GraphSpec& spec) {
     LocalizationOutputs found = findFrameWiseOutputs(spec);
     if (!found.empty()) return found;
     for (const NodeSpec& node : spec.nodes) {
-        if (node.type == "spatial.triangulate" && found.triangulation.empty()) {
+        const bool triangulates = node.type == "spatial.triangulate" || node.type == "spatial.triangulate_joined";
+        if (triangulates && found.triangulation.empty()) {
             found.triangulation = node.id;
             const auto poses = node.params.find("array_poses");
             if (poses != node.params.end() && poses->second.is_array()) {

@@ -28,7 +28,7 @@ struct LocalizationOutputs {
     std::vector<EdgeSpec> audio;       ///< the wires into the first array's mic inputs (a bus or one per mic)
     std::vector<EdgeSpec> tracks;      ///< frame-wise: per array, its tracker's every-frame track states
     std::vector<EdgeSpec> background;  ///< frame-wise: per array, its tracker's background bearings
-    std::string triangulation;         ///< the spatial.triangulate node, or empty
+    std::string triangulation;         ///< the spatial.triangulate(_joined) node, or empty
     std::vector<double> arrayPoses;    ///< its array_poses: x (m), y (m), heading (deg) per array
     bool empty() const { return bearings.empty(); }
 };

@@ -4,11 +4,15 @@
 
 #include <filesystem>
 
+#include "engine/plugins/plugin_build_id.h"
 #include "engine/plugins/plugin_manifest.h"
 
 namespace isochron::ui {
 
 namespace {
+
+// How long a settled binary waits for its manifest before the change is reported anyway.
+constexpr std::chrono::seconds kManifestPatience{5};
 
 QString manifestOf(const QString& pluginFile) {
     return QString::fromStdString(manifestPathFor(pluginFile.toStdString()).string());
@@ -81,8 +85,20 @@ void PluginFileWatcher::settleTick() {
             unsettled = true;
             continue;
         }
+        if (now == entry.reported) {
+            entry.settling = false;
+            continue;
+        }
+        const auto clock = std::chrono::steady_clock::now();
+        if (!manifestDescribesBuild(file.toStdString())) {
+            if (entry.disagreeingSince == std::chrono::steady_clock::time_point{}) entry.disagreeingSince = clock;
+            if (clock - entry.disagreeingSince < kManifestPatience) {
+                unsettled = true;  // look again: the build is still writing the manifest
+                continue;
+            }
+        }
+        entry.disagreeingSince = {};
         entry.settling = false;
-        if (now == entry.reported) continue;
         entry.reported = now;
         settled.append(file);
     }

@@ -2,7 +2,9 @@
 // deleted and written again, or replaced by a rename (as compilers and linkers do). The file and its
 // folder are both watched, since a watch on a file is lost when the file is replaced. A change is
 // reported once the files have stayed the same for a settling time, so a half-written binary is
-// never reloaded.
+// never reloaded, and once the manifest describes the binary (a build links the binary first and
+// writes its manifest after): a new binary beside the old manifest waits for the new manifest, up
+// to a patience after which it is reported anyway (the reload then says what does not match).
 #pragma once
 
 #include <QFileSystemWatcher>
@@ -40,6 +42,7 @@ private:
         Stamp reported;  // as of the last report (or watch())
         Stamp seen;      // as of the last look while settling
         bool settling = false;
+        std::chrono::steady_clock::time_point disagreeingSince{};  // settled, waiting for the manifest to describe the binary
     };
     static Stamp stampOf(const QString& pluginFile);
     void pathChanged(const QString& path);

@@ -1,5 +1,6 @@
 #include "tone_detector.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -8,21 +9,21 @@
 namespace tones {
 namespace {
 
-using namespace isochron;
+using namespace isochron::sdk;
 
 /// Gathers windows of `window` samples (anchored to sample indices) and measures each: peak, RMS, and
 /// the frequency from the first and last upward zero crossing, each placed between its two samples
 /// by linear interpolation.
 class ToneDetector final : public Operator {
 protected:
-    void onActivate() override {
-        window_ = params().getInt("window");
-        minimumPeak_ = params().getReal("min_peak");
+    void activate() override {
+        window_ = params().integer("window");
+        minimumPeak_ = params().real("min_peak");
         samples_.reserve(static_cast<std::size_t>(window_));  // the only allocation
     }
 
-    void process(int, Item&& item) override {
-        const SigSeg<float> in = item.signal<float>();
+    void process(int, const Item& item) override {
+        const Segment<float> in = item.signal<float>();
         if (in.empty()) return;
         if (in.timebase() != timebase_ || in.startIndex() != nextIndex_) {
             timebase_ = in.timebase();
@@ -30,19 +31,17 @@ protected:
             samples_.clear();
         }
         nextIndex_ = in.endIndex();
-        in.forEachSpan([&](std::span<const float> run) {
-            for (float x : run) {
-                samples_.push_back(x);
-                if (static_cast<std::int64_t>(samples_.size()) == window_) measureWindow();
-            }
-        });
+        for (float x : in) {
+            samples_.push_back(x);
+            if (static_cast<std::int64_t>(samples_.size()) == window_) measureWindow();
+        }
     }
 
-    void onParameterChanged(std::string_view) override { minimumPeak_ = params().getReal("min_peak"); }
+    void parameterChanged(std::string_view) override { minimumPeak_ = params().real("min_peak"); }
 
-    TimeNs onProgress(TimeNs inputProgress) override {
+    TimeNs progress(TimeNs inputProgress) override {
         if (!timebase_) return inputProgress;
-        return std::min(inputProgress, timebase_->timeOf(windowStart_));
+        return std::min(inputProgress, timebase_.timeOf(windowStart_));
     }
 
 private:
@@ -61,9 +60,10 @@ private:
             lastCrossing = at;
         }
         if (peak >= minimumPeak_ && upwardCrossings >= 2) {
-            const double frequency = (upwardCrossings - 1) * timebase_->rateHz() / (lastCrossing - firstCrossing);
+            const double frequency = (upwardCrossings - 1) * timebase_.rateHz() / (lastCrossing - firstCrossing);
             const double rms = std::sqrt(sumOfSquares / static_cast<double>(samples_.size()));
-            emit(0, Item::custom(new Tone(frequency, peak, rms), SampleRange{timebase_, windowStart_, window_}, frequency));
+            emit(0, Item::custom(kToneType, frequency, Range{timebase_, windowStart_, window_},
+                                 {{kFrequencyField, frequency}, {kPeakField, peak}, {kRmsField, rms}}));
         }
         windowStart_ += window_;
         samples_.clear();
@@ -72,33 +72,25 @@ private:
     std::int64_t window_ = 0;
     double minimumPeak_ = 0;
     std::vector<float> samples_;  // the window being gathered
-    const Timebase* timebase_ = nullptr;
+    Timebase timebase_;
     std::int64_t windowStart_ = 0;
     std::int64_t nextIndex_ = 0;
 };
 
 }  // namespace
 
-OperatorDescriptor toneDetectorDescriptor() {
-    OperatorDescriptor d;
-    d.typeName = "tones.detect";
-    d.category = "features";
-    d.summary = "One tone item (frequency, peak, RMS) per window that holds a tone";
-    d.documentation =
-        "Cuts the signal into consecutive windows of `window` samples from the first sample seen. For each "
-        "window whose peak reaches min_peak and that has at least two upward zero crossings it emits a "
-        "custom<tones.tone> item: frequency_hz from the spacing of the first and last upward crossing "
-        "(interpolated between samples), peak and rms. The item's value is the frequency.";
-    d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "signal"}};
-    d.outputs = {PortSpec{"tones", PortType::custom(Tone::kTypeName), "one tone per window that holds one"}};
-    ParamSpec minimumPeak{"min_peak", ParamKind::Real, 0.01, 0.0, 1e9, "", "quieter windows are skipped (signal's unit)"};
-    minimumPeak.live = true;
-    d.params = {
-        ParamSpec{"window", ParamKind::Int, std::int64_t{2048}, 16.0, 1048576.0, "samples", "samples per window"},
-        minimumPeak,
-    };
-    d.create = [] { return std::make_unique<ToneDetector>(); };
-    return d;
+OperatorType toneDetectorType() {
+    return OperatorType::of<ToneDetector>("tones.detect")
+        .category("features")
+        .summary("One tone item (frequency, peak, RMS) per window that holds a tone")
+        .documentation("Cuts the signal into consecutive windows of `window` samples from the first sample seen. For each "
+                       "window whose peak reaches min_peak and that has at least two upward zero crossings it emits a "
+                       "custom<tones.tone> item: frequency_hz from the spacing of the first and last upward crossing "
+                       "(interpolated between samples), peak and rms. The item's value is the frequency.")
+        .input("in", "signal<f32>", "signal")
+        .output("tones", "custom<tones.tone>", "one tone per window that holds one")
+        .param(Param::integer("window", 2048, 16, 1048576, "samples", "samples per window"))
+        .param(Param::real("min_peak", 0.01, 0.0, 1e9, "", "quieter windows are skipped (signal's unit)").live());
 }
 
 }  // namespace tones

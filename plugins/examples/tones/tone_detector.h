@@ -1,11 +1,11 @@
 // The operator "tones.detect": one custom<tones.tone> item per window that holds a tone.
 #pragma once
 
-#include <isochron/plugin.h>
+#include <isochron/isochron.hpp>
 
 namespace tones {
 
-/// Descriptor of tones.detect. [setup thread] [may allocate]
-isochron::OperatorDescriptor toneDetectorDescriptor();
+/// The type tones.detect. [setup thread] [may allocate]
+isochron::sdk::OperatorType toneDetectorType();
 
 }  // namespace tones

@@ -5,29 +5,26 @@
 namespace tones {
 namespace {
 
-using namespace isochron;
+using namespace isochron::sdk;
 
 /// A consumer of the custom type: one scalar per tone, over the tone's range.
 class ToneFrequency final : public Operator {
 protected:
-    void process(int, Item&& item) override {
-        const Tone* tone = item.customAs<Tone>();
-        if (!tone) throw OperatorError("expected a tones.tone item");
-        emit(0, Item::scalar(tone->frequencyHz, item.range()));
+    void process(int, const Item& item) override {
+        const std::optional<double> frequency = item.record().number(kFrequencyField);
+        if (!frequency) throw Error("a tones.tone item without frequency_hz");
+        emit(0, Item::scalar(*frequency, item.range()));
     }
 };
 
 }  // namespace
 
-OperatorDescriptor toneFrequencyDescriptor() {
-    OperatorDescriptor d;
-    d.typeName = "tones.frequency";
-    d.category = "features";
-    d.summary = "The frequency of each tone, as a scalar";
-    d.inputs = {PortSpec{"tones", PortType::custom(Tone::kTypeName), "tones from tones.detect"}};
-    d.outputs = {PortSpec{"frequency", PortType::scalar(), "frequency_hz of each tone, over the tone's sample range"}};
-    d.create = [] { return std::make_unique<ToneFrequency>(); };
-    return d;
+OperatorType toneFrequencyType() {
+    return OperatorType::of<ToneFrequency>("tones.frequency")
+        .category("features")
+        .summary("The frequency of each tone, as a scalar")
+        .input("tones", "custom<tones.tone>", "tones from tones.detect")
+        .output("frequency", "scalar", "frequency_hz of each tone, over the tone's sample range");
 }
 
 }  // namespace tones

@@ -1,11 +1,11 @@
 // The operator "tones.frequency": reads custom<tones.tone> items and emits their frequency.
 #pragma once
 
-#include <isochron/plugin.h>
+#include <isochron/isochron.hpp>
 
 namespace tones {
 
-/// Descriptor of tones.frequency. [setup thread] [may allocate]
-isochron::OperatorDescriptor toneFrequencyDescriptor();
+/// The type tones.frequency. [setup thread] [may allocate]
+isochron::sdk::OperatorType toneFrequencyType();
 
 }  // namespace tones

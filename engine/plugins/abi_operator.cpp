@@ -1,0 +1,194 @@
+#include "engine/plugins/abi_operator.h"
+
+#include <new>
+
+#include "engine/memory/memory_pool.h"
+
+namespace isochron {
+
+/// A segment the plugin holds through a handle: made during a hook (freed when it returns) or
+/// retained (freed on release). The handle is the address of `segment`. Pooled.
+struct AbiOperator::SegmentSlot {
+    SegmentHandle segment;
+    SegmentSlot* next = nullptr;
+    SegmentSlot* previous = nullptr;
+    bool kept = false;
+};
+
+namespace {
+
+template <class T> SegmentHandle allocateTyped(std::int64_t length, std::int64_t startIndex, const Timebase* timebase, void*& samples) {
+    SigSeg<T> segment = SigSeg<T>::allocate(length, startIndex, timebase);
+    samples = segment.writable().data();
+    return segment;
+}
+
+}  // namespace
+
+AbiOperator::AbiOperator(const isochron_operator_type& type, std::shared_ptr<const OperatorDescriptor> declared, std::string pluginFile)
+    : type_(type), declared_(std::move(declared)), pluginFile_(std::move(pluginFile)) {
+    installPluginCrashNote();
+    site_.text = "operator type '" + declared_->typeName + "' (plugin " + pluginFile_ + ")";
+    {
+        PluginCallScope scope(site_, "create");
+        instance_ = type_.create(&type_, host());
+    }
+    if (!instance_) throw OperatorError(takeError("create"));
+}
+
+AbiOperator::~AbiOperator() {
+    PluginCallScope scope(site_, "destroy");
+    if (instance_ && instance_->destroy) instance_->destroy(instance_);
+    while (hookSlots_) freeSlot(hookSlots_);
+    while (keptSlots_) freeSlot(keptSlots_);
+}
+
+void AbiOperator::onActivate() {
+    std::vector<ResolvedPort> inputs, outputs;
+    std::vector<bool> connected;
+    for (int i = 0; i < inputCount(); ++i) {
+        inputs.push_back(inputPort(i));
+        connected.push_back(inputConnected(i));
+    }
+    for (int i = 0; i < outputCount(); ++i) outputs.push_back(outputPort(i));
+    describeNode(std::string(nodeId()), *declared_, inputs, connected, outputs);
+    site_.text = "node '" + std::string(nodeId()) + "' (plugin " + pluginFile_ + ")";
+    view_.reserve();
+    changedName_.reserve(64);
+    if (!instance_->activate) return;
+    clearError();
+    PluginCallScope scope(site_, "activate");
+    endHook(instance_->activate(instance_), "activate");
+}
+
+void AbiOperator::process(int inputPort, Item&& item) {
+    if (!instance_->process) throw OperatorError("its operator type takes no input (it has no process hook)");
+    clearError();
+    PluginCallScope scope(site_, "process");
+    input_ = &item;
+    const bool ok = instance_->process(instance_, static_cast<std::uint32_t>(inputPort), &view_.view(item));
+    input_ = nullptr;
+    endHook(ok, "process");
+}
+
+SourceStatus AbiOperator::onProduce() {
+    if (!instance_->produce) throw OperatorError("its operator type is not a source (it has no produce hook)");
+    std::uint32_t state = ISOCHRON_SOURCE_FINISHED;
+    std::int64_t wakeAtNs = 0;
+    clearError();
+    {
+        PluginCallScope scope(site_, "produce");
+        endHook(instance_->produce(instance_, &state, &wakeAtNs), "produce");
+    }
+    if (state == ISOCHRON_SOURCE_PRODUCED) return SourceStatus::produced();
+    if (state == ISOCHRON_SOURCE_WAITING) return SourceStatus::waitUntil(wakeAtNs);
+    return SourceStatus::finished();
+}
+
+TimeNs AbiOperator::onProgress(TimeNs inputProgress) {
+    if (!instance_->progress) return inputProgress;
+    std::int64_t promised = inputProgress;
+    clearError();
+    PluginCallScope scope(site_, "progress");
+    endHook(instance_->progress(instance_, inputProgress, &promised), "progress");
+    return promised;
+}
+
+void AbiOperator::onFinish() {
+    if (!instance_->finish) return;
+    clearError();
+    PluginCallScope scope(site_, "finish");
+    endHook(instance_->finish(instance_), "finish");
+}
+
+void AbiOperator::onParameterChanged(std::string_view name) {
+    if (!instance_->parameter_changed) return;
+    changedName_.assign(name);
+    clearError();
+    PluginCallScope scope(site_, "parameter_changed");
+    endHook(instance_->parameter_changed(instance_, changedName_.c_str()), "parameter_changed");
+}
+
+void AbiOperator::onDeactivate() {
+    if (!instance_->deactivate) return;
+    clearError();
+    {
+        PluginCallScope scope(site_, "deactivate");
+        instance_->deactivate(instance_);
+    }
+    endHook(true, "deactivate");
+}
+
+void AbiOperator::endHook(bool ok, const char* hook) {
+    while (hookSlots_) freeSlot(hookSlots_);
+    if (!ok) throw OperatorError(takeError(hook));
+}
+
+void AbiOperator::emitItem(std::uint32_t port, const isochron_item& item) {
+    Operator::emit(static_cast<int>(port), engineItemFromAbi(item, outputSpec(port)));
+}
+
+void AbiOperator::forwardItem(std::uint32_t port, const isochron_item& item) {
+    if (!input_ || !view_.isView(item)) throw std::invalid_argument("forward takes the item process() got, once (emit any other)");
+    checkFits(input_->kind(), input_->sampleType(), outputSpec(port));
+    Item handedOver = std::move(*input_);
+    input_ = nullptr;
+    Operator::emit(static_cast<int>(port), std::move(handedOver));
+}
+
+AbiOperator::SegmentSlot* AbiOperator::newSlot(SegmentHandle segment, bool kept) {
+    auto* slot = new (MemoryPool::instance().allocate(sizeof(SegmentSlot))) SegmentSlot{std::move(segment)};
+    slot->kept = kept;
+    SegmentSlot*& list = kept ? keptSlots_ : hookSlots_;
+    slot->next = list;
+    if (list) list->previous = slot;
+    list = slot;
+    return slot;
+}
+
+void AbiOperator::freeSlot(SegmentSlot* slot) {
+    SegmentSlot*& list = slot->kept ? keptSlots_ : hookSlots_;
+    if (slot->previous) slot->previous->next = slot->next;
+    else list = slot->next;
+    if (slot->next) slot->next->previous = slot->previous;
+    slot->~SegmentSlot();
+    MemoryPool::instance().release(slot);
+}
+
+void AbiOperator::allocateSegment(std::uint32_t sampleType, std::int64_t length, std::int64_t startIndex, const isochron_timebase* timebase,
+                                  isochron_segment& segment) {
+    const Timebase* engineBase = timebase ? &engineTimebase(*timebase) : nullptr;
+    void* samples = nullptr;
+    SegmentHandle allocated;
+    switch (*engineSampleType(sampleType)) {
+        case SampleType::Float32: allocated = allocateTyped<float>(length, startIndex, engineBase, samples); break;
+        case SampleType::Float64: allocated = allocateTyped<double>(length, startIndex, engineBase, samples); break;
+        case SampleType::Int16: allocated = allocateTyped<std::int16_t>(length, startIndex, engineBase, samples); break;
+        case SampleType::ComplexFloat32: allocated = allocateTyped<std::complex<float>>(length, startIndex, engineBase, samples); break;
+        case SampleType::None: break;
+    }
+    SegmentSlot* slot = newSlot(std::move(allocated), false);
+    segment = {sampleType, startIndex, length, timebase, samples, &slot->segment};
+}
+
+void AbiOperator::subsegment(const isochron_segment& segment, std::int64_t startIndex, std::int64_t length, isochron_segment& part) {
+    const auto& whole = *static_cast<const SegmentHandle*>(segment.handle);
+    SegmentSlot* slot = newSlot(shareSubsegment(whole, startIndex, length), false);
+    const std::size_t offset = static_cast<std::size_t>(startIndex - segment.start_index) * sampleSize(whole.sampleType());
+    part = {segment.sample_type, startIndex, length, segment.timebase, static_cast<std::byte*>(segment.samples) + offset, &slot->segment};
+}
+
+void AbiOperator::retainSegment(const isochron_segment& segment, isochron_segment& kept) {
+    SegmentSlot* slot = newSlot(*static_cast<const SegmentHandle*>(segment.handle), true);
+    kept = segment;
+    kept.handle = &slot->segment;
+}
+
+void AbiOperator::releaseSegment(const isochron_segment& kept) {
+    for (SegmentSlot* slot = keptSlots_; slot; slot = slot->next) {
+        if (&slot->segment == kept.handle) return freeSlot(slot);
+    }
+    warn("segment_release: the segment was not retained (or was released already); ignored");
+}
+
+}  // namespace isochron

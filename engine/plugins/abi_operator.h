@@ -1,0 +1,72 @@
+// AbiOperator: a plugin's operator hosted in-process. It is an engine Operator whose hooks call the
+// plugin's C hooks (isochron_operator), handing items over as views without copying samples, and
+// an AbiNode whose host services are the engine's own: emit routes at once, segments are pooled
+// SigSegs shared by reference. A hook that fails becomes an OperatorError, so the engine disables
+// the node and names it; a crash is named by the crash note (plugin_crash_note.h).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/operators/operator.h"
+#include "engine/plugins/abi_items.h"
+#include "engine/plugins/abi_node.h"
+#include "engine/plugins/plugin_crash_note.h"
+
+namespace isochron {
+
+/// One node's instance of a plugin operator type, run in this process. [engine thread]
+class AbiOperator final : public Operator, private AbiNode {
+public:
+    /// Creates the plugin's instance. `declared` is the type as the engine knows it (for parameter
+    /// kinds); `pluginFile` names the plugin in messages. Throws OperatorError when create fails.
+    /// [setup thread] [may allocate]
+    AbiOperator(const isochron_operator_type& type, std::shared_ptr<const OperatorDescriptor> declared, std::string pluginFile);
+    /// Destroys the plugin's instance and frees every segment it kept.
+    ~AbiOperator() override;
+
+protected:
+    void onActivate() override;
+    void process(int inputPort, Item&& item) override;
+    SourceStatus onProduce() override;
+    TimeNs onProgress(TimeNs inputProgress) override;
+    void onFinish() override;
+    void onParameterChanged(std::string_view name) override;
+    void onDeactivate() override;
+
+private:
+    struct SegmentSlot;
+    /// Fails the hook with the plugin's error unless `ok`; frees the hook's unkept segments.
+    void endHook(bool ok, const char* hook);
+
+    // AbiNode
+    const ParamSet& currentParams() const override { return params(); }
+    std::int64_t inputProgressNs(std::uint32_t port) const override { return Operator::inputProgress(static_cast<int>(port)); }
+    void emitItem(std::uint32_t port, const isochron_item& item) override;
+    void forwardItem(std::uint32_t port, const isochron_item& item) override;
+    void emitProgressNs(std::int64_t timeNs) override { Operator::emitProgress(timeNs); }
+    void allocateSegment(std::uint32_t sampleType, std::int64_t length, std::int64_t startIndex, const isochron_timebase* timebase,
+                         isochron_segment& segment) override;
+    void subsegment(const isochron_segment& segment, std::int64_t startIndex, std::int64_t length, isochron_segment& part) override;
+    void retainSegment(const isochron_segment& segment, isochron_segment& kept) override;
+    void releaseSegment(const isochron_segment& kept) override;
+    std::int64_t sourceBudget() const override { return productionBudget(); }
+    bool sourceAdmitted() const override { return admissionOpen(); }
+    void warning(std::string message) override { warn(std::move(message)); }
+
+    SegmentSlot* newSlot(SegmentHandle segment, bool kept);
+    void freeSlot(SegmentSlot* slot);
+
+    const isochron_operator_type& type_;
+    std::shared_ptr<const OperatorDescriptor> declared_;
+    std::string pluginFile_;
+    PluginCallSite site_;
+    const isochron_operator* instance_ = nullptr;
+    AbiItemView view_;
+    Item* input_ = nullptr;  // the item being processed, which forward hands over
+    std::string changedName_;     // a live parameter's name, NUL-terminated for the plugin
+    SegmentSlot* hookSlots_ = nullptr;  // segments made during the current hook, freed when it returns
+    SegmentSlot* keptSlots_ = nullptr;  // segments the plugin retained
+};
+
+}  // namespace isochron

@@ -1,0 +1,73 @@
+#include "engine/plugins/plugin_crash_note.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mutex>
+
+namespace isochron {
+namespace {
+
+// The innermost plugin call of this thread. Initial-exec TLS: the handler must read it without
+// the dynamic loader (the engine library is loaded with the program, never by dlopen).
+__attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* currentCall = nullptr;
+
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+struct sigaction previousActions[sizeof kSignals / sizeof kSignals[0]];
+
+void put(const char* text) {
+    for (std::size_t length = strlen(text); length > 0;) {
+        const ssize_t written = write(STDERR_FILENO, text, length);
+        if (written <= 0) return;
+        text += written;
+        length -= static_cast<std::size_t>(written);
+    }
+}
+
+void onFatalSignal(int signal) {
+    writeCrashNote(signal);
+    // Let whatever handled the signal before (the default action, a sanitizer) handle it now: it is
+    // raised again and stays pending until this handler returns.
+    for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
+        if (kSignals[i] == signal) sigaction(signal, &previousActions[i], nullptr);
+    }
+    raise(signal);
+}
+
+}  // namespace
+
+PluginCallScope::PluginCallScope(const PluginCallSite& site, const char* hook) noexcept
+    : site_(&site), hook_(hook), previous_(currentCall) {
+    currentCall = this;
+}
+
+PluginCallScope::~PluginCallScope() { currentCall = previous_; }
+
+void writeCrashNote(int signal) noexcept {
+    const PluginCallScope* call = currentCall;
+    if (!call) return;
+    put("isochron: ");
+    put(call->site_->text.c_str());
+    put(" crashed in its ");
+    put(call->hook_);
+    put(" hook (");
+    const char* description = sigdescr_np(signal);
+    put(description ? description : "a fatal signal");
+    put("); the process ends here (hosted in a sandbox, it would only have disabled its node).\n");
+}
+
+void installPluginCrashNote() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
+            struct sigaction action {};
+            action.sa_handler = &onFatalSignal;
+            sigemptyset(&action.sa_mask);
+            action.sa_flags = SA_ONSTACK;
+            sigaction(kSignals[i], &action, &previousActions[i]);
+        }
+    });
+}
+
+}  // namespace isochron

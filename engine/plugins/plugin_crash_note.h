@@ -1,0 +1,40 @@
+// What a process dying inside plugin code says first: which node and plugin were running. A
+// crash (segfault, abort, ...) in an in-process plugin cannot be survived, but it can be named:
+// every call into a plugin marks the thread with the node and plugin, and a signal handler
+// writes them to stderr before the signal takes its usual course (a core dump, a sanitizer's
+// report, the exit status of a killed process).
+#pragma once
+
+#include <string>
+
+namespace isochron {
+
+/// The words naming one node's plugin operator in a crash note, e.g. "node 'gain' (plugin /p/x.so)".
+/// [immutable once made]
+struct PluginCallSite {
+    std::string text;
+};
+
+/// Marks the calling thread as running `hook` of `site` while alive. [engine thread] [no allocation]
+class PluginCallScope {
+public:
+    PluginCallScope(const PluginCallSite& site, const char* hook) noexcept;
+    ~PluginCallScope();
+    PluginCallScope(const PluginCallScope&) = delete;
+    PluginCallScope& operator=(const PluginCallScope&) = delete;
+
+private:
+    const PluginCallSite* site_;
+    const char* hook_;
+    const PluginCallScope* previous_;
+    friend void writeCrashNote(int signal) noexcept;
+};
+
+/// Install the handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT (once per process; the
+/// handlers that were there before still run afterwards). [any thread]
+void installPluginCrashNote();
+
+/// Writes the crash note for the innermost plugin call of this thread, if any. [async-signal-safe]
+void writeCrashNote(int signal) noexcept;
+
+}  // namespace isochron

@@ -1,0 +1,41 @@
+// The messages between a sandboxed node's host (SandboxedOperator) and its child process
+// (SandboxServer), written with exchange_codec.h.
+//
+// A request: its kind, the progress the host deferred (see below), the progress of every input,
+// then what the kind needs:
+//   Activate           node id, parameters (JSON object), inputs (name, type, group index,
+//                      connected), outputs (name, type, group index)
+//   Process            input port, item (samples inline)
+//   Produce            production budget, whether admission is open
+//   Finish             -
+//   ParameterChanged   name, value (JSON)
+//   Deactivate         -   (the child answers, then exits)
+// The response: records in the order the hook made them (Emit: port and item; Progress: time;
+// Warning: text), then Done: whether the hook succeeded, its error, and a source's state and
+// wake time.
+//
+// Progress is deferred: the host does not ask the child when input progress rises, it sends the
+// new progress with the next request and the child runs the progress hook first. Meanwhile the
+// host promises what the child promised last, which is always safe (a promise may lag). This
+// halves the round trips of a stream whose source punctuates every block.
+#pragma once
+
+#include <cstdint>
+
+namespace isochron::sandbox {
+
+/// What the host asks the child to do.
+enum class Request : std::uint32_t { Activate, Process, Produce, Finish, ParameterChanged, Deactivate };
+
+/// One record of a response.
+enum class Reply : std::uint32_t { Emit, Progress, Warning, Done };
+
+/// Command-line options of the child (isochron-plugin-sandbox).
+inline constexpr const char* kPluginOption = "--plugin";
+inline constexpr const char* kTypeOption = "--type";
+inline constexpr const char* kExchangeOption = "--exchange-fd";
+inline constexpr const char* kParentOption = "--parent";
+/// The exchange's memfd number in the child.
+inline constexpr int kExchangeFd = 3;
+
+}  // namespace isochron::sandbox

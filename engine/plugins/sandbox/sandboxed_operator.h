@@ -1,0 +1,27 @@
+// SandboxedOperator: a plugin's operator hosted in a child process of its own, so that a crash, a
+// hang or an abort() in the plugin disables this node only. To the engine it is an ordinary
+// Operator; each hook becomes a request to the child (sandbox_protocol.h) through shared memory
+// (shared_exchange.h), answered with what the plugin's hook emitted, which this side emits in order.
+//
+// Faults: a child that dies, exits, or does not answer within the watchdog time (it is killed
+// then) fails the hook with an OperatorError saying which of these happened and in which hook;
+// the engine disables the node, ends its outputs, names the node and the plugin, and runs the rest
+// of the graph to the end. A refusal from the plugin (its hook returned false) fails the same way
+// with the plugin's own message, as in-process.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+#include "engine/operators/descriptor.h"
+
+namespace isochron {
+
+/// A factory of sandboxed instances of the operator `declared` of `pluginFile`, each hook allowed
+/// `watchdog` before its child process is killed. [setup thread]
+std::function<std::unique_ptr<Operator>()> sandboxedFactory(const std::filesystem::path& pluginFile, const OperatorDescriptor& declared,
+                                                            std::chrono::milliseconds watchdog);
+
+}  // namespace isochron

@@ -1,0 +1,68 @@
+// SharedExchange: the memory a sandboxed node and its host share, and the doorbells between them.
+//
+// One memfd holds a control block and two areas: requests (host -> child: a hook to call and its
+// item, samples included) and responses (child -> host: what the hook emitted, then its result).
+// Exactly one request is outstanding at a time, so each side owns an area while it writes it and
+// a sequence number hands it over. Waiting spins briefly (a hook on a 4096-sample segment returns
+// in microseconds) and then sleeps on a futex; the host's waits are sliced so it notices a child
+// that died or overran its watchdog.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace isochron::sandbox {
+
+/// The start of the shared memory. [both processes]
+struct ExchangeControl {
+    std::atomic<std::uint32_t> requestSequence{0};   ///< raised by the host once a request is written
+    std::atomic<std::uint32_t> responseSequence{0};  ///< raised by the child once its response is written
+    std::atomic<std::uint32_t> hostSleeping{0};      ///< the host sleeps on responseSequence: wake it
+    std::atomic<std::uint32_t> childSleeping{0};     ///< the child sleeps on requestSequence: wake it
+    std::uint64_t requestBytes = 0;                  ///< bytes of the current request
+    std::uint64_t responseBytes = 0;                 ///< bytes of the current response
+};
+
+/// A shared mapping and its doorbells. Move-only; unmaps and closes on destruction. [one thread per side]
+class SharedExchange {
+public:
+    /// Bytes of each area: a request or a response must fit (one segment of 8 M float samples does).
+    /// Pages are committed only when touched.
+    static constexpr std::size_t kAreaBytes = std::size_t{64} << 20;
+
+    /// A new exchange (the host's side). Throws std::runtime_error. [may allocate]
+    static SharedExchange create();
+    /// The exchange whose memfd is `fd` (the child's side). Throws std::runtime_error.
+    static SharedExchange attach(int fd);
+    SharedExchange(SharedExchange&& other) noexcept;
+    SharedExchange& operator=(SharedExchange&& other) noexcept;
+    ~SharedExchange();
+
+    int fd() const { return fd_; }
+    ExchangeControl& control() { return *control_; }
+    std::byte* requests() { return requests_; }
+    std::byte* responses() { return responses_; }
+
+    /// Host: the request of `bytes` is written; ring the child. [no allocation]
+    void sendRequest(std::size_t bytes);
+    /// Host: wait up to `slice` for the response to request `sequence`; true once it is there.
+    /// [no allocation]
+    bool awaitResponse(std::uint32_t sequence, std::chrono::milliseconds slice);
+    /// Child: wait (as long as it takes) for the request after `previous`; returns its sequence.
+    std::uint32_t awaitRequest(std::uint32_t previous);
+    /// Child: the response of `bytes` is written; ring the host. [no allocation]
+    void sendResponse(std::size_t bytes);
+
+private:
+    SharedExchange(int fd, std::byte* mapping);
+
+    int fd_ = -1;
+    std::byte* mapping_ = nullptr;
+    ExchangeControl* control_ = nullptr;
+    std::byte* requests_ = nullptr;
+    std::byte* responses_ = nullptr;
+};
+
+}  // namespace isochron::sandbox

@@ -1,0 +1,67 @@
+#include "nodes/io/event_lines.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace isochron {
+
+namespace {
+
+[[noreturn]] void fail(std::string_view source, int line, const std::string& why) {
+    throw std::runtime_error(std::string(source) + ", line " + std::to_string(line) + ": " + why);
+}
+
+double requiredNumber(const nlohmann::ordered_json& object, const char* key, std::string_view source, int line) {
+    const auto it = object.find(key);
+    if (it == object.end()) fail(source, line, std::string("no \"") + key + "\"");
+    if (!it->is_number()) fail(source, line, std::string("\"") + key + "\" is not a number");
+    const double value = it->get<double>();
+    if (!std::isfinite(value)) fail(source, line, std::string("\"") + key + "\" is not finite");
+    return value;
+}
+
+}  // namespace
+
+std::vector<EventLine> parseEventLines(std::string_view text, std::string_view source, int maxAttributes) {
+    std::vector<EventLine> events;
+    int lineNumber = 0;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t newline = text.find('\n', at);
+        const std::string_view line = text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
+        at = newline == std::string_view::npos ? text.size() : newline + 1;
+        ++lineNumber;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        const nlohmann::ordered_json object = nlohmann::ordered_json::parse(line, nullptr, false);
+        if (object.is_discarded()) fail(source, lineNumber, "not valid JSON");
+        if (!object.is_object()) fail(source, lineNumber, "not a JSON object");
+        EventLine event;
+        event.lineNumber = lineNumber;
+        event.startSeconds = requiredNumber(object, "t_start", source, lineNumber);
+        event.endSeconds = requiredNumber(object, "t_end", source, lineNumber);
+        if (event.endSeconds < event.startSeconds) fail(source, lineNumber, "t_end is before t_start");
+        for (const auto& [key, value] : object.items()) {
+            if (key == "t_start" || key == "t_end") continue;
+            if (key == "label") {
+                if (value.is_string()) event.label = value.get<std::string>();
+                continue;
+            }
+            if (!value.is_number()) continue;
+            const double number = value.get<double>();
+            if (key == "score" || key == "value") {
+                event.score = number;
+                continue;
+            }
+            const std::string name = key.starts_with("attribute.") ? key.substr(10) : key;
+            if (static_cast<int>(event.attributes.size()) == maxAttributes) {
+                fail(source, lineNumber, "more than " + std::to_string(maxAttributes) + " numeric fields (an event holds at most that many)");
+            }
+            event.attributes.emplace_back(name, number);
+        }
+        events.push_back(std::move(event));
+    }
+    return events;
+}
+
+}  // namespace isochron

@@ -1,0 +1,134 @@
+#include "nodes/io/jsonl_event_source.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/operators/operator.h"
+#include "engine/runtime/engine.h"
+#include "nodes/io/block_pacer.h"
+#include "nodes/io/event_lines.h"
+
+namespace isochron {
+namespace {
+
+/// Replays an event log on a timeline of `rate` positions per second, cut into heartbeat blocks by
+/// the shared BlockPacer (so pace, max_lag and real-time replay work as for audio files). Lines
+/// arrive in file order, each when the timeline passes the latest start time seen so far; a file
+/// may be out of order by up to `disorder` seconds. After every heartbeat block — with or without
+/// events in it — the source promises progress to the block's end minus `disorder`: no later line
+/// starts before that. Events then carry their attributes; ranges are on the `rate` timebase.
+class JsonlEventSource final : public Operator {
+protected:
+    void onActivate() override {
+        const std::string& path = params().getString("path");
+        if (path.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
+        std::ifstream file(path, std::ios::binary);
+        if (!file) throw OperatorError("cannot open '" + path + "': " + std::strerror(errno));
+        std::ostringstream text;
+        text << file.rdbuf();
+        try {
+            events_ = parseEventLines(text.str(), path, EventRecord::kMaxAttributes);
+        } catch (const std::exception& e) {
+            throw OperatorError(e.what());
+        }
+        const double rate = params().getReal("rate");
+        timebase_ = &Timebase::get(rate, 0, Clock::media());
+        disorder_ = std::llround(params().getReal("disorder") * rate);
+        // Arrival position of each line: the latest start seen up to it (file order is arrival order).
+        std::int64_t latest = 0;
+        arrivals_.clear();
+        for (const EventLine& e : events_) {
+            const std::int64_t start = std::llround(e.startSeconds * rate);
+            if (start < latest - disorder_ && !warnedDisorder_) {
+                warnedDisorder_ = true;
+                warn("'" + path + "', line " + std::to_string(e.lineNumber) + " starts " + std::to_string(static_cast<double>(latest - start) / rate) +
+                     " s before an earlier line, more than disorder (" + std::to_string(params().getReal("disorder")) + " s): it will be late");
+            }
+            latest = std::max(latest, start);
+            arrivals_.push_back(latest);
+        }
+        BlockPacerSettings settings;
+        settings.pace = params().getReal("pace");
+        settings.maxLagSeconds = params().getReal("max_lag");
+        settings.rateHz = rate;
+        settings.blockLength = std::max<std::int64_t>(1, std::llround(params().getReal("heartbeat") * rate));
+        settings.progressInterval = settings.blockLength;
+        settings.totalLength = arrivals_.empty() ? 0 : arrivals_.back() + 1;
+        pacer_.configure(settings);
+        next_ = 0;
+    }
+
+    SourceStatus onProduce() override {
+        const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
+        if (dropped > 0) warn("fell more than max_lag behind the pace: skipped " + std::to_string(dropped / timebase_->rateHz()) + " s of the log");
+        while (admissionOpen()) {
+            auto block = pacer_.nextBlock();
+            if (!block) break;
+            for (; next_ < events_.size() && arrivals_[next_] < block->end(); ++next_) {
+                Item item = makeEvent(events_[next_]);
+                item.setArrivalNs(block->arrivalNs);
+                emit(0, std::move(item));
+            }
+            emitProgress(timebase_->timeOf(block->end() - disorder_));
+        }
+        return pacer_.endRound();
+    }
+
+    void onParameterChanged(std::string_view name) override {
+        if (name == "pace") pacer_.changePace(params().getReal("pace"));
+    }
+
+private:
+    Item makeEvent(const EventLine& line) const {
+        const double rate = timebase_->rateHz();
+        const std::int64_t start = std::llround(line.startSeconds * rate);
+        const std::int64_t end = std::max<std::int64_t>(start, std::llround(line.endSeconds * rate));
+        EventRecord* record = EventRecord::create(line.label);
+        for (const auto& [name, value] : line.attributes) record->set(name, value);
+        return Item::event(record, SampleRange{timebase_, start, end - start}, line.score);
+    }
+
+    std::vector<EventLine> events_;
+    std::vector<std::int64_t> arrivals_;
+    std::size_t next_ = 0;
+    const Timebase* timebase_ = nullptr;
+    std::int64_t disorder_ = 0;
+    bool warnedDisorder_ = false;
+    BlockPacer pacer_;
+};
+
+}  // namespace
+
+OperatorDescriptor jsonlEventSourceDescriptor() {
+    OperatorDescriptor d;
+    d.typeName = "io.jsonl_event_source";
+    d.category = "io";
+    d.summary = "Replays event JSON lines (as io.jsonl_event_sink writes them), paced, with progress heartbeats";
+    d.documentation =
+        "Each line: t_start, t_end (s), optional label and score, numeric fields as attributes (at most 14). "
+        "Lines arrive in file order when the replay passes the latest start so far; the file may be out of "
+        "order by up to `disorder` s. Every `heartbeat` s of the timeline the source promises progress (its "
+        "end minus `disorder`), with or without events, so downstream windows and joins close on time. "
+        "Event ranges are on a `rate` Hz timebase (match your audio's to cut it with segments.sync).";
+    d.outputs = {PortSpec{"out", PortType::event(), "the events, in file order"}};
+    d.params = {
+        ParamSpec{"path", ParamKind::Path, std::string(""), {}, {}, "", "the JSON-lines file"},
+        ParamSpec{"rate", ParamKind::Real, 48000.0, 1.0, 1e9, "Hz", "timebase of the events' ranges"},
+        ParamSpec{"disorder", ParamKind::Real, 0.0, 0.0, 1e6, "s", "how far a line may start before an earlier one"},
+        ParamSpec{"heartbeat", ParamKind::Real, 0.1, 1e-6, 3600.0, "s", "timeline step between progress promises"},
+    };
+    for (ParamSpec& spec : pacingParamSpecs()) {
+        if (spec.name == "progress_interval") continue;  // the heartbeat sets it
+        d.params.push_back(std::move(spec));
+    }
+    d.create = [] { return std::make_unique<JsonlEventSource>(); };
+    return d;
+}
+
+}  // namespace isochron

@@ -1,0 +1,19 @@
+// Reading a named value from a scalar or event item, the way relational operators address fields.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "engine/items/item.h"
+
+namespace isochron {
+
+/// The value of `field` in `item`: "value" is a scalar's value or an event's score; any other name
+/// is an event attribute (absent: nullopt). [any thread] [no allocation]
+inline std::optional<double> itemField(const Item& item, std::string_view field) {
+    if (field == "value") return item.value();
+    if (const EventRecord* record = item.event()) return record->get(field);
+    return std::nullopt;
+}
+
+}  // namespace isochron

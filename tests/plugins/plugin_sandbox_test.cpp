@@ -1,0 +1,149 @@
+// Sandboxed hosting end to end (isochron-run --sandbox): a plugin that segfaults, hangs or calls
+// abort() disables its node only, the other branch's output is complete, the report names the node
+// and the exit status is 2; sandboxed operators compute exactly what they compute in-process; and
+// an in-process crash still names the node and the plugin before the process ends.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/plugins/plugin_test_support.h"
+#include "tests/support/run_command.h"
+
+using namespace isochron::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+using Result = isochron::test::CommandResult;
+
+Result runRunner(const std::string& arguments) {
+    return runProgram("env XDG_DATA_HOME=/nonexistent-isochron-test ISOCHRON_PLUGIN_PATH= " + std::string(ISOCHRON_RUN_BINARY), arguments);
+}
+
+// A tone of 40 segments split to a healthy sink and to `faultyType` before another sink.
+std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType) {
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
+                   {{"id", "healthy"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder / "healthy.wav").string()}}}},
+                   {{"id", "faulty"}, {"type", faultyType}},
+                   {{"id", "after"}, {"type", "io.null_sink"}}}},
+        {"edges", {{{"from", "tone.out"}, {"to", "healthy.in0"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
+    const auto path = folder / "faults.isograph.json";
+    std::ofstream(path) << graph.dump(2);
+    return path;
+}
+
+nlohmann::json readJson(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+std::string readText(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables its node and the rest runs to the end", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    struct Case {
+        const char* type;
+        const char* failure;  // what the node's failure says
+    };
+#ifdef ISOCHRON_SANITIZED
+    // AddressSanitizer reports a segfault, then aborts or exits (ASAN_OPTIONS decide).
+    const char* segfault = "its sandboxed process ";
+#else
+    const char* segfault = "its sandboxed process died of Segmentation fault (signal 11) (in process)";
+#endif
+    for (const Case& fault : {Case{"faults.segfault", segfault},
+                              Case{"faults.hang", "its sandboxed process did not answer within 1000 ms (the watchdog killed it) (in process)"},
+                              Case{"faults.abort", "its sandboxed process died of Aborted (signal 6) (in process)"}}) {
+        INFO(fault.type);
+        ScratchFolder folder(fault.type);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(writeFaultGraph(folder.path(), fault.type).string() + " --plugin " + faults + " --sandbox --watchdog 1 --report " +
+                                   report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': " + std::string(fault.failure)) && Contains("[plugin " + faults + "]"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["completed"] == true);
+        CHECK(json["outputs"]["healthy"]["samples"] == 8000);  // every sample reached the healthy branch
+        CHECK(std::filesystem::file_size(folder.path() / "healthy.wav") >= 8000 * 2);
+        CHECK(json["nodes"]["faulty"]["items_in"] == 3);
+        CHECK(json["nodes"]["after"]["items_in"] == 2);  // the two segments before the fault went on
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
+    }
+}
+
+TEST_CASE("in-process, a crash names the node and the plugin before the process ends", "[plugins][sandbox]") {
+    ScratchFolder folder("crash-note");
+    const std::string flawed = std::filesystem::canonical(fixturePlugin("flawed")).string();
+    const Result r = runRunner(writeFaultGraph(folder.path(), "flawed.crashes").string() + " --plugin " + flawed);
+    INFO(r.output);
+    CHECK(r.status != 0);
+    CHECK(r.status != 2);
+    CHECK_THAT(r.output, Contains("isochron: node 'faulty' (plugin " + flawed + ") crashed in its process hook (Segmentation fault)"));
+}
+
+TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugins][sandbox]") {
+    ScratchFolder folder("sandbox-same");
+    // WAV files are 16-bit: float ones carry a PEAK chunk with the time of writing.
+    // A plugin source (halves.ramp), input items handed over (pass.through), subsegments and
+    // retained segments (halves.delay), new
+    // signals (biquad), scalars (zcr), custom items (tones), a parameter from the command line, and
+    // progress held back by windows.
+    auto graph = [&](const std::string& tag) {
+        const nlohmann::json json = {
+            {"format", "isochron-graph/1"},
+            {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"frequency", 700}, {"rate", 16000}, {"duration", 2}, {"block", 333}}}},
+                       {{"id", "pass"}, {"type", "pass.through"}},
+                       {{"id", "halves"}, {"type", "halves.delay"}},
+                       {{"id", "raw"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-raw.wav")).string()}}}},
+                       {{"id", "ramp"}, {"type", "halves.ramp"}, {"params", {{"block", 300}, {"count", 40}}}},
+                       {{"id", "ramps"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-ramp.wav")).string()}}}},
+                       {{"id", "direct"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + "-tone.wav")).string()}}}},
+                       {{"id", "filter"}, {"type", "biquad.filter"}, {"params", {{"response", "bandpass"}, {"frequency_hz", 700}, {"q", 4}}}},
+                       {{"id", "zcr"}, {"type", "zcr.rate"}, {"params", {{"window", 400}, {"hop", 150}}}},
+                       {{"id", "detect"}, {"type", "tones.detect"}, {"params", {{"window", 1000}}}},
+                       {{"id", "frequency"}, {"type", "tones.frequency"}},
+                       {{"id", "wav"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (tag + ".wav")).string()}}}},
+                       {{"id", "rates"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-rates.jsonl")).string()}}}},
+                       {{"id", "tones"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-tones.jsonl")).string()}}}},
+                       {{"id", "frequencies"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", (folder.path() / (tag + "-frequencies.jsonl")).string()}}}}}},
+            {"edges", {{{"from", "tone.out"}, {"to", "pass.in"}}, {{"from", "pass.out"}, {"to", "halves.in"}}, {{"from", "halves.out"}, {"to", "filter.in"}},
+                       {{"from", "halves.out"}, {"to", "raw.in0"}}, {{"from", "tone.out"}, {"to", "direct.in0"}}, {{"from", "ramp.out"}, {"to", "ramps.in0"}}, {{"from", "filter.out"}, {"to", "wav.in0"}},
+                       {{"from", "filter.out"}, {"to", "zcr.in"}}, {{"from", "zcr.rate"}, {"to", "rates.in"}},
+                       {{"from", "pass.out"}, {"to", "detect.in"}}, {{"from", "detect.tones"}, {"to", "tones.in"}},
+                       {{"from", "detect.tones"}, {"to", "frequency.tones"}}, {{"from", "frequency.frequency"}, {"to", "frequencies.in"}}}}};
+        const auto path = folder.path() / (tag + ".isograph.json");
+        std::ofstream(path) << json.dump(2);
+        return path.string();
+    };
+    std::string plugins;
+    for (const char* name : {"pass_through", "biquad", "zero_crossing_rate", "tones"}) plugins += " --plugin " + examplePlugin(name).string();
+    plugins += " --plugin " + fixturePlugin("halves").string();
+    const Result inProcess = runRunner(graph("in-process") + plugins + " --set detect.min_peak=0.02");
+    const Result sandboxed = runRunner(graph("sandboxed") + plugins + " --set detect.min_peak=0.02 --sandbox");
+    INFO(inProcess.output << sandboxed.output);
+    REQUIRE(inProcess.status == 0);
+    REQUIRE(sandboxed.status == 0);
+    for (const char* output : {".wav", "-raw.wav", "-ramp.wav", "-rates.jsonl", "-tones.jsonl", "-frequencies.jsonl"}) {
+        INFO(output);
+        const std::string expected = readText(folder.path() / ("in-process" + std::string(output)));
+        CHECK(expected.size() > 100);
+        CHECK(readText(folder.path() / ("sandboxed" + std::string(output))) == expected);
+    }
+    // The halves, put back together, are the generator's samples: the same file as the tone's own.
+    for (const char* tag : {"in-process", "sandboxed"}) {
+        CHECK(readText(folder.path() / (std::string(tag) + "-raw.wav")) == readText(folder.path() / (std::string(tag) + "-tone.wav")));
+    }
+}
