@@ -46,8 +46,12 @@ def accuracy(results):
         if r["benchmark"] == "localize-accuracy":
             found = f'{r["detected"]} / {r["sources"]}'
             errors = f'{r["median_error_deg"]:.1f} / {r["p90_error_deg"]:.1f}' if r["detected"] else "-"
-            rows.append([r["condition"], f'{r["snr_db"]:g}', f'{r["q"]:g}', found, r["false_alarms"], errors])
-    return table(["condition", "SNR dB", "q", "detected", "false alarms", "azimuth error deg, median / p90"], rows)
+            # Rows from before the frame-wise pipeline carry no "pipeline": they are DETECTAUDIO's.
+            pipeline = r.get("pipeline", "detectaudio")
+            if "q" in r:
+                pipeline += f' (q = {r["q"]:g})'
+            rows.append([r["condition"], f'{r["snr_db"]:g}', pipeline, found, r["false_alarms"], errors])
+    return table(["condition", "SNR dB", "pipeline", "detected", "false alarms", "azimuth error deg, median / p90"], rows)
 
 
 def main():

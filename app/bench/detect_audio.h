@@ -1,5 +1,5 @@
 // DETECTAUDIO (XStream's detection benchmark) as the localization benchmarks build it from
-// samples/localize-file.isograph.json, for other benchmarks that measure it beside something else.
+// samples/xstream-detectaudio-localize.isograph.json, for other benchmarks that measure it beside something else.
 #pragma once
 
 #include <string>
@@ -17,10 +17,10 @@ enum class Stage { Detect, Sync, Localize };
 /// "detect", "detect+sync" or "detect+sync+srp".
 const char* stageName(Stage stage);
 
-/// samples/localize-file.isograph.json on `recording` (`channels` mics at `geometry`), unpaced, cut
-/// to `stage`, ending in null sinks; `loop` replays the recording from memory until stopped.
-GraphSpec localizeFileGraph(const BenchContext& context, const ArrayRecording& recording, const std::string& geometry, int channels,
-                            Stage stage, bool loop);
+/// samples/xstream-detectaudio-localize.isograph.json on `recording` (`channels` mics at `geometry`),
+/// unpaced, cut to `stage`, ending in null sinks; `loop` replays the recording from memory until stopped.
+GraphSpec detectAudioGraph(const BenchContext& context, const ArrayRecording& recording, const std::string& geometry, int channels,
+                           Stage stage, bool loop);
 
 /// A file in the system's temporary folder, private to this process.
 std::filesystem::path scratchFile(const std::string& name);

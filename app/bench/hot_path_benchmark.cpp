@@ -72,7 +72,7 @@ void hotPath(const BenchContext& context, const Report& report) {
     spec.geometry = "square4:0.2";
     spec.seconds = 10;
     const ArrayRecording recording = simulateArrayRecording(spec, scratchFile("hot-path.wav"));
-    const TimedRun detect = runTimed(localizeFileGraph(context, recording, spec.geometry, kChannels, Stage::Sync, true), scheduler,
+    const TimedRun detect = runTimed(detectAudioGraph(context, recording, spec.geometry, kChannels, Stage::Sync, true), scheduler,
                                      context.seconds);
     const double fftOnly = fftOnlySamplesPerCpuSecond(recording.path, context.seconds) * kChannels;
     std::filesystem::remove(recording.path);

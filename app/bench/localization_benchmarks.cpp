@@ -1,13 +1,16 @@
-// Capture and localization (issue 5): DETECTAUDIO throughput by channel count and stage (XStream
-// reports 7.5 M samples/s for 4 channels), real time at 8 channels x 48 kHz (CPU share of one core,
-// detection-to-bearing latency from the outputs' latency telemetry), and end-to-end accuracy by
-// condition (SNR, reverberation). The graphs are the localization samples (samples/localize-*.isograph.json)
-// on recordings the project's acoustic simulator writes.
+// Capture and localization (issues 5 and 12): DETECTAUDIO throughput by channel count and stage
+// (XStream reports 7.5 M samples/s for 4 channels; samples/xstream-detectaudio-localize.isograph.json),
+// the live sample (samples/localize-live.isograph.json, the frame-wise pipeline) in real time at 8
+// channels x 48 kHz (CPU share of one core, sound-to-line latency from the outputs' latency telemetry),
+// and end-to-end accuracy of both pipelines by condition (SNR, reverberation), on recordings the
+// project's acoustic simulator writes. The issue 12 evaluation over rooms, sound types and interferers
+// is scripts/localization_eval.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include <unistd.h>
@@ -32,6 +35,19 @@ void addNullSink(GraphSpec& spec, const std::string& id, const std::string& from
     spec.edges.push_back(EdgeSpec{fromNode, fromPort, id, "in"});
 }
 
+/// The graph `sample` (a file of samples/) reading `recording`, unpaced, its array's geometry set;
+/// `loop` replays the recording from memory until stopped.
+GraphSpec sampleOnRecording(const BenchContext& context, const std::string& sample, const ArrayRecording& recording,
+                            const std::string& geometry, bool loop) {
+    GraphSpec spec = loadGraphFile(context.samplesDirectory / sample);
+    NodeSpec* source = spec.findNode("source");
+    source->params["path"] = recording.path.string();
+    source->params["preload"] = true;
+    source->params["loops"] = loop ? 0 : 1;
+    spec.findNode("array")->params["geometry"] = geometry;
+    return spec;
+}
+
 }  // namespace
 
 std::filesystem::path scratchFile(const std::string& name) {
@@ -47,14 +63,9 @@ const char* stageName(Stage stage) {
     return "";
 }
 
-GraphSpec localizeFileGraph(const BenchContext& context, const ArrayRecording& recording, const std::string& geometry, int channels,
-                            Stage stage, bool loop) {
-    GraphSpec spec = loadGraphFile(context.samplesDirectory / "localize-file.isograph.json");
-    NodeSpec* source = spec.findNode("source");
-    source->params["path"] = recording.path.string();
-    source->params["preload"] = true;
-    source->params["loops"] = loop ? 0 : 1;
-    spec.findNode("array")->params["geometry"] = geometry;
+GraphSpec detectAudioGraph(const BenchContext& context, const ArrayRecording& recording, const std::string& geometry, int channels,
+                           Stage stage, bool loop) {
+    GraphSpec spec = sampleOnRecording(context, "xstream-detectaudio-localize.isograph.json", recording, geometry, loop);
     if (stage == Stage::Localize) {
         NodeSpec* events = spec.findNode("events");
         events->type = "io.null_sink";
@@ -104,7 +115,7 @@ void detectAudio(const BenchContext& context, const Report& report) {
         for (Stage stage : {Stage::Detect, Stage::Sync, Stage::Localize}) {
             for (const auto& scheduler : schedulers) {
                 const TimedRun run =
-                    runTimed(localizeFileGraph(context, recording, spec.geometry, channels, stage, true), scheduler, context.seconds);
+                    runTimed(detectAudioGraph(context, recording, spec.geometry, channels, stage, true), scheduler, context.seconds);
                 report({{"benchmark", "detectaudio"},
                         {"stage", stageName(stage)},
                         {"channels", channels},
@@ -212,9 +223,15 @@ void localizeAccuracy(const BenchContext& context, const Report& report) {
             spec.absorption = condition.absorption;
             spec.seed = 50 + static_cast<std::uint64_t>(snr + 10);
             const ArrayRecording recording = simulateArrayRecording(spec, scratchFile("accuracy.wav"));
-            for (double q : {6.0, 4.0}) {
-                GraphSpec graph = localizeFileGraph(context, recording, spec.geometry, 4, Stage::Localize, false);
-                graph.findNode("detector")->params["q"] = q;
+            // The XStream reproduction at two detection thresholds, and the frame-wise pipeline as it comes.
+            struct Pipeline {
+                const char* name;
+                std::optional<double> q;
+            };
+            for (const Pipeline& pipeline : {Pipeline{"detectaudio", 6.0}, Pipeline{"detectaudio", 4.0}, Pipeline{"frame-wise", std::nullopt}}) {
+                GraphSpec graph = pipeline.q ? detectAudioGraph(context, recording, spec.geometry, 4, Stage::Localize, false)
+                                             : sampleOnRecording(context, "localize-file.isograph.json", recording, spec.geometry, false);
+                if (pipeline.q) graph.findNode("detector")->params["q"] = *pipeline.q;
                 const auto eventsPath = scratchFile("accuracy.jsonl");
                 NodeSpec* events = graph.findNode("events");
                 events->type = "io.jsonl_event_sink";
@@ -237,17 +254,19 @@ void localizeAccuracy(const BenchContext& context, const Report& report) {
                         break;
                     }
                 }
-                report({{"benchmark", "localize-accuracy"},
-                        {"scheduler", context.scheduler.value_or("df")},
-                        {"condition", condition.name},
-                        {"snr_db", snr},
-                        {"q", q},
-                        {"sources", recording.sources.size()},
-                        {"detected", errors.size()},
-                        {"false_alarms", std::count(used.begin(), used.end(), false)},
-                        {"median_error_deg", quantile(errors, 0.5)},
-                        {"p90_error_deg", quantile(errors, 0.9)},
-                        {"samples_per_s", run.samplesPerSecond()}});
+                nlohmann::ordered_json record = {{"benchmark", "localize-accuracy"},
+                                                 {"pipeline", pipeline.name},
+                                                 {"scheduler", context.scheduler.value_or("df")},
+                                                 {"condition", condition.name},
+                                                 {"snr_db", snr},
+                                                 {"sources", recording.sources.size()},
+                                                 {"detected", errors.size()},
+                                                 {"false_alarms", std::count(used.begin(), used.end(), false)},
+                                                 {"median_error_deg", quantile(errors, 0.5)},
+                                                 {"p90_error_deg", quantile(errors, 0.9)},
+                                                 {"samples_per_s", run.samplesPerSecond()}};
+                if (pipeline.q) record["q"] = *pipeline.q;
+                report(record);
             }
             std::filesystem::remove(recording.path);
         }
@@ -260,9 +279,9 @@ std::vector<Benchmark> localizationBenchmarks() {
     return {
         {"detectaudio", "DETECTAUDIO (32-sample FFT score, CFAR, sync; + SRP-PHAT) on 4 and 8 channels, unpaced: samples/s",
          detectAudio},
-        {"localize-realtime", "the live localization sample at 8 channels x 48 kHz in real time: CPU share, bearing latency",
+        {"localize-realtime", "the live localization sample (frame-wise) at 8 channels x 48 kHz in real time: CPU share, latency",
          localizeRealtime},
-        {"localize-accuracy", "localize-file on simulated recordings by SNR and reverberation: detections, azimuth error",
+        {"localize-accuracy", "DETECTAUDIO and the frame-wise pipeline on simulated recordings by SNR and reverberation",
          localizeAccuracy},
     };
 }

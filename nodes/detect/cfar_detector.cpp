@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/operators/operator.h"
+#include "nodes/detect/noise_statistics.h"
 
 namespace isochron {
 namespace {
@@ -25,7 +26,7 @@ class CfarDetector final : public Operator {
 protected:
     void onActivate() override {
         readThresholds();
-        adaptWindows_ = params().getInt("adapt_windows");
+        noise_ = NoiseStatistics(params().getInt("adapt_windows"));
         warmupWindows_ = params().getInt("warmup_windows");
         holdWindows_ = params().getInt("hold_windows");
         minWindows_ = params().getInt("min_windows");
@@ -49,9 +50,9 @@ protected:
         if (active_ && (window.timebase != timebase_ || window.start > eventEnd_)) endEvent();  // never stitch a gap
         timebase_ = window.timebase;
 
-        const double deviation = std::max(std::sqrt(variance_), deviationFloor_);
+        const double deviation = noise_.deviation(deviationFloor_);
         if (active_) {
-            if (score >= mean_ + endRatio_ * q_ * deviation) {
+            if (score >= noise_.mean() + endRatio_ * q_ * deviation) {
                 eventEnd_ = window.end();
                 ++eventWindows_;
                 if (maxWindows_ > 0 && eventWindows_ >= maxWindows_) endEvent();
@@ -60,15 +61,15 @@ protected:
             }
             endEvent();
         }
-        const bool mayStart = windowsSeen_ >= warmupWindows_ && windowsSinceEvent_ >= holdWindows_;
-        if (mayStart && score > mean_ + q_ * deviation) {
+        const bool mayStart = noise_.count() >= warmupWindows_ && windowsSinceEvent_ >= holdWindows_;
+        if (mayStart && score > noise_.mean() + q_ * deviation) {
             active_ = true;
             eventStart_ = window.start;
             eventEnd_ = window.end();
             eventWindows_ = 1;
             if (maxWindows_ == 1) endEvent();
         } else {
-            learnNoise(score);
+            noise_.learn(score);
             ++windowsSinceEvent_;
         }
         emitProgress(promisedTime(window));
@@ -93,14 +94,6 @@ private:
         endRatio_ = params().getReal("end_ratio");
     }
 
-    void learnNoise(double score) {
-        ++windowsSeen_;
-        const double weight = 1.0 / static_cast<double>(std::min(windowsSeen_, adaptWindows_));
-        const double difference = score - mean_;
-        mean_ += weight * difference;
-        variance_ = (1.0 - weight) * (variance_ + weight * difference * difference);
-    }
-
     std::int64_t emittedStart() const { return std::max(firstIndex_, eventStart_ - preRollSamples_); }
 
     void endEvent() {
@@ -121,7 +114,6 @@ private:
     // Parameters.
     double q_ = 5.0;
     double endRatio_ = 0.5;
-    std::int64_t adaptWindows_ = 1000;
     std::int64_t warmupWindows_ = 100;
     std::int64_t holdWindows_ = 0;
     std::int64_t minWindows_ = 1;
@@ -130,10 +122,7 @@ private:
     double preRollSeconds_ = 0.0;
     double postRollSeconds_ = 0.0;
 
-    // Noise model.
-    std::int64_t windowsSeen_ = 0;  // windows learnt from (not those inside events)
-    double mean_ = 0.0;
-    double variance_ = 0.0;
+    NoiseStatistics noise_;  // learnt from windows outside events
 
     // Stream and event state.
     const Timebase* timebase_ = nullptr;

@@ -47,12 +47,48 @@ std::optional<PresetSpelling> splitPreset(std::string_view spec) {
     return std::nullopt;
 }
 
+/// Marks a string value as standing for a number JSON cannot spell (NaN, Infinity), which some
+/// writers (Python's json module) emit; the parser then reports the field instead of a syntax error.
+constexpr std::string_view kNonFiniteMark = "\x01non-finite:";
+
+/// `text` with every bare NaN, Infinity or -Infinity outside strings replaced by a marked string.
+std::string markNonFiniteNumbers(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size()) out += text[++i];
+            else if (c == '"') inString = false;
+            continue;
+        }
+        if (c == '"') inString = true;
+        bool replaced = false;
+        for (std::string_view token : {"-Infinity", "Infinity", "NaN"}) {
+            if (text.substr(i, token.size()) == token) {
+                // The mark's control character, escaped as JSON wants it.
+                out += "\"\\u0001";
+                out += kNonFiniteMark.substr(1);
+                out += token;
+                out += '"';
+                i += token.size() - 1;
+                replaced = true;
+                break;
+            }
+        }
+        if (!replaced) out += c;
+    }
+    return out;
+}
+
 void requireDistinctMics(const ArrayGeometry& geometry) {
     for (int a = 0; a < geometry.micCount(); ++a) {
         for (int b = a + 1; b < geometry.micCount(); ++b) {
             if ((geometry.mics[static_cast<std::size_t>(a)] - geometry.mics[static_cast<std::size_t>(b)]).norm() < 1e-9) {
-                throw std::invalid_argument(geometry.origin + ": mics " + std::to_string(a) + " and " + std::to_string(b) +
-                                            " are at the same position");
+                throw std::invalid_argument(geometry.origin + ": mics[" + std::to_string(a) + "] and mics[" + std::to_string(b) +
+                                            "] are at the same position (every mic needs its own place)");
             }
         }
     }
@@ -121,9 +157,12 @@ ArrayGeometry presetGeometry(std::string_view spec) {
 }
 
 ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& sourceName) {
+    if (jsonText.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        throw std::invalid_argument(sourceName + " is empty: expected {\"mics\": [[x, y, z], ...]} in metres");
+    }
     nlohmann::json document;
     try {
-        document = nlohmann::json::parse(jsonText);
+        document = nlohmann::json::parse(markNonFiniteNumbers(jsonText));
     } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
         throw std::invalid_argument(sourceName + ": not valid JSON (" + e.what() + ")");
     }
@@ -132,19 +171,25 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
         throw std::invalid_argument(sourceName + ": expected an object {\"mics\": [[x, y, z], ...]} (metres)");
     }
     if (!mics->is_array() || mics->size() < 2) {
-        throw std::invalid_argument(sourceName + ": \"mics\" must be an array of at least two [x, y, z] positions");
+        throw std::invalid_argument(sourceName + ": \"mics\" must be an array of at least two [x, y, z] positions (it has " +
+                                    (mics->is_array() ? std::to_string(mics->size()) + ")" : "none)"));
     }
     ArrayGeometry geometry;
     geometry.origin = sourceName;
     for (std::size_t i = 0; i < mics->size(); ++i) {
         const nlohmann::json& mic = (*mics)[i];
-        bool valid = mic.is_array() && mic.size() == 3;
-        for (std::size_t axis = 0; valid && axis < 3; ++axis) {
-            valid = mic[axis].is_number() && std::isfinite(mic[axis].get<double>());
+        const std::string field = "mics[" + std::to_string(i) + "]";
+        if (!mic.is_array() || mic.size() != 3) {
+            throw std::invalid_argument(sourceName + ": " + field + " is " + mic.dump() + ", not [x, y, z] in metres");
         }
-        if (!valid) {
-            throw std::invalid_argument(sourceName + ": mics[" + std::to_string(i) + "] is " + mic.dump() +
-                                        ", not [x, y, z] in metres");
+        for (std::size_t axis = 0; axis < 3; ++axis) {
+            const nlohmann::json& coordinate = mic[axis];
+            const std::string where = sourceName + ": " + field + "[" + std::to_string(axis) + "] (" + "xyz"[axis] + ") is ";
+            if (coordinate.is_string() && coordinate.get<std::string>().starts_with(kNonFiniteMark)) {
+                throw std::invalid_argument(where + coordinate.get<std::string>().substr(kNonFiniteMark.size()) +
+                                            ", not a finite number of metres");
+            }
+            if (!coordinate.is_number()) throw std::invalid_argument(where + coordinate.dump() + ", not a number of metres");
         }
         geometry.mics.emplace_back(mic[0].get<double>(), mic[1].get<double>(), mic[2].get<double>());
     }

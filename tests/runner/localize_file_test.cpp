@@ -30,8 +30,9 @@ double azimuthDifference(double a, double b) {
 }
 
 /// Simulates a recording with `simulateOptions`, localizes it with the sample graph and checks
-/// detections against the truth; returns the azimuth errors of the detected sources.
-std::vector<double> simulateAndLocalize(const std::string& simulateOptions) {
+/// detections against the truth (extra, weaker lines over a source only if `reflectionsAllowed`);
+/// returns the azimuth errors of the sources.
+std::vector<double> simulateAndLocalize(const std::string& simulateOptions, bool reflectionsAllowed) {
     const auto folder = std::filesystem::temp_directory_path() / ("isochron-localize-" + std::to_string(getpid()));
     std::filesystem::create_directories(folder);
     const auto recording = folder / "recording.wav";
@@ -62,7 +63,7 @@ std::vector<double> simulateAndLocalize(const std::string& simulateOptions) {
     std::filesystem::remove_all(folder);
 
     // Each line is exactly the documented record.
-    const std::vector<std::string> keys = {"t_start", "t_end", "azimuth_deg", "elevation_deg", "confidence"};
+    const std::vector<std::string> keys = {"t_start", "t_end", "azimuth_deg", "elevation_deg", "confidence", "track_id"};
     for (const auto& line : lines) {
         std::vector<std::string> got;
         for (const auto& [key, value] : line.items()) got.push_back(key);
@@ -71,21 +72,39 @@ std::vector<double> simulateAndLocalize(const std::string& simulateOptions) {
         CHECK(line["confidence"].get<double>() >= 0.0);
         CHECK(line["confidence"].get<double>() <= 1.0);
     }
-    // One detection per source, in order, where the source sounds (mics hear it within 1 ms of its
-    // time at the centre, 5 ms of pre-roll); no detection elsewhere.
-    REQUIRE(lines.size() == truth.size());
+    // Each source has its line where it sounds (frames are 21 ms: the start within half a frame), the
+    // most confident of those starting then; nothing elsewhere. Strong specular reflections (only in
+    // the room) may add weaker lines over a source. Every line its own track.
     std::vector<double> errors;
-    for (std::size_t i = 0; i < truth.size(); ++i) {
-        INFO("source " << i << " at " << truth[i].start << " s, azimuth " << truth[i].azimuth);
-        const double start = lines[i]["t_start"];
-        const double end = lines[i]["t_end"];
-        CHECK(start >= truth[i].start - 0.01);
-        CHECK(start < truth[i].end);
-        CHECK(end > truth[i].start);
-        CHECK(end < truth[i].end + 0.1);
-        CHECK(lines[i]["elevation_deg"].get<double>() == 0.0);  // a planar array searches elevation 0 only here
-        errors.push_back(azimuthDifference(lines[i]["azimuth_deg"], truth[i].azimuth));
+    std::vector<char> explained(lines.size(), 0);
+    for (const TrueSource& source : truth) {
+        INFO("source at " << source.start << " s, azimuth " << source.azimuth);
+        std::size_t best = lines.size();
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (std::abs(lines[i]["t_start"].get<double>() - source.start) > 0.011) continue;
+            if (best == lines.size() || lines[i]["confidence"] > lines[best]["confidence"]) best = i;
+        }
+        REQUIRE(best < lines.size());
+        const double end = lines[best]["t_end"];
+        CHECK(end > source.start);
+        CHECK(end < source.end + 0.1);
+        // The sources are level with the array; the search spans 0 .. 30 degrees up.
+        CHECK(lines[best]["elevation_deg"].get<double>() >= 0.0);
+        CHECK(lines[best]["elevation_deg"].get<double>() <= 30.0);
+        errors.push_back(azimuthDifference(lines[best]["azimuth_deg"], source.azimuth));
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (lines[i]["t_end"].get<double>() < source.start || lines[i]["t_start"].get<double>() > source.end) continue;
+            explained[i] = 1;
+            if (i == best) continue;
+            CHECK(reflectionsAllowed);
+            CHECK(lines[i]["confidence"].get<double>() < lines[best]["confidence"].get<double>());
+        }
     }
+    CHECK(std::count(explained.begin(), explained.end(), 0) == 0);
+    std::vector<double> trackIds;
+    for (const auto& line : lines) trackIds.push_back(line["track_id"].get<double>());
+    std::sort(trackIds.begin(), trackIds.end());
+    CHECK(std::adjacent_find(trackIds.begin(), trackIds.end()) == trackIds.end());
     return errors;
 }
 
@@ -99,13 +118,14 @@ double median(std::vector<double> values) {
 TEST_CASE("localize-file.isograph.json finds every simulated source and its bearing, free field and in a room",
           "[runner][localization]") {
     SECTION("free field, 20 dB SNR") {
-        const auto errors = simulateAndLocalize("--duration 6 --events 8 --snr-db 20 --seed 11");
+        const auto errors = simulateAndLocalize("--duration 6 --events 8 --snr-db 20 --seed 11", false);
         CHECK(median(errors) <= 5.0);
         CHECK(*std::max_element(errors.begin(), errors.end()) <= 10.0);
     }
     SECTION("room 6 x 5 x 3 m, absorption 0.4, 3 reflections, 20 dB SNR") {
         const auto errors = simulateAndLocalize(
-            "--duration 6 --events 8 --snr-db 20 --seed 12 --room 6,5,3 --room-array 2.5,2,1.5 --distance 1.5 --absorption 0.4 --order 3");
+            "--duration 6 --events 8 --snr-db 20 --seed 12 --room 6,5,3 --room-array 2.5,2,1.5 --distance 1.5 --absorption 0.4 --order 3",
+            true);
         CHECK(median(errors) <= 5.0);
     }
 }

@@ -1,6 +1,7 @@
 // The localization view's models without a running engine: the taps added to a graph, bearings as
-// list rows with fading and confidence, the audio held for play-back (the right samples for an
-// event's time range), and play-back without an output device.
+// list rows with fading and confidence, the tracks and background for the bearing-time plot, the
+// audio held for play-back (the right samples for an event's time range, per event or across the
+// continuous stream's blocks), and play-back without an output device.
 #include <catch2/catch.hpp>
 
 #include <numeric>
@@ -11,6 +12,7 @@
 #include "ui/localization/event_audio.h"
 #include "ui/localization/localization_feed.h"
 #include "ui/localization/localization_taps.h"
+#include "ui/localization/track_history.h"
 #include "nodes/io/item_tap.h"
 
 using namespace isochron;
@@ -125,27 +127,77 @@ TEST_CASE("playing without an output device says so and does not crash", "[ui][l
     CHECK(output.play({}, 16000) == "there is no audio for this event");
 }
 
-TEST_CASE("the localization samples get bearing and audio taps, saved files do not", "[ui][localization]") {
+TEST_CASE("the localization samples get sound, track, background and audio taps, saved files do not", "[ui][localization]") {
     for (const char* name : {"localize-file", "localize-live"}) {
         INFO(name);
         GraphSpec spec = loadGraphFile(std::string(ISOCHRON_SOURCE_DIR) + "/samples/" + name + ".isograph.json");
         const LocalizationOutputs outputs = findLocalizationOutputs(spec);
         REQUIRE(outputs.bearings.size() == 1);
-        CHECK(outputs.bearings[0].from() == (std::string(name) == "localize-live" ? "tracks.tracks" : "array.bearings"));
+        CHECK(outputs.bearings[0].from() == "tracker.events");
+        REQUIRE(outputs.tracks.size() == 1);
+        CHECK(outputs.tracks[0].from() == "tracker.tracks");
+        REQUIRE(outputs.background.size() == 1);
+        CHECK(outputs.background[0].from() == "tracker.background");
         REQUIRE(outputs.audio.size() == 1);
-        CHECK(outputs.audio[0].from() == "cut.out*");
+        CHECK(outputs.audio[0].from() == "source.out*");  // the continuous audio into spatial.array_stft
         CHECK(outputs.triangulation.empty());
         std::set<std::string> taken;
         for (const NodeSpec& node : spec.nodes) taken.insert(node.id);
         const std::size_t nodes = spec.nodes.size();
         const LocalizationTapIds ids = addLocalizationTaps(spec, outputs, taken);
-        CHECK(spec.nodes.size() == nodes + 2);
+        CHECK(spec.nodes.size() == nodes + 4);
         CHECK(ids.positions.empty());
-        CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"cut", "out*", ids.audio, "in*"}) != spec.edges.end());
+        CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"source", "out*", ids.audio, "in*"}) != spec.edges.end());
+        CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"tracker", "tracks", ids.tracks, "in0"}) != spec.edges.end());
+        CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"tracker", "background", ids.background, "in0"}) != spec.edges.end());
         CHECK(spec.findNode(ids.bearings)->type == "io.item_tap");
     }
+    GraphSpec detectAudio = loadGraphFile(std::string(ISOCHRON_SOURCE_DIR) + "/samples/xstream-detectaudio-localize.isograph.json");
+    const LocalizationOutputs perEvent = findLocalizationOutputs(detectAudio);
+    REQUIRE(perEvent.bearings.size() == 1);
+    CHECK(perEvent.bearings[0].from() == "array.bearings");
+    REQUIRE(perEvent.audio.size() == 1);
+    CHECK(perEvent.audio[0].from() == "cut.out*");
+    CHECK(perEvent.tracks.empty());
     GraphSpec quickstart = loadGraphFile(std::string(ISOCHRON_SOURCE_DIR) + "/samples/quickstart.isograph.json");
     CHECK(findLocalizationOutputs(quickstart).empty());
+}
+
+TEST_CASE("audio of the continuous stream in blocks: a sound's range is joined across blocks", "[ui][localization][audio]") {
+    EventAudio audio;
+    // Blocks of 480 samples of two mics; mic m's sample i has the value m * 100000 + i.
+    for (std::int64_t block = 0; block < 10; ++block) {
+        for (int mic = 0; mic < 2; ++mic) {
+            std::vector<float> samples(480);
+            for (int i = 0; i < 480; ++i) samples[static_cast<std::size_t>(i)] = static_cast<float>(mic * 100000 + block * 480 + i);
+            audio.add(mic, block * 480, 48000, std::move(samples));
+        }
+    }
+    // 0.015 .. 0.07 s = samples 720 .. 3360, across six blocks.
+    const std::vector<float> mic1 = audio.extract(0.015, 0.07, 1);
+    REQUIRE(mic1.size() == 2640);
+    for (std::size_t i = 0; i < mic1.size(); ++i) REQUIRE(mic1[i] == static_cast<float>(100000 + 720 + i));
+    const std::vector<float> mix = audio.extract(0.015, 0.07, -1);
+    REQUIRE(mix.size() == 2640);
+    CHECK(mix[100] == Approx(50000 + 820));
+}
+
+TEST_CASE("track history keeps the last two minutes of tracks and background", "[ui][localization]") {
+    TrackHistory history;
+    int changes = 0;
+    QObject::connect(&history, &TrackHistory::changed, [&] { ++changes; });
+    std::vector<TrackPoint> points;
+    for (int i = 0; i < 200; ++i) points.push_back({i * 1.0, 90.0, 1, 0, false, true});
+    history.append(points, {{10.0, 45.0, 0.8, 0, true}, {150.0, 45.0, 0.8, 0, true}});
+    CHECK(changes == 1);
+    REQUIRE(history.points().size() == 121);  // seconds 79 .. 199
+    CHECK(history.points().front().seconds == 79);
+    REQUIRE(history.background().size() == 1);
+    CHECK(history.background().front().steady);
+    history.append({}, {});
+    CHECK(changes == 1);
+    history.clear();
+    CHECK(history.points().empty());
 }
 
 TEST_CASE("several arrays: one bearing input each, and the triangulated positions with the array poses", "[ui][localization]") {
@@ -184,9 +236,30 @@ TEST_CASE("the feed turns tapped items into rows, positions and playable audio",
         const std::vector<float> values(1072, 0.25f * static_cast<float>(mic + 1));
         REQUIRE(audio->push(mic, Item::signal(SigSeg<float>::copyOf(values, 17920, &timebase))));
     }
+    auto tracks = std::make_shared<ItemTapChannel>(16), background = std::make_shared<ItemTapChannel>(16);
+    EventRecord* track = EventRecord::create("track");
+    track->set("track_id", 3);
+    track->set("azimuth_deg", 80.0);
+    track->set("background", 0);
+    track->set("observed", 1);
+    REQUIRE(tracks->push(0, Item::event(track, {&timebase, 17920, 512}, 1)));
+    EventRecord* fan = EventRecord::create("background");
+    fan->set("azimuth_deg", 200.0);
+    fan->set("confidence", 0.6);
+    fan->set("steady", 1);
+    REQUIRE(background->push(0, Item::event(fan, {&timebase, 16000, 512}, 0.6)));
     LocalizationFeed feed;
-    feed.attach(bearings, audio, positions);
+    feed.attach({bearings, audio, positions, tracks, background});
     feed.drain(false);
+    REQUIRE(feed.tracks()->points().size() == 1);
+    CHECK(feed.tracks()->points()[0].seconds == Approx(1.12));
+    CHECK(feed.tracks()->points()[0].azimuthDeg == 80.0);
+    CHECK(feed.tracks()->points()[0].trackId == 3);
+    CHECK(feed.tracks()->points()[0].observed);
+    CHECK_FALSE(feed.tracks()->points()[0].background);
+    REQUIRE(feed.tracks()->background().size() == 1);
+    CHECK(feed.tracks()->background()[0].azimuthDeg == 200.0);
+    CHECK(feed.tracks()->background()[0].steady);
     const BearingEventModel& events = *feed.events();
     REQUIRE(events.rowCount() == 1);
     CHECK(events.at(0).startSeconds == Approx(1.12));

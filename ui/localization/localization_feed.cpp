@@ -29,15 +29,17 @@ QVariantList LocalizationFeed::arrays() const {
 }
 
 void LocalizationFeed::setOutputs(LocalizationOutputs outputs) {
-    const bool same = outputs.bearings == outputs_.bearings && outputs.triangulation == outputs_.triangulation && outputs.arrayPoses == outputs_.arrayPoses;
+    const bool same = outputs.bearings == outputs_.bearings && outputs.tracks == outputs_.tracks &&
+                      outputs.triangulation == outputs_.triangulation && outputs.arrayPoses == outputs_.arrayPoses;
     outputs_ = std::move(outputs);
     if (same) return;
-    if (!bearingTap_) beginRun();  // another graph: the last run's events are not its own
+    if (!taps_.bearings) beginRun();  // another graph: the last run's events are not its own
     Q_EMIT outputsChanged();
 }
 
 void LocalizationFeed::beginRun() {
     events_.clear();
+    tracks_.clear();
     positions_.clear();
     audio_.clear();
     dropped_ = 0;
@@ -45,18 +47,16 @@ void LocalizationFeed::beginRun() {
     Q_EMIT audioChanged();
 }
 
-void LocalizationFeed::attach(std::shared_ptr<ItemTapChannel> bearings, std::shared_ptr<ItemTapChannel> audio, std::shared_ptr<ItemTapChannel> positions) {
-    bearingTap_ = std::move(bearings);
-    audioTap_ = std::move(audio);
-    positionTap_ = std::move(positions);
+void LocalizationFeed::attach(LocalizationChannels channels) {
+    taps_ = std::move(channels);
     sinceDrain_.start();
 }
 
 void LocalizationFeed::drain(bool running) {
     if (running && sinceDrain_.isValid()) events_.advance(static_cast<double>(sinceDrain_.restart()) / 1000.0);
     bool audioArrived = false;
-    if (audioTap_) {
-        while (auto tapped = audioTap_->pop()) {
+    if (taps_.audio) {
+        while (auto tapped = taps_.audio->pop()) {
             const Item& item = tapped->item;
             if (item.kind() != ItemKind::Signal || item.sampleType() != SampleType::Float32) continue;
             const SampleRange range = item.range();
@@ -67,9 +67,9 @@ void LocalizationFeed::drain(bool running) {
             audioArrived = true;
         }
     }
-    if (bearingTap_) {
+    if (taps_.bearings) {
         std::vector<BearingEvent> arrived;
-        while (auto tapped = bearingTap_->pop()) {
+        while (auto tapped = taps_.bearings->pop()) {
             const EventRecord* record = tapped->item.event();
             if (!record) continue;
             const SampleRange range = tapped->item.range();
@@ -85,9 +85,31 @@ void LocalizationFeed::drain(bool running) {
         }
         events_.append(arrived);
     }
+    std::vector<TrackPoint> points;
+    if (taps_.tracks) {
+        while (auto tapped = taps_.tracks->pop()) {
+            const EventRecord* record = tapped->item.event();
+            if (!record) continue;
+            const SampleRange range = tapped->item.range();
+            points.push_back({secondsOf(range.start, range), attribute(*record, "azimuth_deg", 0),
+                              static_cast<int>(attribute(*record, "track_id", -1)), tapped->port,
+                              attribute(*record, "background", 0) > 0, attribute(*record, "observed", 0) > 0});
+        }
+    }
+    std::vector<BackgroundPoint> background;
+    if (taps_.background) {
+        while (auto tapped = taps_.background->pop()) {
+            const EventRecord* record = tapped->item.event();
+            if (!record) continue;
+            const SampleRange range = tapped->item.range();
+            background.push_back({secondsOf(range.start, range), attribute(*record, "azimuth_deg", 0), attribute(*record, "confidence", 0),
+                                  tapped->port, attribute(*record, "steady", 0) > 0});
+        }
+    }
+    tracks_.append(points, background);
     bool positionsArrived = false;
-    if (positionTap_) {
-        while (auto tapped = positionTap_->pop()) {
+    if (taps_.positions) {
+        while (auto tapped = taps_.positions->pop()) {
             const EventRecord* record = tapped->item.event();
             if (!record) continue;
             const SampleRange range = tapped->item.range();
@@ -98,7 +120,7 @@ void LocalizationFeed::drain(bool running) {
         if (positions_.size() > kMaxPositions) positions_.erase(positions_.begin(), positions_.end() - kMaxPositions);
     }
     quint64 dropped = 0;
-    for (const auto& tap : {bearingTap_, audioTap_, positionTap_}) dropped += tap ? tap->dropped() : 0;
+    for (const auto& tap : {taps_.bearings, taps_.audio, taps_.positions, taps_.tracks, taps_.background}) dropped += tap ? tap->dropped() : 0;
     if (audioArrived || dropped != dropped_) {
         dropped_ = dropped;
         Q_EMIT audioChanged();
@@ -106,11 +128,7 @@ void LocalizationFeed::drain(bool running) {
     if (positionsArrived) Q_EMIT positionsChanged();
 }
 
-void LocalizationFeed::detach() {
-    bearingTap_.reset();
-    audioTap_.reset();
-    positionTap_.reset();
-}
+void LocalizationFeed::detach() { taps_ = {}; }
 
 std::vector<float> LocalizationFeed::clipOf(int row, int mic, double& rateHz) const {
     rateHz = 0;

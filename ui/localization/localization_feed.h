@@ -1,6 +1,7 @@
 // The localization view's data: what the running graph's localization taps deliver, drained on the
-// ui thread 30 times a second (RunController's telemetry poll) into the event list, the positions
-// for the map and the recent events' audio; and play-back of an event's audio.
+// ui thread 30 times a second (RunController's telemetry poll) into the event list, the tracks and
+// background for the bearing-time plot, the positions for the map and the recent audio; and
+// play-back of an event's audio.
 #pragma once
 
 #include <QElapsedTimer>
@@ -16,6 +17,7 @@
 #include "ui/localization/bearing_event_model.h"
 #include "ui/localization/event_audio.h"
 #include "ui/localization/localization_taps.h"
+#include "ui/localization/track_history.h"
 
 namespace isochron {
 class ItemTapChannel;
@@ -35,6 +37,10 @@ class LocalizationFeed : public QObject {
     /// Array poses for the map: [{x, y, heading}] (m, m, deg).
     Q_PROPERTY(QVariantList arrays READ arrays NOTIFY outputsChanged)
     Q_PROPERTY(isochron::ui::BearingEventModel* events READ events CONSTANT)
+    /// Every track, frame by frame, and the background's bearings (frame-wise graphs).
+    Q_PROPERTY(isochron::ui::TrackHistory* tracks READ tracks CONSTANT)
+    /// The graph reports tracks frame by frame (the bearing-time plot is worth showing).
+    Q_PROPERTY(bool hasTracks READ hasTracks NOTIFY outputsChanged)
     /// Mics whose audio is held for play-back (0: none yet).
     Q_PROPERTY(int mics READ mics NOTIFY audioChanged)
     /// Items the taps dropped because the ui fell behind.
@@ -47,6 +53,8 @@ public:
     bool hasMap() const { return !outputs_.triangulation.empty(); }
     QVariantList arrays() const;
     BearingEventModel* events() { return &events_; }
+    TrackHistory* tracks() { return &tracks_; }
+    bool hasTracks() const { return !outputs_.tracks.empty(); }
     int mics() const { return audio_.mics(); }
     quint64 dropped() const { return dropped_; }
     const std::vector<SourcePosition>& positions() const { return positions_; }
@@ -57,7 +65,7 @@ public:
     /// A run starts: forget the last run's events and audio.
     void beginRun();
     /// The running engine's tap channels (null for taps the graph has no use for).
-    void attach(std::shared_ptr<ItemTapChannel> bearings, std::shared_ptr<ItemTapChannel> audio, std::shared_ptr<ItemTapChannel> positions);
+    void attach(LocalizationChannels channels);
     /// Take everything the taps hold; while `running`, the event clock moves on with wall time.
     void drain(bool running);
     /// The run ended: drop the channels (after a last drain).
@@ -77,10 +85,11 @@ Q_SIGNALS:
 private:
     LocalizationOutputs outputs_;
     BearingEventModel events_;
+    TrackHistory tracks_;
     std::vector<SourcePosition> positions_;
     EventAudio audio_;
     AudioOutput output_;
-    std::shared_ptr<ItemTapChannel> bearingTap_, audioTap_, positionTap_;
+    LocalizationChannels taps_;
     QElapsedTimer sinceDrain_;
     quint64 dropped_ = 0;
 };

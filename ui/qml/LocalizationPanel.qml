@@ -1,6 +1,7 @@
-// The localization view (a bottom tab when the graph has a bearing estimator): the bearings on a
-// polar plot, fading over the last 30 s, the map of triangulated sources when several arrays
-// triangulate, and the event list, whose Play button (or Space) plays an event's audio (a mic or the mix).
+// The localization view (a bottom tab when the graph localizes): the bearings on a polar plot, fading
+// over the last 30 s; for a frame-wise graph the bearing-time plot beside it (every track as a line,
+// the background shaded, each sound a bar); the map of triangulated sources when several arrays
+// triangulate; and the event list, whose Play button (or Space) plays an event's audio (a mic or the mix).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -70,6 +71,66 @@ Rectangle {
                 text: qsTr("front ↑")
                 font.pixelSize: 9
                 color: Theme.textDim
+            }
+        }
+
+        Rectangle {  // bearing against time: what the plots and the event list (at least 420 px) leave, up to twice the height
+            visible: panel.feed.hasTracks
+            Layout.preferredWidth: Math.max(120, Math.min(height * 2, panel.width - 16 - height - (panel.feed.hasMap ? height : 0) - 420 - 24))
+            Layout.fillHeight: true
+            color: Theme.panel
+            radius: 6
+            border.color: Theme.border
+            BearingTimePlot {
+                id: timePlot
+                objectName: "bearingTimePlot"
+                anchors.fill: parent
+                anchors.leftMargin: 34
+                anchors.rightMargin: 8
+                anchors.topMargin: 18
+                anchors.bottomMargin: 18
+                events: panel.feed.events
+                tracks: panel.feed.tracks
+                colors: panel.arrayColors
+                gridColor: Theme.gridMajor
+                highlightColor: Theme.selection
+                MouseArea {
+                    anchors.fill: parent
+                    onClicked: (mouse) => {
+                        const row = timePlot.rowAt(mouse.x, mouse.y)
+                        if (row >= 0) { panel.feed.events.selectedRow = row; eventList.positionViewAtIndex(row, ListView.Contain) }
+                    }
+                }
+                Repeater {
+                    model: [0, 90, 180, 270, 360]
+                    Text {
+                        required property int modelData
+                        x: -width - 4
+                        y: { timePlot.height; return timePlot.yFor(modelData) - height / 2 }
+                        text: modelData + "°"
+                        font.pixelSize: 9
+                        color: Theme.textFaint
+                    }
+                }
+                Text {
+                    anchors.top: parent.bottom; anchors.left: parent.left; anchors.topMargin: 2
+                    text: qsTr("−%1 s").arg(panel.feed.events.historySeconds)
+                    font.pixelSize: 9
+                    color: Theme.textFaint
+                }
+                Text {
+                    anchors.top: parent.bottom; anchors.right: parent.right; anchors.topMargin: 2
+                    text: qsTr("now (%1 s)").arg(panel.feed.events.nowSeconds.toFixed(1))
+                    font.pixelSize: 9
+                    color: Theme.textFaint
+                }
+            }
+            Row {
+                anchors.left: parent.left; anchors.top: parent.top; anchors.margins: 6
+                spacing: 6
+                Text { text: qsTr("azimuth against time"); font.pixelSize: 9; color: Theme.textDim }
+                Rectangle { width: 14; height: 8; anchors.verticalCenter: parent.verticalCenter; color: "#5a94a3b8" }
+                Text { text: qsTr("background"); font.pixelSize: 9; color: Theme.textDim }
             }
         }
 

@@ -11,7 +11,6 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
-#include "nodes/io/item_tap.h"
 #include "nodes/register_builtin_nodes.h"
 #include "ui/model/json_variant.h"
 #include "ui/model/parameter_views.h"
@@ -31,7 +30,7 @@ struct EngineJob {
     std::atomic<bool> cpuClockValid{false};
     std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
     double lastRateTime = 0;
-    std::shared_ptr<ItemTapChannel> bearingTap, audioTap, positionTap;  // the localization taps' rings
+    LocalizationChannels localizationTaps;  // the localization taps' rings
     /// Warnings the nodes gave while the engine was built, "node: message" (set before engineStarted).
     QStringList startWarnings;
     /// Wire taps to attach once the engine exists (guarded by `mutex`, taken by the engine thread).
@@ -61,12 +60,6 @@ QString schedulerSpecText(const SchedulerSpec& spec) {
         params.append(QString::fromStdString(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
     }
     return params.isEmpty() ? text : text + ":" + params.join(',');
-}
-
-std::shared_ptr<ItemTapChannel> tapChannel(const Engine& engine, const std::string& id) {
-    NodeContext* node = id.empty() ? nullptr : engine.findNode(id);
-    auto* tap = node ? dynamic_cast<ItemTap*>(node->op.get()) : nullptr;
-    return tap ? tap->channel() : nullptr;
 }
 
 double wallSeconds() {
@@ -181,9 +174,7 @@ bool RunController::start(const QString& schedulerText) {
                 std::lock_guard lock(job->mutex);
                 job->engine = &engine;
                 job->channel = engine.openTelemetry(kTelemetryHz);
-                job->bearingTap = tapChannel(engine, taps.bearings);
-                job->audioTap = tapChannel(engine, taps.audio);
-                job->positionTap = tapChannel(engine, taps.positions);
+                job->localizationTaps = openLocalizationTaps(engine, taps);
                 for (const NodeContext* node : engine.nodes()) {
                     for (const std::string& warning : node->warnings) job->startWarnings.append(QString::fromStdString(node->id + ": " + warning));
                 }
@@ -228,7 +219,7 @@ void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
     }
     if (!notices_.isEmpty()) Q_EMIT noticesChanged();
     if (state_ == "starting") setState("running");
-    localization_.attach(job->bearingTap, job->audioTap, job->positionTap);
+    localization_.attach(job->localizationTaps);
     lastCpuWall_ = wallSeconds();
     sinceRunStates_.start();
     pollTimer_.start();
@@ -536,7 +527,7 @@ GraphSpec RunController::specWithTaps(std::set<std::string>& tapNodes, Localizat
     std::set<std::string> taken;
     for (const NodeSpec& node : spec.nodes) taken.insert(node.id);
     taps = addLocalizationTaps(spec, findLocalizationOutputs(spec), taken);
-    for (const std::string& id : {taps.bearings, taps.audio, taps.positions}) {
+    for (const std::string& id : taps.all()) {
         if (!id.empty()) tapNodes.insert(id);
     }
     return spec;

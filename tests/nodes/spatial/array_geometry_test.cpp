@@ -97,8 +97,13 @@ TEST_CASE("geometry files load, and their errors name the file and the problem",
         {"no-mics.json", R"({"microphones": []})", "expected an object"},
         {"one-mic.json", R"({"mics": [[0, 0, 0]]})", "at least two"},
         {"short.json", R"({"mics": [[0, 0, 0], [1, 2]]})", "mics[1] is [1,2]"},
-        {"text.json", R"({"mics": [[0, 0, 0], [1, "a", 0]]})", "mics[1]"},
-        {"same.json", R"({"mics": [[0, 0, 0], [0.1, 0, 0], [0, 0, 0]]})", "mics 0 and 2 are at the same position"},
+        {"text.json", R"({"mics": [[0, 0, 0], [1, "a", 0]]})", "mics[1][1] (y) is \"a\""},
+        {"same.json", R"({"mics": [[0, 0, 0], [0.1, 0, 0], [0, 0, 0]]})", "mics[0] and mics[2] are at the same position"},
+        {"empty.json", "  \n", "is empty"},
+        {"no-list.json", R"({"mics": []})", "at least two [x, y, z] positions (it has 0)"},
+        {"nan.json", R"({"mics": [[0, 0, 0], [0.1, NaN, 0]]})", "mics[1][1] (y) is NaN, not a finite number of metres"},
+        {"infinite.json", R"({"mics": [[0, 0, 0], [0.1, 0, -Infinity]]})", "mics[1][2] (z) is -Infinity"},
+        {"null.json", R"({"mics": [[0, 0, 0], [0.1, null, 0]]})", "mics[1][1] (y) is null, not a number of metres"},
     };
     for (const Case& c : cases) {
         INFO(c.name);

@@ -1,6 +1,7 @@
-// The localization view in the real editor window: a graph with a bearing estimator shows the
-// Localization tab, running it fills the event list with the recording's four sounds, selecting a
-// row highlights it, Play without an output device explains itself in a toast, and a graph that
+// The localization view in the real editor window: a graph that localizes shows the Localization
+// tab, running it fills the event list with the recording's four sounds, selecting a row highlights
+// it, Play without an output device explains itself in a toast, a frame-wise graph shows the
+// bearing-time plot (azimuth up, time to the right, a sound's bar selects it), and a graph that
 // triangulates shows the map.
 import QtQuick
 import QtTest
@@ -70,6 +71,27 @@ TestCase {
         compare(plot.rowAt(dot.x, dot.y), 3)
         mouseClick(plot, dot.x, dot.y)
         compare(window.runController.localization.events.selectedRow, 3)
+    }
+
+    function test_bearingTimePlot() {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        window.bottomTab = 3
+        const plot = findChild(window, "bearingTimePlot")
+        tryVerify(() => plot.visible && plot.width > 50 && plot.height > 20, 2000, "a frame-wise graph shows the bearing-time plot")
+        waitForRendering(plot)
+        fuzzyCompare(plot.yFor(0), plot.height, 0.01)
+        fuzzyCompare(plot.yFor(360), 0, 0.01)
+        const events = window.runController.localization.events
+        verify(plot.xFor(events.nowSeconds) <= plot.width + 0.01, "now at the right edge")
+        // The sound at 81 degrees (row 2) is a bar over its span: clicking it selects it.
+        const x = (plot.xFor(1.116) + plot.xFor(1.18)) / 2, y = plot.yFor(81.1)
+        compare(plot.rowAt(x, y), 2)
+        mouseClick(plot, x, y)
+        compare(events.selectedRow, 2)
+        window.openFile(sourceDirectory + "/samples/xstream-detectaudio-localize.isograph.json")
+        tryVerify(() => !plot.visible, 2000, "a per-event graph has no tracks to plot")
     }
 
     function test_runShowsEventsAndPlays() {

@@ -1,0 +1,58 @@
+// The bearing-time display's data: every track the frame-wise tracker reports, frame by frame (its
+// azimuth, whether it is background, whether it was heard in that frame), and the background's
+// bearings, over the last `kKeptSeconds` of the stream.
+#pragma once
+
+#include <QObject>
+#include <QtQml/qqmlregistration.h>
+
+#include <deque>
+#include <vector>
+
+namespace isochron::ui {
+
+/// One track's state in one frame. [value type]
+struct TrackPoint {
+    double seconds = 0;        ///< the frame's start on the stream, s
+    double azimuthDeg = 0;     ///< [0, 360)
+    int trackId = -1;
+    int array = 0;
+    bool background = false;   ///< a source that does not stop (a fan, a talker)
+    bool observed = false;     ///< heard in this frame (else carried through a pause)
+};
+
+/// Where the background is: a background track's bearing, or the steady noise's own direction. [value type]
+struct BackgroundPoint {
+    double seconds = 0;
+    double azimuthDeg = 0;
+    double confidence = 0;  ///< [0, 1]
+    int array = 0;
+    bool steady = false;    ///< from the noise covariance (a fan) rather than a track (a talker)
+};
+
+/// Recent track states and background bearings, oldest first. [ui thread]
+class TrackHistory : public QObject {
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("owned by RunController.localization")
+public:
+    static constexpr double kKeptSeconds = 120;
+
+    explicit TrackHistory(QObject* parent = nullptr);
+
+    /// Add arrived states and bearings (oldest first); what is older than kKeptSeconds before the
+    /// newest goes.
+    void append(const std::vector<TrackPoint>& points, const std::vector<BackgroundPoint>& background);
+    void clear();
+    const std::deque<TrackPoint>& points() const { return points_; }
+    const std::deque<BackgroundPoint>& background() const { return background_; }
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    std::deque<TrackPoint> points_;
+    std::deque<BackgroundPoint> background_;
+};
+
+}  // namespace isochron::ui
