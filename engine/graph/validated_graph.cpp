@@ -5,6 +5,7 @@
 #include "engine/graph/subgraph.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace isochron {
@@ -152,6 +153,24 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
             }
         }
     }
+    // An input group still at 0 ("as many as wired") and fed by ordinary edges ("node.in3") gets as
+    // many ports as its highest wired index needs.
+    std::map<std::pair<int, std::string>, std::int64_t> wiredCounts;  // (node, count parameter) -> ports needed
+    for (const EdgeSpec& e : graph.edges) {
+        if (isBus(e.toPort)) continue;
+        auto to = indexOf.find(e.toNode);
+        if (to == indexOf.end()) continue;
+        const ValidatedNode& target = result.nodes[to->second];
+        for (const PortSpec& spec : target.descriptor->inputs) {
+            if (spec.countParam.empty() || !e.toPort.starts_with(spec.name) || e.toPort.size() == spec.name.size()) continue;
+            const std::string digits = e.toPort.substr(spec.name.size());
+            if (digits.size() > 4 || !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); })) continue;
+            if (target.params.getInt(spec.countParam) != 0) continue;
+            auto& needed = wiredCounts[{to->second, spec.countParam}];
+            needed = std::max<std::int64_t>(needed, std::stoll(digits) + 1);
+        }
+    }
+    for (const auto& [key, count] : wiredCounts) result.nodes[static_cast<std::size_t>(key.first)].params.set(key.second, count);
     for (ValidatedNode& node : result.nodes) {
         node.inputs = node.descriptor->resolveInputs(node.params);
         node.outputs = node.descriptor->resolveOutputs(node.params);
@@ -357,6 +376,17 @@ ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& reg
     return result;
 }
 
+namespace {
+
+/// "geometry, pace, path": the parameters a subgraph node exposes, for error messages.
+std::string exposedParameterList(const ExpandedSubgraph& subgraph) {
+    std::string list;
+    for (const auto& p : subgraph.flat.params) list += (list.empty() ? "" : ", ") + p.name;
+    return list.empty() ? "none" : list;
+}
+
+}  // namespace
+
 void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, const std::string& assignment) {
     auto equals = assignment.find('=');
     std::string target = assignment.substr(0, equals);
@@ -365,7 +395,21 @@ void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, co
         throw GraphException({{"", "", "", "'" + assignment + "' is not node.param=value"}});
     }
     NodeSpec* node = graph.findNode(nodeId);
-    if (!node) throw GraphException({{"", "", "", "--set " + assignment + ": no node named '" + nodeId + "'"}});
+    if (!node) {
+        // "part/inner": a node inside a subgraph is reached only through what the subgraph exposes.
+        const auto slash = nodeId.find('/');
+        const NodeSpec* outer = slash == std::string::npos ? nullptr : graph.findNode(nodeId.substr(0, slash));
+        std::string hint;
+        if (outer && isSubgraphNode(*outer)) {
+            std::vector<GraphError> ignored;
+            const ExpandedGraph expanded = expandSubgraphs(graph, registry, ignored);
+            const auto part = expanded.subgraphs.find(outer->id);
+            if (part != expanded.subgraphs.end()) {
+                hint = " (a node inside subgraph '" + outer->id + "' is set through the parameters it exposes: " + exposedParameterList(part->second) + ")";
+            }
+        }
+        throw GraphException({{"", "", "", "--set " + assignment + ": no node named '" + nodeId + "'" + hint}});
+    }
     std::string type = node->type;
     std::string innerName = paramName;
     if (isSubgraphNode(*node)) {
@@ -374,7 +418,9 @@ void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, co
         ExpandedGraph expanded = expandSubgraphs(graph, registry, ignored);
         const ExpandedSubgraph& subgraph = expanded.subgraphs[nodeId];
         auto exposed = std::find_if(subgraph.flat.params.begin(), subgraph.flat.params.end(), [&](const auto& p) { return p.name == paramName; });
-        if (exposed == subgraph.flat.params.end()) throw GraphException({{nodeId, "", "params." + paramName, "the subgraph exposes no such parameter"}});
+        if (exposed == subgraph.flat.params.end()) {
+            throw GraphException({{nodeId, "", "params." + paramName, "the subgraph exposes no such parameter (it exposes: " + exposedParameterList(subgraph) + ")"}});
+        }
         const NodeSpec* inner = expanded.flat.findNode(exposed->inner.front().node);
         type = inner ? inner->type : std::string();
         innerName = exposed->inner.front().name;

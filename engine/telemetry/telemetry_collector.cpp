@@ -156,10 +156,12 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
         t.heldItems = held.items;
         t.heldBytes = held.bytes;
         TimeNs leastProgress = kEndOfTime, mostProgress = kBeginningOfTime;
+        int connectedInputs = 0;
         for (std::size_t p = 0; p < node.inputs.size(); ++p) {
             const InputState& in = node.inputs[p];
             t.queuedBytes += in.queue.queuedBytes();
             if (!in.connected) continue;
+            ++connectedInputs;
             leastProgress = std::min(leastProgress, in.progress);
             mostProgress = std::max(mostProgress, in.progress);
             QueueTelemetry q;
@@ -173,8 +175,8 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
             q.lateItems = in.lateItems;
             s.queues.push_back(q);
         }
-        // Skew is only meaningful while every input has said something and none has ended.
-        const bool comparable = leastProgress > kBeginningOfTime && mostProgress < kEndOfTime;
+        // Skew is only meaningful between two inputs or more, while every input has said something and none has ended.
+        const bool comparable = connectedInputs >= 2 && leastProgress > kBeginningOfTime && mostProgress < kEndOfTime;
         t.skewMs = comparable ? static_cast<double>(mostProgress - leastProgress) / 1e6 : 0.0;
         if (!node.sink) continue;
         const SinkStats& sink = *node.sink;

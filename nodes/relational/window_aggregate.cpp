@@ -60,6 +60,10 @@ public:
 
 protected:
     void onActivate() override {
+        if (inputPort(0).type.carriesSamples()) {
+            throw OperatorError("input 'in' carries " + inputPort(0).type.toString() +
+                                ": windows aggregate scalars or events (reduce the signal to scalars or events first)");
+        }
         rangeNs_ = static_cast<TimeNs>(std::llround(params().getReal("range") * 1e9));
         const double slide = params().getReal("slide");
         slideNs_ = slide > 0 ? static_cast<TimeNs>(std::llround(slide * 1e9)) : rangeNs_;
@@ -108,7 +112,10 @@ protected:
         return nextToClose_ == kNoWindow ? inputProgress : windowStart(nextToClose_);
     }
 
-    void onFinish() override { closeUpTo(kEndOfTime); }
+    void onFinish() override {
+        closeUpTo(kEndOfTime);
+        if (missingWarned_ > 1) warn(std::to_string(missingWarned_) + " items in all lacked the field and were skipped");
+    }
 
 private:
     static constexpr std::int64_t kNoWindow = std::numeric_limits<std::int64_t>::min();
@@ -226,7 +233,7 @@ private:
     }
 
     void warnMissing(const std::string& name) {
-        if (missingWarned_++ == 0) warn("an item has no field '" + name + "': it is skipped (counted in warnings)");
+        if (missingWarned_++ == 0) warn("an item has no field '" + name + "': it is skipped (the total is reported at the end)");
     }
 
     void notePeak(std::size_t open) {
@@ -293,8 +300,8 @@ OperatorDescriptor windowAggregateDescriptor() {
         ParamSpec{"slide", ParamKind::Real, 0.0, 0.0, 1e7, "s", "distance between window starts (0: = range, tumbling)"},
         ParamSpec{"function", ParamKind::Choice, std::string("count"), {}, {}, "", "what to compute per window",
                   {"count", "sum", "min", "max", "mean", "histogram"}},
-        ParamSpec{"field", ParamKind::String, std::string(""), {}, {}, "", "the value aggregated: 'value' or an event attribute (count: unused)"},
-        ParamSpec{"group_by", ParamKind::String, std::string(""), {}, {}, "", "aggregate per distinct value of this field (empty: no groups)"},
+        ParamSpec{"field", ParamKind::String, std::string(""), {}, {}, "", "the value aggregated: 'value' (a scalar's value, an event's score) or a numeric event attribute (count: unused)"},
+        ParamSpec{"group_by", ParamKind::String, std::string(""), {}, {}, "", "aggregate per distinct value of this numeric field ('value' or an event attribute; output attribute 'group'; empty: no groups)"},
         ParamSpec{"bins", ParamKind::RealList, std::vector<double>{}, {}, {}, "", "histogram: increasing bin edges (2 to 13)"},
     };
     d.create = [] { return std::make_unique<WindowAggregate>(); };

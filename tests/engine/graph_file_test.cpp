@@ -188,6 +188,23 @@ TEST_CASE("a bus edge connects two port groups index by index, sizing an automat
     test::collections().clear();
 }
 
+TEST_CASE("an automatic input group fed by ordinary edges gets as many ports as its highest wired index", "[graph][bus]") {
+    GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "src", "type": "test.feed", "params": {"name": "wired", "type": "scalar", "outputs": 2}},
+        {"id": "out", "type": "test.collect", "params": {"name": "wired", "inputs": 0}}],
+        "edges": [{"from": "src.out0", "to": "out.in2"}, {"from": "src.out1", "to": "out.in0"}]})");
+    ValidatedGraph graph = validateGraph(spec, test::testRegistry());
+    CHECK(graph.nodes[1].params.getInt("inputs") == 3);
+    CHECK(graph.nodes[1].inputs.size() == 3);
+    CHECK(graph.edges.size() == 2);
+    // A group with a count written in the file keeps it: wiring past it is an error naming the port.
+    GraphSpec fixed = parseGraph(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "src", "type": "test.feed", "params": {"name": "wired", "type": "scalar", "outputs": 2}},
+        {"id": "out", "type": "test.collect", "params": {"name": "wired", "inputs": 1}}],
+        "edges": [{"from": "src.out0", "to": "out.in0"}, {"from": "src.out1", "to": "out.in1"}]})");
+    CHECK_THROWS_WITH(validateGraph(fixed, test::testRegistry()), Catch::Contains("port 'in1'") && Catch::Contains("no input port named 'in1'"));
+}
+
 TEST_CASE("bus edges between mismatched or non-group ports are refused with a reason", "[graph][bus][errors]") {
     auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
         {"id": "src", "type": "test.feed", "params": {"type": "scalar", "outputs": 3}},

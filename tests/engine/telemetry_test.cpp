@@ -2,7 +2,9 @@
 // what its operators actually did.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "engine/graph/graph_file.h"
@@ -100,11 +102,13 @@ TEST_CASE("a run's telemetry agrees with its operators' counts and ends with the
         std::vector<std::uint64_t> sequences;
         TelemetrySnapshot last;
         std::atomic<bool> done{false};
+        double skewWithoutTwoInputs = 0;  // skew is between inputs: a source and a one-input node have none
         std::thread reader([&] {
             for (;;) {
                 const bool finishing = done.load();
                 while (const TelemetrySnapshot* s = channel->next()) {
                     sequences.push_back(s->sequence);
+                    for (const NodeTelemetry& n : s->nodes) skewWithoutTwoInputs = std::max(skewWithoutTwoInputs, std::abs(n.skewMs));
                     last = *s;
                     channel->release(s);
                 }
@@ -120,6 +124,7 @@ TEST_CASE("a run's telemetry agrees with its operators' counts and ends with the
         REQUIRE(sequences.size() >= 2);  // the start and the end at least
         for (std::size_t i = 1; i < sequences.size(); ++i) CHECK(sequences[i] == sequences[i - 1] + 1);
         CHECK(last.engineState == "finished");
+        CHECK(skewWithoutTwoInputs == 0.0);
         REQUIRE(last.nodes.size() == 3);
         const NodeTelemetry& gain = last.nodes[1];
         CHECK(gain.itemsIn == 2000);

@@ -8,6 +8,7 @@
 #include <complex>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct Recipe {
     std::string params = "{}";
     int repeatedInputs = 2;
     std::string wildcardType = "scalar";
+    /// Operators whose inputs no generic feed can make (custom items): a graph fragment,
+    /// {"nodes": [...], "edges": [...]}, whose edges reach the operator ("op.<port>"); the
+    /// fragment's own open inputs get generic feeds like the operator's.
+    std::string upstream = "";
 };
 
 const std::map<std::string, Recipe>& recipes() {
@@ -42,9 +47,12 @@ const std::map<std::string, Recipe>& recipes() {
         {"spatial.aml_doa", {R"({"geometry": "square4:0.2", "block": 256})", 4}},
         {"spatial.music", {R"({"geometry": "square4:0.2", "block": 256})", 4}},
         {"spatial.gcc_phat", {R"({"geometry": "square4:0.2"})", 4}},
+        {"spatial.delay_and_sum_beamformer", {R"({"geometry": "square4:0.2"})", 4}},
+        {"spatial.mvdr_beamformer", {R"({"geometry": "square4:0.2"})", 4}},
         {"spatial.triangulate", {R"({"array_poses": [0, 0, 0, 4, 0, 90]})", 2}},
         {"spatial.triangulate_joined", {R"({"prefixes": "a_,b_", "array_poses": [0, 0, 0, 4, 0, 90]})"}},
         {"relational.window_aggregate", {R"({"range": 0.05})"}},
+        {"spectral.istft", {R"({"size": 32, "hop": 16})"}},  // the generic feed's spectra have 17 bins
         // Sources: parameters that make them finite and self-contained.
         {"io.audio_file_source", {R"({"path": ")" ISOCHRON_SOURCE_DIR R"(/samples/data/counting-speech-16k.wav", "block": 1024, "progress_interval": 4096})"}},
         {"capture.audio_input", {R"({"input": "file", "file": ")" ISOCHRON_SOURCE_DIR R"(/samples/data/counting-speech-16k.wav", "pace": 0, "block": 512})"}},
@@ -122,28 +130,45 @@ TEST_CASE("every built-in operator passes progress on before its inputs end, and
         const std::string& type = descriptor->typeName;
         const Recipe recipe = recipeFor(type);
         DYNAMIC_SECTION(type) {
-            // Count parameters of repeated inputs get the recipe's count; resolve ports with them.
-            nlohmann::json params = nlohmann::json::parse(recipe.params);
-            for (const PortSpec& in : descriptor->inputs) {
-                if (!in.countParam.empty() && !params.contains(in.countParam)) params[in.countParam] = recipe.repeatedInputs;
-            }
-            ParamSet resolved;
-            for (const ParamSpec& spec : descriptor->params) resolved.set(spec.name, spec.defaultValue);
-            for (const auto& [name, value] : params.items()) {
-                if (const ParamSpec* spec = descriptor->findParam(name)) {
-                    std::string error;
-                    resolved.set(name, *spec->fromJson(value, error));
-                }
-            }
             nlohmann::json graph = {{"format", "isochron-graph/1"}, {"nodes", nlohmann::json::array()}, {"edges", nlohmann::json::array()}};
-            graph["nodes"].push_back({{"id", "op"}, {"type", type}, {"params", params}});
-            const auto inputs = descriptor->resolveInputs(resolved);
-            for (std::size_t i = 0; i < inputs.size(); ++i) {
-                const std::string feed = "feed" + std::to_string(i);
-                const std::string fedType = feedType(inputs[i].type, recipe);
-                feedScripts()[type + "/" + feed] = feedFor(fedType, static_cast<std::uint32_t>(i + 1));
-                graph["nodes"].push_back({{"id", feed}, {"type", "test.feed"}, {"params", {{"name", type + "/" + feed}, {"type", fedType}}}});
-                graph["edges"].push_back({{"from", feed + ".out0"}, {"to", "op." + inputs[i].name}});
+            if (!recipe.upstream.empty()) {
+                const nlohmann::json fragment = nlohmann::json::parse(recipe.upstream);
+                for (const auto& node : fragment["nodes"]) graph["nodes"].push_back(node);
+                for (const auto& edge : fragment["edges"]) graph["edges"].push_back(edge);
+            }
+            std::set<std::string> wired;
+            for (const auto& edge : graph["edges"]) wired.insert(edge["to"].get<std::string>());
+            std::vector<std::pair<std::string, nlohmann::json>> fedNodes{{"op", nlohmann::json::parse(recipe.params)}};
+            for (const auto& node : graph["nodes"]) fedNodes.push_back({node["id"].get<std::string>(), node.value("params", nlohmann::json::object())});
+            graph["nodes"].push_back({{"id", "op"}, {"type", type}, {"params", nlohmann::json::object()}});
+            ParamSet resolved;
+            int feeds = 0;
+            for (auto& [id, params] : fedNodes) {
+                auto node = std::find_if(graph["nodes"].begin(), graph["nodes"].end(), [&](const auto& n) { return n["id"] == id; });
+                const OperatorDescriptor* d = builtinRegistry().find((*node)["type"].get<std::string>());
+                REQUIRE(d);
+                // Count parameters of repeated inputs get the recipe's count; resolve ports with them.
+                for (const PortSpec& in : d->inputs) {
+                    if (!in.countParam.empty() && !params.contains(in.countParam)) params[in.countParam] = recipe.repeatedInputs;
+                }
+                ParamSet nodeParams;
+                for (const ParamSpec& spec : d->params) nodeParams.set(spec.name, spec.defaultValue);
+                for (const auto& [name, value] : params.items()) {
+                    if (const ParamSpec* spec = d->findParam(name)) {
+                        std::string error;
+                        nodeParams.set(name, *spec->fromJson(value, error));
+                    }
+                }
+                (*node)["params"] = params;
+                if (id == "op") resolved = nodeParams;
+                for (const ResolvedPort& in : d->resolveInputs(nodeParams)) {
+                    if (wired.contains(id + "." + in.name)) continue;
+                    const std::string feed = "feed" + std::to_string(feeds);
+                    const std::string fedType = feedType(in.type, recipe);
+                    feedScripts()[type + "/" + feed] = feedFor(fedType, static_cast<std::uint32_t>(++feeds));
+                    graph["nodes"].push_back({{"id", feed}, {"type", "test.feed"}, {"params", {{"name", type + "/" + feed}, {"type", fedType}}}});
+                    graph["edges"].push_back({{"from", feed + ".out0"}, {"to", id + "." + in.name}});
+                }
             }
             const auto outputs = descriptor->resolveOutputs(resolved);
             for (std::size_t o = 0; o < outputs.size(); ++o) {

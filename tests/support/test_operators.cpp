@@ -177,7 +177,7 @@ OperatorRegistry& testRegistry() {
         collect.summary = "Keeps every item it receives (tests only)";
         collect.inputs = {PortSpec{"in", PortType::any(), "anything", true, "inputs"}};
         collect.params = {ParamSpec{"name", ParamKind::String, std::string("out"), {}, {}, "", "collection name"},
-                          ParamSpec{"inputs", ParamKind::Int, std::int64_t{1}, 0.0, 64.0, "", "number of inputs (0 = as many as the bus feeding them)"}};
+                          ParamSpec{"inputs", ParamKind::Int, std::int64_t{1}, 0.0, 64.0, "", "number of inputs (0 = as many as wired: the bus feeding them or the highest inN edge)"}};
         collect.create = [] { return std::make_unique<Collect>(); };
         r.add(std::move(collect));
 
