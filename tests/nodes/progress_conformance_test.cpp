@@ -51,6 +51,18 @@ const std::map<std::string, Recipe>& recipes() {
         {"spatial.mvdr_beamformer", {R"({"geometry": "square4:0.2"})", 4}},
         {"spatial.triangulate", {R"({"array_poses": [0, 0, 0, 4, 0, 90]})", 2}},
         {"spatial.triangulate_joined", {R"({"prefixes": "a_,b_", "array_poses": [0, 0, 0, 4, 0, 90]})"}},
+        {"spatial.array_stft", {"{}", 4}},
+        // The frame-wise localization chain: each stage is fed by the real stages before it.
+        {"detect.spectral_activity", {"{}", 2, "scalar", R"({"nodes": [{"id": "up_stft", "type": "spatial.array_stft", "params": {"channels": 4}}],
+            "edges": [{"from": "up_stft.spectra", "to": "op.spectra"}]})"}},
+        {"spatial.frame_directions", {R"({"geometry": "square4:0.2"})", 2, "scalar", R"({"nodes": [
+            {"id": "up_stft", "type": "spatial.array_stft", "params": {"channels": 4}}, {"id": "up_activity", "type": "detect.spectral_activity"}],
+            "edges": [{"from": "up_stft.spectra", "to": "up_activity.spectra"}, {"from": "up_activity.activity", "to": "op.activity"}]})"}},
+        {"spatial.source_tracker", {"{}", 2, "scalar", R"({"nodes": [
+            {"id": "up_stft", "type": "spatial.array_stft", "params": {"channels": 4}}, {"id": "up_activity", "type": "detect.spectral_activity"},
+            {"id": "up_directions", "type": "spatial.frame_directions", "params": {"geometry": "square4:0.2"}}],
+            "edges": [{"from": "up_stft.spectra", "to": "up_activity.spectra"}, {"from": "up_activity.activity", "to": "up_directions.activity"},
+                      {"from": "up_directions.directions", "to": "op.directions"}]})"}},
         {"relational.window_aggregate", {R"({"range": 0.05})"}},
         {"spectral.istft", {R"({"size": 32, "hop": 16})"}},  // the generic feed's spectra have 17 bins
         // Sources: parameters that make them finite and self-contained.

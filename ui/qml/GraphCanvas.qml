@@ -298,6 +298,8 @@ FocusScope {
             panning = banding = false
         }
         onDoubleClicked: (mouse) => {
+            // Two quick right-clicks (wire menu, then again) are not a request to add an operator.
+            if (mouse.button !== Qt.LeftButton) return
             const p = canvas.toCanvas(mouse.x, mouse.y)
             canvas.quickAddRequested(mouse.x, mouse.y, p.x, p.y)
         }

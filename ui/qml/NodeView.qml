@@ -121,7 +121,7 @@ Item {
             if (mouse.button === Qt.LeftButton) host.document.endMove(host.snapToGrid ? Theme.gridStep : 0)
             if (mouse.button === Qt.RightButton) host.openNodeMenu(node.nodeId, mapToItem(host, mouse.x, mouse.y))
         }
-        onDoubleClicked: host.nodeActivated(node.nodeId)
+        onDoubleClicked: (mouse) => { if (mouse.button === Qt.LeftButton) host.nodeActivated(node.nodeId) }
     }
     ToolTip.visible: body.containsMouse && !body.pressed && node.summary.length > 0 && !badgeHover.containsMouse
     ToolTip.delay: 900
