@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
 #include "ui/localization/audio_output.h"
 #include "ui/localization/bearing_event_model.h"
 #include "ui/localization/event_audio.h"
@@ -14,6 +15,7 @@
 #include "ui/localization/localization_taps.h"
 #include "ui/localization/track_history.h"
 #include "nodes/io/item_tap.h"
+#include "nodes/register_builtin_nodes.h"
 
 using namespace isochron;
 using namespace isochron::ui;
@@ -217,6 +219,21 @@ TEST_CASE("several arrays: one bearing input each, and the triangulated position
     CHECK(spec.findNode(ids.bearings)->params.at("inputs") == 2);
     CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"south", "bearings", ids.bearings, "in1"}) != spec.edges.end());
     CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"where", "positions", ids.positions, "in0"}) != spec.edges.end());
+}
+
+TEST_CASE("the fusion sample's arrays are parts: their exposed bearings and the joined triangulation are tapped", "[ui][localization]") {
+    GraphSpec spec = loadGraphFile(std::string(ISOCHRON_SOURCE_DIR) + "/samples/fusion-two-arrays.isograph.json");
+    const LocalizationOutputs outputs = findLocalizationOutputs(spec);
+    REQUIRE(outputs.bearings.size() == 2);
+    CHECK(outputs.bearings[0].from() == "a.bearings");
+    CHECK(outputs.bearings[1].from() == "b.bearings");
+    CHECK(outputs.triangulation == "locate");
+    CHECK(outputs.arrayPoses.size() == 6);
+    std::set<std::string> taken;
+    for (const NodeSpec& node : spec.nodes) taken.insert(node.id);
+    const LocalizationTapIds ids = addLocalizationTaps(spec, outputs, taken);
+    CHECK(std::find(spec.edges.begin(), spec.edges.end(), EdgeSpec{"locate", "positions", ids.positions, "in0"}) != spec.edges.end());
+    for (const GraphError& error : checkGraph(spec, builtinRegistry())) FAIL(error.toString());  // the taps on the parts' outputs are valid wiring
 }
 
 TEST_CASE("the feed turns tapped items into rows, positions and playable audio", "[ui][localization]") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/graph/subgraph.h"
 #include "engine/runtime/engine.h"
 #include "nodes/io/item_tap.h"
 #include "ui/model/graph_fragment.h"
@@ -66,6 +67,16 @@ LocalizationOutputs findLocalizationOutputs(const GraphSpec& spec) {
         if (found.bearings.size() > 1) continue;
         for (const EdgeSpec& edge : spec.edges) {
             if (edge.toNode == node.id && startsWith(edge.toPort, "in")) found.audio.push_back(edge);
+        }
+    }
+    if (found.bearings.empty() && !found.triangulation.empty()) {
+        // Arrays packaged as parts (fusion-two-arrays: each array a subgraph node) show only the
+        // outputs they expose: their `bearings`, one input each, in the order the graph lists them.
+        for (const NodeSpec& node : spec.nodes) {
+            if (!isSubgraphNode(node)) continue;
+            const bool exposesBearings = std::any_of(spec.edges.begin(), spec.edges.end(),
+                                                     [&](const EdgeSpec& e) { return e.fromNode == node.id && e.fromPort == "bearings"; });
+            if (exposesBearings) found.bearings.push_back({node.id, "bearings", "", ""});
         }
     }
     return found;

@@ -87,6 +87,17 @@ Dialog {
                     font.pixelSize: Theme.fontSize
                     color: parent.highlighted ? "white" : Theme.text
                 }
+                // Our own fill for the default button: the style's light-theme highlight is nearly white,
+                // which left its white label unreadable.
+                background: Rectangle {
+                    implicitWidth: 88
+                    implicitHeight: 32
+                    radius: 4
+                    color: parent.highlighted ? (parent.down ? Qt.darker(Theme.accent, 1.2) : Theme.accent)
+                                              : (parent.down ? Theme.hover : Theme.panelAlt)
+                    border.color: parent.highlighted ? Qt.darker(Theme.accent, 1.1) : Theme.border
+                    border.width: parent.visualFocus ? 2 : 1
+                }
                 onClicked: box.choose(modelData.role)
             }
         }
