@@ -1,6 +1,7 @@
 #include "engine/plugins/descriptor_json.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "engine/plugins/json_fields.h"
@@ -173,6 +174,17 @@ OperatorDescriptor descriptorFromJson(const json& in) {
     d.inputs = listFromJson<PortSpec>(in, "inputs", where, portFromJson);
     d.outputs = listFromJson<PortSpec>(in, "outputs", where, portFromJson);
     d.params = listFromJson<ParamSpec>(in, "params", where, paramFromJson);
+    // Ports and parameters are addressed by name: a second one of a name could never be reached
+    // (found by fuzz_plugin_manifest: a manifest with it did not read back to itself).
+    auto requireUniqueNames = [&](const auto& list, const char* field) {
+        std::set<std::string> seen;
+        for (const auto& entry : list) {
+            if (!seen.insert(entry.name).second) throw std::invalid_argument(where + "." + field + ": '" + entry.name + "' appears twice");
+        }
+    };
+    requireUniqueNames(d.inputs, "inputs");
+    requireUniqueNames(d.outputs, "outputs");
+    requireUniqueNames(d.params, "params");
     return d;
 }
 

@@ -190,6 +190,11 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
                                             ", not a finite number of metres");
             }
             if (!coordinate.is_number()) throw std::invalid_argument(where + coordinate.dump() + ", not a number of metres");
+            // Beyond this, distances between mics overflow (found by fuzz_array_geometry), and no array is this large.
+            constexpr double kLargestCoordinateMetres = 1e6;
+            if (std::abs(coordinate.get<double>()) > kLargestCoordinateMetres) {
+                throw std::invalid_argument(where + coordinate.dump() + " m, farther than 1000 km from the origin: not a microphone array");
+            }
         }
         geometry.mics.emplace_back(mic[0].get<double>(), mic[1].get<double>(), mic[2].get<double>());
     }

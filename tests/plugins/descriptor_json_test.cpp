@@ -40,6 +40,12 @@ TEST_CASE("descriptor differences and manifest errors name the field", "[plugins
     json["inputs"][0]["type"] = "signal<f17>";
     CHECK_THROWS_WITH(descriptorFromJson(json), Contains("inputs[0].type: 'signal<f17>' is not a port type"));
     json = descriptorToJson(mean);
+    json["params"].push_back(json["params"][0]);  // found by fuzzing: a second parameter of a name never read back
+    CHECK_THROWS_WITH(descriptorFromJson(json), Contains("params: '" + mean.params[0].name + "' appears twice"));
+    json = descriptorToJson(mean);
+    json["outputs"].push_back(json["outputs"][0]);
+    CHECK_THROWS_WITH(descriptorFromJson(json), Contains("outputs: '" + mean.outputs[0].name + "' appears twice"));
+    json = descriptorToJson(mean);
     json["params"][0]["default"] = "loud";
     CHECK_THROWS_WITH(descriptorFromJson(json), Contains("params[0].default"));
     CHECK_THROWS_WITH(pluginManifestFromJson({{"format", "isochron-plugin/2"}}), Contains("format: expected \"isochron-plugin/1\""));

@@ -104,6 +104,8 @@ TEST_CASE("geometry files load, and their errors name the file and the problem",
         {"nan.json", R"({"mics": [[0, 0, 0], [0.1, NaN, 0]]})", "mics[1][1] (y) is NaN, not a finite number of metres"},
         {"infinite.json", R"({"mics": [[0, 0, 0], [0.1, 0, -Infinity]]})", "mics[1][2] (z) is -Infinity"},
         {"null.json", R"({"mics": [[0, 0, 0], [0.1, null, 0]]})", "mics[1][1] (y) is null, not a number of metres"},
+        // Found by fuzzing: mics this far apart made the aperture overflow to infinity.
+        {"far.json", R"({"mics": [[0, 0, 0], [0.3, 7e300, 0]]})", "mics[1][1] (y) is 7e+300 m, farther than 1000 km"},
     };
     for (const Case& c : cases) {
         INFO(c.name);
