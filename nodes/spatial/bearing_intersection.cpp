@@ -1,5 +1,6 @@
 #include "nodes/spatial/bearing_intersection.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -59,6 +60,20 @@ BearingIntersection intersectBearings(std::span<const ArrayPose> poses, std::spa
     result.position = position;
     result.residualMetres = std::sqrt(squaredDistances / static_cast<double>(bearings.size()));
     return result;
+}
+
+EventRecord* positionRecord(const BearingIntersection& meet) {
+    EventRecord* record = EventRecord::create("position");
+    record->set("x_m", meet.position->x());
+    record->set("y_m", meet.position->y());
+    record->set("residual_m", meet.residualMetres);
+    return record;
+}
+
+double meanBearingWeight(std::span<const Bearing> bearings) {
+    double total = 0;
+    for (const Bearing& b : bearings) total += std::max(b.weight, 1e-3);
+    return total / static_cast<double>(bearings.size());
 }
 
 }  // namespace isochron

@@ -9,6 +9,8 @@
 
 #include <Eigen/Dense>
 
+#include "engine/items/event_record.h"
+
 namespace isochron {
 
 /// Where one array is on the map: its origin (m) and the map direction of its azimuth 0 (degrees,
@@ -40,5 +42,11 @@ std::vector<ArrayPose> arrayPosesFrom(const std::vector<double>& numbers, int ar
 /// lines are (nearly) parallel, an azimuth is not finite, or the point lies behind an array.
 /// `poses` and `bearings` are index-aligned. [any thread] [no allocation on success]
 BearingIntersection intersectBearings(std::span<const ArrayPose> poses, std::span<const Bearing> bearings);
+
+/// A position event's record from `meet` (which has a position): x_m, y_m, residual_m. [engine thread]
+EventRecord* positionRecord(const BearingIntersection& meet);
+
+/// A position event's score: the bearings' mean weight (each at least 1e-3). [any thread] [no allocation]
+double meanBearingWeight(std::span<const Bearing> bearings);
 
 }  // namespace isochron

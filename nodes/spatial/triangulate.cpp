@@ -91,13 +91,7 @@ private:
             warn("bearings at " + std::to_string(reference.range().start) + ": " + meet.problem + ": no position");
             return;
         }
-        double weightTotal = 0;
-        for (const Bearing& b : bearings_) weightTotal += std::max(b.weight, 1e-3);
-        EventRecord* record = EventRecord::create("position");
-        record->set("x_m", meet.position->x());
-        record->set("y_m", meet.position->y());
-        record->set("residual_m", meet.residualMetres);
-        emit(0, Item::event(record, reference.range(), weightTotal / static_cast<double>(pending_.size())));
+        emit(0, Item::event(positionRecord(meet), reference.range(), meanBearingWeight(bearings_)));
     }
 
     std::vector<ArrayPose> poses_;

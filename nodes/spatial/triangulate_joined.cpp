@@ -43,14 +43,9 @@ protected:
             warn("event at " + std::to_string(item.range().start) + ": " + meet.problem + ": no position");
             return;
         }
-        double weightTotal = 0;
-        for (const Bearing& b : bearings_) weightTotal += std::max(b.weight, 1e-3);
-        EventRecord* record = EventRecord::create("position");
-        record->set("x_m", meet.position->x());
-        record->set("y_m", meet.position->y());
-        record->set("residual_m", meet.residualMetres);
+        EventRecord* record = positionRecord(meet);
         if (const auto dt = joined.get("dt_s")) record->set("dt_s", *dt);
-        emit(0, Item::event(record, item.range(), weightTotal / static_cast<double>(bearings_.size())));
+        emit(0, Item::event(record, item.range(), meanBearingWeight(bearings_)));
     }
 
 private:
