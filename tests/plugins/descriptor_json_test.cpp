@@ -53,4 +53,9 @@ TEST_CASE("descriptor differences and manifest errors name the field", "[plugins
                       Contains("manifest.version: has the wrong type (1)"));
     CHECK_THROWS_WITH(pluginManifestFromJson({{"format", "isochron-plugin/1"}, {"name", "x"}, {"version", "1"}, {"abi", 2}, {"item_types", {{{"doc", "d"}}}}}),
                       Contains("manifest.item_types[0].name: missing"));
+    // Found by fuzzing: a number that is no uint32 was converted with a plain cast (undefined behaviour).
+    for (const nlohmann::json abi : {nlohmann::json(2.4e69), nlohmann::json(-1), nlohmann::json(2.5), nlohmann::json("2")}) {
+        CHECK_THROWS_WITH(pluginManifestFromJson({{"format", "isochron-plugin/1"}, {"name", "x"}, {"version", "1"}, {"abi", abi}}),
+                          Contains("manifest.abi: must be an integer from 0 to 4294967295"));
+    }
 }
