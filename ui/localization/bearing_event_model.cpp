@@ -85,4 +85,11 @@ void BearingEventModel::setSelectedRow(int row) {
     Q_EMIT selectedRowChanged();
 }
 
+void repaintOnChanges(BearingEventModel& events, QQuickItem& plot) {
+    QObject::connect(&events, &BearingEventModel::countChanged, &plot, &QQuickItem::update);
+    QObject::connect(&events, &BearingEventModel::clockChanged, &plot, &QQuickItem::update);
+    QObject::connect(&events, &BearingEventModel::selectedRowChanged, &plot, &QQuickItem::update);
+    QObject::connect(&events, &QAbstractItemModel::modelReset, &plot, &QQuickItem::update);
+}
+
 }  // namespace isochron::ui

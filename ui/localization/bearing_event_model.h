@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QAbstractListModel>
+#include <QQuickItem>
 #include <QtQml/qqmlregistration.h>
 
 #include <vector>
@@ -61,5 +62,8 @@ private:
     double nowSeconds_ = 0;
     int selectedRow_ = -1;
 };
+
+/// Repaints `plot` whenever `events` changes what a plot of it shows (rows, clock, selection). [ui thread]
+void repaintOnChanges(BearingEventModel& events, QQuickItem& plot);
 
 }  // namespace isochron::ui

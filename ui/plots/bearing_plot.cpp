@@ -33,12 +33,7 @@ void BearingPlot::setEvents(BearingEventModel* events) {
     if (events == events_) return;
     if (events_) disconnect(events_, nullptr, this, nullptr);
     events_ = events;
-    if (events_) {
-        connect(events_, &BearingEventModel::countChanged, this, &QQuickItem::update);
-        connect(events_, &BearingEventModel::clockChanged, this, &QQuickItem::update);
-        connect(events_, &BearingEventModel::selectedRowChanged, this, &QQuickItem::update);
-        connect(events_, &QAbstractItemModel::modelReset, this, &QQuickItem::update);
-    }
+    if (events_) repaintOnChanges(*events_, *this);
     Q_EMIT eventsChanged();
     update();
 }
