@@ -51,6 +51,7 @@ protected:
         settings.robustDegrees = params().getReal("robust_deg");
         settings.onsetEmphasis = params().getReal("onset_emphasis");
         settings.echoRatio = params().getReal("echo_ratio");
+        settings.echoWindowSeconds = params().getReal("echo_window");
         try {
             tracks_.emplace(settings);
         } catch (const std::invalid_argument& e) {
@@ -245,7 +246,7 @@ OperatorDescriptor sourceTrackerDescriptor() {
         ParamSpec{"reacquire_deg", ParamKind::Real, 10.0, 0.1, 180.0, "deg",
                   "an onset strong enough to start a track joins a track silent for 0.1 s only this close (else: a new source)"},
         ParamSpec{"separation_deg", ParamKind::Real, 20.0, 0.0, 180.0, "deg", "no new track this close to a live one"},
-        ParamSpec{"secondary_ratio", ParamKind::Real, 0.4, 0.0, 1.0, "",
+        ParamSpec{"secondary_ratio", ParamKind::Real, 0.6, 0.0, 1.0, "",
                   "a frame's weaker direction starts a track only if its response is at least this share of the strongest's"},
         ParamSpec{"measurement_deviation_deg", ParamKind::Real, 6.0, 0.01, 90.0, "deg", "deviation of one frame's azimuth"},
         ParamSpec{"process_noise", ParamKind::Real, 10.0, 0.0, 1e6, "deg^2/s^3", "how fast a source may change its angular rate"},
@@ -259,6 +260,9 @@ OperatorDescriptor sourceTrackerDescriptor() {
         ParamSpec{"onset_emphasis", ParamKind::Real, 3.0, 0.0, 100.0, "", "extra weight of a frame's azimuth per unit of onset share"},
         ParamSpec{"echo_ratio", ParamKind::Real, 0.5, 0.0, 1.0, "",
                   "a track within another's span whose mean response is below this share of the other's is its echo: no event"},
+        ParamSpec{"echo_window", ParamKind::Real, 0.06, 0.0, 10.0, "s",
+                  "a track within another's span that started this close to the other's start is its echo below (1 + echo_ratio) / 2 "
+                  "of its mean response (a reflection or side lobe of the same onset): no event"},
         ParamSpec{"warmup", ParamKind::Real, 0.25, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
         ParamSpec{"deviation_floor", ParamKind::Real, 0.3, 0.0, 100.0, "",
                   "smallest noise deviation of the evidence (ln units), so that near silence every blip is not a sound"},

@@ -58,7 +58,6 @@ void SourceTracks::predict(const Track& track, double now, double& azimuth, doub
 
 void SourceTracks::update(const TrackerFrame& frame, SourceTrackSink& sink) {
     const double now = frame.timeSeconds;
-    lastHopSeconds_ = frame.hopSeconds;
     // 1. Ends.
     for (Track& track : tracks_) {
         if (!track.live) continue;
@@ -157,6 +156,11 @@ void SourceTracks::observe(Track& track, const TrackObservation& observation, do
     track.covariance[1][1] = covariance[1][1] - gain1 * covariance[0][1];
     track.state.elevationDegrees += 0.3 * (observation.elevationDegrees - track.state.elevationDegrees);
     track.lastUpdateSeconds = now;
+    // The sound goes on while observations come without a silence, or resumes with one as strong as a new
+    // sound; weak frames after a silence (stray noise near the track) keep the track alive but do not extend it.
+    if (now - track.soundEndSeconds <= kSilenceSeconds || std::max(observation.strength, observation.birthStrength) >= settings_.birthStrength) {
+        track.soundEndSeconds = now;
+    }
     track.state.lastSeenSeconds = now;
     track.state.observedNow = true;
     ++track.hits;
@@ -190,6 +194,7 @@ void SourceTracks::start(const TrackObservation& observation, const TrackerFrame
     track.covariance[0][1] = track.covariance[1][0] = 0.0;
     track.covariance[1][1] = settings_.initialRateDegrees * settings_.initialRateDegrees;
     track.firstSeenSeconds = frame.timeSeconds;
+    track.soundEndSeconds = frame.timeSeconds;
     track.hopSeconds = frame.hopSeconds;
     track.lastBackgroundReport = -std::numeric_limits<double>::infinity();
     track.hits = 0;
@@ -217,7 +222,7 @@ void SourceTracks::end(Track& track, SourceTrackSink& sink) {
     SourceEvent event;
     event.trackId = track.state.id;
     event.startSeconds = track.firstSeenSeconds - track.hopSeconds / 2.0;
-    event.endSeconds = track.state.lastSeenSeconds + track.hopSeconds / 2.0;
+    event.endSeconds = track.soundEndSeconds + track.hopSeconds / 2.0;
     event.azimuthDegrees = robustAzimuth(track);
     event.elevationDegrees = track.weightSum > 0.0 ? track.elevationWeighted / track.weightSum : track.state.elevationDegrees;
     event.confidence = std::clamp(track.valueSum / std::max(1, track.hits), 0.0, 1.0);
@@ -231,18 +236,17 @@ void SourceTracks::end(Track& track, SourceTrackSink& sink) {
 bool SourceTracks::isEcho(const SourceEvent& event) const {
     const double length = event.endSeconds - event.startSeconds;
     // Weaker by echoRatio; or half as much again for a brief flicker (a quarter of the other's span) or for
-    // a copy that starts and ends with the other (a reflection has its source's envelope).
-    const double frame = 3.0 * lastHopSeconds_;
+    // a track that started with the other (a reflection or lobe of the same onset).
     auto overshadows = [&](double start, double end, double confidence) {
         const double overlap = std::min(end, event.endSeconds) - std::max(start, event.startSeconds);
         if (overlap < 0.5 * length) return false;
         const bool brief = length < 0.25 * (end - start);
-        const bool sameEnvelope = std::abs(event.startSeconds - start) <= frame && std::abs(event.endSeconds - end) <= frame;
-        return event.confidence < (brief || sameEnvelope ? 0.5 * (1.0 + settings_.echoRatio) : settings_.echoRatio) * confidence;
+        const bool sameOnset = std::abs(event.startSeconds - start) <= settings_.echoWindowSeconds;
+        return event.confidence < (brief || sameOnset ? 0.5 * (1.0 + settings_.echoRatio) : settings_.echoRatio) * confidence;
     };
     for (const Track& track : tracks_) {
         if (!track.live || !track.state.confirmed || track.state.background) continue;
-        if (overshadows(track.firstSeenSeconds - track.hopSeconds / 2.0, track.state.lastSeenSeconds + track.hopSeconds / 2.0,
+        if (overshadows(track.firstSeenSeconds - track.hopSeconds / 2.0, track.soundEndSeconds + track.hopSeconds / 2.0,
                         track.valueSum / std::max(1, track.hits))) {
             return true;
         }

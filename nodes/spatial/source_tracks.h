@@ -7,8 +7,9 @@
 // drift away), with the elevation smoothed alongside. Per frame:
 //  1. tracks without an observation for `deathSeconds` (twice that once a track has lasted a second,
 //     so a talker's pauses do not end it) end: a confirmed track that is not background
-//     becomes an event (its own span: first to last observation, so the ringing of a room after the
-//     sound does not stretch it); a tentative one not confirmed within `birthSeconds` is dropped;
+//     becomes an event (its own span: first observation to the end of its sound, the last observation
+//     that followed another within 0.1 s or was as strong as a new sound, so that stray noise frames
+//     near it after a silence do not stretch it); a tentative one not confirmed within `birthSeconds` is dropped;
 //  2. the observations at least `continueStrength` strong are assigned to the predicted tracks,
 //     nearest first (innovation in predicted deviations), each track and observation at most once,
 //     within `gateDeviations` and `gateDegrees` (and `reacquireDegrees` for an observation strong enough
@@ -24,8 +25,8 @@
 //     `backgroundMemorySeconds` after it falls silent, so that it resumes as background.
 // A track that ends within (half its span) another confirmed track's span, with a mean response below
 // `echoRatio` of the other's (or below (1 + echoRatio) / 2 of it when it lasted under a quarter as
-// long: a flicker, or when it started and ended within 3 frames of the other: a reflection), is that
-// one's echo, side lobe or grating lobe and no event (a second source of an
+// long: a flicker, or when it started within `echoWindowSeconds` of the other: a reflection or lobe of
+// the same onset), is that one's echo, side lobe or grating lobe and no event (a second source of an
 // overlapping pair is seldom that much weaker: both take their own bins).
 // An event's azimuth is a robust mean: the weighted azimuths of its observations in 1° bins, the
 // heaviest ±3° neighbourhood picked, and the weighted mean within `robustDegrees` of it; weights
@@ -59,7 +60,7 @@ struct TrackerFrame {
 struct SourceEvent {
     std::int64_t trackId = 0;
     double startSeconds = 0.0;  ///< half a hop before its first observation's frame centre
-    double endSeconds = 0.0;    ///< half a hop after its last one
+    double endSeconds = 0.0;    ///< half a hop after its sound's last observation (not a stray one after a silence)
     double azimuthDegrees = 0.0;
     double elevationDegrees = 0.0;
     double confidence = 0.0;  ///< mean response of its observations, [0, 1]
@@ -110,7 +111,7 @@ public:
         double gateDegrees = 20.0;           ///< and in degrees
         double reacquireDegrees = 10.0;      ///< a new sound's onset joins a track silent for 0.1 s only this close
         double separationDegrees = 20.0;     ///< no new track this close to an existing one
-        double secondaryRatio = 0.4;         ///< a frame's weaker peak starts a track only above this share of the strongest
+        double secondaryRatio = 0.6;         ///< a frame's weaker peak starts a track only above this share of the strongest
         double measurementDegrees = 6.0;     ///< deviation of one frame's azimuth
         double processNoise = 10.0;          ///< angular acceleration density, deg^2/s^3
         double initialRateDegrees = 5.0;     ///< deviation of a new track's rate, deg/s
@@ -122,6 +123,7 @@ public:
         double robustDegrees = 10.0;         ///< an event's azimuth averages observations this close to its mode
         double onsetEmphasis = 3.0;          ///< weight x (1 + emphasis x onset share)
         double echoRatio = 0.5;              ///< a track this much weaker than one it overlaps is its echo
+        double echoWindowSeconds = 0.06;     ///< (or halfway to as weak, starting this close to the other's start)
         int maxTracks = 16;                  ///< live tracks at most (births refused beyond)
     };
 
@@ -146,6 +148,7 @@ private:
         double covariance[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
         double lastUpdateSeconds = 0.0;
         double firstSeenSeconds = 0.0;
+        double soundEndSeconds = 0.0;  // the last observation that continued or resumed its sound
         double hopSeconds = 0.01;
         double lastBackgroundReport = 0.0;
         int hits = 0;
@@ -181,7 +184,6 @@ private:
     bool isEcho(const SourceEvent& event) const;
     std::vector<Ended> ended_;        // the latest events, a ring of kEndedKept
     std::size_t nextEnded_ = 0;
-    double lastHopSeconds_ = 0.01;  // of the latest frame
     static constexpr std::size_t kEndedKept = 16;
     std::vector<char> assigned_;      // [observation]
 

@@ -174,6 +174,7 @@ def score_scene(truth, lines):
             "detected": line is not None,
             "azimuth_error_deg": error,
             "onset_error_s": None if line is None else round(line["t_start"] - sound["t_start"], 4),
+            "end_error_s": None if line is None else round(line["t_end"] - sound["t_end"], 4),
             "lines": len(matches[s]),
         })
     matched_any = set(l for m in matches for l in m)
@@ -213,6 +214,8 @@ def summarize(scenes, scene_filter, sound_filter, scene_level=True):
     errors = [s["azimuth_error_deg"] for s in sounds if s["detected"] and s["azimuth_error_deg"] is not None]
     detected = sum(s["detected"] for s in sounds)
     onsets = [abs(s["onset_error_s"]) for s in sounds if s["detected"]]
+    # Signed: a line that goes on while the room rings ends late (older results lack the field).
+    ends = [s["end_error_s"] for s in sounds if s["detected"] and s.get("end_error_s") is not None]
     row = {
         "sounds": len(sounds),
         "recall": detected / len(sounds) if sounds else None,
@@ -220,6 +223,7 @@ def summarize(scenes, scene_filter, sound_filter, scene_level=True):
         "p90_error_deg": percentile(errors, 0.9) if errors else None,
         "within_20": sum(e <= WITHIN_DEG for e in errors) / len(sounds) if sounds else None,
         "median_onset_error_s": percentile(onsets, 0.5) if onsets else None,
+        "median_end_error_s": percentile(ends, 0.5) if ends else None,
         "false_alarms_per_min": false_alarms / minutes if scene_level and minutes else None,
         "duplicates_per_detection": duplicates / scene_detections if scene_level and scene_detections else None,
         "rtf_cpu": process_s / audio_s if scene_level and audio_s else None,

@@ -28,7 +28,8 @@ def cells(row, extra_lines):
     errors = "–" if row["median_error_deg"] is None else f'{row["median_error_deg"]:.1f} / {row["p90_error_deg"]:.0f}'
     line = [number(row["recall"]), number(row["within_20"]), number(row["false_alarms_per_min"], 1), errors]
     onset = None if row["median_onset_error_s"] is None else 1000 * row["median_onset_error_s"]
-    return line + [number(onset, 0), number(row["duplicates_per_detection"], 2)] if extra_lines else line
+    end = None if row.get("median_end_error_s") is None else 1000 * row["median_end_error_s"]
+    return line + [number(onset, 0), number(end, 0), number(row["duplicates_per_detection"], 2)] if extra_lines else line
 
 
 def markdown(header, rows):
@@ -57,7 +58,8 @@ def main():
     print(f"{len(first['scenes'])} scenes of split `{first['split']}` (seed {first['seed']}), {sounds} sounds, "
           f"{minutes:.1f} min of audio. Per pipeline: recall, fraction of all sounds within 20°, false alarms "
           "per minute, median and 90th-percentile azimuth error (degrees, of detected sounds); for the groups "
-          "also the median |start of the line - start of the sound| and further lines on detected sounds per "
+          "also the median |start of the line - start of the sound|, the median end of the line - end of the sound "
+          "(ms, signed: positive ends late) and further lines on detected sounds per "
           "detection (neither detections nor false alarms).\n")
     groups, conditions = [], []
     for index, (title, value, row) in enumerate(all_rows[0]):
@@ -68,7 +70,7 @@ def main():
     for rows, extra_lines in ((groups, True), (conditions, False)):
         header = ["group" if extra_lines else "condition", "sounds"]
         for label in labels:
-            header += [f"{label}: recall", "≤ 20°", "FA/min", "error ° median / p90"] + (["onset ms", "extra lines"] if extra_lines else [])
+            header += [f"{label}: recall", "≤ 20°", "FA/min", "error ° median / p90"] + (["onset ms", "end ms", "extra lines"] if extra_lines else [])
         print(markdown(header, rows), end="\n\n")
     issue = []
     for title, extra in ISSUE_ROWS:

@@ -1,6 +1,6 @@
 // SourceTracks on synthetic observations (no engine): identities through a crossing, one event per
 // click train, events that end with their own last observation, background for a source that does
-// not stop, and a robust azimuth.
+// not stop, a robust azimuth, and reflections of an onset that are no events.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -180,4 +180,25 @@ TEST_CASE("two sounds overlapping in time from directions 60 degrees or more apa
     std::sort(azimuths.begin(), azimuths.end());
     CHECK(azimuths[0] == Approx(100.0).margin(0.5));
     CHECK(azimuths[1] == Approx(170.0).margin(0.5));
+}
+
+TEST_CASE("a weaker track that starts with another is its reflection; one that starts later is a second source",
+          "[spatial][source_tracks]") {
+    // A at 100 degrees for frames 50 .. 150 (response 0.8); C at 200 degrees at 0.7 of A's response, either
+    // from A's first frame (a reflection of the same onset: within echo_window) or from 0.3 s later.
+    for (const int delayFrames : {0, static_cast<int>(0.3 / kHop)}) {
+        INFO("C starts " << delayFrames << " frames after A");
+        SourceTracks tracks({});
+        Recorder recorder;
+        for (int f = 0; f < 300; ++f) {
+            std::vector<TrackObservation> observations;
+            if (f >= 50 && f < 150) observations.push_back(strongAt(100.0));
+            if (f >= 50 + delayFrames && f < 140) observations.push_back({200.0, 0.0, 0.56, 10.0, 10.0});
+            feed(tracks, recorder, f, observations);
+        }
+        tracks.finish(recorder);
+        const bool reflection = delayFrames == 0;
+        REQUIRE(recorder.events.size() == (reflection ? 1u : 2u));
+        CHECK(recorder.events[0].azimuthDegrees == Approx(reflection ? 100.0 : 200.0).margin(0.5));
+    }
 }
