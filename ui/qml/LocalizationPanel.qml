@@ -86,8 +86,8 @@ Rectangle {
                 objectName: "bearingTimePlot"
                 anchors.fill: parent
                 anchors.leftMargin: 34
-                anchors.rightMargin: 8
-                anchors.topMargin: 18
+                anchors.rightMargin: 12
+                anchors.topMargin: 30  // the 360° label sits below the title row
                 anchors.bottomMargin: 18
                 events: panel.feed.events
                 tracks: panel.feed.tracks
@@ -112,17 +112,18 @@ Rectangle {
                         color: Theme.textFaint
                     }
                 }
-                Text {
-                    anchors.top: parent.bottom; anchors.left: parent.left; anchors.topMargin: 2
-                    text: qsTr("−%1 s").arg(panel.feed.events.historySeconds)
-                    font.pixelSize: 9
-                    color: Theme.textFaint
-                }
-                Text {
-                    anchors.top: parent.bottom; anchors.right: parent.right; anchors.topMargin: 2
-                    text: qsTr("now (%1 s)").arg(panel.feed.events.nowSeconds.toFixed(1))
-                    font.pixelSize: 9
-                    color: Theme.textFaint
+                Repeater {  // stream time under the plot
+                    model: timePlot.timeTicks
+                    Text {
+                        required property real modelData
+                        readonly property real at: { timePlot.timeFrom; timePlot.width; return timePlot.xFor(modelData) }
+                        visible: at - width / 2 >= -timePlot.anchors.leftMargin && at + width / 2 <= timePlot.width + 8
+                        anchors.top: parent.bottom; anchors.topMargin: 2
+                        x: at - width / 2
+                        text: Math.round(modelData) + " s"
+                        font.pixelSize: 9
+                        color: Theme.textFaint
+                    }
                 }
             }
             Row {

@@ -129,10 +129,13 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            text: editor.error.length ? editor.error : qsTr("Drag points; double-click adds one, right-click removes one. Applies on the next run.")
+            text: editor.error.length ? editor.error : qsTr("Drag, double-click to add, right-click to remove")
             color: editor.error.length ? Theme.error : Theme.textFaint
             font.pixelSize: 10
             elide: Text.ElideRight
+            ToolTip.visible: hintHover.hovered
+            ToolTip.text: editor.error.length ? editor.error : qsTr("Drag points; double-click adds one, right-click removes one. Applies on the next run.")
+            HoverHandler { id: hintHover }
         }
     }
 }

@@ -1,5 +1,5 @@
 // The rough edges a new user hit, each checked in the real editor window: the inspector after undo,
-// the graph name field, Escape on the shortcut sheet, menus wide enough, ports without "in in",
+// the graph name field, Escape on the shortcut sheet, menus wide enough and one click to reopen, ports without "in in",
 // new nodes beside (not on) others, only fitting probes offered, probe cards that keep the wheel,
 // live labels off the nodes, nothing of the last graph left after opening another, the own file
 // dialog (Save label, typed absolute path, Enter, overwrite question).
@@ -101,6 +101,23 @@ TestCase {
         }
     }
 
+    function test_aMenuClosedByEscapeOpensAgainWithOneClick() {
+        const bar = window.menuBar
+        for (let m = 0; m < 2; ++m) {  // File, then Edit: the second menu is not the bar's first state
+            const title = bar.itemAt(m)
+            const menu = bar.menuAt(m)
+            mouseMove(title, title.width / 2, title.height / 2)
+            mouseClick(title)
+            tryVerify(() => menu.opened)
+            keyClick(Qt.Key_Escape)
+            tryVerify(() => !menu.visible)
+            mouseClick(title)  // the pointer never left the title
+            tryVerify(() => menu.opened, 1000, menu.plainTitle + " opens again with one click")
+            mouseClick(title)  // and a click on its title still closes it
+            tryVerify(() => !menu.visible)
+        }
+    }
+
     function test_inspectorListsPortsByDirectionOnce() {
         document.addNode("segments.rewindow", 0, 0)
         waitForRendering(window.contentItem)
@@ -142,6 +159,7 @@ TestCase {
 
     function test_probeCardKeepsTheWheelAndMoves() {
         window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        canvas.zoomAt(canvas.width / 2, canvas.height / 2, 0.35)  // room for the card beside the graph
         compare(run.addProbe("sweep.out>windows.in", "spectrum"), "")
         waitForRendering(window.contentItem)
         const card = findAll(canvas, "probeCard").find(c => c.visible)
@@ -157,6 +175,29 @@ TestCase {
         mouseClick(findChild(card, "probeDock"))
         tryVerify(() => !card.visible)
         compare(run.probes.length, 1)
+    }
+
+    /// Whether the card's rectangle on screen overlaps a node of the canvas.
+    function cardCoversANode(card) {
+        const a = card.mapToItem(canvas.world, 0, 0), b = card.mapToItem(canvas.world, card.width, card.height)
+        return document.nodes.nodesIn(a.x, a.y, b.x - a.x, b.y - a.y).length > 0
+    }
+
+    function test_newProbeCardsCoverNoNode() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        const wires = ["sweep.out>windows.in", "band.score>detector.score", "fft.out>magnitude.in"]
+        const kinds = ["spectrum", "scope", "spectrum"]
+        for (const zoom of [canvas.zoom, 0.35]) {  // fitted (no room: they dock), then zoomed out (room)
+            canvas.zoomAt(canvas.width / 2, canvas.height / 2, zoom)
+            for (let i = 0; i < wires.length; ++i) compare(run.addProbe(wires[i], kinds[i]), "")
+            waitForRendering(window.contentItem)
+            tryVerify(() => run.probes.every(p => canvas.probeLayout.stateOf(p.key).docked || canvas.probeLayout.stateOf(p.key).x >= 0), 2000, "every card placed")
+            const cards = findAll(canvas, "probeCard").filter(c => c.visible)
+            for (const card of cards) verify(!cardCoversANode(card), "a probe card over a node at " + card.x + "," + card.y)
+            if (zoom === 0.35) verify(cards.length >= 1, "a card floats where there is room")
+            else if (cards.length < wires.length) compare(window.bottomTab, 4)  // the docked ones are shown
+            for (const probe of run.probes.slice()) run.removeProbe(probe.key)
+        }
     }
 
     function test_liveLabelsStayOffTheNodes() {
@@ -201,11 +242,14 @@ TestCase {
         tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000, "the name field has the keys")
         const accept = findAll(root(), "pickerAccept").find(b => b.visible)
         compare(accept.text, "Save")
-        // A folder that does not exist is named, nothing is written.
+        // A folder that does not exist: the dialog offers to create it; cancelled, nothing is written.
         picker.text = folder + "/mine"
         keyClick(Qt.Key_Return)
-        const error = findAll(root(), "pickerError").find(e => e.visible)
-        verify(error && error.text.indexOf("There is no folder") === 0, error ? error.text : "no error shown")
+        const cancel = findAll(root(), "messageButton_reject").find(b => b.visible && b.text === "Cancel")
+        verify(cancel, "offers to create the folder")
+        mouseClick(cancel)
+        compare(document.filePath, "")
+        tryVerify(() => picker.activeFocus, 3000, "back in the name field")
         // An absolute path into an empty folder: Enter saves, with the suffix added.
         picker.text = temporaryDirectory + "/mine"
         keyClick(Qt.Key_Return)
@@ -221,6 +265,41 @@ TestCase {
         verify(replace, "asks before replacing")
         mouseClick(replace)
         tryVerify(() => !document.modified)
+    }
+
+    function test_saveAsCreatesTheFoldersOfATypedPath() {
+        document.addNode("io.null_sink", 0, 0)
+        const folder = temporaryDirectory + "/new-" + Date.now() + "/graphs/2026"
+        window.saveAs()
+        let picker = null
+        tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000)
+        picker.text = folder + "/mine"
+        keyClick(Qt.Key_Return)
+        const create = findAll(root(), "messageButton_accept").find(b => b.visible && b.text === "Create and Save")
+        verify(create, "offers to create the folder")
+        mouseClick(create)
+        tryCompare(document, "filePath", folder + "/mine.isograph.json")
+        verify(!document.modified)
+    }
+
+    function test_newFolderButtonMakesAFolderAndGoesIn() {
+        const folder = temporaryDirectory + "/picked-" + Date.now()
+        window.saveAs()
+        let picker = null
+        tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000)
+        const newFolder = findAll(root(), "pickerNewFolder").find(b => b.visible)
+        verify(newFolder, "the save dialog has New Folder")
+        mouseClick(newFolder)
+        const nameField = findAll(root(), "pickerNewFolderName").find(f => f.visible)
+        verify(nameField && nameField.activeFocus, "asks for the name")
+        nameField.text = folder
+        keyClick(Qt.Key_Return)
+        const shown = findAll(root(), "pickerFolder").find(t => t.visible)
+        tryCompare(shown, "text", folder)
+        verify(!nameField.visible)
+        picker.text = "inside"
+        keyClick(Qt.Key_Return)
+        tryCompare(document, "filePath", folder + "/inside.isograph.json")
     }
 
     function test_minimapOnlyWhileTheGraphIsOutOfView() {
