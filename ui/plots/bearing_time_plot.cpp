@@ -57,8 +57,8 @@ void BearingTimePlot::refreshRange() {
     // at least kMinimumSpanSeconds.
     const double from = std::max(std::min(oldest, 0.0), now - TrackHistory::kKeptSeconds);
     const double to = std::max(now, from + kMinimumSpanSeconds);
-    // About one labelled time per 90 px.
-    const int intervals = std::max(1, static_cast<int>(width() / 90));
+    // About one labelled time per 60 px.
+    const int intervals = std::max(1, static_cast<int>(width() / 60));
     QVariantList ticks;
     for (double t : niceTicks(from, to, intervals)) ticks.append(t);
     if (from == from_ && to == to_ && ticks == timeTicks_) return;
@@ -139,7 +139,7 @@ QSGNode* BearingTimePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
         std::map<int, double> lastSeen;
         auto flush = [&](int id) {
             auto& points = open[id];
-            if (points.size() >= 2) lines.add(points.data(), static_cast<int>(points.size()), colorOf(id), 1.0, 1.0);
+            if (points.size() >= 2) lines.add(points.data(), static_cast<int>(points.size()), colorOf(id), 1.5, 1.0);
             points.clear();
         };
         for (const TrackPoint& p : tracks_->points()) {
@@ -167,7 +167,7 @@ QSGNode* BearingTimePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
             const BearingEvent& e = events_->at(row);
             if (e.endSeconds < start) continue;
             QColor color = colorOf(e.trackId);
-            color.setAlphaF(static_cast<float>(0.35 + 0.65 * std::clamp(e.confidence, 0.0, 1.0)));
+            color.setAlphaF(static_cast<float>(0.55 + 0.45 * std::clamp(e.confidence, 0.0, 1.0)));  // never as pale as the background
             const QPointF span[2] = {{xFor(e.startSeconds), yFor(e.azimuthDeg)}, {std::max(xFor(e.endSeconds), xFor(e.startSeconds) + 3), yFor(e.azimuthDeg)}};
             bars.add(span, 2, color, 3.0, 1.0);
         }

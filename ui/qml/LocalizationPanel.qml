@@ -87,13 +87,15 @@ Rectangle {
                 anchors.fill: parent
                 anchors.leftMargin: 34
                 anchors.rightMargin: 12
-                anchors.topMargin: 30  // the 360° label sits below the title row
+                anchors.topMargin: timeLegend.height + 18  // the 360° label sits below the title and legend
                 anchors.bottomMargin: 18
                 events: panel.feed.events
                 tracks: panel.feed.tracks
                 colors: panel.arrayColors
                 gridColor: Theme.gridMajor
                 highlightColor: Theme.selection
+                // A neutral, unsaturated band: nothing like the tracks' colours in either theme.
+                backgroundColor: Theme.dark ? Qt.rgba(0.66, 0.64, 0.62, 0.30) : Qt.rgba(0.47, 0.44, 0.42, 0.22)
                 MouseArea {
                     anchors.fill: parent
                     onClicked: (mouse) => {
@@ -126,12 +128,24 @@ Rectangle {
                     }
                 }
             }
-            Row {
-                anchors.left: parent.left; anchors.top: parent.top; anchors.margins: 6
-                spacing: 6
-                Text { text: qsTr("azimuth against time"); font.pixelSize: 9; color: Theme.textDim }
-                Rectangle { width: 14; height: 8; anchors.verticalCenter: parent.verticalCenter; color: "#5a94a3b8" }
-                Text { text: qsTr("background"); font.pixelSize: 9; color: Theme.textDim }
+            Flow {  // title and legend (wrapping): coloured lines are tracks, the grey band the steady background
+                id: timeLegend
+                anchors.left: parent.left; anchors.right: parent.right; anchors.top: parent.top; anchors.margins: 6
+                spacing: 5
+                Text { text: qsTr("azimuth vs time"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }
+                Row {
+                    spacing: 3
+                    Repeater {
+                        model: panel.arrayColors.slice(0, 3)
+                        Rectangle { required property string modelData; width: 6; height: 3; radius: 1; anchors.verticalCenter: parent.verticalCenter; color: modelData }
+                    }
+                    Text { text: qsTr("tracks"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }
+                }
+                Row {
+                    spacing: 3
+                    Rectangle { width: 14; height: 8; anchors.verticalCenter: parent.verticalCenter; color: timePlot.backgroundColor }
+                    Text { text: qsTr("background"); font.pixelSize: 9; color: Theme.textDim }
+                }
             }
         }
 

@@ -89,6 +89,7 @@ Rectangle {
             readonly property int rows: Math.ceil(6 / columns)
             readonly property real cardHeight: Math.max(120, (availableHeight - 8 * (rows - 1)) / rows)
             readonly property bool scrolls: rows * cardHeight + 8 * (rows - 1) > availableHeight + 1
+            ScrollBar.vertical.policy: scrolls ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
             GridLayout {
                 width: cards.availableWidth - (cards.scrolls ? 12 : 0)  // room for the scroll bar
                 columns: cards.columns

@@ -354,10 +354,16 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     QHash<QString, QString> rates;
     std::vector<GraphError> faults;
     const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
-    // The most advanced stream of the graph: each wire's watermark lag is measured from it.
+    // Where the graph's input is: the most advanced source's watermark (any node's in a graph whose
+    // sources say nothing). Each wire's watermark lag is measured from it.
     TimeNs frontier = kBeginningOfTime;
-    for (const NodeTelemetry& t : snapshot.nodes) {
-        if (inStream(t.watermarkNs)) frontier = std::max(frontier, t.watermarkNs);
+    for (std::size_t source : record->sources) {
+        if (source < snapshot.nodes.size() && inStream(snapshot.nodes[source].watermarkNs)) frontier = std::max(frontier, snapshot.nodes[source].watermarkNs);
+    }
+    if (!inStream(frontier)) {
+        for (const NodeTelemetry& t : snapshot.nodes) {
+            if (inStream(t.watermarkNs)) frontier = std::max(frontier, t.watermarkNs);
+        }
     }
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
         const NodeTelemetry& t = snapshot.nodes[n];
@@ -389,7 +395,7 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
         if (node >= job_->inputPorts.size() || port >= job_->inputPorts[node].size()) continue;
         QStringList parts;
         if (inStream(q.watermarkNs) && inStream(frontier)) {
-            const double lagMs = static_cast<double>(frontier - q.watermarkNs) / 1e6;
+            const double lagMs = std::max(0.0, static_cast<double>(frontier - q.watermarkNs) / 1e6);  // ahead of the input: caught up
             parts.append(lagMs < 0.5 ? tr("wm 0 ms") : tr("wm −%1").arg(spanText(lagMs)));
         }
         if (q.lateItems > 0) parts.append(tr("%1 late").arg(q.lateItems));

@@ -1,8 +1,9 @@
 // The rough edges a new user hit, each checked in the real editor window: the inspector after undo,
 // the graph name field, Escape on the shortcut sheet, menus wide enough and one click to reopen, ports without "in in",
 // new nodes beside (not on) others, only fitting probes offered, probe cards that keep the wheel,
-// live labels off the nodes, nothing of the last graph left after opening another, the own file
-// dialog (Save label, typed absolute path, Enter, overwrite question).
+// live labels off the nodes (with watermark lags and skew on the fusion sample), nothing of the last
+// graph left after opening another, the own file dialog (Save label, typed absolute path, Enter,
+// overwrite question, new folders), probe cards off the nodes.
 import QtQuick
 import QtTest
 
@@ -106,7 +107,9 @@ TestCase {
         for (let m = 0; m < 2; ++m) {  // File, then Edit: the second menu is not the bar's first state
             const title = bar.itemAt(m)
             const menu = bar.menuAt(m)
+            title.hoverEnabled = true  // as on a desktop with a mouse (the offscreen platform has no hover)
             mouseMove(title, title.width / 2, title.height / 2)
+            verify(title.hovered)
             mouseClick(title)
             tryVerify(() => menu.opened)
             keyClick(Qt.Key_Escape)
@@ -185,7 +188,7 @@ TestCase {
 
     function test_newProbeCardsCoverNoNode() {
         window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
-        const wires = ["sweep.out>windows.in", "band.score>detector.score", "fft.out>magnitude.in"]
+        const wires = ["sweep.out>windows.in", "band.score>detector.score", "noise.out>noise_windows.in"]
         const kinds = ["spectrum", "scope", "spectrum"]
         for (const zoom of [canvas.zoom, 0.35]) {  // fitted (no room: they dock), then zoomed out (room)
             canvas.zoomAt(canvas.width / 2, canvas.height / 2, zoom)
@@ -218,6 +221,23 @@ TestCase {
                 const apart = b.x <= box.x || box.x + box.width <= a.x || b.y <= box.y || box.y + box.height <= a.y
                 verify(apart, "a live label over a node at " + box.x + "," + box.y)
             }
+        }
+    }
+
+    function test_wiresShowWatermarkLagAndTheJoinItsSkew() {
+        window.openFile(sourceDirectory + "/samples/fusion-two-arrays.isograph.json")
+        compare(document.setParameter("a", "pace", 1), "")  // in real time, so the run lasts a few seconds
+        compare(document.setParameter("b", "pace", 1), "")
+        run.start()
+        let lagging = []
+        tryVerify(() => {
+            lagging = findAll(canvas, "liveLabel").filter(l => l.visible && l.parent.visible && l.children[0].text.indexOf("wm −") >= 0)
+            return lagging.length >= 2
+        }, 10000, "watermark lags on the wires")
+        tryVerify(() => findAll(canvas, "skewPill").some(p => p.visible && p.children[0].text.indexOf("skew ") === 0), 10000, "the join shows its inputs' skew")
+        for (const label of lagging) {
+            const a = label.mapToItem(canvas.world, 0, 0), b = label.mapToItem(canvas.world, label.width, label.height)
+            compare(document.nodes.nodesIn(a.x, a.y, b.x - a.x, b.y - a.y), [], "a label over a node: " + label.children[0].text)
         }
     }
 
