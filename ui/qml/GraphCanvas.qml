@@ -69,6 +69,8 @@ FocusScope {
     }
     /// Fit once the canvas has its size (after opening a file or laying out).
     function requestFit() { fitTimer.restart() }
+    /// The view is about to move (a fit is pending or animating): new probe cards wait for it.
+    readonly property bool settling: fitTimer.running || viewAnimation.running
     Timer {
         id: fitTimer
         interval: 60
@@ -576,7 +578,7 @@ FocusScope {
             y: Math.max(0, Math.min(canvas.height - collapsedHeight, place.y))
             // A new card goes where it covers no node once the canvas has its size, else to the dock.
             function placeOnce() {
-                if (place.x >= 0 || place.docked || canvas.width < 100 || canvas.height < 100) return
+                if (place.x >= 0 || place.docked || canvas.settling || canvas.width < 100 || canvas.height < 100) return
                 const spot = canvas.freeSpot(width, height)
                 if (spot) {
                     canvas.probeLayout.set(modelData.key, {x: spot.x, y: spot.y})
@@ -586,7 +588,12 @@ FocusScope {
                 }
             }
             Component.onCompleted: placeOnce()
-            Connections { target: canvas; function onWidthChanged() { placeOnce() } function onHeightChanged() { placeOnce() } }
+            Connections {
+                target: canvas
+                function onWidthChanged() { placeOnce() }
+                function onHeightChanged() { placeOnce() }
+                function onSettlingChanged() { placeOnce() }
+            }
             onDragged: (x, y) => canvas.probeLayout.set(modelData.key, {x: x, y: y})
             onDockToggled: canvas.probeLayout.set(modelData.key, {docked: true})
             onCollapseToggled: canvas.probeLayout.set(modelData.key, {collapsed: !place.collapsed})

@@ -122,7 +122,8 @@ Rectangle {
                         visible: at - width / 2 >= -timePlot.anchors.leftMargin && at + width / 2 <= timePlot.width + 8
                         anchors.top: parent.bottom; anchors.topMargin: 2
                         x: at - width / 2
-                        text: Math.round(modelData) + " s"
+                        readonly property real step: timePlot.timeTicks.length > 1 ? timePlot.timeTicks[1] - timePlot.timeTicks[0] : 1
+                        text: modelData.toFixed(step < 1 ? 1 : 0) + " s"
                         font.pixelSize: 9
                         color: Theme.textFaint
                     }

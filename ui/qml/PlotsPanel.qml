@@ -1,7 +1,7 @@
 // Live plots of the running graph: every output with a latency sparkline; for the chosen output
 // its latency (last item, p50, p95), throughput and QoS curve; per operator queue lengths, cost per
 // item and selectivity (their legends beside the plot); engine memory. Cards are at least about
-// 300 × 120 px: as many columns as fit (up to three), scrolling when the rows do not.
+// 300 × 110 px: as many columns as fit (up to three), scrolling when the rows do not.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -87,7 +87,7 @@ Rectangle {
             contentWidth: availableWidth
             readonly property int columns: Math.max(1, Math.min(3, Math.floor(availableWidth / 300)))
             readonly property int rows: Math.ceil(6 / columns)
-            readonly property real cardHeight: Math.max(120, (availableHeight - 8 * (rows - 1)) / rows)
+            readonly property real cardHeight: Math.max(108, (availableHeight - 8 * (rows - 1)) / rows)
             readonly property bool scrolls: rows * cardHeight + 8 * (rows - 1) > availableHeight + 1
             ScrollBar.vertical.policy: scrolls ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
             GridLayout {
