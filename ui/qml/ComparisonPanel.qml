@@ -138,6 +138,7 @@ Rectangle {
                         visible: figures.showing(1)
                         color: Theme.panel; radius: 6; border.color: Theme.border
                         Text {
+                            objectName: "plotTitle"
                             x: 8; y: 8
                             width: parent.width - 16
                             text: qsTr("Latency CDF")

@@ -107,6 +107,7 @@ Rectangle {
                     model: [0, 90, 180, 270, 360]
                     Text {
                         required property int modelData
+                        objectName: "azimuthLabel"
                         x: -width - 4
                         y: { timePlot.height; return timePlot.yFor(modelData) - height / 2 }
                         text: modelData + "°"
@@ -131,6 +132,7 @@ Rectangle {
             }
             Flow {  // title and legend (wrapping): coloured lines are tracks, the grey band the steady background
                 id: timeLegend
+                objectName: "bearingTimeLegend"
                 anchors.left: parent.left; anchors.right: parent.right; anchors.top: parent.top; anchors.margins: 6
                 spacing: 5
                 Text { text: qsTr("azimuth vs time"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }

@@ -23,6 +23,7 @@ Rectangle {
     property bool legendAside: false
     /// Text at the right of the title (a current value).
     property string reading
+    objectName: "plotCard"
     color: Theme.panel
     radius: 6
     border.color: Theme.border
@@ -45,6 +46,7 @@ Rectangle {
             implicitHeight: titleText.implicitHeight
             Text {
                 id: titleText
+                objectName: "plotTitle"
                 width: parent.width - (readingText.visible ? readingText.width + 10 : 0)
                 text: card.title
                 font.pixelSize: Theme.fontSize
@@ -71,6 +73,7 @@ Rectangle {
         }
         Flow {  // its height taken from its rows, so the plot below never slides under it
             id: legendFlow
+            objectName: "plotLegendRow"
             Layout.fillWidth: true
             Layout.preferredHeight: implicitHeight
             visible: card.legend.length > 0 && !card.legendAside
@@ -94,6 +97,7 @@ Rectangle {
                 Layout.fillHeight: true
                 Item {
                     id: area
+                    objectName: "plotArea"
                     anchors.fill: parent
                     anchors.leftMargin: 40
                     anchors.bottomMargin: 14
@@ -107,6 +111,7 @@ Rectangle {
                         model: plot.ticks
                         delegate: Text {
                             required property var modelData
+                            objectName: "plotTick"
                             x: -width - 6
                             y: area.height - (modelData - plot.low) / (plot.high - plot.low) * area.height - height / 2
                             text: card.format(modelData)

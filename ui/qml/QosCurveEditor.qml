@@ -36,7 +36,7 @@ Rectangle {
         spacing: 4
         RowLayout {
             Layout.fillWidth: true
-            Text { text: qsTr("QoS — %1").arg(editor.nodeId); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; Layout.fillWidth: true; elide: Text.ElideRight }
+            Text { objectName: "plotTitle"; text: qsTr("QoS — %1").arg(editor.nodeId); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; Layout.fillWidth: true; elide: Text.ElideRight }
             Text {
                 visible: editor.latency >= 0
                 text: qsTr("%1 ms → %2").arg(editor.latency.toFixed(1)).arg(editor.utility.toFixed(2))

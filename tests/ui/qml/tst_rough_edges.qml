@@ -241,6 +241,41 @@ TestCase {
         }
     }
 
+    /// Every plot of the bottom panel's current tab reads well: whole titles, a legend above (never
+    /// on) its plot, value labels apart.
+    function plotsReadable(where) {
+        const titles = findAll(window.contentItem, "plotTitle").filter(t => t.visible)
+        verify(titles.length > 0, where + ": plots shown")
+        for (const t of titles) tryVerify(() => !t.truncated, 2000, where + ": title cut off: " + t.text)
+        for (const card of findAll(window.contentItem, "plotCard").filter(c => c.visible)) {
+            const name = where + ", " + findChild(card, "plotTitle").text
+            const legend = findChild(card, "plotLegendRow"), area = findChild(card, "plotArea")
+            verify(area.height >= 40, name + ": a plot " + area.height + " px high")
+            if (legend.visible) verify(legend.mapToItem(card, 0, legend.height).y <= area.mapToItem(card, 0, 0).y, name + ": the legend reaches into the plot")
+            const ticks = findAll(card, "plotTick").filter(t => t.visible).sort((a, b) => a.y - b.y)
+            for (let i = 1; i < ticks.length; ++i) verify(ticks[i].y - ticks[i - 1].y >= ticks[i].height, name + ": value labels " + ticks[i - 1].text + " and " + ticks[i].text + " overlap")
+        }
+    }
+
+    function test_plotCardsAreReadableAt1440And1920() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        run.start()
+        tryVerify(() => run.telemetry.nodes.length === 12 && run.telemetry.latest("engine/memory_mib") > 0, 8000, "telemetry of every operator")
+        for (const size of [[1440, 880], [1920, 1080]]) {
+            window.width = size[0]
+            window.height = size[1]
+            for (const tab of [0, 2]) {  // Live plots, Compare schedulers
+                window.bottomTab = tab
+                waitForRendering(window.contentItem)
+                plotsReadable(size.join("×") + ", tab " + tab)
+            }
+        }
+        // Every operator is in the per-operator legends, not only the busiest few.
+        window.bottomTab = 0
+        const queued = findAll(window.contentItem, "plotCard").find(c => findChild(c, "plotTitle").text === "Queued items per operator")
+        compare(findChild(queued, "legendColumn").count, 12)
+    }
+
     function test_anotherGraphLeavesNothingBehind() {
         window.openFile(sourceDirectory + "/samples/quickstart.isograph.json")
         run.start()
