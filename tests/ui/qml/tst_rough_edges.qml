@@ -28,6 +28,8 @@ TestCase {
         run.stopAll()
         tryVerify(() => !run.running, 5000)
         document.newGraph()
+        window.width = 1500  // the window keeps its size in the settings: the next test's starts as this one's did
+        window.height = 950
         window.close()
         window.destroy()
         window = null
