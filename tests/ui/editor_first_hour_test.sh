@@ -2,9 +2,10 @@
 # A new user's first hour in the real editor, under Xvfb, with real keys and mouse (xdotool):
 #  1. build a graph by quick-add and wiring, set a parameter in the inspector, run it, probe a wire
 #     while it runs (it must not restart), undo and redo;
-#  2. Save As to a new absolute path (typed), check the file, open it again;
-#  3. open every menu and dialog once (each closes with Escape); every QML plugin the editor has
-#     loaded by then is one the setup installs (qml_modules_from_setup.sh);
+#  2. Save As to a new absolute path (typed) in a folder it creates, check the file, open it again;
+#  3. open every menu and dialog once (each closes with Escape; a menu reopens with one click);
+#     every QML plugin the editor has loaded by then is one the setup installs
+#     (qml_modules_from_setup.sh);
 #  4. edit, kill -9, start again: the edit is offered back; recover it, quit without saving.
 # Every step waits for the editor's own log lines (category isochron.ui), never for a fixed time.
 # Leaves two screenshots in SCREENSHOT_FOLDER.
@@ -94,10 +95,11 @@ step "history: 2 nodes, 0 wires" key ctrl+z
 step "history: 2 nodes, 1 wires; undo 'Connect" key ctrl+shift+z
 step "undo 'Set signal_generator.duration'" key ctrl+shift+z
 
-# ---- 2. Save As to a new absolute path, compare the file, open it again
-saved=$work/graphs/first-hour.isograph.json
+# ---- 2. Save As to a new absolute path in a new folder, compare the file, open it again
+saved=$work/graphs/new/first-hour.isograph.json
 step "dialog opened: Save graph as" key ctrl+shift+s
-xdotool type --delay 10 "$work/graphs/first-hour"           # the suffix is added
+xdotool type --delay 10 "$work/graphs/new/first-hour"       # the suffix is added
+step "dialog opened: Create folder" key Return              # the folder does not exist yet
 step "saved: $saved" key Return
 python3 - "$saved" <<EOF || fail "the saved file is not the graph that was built"
 import json, sys
@@ -119,6 +121,11 @@ for menu in f:File e:Edit v:View r:Run h:Help; do
   step "menu opened: ${menu#*:}" key alt+${menu%%:*}
   step "menu closed: ${menu#*:}" key Escape
 done
+# A menu closed with Escape under the pointer opens again with one click (Qt's MenuBar needed two).
+step "menu opened: File" mousemove 15 12 click 1
+step "menu closed: File" key Escape
+step "menu opened: File" click 1
+step "menu closed: File" key Escape
 step "dialog opened: Keyboard and mouse" key F1
 step "dialog closed: Keyboard and mouse" key Escape
 step "dialog opened: Open graph" key ctrl+o

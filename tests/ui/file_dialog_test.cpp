@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
 #include "ui/files/folder_model.h"
@@ -62,4 +63,19 @@ TEST_CASE("a folder lists its folders first, then the matching files, by name", 
     model.setNameFilters({});
     model.setFolder(dir.path());
     CHECK(model.rowCount() == 5);  // every visible file and folder
+}
+
+TEST_CASE("saving into a new folder creates every missing folder, but never over a file", "[ui][files]") {
+    QTemporaryDir temporary;
+    FolderModel model;
+    const QString nested = temporary.filePath("graphs/2026/mine");
+    CHECK(model.makeFolder(nested).isEmpty());
+    CHECK(QFileInfo(nested).isDir());
+    CHECK(model.makeFolder(nested).isEmpty());  // already there: nothing to do
+    QFile file(temporary.filePath("notes.txt"));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.close();
+    const QString error = model.makeFolder(temporary.filePath("notes.txt/inside"));
+    CHECK(error.contains("is a file"));
+    CHECK_FALSE(QFileInfo(temporary.filePath("notes.txt/inside")).exists());
 }

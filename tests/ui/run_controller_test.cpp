@@ -5,12 +5,15 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 
 #include <cmath>
 #include <filesystem>
 #include <numbers>
 
+#include "ui/model/edge_list_model.h"
 #include "ui/model/graph_document.h"
+#include "ui/model/node_list_model.h"
 #include "ui/run/probe_ring.h"
 #include "ui/run/run_controller.h"
 
@@ -284,4 +287,44 @@ TEST_CASE("opening another localization graph clears the last one's bearings", "
     CHECK(run.localization()->events()->rowCount() == 0);
     CHECK(run.localization()->positions().empty());
     CHECK(run.state() == "idle");
+}
+
+namespace {
+
+/// The watermark lag a wire's live text shows, in ms ("wm −205 ms", "wm −2.2 s", "wm 0 ms"); -1 if none.
+double watermarkLagMs(const QString& text) {
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("wm (−?)([0-9.]+) (ms|s)")).match(text);
+    if (!m.hasMatch()) return -1;
+    return m.captured(2).toDouble() * (m.captured(3) == "s" ? 1000.0 : 1.0);
+}
+
+}  // namespace
+
+TEST_CASE("wires show how far each stream's watermark lags the input, and a join the skew of its inputs", "[ui][run]") {
+    // The fusion sample delays array b's link by 2 s (jitter 200 ms on both links): paced, the
+    // band join's right input trails the sources by at least the delay, its left by less than a
+    // second, and the join reports about the delay between them.
+    GraphDocument document;
+    REQUIRE(document.open(QStringLiteral(ISOCHRON_SOURCE_DIR "/samples/fusion-two-arrays.isograph.json")));
+    for (const char* array : {"a", "b"}) REQUIRE(document.setParameter(array, "pace", 1).isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    auto liveText = [&](const char* wire) {
+        return document.edges()->data(document.edges()->index(document.edges()->indexOf(wire)), EdgeListModel::LiveTextRole).toString();
+    };
+    auto skewText = [&] { return document.nodes()->get("join").value("skewText").toString(); };
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return watermarkLagMs(liveText("link_b.out>join.right")) >= 2000 && !skewText().isEmpty(); }));
+    const QString right = liveText("link_b.out>join.right"), left = liveText("link_a.out>join.left");
+    INFO("right: " << right.toStdString() << ", left: " << left.toStdString() << ", join: " << skewText().toStdString());
+    CHECK(right.contains("/s · wm −"));  // the rate first, then the watermark
+    CHECK(watermarkLagMs(left) >= 0);
+    CHECK(watermarkLagMs(left) < 1000);
+    const QRegularExpressionMatch skew = QRegularExpression(QStringLiteral("^skew ([0-9.]+) s$")).match(skewText());
+    REQUIRE(skew.hasMatch());
+    CHECK(skew.captured(1).toDouble() >= 1.5);
+    CHECK(skew.captured(1).toDouble() <= 2.5);
+    CHECK(document.nodes()->get("locate").value("skewText").toString().isEmpty());  // one input: no skew
+    run.stopAll();
+    REQUIRE(waitUntil([&] { return !run.running(); }));
 }

@@ -87,4 +87,16 @@ bool FolderModel::isFolder(const QString& path) const { return QFileInfo(path).i
 bool FolderModel::isFile(const QString& path) const { return QFileInfo(path).isFile(); }
 QString FolderModel::home() const { return QDir::homePath(); }
 
+QString FolderModel::makeFolder(const QString& path) const {
+    if (path.isEmpty()) return tr("No folder named");
+    if (QFileInfo(path).isDir()) return {};
+    // The nearest path above that exists must be a folder: a file there cannot hold one.
+    for (QFileInfo above(path); !above.isRoot(); above = QFileInfo(above.absolutePath())) {
+        if (above.exists() && !above.isDir()) return tr("Cannot create %1: %2 is a file").arg(path, above.absoluteFilePath());
+        if (above.exists()) break;
+    }
+    if (!QDir().mkpath(path)) return tr("Cannot create the folder %1 (no permission to write there?)").arg(path);
+    return {};
+}
+
 }  // namespace isochron::ui

@@ -52,6 +52,9 @@ public:
     Q_INVOKABLE bool isFile(const QString& path) const;
     /// The user's home folder.
     Q_INVOKABLE QString home() const;
+    /// Create the folder `path` and any missing folders above it (mkdir -p); an error message, or
+    /// empty when the folder exists afterwards.
+    Q_INVOKABLE QString makeFolder(const QString& path) const;
 
 Q_SIGNALS:
     void folderChanged();

@@ -34,18 +34,22 @@ std::vector<CanvasRect> placeLabels(const std::vector<LabelRequest>& requests, c
                 if (level == 0) tops = {a.y - h - gap, a.y + gap, a.y - h / 2};
                 else tops = {a.y - h - gap - level * h / 2, a.y + gap + level * h / 2};
                 for (double top : tops) {
-                    const CanvasRect box{a.x - request.width / 2, top, request.width, h};
-                    double overlap = 0;
-                    for (const CanvasRect& o : obstacles) overlap += 10 * overlapArea(box, o);
-                    for (const CanvasRect& l : labels) overlap += overlapArea(box, l);
-                    const bool free = overlap == 0;
-                    // Among places that overlap alike, the nearer one.
-                    const double cost = free ? 0 : overlap + level * kCostPerLevel;
-                    if (cost < bestCost) {
-                        best = box;
-                        bestCost = cost;
+                    // Centred on the anchor, else starting or ending there (a label longer than
+                    // the gap between two nodes fits beside one of them).
+                    for (double left : {a.x - request.width / 2, a.x, a.x - request.width}) {
+                        const CanvasRect box{left, top, request.width, h};
+                        double overlap = 0;
+                        for (const CanvasRect& o : obstacles) overlap += 10 * overlapArea(box, o);
+                        for (const CanvasRect& l : labels) overlap += overlapArea(box, l);
+                        // Among places that overlap alike, the nearer one.
+                        const double cost = overlap == 0 ? 0 : overlap + level * kCostPerLevel;
+                        if (cost < bestCost) {
+                            best = box;
+                            bestCost = cost;
+                        }
+                        if (bestCost == 0) break;
                     }
-                    if (free) break;
+                    if (bestCost == 0) break;
                 }
                 if (bestCost == 0) break;
             }

@@ -18,7 +18,8 @@ struct LabelRequest {
 };
 
 /// A rectangle per request, tried just above, just below and centred on each anchor, then further
-/// above and below them step by step (half a label's height, up to two heights): the first that
+/// above and below them step by step (half a label's height, up to two heights), each centred on
+/// the anchor, else starting there, else ending there: the first that
 /// overlaps no obstacle and no label placed before it; when none is free, the one with the least
 /// overlap (obstacles weigh ten times more than labels). Requests without anchors get an empty
 /// rectangle at (0, 0). [any thread]

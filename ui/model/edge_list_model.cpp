@@ -192,6 +192,12 @@ QVariantList EdgeListModel::liveLabelPlaces(qreal charWidth, qreal padding, qrea
         const NodeResolution* view = r.node(node.id);
         const int ins = view ? static_cast<int>(view->inputs.size()) : 0, outs = view ? static_cast<int>(view->outputs.size()) : 0;
         nodes.push_back({p.x, p.y, geometry::kNodeWidth, geometry::nodeHeight(ins, outs)});
+        // The node's note above it: a label there would cover its text.
+        const auto comment = node.extra.find("comment");
+        if (comment != node.extra.end() && comment->is_string()) {
+            const double room = geometry::commentHeight(QString::fromStdString(comment->get<std::string>()).size());
+            if (room > 0) nodes.push_back({p.x, p.y - room, geometry::kNodeWidth, room});
+        }
     }
     std::vector<LabelRequest> requests(edges.size());
     for (std::size_t i = 0; i < edges.size() && i < wires_.size(); ++i) {

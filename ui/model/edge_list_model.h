@@ -64,7 +64,7 @@ public:
     /// Short live readouts per wire key (item rate, last value); empty map to clear.
     void setLiveTexts(QHash<QString, QString> texts);
     /// Top-left corner (canvas units) of each wire's live label, in row order: near the wire's
-    /// middle, clear of every node and of the other labels when there is room. A label is
+    /// middle, clear of every node (and its note) and of the other labels when there is room. A label is
     /// `charWidth` per character plus `padding` wide and `height` high (canvas units: the view's
     /// pixel sizes over its zoom). [{x, y}] per row, {} for wires without a readout.
     Q_INVOKABLE QVariantList liveLabelPlaces(qreal charWidth, qreal padding, qreal height) const;

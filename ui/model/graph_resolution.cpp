@@ -75,6 +75,8 @@ Endpoint flatten(const ExpandedGraph& expanded, const Endpoint& endpoint, std::v
 
 Endpoint GraphResolution::flatOutput(const Endpoint& endpoint) const { return flatten(expanded_, endpoint, &SubgraphInterface::outputs); }
 
+Endpoint GraphResolution::flatInput(const Endpoint& endpoint) const { return flatten(expanded_, endpoint, &SubgraphInterface::inputs); }
+
 Endpoint GraphResolution::flatParameter(const Endpoint& endpoint) const { return flatten(expanded_, endpoint, &SubgraphInterface::params); }
 
 const NodeResolution* GraphResolution::node(std::string_view id) const {

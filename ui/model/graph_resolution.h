@@ -45,9 +45,11 @@ public:
     bool valid() const { return problems_.empty(); }
     /// The graph with its subgraphs inlined, and each subgraph node's interface in flat ids.
     const ExpandedGraph& expanded() const { return expanded_; }
-    /// Where an output port or a parameter of a node is in the expanded graph: inside the subgraph
-    /// for an exposed one, the same endpoint for an operator node (what probes and live edits address).
+    /// Where an output port, an input port or a parameter of a node is in the expanded graph: inside
+    /// the subgraph for an exposed one (an input's first inner port), the same endpoint for an operator
+    /// node (what probes, live edits and the wires' watermarks address).
     Endpoint flatOutput(const Endpoint& endpoint) const;
+    Endpoint flatInput(const Endpoint& endpoint) const;
     Endpoint flatParameter(const Endpoint& endpoint) const;
 
 private:

@@ -34,7 +34,8 @@ QHash<int, QByteArray> NodeListModel::roleNames() const {
     return {{IdRole, "nodeId"},     {TypeRole, "typeName"},     {CategoryRole, "category"},   {SummaryRole, "summary"},
             {XRole, "posX"},        {YRole, "posY"},            {WidthRole, "boxWidth"},      {HeightRole, "boxHeight"},
             {InputsRole, "inputs"}, {OutputsRole, "outputs"},   {ProblemsRole, "problems"},   {StatusRole, "status"},
-            {StatusTextRole, "statusText"}, {SelectedRole, "selected"}, {CommentRole, "comment"}, {KnownRole, "known"}};
+            {StatusTextRole, "statusText"}, {SelectedRole, "selected"}, {CommentRole, "comment"}, {KnownRole, "known"},
+            {SkewTextRole, "skewText"}};
 }
 
 QVariantList NodeListModel::portList(const NodeSpec& node, bool outputs) const {
@@ -110,6 +111,10 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const {
             }
             return QString();
         }
+        case SkewTextRole: {
+            auto run = runStates_.constFind(id);
+            return run != runStates_.cend() ? run->skew : QString();
+        }
         case SelectedRole: return selection_.hasNode(id);
         case CommentRole:
             return node.extra.contains("comment") && node.extra["comment"].is_string()
@@ -184,7 +189,7 @@ QVariantMap NodeListModel::bounds(const QStringList& ids) const {
 
 void NodeListModel::setRunStates(QHash<QString, NodeRunState> states) {
     runStates_ = std::move(states);
-    refreshAll({StatusRole, StatusTextRole});
+    refreshAll({StatusRole, StatusTextRole, SkewTextRole});
 }
 
 void NodeListModel::refreshAll(const QList<int>& roles) {

@@ -16,6 +16,7 @@ namespace isochron::ui {
 struct NodeRunState {
     QString state;   ///< "running", "overloaded", "finished", "failed", or empty when idle
     QString detail;  ///< tooltip text, e.g. "1.2 k items/s, 3 queued"
+    QString skew;    ///< skew between a multi-input node's inputs, e.g. "skew 2.0 s"; empty otherwise
 };
 
 /// Nodes for the canvas. [ui thread]
@@ -41,6 +42,7 @@ public:
         SelectedRole,
         CommentRole,
         KnownRole,
+        SkewTextRole,
     };
 
     NodeListModel(GraphStore& store, ResolutionCache& resolution, Selection& selection, QObject* parent = nullptr);

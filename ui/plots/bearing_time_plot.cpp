@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ui/canvas/ribbon_geometry.h"
+#include "ui/plots/axis_ticks.h"
 
 namespace isochron::ui {
 
@@ -17,7 +18,12 @@ void BearingTimePlot::setEvents(BearingEventModel* events) {
     if (events == events_) return;
     if (events_) disconnect(events_, nullptr, this, nullptr);
     events_ = events;
-    if (events_) repaintOnChanges(*events_, *this);
+    if (events_) {
+        repaintOnChanges(*events_, *this);
+        connect(events_, &BearingEventModel::clockChanged, this, &BearingTimePlot::refreshRange);
+        connect(events_, &BearingEventModel::countChanged, this, &BearingTimePlot::refreshRange);
+    }
+    refreshRange();
     Q_EMIT eventsChanged();
     update();
 }
@@ -26,7 +32,11 @@ void BearingTimePlot::setTracks(TrackHistory* tracks) {
     if (tracks == tracks_) return;
     if (tracks_) disconnect(tracks_, nullptr, this, nullptr);
     tracks_ = tracks;
-    if (tracks_) connect(tracks_, &TrackHistory::changed, this, &QQuickItem::update);
+    if (tracks_) {
+        connect(tracks_, &TrackHistory::changed, this, &QQuickItem::update);
+        connect(tracks_, &TrackHistory::changed, this, &BearingTimePlot::refreshRange);
+    }
+    refreshRange();
     Q_EMIT tracksChanged();
     update();
 }
@@ -37,12 +47,29 @@ double BearingTimePlot::nowSeconds() const {
     return now;
 }
 
-double BearingTimePlot::historySeconds() const { return events_ ? events_->historySeconds() : 30; }
-
-double BearingTimePlot::xFor(double seconds) const {
-    const double history = historySeconds();
-    return width() * (seconds - (nowSeconds() - history)) / history;
+void BearingTimePlot::refreshRange() {
+    const double now = nowSeconds();
+    double oldest = now;
+    if (tracks_ && !tracks_->points().empty()) oldest = std::min(oldest, tracks_->points().front().seconds);
+    if (tracks_ && !tracks_->background().empty()) oldest = std::min(oldest, tracks_->background().front().seconds);
+    if (events_ && events_->rowCount() > 0) oldest = std::min(oldest, events_->at(events_->rowCount() - 1).startSeconds);
+    // From the stream's start (or the oldest mark, at most kKeptSeconds back) to the clock, the span
+    // at least kMinimumSpanSeconds.
+    const double from = std::max(std::min(oldest, 0.0), now - TrackHistory::kKeptSeconds);
+    const double to = std::max(now, from + kMinimumSpanSeconds);
+    // About one labelled time per 60 px.
+    const int intervals = std::max(1, static_cast<int>(width() / 60));
+    QVariantList ticks;
+    for (double t : niceTicks(from, to, intervals)) ticks.append(t);
+    if (from == from_ && to == to_ && ticks == timeTicks_) return;
+    from_ = from;
+    to_ = to;
+    timeTicks_ = ticks;
+    Q_EMIT rangeChanged();
+    update();
 }
+
+double BearingTimePlot::xFor(double seconds) const { return width() * (seconds - from_) / (to_ - from_); }
 
 double BearingTimePlot::yFor(double degrees) const { return height() * (1.0 - degrees / 360.0); }
 
@@ -70,6 +97,7 @@ QColor BearingTimePlot::colorOf(int trackId) const {
 
 void BearingTimePlot::geometryChange(const QRectF& newGeometry, const QRectF& oldGeometry) {
     QQuickItem::geometryChange(newGeometry, oldGeometry);
+    refreshRange();
     update();
 }
 
@@ -79,16 +107,15 @@ QSGNode* BearingTimePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
         root = new QSGNode;
         for (int layer = 0; layer < 5; ++layer) root->appendChildNode(RibbonBuilder::createNode());  // grid, bands, lines, bars, highlight
     }
-    const double now = nowSeconds();
-    const double start = now - historySeconds();
+    const double start = from_;
 
     RibbonBuilder grid;
     for (int azimuth = 0; azimuth <= 360; azimuth += 90) {
         const QPointF line[2] = {{0, yFor(azimuth)}, {width(), yFor(azimuth)}};
         grid.add(line, 2, gridColor_, 0.4, 1.0);
     }
-    for (double t = std::ceil(start / 5) * 5; t <= now; t += 5) {
-        const QPointF line[2] = {{xFor(t), 0}, {xFor(t), height()}};
+    for (const QVariant& tick : timeTicks_) {
+        const QPointF line[2] = {{xFor(tick.toDouble()), 0}, {xFor(tick.toDouble()), height()}};
         grid.add(line, 2, gridColor_, 0.3, 1.0);
     }
     grid.fill(static_cast<QSGGeometryNode*>(root->childAtIndex(0)));
@@ -112,7 +139,7 @@ QSGNode* BearingTimePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
         std::map<int, double> lastSeen;
         auto flush = [&](int id) {
             auto& points = open[id];
-            if (points.size() >= 2) lines.add(points.data(), static_cast<int>(points.size()), colorOf(id), 1.0, 1.0);
+            if (points.size() >= 2) lines.add(points.data(), static_cast<int>(points.size()), colorOf(id), 1.5, 1.0);
             points.clear();
         };
         for (const TrackPoint& p : tracks_->points()) {
@@ -140,7 +167,7 @@ QSGNode* BearingTimePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
             const BearingEvent& e = events_->at(row);
             if (e.endSeconds < start) continue;
             QColor color = colorOf(e.trackId);
-            color.setAlphaF(static_cast<float>(0.35 + 0.65 * std::clamp(e.confidence, 0.0, 1.0)));
+            color.setAlphaF(static_cast<float>(0.55 + 0.45 * std::clamp(e.confidence, 0.0, 1.0)));  // never as pale as the background
             const QPointF span[2] = {{xFor(e.startSeconds), yFor(e.azimuthDeg)}, {std::max(xFor(e.endSeconds), xFor(e.startSeconds) + 3), yFor(e.azimuthDeg)}};
             bars.add(span, 2, color, 3.0, 1.0);
         }

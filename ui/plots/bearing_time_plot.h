@@ -3,8 +3,10 @@
 // newest at the right). Every track is a line through the frames it was heard in (broken where it
 // was silent for more than kLineGapSeconds), coloured by track; background tracks and the steady
 // background's bearings are shaded bands; each sound the tracker reported is a thick bar at its
-// azimuth over its span (its confidence as opacity), the selected one ringed. Axis labels come from
-// QML (xFor, yFor).
+// azimuth over its span (its confidence as opacity), the selected one ringed. The time axis fits
+// what is kept (from the stream's start to the clock, at least kMinimumSpanSeconds wide and at most
+// TrackHistory::kKeptSeconds back), so a file's run fits whole and a live run scrolls once longer.
+// Axis labels come from QML (xFor, yFor, timeTicks).
 #pragma once
 
 #include <QColor>
@@ -28,8 +30,13 @@ class BearingTimePlot : public QQuickItem {
     Q_PROPERTY(QColor gridColor MEMBER gridColor_ NOTIFY styleChanged)
     Q_PROPERTY(QColor backgroundColor MEMBER backgroundColor_ NOTIFY styleChanged)
     Q_PROPERTY(QColor highlightColor MEMBER highlightColor_ NOTIFY styleChanged)
+    /// The stream times (s) at the left and right edges, and round times between for labels.
+    Q_PROPERTY(double timeFrom READ timeFrom NOTIFY rangeChanged)
+    Q_PROPERTY(double timeTo READ timeTo NOTIFY rangeChanged)
+    Q_PROPERTY(QVariantList timeTicks READ timeTicks NOTIFY rangeChanged)
 public:
     static constexpr double kLineGapSeconds = 0.25;
+    static constexpr double kMinimumSpanSeconds = 2;
     static constexpr double kBandDegrees = 6;  ///< half-height of a background band
 
     explicit BearingTimePlot(QQuickItem* parent = nullptr);
@@ -38,6 +45,9 @@ public:
     void setEvents(BearingEventModel* events);
     TrackHistory* tracks() const { return tracks_; }
     void setTracks(TrackHistory* tracks);
+    double timeFrom() const { return from_; }
+    double timeTo() const { return to_; }
+    QVariantList timeTicks() const { return timeTicks_; }
     /// Where stream time `seconds` is drawn (x, item coordinates).
     Q_INVOKABLE double xFor(double seconds) const;
     /// Where azimuth `degrees` is drawn (y, item coordinates).
@@ -49,6 +59,7 @@ Q_SIGNALS:
     void eventsChanged();
     void tracksChanged();
     void styleChanged();
+    void rangeChanged();
 
 protected:
     QSGNode* updatePaintNode(QSGNode* old, UpdatePaintNodeData* data) override;
@@ -57,13 +68,16 @@ protected:
 private:
     QColor colorOf(int trackId) const;
     double nowSeconds() const;
-    double historySeconds() const;
+    /// Fit the time axis to the marks kept and the clock (from_, to_, timeTicks_).
+    void refreshRange();
     QPointer<BearingEventModel> events_;
     QPointer<TrackHistory> tracks_;
     QVariantList colors_;
     QColor gridColor_ = QColor(0, 0, 0, 40);
     QColor backgroundColor_ = QColor(0x94, 0xa3, 0xb8, 90);
     QColor highlightColor_ = QColor(0xf5, 0x9e, 0x0b);
+    double from_ = -kMinimumSpanSeconds, to_ = 0;
+    QVariantList timeTicks_;
 };
 
 }  // namespace isochron::ui

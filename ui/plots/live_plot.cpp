@@ -47,6 +47,7 @@ void LivePlot::setTimeWindow(double seconds) {
 
 void LivePlot::geometryChange(const QRectF& newGeometry, const QRectF& oldGeometry) {
     QQuickItem::geometryChange(newGeometry, oldGeometry);
+    if (newGeometry.height() != oldGeometry.height()) refreshRange();  // fewer labels on a shorter plot
     update();
 }
 
@@ -83,13 +84,15 @@ void LivePlot::refreshRange() {
         if (high - low < 1e-9) high = low + 1;
         high += (high - low) * 0.08;
     }
-    const double step = niceStep(high - low, 4);
+    // About one labelled grid line per 28 px of height, so the value labels never overlap.
+    const int intervals = std::clamp(static_cast<int>(height() / 28), 1, 4);
+    const double step = niceStep(high - low, intervals);
     if (!(fixedMaximum_ > fixedMinimum_)) {
         low = std::floor(low / step) * step;
         high = std::ceil(high / step) * step;
     }
     QVariantList ticks;
-    for (double v : niceTicks(low, high, 4)) ticks.append(v);
+    for (double v : niceTicks(low, high, intervals)) ticks.append(v);
     low_ = low;
     high_ = high;
     ticks_ = ticks;

@@ -1,6 +1,7 @@
 // Scheduler comparison: run the graph under several schedulers one after another from the same
-// input, overlay latency over time, latency CDF, throughput and memory, and tabulate the summaries
-// (CSV and PNG export).
+// input, overlay latency over time, latency CDF, throughput and memory, and tabulate the chosen
+// output's summaries (CSV and PNG export). The four plots share a 2 × 2 grid when there is room for
+// cards about 280 px wide, else one shows at a time, chosen above it.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -89,86 +90,119 @@ Rectangle {
             Layout.fillWidth: true
             Layout.fillHeight: true
             spacing: 8
-            GridLayout {
+            ColumnLayout {
+                id: figures
                 Layout.fillWidth: true
                 Layout.fillHeight: true
-                columns: 2
-                columnSpacing: 8
-                rowSpacing: 8
-                PlotCard {
-                    Layout.fillWidth: true; Layout.fillHeight: true
-                    title: panel.output.length ? qsTr("Latency p50 — %1").arg(panel.output) : qsTr("Latency p50")
-                    unit: "ms"
-                    store: panel.run.telemetry
-                    timeWindow: 0
-                    legend: panel.runs.map((r, i) => ({label: r.label.split(":")[0], color: panel.palette[i % panel.palette.length]}))
-                    series: panel.runSeries("latency_p50_ms")
-                }
-                Rectangle {
-                    Layout.fillWidth: true; Layout.fillHeight: true
-                    color: Theme.panel; radius: 6; border.color: Theme.border
-                    Text {
-                        x: 8; y: 8
-                        width: parent.width - 16
-                        text: qsTr("Latency CDF")
-                        elide: Text.ElideRight
-                        font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text
-                        ToolTip.visible: cdfHover.hovered
-                        ToolTip.text: qsTr("Share of items with at most this latency, from the latency sampled 30 times a second")
-                        HoverHandler { id: cdfHover }
-                    }
-                    Canvas {
-                        id: cdf
-                        anchors.fill: parent
-                        anchors.margins: 8
-                        anchors.topMargin: 28
-                        property var curves: { panel.runs; return panel.runs.map((r, i) => panel.run.telemetry.latencyCdf(i, 64)) }
-                        onCurvesChanged: requestPaint()
-                        onPaint: {
-                            const g = getContext("2d")
-                            g.reset()
-                            let max = 1
-                            for (const c of curves) for (const p of c) max = Math.max(max, p.latency)
-                            g.font = "9px sans-serif"; g.fillStyle = Theme.textFaint
-                            g.fillText("0", 0, height - 2); g.fillText(max.toFixed(1) + " ms", width - 48, height - 2)
-                            curves.forEach((c, i) => {
-                                g.strokeStyle = panel.palette[i % panel.palette.length]; g.lineWidth = 2
-                                g.beginPath()
-                                c.forEach((p, k) => {
-                                    const x = p.latency / max * (width - 4), y = (1 - p.p) * (height - 14)
-                                    if (k === 0) g.moveTo(x, y); else g.lineTo(x, y)
-                                })
-                                g.stroke()
-                            })
+                spacing: 6
+                readonly property bool roomy: width >= 560
+                readonly property var titles: [qsTr("Latency p50"), qsTr("Latency CDF"), qsTr("Input rate"), qsTr("Memory")]
+                property int shown: 0
+                function showing(index) { return roomy || shown === index }
+                RowLayout {  // which plot, when only one fits
+                    visible: !figures.roomy
+                    spacing: 4
+                    Repeater {
+                        model: figures.titles
+                        Button {
+                            required property string modelData
+                            required property int index
+                            objectName: "figureButton"
+                            text: modelData
+                            flat: figures.shown !== index
+                            highlighted: figures.shown === index
+                            font.pixelSize: Theme.smallFontSize
+                            implicitHeight: 24
+                            onClicked: figures.shown = index
                         }
                     }
                 }
-                PlotCard {
-                    Layout.fillWidth: true; Layout.fillHeight: true
-                    title: qsTr("Input rate")
-                    unit: "samples/s"
-                    store: panel.run.telemetry
-                    timeWindow: 0
-                    series: panel.runs.map((r, i) => ({key: "engine/source_samples_per_s", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
-                }
-                PlotCard {
-                    Layout.fillWidth: true; Layout.fillHeight: true
-                    title: qsTr("Memory")
-                    unit: "MiB"
-                    store: panel.run.telemetry
-                    timeWindow: 0
-                    series: panel.runs.map((r, i) => ({key: "engine/memory_mib", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
+                GridLayout {
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    columns: figures.roomy ? 2 : 1
+                    columnSpacing: 8
+                    rowSpacing: 8
+                    PlotCard {
+                        Layout.fillWidth: true; Layout.fillHeight: true
+                        visible: figures.showing(0)
+                        title: panel.output.length ? qsTr("Latency p50 — %1").arg(panel.output) : qsTr("Latency p50")
+                        unit: "ms"
+                        store: panel.run.telemetry
+                        timeWindow: 0
+                        legend: panel.runs.map((r, i) => ({label: r.label.split(":")[0], color: panel.palette[i % panel.palette.length]}))
+                        series: panel.runSeries("latency_p50_ms")
+                    }
+                    Rectangle {
+                        Layout.fillWidth: true; Layout.fillHeight: true
+                        visible: figures.showing(1)
+                        color: Theme.panel; radius: 6; border.color: Theme.border
+                        Text {
+                            objectName: "plotTitle"
+                            x: 8; y: 8
+                            width: parent.width - 16
+                            text: qsTr("Latency CDF")
+                            elide: Text.ElideRight
+                            font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text
+                            ToolTip.visible: cdfHover.hovered
+                            ToolTip.text: qsTr("Share of items with at most this latency, from the latency sampled 30 times a second")
+                            HoverHandler { id: cdfHover }
+                        }
+                        Canvas {
+                            id: cdf
+                            anchors.fill: parent
+                            anchors.margins: 8
+                            anchors.topMargin: 28
+                            property var curves: { panel.runs; return panel.runs.map((r, i) => panel.run.telemetry.latencyCdf(i, 64)) }
+                            onCurvesChanged: requestPaint()
+                            onPaint: {
+                                const g = getContext("2d")
+                                g.reset()
+                                let max = 1
+                                for (const c of curves) for (const p of c) max = Math.max(max, p.latency)
+                                g.font = "9px sans-serif"; g.fillStyle = Theme.textFaint
+                                g.fillText("0", 0, height - 2); g.fillText(max.toFixed(1) + " ms", width - 48, height - 2)
+                                curves.forEach((c, i) => {
+                                    g.strokeStyle = panel.palette[i % panel.palette.length]; g.lineWidth = 2
+                                    g.beginPath()
+                                    c.forEach((p, k) => {
+                                        const x = p.latency / max * (width - 4), y = (1 - p.p) * (height - 14)
+                                        if (k === 0) g.moveTo(x, y); else g.lineTo(x, y)
+                                    })
+                                    g.stroke()
+                                })
+                            }
+                        }
+                    }
+                    PlotCard {
+                        Layout.fillWidth: true; Layout.fillHeight: true
+                        visible: figures.showing(2)
+                        title: qsTr("Input rate")
+                        unit: "samples/s"
+                        store: panel.run.telemetry
+                        timeWindow: 0
+                        series: panel.runs.map((r, i) => ({key: "engine/source_samples_per_s", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
+                    }
+                    PlotCard {
+                        Layout.fillWidth: true; Layout.fillHeight: true
+                        visible: figures.showing(3)
+                        title: qsTr("Memory")
+                        unit: "MiB"
+                        store: panel.run.telemetry
+                        timeWindow: 0
+                        series: panel.runs.map((r, i) => ({key: "engine/memory_mib", run: i, color: panel.palette[i % panel.palette.length], width: 2}))
+                    }
                 }
             }
             Rectangle {  // the summary table
                 id: tableBox
                 objectName: "comparisonTable"
-                Layout.preferredWidth: Math.max(460, results.width * 0.45)
+                Layout.preferredWidth: Math.max(380, Math.min(560, results.width * 0.42))
                 Layout.fillHeight: true
                 color: Theme.panel; radius: 6; border.color: Theme.border
                 // Relative column widths: the scheduler text ("fifo-slice:slice_us=28") needs the most.
-                readonly property var columns: [{title: qsTr("scheduler"), weight: 2.2, tip: ""}, {title: qsTr("output"), weight: 1.6, tip: ""},
-                                                 {title: qsTr("items"), weight: 1, tip: ""}, {title: qsTr("samples/s"), weight: 1.5, tip: ""},
+                readonly property var columns: [{title: qsTr("scheduler"), weight: 2.2, tip: ""},
+                                                 {title: qsTr("items"), weight: 1, tip: qsTr("items that reached the output")}, {title: qsTr("S/s"), weight: 1.3, tip: qsTr("samples per second reaching the output")},
                                                  {title: "p50", weight: 0.9, tip: qsTr("latency, median (ms)")},
                                                  {title: "p95", weight: 0.9, tip: qsTr("latency, 95th percentile (ms)")},
                                                  {title: "p99", weight: 0.9, tip: qsTr("latency, 99th percentile (ms)")},
@@ -204,7 +238,7 @@ Rectangle {
                         const rows = []
                         panel.runs.forEach((r, i) => {
                             const outs = (r.summary && r.summary.outputs) || {}
-                            for (const name in outs) rows.push({run: i, label: r.label, output: name, o: outs[name]})
+                            if (outs[panel.output]) rows.push({run: i, label: r.label, o: outs[panel.output]})
                         })
                         return rows
                     }
@@ -215,18 +249,25 @@ Rectangle {
                             width: tableBox.columnWidth(0)
                             anchors.verticalCenter: parent.verticalCenter
                             Rectangle { width: 8; height: 8; radius: 2; color: panel.palette[modelData.run % panel.palette.length]; anchors.verticalCenter: parent.verticalCenter }
-                            Text { width: parent.width - 8; leftPadding: 4; rightPadding: 6; text: modelData.label; font.pixelSize: Theme.smallFontSize; color: Theme.text; elide: Text.ElideRight }
+                            Text {
+                                width: parent.width - 8; leftPadding: 4; rightPadding: 4
+                                text: modelData.label
+                                font.pixelSize: Theme.smallFontSize; color: Theme.text; elide: Text.ElideRight
+                                ToolTip.visible: truncated && labelHover.hovered
+                                ToolTip.text: modelData.label
+                                HoverHandler { id: labelHover }
+                            }
                         }
                         Repeater {
-                            model: [modelData.output, modelData.o.items, panel.shortRate(modelData.o.samples_per_s), panel.shortMs(modelData.o.latency_ms.p50),
+                            model: [modelData.o.items, panel.shortRate(modelData.o.samples_per_s), panel.shortMs(modelData.o.latency_ms.p50),
                                     panel.shortMs(modelData.o.latency_ms.p95), panel.shortMs(modelData.o.latency_ms.p99), modelData.o.utility_average.toFixed(3)]
                             delegate: Text {
                                 required property var modelData
                                 required property int index
                                 width: tableBox.columnWidth(index + 1)
-                                rightPadding: 6
+                                rightPadding: 4
                                 text: String(modelData)
-                                font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text; elide: Text.ElideRight
+                                font.pixelSize: 10; font.family: Theme.monoFont; color: Theme.text; elide: Text.ElideRight
                                 anchors.verticalCenter: parent.verticalCenter
                             }
                         }

@@ -1,7 +1,9 @@
 // The editor's file dialog (every file the editor opens or writes is chosen here): places on the
 // left (home, the graph's folder, samples, recent folders), the folder's entries, and a name field
 // that takes a file name, an absolute path, "~/..." or a folder to go to. Enter or the button
-// ("Open", "Save" or "Choose") accepts; saving over a file asks first. C++: FolderModel.
+// ("Open", "Save" or "Choose") accepts; saving over a file asks first, saving into a folder that
+// does not exist offers to create it (with every folder above it), and "New Folder" makes one here.
+// C++: FolderModel.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -50,7 +52,13 @@ Dialog {
         if (folderModel.isFolder(path)) { go(path); nameField.text = ""; return }
         const file = picker.mode === "save" ? folderModel.withSuffix(path, picker.defaultSuffix) : path
         const parentFolder = file.substring(0, file.lastIndexOf("/")) || "/"
-        if (!folderModel.isFolder(parentFolder)) { error = qsTr("There is no folder %1").arg(parentFolder); return }
+        if (!folderModel.isFolder(parentFolder)) {
+            if (picker.mode === "open") { error = qsTr("There is no folder %1").arg(parentFolder); return }
+            createFolderBox.file = file
+            createFolderBox.folder = parentFolder
+            createFolderBox.open()
+            return
+        }
         if (picker.mode === "open" && !folderModel.isFile(file)) { error = qsTr("There is no file %1").arg(file); return }
         if (picker.mode === "save" && folderModel.isFile(file)) {
             replaceBox.file = file
@@ -58,6 +66,14 @@ Dialog {
             return
         }
         finish(file)
+    }
+    /// Create `path` (and the folders above it) and show it; false, with the reason shown, if it cannot be made.
+    function makeFolder(path) {
+        const why = folderModel.makeFolder(path)
+        if (why.length) { error = why; return false }
+        UiLog.info("folder created: " + path)
+        go(path)
+        return true
     }
     /// Choose `file`: remember its folder, close, tell.
     function finish(file) {
@@ -115,6 +131,35 @@ Dialog {
                 font.family: Theme.monoFont
                 font.pixelSize: Theme.smallFontSize
                 color: Theme.textDim
+            }
+            TextField {  // the new folder's name, while "New Folder" is asking
+                id: newFolderField
+                objectName: "pickerNewFolderName"
+                visible: false
+                Layout.preferredWidth: 220
+                selectByMouse: true
+                placeholderText: qsTr("new folder's name")
+                function create() {
+                    const name = text.trim()
+                    if (!name.length) { picker.error = qsTr("Type the new folder's name"); return }
+                    if (picker.makeFolder(folderModel.resolve(name))) { visible = false; nameField.forceActiveFocus() }
+                }
+                Keys.onReturnPressed: create()
+                Keys.onEnterPressed: create()
+                Keys.onEscapePressed: { visible = false; nameField.forceActiveFocus() }
+                onTextEdited: picker.error = ""
+            }
+            Button {
+                objectName: "pickerNewFolder"
+                visible: picker.mode !== "open"
+                text: newFolderField.visible ? qsTr("Create") : qsTr("New Folder")
+                onClicked: {
+                    if (newFolderField.visible) { newFolderField.create(); return }
+                    newFolderField.text = qsTr("New Folder")
+                    newFolderField.visible = true
+                    newFolderField.forceActiveFocus()
+                    newFolderField.selectAll()
+                }
             }
         }
         RowLayout {
@@ -274,5 +319,19 @@ Dialog {
         informativeText: file
         buttons: [{text: qsTr("Replace"), role: "accept", isDefault: true}, {text: qsTr("Cancel"), role: "reject"}]
         onChosen: (role) => { if (role === "accept") picker.finish(file); else nameField.forceActiveFocus() }
+    }
+    MessageBox {
+        id: createFolderBox
+        objectName: "createFolderBox"
+        property string file
+        property string folder
+        title: qsTr("Create folder?")
+        text: qsTr("There is no folder %1 yet. Create it and save %2 there?").arg(folder).arg(file.substring(file.lastIndexOf("/") + 1))
+        informativeText: qsTr("Every missing folder on the way is created.")
+        buttons: [{text: qsTr("Create and Save"), role: "accept", isDefault: true}, {text: qsTr("Cancel"), role: "reject"}]
+        onChosen: (role) => {
+            if (role === "accept" && picker.makeFolder(folder)) picker.finish(file)
+            else nameField.forceActiveFocus()
+        }
     }
 }

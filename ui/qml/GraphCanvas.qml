@@ -69,6 +69,8 @@ FocusScope {
     }
     /// Fit once the canvas has its size (after opening a file or laying out).
     function requestFit() { fitTimer.restart() }
+    /// The view is about to move (a fit is pending or animating): new probe cards wait for it.
+    readonly property bool settling: fitTimer.running || viewAnimation.running
     Timer {
         id: fitTimer
         interval: 60
@@ -97,26 +99,28 @@ FocusScope {
         return Qt.point(Math.round(p.x / Theme.gridStep) * Theme.gridStep, Math.round(p.y / Theme.gridStep) * Theme.gridStep)
     }
     function snapped(v) { return snapToGrid ? Math.round(v / Theme.gridStep) * Theme.gridStep : v }
-    /// Top-left (screen) of a w × h place along the view's bottom or top edge that covers the fewest
-    /// nodes (and the rates beside them), floating cards and the minimap, for a new probe card.
+    /// Top-left (screen) of a w × h place in the view that covers no node (nor the rates beside
+    /// them), no floating card and not the minimap, for a new probe card: the bottom rows first,
+    /// then upwards. Null when there is none (the card docks instead).
     function freeSpot(w, h) {
         const m = 12
-        let best = Qt.point(m, Math.max(m, height - h - m)), bestCost = Infinity
-        for (const top of [height - h - m, m]) {
+        for (let top = height - h - m; top >= m; top -= 40) {
             for (let left = m; left + w <= width - m; left += 40) {
                 const a = toCanvas(left - 24, top - 24)  // 24 px around: the rates on wires by the nodes
-                let cost = document.nodes.nodesIn(a.x, a.y, (w + 48) / zoom, (h + 48) / zoom).length * 100
-                for (const p of (run ? run.probes : [])) {
+                if (document.nodes.nodesIn(a.x, a.y, (w + 48) / zoom, (h + 48) / zoom).length > 0) continue
+                const overCard = (run ? run.probes : []).some(p => {
                     const s = probeLayout.stateOf(p.key)
-                    if (!s.docked && s.x >= 0 && left < s.x + w && s.x < left + w && top < s.y + h && s.y < top + h) cost += 50
-                }
-                if (showMinimap && left + w > width - 192 && top + h > height - 128) cost += 30
-                if (cost < bestCost) { best = Qt.point(left, top); bestCost = cost }
-                if (cost === 0) return best
+                    return !s.docked && s.x >= 0 && left < s.x + w && s.x < left + w && top < s.y + h && s.y < top + h
+                })
+                if (overCard) continue
+                if (showMinimap && left + w > width - 192 && top + h > height - 128) continue
+                return Qt.point(left, top)
             }
         }
-        return best
+        return null
     }
+    /// A new probe's card found no free room on the canvas and went to the Probes tab.
+    signal probeDocked(string key)
 
     ParallelAnimation {
         id: viewAnimation
@@ -572,14 +576,24 @@ FocusScope {
             collapsed: place.collapsed
             x: Math.max(0, Math.min(canvas.width - width, place.x))
             y: Math.max(0, Math.min(canvas.height - collapsedHeight, place.y))
-            // A new card goes where it covers the fewest nodes, once the canvas has its size.
+            // A new card goes where it covers no node once the canvas has its size, else to the dock.
             function placeOnce() {
-                if (place.x >= 0 || canvas.width < width + 24 || canvas.height < height + 24) return
+                if (place.x >= 0 || place.docked || canvas.settling || canvas.width < 100 || canvas.height < 100) return
                 const spot = canvas.freeSpot(width, height)
-                canvas.probeLayout.set(modelData.key, {x: spot.x, y: spot.y})
+                if (spot) {
+                    canvas.probeLayout.set(modelData.key, {x: spot.x, y: spot.y})
+                } else {
+                    canvas.probeLayout.set(modelData.key, {docked: true})
+                    canvas.probeDocked(modelData.key)
+                }
             }
             Component.onCompleted: placeOnce()
-            Connections { target: canvas; function onWidthChanged() { placeOnce() } function onHeightChanged() { placeOnce() } }
+            Connections {
+                target: canvas
+                function onWidthChanged() { placeOnce() }
+                function onHeightChanged() { placeOnce() }
+                function onSettlingChanged() { placeOnce() }
+            }
             onDragged: (x, y) => canvas.probeLayout.set(modelData.key, {x: x, y: y})
             onDockToggled: canvas.probeLayout.set(modelData.key, {docked: true})
             onCollapseToggled: canvas.probeLayout.set(modelData.key, {collapsed: !place.collapsed})

@@ -86,14 +86,16 @@ Rectangle {
                 objectName: "bearingTimePlot"
                 anchors.fill: parent
                 anchors.leftMargin: 34
-                anchors.rightMargin: 8
-                anchors.topMargin: 18
+                anchors.rightMargin: 12
+                anchors.topMargin: timeLegend.height + 18  // the 360° label sits below the title and legend
                 anchors.bottomMargin: 18
                 events: panel.feed.events
                 tracks: panel.feed.tracks
                 colors: panel.arrayColors
                 gridColor: Theme.gridMajor
                 highlightColor: Theme.selection
+                // A neutral, unsaturated band: nothing like the tracks' colours in either theme.
+                backgroundColor: Theme.dark ? Qt.rgba(0.66, 0.64, 0.62, 0.30) : Qt.rgba(0.47, 0.44, 0.42, 0.22)
                 MouseArea {
                     anchors.fill: parent
                     onClicked: (mouse) => {
@@ -105,6 +107,7 @@ Rectangle {
                     model: [0, 90, 180, 270, 360]
                     Text {
                         required property int modelData
+                        objectName: "azimuthLabel"
                         x: -width - 4
                         y: { timePlot.height; return timePlot.yFor(modelData) - height / 2 }
                         text: modelData + "°"
@@ -112,25 +115,40 @@ Rectangle {
                         color: Theme.textFaint
                     }
                 }
-                Text {
-                    anchors.top: parent.bottom; anchors.left: parent.left; anchors.topMargin: 2
-                    text: qsTr("−%1 s").arg(panel.feed.events.historySeconds)
-                    font.pixelSize: 9
-                    color: Theme.textFaint
-                }
-                Text {
-                    anchors.top: parent.bottom; anchors.right: parent.right; anchors.topMargin: 2
-                    text: qsTr("now (%1 s)").arg(panel.feed.events.nowSeconds.toFixed(1))
-                    font.pixelSize: 9
-                    color: Theme.textFaint
+                Repeater {  // stream time under the plot
+                    model: timePlot.timeTicks
+                    Text {
+                        required property real modelData
+                        readonly property real at: { timePlot.timeFrom; timePlot.width; return timePlot.xFor(modelData) }
+                        visible: at - width / 2 >= -timePlot.anchors.leftMargin && at + width / 2 <= timePlot.width + 8
+                        anchors.top: parent.bottom; anchors.topMargin: 2
+                        x: at - width / 2
+                        readonly property real step: timePlot.timeTicks.length > 1 ? timePlot.timeTicks[1] - timePlot.timeTicks[0] : 1
+                        text: modelData.toFixed(step < 1 ? 1 : 0) + " s"
+                        font.pixelSize: 9
+                        color: Theme.textFaint
+                    }
                 }
             }
-            Row {
-                anchors.left: parent.left; anchors.top: parent.top; anchors.margins: 6
-                spacing: 6
-                Text { text: qsTr("azimuth against time"); font.pixelSize: 9; color: Theme.textDim }
-                Rectangle { width: 14; height: 8; anchors.verticalCenter: parent.verticalCenter; color: "#5a94a3b8" }
-                Text { text: qsTr("background"); font.pixelSize: 9; color: Theme.textDim }
+            Flow {  // title and legend (wrapping): coloured lines are tracks, the grey band the steady background
+                id: timeLegend
+                objectName: "bearingTimeLegend"
+                anchors.left: parent.left; anchors.right: parent.right; anchors.top: parent.top; anchors.margins: 6
+                spacing: 5
+                Text { text: qsTr("azimuth vs time"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }
+                Row {
+                    spacing: 3
+                    Repeater {
+                        model: panel.arrayColors.slice(0, 3)
+                        Rectangle { required property string modelData; width: 6; height: 3; radius: 1; anchors.verticalCenter: parent.verticalCenter; color: modelData }
+                    }
+                    Text { text: qsTr("tracks"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }
+                }
+                Row {
+                    spacing: 3
+                    Rectangle { width: 14; height: 8; anchors.verticalCenter: parent.verticalCenter; color: timePlot.backgroundColor }
+                    Text { text: qsTr("background"); font.pixelSize: 9; color: Theme.textDim }
+                }
             }
         }
 

@@ -419,6 +419,7 @@ ApplicationWindow {
                 focus: true
                 onQuickAddRequested: (sx, sy, cx, cy) => quickAdd.openAt(sx, sy, cx, cy)
                 onNodeActivated: (nodeId) => { if (!subgraphs.open(nodeId)) inspectorPanel.forceActiveFocus() }
+                onProbeDocked: bottomTabs.currentIndex = 4  // the Probes tab shows it
             }
 
             Rectangle {
@@ -433,6 +434,10 @@ ApplicationWindow {
                         Layout.fillWidth: true
                         currentIndex: viewSettings.bottomTab
                         onCurrentIndexChanged: viewSettings.bottomTab = currentIndex
+                        // The Localization tab hides for graphs that do not localize: never stay on it then.
+                        function leaveHiddenTab() { if (currentIndex === 3 && !run.localization.available) currentIndex = 0 }
+                        Component.onCompleted: leaveHiddenTab()
+                        Connections { target: run.localization; function onOutputsChanged() { bottomTabs.leaveHiddenTab() } }
                         background: Rectangle { color: Theme.panelHeader; Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.border } }
                         TabLabel { text: qsTr("Live plots") }
                         TabLabel { objectName: "problemsTab"; text: document.problems.count ? qsTr("Problems (%1)").arg(document.problems.count) : qsTr("Problems") }

@@ -1,4 +1,5 @@
-// One node on the canvas: title bar with status badge, typed port rows, selection outline.
+// One node on the canvas: title bar with status badge (and, while running, the skew between a
+// multi-input node's inputs), typed port rows, selection outline.
 // Dragging the body moves the selection; dragging a port draws a wire (see GraphCanvas).
 import QtQuick
 import QtQuick.Controls
@@ -19,6 +20,7 @@ Item {
     required property var problems
     required property string status
     required property string statusText
+    required property string skewText
     required property bool selected
     required property string comment
     required property bool known
@@ -58,12 +60,32 @@ Item {
         }
         Text {
             x: 18; anchors.verticalCenter: parent.verticalCenter
-            width: parent.width - 44
+            width: parent.width - 44 - (skewPill.visible ? skewPill.width + 4 : 0)
             text: node.nodeId
             font.pixelSize: Theme.fontSize
             font.bold: true
             color: Theme.text
             elide: Text.ElideRight
+        }
+        Rectangle {  // skew between the inputs while running
+            id: skewPill
+            objectName: "skewPill"
+            visible: node.skewText.length > 0
+            anchors.right: badge.left; anchors.rightMargin: 5
+            anchors.verticalCenter: parent.verticalCenter
+            width: skewLabel.implicitWidth + 10
+            height: 16
+            radius: 8
+            color: Theme.panel
+            border.color: Theme.border
+            Text {
+                id: skewLabel
+                anchors.centerIn: parent
+                text: node.skewText
+                font.pixelSize: 9
+                font.family: Theme.monoFont
+                color: Theme.textDim
+            }
         }
         Rectangle {  // status badge
             id: badge

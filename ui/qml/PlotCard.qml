@@ -1,4 +1,6 @@
-// A titled live plot with a legend, value labels on its grid lines and a time axis.
+// A titled live plot with a legend, value labels on its grid lines and a time axis. The legend sits
+// in one row above the plot, or (legendAside, for many series) in a scrolling column beside it, so
+// it never covers the lines and every entry stays reachable.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -15,10 +17,13 @@ Rectangle {
     property alias fixedMinimum: plot.fixedMinimum
     property alias fixedMaximum: plot.fixedMaximum
     property alias plot: plot
-    /// Legend entries: [{label, color}].
+    /// Legend entries: [{label, color, tip (optional)}].
     property var legend: []
+    /// Show the legend as a column beside the plot (every entry, scrolling) instead of above it.
+    property bool legendAside: false
     /// Text at the right of the title (a current value).
     property string reading
+    objectName: "plotCard"
     color: Theme.panel
     radius: 6
     border.color: Theme.border
@@ -36,25 +41,29 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: 8
         spacing: 4
-        RowLayout {
+        Item {  // the title, and the reading at the right (the title elides first)
             Layout.fillWidth: true
-            spacing: 10
+            implicitHeight: titleText.implicitHeight
             Text {
                 id: titleText
+                objectName: "plotTitle"
+                width: parent.width - (readingText.visible ? readingText.width + 10 : 0)
                 text: card.title
                 font.pixelSize: Theme.fontSize
                 font.weight: Font.DemiBold
                 color: Theme.text
                 elide: Text.ElideRight
-                Layout.fillWidth: true
-                Layout.minimumWidth: Math.min(implicitWidth, 90)
                 ToolTip.visible: truncated && titleHover.hovered
                 ToolTip.text: card.title
                 HoverHandler { id: titleHover }
             }
             Text {
+                id: readingText
+                objectName: "plotReading"
                 visible: card.reading.length > 0
-                Layout.maximumWidth: card.width * 0.45
+                anchors.right: parent.right
+                anchors.verticalCenter: titleText.verticalCenter
+                width: Math.min(implicitWidth, parent.width * 0.5)
                 text: card.reading
                 elide: Text.ElideLeft
                 font.pixelSize: Theme.smallFontSize
@@ -64,63 +73,92 @@ Rectangle {
         }
         Flow {  // its height taken from its rows, so the plot below never slides under it
             id: legendFlow
+            objectName: "plotLegendRow"
             Layout.fillWidth: true
             Layout.preferredHeight: implicitHeight
-            visible: card.legend.length > 0
+            visible: card.legend.length > 0 && !card.legendAside
             spacing: 10
             Repeater {
-                model: card.legend
+                model: card.legendAside ? [] : card.legend
                 delegate: Row {
                     required property var modelData
                     spacing: 4
                     Rectangle { width: 10; height: 3; radius: 1; color: modelData.color; anchors.verticalCenter: parent.verticalCenter }
-                    Text {
-                        text: modelData.label
-                        font.pixelSize: 10
-                        color: Theme.textDim
-                        ToolTip.visible: modelData.tip !== undefined && legendHover.hovered
-                        ToolTip.text: modelData.tip || ""
-                        HoverHandler { id: legendHover }
-                    }
+                    Text { text: modelData.label; font.pixelSize: 10; color: Theme.textDim }
                 }
             }
         }
-        Item {
+        RowLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
+            spacing: 8
             Item {
-                id: area
-                anchors.fill: parent
-                anchors.leftMargin: 40
-                anchors.bottomMargin: 14
-                LivePlot {
-                    id: plot
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Item {
+                    id: area
+                    objectName: "plotArea"
                     anchors.fill: parent
-                    gridColor: Theme.gridMajor
-                    clip: true
-                }
-                Repeater {
-                    model: plot.ticks
-                    delegate: Text {
-                        required property var modelData
-                        x: -width - 6
-                        y: area.height - (modelData - plot.low) / (plot.high - plot.low) * area.height - height / 2
-                        text: card.format(modelData)
-                        font.pixelSize: 9
-                        color: Theme.textFaint
+                    anchors.leftMargin: 40
+                    anchors.bottomMargin: 14
+                    LivePlot {
+                        id: plot
+                        anchors.fill: parent
+                        gridColor: Theme.gridMajor
+                        clip: true
+                    }
+                    Repeater {
+                        model: plot.ticks
+                        delegate: Text {
+                            required property var modelData
+                            objectName: "plotTick"
+                            x: -width - 6
+                            y: area.height - (modelData - plot.low) / (plot.high - plot.low) * area.height - height / 2
+                            text: card.format(modelData)
+                            font.pixelSize: 9
+                            color: Theme.textFaint
+                        }
+                    }
+                    Text {
+                        anchors.top: parent.bottom; anchors.topMargin: 1
+                        x: 0
+                        text: plot.timeFrom.toFixed(0) + " s"
+                        font.pixelSize: 9; color: Theme.textFaint
+                    }
+                    Text {
+                        anchors.top: parent.bottom; anchors.topMargin: 1
+                        anchors.right: parent.right
+                        text: plot.timeTo.toFixed(0) + " s" + (card.unit.length ? "  [" + card.unit + "]" : "")
+                        font.pixelSize: 9; color: Theme.textFaint
                     }
                 }
-                Text {
-                    anchors.top: parent.bottom; anchors.topMargin: 1
-                    x: 0
-                    text: plot.timeFrom.toFixed(0) + " s"
-                    font.pixelSize: 9; color: Theme.textFaint
-                }
-                Text {
-                    anchors.top: parent.bottom; anchors.topMargin: 1
-                    anchors.right: parent.right
-                    text: plot.timeTo.toFixed(0) + " s" + (card.unit.length ? "   [" + card.unit + "]" : "")
-                    font.pixelSize: 9; color: Theme.textFaint
+            }
+            ListView {  // the legend beside the plot: every series, scrolling when they do not fit
+                objectName: "legendColumn"
+                visible: card.legendAside && card.legend.length > 0
+                Layout.preferredWidth: Math.min(130, Math.max(80, card.width * 0.34))
+                Layout.fillHeight: true
+                clip: true
+                boundsBehavior: Flickable.StopAtBounds
+                model: card.legendAside ? card.legend : []
+                ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+                delegate: Row {
+                    required property var modelData
+                    width: ListView.view.width
+                    height: 15
+                    spacing: 4
+                    Rectangle { width: 10; height: 3; radius: 1; color: modelData.color; anchors.verticalCenter: parent.verticalCenter }
+                    Text {
+                        width: parent.width - 14 - 8
+                        anchors.verticalCenter: parent.verticalCenter
+                        text: modelData.label
+                        elide: Text.ElideRight
+                        font.pixelSize: 10
+                        color: Theme.textDim
+                        ToolTip.visible: truncated && legendHover.hovered
+                        ToolTip.text: modelData.label
+                        HoverHandler { id: legendHover }
+                    }
                 }
             }
         }

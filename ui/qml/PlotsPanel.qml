@@ -1,6 +1,7 @@
 // Live plots of the running graph: every output with a latency sparkline; for the chosen output
 // its latency (last item, p50, p95), throughput and QoS curve; per operator queue lengths, cost per
-// item and selectivity; engine memory.
+// item and selectivity (their legends beside the plot); engine memory. Cards are at least about
+// 300 × 110 px: as many columns as fit (up to three), scrolling when the rows do not.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -17,17 +18,13 @@ Rectangle {
                                     "#64748b", "#0ea5e9", "#84cc16", "#d946ef"]
     color: Theme.panelAlt
 
-    /// Legend of a per-operator plot: every operator when there are six or fewer, else the five
-    /// with the highest `figure` now and a "+N more" entry (its tooltip names them all). Re-sorted
-    /// once a second, so it holds still while read.
+    /// Legend of a per-operator plot: every operator, the highest `figure` now first (re-sorted as
+    /// the run's clock passes a whole second, so it holds still while read).
     function operatorLegend(figure) {
         const second = Math.floor(panel.run.elapsed)
-        const entries = panel.run.telemetry.nodes.map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length],
-                                                                    value: panel.run.telemetry.latest("node/" + id + "/" + figure)}))
-        if (entries.length <= 6) return entries
-        const shown = entries.slice().sort((a, b) => b.value - a.value).slice(0, 5)
-        return shown.concat([{label: qsTr("+%1 more").arg(entries.length - 5), color: "transparent",
-                              tip: entries.filter(e => shown.indexOf(e) < 0).map(e => e.label).join(", ")}])
+        return panel.run.telemetry.nodes.map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length],
+                                                          value: panel.run.telemetry.latest("node/" + id + "/" + figure)}))
+                   .sort((a, b) => b.value - a.value)
     }
     function rate(v) { return v >= 1e6 ? (v / 1e6).toFixed(2) + " M" : v >= 1e3 ? (v / 1e3).toFixed(1) + " k" : v.toFixed(0) + " " }
 
@@ -81,79 +78,93 @@ Rectangle {
             }
         }
 
-        GridLayout {
+        ScrollView {
+            id: cards
+            objectName: "plotCards"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            columns: 3
-            rowSpacing: 8
-            columnSpacing: 8
-            PlotCard {
-                Layout.fillWidth: true; Layout.fillHeight: true
-                title: qsTr("Latency — %1").arg(panel.output)
-                unit: "ms"
-                store: panel.run.telemetry
-                timeWindow: panel.window
-                reading: { panel.run.elapsed; return "p95 " + panel.run.telemetry.latest("output/" + panel.output + "/latency_p95_ms").toFixed(2) }
-                legend: [{label: "last", color: "#94a3b8"}, {label: "p50", color: "#3b82f6"}, {label: "p95", color: "#f97316"}]
-                series: [{key: "output/" + panel.output + "/latency_ms", color: "#94a3b8", width: 1},
-                         {key: "output/" + panel.output + "/latency_p50_ms", color: "#3b82f6", width: 2},
-                         {key: "output/" + panel.output + "/latency_p95_ms", color: "#f97316", width: 2}]
-            }
-            PlotCard {
-                Layout.fillWidth: true; Layout.fillHeight: true
-                title: qsTr("Throughput — %1").arg(panel.output)
-                unit: "items/s"
-                store: panel.run.telemetry
-                timeWindow: panel.window
-                reading: {
-                    panel.run.elapsed
-                    const samples = panel.run.telemetry.latest("output/" + panel.output + "/samples_per_s")
-                    const items = panel.run.telemetry.latest("output/" + panel.output + "/items_per_s")
-                    return samples > 0 ? panel.rate(samples) + "S/s" : panel.rate(items) + "items/s"
+            clip: true
+            contentWidth: availableWidth
+            readonly property int columns: Math.max(1, Math.min(3, Math.floor(availableWidth / 300)))
+            readonly property int rows: Math.ceil(6 / columns)
+            readonly property real cardHeight: Math.max(108, (availableHeight - 8 * (rows - 1)) / rows)
+            readonly property bool scrolls: rows * cardHeight + 8 * (rows - 1) > availableHeight + 1
+            ScrollBar.vertical.policy: scrolls ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+            GridLayout {
+                width: cards.availableWidth - (cards.scrolls ? 12 : 0)  // room for the scroll bar
+                columns: cards.columns
+                rowSpacing: 8
+                columnSpacing: 8
+                PlotCard {
+                    Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
+                    title: qsTr("Latency — %1").arg(panel.output)
+                    unit: "ms"
+                    store: panel.run.telemetry
+                    timeWindow: panel.window
+                    reading: { panel.run.elapsed; return "p95 " + panel.run.telemetry.latest("output/" + panel.output + "/latency_p95_ms").toFixed(2) }
+                    legend: [{label: "last", color: "#94a3b8"}, {label: "p50", color: "#3b82f6"}, {label: "p95", color: "#f97316"}]
+                    series: [{key: "output/" + panel.output + "/latency_ms", color: "#94a3b8", width: 1},
+                             {key: "output/" + panel.output + "/latency_p50_ms", color: "#3b82f6", width: 2},
+                             {key: "output/" + panel.output + "/latency_p95_ms", color: "#f97316", width: 2}]
                 }
-                series: [{key: "output/" + panel.output + "/items_per_s", color: "#22c55e", width: 2}]
-            }
-            QosCurveEditor {
-                Layout.fillWidth: true; Layout.fillHeight: true
-                document: panel.document
-                nodeId: panel.output
-                latency: { panel.run.elapsed; return panel.run.running ? panel.run.telemetry.latest("output/" + panel.output + "/latency_ms") : -1 }
-                utility: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + panel.output + "/utility") }
-            }
-            PlotCard {
-                Layout.fillWidth: true; Layout.fillHeight: true
-                title: qsTr("Queued items per operator")
-                store: panel.run.telemetry
-                timeWindow: panel.window
-                legend: panel.operatorLegend("queued")
-                series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/queued", color: panel.palette[i % panel.palette.length], width: 1.5}))
-            }
-            PlotCard {
-                id: perOperator
-                Layout.fillWidth: true; Layout.fillHeight: true
-                readonly property var metrics: [{title: qsTr("Cost per item"), key: "cost_us", unit: "µs"},
-                                                {title: qsTr("Selectivity (items out per item in)"), key: "selectivity", unit: ""}]
-                property int metric: 0
-                title: metrics[metric].title + "  ⇄"
-                unit: metrics[metric].unit
-                store: panel.run.telemetry
-                timeWindow: panel.window
-                legend: panel.operatorLegend(metrics[metric].key)
-                series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/" + metrics[metric].key, color: panel.palette[i % panel.palette.length], width: 1.5}))
-                MouseArea {  // the title switches between the per-operator figures
-                    width: parent.width; height: 24
-                    cursorShape: Qt.PointingHandCursor
-                    onClicked: perOperator.metric = (perOperator.metric + 1) % perOperator.metrics.length
+                PlotCard {
+                    Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
+                    title: qsTr("Throughput — %1").arg(panel.output)
+                    unit: "items/s"
+                    store: panel.run.telemetry
+                    timeWindow: panel.window
+                    reading: {
+                        panel.run.elapsed
+                        const samples = panel.run.telemetry.latest("output/" + panel.output + "/samples_per_s")
+                        const items = panel.run.telemetry.latest("output/" + panel.output + "/items_per_s")
+                        return samples > 0 ? panel.rate(samples) + "S/s" : panel.rate(items) + "items/s"
+                    }
+                    series: [{key: "output/" + panel.output + "/items_per_s", color: "#22c55e", width: 2}]
                 }
-            }
-            PlotCard {
-                Layout.fillWidth: true; Layout.fillHeight: true
-                title: qsTr("Engine memory")
-                unit: "MiB"
-                store: panel.run.telemetry
-                timeWindow: panel.window
-                reading: panel.run.memoryMiB >= 1 ? panel.run.memoryMiB.toFixed(1) + " MiB" : (panel.run.memoryMiB * 1024).toFixed(0) + " KiB"
-                series: [{key: "engine/memory_mib", color: "#a855f7", width: 2}]
+                QosCurveEditor {
+                    Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
+                    document: panel.document
+                    nodeId: panel.output
+                    latency: { panel.run.elapsed; return panel.run.running ? panel.run.telemetry.latest("output/" + panel.output + "/latency_ms") : -1 }
+                    utility: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + panel.output + "/utility") }
+                }
+                PlotCard {
+                    Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
+                    title: qsTr("Queued items per operator")
+                    store: panel.run.telemetry
+                    timeWindow: panel.window
+                    legend: panel.operatorLegend("queued")
+                    legendAside: true
+                    series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/queued", color: panel.palette[i % panel.palette.length], width: 1.5}))
+                }
+                PlotCard {
+                    id: perOperator
+                    Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
+                    readonly property var metrics: [{title: qsTr("Cost per item"), key: "cost_us", unit: "µs"},
+                                                    {title: qsTr("Selectivity (items out per item in)"), key: "selectivity", unit: ""}]
+                    property int metric: 0
+                    title: metrics[metric].title + "  ⇄"
+                    unit: metrics[metric].unit
+                    store: panel.run.telemetry
+                    timeWindow: panel.window
+                    legend: panel.operatorLegend(metrics[metric].key)
+                    legendAside: true
+                    series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/" + metrics[metric].key, color: panel.palette[i % panel.palette.length], width: 1.5}))
+                    MouseArea {  // the title switches between the per-operator figures
+                        width: parent.width; height: 24
+                        cursorShape: Qt.PointingHandCursor
+                        onClicked: perOperator.metric = (perOperator.metric + 1) % perOperator.metrics.length
+                    }
+                }
+                PlotCard {
+                    Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
+                    title: qsTr("Engine memory")
+                    unit: "MiB"
+                    store: panel.run.telemetry
+                    timeWindow: panel.window
+                    reading: panel.run.memoryMiB >= 1 ? panel.run.memoryMiB.toFixed(1) + " MiB" : (panel.run.memoryMiB * 1024).toFixed(0) + " KiB"
+                    series: [{key: "engine/memory_mib", color: "#a855f7", width: 2}]
+                }
             }
         }
     }

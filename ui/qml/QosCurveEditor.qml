@@ -36,7 +36,7 @@ Rectangle {
         spacing: 4
         RowLayout {
             Layout.fillWidth: true
-            Text { text: qsTr("QoS — %1").arg(editor.nodeId); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; Layout.fillWidth: true; elide: Text.ElideRight }
+            Text { objectName: "plotTitle"; text: qsTr("QoS — %1").arg(editor.nodeId); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; Layout.fillWidth: true; elide: Text.ElideRight }
             Text {
                 visible: editor.latency >= 0
                 text: qsTr("%1 ms → %2").arg(editor.latency.toFixed(1)).arg(editor.utility.toFixed(2))
@@ -129,10 +129,13 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            text: editor.error.length ? editor.error : qsTr("Drag points; double-click adds one, right-click removes one. Applies on the next run.")
+            text: editor.error.length ? editor.error : qsTr("Drag, double-click to add, right-click to remove")
             color: editor.error.length ? Theme.error : Theme.textFaint
             font.pixelSize: 10
             elide: Text.ElideRight
+            ToolTip.visible: hintHover.hovered
+            ToolTip.text: editor.error.length ? editor.error : qsTr("Drag points; double-click adds one, right-click removes one. Applies on the next run.")
+            HoverHandler { id: hintHover }
         }
     }
 }

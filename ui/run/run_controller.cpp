@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -30,6 +31,8 @@ struct EngineJob {
     std::atomic<bool> cpuClockValid{false};
     std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
     double lastRateTime = 0;
+    /// "node.port" of every input port, by node and port index as the telemetry's queues count them.
+    std::vector<std::vector<QString>> inputPorts;
     LocalizationChannels localizationTaps;  // the localization taps' rings
     /// Warnings the nodes gave while the engine was built, "node: message" (set before engineStarted).
     QStringList startWarnings;
@@ -52,6 +55,15 @@ QString rateText(double perSecond, const char* unit) {
     }
     return QStringLiteral("%1%2%3/s").arg(perSecond, 0, 'f', perSecond < 10 ? 1 : 0).arg(p || *unit ? QString(" ") + prefixes[p] : QString()).arg(unit);
 }
+
+/// A span of stream time: "120 ms" below a second, "2.0 s" above.
+QString spanText(double milliseconds) {
+    return milliseconds < 999.5 ? QStringLiteral("%1 ms").arg(milliseconds, 0, 'f', 0)
+                                : QStringLiteral("%1 s").arg(milliseconds / 1000.0, 0, 'f', 1);
+}
+
+/// Whether a watermark says where a stream is (not "nothing yet", not "ended").
+bool inStream(TimeNs watermark) { return watermark != kBeginningOfTime && watermark != kEndOfTime; }
 
 QString schedulerSpecText(const SchedulerSpec& spec) {
     QString text = QString::fromStdString(spec.name);
@@ -154,6 +166,11 @@ bool RunController::start(const QString& schedulerText) {
     }
     job->lastItemsOut.assign(nodeIds.size(), 0);
     job->lastSamplesOut.assign(nodeIds.size(), 0);
+    for (const ValidatedNode& node : graph.nodes) {
+        std::vector<QString> ports;
+        for (const ResolvedPort& port : node.inputs) ports.push_back(QString::fromStdString(node.id + "." + port.name));
+        job->inputPorts.push_back(std::move(ports));
+    }
     job_ = job;
     lastCpuSeconds_ = 0;
     lastCpuWall_ = 0;
@@ -337,6 +354,17 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     QHash<QString, QString> rates;
     std::vector<GraphError> faults;
     const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
+    // Where the graph's input is: the most advanced source's watermark (any node's in a graph whose
+    // sources say nothing). Each wire's watermark lag is measured from it.
+    TimeNs frontier = kBeginningOfTime;
+    for (std::size_t source : record->sources) {
+        if (source < snapshot.nodes.size() && inStream(snapshot.nodes[source].watermarkNs)) frontier = std::max(frontier, snapshot.nodes[source].watermarkNs);
+    }
+    if (!inStream(frontier)) {
+        for (const NodeTelemetry& t : snapshot.nodes) {
+            if (inStream(t.watermarkNs)) frontier = std::max(frontier, t.watermarkNs);
+        }
+    }
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
         const NodeTelemetry& t = snapshot.nodes[n];
         const QString id = QString::fromStdString(record->nodeIds[n]);
@@ -345,6 +373,7 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
         state.detail = t.failed ? QString::fromStdString(t.failure)
                                 : tr("%1 items in, %2 out, %3 queued, %4 µs per item")
                                       .arg(t.itemsIn).arg(t.itemsOut).arg(t.queuedItems).arg(t.costNsPerItem / 1000.0, 0, 'f', 2);
+        if (t.skewMs > 0) state.skew = tr("skew %1").arg(spanText(t.skewMs));
         states.insert(id, state);
         if (t.failed) faults.push_back(GraphError{record->nodeIds[n], "", "", t.failure});
         if (dt > 0) {
@@ -359,9 +388,29 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     document_->nodes()->setRunStates(states);
     if (faults.size() != document_->problems()->problemsOf(kRunProblems).size()) document_->problems()->setProblems(kRunProblems, std::move(faults));
     if (!liveValues_ || dt <= 0) return;
+    // What each input port has seen of its stream: "wm −120 ms" behind the frontier, "3 late".
+    QHash<QString, QString> streams;
+    for (const QueueTelemetry& q : snapshot.queues) {
+        const auto node = static_cast<std::size_t>(q.node), port = static_cast<std::size_t>(q.port);
+        if (node >= job_->inputPorts.size() || port >= job_->inputPorts[node].size()) continue;
+        QStringList parts;
+        if (inStream(q.watermarkNs) && inStream(frontier)) {
+            const double lagMs = std::max(0.0, static_cast<double>(frontier - q.watermarkNs) / 1e6);  // ahead of the input: caught up
+            parts.append(lagMs < 0.5 ? tr("wm 0 ms") : tr("wm −%1").arg(spanText(lagMs)));
+        }
+        if (q.lateItems > 0) parts.append(tr("%1 late").arg(q.lateItems));
+        if (!parts.isEmpty()) streams.insert(job_->inputPorts[node][port], parts.join(" · "));
+    }
+    const GraphResolution& resolution = document_->resolution();
     QHash<QString, QString> texts;
     for (const EdgeSpec& edge : runningSpec_.edges) {
-        texts.insert(EdgeListModel::keyOf(edge), rates.value(QString::fromStdString(edge.fromNode)));
+        const Endpoint into = resolution.flatInput({edge.toNode, edge.toPort});
+        QStringList parts;
+        const QString rate = rates.value(QString::fromStdString(resolution.flatOutput({edge.fromNode, edge.fromPort}).node));
+        if (!rate.isEmpty()) parts.append(rate);
+        const QString stream = streams.value(QString::fromStdString(into.node + "." + into.name));
+        if (!stream.isEmpty()) parts.append(stream);
+        texts.insert(EdgeListModel::keyOf(edge), parts.join(" · "));
     }
     document_->edges()->setLiveTexts(texts);
 }

@@ -1,8 +1,8 @@
 // The localization view in the real editor window: a graph that localizes shows the Localization
 // tab, running it fills the event list with the recording's four sounds, selecting a row highlights
 // it, Play without an output device explains itself in a toast, a frame-wise graph shows the
-// bearing-time plot (azimuth up, time to the right, a sound's bar selects it), and a graph that
-// triangulates shows the map.
+// bearing-time plot (azimuth up, time to the right over the whole recording, its title clear of the
+// axis labels, a sound's bar selects it), and a graph that triangulates shows the map.
 import QtQuick
 import QtTest
 import Isochron.Ui
@@ -28,6 +28,15 @@ TestCase {
         window.close()
         window.destroy()
         window = null
+    }
+
+    function findAll(item, name, found) {
+        found = found || []
+        if (!item) return found
+        if (item.objectName === name) found.push(item)
+        const children = item.children || []
+        for (let i = 0; i < children.length; ++i) findAll(children[i], name, found)
+        return found
     }
 
     function test_tabOnlyForLocalizationGraphs() {
@@ -85,6 +94,14 @@ TestCase {
         fuzzyCompare(plot.yFor(360), 0, 0.01)
         const events = window.runController.localization.events
         verify(plot.xFor(events.nowSeconds) <= plot.width + 0.01, "now at the right edge")
+        // The time axis fits the file (about 3 s) from its start, not a fixed 30 s.
+        verify(plot.timeFrom <= 0.372 && plot.timeFrom >= 0, "from the stream's start: " + plot.timeFrom)
+        verify(plot.timeTo >= 2.684 && plot.timeTo < 10, "to the end of the recording: " + plot.timeTo)
+        verify(plot.timeTicks.length >= 2, "labelled times")
+        // The title and legend sit above the plot, clear of its 360° label.
+        const legend = findChild(window, "bearingTimeLegend")
+        const top = findAll(plot, "azimuthLabel").find(l => l.text === "360°")
+        verify(legend.mapToItem(plot, 0, legend.height).y <= top.y, "the title overlaps the 360° label")
         // The sound at 81 degrees (row 2) is a bar over its span: clicking it selects it.
         const x = (plot.xFor(1.116) + plot.xFor(1.18)) / 2, y = plot.yFor(81.1)
         compare(plot.rowAt(x, y), 2)

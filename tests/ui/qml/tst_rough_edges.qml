@@ -1,8 +1,9 @@
 // The rough edges a new user hit, each checked in the real editor window: the inspector after undo,
-// the graph name field, Escape on the shortcut sheet, menus wide enough, ports without "in in",
+// the graph name field, Escape on the shortcut sheet, menus wide enough and one click to reopen, ports without "in in",
 // new nodes beside (not on) others, only fitting probes offered, probe cards that keep the wheel,
-// live labels off the nodes, nothing of the last graph left after opening another, the own file
-// dialog (Save label, typed absolute path, Enter, overwrite question).
+// live labels off the nodes (with watermark lags and skew on the fusion sample), nothing of the last
+// graph left after opening another, the own file dialog (Save label, typed absolute path, Enter,
+// overwrite question, new folders), probe cards off the nodes.
 import QtQuick
 import QtTest
 
@@ -27,6 +28,8 @@ TestCase {
         run.stopAll()
         tryVerify(() => !run.running, 5000)
         document.newGraph()
+        window.width = 1500  // the window keeps its size in the settings: the next test's starts as this one's did
+        window.height = 950
         window.close()
         window.destroy()
         window = null
@@ -101,6 +104,25 @@ TestCase {
         }
     }
 
+    function test_aMenuClosedByEscapeOpensAgainWithOneClick() {
+        const bar = window.menuBar
+        for (let m = 0; m < 2; ++m) {  // File, then Edit: the second menu is not the bar's first state
+            const title = bar.itemAt(m)
+            const menu = bar.menuAt(m)
+            title.hoverEnabled = true  // as on a desktop with a mouse (the offscreen platform has no hover)
+            mouseMove(title, title.width / 2, title.height / 2)
+            verify(title.hovered)
+            mouseClick(title)
+            tryVerify(() => menu.opened)
+            keyClick(Qt.Key_Escape)
+            tryVerify(() => !menu.visible)
+            mouseClick(title)  // the pointer never left the title
+            tryVerify(() => menu.opened, 1000, menu.plainTitle + " opens again with one click")
+            mouseClick(title)  // and a click on its title still closes it
+            tryVerify(() => !menu.visible)
+        }
+    }
+
     function test_inspectorListsPortsByDirectionOnce() {
         document.addNode("segments.rewindow", 0, 0)
         waitForRendering(window.contentItem)
@@ -142,6 +164,7 @@ TestCase {
 
     function test_probeCardKeepsTheWheelAndMoves() {
         window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        canvas.zoomAt(canvas.width / 2, canvas.height / 2, 0.35)  // room for the card beside the graph
         compare(run.addProbe("sweep.out>windows.in", "spectrum"), "")
         waitForRendering(window.contentItem)
         const card = findAll(canvas, "probeCard").find(c => c.visible)
@@ -157,6 +180,29 @@ TestCase {
         mouseClick(findChild(card, "probeDock"))
         tryVerify(() => !card.visible)
         compare(run.probes.length, 1)
+    }
+
+    /// Whether the card's rectangle on screen overlaps a node of the canvas.
+    function cardCoversANode(card) {
+        const a = card.mapToItem(canvas.world, 0, 0), b = card.mapToItem(canvas.world, card.width, card.height)
+        return document.nodes.nodesIn(a.x, a.y, b.x - a.x, b.y - a.y).length > 0
+    }
+
+    function test_newProbeCardsCoverNoNode() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        const wires = ["sweep.out>windows.in", "band.score>detector.score", "noise.out>noise_windows.in"]
+        const kinds = ["spectrum", "scope", "spectrum"]
+        for (const zoom of [canvas.zoom, 0.35]) {  // fitted (no room: they dock), then zoomed out (room)
+            canvas.zoomAt(canvas.width / 2, canvas.height / 2, zoom)
+            for (let i = 0; i < wires.length; ++i) compare(run.addProbe(wires[i], kinds[i]), "")
+            waitForRendering(window.contentItem)
+            tryVerify(() => run.probes.every(p => canvas.probeLayout.stateOf(p.key).docked || canvas.probeLayout.stateOf(p.key).x >= 0), 2000, "every card placed")
+            const cards = findAll(canvas, "probeCard").filter(c => c.visible)
+            for (const card of cards) verify(!cardCoversANode(card), "a probe card over a node at " + card.x + "," + card.y)
+            if (zoom === 0.35) verify(cards.length >= 1, "a card floats where there is room")
+            else if (cards.length < wires.length) compare(window.bottomTab, 4)  // the docked ones are shown
+            for (const probe of run.probes.slice()) run.removeProbe(probe.key)
+        }
     }
 
     function test_liveLabelsStayOffTheNodes() {
@@ -180,6 +226,58 @@ TestCase {
         }
     }
 
+    function test_wiresShowWatermarkLagAndTheJoinItsSkew() {
+        window.openFile(sourceDirectory + "/samples/fusion-two-arrays.isograph.json")
+        compare(document.setParameter("a", "pace", 1), "")  // in real time, so the run lasts a few seconds
+        compare(document.setParameter("b", "pace", 1), "")
+        run.start()
+        let lagging = []
+        tryVerify(() => {
+            lagging = findAll(canvas, "liveLabel").filter(l => l.visible && l.parent.visible && l.children[0].text.indexOf("wm −") >= 0)
+            return lagging.length >= 2
+        }, 10000, "watermark lags on the wires")
+        tryVerify(() => findAll(canvas, "skewPill").some(p => p.visible && p.children[0].text.indexOf("skew ") === 0), 10000, "the join shows its inputs' skew")
+        for (const label of lagging) {
+            const a = label.mapToItem(canvas.world, 0, 0), b = label.mapToItem(canvas.world, label.width, label.height)
+            compare(document.nodes.nodesIn(a.x, a.y, b.x - a.x, b.y - a.y), [], "a label over a node: " + label.children[0].text)
+        }
+    }
+
+    /// Every plot of the bottom panel's current tab reads well: whole titles, a legend above (never
+    /// on) its plot, value labels apart.
+    function plotsReadable(where) {
+        const titles = findAll(window.contentItem, "plotTitle").filter(t => t.visible)
+        verify(titles.length > 0, where + ": plots shown")
+        for (const t of titles) tryVerify(() => !t.truncated, 2000, where + ": title cut off: " + t.text)
+        for (const card of findAll(window.contentItem, "plotCard").filter(c => c.visible)) {
+            const name = where + ", " + findChild(card, "plotTitle").text
+            const legend = findChild(card, "plotLegendRow"), area = findChild(card, "plotArea")
+            verify(area.height >= 40, name + ": a plot " + area.height + " px high")
+            if (legend.visible) verify(legend.mapToItem(card, 0, legend.height).y <= area.mapToItem(card, 0, 0).y, name + ": the legend reaches into the plot")
+            const ticks = findAll(card, "plotTick").filter(t => t.visible).sort((a, b) => a.y - b.y)
+            for (let i = 1; i < ticks.length; ++i) verify(ticks[i].y - ticks[i - 1].y >= ticks[i].height, name + ": value labels " + ticks[i - 1].text + " and " + ticks[i].text + " overlap")
+        }
+    }
+
+    function test_plotCardsAreReadableAt1440And1920() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        run.start()
+        tryVerify(() => run.telemetry.nodes.length === 12 && run.telemetry.latest("engine/memory_mib") > 0, 8000, "telemetry of every operator")
+        for (const size of [[1440, 880], [1920, 1080]]) {
+            window.width = size[0]
+            window.height = size[1]
+            for (const tab of [0, 2]) {  // Live plots, Compare schedulers
+                window.bottomTab = tab
+                waitForRendering(window.contentItem)
+                plotsReadable(size.join("×") + ", tab " + tab)
+            }
+        }
+        // Every operator is in the per-operator legends, not only the busiest few.
+        window.bottomTab = 0
+        const queued = findAll(window.contentItem, "plotCard").find(c => findChild(c, "plotTitle").text === "Queued items per operator")
+        compare(findChild(queued, "legendColumn").count, 12)
+    }
+
     function test_anotherGraphLeavesNothingBehind() {
         window.openFile(sourceDirectory + "/samples/quickstart.isograph.json")
         run.start()
@@ -201,11 +299,14 @@ TestCase {
         tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000, "the name field has the keys")
         const accept = findAll(root(), "pickerAccept").find(b => b.visible)
         compare(accept.text, "Save")
-        // A folder that does not exist is named, nothing is written.
+        // A folder that does not exist: the dialog offers to create it; cancelled, nothing is written.
         picker.text = folder + "/mine"
         keyClick(Qt.Key_Return)
-        const error = findAll(root(), "pickerError").find(e => e.visible)
-        verify(error && error.text.indexOf("There is no folder") === 0, error ? error.text : "no error shown")
+        const cancel = findAll(root(), "messageButton_reject").find(b => b.visible && b.text === "Cancel")
+        verify(cancel, "offers to create the folder")
+        mouseClick(cancel)
+        compare(document.filePath, "")
+        tryVerify(() => picker.activeFocus, 3000, "back in the name field")
         // An absolute path into an empty folder: Enter saves, with the suffix added.
         picker.text = temporaryDirectory + "/mine"
         keyClick(Qt.Key_Return)
@@ -221,6 +322,41 @@ TestCase {
         verify(replace, "asks before replacing")
         mouseClick(replace)
         tryVerify(() => !document.modified)
+    }
+
+    function test_saveAsCreatesTheFoldersOfATypedPath() {
+        document.addNode("io.null_sink", 0, 0)
+        const folder = temporaryDirectory + "/new-" + Date.now() + "/graphs/2026"
+        window.saveAs()
+        let picker = null
+        tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000)
+        picker.text = folder + "/mine"
+        keyClick(Qt.Key_Return)
+        const create = findAll(root(), "messageButton_accept").find(b => b.visible && b.text === "Create and Save")
+        verify(create, "offers to create the folder")
+        mouseClick(create)
+        tryCompare(document, "filePath", folder + "/mine.isograph.json")
+        verify(!document.modified)
+    }
+
+    function test_newFolderButtonMakesAFolderAndGoesIn() {
+        const folder = temporaryDirectory + "/picked-" + Date.now()
+        window.saveAs()
+        let picker = null
+        tryVerify(() => { picker = findAll(root(), "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000)
+        const newFolder = findAll(root(), "pickerNewFolder").find(b => b.visible)
+        verify(newFolder, "the save dialog has New Folder")
+        mouseClick(newFolder)
+        const nameField = findAll(root(), "pickerNewFolderName").find(f => f.visible)
+        verify(nameField && nameField.activeFocus, "asks for the name")
+        nameField.text = folder
+        keyClick(Qt.Key_Return)
+        const shown = findAll(root(), "pickerFolder").find(t => t.visible)
+        tryCompare(shown, "text", folder)
+        verify(!nameField.visible)
+        picker.text = "inside"
+        keyClick(Qt.Key_Return)
+        tryCompare(document, "filePath", folder + "/inside.isograph.json")
     }
 
     function test_minimapOnlyWhileTheGraphIsOutOfView() {
