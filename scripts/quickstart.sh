@@ -37,15 +37,20 @@ fi
 
 jobs=$(nproc)
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$jobs"
 
 if [ "$mode" = run ]; then
+  # The programs only (the test suites build with `test`): the editor, the runner and the tools the
+  # README and docs use, and the example plugins.
+  cmake --build --preset release -j "$jobs" --target isochron isochron-run isochron-bench isochron-simulate-array \
+    isochron-plugin-check isochron-plugin-manifest isochron-plugin-sandbox biquad zero_crossing_rate tones pass_through
   if [ -x build/release/bin/isochron ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     exec ./build/release/bin/isochron samples/quickstart.isograph.json
   fi
   echo "No display: running the sample graph headless (the editor is build/release/bin/isochron)."
   exec ./build/release/bin/isochron-run samples/quickstart.isograph.json
 fi
+
+cmake --build --preset release -j "$jobs"
 
 ctest --preset release -j "$jobs"
 cmake --preset asan >/dev/null
