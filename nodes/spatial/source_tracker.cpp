@@ -52,6 +52,7 @@ protected:
         settings.onsetEmphasis = params().getReal("onset_emphasis");
         settings.echoRatio = params().getReal("echo_ratio");
         settings.echoWindowSeconds = params().getReal("echo_window");
+        settings.onsetEchoRatio = params().getReal("onset_echo_ratio");
         try {
             tracks_.emplace(settings);
         } catch (const std::invalid_argument& e) {
@@ -261,8 +262,10 @@ OperatorDescriptor sourceTrackerDescriptor() {
         ParamSpec{"echo_ratio", ParamKind::Real, 0.5, 0.0, 1.0, "",
                   "a track within another's span whose mean response is below this share of the other's is its echo: no event"},
         ParamSpec{"echo_window", ParamKind::Real, 0.06, 0.0, 10.0, "s",
-                  "a track within another's span that started this close to the other's start is its echo below (1 + echo_ratio) / 2 "
-                  "of its mean response (a reflection or side lobe of the same onset): no event"},
+                  "a track within another's span that started this close to the other's start ..."},
+        ParamSpec{"onset_echo_ratio", ParamKind::Real, 0.85, 0.0, 1.0, "",
+                  "... and whose mean response is below this share of the other's is a reflection or side lobe of the same "
+                  "onset: no event"},
         ParamSpec{"warmup", ParamKind::Real, 0.25, 0.0, 60.0, "s", "no track starts before the noise is learnt this long"},
         ParamSpec{"deviation_floor", ParamKind::Real, 0.3, 0.0, 100.0, "",
                   "smallest noise deviation of the evidence (ln units), so that near silence every blip is not a sound"},

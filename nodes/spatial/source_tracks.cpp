@@ -241,8 +241,8 @@ bool SourceTracks::isEcho(const SourceEvent& event) const {
         const double overlap = std::min(end, event.endSeconds) - std::max(start, event.startSeconds);
         if (overlap < 0.5 * length) return false;
         const bool brief = length < 0.25 * (end - start);
-        const bool sameOnset = std::abs(event.startSeconds - start) <= settings_.echoWindowSeconds;
-        return event.confidence < (brief || sameOnset ? 0.5 * (1.0 + settings_.echoRatio) : settings_.echoRatio) * confidence;
+        if (std::abs(event.startSeconds - start) <= settings_.echoWindowSeconds) return event.confidence < settings_.onsetEchoRatio * confidence;
+        return event.confidence < (brief ? 0.5 * (1.0 + settings_.echoRatio) : settings_.echoRatio) * confidence;
     };
     for (const Track& track : tracks_) {
         if (!track.live || !track.state.confirmed || track.state.background) continue;

@@ -25,9 +25,10 @@
 //     `backgroundMemorySeconds` after it falls silent, so that it resumes as background.
 // A track that ends within (half its span) another confirmed track's span, with a mean response below
 // `echoRatio` of the other's (or below (1 + echoRatio) / 2 of it when it lasted under a quarter as
-// long: a flicker, or when it started within `echoWindowSeconds` of the other: a reflection or lobe of
-// the same onset), is that one's echo, side lobe or grating lobe and no event (a second source of an
-// overlapping pair is seldom that much weaker: both take their own bins).
+// long: a flicker), or one that started within `echoWindowSeconds` of the other and is below
+// `onsetEchoRatio` of it (a reflection or lobe of the same onset), is that one's echo, side lobe or
+// grating lobe and no event (a second source of an overlapping pair is seldom that much weaker: both
+// take their own bins, and it seldom starts in the same few frames).
 // An event's azimuth is a robust mean: the weighted azimuths of its observations in 1° bins, the
 // heaviest ±3° neighbourhood picked, and the weighted mean within `robustDegrees` of it; weights
 // grow with the response and with the onset share of the frame (direct sound before reflections).
@@ -123,7 +124,8 @@ public:
         double robustDegrees = 10.0;         ///< an event's azimuth averages observations this close to its mode
         double onsetEmphasis = 3.0;          ///< weight x (1 + emphasis x onset share)
         double echoRatio = 0.5;              ///< a track this much weaker than one it overlaps is its echo
-        double echoWindowSeconds = 0.06;     ///< (or halfway to as weak, starting this close to the other's start)
+        double echoWindowSeconds = 0.06;     ///< a track starting this close to another's start ...
+        double onsetEchoRatio = 0.85;        ///< ... and below this share of its response is its echo
         int maxTracks = 16;                  ///< live tracks at most (births refused beyond)
     };
 
