@@ -133,6 +133,11 @@ std::string RunSummary::toText() const {
                       humanRate(o.samplesPerSecond).c_str(), latency.c_str(), utility.c_str());
         text += line;
     }
+    return text;
+}
+
+std::string RunSummary::problemsText() const {
+    std::string text;
     for (const auto& n : nodes) {
         for (const auto& w : n.warnings) text += "warning: node '" + n.node + "': " + w + "\n";
         for (const auto& [port, count] : n.lateItems) {
