@@ -210,6 +210,7 @@ private:
             return std::nullopt;
         }
         if (chain.size() >= kMaxSubgraphDepth) {
+            tooDeep_ = true;
             error(flatId, "", kSubgraphField,
                   "'" + subgraphReference(node) + "' nests subgraph files more than " + std::to_string(kMaxSubgraphDepth) +
                       " levels deep (from " + chain.front().filename().string() + ")" + where);
@@ -240,6 +241,7 @@ private:
         chain.push_back(canonical);
         ExpandedSubgraph result = inlineGraph(std::move(inner), interface, flatId + "/", flatId, passed, chain, nullptr);
         chain.pop_back();
+        if (tooDeep_) return std::nullopt;  // every level above is left out too: one error, not one per level
         result.file = canonical;
         return result;
     }
@@ -324,6 +326,7 @@ private:
     GraphSpec& flat_;
     GraphFiles& files_;
     std::vector<EdgeSpec> laterEdges_;
+    bool tooDeep_ = false;  // a nesting beyond kMaxSubgraphDepth was refused
 };
 
 }  // namespace
