@@ -220,7 +220,7 @@ TEST_CASE("spectral.stft without edge padding emits only frames inside the signa
 
 TEST_CASE("a frame size shorter than the hop is refused at validation, before anything starts", "[spectral][stft][istft]") {
     // size 3 with the default hop (512) passed --check and failed only when the node started.
-    for (const std::string type : {"spectral.stft", "spectral.spectrogram", "spectral.istft"}) {
+    for (const std::string type : {"spectral.stft", "spectral.spectrogram", "spectral.istft", "spatial.delay_and_sum_beamformer", "spatial.mvdr_beamformer"}) {
         INFO(type);
         const std::string input = type == "spectral.istft" ? "frame<c32>" : "signal<f32>";
         const std::string graph = R"({"format": "isochron-graph/1", "nodes": [
