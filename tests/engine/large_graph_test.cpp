@@ -84,7 +84,10 @@ TEST_CASE("QoS costs downstream of each box on a long chain: the sum of the boxe
     Engine engine(validateGraph(gainChain(length, "costs"), testRegistry()), parseSchedulerText("qos"));
     // Box i costs (i + 1) ns; from box k the items still pass boxes k..n-1 and the output (all
     // together less than the default deadline, 100 ms, so each slack is exact).
-    for (int i = 0; i < length; ++i) engine.findNode("g" + std::to_string(i))->costEstimateNs = 1.0 * (i + 1);
+    const auto& nodes = engine.nodes();  // graph order: src, g0 .. g(n-1), out
+    REQUIRE(nodes[1]->id == "g0");
+    REQUIRE(nodes[static_cast<std::size_t>(length)]->id == "g9999");
+    for (int i = 0; i < length; ++i) nodes[static_cast<std::size_t>(i) + 1]->costEstimateNs = 1.0 * (i + 1);
     engine.findNode("out")->costEstimateNs = 0;
     QosPriorities priorities;
     priorities.prepare(engine.nodes());
@@ -95,7 +98,7 @@ TEST_CASE("QoS costs downstream of each box on a long chain: the sum of the boxe
         double expectedNs = 0;
         for (int i = k; i < length; ++i) expectedNs += 1.0 * (i + 1);
         REQUIRE(expectedNs / 1e6 < deadlineMs);
-        CHECK(priorities.priorityAt(*engine.findNode("g" + std::to_string(k)), 0).slackMs == Approx(deadlineMs - expectedNs / 1e6));
+        CHECK(priorities.priorityAt(*nodes[static_cast<std::size_t>(k) + 1], 0).slackMs == Approx(deadlineMs - expectedNs / 1e6));
     }
     feedScripts().clear();
 }
