@@ -324,3 +324,40 @@ TEST_CASE("a feedback loop that never drains stops on request under every schedu
     }
     collections().clear();
 }
+
+namespace {
+
+// Asks the engine to stop at the first item it sees, and counts what it sees after.
+class StopAtFirstItem final : public WireTap {
+public:
+    explicit StopAtFirstItem(Engine& engine) : engine_(engine) {}
+    void observe(const Item&) noexcept override {
+        if (seen_++ == 0) engine_.requestStop();
+    }
+    std::uint64_t seen() const { return seen_; }
+
+private:
+    Engine& engine_;
+    std::uint64_t seen_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a stop request ends a source's burst at the next block, under every scheduler", "[scheduler]") {
+    // A paced source far behind its pace emits every overdue block in one call: under df each block
+    // ran the graph to its end, and the stop waited for the whole burst (Ctrl-C took seconds under
+    // overload). Paced a million times faster than real time, every block is overdue at once.
+    GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1",
+      "nodes": [{"id": "gen", "type": "generators.signal_generator", "params": {"rate": 48000, "duration": 10, "block": 64, "pace": 1e6}},
+                {"id": "out", "type": "io.null_sink"}],
+      "edges": [{"from": "gen.out", "to": "out.in"}]})");
+    for (const auto& scheduler : schedulerMatrix()) {
+        INFO("scheduler " << scheduler);
+        Engine engine(validateGraph(spec, testRegistry()), parseSchedulerText(scheduler));
+        auto stopper = std::make_shared<StopAtFirstItem>(engine);
+        engine.setTap("gen", "out", stopper);
+        RunOutcome outcome = engine.run();
+        CHECK(outcome.stopped);
+        CHECK(stopper->seen() == 1);
+    }
+}
