@@ -33,9 +33,11 @@ void onStopSignal(int signal) { stopSignal.store(signal); }
 
 // Whether two paths name the same file (existing files by identity, others by their normal form).
 bool sameFile(const std::string& a, const std::string& b) {
-    std::error_code error;
+    std::error_code error, errorA, errorB;
     if (std::filesystem::equivalent(a, b, error)) return true;
-    return std::filesystem::weakly_canonical(a, error) == std::filesystem::weakly_canonical(b, error);
+    const std::filesystem::path normalA = std::filesystem::weakly_canonical(a, errorA);
+    const std::filesystem::path normalB = std::filesystem::weakly_canonical(b, errorB);
+    return !errorA && !errorB && normalA == normalB;
 }
 
 // Refuse output paths that would destroy an input or each other, and ones that cannot be written,
