@@ -36,8 +36,10 @@ Options:
   --version                   print the version
   -h, --help                  this text
 
-Exit status: 0 success, 1 bad usage, invalid graph or a --plugin refused, 2 a node failed while
-running (the message names it, and its plugin file if it has one), 130 stopped by Ctrl-C.
+Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the report or telemetry
+could not be written, 2 a node failed while running (the message names it, and its plugin file if
+it has one), 128 + the signal when stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 standard
+output closed); the report is written in every case.
 )";
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -23,9 +24,44 @@ using namespace isochron;
 
 namespace {
 
-std::atomic<bool> interrupted{false};
+// The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, or SIGPIPE when standard output
+// was closed), 0 while none did.
+std::atomic<int> stopSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
-void onInterrupt(int) { interrupted.store(true); }
+void onStopSignal(int signal) { stopSignal.store(signal); }
+
+// Whether two paths name the same file (existing files by identity, others by their normal form).
+bool sameFile(const std::string& a, const std::string& b) {
+    std::error_code error, errorA, errorB;
+    if (std::filesystem::equivalent(a, b, error)) return true;
+    const std::filesystem::path normalA = std::filesystem::weakly_canonical(a, errorA);
+    const std::filesystem::path normalB = std::filesystem::weakly_canonical(b, errorB);
+    return !errorA && !errorB && normalA == normalB;
+}
+
+// Refuse output paths that would destroy an input or each other, and ones that cannot be written,
+// before anything runs (a run may take an hour). The report file is probed without truncating it.
+void checkOutputPaths(const run::RunOptions& options) {
+    auto refuseGraphFile = [&](const std::optional<std::string>& path, const char* flag) {
+        if (path && sameFile(*path, options.graphPath)) {
+            throw std::runtime_error(std::string(flag) + " " + *path + " is the graph file itself: it would be overwritten");
+        }
+    };
+    refuseGraphFile(options.reportPath, "--report");
+    refuseGraphFile(options.telemetryPath, "--telemetry");
+    if (options.reportPath && options.telemetryPath && sameFile(*options.reportPath, *options.telemetryPath)) {
+        throw std::runtime_error("--report and --telemetry name the same file " + *options.reportPath + ": each would clobber the other");
+    }
+    if (options.reportPath) {
+        std::error_code error;
+        const bool existed = std::filesystem::exists(*options.reportPath, error);
+        std::ofstream probe(*options.reportPath, std::ios::app);
+        if (!probe) throw std::runtime_error("cannot write report " + *options.reportPath + ": " + std::strerror(errno));
+        probe.close();
+        if (!existed) std::filesystem::remove(*options.reportPath, error);
+    }
+}
 
 void printOperators(const OperatorRegistry& registry) {
     for (const OperatorDescriptor* d : registry.all()) {
@@ -120,12 +156,14 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (!options.quiet) std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
         return 0;
     }
+    checkOutputPaths(options);
     Engine engine(graph, scheduler);
     std::shared_ptr<SnapshotChannel> telemetry;
     std::ofstream telemetryFile;
+    std::string telemetryError;  // the first write error, reported when the run ends
     if (options.telemetryPath) {
         telemetryFile.open(*options.telemetryPath);
-        if (!telemetryFile) throw std::runtime_error("cannot write telemetry file " + *options.telemetryPath);
+        if (!telemetryFile) throw std::runtime_error("cannot write telemetry file " + *options.telemetryPath + ": " + std::strerror(errno));
         telemetry = engine.openTelemetry(options.telemetryRate);
     }
     std::vector<std::string> nodeIds;
@@ -133,38 +171,58 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     auto drainTelemetry = [&] {
         if (!telemetry) return;
         while (const TelemetrySnapshot* snapshot = telemetry->next()) {
-            telemetryFile << telemetryToJson(*snapshot, nodeIds).dump() << "\n";
+            if (telemetryError.empty()) {
+                telemetryFile << telemetryToJson(*snapshot, nodeIds).dump() << "\n";
+                telemetryFile.flush();
+                if (!telemetryFile) telemetryError = std::strerror(errno);
+            }
             telemetry->release(snapshot);
         }
     };
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
+    // Every way a user or the terminal ends a run stops it the same way: the report is written.
+    // A closed standard output (a pipe into `head`) raises SIGPIPE on the next write.
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) std::signal(signal, onStopSignal);
     std::atomic<bool> done{false};
     std::thread watcher([&] {
         while (!done.load()) {
-            if (interrupted.load()) engine.requestStop();
+            if (stopSignal.load() != 0) engine.requestStop();
             drainTelemetry();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
     if (!options.quiet) {
         std::cout << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
-                  << scheduler.name << " (Ctrl-C to stop)\n";
+                  << scheduler.name << " (Ctrl-C to stop)" << std::endl;
     }
     RunOutcome outcome = engine.run();
     done.store(true);
     watcher.join();
     drainTelemetry();
     RunSummary summary = summarizeRun(engine, outcome);
-    if (!options.quiet) std::cout << summary.toText();
-    else for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";
+    if (!options.quiet) {
+        std::cout << summary.toText() << std::flush;
+        std::cerr << summary.problemsText();
+    } else {
+        for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";
+    }
+    bool writeFailed = false;
     if (options.reportPath) {
         std::ofstream report(*options.reportPath);
-        if (!report) throw std::runtime_error("cannot write report " + *options.reportPath);
-        report << summary.toJson().dump(2) << "\n";
+        if (report) report << summary.toJson().dump(2) << "\n";
+        report.close();
+        if (report.fail()) {
+            std::cerr << "isochron-run: cannot write report " << *options.reportPath << ": " << std::strerror(errno) << "\n";
+            writeFailed = true;
+        }
     }
+    if (!telemetryError.empty()) {
+        std::cerr << "isochron-run: cannot write telemetry file " << *options.telemetryPath << ": " << telemetryError
+                  << " (snapshots after the error are lost)\n";
+        writeFailed = true;
+    }
+    if (writeFailed) return 1;
     if (!outcome.failures.empty()) return 2;
-    return interrupted.load() ? 130 : 0;
+    return stopSignal.load() != 0 ? 128 + stopSignal.load() : 0;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "engine/graph/graph_file.h"
 
 #include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -174,8 +175,10 @@ GraphSpec parseGraph(const std::string& jsonText) {
 }
 
 GraphSpec loadGraphFile(const std::filesystem::path& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) throw GraphException({{"", "", "", path.string() + " is a folder, not a graph file"}});
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw GraphException({{"", "", "", "cannot open graph file " + path.string()}});
+    if (!in) throw GraphException({{"", "", "", "cannot open graph file " + path.string() + ": " + std::strerror(errno)}});
     std::stringstream buffer;
     buffer << in.rdbuf();
     try {

@@ -47,11 +47,65 @@ std::string listExposed(const std::vector<ExposedEndpoint>& list) {
     return text.empty() ? "none" : text;
 }
 
+// Graph files by canonical path, each read once however often it is used.
+class GraphFiles {
+public:
+    /// The file's graph; throws GraphException when it cannot be read.
+    const GraphSpec& load(const fs::path& canonical) {
+        auto it = files_.find(canonical);
+        if (it == files_.end()) it = files_.emplace(canonical, loadGraphFile(canonical)).first;
+        return it->second;
+    }
+
+private:
+    std::map<fs::path, GraphSpec> files_;
+};
+
+// How many operator nodes expanding `graph` gives, counted per file once (a file used twice per
+// level, 29 levels deep, stands for 2^29 nodes: counted in 29 steps, refused before it is built).
+// Counts saturate just past kMaxExpandedNodes; cycles, unreadable files and too deep nesting count
+// as one node here and are reported by the expansion.
+class ExpandedSize {
+public:
+    explicit ExpandedSize(GraphFiles& files) : files_(files) {}
+
+    std::uint64_t of(const GraphSpec& graph, std::vector<fs::path>& chain) {
+        std::uint64_t total = 0;
+        for (const NodeSpec& node : graph.nodes) {
+            total = std::min(total + nodesOf(graph, node, chain), kMaxExpandedNodes + 1);
+        }
+        return total;
+    }
+
+private:
+    std::uint64_t nodesOf(const GraphSpec& graph, const NodeSpec& node, std::vector<fs::path>& chain) {
+        if (!isSubgraphNode(node)) return 1;
+        std::error_code ec;
+        const fs::path canonical = fs::weakly_canonical(subgraphFile(graph, node), ec);
+        if (auto known = sizes_.find(canonical); known != sizes_.end()) return known->second;
+        if (chain.size() >= kMaxSubgraphDepth || std::find(chain.begin(), chain.end(), canonical) != chain.end()) return 1;
+        const GraphSpec* inner = nullptr;
+        try {
+            inner = &files_.load(canonical);
+        } catch (const GraphException&) {
+            return 1;
+        }
+        chain.push_back(canonical);
+        const std::uint64_t size = of(*inner, chain);
+        chain.pop_back();
+        sizes_[canonical] = size;
+        return size;
+    }
+
+    GraphFiles& files_;
+    std::map<fs::path, std::uint64_t> sizes_;
+};
+
 // Inlines graph files into one flat graph, level by level.
 class Expander {
 public:
-    Expander(const OperatorRegistry& registry, std::vector<GraphError>& errors, GraphSpec& flat)
-        : registry_(registry), errors_(errors), flat_(flat) {}
+    Expander(const OperatorRegistry& registry, std::vector<GraphError>& errors, GraphSpec& flat, GraphFiles& files)
+        : registry_(registry), errors_(errors), flat_(flat), files_(files) {}
 
     // After the top file: append the edges inside subgraphs.
     void finish() {
@@ -155,9 +209,16 @@ private:
                       canonical.filename().string() + ")" + where);
             return std::nullopt;
         }
+        if (chain.size() >= kMaxSubgraphDepth) {
+            tooDeep_ = true;
+            error(flatId, "", kSubgraphField,
+                  "'" + subgraphReference(node) + "' nests subgraph files more than " + std::to_string(kMaxSubgraphDepth) +
+                      " levels deep (from " + chain.front().filename().string() + ")" + where);
+            return std::nullopt;
+        }
         GraphSpec inner;
         try {
-            inner = loadGraphFile(canonical);
+            inner = files_.load(canonical);
         } catch (const GraphException& e) {
             error(flatId, "", kSubgraphField, "cannot read '" + subgraphReference(node) + "': " + e.what());
             return std::nullopt;
@@ -180,6 +241,7 @@ private:
         chain.push_back(canonical);
         ExpandedSubgraph result = inlineGraph(std::move(inner), interface, flatId + "/", flatId, passed, chain, nullptr);
         chain.pop_back();
+        if (tooDeep_) return std::nullopt;  // every level above is left out too: one error, not one per level
         result.file = canonical;
         return result;
     }
@@ -262,7 +324,9 @@ private:
     const OperatorRegistry& registry_;
     std::vector<GraphError>& errors_;
     GraphSpec& flat_;
+    GraphFiles& files_;
     std::vector<EdgeSpec> laterEdges_;
+    bool tooDeep_ = false;  // a nesting beyond kMaxSubgraphDepth was refused
 };
 
 }  // namespace
@@ -349,8 +413,15 @@ ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& re
     result.flat.scheduler = graph.scheduler;
     result.flat.extra = graph.extra;
     result.flat.baseDirectory = graph.baseDirectory;
-    Expander expander(registry, errors, result.flat);
+    GraphFiles files;
     std::vector<fs::path> chain;
+    const std::uint64_t size = ExpandedSize(files).of(graph, chain);
+    if (size > kMaxExpandedNodes) {
+        errors.push_back({"", "", "", "expanding the subgraphs would give more than " + std::to_string(kMaxExpandedNodes) +
+                                          " nodes (a file used several times per level multiplies the count with each level)"});
+        return result;
+    }
+    Expander expander(registry, errors, result.flat, files);
     expander.inlineGraph(graph, {}, "", "", {}, chain, &result.subgraphs);
     expander.finish();
     return result;

@@ -10,6 +10,7 @@
 // See docs/graph-format.md ("Subgraphs").
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -72,8 +73,15 @@ struct ExpandedGraph {
     std::map<std::string, ExpandedSubgraph> subgraphs;  ///< by node id of the original graph
 };
 
-/// Inline every subgraph node of `graph`, recursively. Problems (a missing or unreadable file, a
-/// cycle of files referring to each other, an unknown exposed port or parameter) are appended to
+/// Subgraph files nested deeper than this are refused (the expansion recurses once per level).
+inline constexpr std::size_t kMaxSubgraphDepth = 100;
+/// A graph whose expansion would have more nodes than this is refused before it is expanded (a
+/// file used twice per level doubles the count with each level).
+inline constexpr std::uint64_t kMaxExpandedNodes = 1'000'000;
+
+/// Inline every subgraph node of `graph`, recursively, reading each file once. Problems (a missing or
+/// unreadable file, a cycle of files referring to each other, files nested deeper than
+/// kMaxSubgraphDepth, more than kMaxExpandedNodes nodes, an unknown exposed port or parameter) are appended to
 /// `errors`, located on the subgraph node's flat id; a subgraph that cannot be read is left out
 /// with its edges. Relative path parameters inside a subgraph file are resolved from its folder.
 ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors);

@@ -263,33 +263,47 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     }
 
     // Output types that follow an input ("typeFrom") settle by propagation along edges.
+    std::map<std::pair<int, int>, std::size_t> edgeInto;  // (node, input) -> its edge
+    for (std::size_t i = 0; i < result.edges.size(); ++i) edgeInto[{result.edges[i].toNode, result.edges[i].toPort}] = i;
     auto upstreamType = [&](int node, int input) -> std::optional<PortType> {
-        for (const auto& e : result.edges) {
-            if (e.toNode == node && e.toPort == input) return result.nodes[e.fromNode].outputs[e.fromPort].type;
-        }
-        return std::nullopt;
+        auto it = edgeInto.find({node, input});
+        if (it == edgeInto.end()) return std::nullopt;
+        const ValidatedEdge& e = result.edges[it->second];
+        return result.nodes[e.fromNode].outputs[e.fromPort].type;
     };
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (std::size_t n = 0; n < result.nodes.size(); ++n) {
-            ValidatedNode& node = result.nodes[n];
-            for (ResolvedPort& out : node.outputs) {
-                const PortSpec& spec = node.descriptor->outputs[out.specIndex];
-                if (spec.typeFrom.empty() || out.type.isConcrete()) continue;
-                const PortSpec* inSpec = nullptr;
-                for (const auto& candidate : node.descriptor->inputs) {
-                    if (candidate.name == spec.typeFrom) inSpec = &candidate;
-                }
-                std::string inName = spec.typeFrom + (inSpec && !inSpec->countParam.empty() ? std::to_string(out.groupIndex) : "");
-                int in = findPort(node.inputs, inName);
-                if (in < 0) continue;
-                auto type = upstreamType(static_cast<int>(n), in);
-                if (type && type->isConcrete()) {
-                    out.type = *type;
-                    changed = true;
-                }
+    // The input whose type an output follows ("typeFrom"; in a group, the input of the same index),
+    // or -1.
+    auto typeSource = [](const ValidatedNode& node, const ResolvedPort& out) {
+        const PortSpec& spec = node.descriptor->outputs[out.specIndex];
+        if (spec.typeFrom.empty()) return -1;
+        const PortSpec* inSpec = nullptr;
+        for (const auto& candidate : node.descriptor->inputs) {
+            if (candidate.name == spec.typeFrom) inSpec = &candidate;
+        }
+        return findPort(node.inputs, spec.typeFrom + (inSpec && !inSpec->countParam.empty() ? std::to_string(out.groupIndex) : ""));
+    };
+    // A worklist of nodes to look at again: a node's outputs settle once its input's type does, and
+    // then its targets may settle (linear in the graph, whatever order the file lists nodes in).
+    std::vector<std::vector<int>> targetsOf(result.nodes.size());
+    for (const ValidatedEdge& e : result.edges) targetsOf[static_cast<std::size_t>(e.fromNode)].push_back(e.toNode);
+    std::vector<int> pending(result.nodes.size());
+    for (std::size_t n = 0; n < pending.size(); ++n) pending[n] = static_cast<int>(pending.size() - 1 - n);
+    while (!pending.empty()) {
+        const int n = pending.back();
+        pending.pop_back();
+        ValidatedNode& node = result.nodes[static_cast<std::size_t>(n)];
+        bool settled = false;
+        for (ResolvedPort& out : node.outputs) {
+            if (out.type.isConcrete()) continue;
+            const int in = typeSource(node, out);
+            if (in < 0) continue;
+            auto type = upstreamType(n, in);
+            if (type && type->isConcrete()) {
+                out.type = *type;
+                settled = true;
             }
         }
+        if (settled) pending.insert(pending.end(), targetsOf[static_cast<std::size_t>(n)].begin(), targetsOf[static_cast<std::size_t>(n)].end());
     }
 
     // Every edge must carry a concrete type its input accepts.
@@ -302,8 +316,14 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         std::string from = source.id + "." + source.outputs[e.fromPort].name;
         std::string to = target.id + "." + target.inputs[e.toPort].name;
         if (!produced.isConcrete()) {
+            // Its type follows an input: unconnected, or fed by an output of unknown type (a loop).
+            const int in = typeSource(source, source.outputs[e.fromPort]);
+            const bool fed = in >= 0 && edgeInto.count({e.fromNode, in});
             error(source.id, source.outputs[e.fromPort].name, "",
-                  "the type of output '" + from + "' cannot be determined (connect its input)");
+                  "the type of output '" + from + "' cannot be determined" +
+                      (fed ? ": it is the type of input '" + source.id + "." + source.inputs[static_cast<std::size_t>(in)].name +
+                                 "', whose feeder has no known type either (a loop with no typed entry, such as a node feeding itself, or an output upstream that cannot be determined)"
+                           : " (connect its input)"));
             continue;
         }
         if (!accepted.accepts(produced)) {
@@ -330,9 +350,12 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     } catch (const std::exception& e) {
         error("", "", "qos_default", e.what());
     }
+    std::map<std::string_view, const NodeSpec*> specOf;
+    for (const NodeSpec& spec : graph.nodes) specOf.emplace(spec.id, &spec);
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
         ValidatedNode& node = result.nodes[n];
-        const NodeSpec* spec = graph.findNode(node.id);
+        const auto found = specOf.find(node.id);
+        const NodeSpec* spec = found == specOf.end() ? nullptr : found->second;
         const bool declared = spec && spec->extra.is_object() && spec->extra.contains("qos");
         if (declared && !node.outputs.empty()) {
             error(node.id, "", "qos", "a QoS graph belongs to an output (a node without output ports)");

@@ -152,8 +152,9 @@ protected:
     /// Sources, inside onProduce(): how many blocks the engine admits in this call (rate control).
     /// [engine thread] [no allocation]
     std::int64_t productionBudget() const { return productionBudget_; }
-    /// Sources, before each block: false while the engine's memory guard holds (stop emitting and
-    /// return; a paced source falls behind and later drops what is overdue). [no allocation]
+    /// Sources, before each block: false once a stop is requested and while the engine's memory
+    /// guard holds (stop emitting and return; a paced source falls behind and later drops what is
+    /// overdue). [no allocation]
     bool admissionOpen() const;
 
 private:

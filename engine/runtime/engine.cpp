@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <limits>
 
 namespace isochron {
@@ -26,45 +25,59 @@ void NodeContext::routeToMany(OutputState& out, Item&& item) {
 
 namespace {
 
-// Marks every node that lies on a directed cycle (Tarjan's strongly connected components).
+// Marks every node that lies on a directed cycle (Tarjan's strongly connected components), with an
+// explicit stack of frames: a graph's depth (a 100 000-node chain) must not become the call stack's.
 void markCycles(const std::vector<NodeContext*>& nodes) {
     const int n = static_cast<int>(nodes.size());
     std::vector<int> order(n, -1), low(n, 0);
-    std::vector<bool> onStack(n, false);
-    std::vector<int> stack;
-    int counter = 0;
-    std::function<void(int)> visit = [&](int v) {
-        order[v] = low[v] = counter++;
-        stack.push_back(v);
-        onStack[v] = true;
-        bool selfLoop = false;
-        for (const auto& out : nodes[v]->outputs) {
-            for (const Target& t : out.targets) {
-                int w = t.node->index;
-                if (w == v) selfLoop = true;
-                if (order[w] < 0) {
-                    visit(w);
-                    low[v] = std::min(low[v], low[w]);
-                } else if (onStack[w]) {
-                    low[v] = std::min(low[v], order[w]);
-                }
-            }
-        }
-        if (low[v] != order[v]) return;
-        std::vector<int> component;
-        int w;
-        do {
-            w = stack.back();
-            stack.pop_back();
-            onStack[w] = false;
-            component.push_back(w);
-        } while (w != v);
-        if (component.size() > 1 || selfLoop) {
-            for (int member : component) nodes[member]->inCycle = true;
-        }
+    std::vector<bool> onStack(n, false), selfLoop(n, false);
+    std::vector<int> component;
+    // A frame: node v, and where it is in its outputs' targets (output, target within it).
+    struct Frame {
+        int node;
+        std::size_t output = 0;
+        std::size_t target = 0;
     };
-    for (int v = 0; v < n; ++v) {
-        if (order[v] < 0) visit(v);
+    std::vector<Frame> frames;
+    int counter = 0;
+    auto open = [&](int v) {
+        order[v] = low[v] = counter++;
+        component.push_back(v);
+        onStack[v] = true;
+        frames.push_back({v});
+    };
+    for (int root = 0; root < n; ++root) {
+        if (order[root] >= 0) continue;
+        open(root);
+        while (!frames.empty()) {
+            Frame& frame = frames.back();
+            const int v = frame.node;
+            const auto& outputs = nodes[v]->outputs;
+            if (frame.output < outputs.size()) {
+                const auto& targets = outputs[frame.output].targets;
+                if (frame.target >= targets.size()) {
+                    ++frame.output;
+                    frame.target = 0;
+                    continue;
+                }
+                const int w = targets[frame.target++].node->index;
+                if (w == v) selfLoop[v] = true;
+                if (order[w] < 0) open(w);  // invalidates `frame`; v resumes when w's frame closes
+                else if (onStack[w]) low[v] = std::min(low[v], order[w]);
+                continue;
+            }
+            frames.pop_back();
+            if (!frames.empty()) low[frames.back().node] = std::min(low[frames.back().node], low[v]);
+            if (low[v] != order[v]) continue;
+            std::size_t first = component.size();
+            while (component[--first] != v) {}
+            const bool cycle = component.size() - first > 1 || selfLoop[v];
+            for (std::size_t i = first; i < component.size(); ++i) {
+                onStack[component[i]] = false;
+                if (cycle) nodes[component[i]]->inCycle = true;
+            }
+            component.resize(first);
+        }
     }
 }
 
@@ -151,6 +164,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     markCycles(nodes_);
     scheduler_->prepare(nodes_);
     scheduler_->setCheckpoint([this] { checkpoint(); });
+    scheduler_->setStopRequest(&stop_);
     telemetry_ = std::make_unique<TelemetryCollector>(nodes_);
 }
 

@@ -78,9 +78,14 @@ nlohmann::ordered_json RunSummary::toJson() const {
     root["stopped"] = outcome.stopped;
     root["wall_s"] = outcome.wallSeconds;
     root["failures"] = outcome.failures;
+    // Node ids are unique: entries are appended (ordered_json's operator[] looks for the key first,
+    // quadratic in a 100 000-node graph's report).
+    auto append = [](ordered_json& object, const std::string& key, ordered_json value) {
+        object.get_ref<ordered_json::object_t&>().emplace_back(key, std::move(value));
+    };
     ordered_json outs = ordered_json::object();
     for (const auto& o : outputs) {
-        outs[o.node] = {
+        append(outs, o.node, {
             {"items", o.items},
             {"samples", o.samples},
             {"samples_per_s", o.samplesPerSecond},
@@ -88,7 +93,7 @@ nlohmann::ordered_json RunSummary::toJson() const {
             {"latency_ms", {{"count", o.latencyCount}, {"mean", o.latencyMeanMs}, {"p50", o.latencyP50Ms},
                             {"p95", o.latencyP95Ms}, {"p99", o.latencyP99Ms}, {"max", o.latencyMaxMs}}},
             {"utility_average", o.utilityAverage},
-        };
+        });
     }
     root["outputs"] = outs;
     ordered_json nodesJson = ordered_json::object();
@@ -108,7 +113,7 @@ nlohmann::ordered_json RunSummary::toJson() const {
         if (n.held.peakItems) {
             entry["held"] = {{"items", n.held.items}, {"bytes", n.held.bytes}, {"peak_items", n.held.peakItems}, {"peak_bytes", n.held.peakBytes}};
         }
-        nodesJson[n.node] = entry;
+        append(nodesJson, n.node, std::move(entry));
     }
     root["nodes"] = nodesJson;
     return root;
@@ -133,6 +138,11 @@ std::string RunSummary::toText() const {
                       humanRate(o.samplesPerSecond).c_str(), latency.c_str(), utility.c_str());
         text += line;
     }
+    return text;
+}
+
+std::string RunSummary::problemsText() const {
+    std::string text;
     for (const auto& n : nodes) {
         for (const auto& w : n.warnings) text += "warning: node '" + n.node + "': " + w + "\n";
         for (const auto& [port, count] : n.lateItems) {

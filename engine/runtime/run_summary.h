@@ -47,8 +47,11 @@ struct RunSummary {
 
     /// Report JSON ("format": "isochron-run-report/1"), with "outputs" keyed by node id.
     nlohmann::ordered_json toJson() const;
-    /// Human-readable table for the terminal.
+    /// Human-readable table for the terminal (standard output).
     std::string toText() const;
+    /// Warnings, notes and node failures, one a line (standard error: kept apart from the data a
+    /// sink may write to standard output).
+    std::string problemsText() const;
 };
 
 /// Collect the figures of a finished run. [engine thread, after run()]

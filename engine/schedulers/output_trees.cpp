@@ -1,8 +1,6 @@
 #include "engine/schedulers/output_trees.h"
 
 #include <algorithm>
-#include <functional>
-#include <map>
 #include <set>
 
 namespace isochron {
@@ -12,7 +10,7 @@ int OutputTree::indexOf(const NodeContext* box) const {
     return it == postOrder.end() ? -1 : static_cast<int>(it - postOrder.begin());
 }
 
-std::vector<OutputTree> findOutputTrees(const std::vector<NodeContext*>& nodes) {
+std::vector<OutputTree> findOutputTrees(const std::vector<NodeContext*>& nodes, TreeDetail detail) {
     // Who feeds whom: for each node, its feeders in input-port order.
     std::vector<std::vector<NodeContext*>> feeders(nodes.size());
     for (NodeContext* node : nodes) {
@@ -38,40 +36,62 @@ std::vector<OutputTree> findOutputTrees(const std::vector<NodeContext*>& nodes) 
         }
     }
     std::vector<OutputTree> trees;
+    std::vector<int> position(nodes.size(), -1);  // index of a node in the current tree's postOrder
     for (NodeContext* output : nodes) {
         if (!output->isSink()) continue;
         OutputTree tree;
         tree.output = output;
-        std::set<const NodeContext*> visited;
-        std::function<void(NodeContext*)> visit = [&](NodeContext* box) {
-            if (box->isSource() || !visited.insert(box).second) return;
-            for (NodeContext* feeder : feeders[static_cast<std::size_t>(box->index)]) visit(feeder);
+        // Post-order by an explicit stack (a long chain must not become the call stack): a box is
+        // listed once all of its feeders are.
+        std::vector<char> visited(nodes.size(), 0);
+        std::vector<std::pair<NodeContext*, std::size_t>> stack;  // box, next feeder to visit
+        visited[static_cast<std::size_t>(output->index)] = 1;
+        stack.push_back({output, 0});
+        while (!stack.empty()) {
+            auto& [box, next] = stack.back();
+            const auto& boxFeeders = feeders[static_cast<std::size_t>(box->index)];
+            if (next < boxFeeders.size()) {
+                NodeContext* feeder = boxFeeders[next++];
+                if (feeder->isSource() || visited[static_cast<std::size_t>(feeder->index)]) continue;
+                visited[static_cast<std::size_t>(feeder->index)] = 1;
+                stack.push_back({feeder, 0});
+                continue;
+            }
             tree.postOrder.push_back(box);
-        };
-        visit(output);
-        // D(b): the boxes reachable from b inside this tree, on the way to the output. Post-order
-        // indices ascending is the order items flow in (a DAG walk can reach a box before all of
-        // its feeders).
-        std::map<const NodeContext*, int> position;
-        for (std::size_t i = 0; i < tree.postOrder.size(); ++i) position[tree.postOrder[i]] = static_cast<int>(i);
-        for (NodeContext* box : tree.postOrder) {
-            std::vector<int> down;
-            std::vector<char> seen(tree.postOrder.size(), 0);
-            std::vector<const NodeContext*> pending{box};
-            while (!pending.empty()) {
-                const NodeContext* b = pending.back();
-                pending.pop_back();
-                auto at = position.find(b);
-                if (at == position.end() || seen[static_cast<std::size_t>(at->second)]) continue;
-                seen[static_cast<std::size_t>(at->second)] = 1;
-                down.push_back(at->second);
-                for (const auto& out : b->outputs) {
-                    for (const Target& t : out.targets) pending.push_back(t.node);
+            stack.pop_back();
+        }
+        for (std::size_t i = 0; i < tree.postOrder.size(); ++i) position[static_cast<std::size_t>(tree.postOrder[i]->index)] = static_cast<int>(i);
+        for (const NodeContext* box : tree.postOrder) {
+            std::vector<int> next;
+            for (const auto& out : box->outputs) {
+                for (const Target& t : out.targets) {
+                    const int at = position[static_cast<std::size_t>(t.node->index)];
+                    if (at >= 0 && std::find(next.begin(), next.end(), at) == next.end()) next.push_back(at);
                 }
             }
-            std::sort(down.begin(), down.end());
-            tree.downstream.push_back(std::move(down));
+            tree.successors.push_back(std::move(next));
         }
+        if (detail == TreeDetail::Downstream) {
+            // D(b): the boxes reachable from b inside this tree, on the way to the output. Post-order
+            // indices ascending is the order items flow in (a DAG walk can reach a box before all of
+            // its feeders).
+            for (std::size_t b = 0; b < tree.postOrder.size(); ++b) {
+                std::vector<int> down;
+                std::vector<char> seen(tree.postOrder.size(), 0);
+                std::vector<int> pending{static_cast<int>(b)};
+                while (!pending.empty()) {
+                    const int k = pending.back();
+                    pending.pop_back();
+                    if (seen[static_cast<std::size_t>(k)]) continue;
+                    seen[static_cast<std::size_t>(k)] = 1;
+                    down.push_back(k);
+                    for (int s : tree.successors[static_cast<std::size_t>(k)]) pending.push_back(s);
+                }
+                std::sort(down.begin(), down.end());
+                tree.downstream.push_back(std::move(down));
+            }
+        }
+        for (const NodeContext* box : tree.postOrder) position[static_cast<std::size_t>(box->index)] = -1;
         trees.push_back(std::move(tree));
     }
     return trees;

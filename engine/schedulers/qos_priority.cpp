@@ -8,13 +8,16 @@ namespace isochron {
 
 void QosPriorities::prepare(const std::vector<NodeContext*>& nodes) {
     routes_.assign(nodes.size(), {});
-    for (const OutputTree& tree : findOutputTrees(nodes)) {
+    trees_.clear();
+    for (OutputTree& tree : findOutputTrees(nodes, TreeDetail::Successors)) {
         const QosGraph* qos = &tree.output->sink->qos;
-        for (std::size_t i = 0; i < tree.postOrder.size(); ++i) {
-            std::vector<NodeContext*> downstream;
-            for (int k : tree.downstream[i]) downstream.push_back(tree.postOrder[static_cast<std::size_t>(k)]);
-            routes_[static_cast<std::size_t>(tree.postOrder[i]->index)].push_back({qos, std::move(downstream), 0.0});
+        Tree kept{std::move(tree.postOrder), std::move(tree.successors), {}};
+        for (NodeContext* box : kept.postOrder) {
+            auto& routes = routes_[static_cast<std::size_t>(box->index)];
+            kept.routeIndex.push_back(routes.size());
+            routes.push_back({qos, 0.0});
         }
+        trees_.push_back(std::move(kept));
         const auto& points = qos->points();
         for (std::size_t p = 1; p < points.size(); ++p) {
             const double run = points[p].latencyMs - points[p - 1].latencyMs;
@@ -26,11 +29,39 @@ void QosPriorities::prepare(const std::vector<NodeContext*>& nodes) {
 }
 
 void QosPriorities::refreshCosts() {
-    for (auto& routes : routes_) {
-        for (Route& route : routes) {
-            double ns = 0;
-            for (const NodeContext* box : route.downstream) ns += box->costEstimateNs;
-            route.costMs = ns / 1e6;
+    std::vector<double> costNs;
+    std::vector<char> seen;
+    std::vector<int> pending;
+    for (const Tree& tree : trees_) {
+        const std::size_t boxes = tree.postOrder.size();
+        costNs.assign(boxes, 0.0);
+        // Post-order lists a box before the box it feeds, so from the output backwards a box with
+        // one successor adds its own cost to its successor's; one that feeds several (or lies on a
+        // loop) sums what it reaches, each box once.
+        for (std::size_t i = boxes; i-- > 0;) {
+            const auto& next = tree.successors[i];
+            const double own = tree.postOrder[i]->costEstimateNs;
+            if (next.empty()) {
+                costNs[i] = own;
+            } else if (next.size() == 1 && !tree.postOrder[i]->inCycle) {
+                costNs[i] = own + costNs[static_cast<std::size_t>(next.front())];
+            } else {
+                seen.assign(boxes, 0);
+                pending.assign(1, static_cast<int>(i));
+                double sum = 0;
+                while (!pending.empty()) {
+                    const auto k = static_cast<std::size_t>(pending.back());
+                    pending.pop_back();
+                    if (seen[k]) continue;
+                    seen[k] = 1;
+                    sum += tree.postOrder[k]->costEstimateNs;
+                    pending.insert(pending.end(), tree.successors[k].begin(), tree.successors[k].end());
+                }
+                costNs[i] = sum;
+            }
+        }
+        for (std::size_t i = 0; i < boxes; ++i) {
+            routes_[static_cast<std::size_t>(tree.postOrder[i]->index)][tree.routeIndex[i]].costMs = costNs[i] / 1e6;
         }
     }
 }

@@ -29,7 +29,8 @@ class QosPriorities {
 public:
     /// Built once from the output trees of `nodes`.
     void prepare(const std::vector<NodeContext*>& nodes);
-    /// Recompute cost(D(b)) from the nodes' cost estimates (quadratic in a tree's depth).
+    /// Recompute cost(D(b)) from the nodes' cost estimates: linear in a tree's size where each box
+    /// feeds one box of the tree (a box feeding several walks what it reaches).
     void refreshCosts();
     /// refreshCosts() if the last refresh is older than kCostRefreshNs: the estimates themselves
     /// move only a few times a second.
@@ -46,9 +47,16 @@ public:
 private:
     struct Route {
         const QosGraph* qos;
-        std::vector<NodeContext*> downstream;  // D(b) in that output's tree
-        double costMs = 0;                      // cost(D(b))
+        double costMs = 0;  // cost(D(b)) in that output's tree
     };
+    /// One output's tree: boxes in post-order and their successors in it (not D(b) itself, which
+    /// is quadratic in a chain's length), and where each box's route is.
+    struct Tree {
+        std::vector<NodeContext*> postOrder;
+        std::vector<std::vector<int>> successors;
+        std::vector<std::size_t> routeIndex;  // postOrder[i]'s route in routes_[its node index]
+    };
+    std::vector<Tree> trees_;
     std::vector<std::vector<Route>> routes_;  // by node index
     double maxUtility_ = 0;
     double maxSlackMs_ = 0;

@@ -26,22 +26,13 @@ void RunToCompletionScheduler::drain(const std::atomic<bool>& stop) {
         NodeContext& node = *next;
         node.scheduled = false;
         firstSuccessor_ = nullptr;
-        // Drain every input queue, including items that arrive meanwhile through a loop.
-        for (bool any = true; any;) {
-            any = false;
-            for (int port = 0; port < static_cast<int>(node.inputs.size()); ++port) {
-                ItemQueue& queue = node.inputs[static_cast<std::size_t>(port)].queue;
-                while (!queue.empty()) {
-                    invokeQueued(node, port);
-                    checkpoint();
-                    any = true;
-                }
-            }
-        }
-        // Items that looped back while draining re-listed this node; it has nothing left now.
-        node.scheduled = false;
+        // Drain what the input queues hold now. Items that loop back meanwhile re-list the node
+        // behind the others: a loop that never drains must not starve its other successors (their
+        // queues would grow without bound) nor delay a stop request.
+        runTrain(node, 0);
+        if (node.scheduled && node.queuedItems() == 0) node.scheduled = false;
         NodeContext* successor = firstSuccessor_;
-        if (successor != nullptr && successor->scheduled && successor->queuedItems() > 0) {
+        if (successor != nullptr && successor != &node && successor->scheduled && successor->queuedItems() > 0) {
             next = successor;
         } else {
             next = nextPending();

@@ -1,4 +1,5 @@
-// RTC, run to completion (XStream III-C): a scheduled operator drains all of its input queues; if it
+// RTC, run to completion (XStream III-C): a scheduled operator drains all of its input queues (the
+// items queued when it starts: what loops back waits for its next turn); if it
 // emitted, one successor that received items runs next, the others wait in the pending list;
 // otherwise the least recently scheduled operator with pending items runs.
 #pragma once

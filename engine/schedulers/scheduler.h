@@ -50,6 +50,9 @@ public:
     /// Something the engine wants done every few dozen invocations while a drain runs (apply live
     /// parameters, publish telemetry). [engine thread]
     void setCheckpoint(std::function<void()> checkpoint) { checkpoint_ = std::move(checkpoint); }
+    /// The engine's stop request: a box call (a train) ends at the next item once it is set, so a
+    /// long queue under overload cannot delay a stop. [before the run]
+    void setStopRequest(const std::atomic<bool>* stop) { stopRequest_ = stop; }
     /// Counters since the run started. [engine thread, or after the run]
     const SchedulerStats& stats() const { return stats_; }
 
@@ -59,7 +62,8 @@ protected:
     /// Pop and invoke the next queued item of input `port`.
     static void invokeQueued(NodeContext& target, int port);
     /// One box call with a train: run `box` on up to `limit` of the items queued at its inputs when
-    /// the call starts (0 = all of them), taking ports in turn. Returns the items run. Worker
+    /// the call starts (0 = all of them), taking ports in turn, until a stop is requested. Returns
+    /// the items run. Worker
     /// threads pass withCheckpoints = false (checkpoints belong to the engine thread).
     std::size_t runTrain(NodeContext& box, std::size_t limit, bool withCheckpoints = true);
     /// Call in drain loops once per invocation; runs the engine's checkpoint every 64th time.
@@ -69,8 +73,11 @@ protected:
 
     SchedulerStats stats_;
 
+    bool stopRequested() const { return stopRequest_ != nullptr && stopRequest_->load(std::memory_order_relaxed); }
+
 private:
     std::function<void()> checkpoint_;
+    const std::atomic<bool>* stopRequest_ = nullptr;
     std::uint64_t invocations_ = 0;
 };
 

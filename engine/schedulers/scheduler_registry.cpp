@@ -34,9 +34,9 @@ std::size_t Scheduler::runTrain(NodeContext& box, std::size_t limit, bool withCh
     for (std::size_t p = 0; p < ports; ++p) available += remaining[p] = box.inputs[p].queue.size();
     const std::size_t train = limit == 0 ? available : std::min(limit, available);
     std::size_t ran = 0;
-    for (bool progressed = true; ran < train && progressed;) {
+    for (bool progressed = true; ran < train && progressed && !stopRequested();) {
         progressed = false;
-        for (std::size_t p = 0; p < ports && ran < train; ++p) {
+        for (std::size_t p = 0; p < ports && ran < train && !stopRequested(); ++p) {
             if (remaining[p] == 0 || box.inputs[p].queue.empty()) continue;
             --remaining[p];
             invokeQueued(box, static_cast<int>(p));

@@ -36,6 +36,7 @@ void SuperboxScheduler::prepare(const std::vector<NodeContext*>& nodes) {
         const bool inTree = std::any_of(trees_.begin(), trees_.end(), [&](const OutputTree& t) { return t.indexOf(node) >= 0; });
         if (inTree) continue;
         rest.postOrder.push_back(node);
+        rest.successors.push_back({});
         rest.downstream.push_back({static_cast<int>(rest.postOrder.size()) - 1});
     }
     if (!rest.postOrder.empty()) trees_.push_back(std::move(rest));

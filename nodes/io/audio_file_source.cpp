@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/operators/operator.h"
@@ -29,6 +30,33 @@ constexpr std::int64_t kPreloadChunkSamples = std::int64_t{1} << 18;
 /// claim 2^35 frames).
 constexpr std::int64_t kPreloadInitialFrames = std::int64_t{1} << 20;
 
+/// libsndfile's notes on the header it read through `file` (null: the open that failed last).
+std::string headerLog(SNDFILE* file) {
+    char log[8192] = {};
+    sf_command(file, SFC_GET_LOG_INFO, log, sizeof log);
+    return log;
+}
+
+/// What libsndfile found wrong with a header it refused, in words, or "" when its log says nothing
+/// we know ("SF_INFO struct incomplete" names no field).
+std::string refusedHeaderReason(const std::string& log) {
+    if (log.find("Sample Rate   : 0\n") != std::string::npos) return "its header gives a sample rate of 0 Hz";
+    if (log.find("Channels      : 0\n") != std::string::npos) return "its header gives 0 channels";
+    return {};
+}
+
+/// Whether the header of an opened file claims more data than the file holds (libsndfile then plays
+/// what there is and notes "data : N (should be M)").
+bool dataCutShort(const std::string& log) {
+    for (std::size_t line = 0; line < log.size();) {
+        const std::size_t end = std::min(log.find('\n', line), log.size());
+        const std::string_view text(log.data() + line, end - line);
+        if (text.starts_with("data") && text.find("(should be") != std::string_view::npos) return true;
+        line = end + 1;
+    }
+    return false;
+}
+
 /// Copies channel `channel` of `frames` interleaved frames of `channelCount` channels to `out`.
 void deinterleave(const float* interleaved, std::int64_t frames, int channelCount, int channel, float* out) {
     for (std::int64_t i = 0; i < frames; ++i) out[i] = interleaved[i * channelCount + channel];
@@ -44,7 +72,14 @@ protected:
         if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
         SF_INFO info{};
         file_.reset(sf_open(path_.c_str(), SFM_READ, &info));
-        if (!file_) throw OperatorError("cannot open '" + path_ + "': " + sf_strerror(nullptr));
+        if (!file_) {
+            const std::string reason = refusedHeaderReason(headerLog(nullptr));
+            throw OperatorError("cannot open '" + path_ + "': " + (reason.empty() ? std::string(sf_strerror(nullptr)) : reason));
+        }
+        if (info.frames == 0) warn("'" + path_ + "' holds no samples (a header only): nothing to play");
+        else if (dataCutShort(headerLog(file_.get()))) {
+            warn("'" + path_ + "' is shorter than its header says (cut off?): playing the " + std::to_string(info.frames) + " frames it holds");
+        }
         if (info.channels < outputCount()) {
             throw OperatorError("'" + path_ + "' has " + std::to_string(info.channels) + " channel(s), fewer than the " +
                                 std::to_string(outputCount()) + " asked for");

@@ -46,9 +46,10 @@ OperatorDescriptor soundFileSinkDescriptor() {
         "are written as zeros (with a warning). FLAC and WAV are lossless at their sample format: integers are rounded "
         "to the nearest code (x 2^15 or x 2^23) and clipped, so a file read back gives every sample to half a code. Ogg "
         "Vorbis and Opus are lossy, their size set by 'quality' (0 smallest, 1 best). Opus accepts 8, 12, 16, 24 and "
-        "48 kHz only. The file is written as 'path.partial' and renamed to 'path' when complete.";
+        "48 kHz only. The file is written as 'path.partial' and renamed to 'path' when complete; a symlink is written "
+        "through and a device (/dev/null) in place, never replaced. Path - is standard output when it is redirected to a file.";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
-    d.params = soundFileSinkParameters("sound file to write (replaced if it exists)");
+    d.params = soundFileSinkParameters("sound file to write (a file there is replaced; - = standard output, redirected to a file, with isochron-run --quiet)");
     d.params.push_back(ParamSpec{"container", ParamKind::Choice, std::string("auto"), {}, {}, "",
                                  "file type: flac, ogg (Vorbis), opus (Ogg Opus), wav; auto = from the path's extension",
                                  {"auto", "flac", "ogg", "opus", "wav"}});

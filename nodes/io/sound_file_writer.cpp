@@ -10,6 +10,8 @@
 #include <string>
 #include <system_error>
 
+#include <unistd.h>
+
 namespace isochron {
 namespace {
 
@@ -35,20 +37,42 @@ std::int32_t toPcm24(float sample) {
 }  // namespace
 
 void SoundFileSink::onActivate() {
+    namespace fs = std::filesystem;
     path_ = params().getString("path");
     if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
-    partialPath_ = path_ + ".partial";
     try {
         format_ = chooseFormat_(params());
     } catch (const std::invalid_argument& e) {
         throw OperatorError(e.what());
     }
-    // The file itself is created at the first segment (its rate is not known before), so check
-    // now that it can be.
-    std::FILE* probe = std::fopen(partialPath_.c_str(), "wb");
-    if (!probe) throw OperatorError("cannot write '" + partialPath_ + "': " + std::strerror(errno));
-    std::fclose(probe);
-    std::remove(partialPath_.c_str());
+    if (path_ == "-") {
+        if (::lseek(STDOUT_FILENO, 0, SEEK_CUR) < 0) {
+            throw OperatorError("path '-' is standard output, which is a pipe or terminal here: a sound file's header is completed by "
+                                "seeking back, so redirect standard output to a file or give a path");
+        }
+        destination_ = Destination::StandardOutput;
+        writingPath_ = "standard output";
+    } else {
+        // A renamed file would replace a symlink or a device: write through the link, and into a
+        // device in place.
+        std::error_code error;
+        if (fs::is_symlink(fs::symlink_status(path_, error))) {
+            const fs::path target = fs::weakly_canonical(path_, error);
+            if (error) throw OperatorError("cannot follow the symlink '" + path_ + "': " + error.message());
+            path_ = target.string();
+        }
+        const fs::file_status status = fs::status(path_, error);
+        if (fs::is_directory(status)) throw OperatorError("'" + path_ + "' is a directory, not a file");
+        destination_ = fs::exists(status) && !fs::is_regular_file(status) ? Destination::InPlace : Destination::PartialThenRename;
+        partialPath_ = path_ + ".partial";
+        writingPath_ = destination_ == Destination::InPlace ? path_ : partialPath_;
+        // The file itself is created at the first segment (its rate is not known before), so check
+        // now that it can be.
+        std::FILE* probe = std::fopen(writingPath_.c_str(), destination_ == Destination::InPlace ? "ab" : "wb");
+        if (!probe) throw OperatorError("cannot write '" + writingPath_ + "': " + std::strerror(errno));
+        std::fclose(probe);
+        if (destination_ == Destination::PartialThenRename) std::remove(partialPath_.c_str());
+    }
 
     inputs_.reset(inputCount());
     interleaved_.resize(static_cast<std::size_t>(kChunkFrames * inputCount()));
@@ -107,8 +131,13 @@ void SoundFileSink::openFile(const Timebase& timebase) {
         throw OperatorError("libsndfile cannot write this format with " + std::to_string(info.channels) + " channel(s) at " +
                             std::to_string(info.samplerate) + " Hz");
     }
-    file_.reset(sf_open(partialPath_.c_str(), SFM_WRITE, &info));
-    if (!file_) throw OperatorError("cannot write '" + partialPath_ + "': " + sf_strerror(nullptr));
+    if (destination_ == Destination::StandardOutput) {
+        std::fflush(stdout);  // what the runner printed comes first
+        file_.reset(sf_open_fd(STDOUT_FILENO, SFM_WRITE, &info, SF_FALSE));
+    } else {
+        file_.reset(sf_open(writingPath_.c_str(), SFM_WRITE, &info));
+    }
+    if (!file_) throw OperatorError("cannot write '" + writingPath_ + "': " + sf_strerror(nullptr));
     if (format_.vbrQuality >= 0.0) {
         double quality = format_.vbrQuality;
         sf_command(file_.get(), SFC_SET_VBR_ENCODING_QUALITY, &quality, sizeof quality);
@@ -156,7 +185,7 @@ void SoundFileSink::writeChunk(std::int64_t frames) {
             written = sf_writef_float(file_.get(), interleaved_.data(), frames);
             break;
     }
-    if (written != frames) throw OperatorError("writing '" + partialPath_ + "' failed: " + sf_strerror(file_.get()));
+    if (written != frames) throw OperatorError("writing '" + writingPath_ + "' failed: " + sf_strerror(file_.get()));
 }
 
 void SoundFileSink::warnZeros(int port, std::int64_t from, std::int64_t to) {
@@ -168,7 +197,8 @@ void SoundFileSink::warnZeros(int port, std::int64_t from, std::int64_t to) {
 std::string SoundFileSink::closeFile() {
     if (!file_) return {};
     const int closed = sf_close(file_.release());
-    if (closed != SF_ERR_NO_ERROR) return "closing '" + partialPath_ + "' failed: " + sf_error_number(closed);
+    if (closed != SF_ERR_NO_ERROR) return "closing '" + writingPath_ + "' failed: " + sf_error_number(closed);
+    if (destination_ != Destination::PartialThenRename) return {};
     std::error_code error;
     std::filesystem::rename(partialPath_, path_, error);
     if (error) return "cannot rename '" + partialPath_ + "' to '" + path_ + "': " + error.message();

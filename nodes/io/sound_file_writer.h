@@ -4,7 +4,10 @@
 // Input k becomes channel k. A frame is written once every input has delivered it (so the result
 // does not depend on arrival order); samples missing from an input (a gap, a late start, an early
 // end) are written as zeros, with a warning. The file is opened at the first segment (its rate is not
-// known before), grows under `path.partial` and is renamed to `path` when closed.
+// known before), grows under `path.partial` and is renamed to `path` when closed. What is not a
+// regular file is never replaced: a symlink is written through (the file it names is renamed
+// over), a device (/dev/null) is written in place, and "-" writes to standard output when that is a
+// file (a WAV header is completed by seeking back, which a pipe or terminal cannot).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +56,11 @@ private:
     SoundFileFormat format_;
     std::string path_;
     std::string partialPath_;
+    /// Where the samples go while the file grows: partialPath_, or path_ itself (a device), or
+    /// "standard output".
+    std::string writingPath_;
+    enum class Destination { PartialThenRename, InPlace, StandardOutput };
+    Destination destination_ = Destination::PartialThenRename;
     SoundFile file_;
     double rateHz_ = 0;
     ChannelInterleaver inputs_;

@@ -12,9 +12,10 @@ OperatorDescriptor wavFileSinkDescriptor() {
     d.documentation =
         "Input k becomes channel k, aligned by sample index, at the rate of the first segment. Samples "
         "an input misses are written as zeros (with a warning). The file is written as 'path.partial' "
-        "and renamed to 'path' when complete.";
+        "and renamed to 'path' when complete; a symlink is written through and a device (/dev/null) in place, never "
+        "replaced. Path - is standard output when it is redirected to a file.";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
-    d.params = soundFileSinkParameters("WAV file to write (replaced if it exists)");
+    d.params = soundFileSinkParameters("WAV file to write (a file there is replaced; - = standard output, redirected to a file, with isochron-run --quiet)");
     d.params.push_back(ParamSpec{"format", ParamKind::Choice, std::string("pcm16"), {}, {}, "",
                                  "sample format: 16-bit integer or 32-bit float", {"pcm16", "float32"}});
     d.create = [] {

@@ -1,6 +1,7 @@
 #include "nodes/spatial/delay_and_sum_beamformer.h"
 
 #include "nodes/spatial/beamformer.h"
+#include "nodes/spectral/short_time_parameters.h"
 
 namespace isochron {
 namespace {
@@ -48,6 +49,7 @@ OperatorDescriptor delayAndSumBeamformerDescriptor() {
     d.inputs = beamformerInputs();
     d.outputs = beamformerOutputs();
     d.params = beamformerParameters();
+    d.deriveParams = checkShortTimeSettings;
     d.create = [] { return std::make_unique<DelayAndSumBeamformer>(); };
     return d;
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "nodes/spatial/beamformer.h"
+#include "nodes/spectral/short_time_parameters.h"
 
 namespace isochron {
 namespace {
@@ -124,6 +125,7 @@ OperatorDescriptor mvdrBeamformerDescriptor() {
     d.inputs = beamformerInputs();
     d.outputs = beamformerOutputs();
     d.params = beamformerParameters();
+    d.deriveParams = checkShortTimeSettings;
     d.params.push_back(ParamSpec{"averaging", ParamKind::Real, 0.5, 0.001, 3600.0, "s", "time constant of the covariance average"});
     d.params.push_back(ParamSpec{"loading", ParamKind::Real, 0.05, 1e-6, 100.0, "",
                                  "diagonal loading as a fraction of the mean mic power (robustness; large = delay-and-sum)"});

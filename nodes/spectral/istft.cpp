@@ -75,6 +75,7 @@ OperatorDescriptor istftDescriptor() {
     d.inputs = {PortSpec{"spectrum", PortType::frame(SampleType::ComplexFloat32), "N/2+1 complex bins per frame, ranges on the hop grid"}};
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "the rebuilt signal, on the frames' timebase"}};
     d.params = shortTimeParameters("hann");
+    d.deriveParams = checkShortTimeSettings;
     d.create = [] { return std::make_unique<Istft>(); };
     return d;
 }

@@ -30,4 +30,6 @@ ShortTimeSettings readShortTimeSettings(const ParamSet& params) {
     return settings;
 }
 
+void checkShortTimeSettings(ParamSet& params) { readShortTimeSettings(params); }
+
 }  // namespace isochron

@@ -24,4 +24,8 @@ struct ShortTimeSettings {
 /// The settings in `params`; throws std::invalid_argument when hop > size. [setup]
 ShortTimeSettings readShortTimeSettings(const ParamSet& params);
 
+/// The descriptors' deriveParams: the same checks at validation (--check, the editor), not first
+/// when the node starts. [setup]
+void checkShortTimeSettings(ParamSet& params);
+
 }  // namespace isochron

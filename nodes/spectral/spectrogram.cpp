@@ -75,6 +75,7 @@ OperatorDescriptor spectrogramDescriptor() {
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "the signal"}};
     d.outputs = {PortSpec{"power", PortType::frame(SampleType::Float32), "N/2+1 power values per frame"}};
     d.params = shortTimeParameters("hann");
+    d.deriveParams = checkShortTimeSettings;
     d.params.push_back(ParamSpec{"scaling", ParamKind::Choice, std::string("density"), {}, {}, "",
                                  "density: power spectral density in V^2/Hz; spectrum: power in V^2 (a sine of amplitude A reads A^2/2)",
                                  {"density", "spectrum"}});

@@ -35,6 +35,7 @@ OperatorDescriptor stftDescriptor() {
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "the signal"}};
     d.outputs = {PortSpec{"spectrum", PortType::frame(SampleType::ComplexFloat32), "N/2+1 complex bins per frame"}};
     d.params = shortTimeParameters("hann");
+    d.deriveParams = checkShortTimeSettings;
     d.params.push_back(ParamSpec{"pad_edges", ParamKind::Bool, true, {}, {}, "",
                                  "zero-pad both ends so that every sample can be rebuilt (off: frames only inside the signal)"});
     d.create = [] { return std::make_unique<Stft>(); };

@@ -77,7 +77,9 @@ TEST_CASE("saving is atomic and loading resolves relative paths from the file's 
     GraphSpec loaded = loadGraphFile(dir / "g.isograph.json");
     CHECK(loaded.baseDirectory == std::filesystem::absolute(dir));
     std::filesystem::remove_all(dir);
-    CHECK_THROWS_WITH(loadGraphFile(dir / "missing.isograph.json"), Catch::Contains("cannot open graph file"));
+    CHECK_THROWS_WITH(loadGraphFile(dir / "missing.isograph.json"), Catch::Contains("cannot open graph file") && Catch::Contains("No such file"));
+    // A folder opened as a graph file was "not valid JSON".
+    CHECK_THROWS_WITH(loadGraphFile(std::filesystem::temp_directory_path()), Catch::Contains("is a folder, not a graph file"));
 }
 
 TEST_CASE("structural errors name the field", "[graph][errors]") {
@@ -146,6 +148,15 @@ TEST_CASE("validation errors name the node, port or field", "[graph][errors]") {
         CHECK(anyError(errors, "g", "in", "", "required input is not connected"));
         CHECK(anyError(errors, "m", "b", "", "required input is not connected"));
         CHECK(anyError(errors, "m", "a", "edges[1].to", "already fed by s.out0"));
+    }
+    SECTION("a node feeding itself: its input is connected, the loop has no typed entry") {
+        // Was "cannot be determined (connect its input)" although the input is connected.
+        auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [
+            {"id": "b", "type": "workload.universal_box"}, {"id": "c", "type": "test.collect"}],
+            "edges": [{"from": "b.out", "to": "b.in0"}, {"from": "b.out", "to": "c.in0"}]})");
+        INFO(describe(errors));
+        CHECK(anyError(errors, "b", "out", "", "the type of output 'b.out' cannot be determined: it is the type of input 'b.in0', whose feeder has no known type"));
+        CHECK_FALSE(anyError(errors, "b", "out", "", "connect its input"));
     }
     SECTION("a port type parameter that names no type") {
         auto errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "s", "type": "test.feed", "params": {"type": "signal<q7>"}}]})");

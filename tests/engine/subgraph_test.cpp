@@ -3,6 +3,7 @@
 // flat under every scheduler, and every bad reference is reported by node and field.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -187,6 +188,78 @@ TEST_CASE("files that refer to each other are reported as a cycle", "[graph][sub
     CHECK(errors.front().field == "subgraph");
     CHECK(errors.front().node == "b/a/b");  // the top file is read again once before the cycle shows
     CHECK(errors.front().message.find("cycle of subgraph files") != std::string::npos);
+}
+
+namespace {
+
+// Level i of a tower of subgraph files: `uses` nodes in series, each standing for level i + 1; the
+// last level is one gain of 1. Written as level0.isograph.json ... into `folder`.
+void writeTower(const Folder& folder, int levels, int uses) {
+    for (int level = 0; level < levels; ++level) {
+        std::string nodes, edges;
+        for (int u = 0; u < uses; ++u) {
+            nodes += std::string(u ? ", " : "") + R"({"id": "u)" + std::to_string(u) + R"(", "subgraph": "level)" + std::to_string(level + 1) +
+                     R"(.isograph.json"})";
+            if (u) edges += std::string(u > 1 ? ", " : "") + R"({"from": "u)" + std::to_string(u - 1) + R"(.out", "to": "u)" + std::to_string(u) + R"(.in"})";
+        }
+        folder.write("level" + std::to_string(level) + ".isograph.json",
+                     R"({"format": "isochron-graph/1", "interface": {"inputs": {"in": "u0.in"}, "outputs": {"out": "u)" + std::to_string(uses - 1) +
+                         R"(.out"}}, "nodes": [)" + nodes + R"(], "edges": [)" + edges + "]}");
+    }
+    folder.write("level" + std::to_string(levels) + ".isograph.json", R"({"format": "isochron-graph/1",
+      "interface": {"inputs": {"in": "g.in"}, "outputs": {"out": "g.out"}}, "nodes": [{"id": "g", "type": "test.gain", "params": {"gain": 1}}]})");
+}
+
+GraphSpec usingTower(const Folder& folder) {
+    GraphSpec spec = parseGraph(withSubgraph("level0.isograph.json", "{}"));
+    spec.baseDirectory = folder.path;
+    return spec;
+}
+
+}  // namespace
+
+TEST_CASE("subgraph files nested thousands deep are refused with a message, not a stack overflow", "[graph][subgraph][errors]") {
+    {
+        Folder folder;
+        writeTower(folder, 5000, 1);
+        std::vector<GraphError> errors = checkGraph(usingTower(folder), testRegistry());
+        INFO(describe(errors));
+        REQUIRE(errors.size() == 1);  // reported once, where it happens, not again on every level above
+        CHECK(errors.front().field == "subgraph");
+        CHECK(errors.front().message.find("more than " + std::to_string(kMaxSubgraphDepth) + " levels deep") != std::string::npos);
+    }
+    // Within the limit the same tower expands and runs.
+    Folder shallow;
+    writeTower(shallow, static_cast<int>(kMaxSubgraphDepth) - 1, 1);
+    REQUIRE(checkGraph(usingTower(shallow), testRegistry()).empty());
+    feedScripts()["s"] = ramp(5);
+    collections().clear();
+    Engine engine(validateGraph(usingTower(shallow), testRegistry()), parseSchedulerText("df"));
+    REQUIRE(engine.run().completed);
+    CHECK(collections()["c"].items.at(0).size() == 5);
+    feedScripts().clear();
+    collections().clear();
+}
+
+TEST_CASE("a file used twice per level is counted per file: deep towers are refused before they are built", "[graph][subgraph][errors]") {
+    // 29 levels of two uses each stand for 2^29 gains: expanding them took minutes and 1.5 GB.
+    {
+        Folder folder;
+        writeTower(folder, 29, 2);
+        std::vector<GraphError> errors = checkGraph(usingTower(folder), testRegistry());
+        INFO(describe(errors));
+        REQUIRE(errors.size() == 1);
+        CHECK(errors.front().message.find("more than " + std::to_string(kMaxExpandedNodes) + " nodes") != std::string::npos);
+    }
+    // Six levels: 2^6 gains.
+    Folder small;
+    writeTower(small, 6, 2);
+    std::vector<GraphError> none;
+    const ExpandedGraph expanded = expandSubgraphs(usingTower(small), testRegistry(), none);
+    INFO(describe(none));
+    REQUIRE(none.empty());
+    CHECK(std::count_if(expanded.flat.nodes.begin(), expanded.flat.nodes.end(), [](const NodeSpec& n) { return n.type == "test.gain"; }) == 64);
+    CHECK(expanded.flat.findNode("sub/u1/u0/u1/u0/u1/u0/g"));
 }
 
 TEST_CASE("bad subgraph references are reported by node and field", "[graph][subgraph][errors]") {

@@ -7,6 +7,8 @@
 #include <thread>
 
 #include "engine/graph/graph_error.h"
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
 #include "engine/operators/operator.h"
 #include "tests/nodes/io/io_test_support.h"
 #include "tests/support/graph_run.h"
@@ -229,6 +231,55 @@ TEST_CASE("audio_file_source refuses missing, unreadable and too narrow files, n
     message = startError(sourceToCollect("io.audio_file_source", {{"path", three}, {"channels", 4}}, 4, "refused"));
     CHECK_THAT(message, Catch::Contains(three) && Catch::Contains("3 channel"));
     CHECK(startError(sourceToCollect("io.audio_file_source", {{"path", three}, {"channels", 3}}, 3, "refused")).empty());
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source warns about a header-only or cut-off WAV and names a zero sample rate", "[io][audio_file_source]") {
+    // All three ran silently or with libsndfile's bare "SF_INFO struct incomplete".
+    TempDir dir;
+    const std::string whole = dir.file("whole.wav");
+    writeTestFile(whole);
+    std::ifstream in(whole, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() == 44 + kFrames * kFileChannels * 2);  // a canonical 44-byte header
+    auto writeBytes = [&](const std::string& name, const std::string& content) {
+        std::ofstream(dir.file(name), std::ios::binary) << content;
+        return dir.file(name);
+    };
+    // Runs the file through the source; returns its warnings and how many frames came out.
+    auto play = [&](const std::string& path) {
+        Engine engine(validateGraph(parseGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}}, 3, "checked")), testRegistry()),
+                      parseSchedulerText("df"));
+        REQUIRE(engine.run().completed);
+        return std::make_pair(engine.findNode("src")->warnings, concatenated(collections()["checked"].items[0]).size());
+    };
+    SECTION("a header only") {
+        std::string header = bytes.substr(0, 44);
+        header.replace(40, 4, std::string(4, '\0'));  // data chunk of 0 bytes
+        const auto [warnings, frames] = play(writeBytes("header-only.wav", header));
+        CHECK(frames == 0);
+        REQUIRE(warnings.size() == 1);
+        CHECK_THAT(warnings[0], Catch::Contains("holds no samples"));
+    }
+    SECTION("cut off after half its samples") {
+        const std::size_t half = kFrames / 2 * kFileChannels * 2;
+        const auto [warnings, frames] = play(writeBytes("cut.wav", bytes.substr(0, 44 + half)));
+        CHECK(frames == static_cast<std::size_t>(kFrames / 2));
+        REQUIRE(warnings.size() == 1);
+        CHECK_THAT(warnings[0], Catch::Contains("shorter than its header says") && Catch::Contains("500 frames"));
+    }
+    SECTION("a whole file gives no warning") {
+        const auto [warnings, frames] = play(whole);
+        CHECK(frames == static_cast<std::size_t>(kFrames));
+        CHECK(warnings.empty());
+    }
+    SECTION("a sample rate of 0") {
+        std::string zero = bytes;
+        zero.replace(24, 4, std::string(4, '\0'));
+        const std::string path = writeBytes("zero-rate.wav", zero);
+        CHECK_THAT(startError(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}}, 3, "checked")),
+                   Catch::Contains(path) && Catch::Contains("sample rate of 0 Hz"));
+    }
     collections().clear();
 }
 

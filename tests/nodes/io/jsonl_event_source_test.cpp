@@ -18,7 +18,9 @@ using namespace isochron::test;
 
 namespace {
 
+// The source into a probe (registered here: a case run alone found no "test.probe").
 std::string sourceGraph(const std::string& path, const std::string& extra = "") {
+    registerStreamProbes();
     return R"({"format": "isochron-graph/1", "nodes": [
       {"id": "events", "type": "io.jsonl_event_source", "params": {"path": ")" + path + R"(", "rate": 1000)" + extra + R"(}},
       {"id": "probe", "type": "test.probe", "params": {"name": "events"}}],

@@ -2,9 +2,12 @@
 // perfect-reconstruction property over windows, sizes, hops, random splits and schedulers.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/graph/graph_error.h"
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
 #include "nodes/spectral/window_functions.h"
 
 #include "tests/nodes/spectral/spectral_reference.h"
@@ -212,5 +215,20 @@ TEST_CASE("spectral.stft without edge padding emits only frames inside the signa
         const auto want = referenceDft(x, 128);
         const auto got = binsOf(frame);
         for (std::size_t k = 0; k < want.size(); ++k) CHECK(std::abs(std::complex<double>(got[k]) - want[k]) < 1e-4);
+    }
+}
+
+TEST_CASE("a frame size shorter than the hop is refused at validation, before anything starts", "[spectral][stft][istft]") {
+    // size 3 with the default hop (512) passed --check and failed only when the node started.
+    for (const std::string type : {"spectral.stft", "spectral.spectrogram", "spectral.istft", "spatial.delay_and_sum_beamformer", "spatial.mvdr_beamformer"}) {
+        INFO(type);
+        const std::string input = type == "spectral.istft" ? "frame<c32>" : "signal<f32>";
+        const std::string graph = R"({"format": "isochron-graph/1", "nodes": [
+            {"id": "src", "type": "test.feed", "params": {"type": ")" + input + R"("}},
+            {"id": "op", "type": ")" + type + R"(", "params": {"size": 3}}]})";
+        const std::vector<GraphError> errors = checkGraph(parseGraph(graph), testRegistry());
+        CHECK(std::any_of(errors.begin(), errors.end(), [](const GraphError& e) {
+            return e.node == "op" && e.message.find("hop 512 is longer than the frame size 3") != std::string::npos;
+        }));
     }
 }

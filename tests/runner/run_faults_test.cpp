@@ -1,0 +1,255 @@
+// isochron-run under faults a user meets: output paths that would destroy an input or cannot be
+// written (refused before the run), write errors (a full disk: reported, non-zero exit), the run ended
+// by a hang-up or a closed standard output (the report is still written), node errors kept off
+// standard output, and sound file sinks given a symlink, a device or "-".
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+#include <sndfile.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path tempPath(const std::string& name) { return fs::temp_directory_path() / ("isochron-run-faults-" + name); }
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A graph file: a sine generator (`seconds` long, 0 = forever, unpaced) into a WAV sink at `wavPath`.
+fs::path writeGraph(const std::string& name, double seconds, const std::string& wavPath) {
+    const fs::path path = tempPath(name + ".isograph.json");
+    std::ofstream(path) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": )"
+                        << seconds << R"(, "block": 400}},
+      {"id": "wav", "type": "io.wav_file_sink", "params": {"path": ")" << wavPath << R"("}}],
+      "edges": [{"from": "gen.out", "to": "wav.in0"}]})";
+    return path;
+}
+
+// A child isochron-run: standard output to `stdoutFd`, standard error to the file `stderrPath`.
+pid_t startRun(const std::vector<std::string>& arguments, int stdoutFd, const fs::path& stderrPath) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int err = ::open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (err < 0 || dup2(stdoutFd, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(127);
+        std::vector<char*> argv{const_cast<char*>(ISOCHRON_RUN_BINARY)};
+        for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(ISOCHRON_RUN_BINARY, argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+// Exit status, or 1000 + the signal that killed it.
+int waitFor(pid_t pid) {
+    int raw = 0;
+    REQUIRE(waitpid(pid, &raw, 0) == pid);
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + WTERMSIG(raw);
+}
+
+struct Finished {
+    int status;
+    std::string out, err;
+};
+
+// Run to the end with standard output and standard error captured separately.
+Finished run(const std::vector<std::string>& arguments) {
+    const fs::path out = tempPath("stdout"), err = tempPath("stderr");
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    REQUIRE(fd >= 0);
+    const int status = waitFor(startRun(arguments, fd, err));
+    ::close(fd);
+    Finished finished{status, readText(out), readText(err)};
+    fs::remove(out);
+    fs::remove(err);
+    return finished;
+}
+
+// Frames of a sound file, or -1 when libsndfile cannot read it.
+sf_count_t framesOf(const fs::path& path) {
+    SF_INFO info{};
+    SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
+    if (!file) return -1;
+    sf_close(file);
+    return info.frames;
+}
+
+}  // namespace
+
+TEST_CASE("output paths are checked before the run: the graph file, each other, unwritable folders", "[runner][faults]") {
+    const fs::path wav = tempPath("checked.wav");
+    fs::remove(wav);
+    const fs::path graph = writeGraph("checked", 0.5, wav.string());
+    const std::string graphText = readText(graph);
+    SECTION("a report over the graph file") {
+        Finished r = run({graph.string(), "--report", graph.string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("is the graph file itself") != std::string::npos);
+    }
+    SECTION("telemetry over the graph file, through another spelling of its path") {
+        Finished r = run({graph.string(), "--telemetry", (graph.parent_path() / "." / graph.filename()).string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("is the graph file itself") != std::string::npos);
+    }
+    SECTION("report and telemetry on one file") {
+        const fs::path both = tempPath("both.json");
+        Finished r = run({graph.string(), "--report", both.string(), "--telemetry", both.string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("name the same file") != std::string::npos);
+        CHECK_FALSE(fs::exists(both));
+    }
+    SECTION("a report in a folder that does not exist") {
+        Finished r = run({graph.string(), "--report", tempPath("no-such-folder/report.json").string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("cannot write report") != std::string::npos);
+        CHECK(r.err.find("No such file or directory") != std::string::npos);
+    }
+    // Refused before anything ran: the graph is intact and its sink wrote nothing.
+    CHECK(readText(graph) == graphText);
+    CHECK_FALSE(fs::exists(wav));
+    fs::remove(graph);
+}
+
+TEST_CASE("a report or telemetry that cannot be written is reported with a non-zero exit", "[runner][faults]") {
+    // /dev/full takes the open and fails every write (ENOSPC): the report was cut, exit 0, no word.
+    const fs::path graph = writeGraph("full", 0.5, "/dev/null");
+    Finished report = run({graph.string(), "--quiet", "--report", "/dev/full"});
+    CHECK(report.status == 1);
+    CHECK(report.err.find("cannot write report /dev/full: No space left on device") != std::string::npos);
+    Finished telemetry = run({graph.string(), "--quiet", "--telemetry", "/dev/full"});
+    CHECK(telemetry.status == 1);
+    CHECK(telemetry.err.find("cannot write telemetry file /dev/full: No space left on device") != std::string::npos);
+    fs::remove(graph);
+}
+
+TEST_CASE("a closed standard output ends the run like Ctrl-C, and the report is written", "[runner][faults]") {
+    // The reader is gone before the run starts: the first line written raises SIGPIPE, which
+    // killed the runner before it wrote its report.
+    const fs::path graph = writeGraph("pipe", 0, "/dev/null");  // runs until stopped
+    const fs::path report = tempPath("pipe-report.json"), err = tempPath("pipe-stderr");
+    fs::remove(report);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    ::close(fds[0]);
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
+    ::close(fds[1]);
+    CHECK(waitFor(pid) == 128 + SIGPIPE);
+    REQUIRE(fs::exists(report));
+    const nlohmann::json json = nlohmann::json::parse(readText(report));
+    CHECK(json["stopped"] == true);
+    fs::remove(report);
+    fs::remove(err);
+    fs::remove(graph);
+}
+
+TEST_CASE("SIGHUP ends the run like Ctrl-C, and the report is written", "[runner][faults]") {
+    const fs::path graph = writeGraph("hangup", 0, "/dev/null");  // runs until stopped
+    const fs::path report = tempPath("hangup-report.json"), err = tempPath("hangup-stderr");
+    fs::remove(report);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
+    ::close(fds[1]);
+    // The "running ..." line comes once the signal handlers are in place.
+    std::string line;
+    char c = 0;
+    while (line.find('\n') == std::string::npos && ::read(fds[0], &c, 1) == 1) line += c;
+    REQUIRE(line.find("running") != std::string::npos);
+    REQUIRE(kill(pid, SIGHUP) == 0);
+    std::string rest;
+    while (::read(fds[0], &c, 1) == 1) rest += c;
+    ::close(fds[0]);
+    CHECK(waitFor(pid) == 128 + SIGHUP);
+    CHECK(rest.find("stopped") != std::string::npos);
+    REQUIRE(fs::exists(report));
+    CHECK(nlohmann::json::parse(readText(report))["stopped"] == true);
+    fs::remove(report);
+    fs::remove(err);
+    fs::remove(graph);
+}
+
+TEST_CASE("node errors go to standard error, not into what a sink writes to standard output", "[runner][faults]") {
+    // The sink fails while running: every write to /dev/full fails.
+    const fs::path graph = writeGraph("node-error", 0.5, "/dev/full");
+    Finished r = run({graph.string()});
+    CHECK(r.status == 2);
+    CHECK(r.err.find("error: node 'wav'") != std::string::npos);
+    CHECK(r.out.find("error:") == std::string::npos);
+    fs::remove(graph);
+}
+
+TEST_CASE("a sound file sink writes through a symlink and into a device, and '-' is standard output", "[runner][faults]") {
+    SECTION("a symlink stays a symlink; the file it names gets the samples") {
+        const fs::path target = tempPath("target.wav"), link = tempPath("link.wav");
+        fs::remove(target);
+        fs::remove(link);
+        std::ofstream(target) << "old";
+        fs::create_symlink(target, link);
+        const fs::path graph = writeGraph("symlink", 0.5, link.string());
+        Finished r = run({graph.string(), "--quiet"});
+        INFO(r.err);
+        CHECK(r.status == 0);
+        CHECK(fs::is_symlink(fs::symlink_status(link)));
+        CHECK(framesOf(target) == 4000);
+        fs::remove(link);
+        fs::remove(target);
+        fs::remove(graph);
+    }
+    SECTION("a device is written in place, never replaced") {
+        // Renaming the finished file over /dev/null replaced the device with a regular file (as root).
+        const fs::path graph = writeGraph("device", 0.5, "/dev/null");
+        Finished r = run({graph.string(), "--quiet"});
+        INFO(r.err);
+        CHECK(r.status == 0);
+        CHECK(fs::is_character_file("/dev/null"));
+        CHECK_FALSE(fs::exists("/dev/null.partial"));
+        fs::remove(graph);
+    }
+    SECTION("'-' writes to standard output redirected to a file") {
+        const fs::path graph = writeGraph("stdout", 0.5, "-");
+        const fs::path out = tempPath("stdout.wav"), err = tempPath("stdout-stderr");
+        const int fd = ::open(out.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+        REQUIRE(fd >= 0);
+        const int status = waitFor(startRun({graph.string(), "--quiet"}, fd, err));
+        ::close(fd);
+        INFO(readText(err));
+        CHECK(status == 0);
+        CHECK(framesOf(out) == 4000);
+        CHECK_FALSE(fs::exists(fs::current_path() / "-"));
+        fs::remove(out);
+        fs::remove(err);
+        fs::remove(graph);
+    }
+    SECTION("'-' on a pipe is refused with the reason") {
+        const fs::path graph = writeGraph("stdout-pipe", 0.5, "-");
+        const fs::path err = tempPath("stdout-pipe-stderr");
+        int fds[2];
+        REQUIRE(pipe(fds) == 0);
+        const pid_t pid = startRun({graph.string(), "--quiet"}, fds[1], err);
+        ::close(fds[1]);
+        char c;
+        while (::read(fds[0], &c, 1) == 1) {}
+        ::close(fds[0]);
+        CHECK(waitFor(pid) == 1);
+        CHECK(readText(err).find("redirect standard output to a file") != std::string::npos);
+        CHECK_FALSE(fs::exists(fs::current_path() / "-"));
+        fs::remove(err);
+        fs::remove(graph);
+    }
+}
