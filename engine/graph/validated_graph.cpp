@@ -67,6 +67,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     // Nodes whose deriveParams failed: their ports and counts are unknown, so what follows from them
     // (an empty bus, a check against them) is not reported; their own error is the cause.
     std::set<int> underived;
+    std::set<int> starved;  // fed by a bus from such a node: its inputs are not reported unconnected
     auto error = [&](std::string node, std::string port, std::string field, std::string message) {
         errors.push_back({std::move(node), std::move(port), std::move(field), std::move(message)});
     };
@@ -217,7 +218,10 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         }
         std::int64_t outCount = source.params.getInt(out->countParam);
         std::int64_t inCount = target.params.getInt(in->countParam);
-        if (underived.count(from->second) || underived.count(to->second)) continue;
+        if (underived.count(from->second) || underived.count(to->second)) {
+            if (underived.count(from->second)) starved.insert(to->second);
+            continue;
+        }
         if (outCount != inCount || outCount == 0) {
             error(target.id, e.toPort, where,
                   "bus " + e.from() + " has " + std::to_string(outCount) + " ports but " + e.to() + " has " + std::to_string(inCount) +
@@ -363,6 +367,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     // Required inputs must be connected.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
         const ValidatedNode& node = result.nodes[n];
+        if (starved.count(static_cast<int>(n))) continue;
         for (std::size_t p = 0; p < node.inputs.size(); ++p) {
             if (node.inputs[p].optional) continue;
             if (!feeder.count({static_cast<int>(n), static_cast<int>(p)})) {
