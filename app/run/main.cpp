@@ -158,6 +158,14 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     checkOutputPaths(options);
     Engine engine(graph, scheduler);
+    // What the nodes chose or warned about while starting (a recording standing in for a missing device)
+    // matters now, not in the summary after a long run.
+    if (!options.quiet) {
+        for (const NodeContext* node : engine.nodes()) {
+            for (const auto& notice : node->notices) std::cerr << "isochron-run: node '" << node->id << "': " << notice << "\n";
+            for (const auto& warning : node->warnings) std::cerr << "isochron-run: warning: node '" << node->id << "': " << warning << "\n";
+        }
+    }
     std::shared_ptr<SnapshotChannel> telemetry;
     std::ofstream telemetryFile;
     std::string telemetryError;  // the first write error, reported when the run ends

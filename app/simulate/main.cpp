@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
@@ -30,24 +31,29 @@ ending in .flac a 16-bit FLAC scaled so that its loudest sample is at 0.9 (small
 
   --geometry SPEC        preset (square4:0.2, circular8:0.1, linear4:0.05) or {"mics": [[x,y,z],...]} file
   --out FILE.wav|.flac   the recording
-  --truth FILE.json      ground truth: every event's t_start, t_end (s), azimuth_deg, elevation_deg, distance_m
+  --truth FILE.json      ground truth: every event's t_start, t_end (s, when the sound reaches the array's
+                         centre and ends there; a click's span is its impulse, not its window; clipped to
+                         the recording, and a source heard only after its end is left out with a message),
+                         azimuth_deg, elevation_deg, distance_m
   --geometry-out FILE    the geometry as a JSON file (for isochron-run --set array.geometry=FILE)
   --rate HZ              sampling rate (48000)
   --duration S           recording length in seconds (10)
   --events N             number of sources, evenly spaced in time (8)
-  --signal KIND          noise | chirp | click (noise)
-  --event-duration S     each source's length in seconds (0.05)
+  --signal KIND          noise: a band-limited noise burst; chirp: a linear sweep --low-hz to --high-hz;
+                         click: one band-limited impulse in the middle of the event's window (noise)
+  --event-duration S     each source's length (a click's window) in seconds (0.05)
   --low-hz HZ            source band, low edge (300)
   --high-hz HZ           source band, high edge (6000)
   --snr-db DB            noise: unit source RMS over white noise RMS per sample (20)
-  --distance M           source distance from the array centre (3)
+  --distance M           source distance from the array centre, also --target's and the interferer's (3);
+                         with --room every source must lie inside the room (else an error names it)
   --elevation-max DEG    elevations uniform in [0, DEG] (0)
   --positions MODE       around: sources at --distance around the array (default); room: sources at
                          seeded random places in the room, the same for every --room-array (so runs
                          with one seed and different array positions simulate several arrays hearing
                          the same sounds; onsets include the travel time; the truth has x_m, y_m, z_m)
   --room LX,LY,LZ        shoebox room size in metres (free field if absent)
-  --room-array X,Y,Z     array centre in the room (room centre if absent)
+  --room-array X,Y,Z     array centre in the room (room centre if absent); every mic must be inside
   --absorption A         wall energy absorption, (0, 1] (0.5)
   --order N              image-source reflection order, 0 .. 4 (2)
   --seed N               seed of directions, signals and noise (1)
@@ -122,22 +128,77 @@ std::vector<double> readMono(const std::string& path, double rateHz) {
     return samples;
 }
 
-/// The recording from `target` and an interferer for the whole of it, each 3 m away in the plane.
+/// The recording from `target` and an interferer for the whole of it, both `distance` metres away in the plane.
 std::vector<SimulatedEvent> listenEvents(const std::vector<double>& target, double targetAzimuth, SourceKind interferer,
-                                         double interfererAzimuth, double interfererDb, double rateHz, std::uint64_t seed) {
+                                         double interfererAzimuth, double interfererDb, double distance, double rateHz,
+                                         std::uint64_t seed) {
     SimulatedEvent voice;
     voice.azimuthDegrees = targetAzimuth;
-    voice.distanceMetres = 3.0;
+    voice.distanceMetres = distance;
     voice.signal.kind = SourceKind::Recording;
     voice.signal.recording = target;
     voice.signal.lowHz = 0.0;
     voice.signal.highHz = rateHz / 2.0;
     SimulatedEvent other;
     other.azimuthDegrees = interfererAzimuth;
-    other.distanceMetres = 3.0;
+    other.distanceMetres = distance;
     other.amplitude = std::pow(10.0, interfererDb / 20.0);
     other.signal = {interferer, static_cast<double>(target.size()) / rateHz, 200.0, std::min(6000.0, rateHz / 2.0), seed};
     return {voice, other};
+}
+
+/// "(x, y, z)" in metres, for messages.
+std::string pointText(const Eigen::Vector3d& point) {
+    char text[96];
+    std::snprintf(text, sizeof text, "(%.2f, %.2f, %.2f) m", point.x(), point.y(), point.z());
+    return text;
+}
+
+/// Refuses a scene with the array, a mic or a source outside the room, saying which and what to change.
+void requireInsideRoom(const Scene& scene) {
+    const ShoeboxRoom& room = *scene.room;
+    const auto inside = [&](const Eigen::Vector3d& point) {
+        return (point.array() > 0.0).all() && (point.array() < room.sizeMetres.array()).all();
+    };
+    char extent[96];
+    std::snprintf(extent, sizeof extent, "the %.2f x %.2f x %.2f m room", room.sizeMetres.x(), room.sizeMetres.y(), room.sizeMetres.z());
+    for (std::size_t m = 0; m < scene.geometry.mics.size(); ++m) {
+        const Eigen::Vector3d mic = room.arrayPosition + scene.geometry.mics[m];
+        if (!inside(mic)) {
+            throw std::invalid_argument("mic " + std::to_string(m) + " at " + pointText(mic) + " is outside " + std::string(extent) +
+                                        " (size from --room, array centre from --room-array): move the array inside");
+        }
+    }
+    for (std::size_t i = 0; i < scene.events.size(); ++i) {
+        const SimulatedEvent& event = scene.events[i];
+        const Eigen::Vector3d place = room.arrayPosition + event.distanceMetres * directionVector(event.azimuthDegrees, event.elevationDegrees);
+        if (!inside(place)) {
+            char where[160];
+            std::snprintf(where, sizeof where, "source %zu (azimuth %.1f deg, elevation %.1f deg, %.2f m from the array) is at ", i,
+                          event.azimuthDegrees, event.elevationDegrees, event.distanceMetres);
+            throw std::invalid_argument(std::string(where) + pointText(place) + ", outside " + std::string(extent) +
+                                        " with the array at " + pointText(room.arrayPosition) +
+                                        ": use a smaller --distance, a larger --room or another --room-array (or --positions room)");
+        }
+    }
+}
+
+/// Where a click's sound is within its window: the samples holding all but 0.5 % of its energy at
+/// either end (the window is mostly silence around one band-limited impulse), as [first, end) offsets.
+std::pair<std::int64_t, std::int64_t> audibleSpan(const SourceSignal& signal, double rateHz) {
+    const std::vector<double> samples = makeSourceSignal(signal, rateHz);
+    double total = 0.0;
+    for (double v : samples) total += v * v;
+    constexpr double kCutShare = 0.005;
+    std::size_t first = 0;
+    for (double below = 0.0; first + 1 < samples.size() && below + samples[first] * samples[first] <= kCutShare * total; ++first) {
+        below += samples[first] * samples[first];
+    }
+    std::size_t end = samples.size();
+    for (double above = 0.0; end > first + 1 && above + samples[end - 1] * samples[end - 1] <= kCutShare * total; --end) {
+        above += samples[end - 1] * samples[end - 1];
+    }
+    return {static_cast<std::int64_t>(first), static_cast<std::int64_t>(end)};
 }
 
 nlohmann::json geometryJson(const ArrayGeometry& geometry) {
@@ -201,8 +262,8 @@ int run(int argc, char** argv) {
     const int order = static_cast<int>(parseNumber(take("--order", "2"), "--order"));
     const auto seed = static_cast<std::uint64_t>(parseNumber(take("--seed", "1"), "--seed"));
     if (!options.empty()) throw std::invalid_argument("unknown option '" + options.begin()->first + "' (see --help)");
-    if (!(duration > 0.0) || eventCount < 0 || !(scene.rateHz > 0.0)) {
-        throw std::invalid_argument("--rate and --duration must be positive, --events not negative");
+    if (!(duration > 0.0) || eventCount < 0 || !(scene.rateHz > 0.0) || !(distance > 0.0)) {
+        throw std::invalid_argument("--rate, --duration and --distance must be positive, --events not negative");
     }
     if (order < 0 || order > 4 || !(absorption > 0.0 && absorption <= 1.0)) {
         throw std::invalid_argument("--order is 0 .. 4 and --absorption in (0, 1]");
@@ -214,6 +275,7 @@ int run(int argc, char** argv) {
     if (!roomText.empty()) {
         ShoeboxRoom room;
         room.sizeMetres = parseTriple(roomText, "--room");
+        if (!(room.sizeMetres.array() > 0.0).all()) throw std::invalid_argument("--room takes a positive size along every axis, not '" + roomText + "'");
         room.arrayPosition = roomArrayText.empty() ? Eigen::Vector3d(room.sizeMetres / 2.0) : parseTriple(roomArrayText, "--room-array");
         room.absorption = absorption;
         room.maxOrder = order;
@@ -234,7 +296,7 @@ int run(int argc, char** argv) {
         const std::vector<double> target = readMono(targetPath, scene.rateHz);
         scene.lengthSamples = static_cast<std::int64_t>(target.size());
         scene.events = listenEvents(target, targetAzimuth, interfererName == "chirp" ? SourceKind::Chirp : SourceKind::NoiseBurst,
-                                    interfererAzimuth, interfererDb, scene.rateHz, seed);
+                                    interfererAzimuth, interfererDb, distance, scene.rateHz, seed);
         const double seconds = static_cast<double>(target.size()) / scene.rateHz;
         for (const SimulatedEvent& event : scene.events) {
             truthEvents.push_back({{"t_start", 0.0}, {"t_end", seconds}, {"azimuth_deg", event.azimuthDegrees}, {"elevation_deg", 0.0},
@@ -264,15 +326,29 @@ int run(int argc, char** argv) {
             event.distanceMetres = distance;
             event.onsetSample = static_cast<std::int64_t>(emission * scene.rateHz);
         }
+        // The truth spans the sound itself (a click: its impulse, not its window) within the recording.
+        double start = static_cast<double>(event.onsetSample) / scene.rateHz;
+        double end = start + eventDuration;
+        if (kind == SourceKind::Click) {
+            const auto [first, last] = audibleSpan(event.signal, scene.rateHz);
+            start = static_cast<double>(event.onsetSample + first) / scene.rateHz;
+            end = static_cast<double>(event.onsetSample + last) / scene.rateHz;
+        }
+        const double recordingSeconds = static_cast<double>(scene.lengthSamples) / scene.rateHz;
+        if (start >= recordingSeconds) {
+            std::cerr << "isochron-simulate-array: source " << i << " would be heard from " << start << " s, after the recording ends ("
+                      << recordingSeconds << " s): left out (lengthen --duration, or fewer --events)\n";
+            continue;
+        }
         scene.events.push_back(event);
-        const double start = static_cast<double>(event.onsetSample) / scene.rateHz;
         truth["t_start"] = start;
-        truth["t_end"] = start + eventDuration;
+        truth["t_end"] = std::min(end, recordingSeconds);
         truth["azimuth_deg"] = event.azimuthDegrees;
         truth["elevation_deg"] = event.elevationDegrees;
         truth["distance_m"] = event.distanceMetres;
         truthEvents.push_back(truth);
     }
+    if (scene.room) requireInsideRoom(scene);
     const double scale = writeRecording(outPath, simulateScene(scene), scene.rateHz);
     if (!referencePath.empty()) {
         // The target alone at one mic in the array's centre, noiseless, scaled as the recording.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 namespace isochron {
 namespace {
@@ -63,6 +64,10 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     ValidatedGraph result;
     result.spec = graph;
     std::map<std::string, int, std::less<>> indexOf;
+    // Nodes whose deriveParams failed: their ports and counts are unknown, so what follows from them
+    // (an empty bus, a check against them) is not reported; their own error is the cause.
+    std::set<int> underived;
+    std::set<int> starved;  // fed by a bus from such a node: its inputs are not reported unconnected
     auto error = [&](std::string node, std::string port, std::string field, std::string message) {
         errors.push_back({std::move(node), std::move(port), std::move(field), std::move(message)});
     };
@@ -116,8 +121,12 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         if (node.descriptor->deriveParams) {
             try {
                 node.descriptor->deriveParams(node.params);
+            } catch (const ParameterError& e) {
+                error(spec.id, "", "params." + e.param(), e.what());
+                underived.insert(static_cast<int>(result.nodes.size()));
             } catch (const std::exception& e) {
                 error(spec.id, "", "", e.what());
+                underived.insert(static_cast<int>(result.nodes.size()));
             }
         }
         indexOf[node.id] = static_cast<int>(result.nodes.size());
@@ -209,6 +218,10 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         }
         std::int64_t outCount = source.params.getInt(out->countParam);
         std::int64_t inCount = target.params.getInt(in->countParam);
+        if (underived.count(from->second) || underived.count(to->second)) {
+            if (underived.count(from->second)) starved.insert(to->second);
+            continue;
+        }
         if (outCount != inCount || outCount == 0) {
             error(target.id, e.toPort, where,
                   "bus " + e.from() + " has " + std::to_string(outCount) + " ports but " + e.to() + " has " + std::to_string(inCount) +
@@ -243,6 +256,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         ValidatedNode& target = result.nodes[to->second];
         int outPort = findPort(source.outputs, e.fromPort);
         int inPort = findPort(target.inputs, e.toPort);
+        if ((outPort < 0 && underived.count(from->second)) || (inPort < 0 && underived.count(to->second))) continue;
         if (outPort < 0) {
             error(source.id, e.fromPort, where + ".from",
                   "no output port named '" + e.fromPort + "' (outputs: " + listNames(source.outputs) + ")");
@@ -376,11 +390,36 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     // Required inputs must be connected.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
         const ValidatedNode& node = result.nodes[n];
+        if (starved.count(static_cast<int>(n))) continue;
         for (std::size_t p = 0; p < node.inputs.size(); ++p) {
             if (node.inputs[p].optional) continue;
             if (!feeder.count({static_cast<int>(n), static_cast<int>(p)})) {
                 error(node.id, node.inputs[p].name, "", "required input is not connected");
             }
+        }
+    }
+    // Checks against what flows in, once the graph is wired.
+    for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        const ValidatedNode& node = result.nodes[n];
+        if (!node.descriptor->checkUpstream) continue;
+        std::vector<UpstreamNode> upstream;
+        std::vector<int> queue{static_cast<int>(n)};
+        std::set<int> seen{static_cast<int>(n)};
+        for (std::size_t next = 0; next < queue.size(); ++next) {  // breadth first: nearest first
+            for (const ValidatedEdge& e : result.edges) {
+                if (e.toNode != queue[next] || !seen.insert(e.fromNode).second) continue;
+                queue.push_back(e.fromNode);
+                const ValidatedNode& feeder = result.nodes[static_cast<std::size_t>(e.fromNode)];
+                upstream.push_back({&feeder.id, feeder.descriptor, &feeder.params});
+            }
+        }
+        if (std::any_of(queue.begin(), queue.end(), [&](int i) { return underived.count(i) > 0; })) continue;
+        try {
+            node.descriptor->checkUpstream(node.params, upstream);
+        } catch (const ParameterError& e) {
+            error(node.id, "", "params." + e.param(), e.what());
+        } catch (const std::exception& e) {
+            error(node.id, "", "", e.what());
         }
     }
     return result;

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,26 @@ struct ResolvedPort {
     bool optional = false;
 };
 
+struct OperatorDescriptor;
+
+/// A problem with one parameter, thrown by deriveParams or checkUpstream so that the error names it. [value type]
+class ParameterError : public std::runtime_error {
+public:
+    ParameterError(std::string param, const std::string& message) : std::runtime_error(message), param_(std::move(param)) {}
+    /// The parameter's name.
+    const std::string& param() const { return param_; }
+
+private:
+    std::string param_;
+};
+
+/// A node with a path to the one being checked, as checkUpstream sees it. [valid during the call]
+struct UpstreamNode {
+    const std::string* id = nullptr;
+    const OperatorDescriptor* descriptor = nullptr;
+    const ParamSet* params = nullptr;  ///< validated, derived parameters
+};
+
 /// Everything the host needs to list, validate and instantiate an operator type. [immutable once registered]
 struct OperatorDescriptor {
     std::string typeName;       ///< unique, "family.name", e.g. "spectral.fft"
@@ -55,6 +76,11 @@ struct OperatorDescriptor {
     /// source's channel count when it is 0 ("as in the file"). Throw std::exception with a message
     /// to report a problem on the node. [setup thread]
     std::function<void(ParamSet& params)> deriveParams;
+    /// Optional, at validation once the graph is wired: check the parameters against the nodes upstream
+    /// (every node with a path to this one, nearest first), e.g. an array geometry against the channels
+    /// that reach it. Throw ParameterError (or std::exception) to report a problem on the node. Skipped
+    /// when a node upstream could not derive its parameters (that is the problem to report). [setup thread]
+    std::function<void(const ParamSet& params, const std::vector<UpstreamNode>& upstream)> checkUpstream;
     std::string origin = "built-in";  ///< "built-in" or the plugin file it came from
 
     /// No inputs: the engine calls produce() instead of process(). [any thread] [no allocation]

@@ -295,6 +295,8 @@ void Operator::warn(std::string message) {
     if (node_->warnings.size() < kKeptWarnings) node_->warnings.push_back(std::move(message));
 }
 
+void Operator::notice(std::string message) { node_->notices.push_back(std::move(message)); }
+
 void Operator::countLate(int inputPort) { ++node_->inputs[static_cast<std::size_t>(inputPort)].lateItems; }
 
 std::string_view Operator::nodeId() const { return node_->id; }

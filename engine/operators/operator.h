@@ -144,6 +144,9 @@ protected:
     void emitProgress(TimeNs t);
     /// Record a warning for this node (shown by the runner and the editor). [engine thread] [may allocate]
     void warn(std::string message);
+    /// Say what the node chose while starting (the device it opened, a recording standing in for one), for
+    /// the runner and the editor to show as the run starts. [engine thread, onActivate] [may allocate]
+    void notice(std::string message);
     /// Count a data item that arrived on `inputPort` older than that input's progress (reported
     /// per input in telemetry and the run summary). [engine thread] [no allocation]
     void countLate(int inputPort);

@@ -136,6 +136,7 @@ public:
     Engine* engine = nullptr;
     std::string failure;
     std::vector<std::string> warnings;  ///< the first 100
+    std::vector<std::string> notices;   ///< what the operator chose while starting (Operator::notice)
     std::uint64_t warningCount = 0;
     std::uint64_t lastServed = 0;  ///< scheduler tick of the last service
 

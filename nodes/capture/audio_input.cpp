@@ -35,12 +35,20 @@ protected:
         const std::string& file = params().getString("file");
         if (input != "device" && file.empty()) throw OperatorError("input '" + input + "' needs a recording (parameter 'file' is empty)");
         durationSeconds_ = params().getReal("duration");
-        if (input == "file") return openRecording(file);
+        if (input == "file") {
+            openRecording(file);
+            notice("playing the recording '" + file + "' (input = file)");
+            return;
+        }
         try {
             openDevice();
+            const CaptureDevice& device = device_->device();
+            notice("capturing " + std::to_string(channels_) + " channel(s) from device '" + device.name + "' [" + device.hostApi + "] at " +
+                   std::to_string(std::lround(params().getReal("rate"))) + " Hz");
         } catch (const std::exception& e) {
             if (input == "device") throw OperatorError(e.what());
-            warn(std::string(e.what()) + "; playing the recording '" + file + "' instead");
+            warn(std::string(e.what()) + "; playing the recording '" + file +
+                 "' instead of capturing (pick a device with device=NAME, see isochron-run --list-devices)");
             openRecording(file);
         }
     }

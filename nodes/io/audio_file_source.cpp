@@ -251,7 +251,8 @@ OperatorDescriptor audioFileSourceDescriptor() {
         SF_INFO info{};
         SoundFile file(sf_open(path.c_str(), SFM_READ, &info));
         if (!file) {
-            throw std::runtime_error("channels is 0 (as in the file) but '" + path + "' cannot be opened: " + sf_strerror(nullptr));
+            throw ParameterError("path", "cannot open '" + path + "': " + sf_strerror(nullptr) +
+                                             " (channels 0 takes the channel count from the file)");
         }
         params.set("channels", static_cast<std::int64_t>(info.channels));
     };

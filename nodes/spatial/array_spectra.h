@@ -9,7 +9,9 @@
 
 #include <complex>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "engine/items/custom_payload.h"
@@ -26,10 +28,12 @@ public:
     /// every mic's spectrum has the alignment FFTW's plans were made with. [no allocation]
     static std::int64_t micStride(std::int64_t frameSize) noexcept { return (frameSize / 2 + 1 + 7) / 8 * 8; }
 
-    /// Takes `bins` (micCount x micStride(frameSize) values, mic-major, one contiguous piece).
+    /// Takes `bins` (micCount x micStride(frameSize) values, mic-major, one contiguous piece); `producer`
+    /// is the id of the node that made the frames (for messages that name its parameters).
     /// [pool allocation of the payload]
-    ArraySpectra(SigSeg<std::complex<float>> bins, int micCount, std::int64_t frameSize, std::int64_t hop, double rateHz)
-        : bins_(std::move(bins)), micCount_(micCount), frameSize_(frameSize), hop_(hop), rateHz_(rateHz) {
+    ArraySpectra(SigSeg<std::complex<float>> bins, int micCount, std::int64_t frameSize, std::int64_t hop, double rateHz,
+                 std::shared_ptr<const std::string> producer)
+        : bins_(std::move(bins)), micCount_(micCount), frameSize_(frameSize), hop_(hop), rateHz_(rateHz), producer_(std::move(producer)) {
         data_ = bins_.materialize().data();
     }
 
@@ -43,6 +47,8 @@ public:
     std::int64_t binCount() const noexcept { return frameSize_ / 2 + 1; }
     /// Sampling rate of the mics, in Hz. [no allocation]
     double rateHz() const noexcept { return rateHz_; }
+    /// The id of the node that made the frames (its frame and hop parameters set their size). [no allocation]
+    std::string_view producer() const noexcept { return producer_ ? std::string_view(*producer_) : std::string_view(); }
     /// Mic m's bins (0 <= m < micCount()). [no allocation]
     std::span<const std::complex<float>> mic(int m) const noexcept {
         return {data_ + static_cast<std::size_t>(m) * static_cast<std::size_t>(micStride(frameSize_)),
@@ -64,6 +70,7 @@ private:
     std::int64_t frameSize_;
     std::int64_t hop_;
     double rateHz_;
+    std::shared_ptr<const std::string> producer_;  // shared by every frame of one node: no allocation per frame
 };
 
 }  // namespace isochron

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ class ArrayStft final : public Operator {
 protected:
     void onActivate() override {
         micCount_ = inputCount();
+        producer_ = std::make_shared<const std::string>(nodeId());
         windowers_.clear();
         pending_.clear();
         pending_.resize(static_cast<std::size_t>(micCount_));
@@ -135,13 +137,14 @@ private:
             power += binPower / static_cast<double>(frameSize_);
         }
         const double meanPower = power / (windowPower_ * micCount_);
-        auto* spectra = new ArraySpectra(std::move(bins), micCount_, frameSize_, hop_, range.timebase->rateHz());
+        auto* spectra = new ArraySpectra(std::move(bins), micCount_, frameSize_, hop_, range.timebase->rateHz(), producer_);
         emit(0, Item::custom(spectra, range, meanPower));
     }
 
     std::int64_t frameSize_ = 1024;
     std::int64_t hop_ = 512;
     int micCount_ = 0;
+    std::shared_ptr<const std::string> producer_;  // this node's id, carried by every frame
     std::vector<Windower<float>> windowers_;
     std::vector<RingBuffer<SigSeg<float>>> pending_;  // [mic]: complete windows not yet emitted
     std::optional<WindowedSpectrum> spectrum_;  // Hann window and FFT of one frame

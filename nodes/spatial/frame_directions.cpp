@@ -4,9 +4,11 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/operators/operator.h"
@@ -26,6 +28,8 @@ constexpr double kSubspaceSeconds = 0.05;   // MUSIC's covariance: a few frames 
 constexpr double kBackgroundSeconds = 0.5;   // time between two looks for the noise's own directions
 constexpr double kBackgroundBins = 1.0;      // directional noise in fewer (directivity-weighted) bins is no source
 constexpr double kBackgroundContrast = 0.2;  // (peak - mean) / (1 - mean) of a steady source's direction
+constexpr std::int64_t kLongestFrame = 16384;  // spatial.array_stft's largest 'frame'
+constexpr std::string_view kStftType = "spatial.array_stft";
 
 /// Per frame: the PHAT-weighted cross-spectrum of every mic pair over the bins that hold sound,
 ///   Psi_mn(k) = w(k) (X_m X_n^* - s N_mn(k)) / (|X_m| |X_n|),
@@ -141,8 +145,12 @@ private:
         lastBin_ = frameSize_ / 2 - 1;
         if (bandHighHz_ >= 0.0) lastBin_ = std::min(lastBin_, static_cast<std::int64_t>(std::floor(bandHighHz_ / hzPerBin)));
         if (lastBin_ < firstBin_) throw OperatorError("the band holds no bin of these frames");
+        const double speedOfSound = params().getReal("speed_of_sound");
+        if (!PairLagTables::framesHoldLags(geometry_, speedOfSound, frameSize_, rateHz_, highestBandHz(frameSize_, rateHz_))) {
+            throw OperatorError(framesTooShort(spectra.producer(), speedOfSound));
+        }
         try {
-            tables_ = std::make_unique<PairLagTables>(geometry_, params().getReal("speed_of_sound"), frameSize_, rateHz_,
+            tables_ = std::make_unique<PairLagTables>(geometry_, speedOfSound, frameSize_, rateHz_,
                                                       static_cast<double>(lastBin_) * hzPerBin);
             peakSearch_ = std::make_unique<SrpPeakSearch>(*tables_, search_);
         } catch (const std::invalid_argument& e) {
@@ -180,6 +188,32 @@ private:
                                                    static_cast<float>(std::exp(-static_cast<double>(hop_) / (noiseSeconds_ * rateHz_))),
                                                    warmupFrames);
 
+    }
+
+    /// The highest frequency of the band's last bin in frames of `frameSize` samples at `rateHz`.
+    double highestBandHz(std::int64_t frameSize, double rateHz) const {
+        const double hzPerBin = rateHz / static_cast<double>(frameSize);
+        std::int64_t last = frameSize / 2 - 1;
+        if (bandHighHz_ >= 0.0) last = std::min(last, static_cast<std::int64_t>(std::floor(bandHighHz_ / hzPerBin)));
+        return static_cast<double>(last) * hzPerBin;
+    }
+
+    /// Why the current frames cannot hold the array's delays, naming the parameter to change on the node
+    /// that made them (`producer`) and the shortest frame that would do.
+    std::string framesTooShort(std::string_view producer, double speedOfSound) const {
+        const std::string frame = producer.empty() ? std::string("'frame' of the spatial.array_stft feeding this node")
+                                                   : "'frame' of node '" + std::string(producer) + "' (" + std::string(producer) + ".frame)";
+        char facts[256];
+        std::snprintf(facts, sizeof facts, "frames of %lld samples (%.1f ms at %g Hz) are too short for an array %.3f m across (%.2f ms at %g m/s)",
+                      static_cast<long long>(frameSize_), 1e3 * static_cast<double>(frameSize_) / rateHz_, rateHz_, geometry_.aperture(),
+                      1e3 * geometry_.aperture() / speedOfSound, speedOfSound);
+        const std::string why = std::string(facts) + " (" + geometry_.origin + ")";
+        for (std::int64_t longer = frameSize_ + 1; longer <= kLongestFrame; ++longer) {
+            if (PairLagTables::framesHoldLags(geometry_, speedOfSound, longer, rateHz_, highestBandHz(longer, rateHz_))) {
+                return why + ": set " + frame + " to at least " + std::to_string(longer) + " samples";
+            }
+        }
+        return why + ": no frame up to " + std::to_string(kLongestFrame) + " samples is long enough (are the geometry's positions in metres?)";
     }
 
     /// MUSIC / GEVD-MUSIC: the signal-subspace projectors of the subspace_bins bins of largest weight,
@@ -450,6 +484,26 @@ OperatorDescriptor frameDirectionsDescriptor() {
                   "averaging time of the noise cross-spectra over frames without sound"},
     };
     d.create = [] { return std::make_unique<FrameDirections>(); };
+    d.checkUpstream = [](const ParamSet& params, const std::vector<UpstreamNode>& upstream) {
+        const std::string& spec = params.getString("geometry");
+        if (spec.empty()) return;  // the node refuses to start without one, saying so
+        ArrayGeometry geometry;
+        try {
+            geometry = loadGeometry(spec);
+        } catch (const std::invalid_argument& e) {
+            throw ParameterError("geometry", e.what());
+        }
+        // The mic count is the channels of the STFT that makes the frames (its bus from the audio's source).
+        const auto stft = std::find_if(upstream.begin(), upstream.end(), [](const UpstreamNode& node) { return node.descriptor->typeName == kStftType; });
+        if (stft == upstream.end()) return;
+        const std::int64_t channels = stft->params->getInt("channels");
+        if (channels == 0 || channels == geometry.micCount()) return;
+        const auto source = std::find_if(stft + 1, upstream.end(), [](const UpstreamNode& node) { return node.descriptor->isSource(); });
+        const std::string audio = source == upstream.end() ? "the audio" : "the audio of node '" + *source->id + "'";
+        throw ParameterError("geometry", geometry.origin + " places " + std::to_string(geometry.micCount()) + " mics but " + audio +
+                                             " has " + std::to_string(channels) + " channels (into node '" + *stft->id +
+                                             "'): give one position per channel, in channel order");
+    };
     return d;
 }
 

@@ -40,12 +40,33 @@ const std::array<std::array<float, kTaps>, kFine>& interpolationWeights() {
 
 }  // namespace
 
+namespace {
+
+/// The inverse FFT's size T: the frame's, doubled until its table rate reaches 4 x the highest frequency.
+std::int64_t tableSize(std::int64_t frameSize, double rateHz, double highestHz) {
+    std::int64_t size = frameSize;
+    while (rateHz * static_cast<double>(size) / static_cast<double>(frameSize) < 4.0 * highestHz) size *= 2;
+    return size;
+}
+
+/// Table steps either side of lag 0 for a pair `spacingSeconds` apart (in time) at table rate `tableRateHz`.
+int halfWidthFor(double spacingSeconds, double tableRateHz) { return static_cast<int>(std::ceil(spacingSeconds * tableRateHz)) + kTaps / 2 + 1; }
+
+}  // namespace
+
+bool PairLagTables::framesHoldLags(const ArrayGeometry& geometry, double speedOfSound, std::int64_t frameSize, double rateHz,
+                                   double highestHz) {
+    if (!(highestHz > 0.0) || !(rateHz > 0.0) || frameSize < 1) return false;
+    const std::int64_t size = tableSize(frameSize, rateHz, highestHz);
+    const double tableRateHz = rateHz * static_cast<double>(size) / static_cast<double>(frameSize);
+    return 2 * halfWidthFor(geometry.aperture() / speedOfSound, tableRateHz) + 1 <= size;
+}
+
 PairLagTables::PairLagTables(const ArrayGeometry& geometry, double speedOfSound, std::int64_t frameSize, double rateHz,
                              double highestHz)
     : frameSize_(frameSize) {
     if (!(highestHz > 0.0) || !(rateHz > 0.0)) throw std::invalid_argument("lag tables need a positive rate and band");
-    std::int64_t size = frameSize;
-    while (rateHz * static_cast<double>(size) / static_cast<double>(frameSize) < 4.0 * highestHz) size *= 2;
+    const std::int64_t size = tableSize(frameSize, rateHz, highestHz);
     tableRateHz_ = rateHz * static_cast<double>(size) / static_cast<double>(frameSize);
     std::size_t total = 0;
     for (int m = 0; m < geometry.micCount(); ++m) {
@@ -53,7 +74,7 @@ PairLagTables::PairLagTables(const ArrayGeometry& geometry, double speedOfSound,
             pairs_.emplace_back(m, n);
             const Eigen::Vector3d baseline = (geometry.mics[static_cast<std::size_t>(n)] - geometry.mics[static_cast<std::size_t>(m)]) / speedOfSound;
             pairBaselines_.push_back(baseline);
-            const int half = static_cast<int>(std::ceil(baseline.norm() * tableRateHz_)) + kTaps / 2 + 1;
+            const int half = halfWidthFor(baseline.norm(), tableRateHz_);
             if (2 * half + 1 > size) {
                 throw std::invalid_argument("frames of " + std::to_string(frameSize) + " samples are too short for mics " +
                                             std::to_string(m) + " and " + std::to_string(n) + " (" +

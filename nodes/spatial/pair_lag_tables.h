@@ -32,6 +32,9 @@ public:
     /// For frames of `frameSize` samples at `rateHz`, bins up to `highestHz` (> 0), the pairs of
     /// `geometry` (m < n, in order) and sound speed `speedOfSound` (m/s). [setup, allocates]
     PairLagTables(const ArrayGeometry& geometry, double speedOfSound, std::int64_t frameSize, double rateHz, double highestHz);
+    /// Whether such frames are long enough for the array: every pair's lags (its spacing over c, plus the
+    /// interpolation kernel) fit in the inverse FFT. The constructor throws std::invalid_argument where not. [no allocation]
+    static bool framesHoldLags(const ArrayGeometry& geometry, double speedOfSound, std::int64_t frameSize, double rateHz, double highestHz);
 
     /// Mic pairs (m, n), m < n.
     std::span<const std::pair<int, int>> pairs() const { return pairs_; }

@@ -61,12 +61,14 @@ std::string captureGraph(const json& params, const json& extraNodes = json::arra
 }
 
 /// The graph built and run on the engine; `warnings` receives the capture node's warnings.
-RunOutcome runCapture(const std::string& graph, std::vector<std::string>* warnings = nullptr, std::uint64_t* warningCount = nullptr) {
+RunOutcome runCapture(const std::string& graph, std::vector<std::string>* warnings = nullptr, std::uint64_t* warningCount = nullptr,
+                      std::vector<std::string>* notices = nullptr) {
     Engine engine(validateGraph(parseGraph(graph), testRegistry()), parseSchedulerText("df"));
     RunOutcome outcome = engine.run();
     const NodeContext* mic = engine.findNode("mic");
     if (warnings) *warnings = mic->warnings;
     if (warningCount) *warningCount = mic->warningCount;
+    if (notices) *notices = mic->notices;
     return outcome;
 }
 
@@ -121,12 +123,17 @@ TEST_CASE("capture.audio_input delivers the device's samples bit for bit, in cha
     const TimeNs monotonicBefore = monotonicNs();
     const TimeNs wallBefore = wallClockNs();
     std::vector<std::string> warnings;
+    std::vector<std::string> notices;
     const RunOutcome outcome = runCapture(
-        captureGraph({{"device", "isochron_pattern4"}, {"channels", 4}, {"duration", 0.5}, {"block", 480}, {"buffer", 1.0}}), &warnings);
+        captureGraph({{"device", "isochron_pattern4"}, {"channels", 4}, {"duration", 0.5}, {"block", 480}, {"buffer", 1.0}}), &warnings,
+        nullptr, &notices);
     const TimeNs wallAfter = wallClockNs();
     const TimeNs monotonicAfter = monotonicNs();
     REQUIRE(outcome.failures.empty());
     CHECK(warnings.empty());
+    // It says which device it opened (shown as the run starts).
+    REQUIRE(notices.size() == 1);
+    CHECK_THAT(notices.front(), Catch::Contains("capturing 4 channel(s) from device 'isochron_pattern4'") && Catch::Contains("48000 Hz"));
     const Collected& captured = collections()["captured"];
     CHECK(captured.finished);
     REQUIRE(captured.items.size() == 4);

@@ -115,6 +115,43 @@ TEST_CASE("isochron-run explains bad input and exits non-zero", "[runner]") {
     CHECK(usage.output.find("unknown option --frobnicate") != std::string::npos);
 }
 
+TEST_CASE("localize-file's input problems are reported before the run, by their cause", "[runner][localization]") {
+    const auto graph = samples() / "localize-file.isograph.json";
+    SECTION("a missing recording: only the file, on the source's path") {
+        const Result missing = runCommand(graph.string() + " --set source.path=/no/such.wav");
+        INFO(missing.output);
+        CHECK(missing.status == 1);
+        CHECK(missing.output.find("node 'source', parameter 'path': cannot open '/no/such.wav'") != std::string::npos);
+        CHECK(missing.output.find("ports") == std::string::npos);
+        CHECK(missing.output.find("running") == std::string::npos);
+    }
+    SECTION("a geometry with another mic count than the recording's channels") {
+        // The bundled recording has 4 channels; this preset places 8 mics.
+        for (const std::string& flag : {std::string(" --check"), std::string()}) {
+            const Result mismatch = runCommand(graph.string() + " --set array.geometry=circular8:0.046" + flag);
+            INFO(mismatch.output);
+            CHECK(mismatch.status == 1);
+            CHECK(mismatch.output.find("cannot run") != std::string::npos);
+            CHECK(mismatch.output.find("node 'array', parameter 'geometry': preset 'circular8:0.046' places 8 mics but the audio of node "
+                                       "'source' has 4 channels") != std::string::npos);
+            CHECK(mismatch.output.find("running") == std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("localize-live says at once that the bundled recording stands in for a missing array", "[runner][localization]") {
+    installRunnerAudioDevices();
+    const auto graph = samples() / "localize-live.isograph.json";
+    const Result result = runCommand(graph.string() + " --set source.device=no-such-array --set source.pace=0");
+    INFO(result.output);
+    CHECK(result.status == 0);
+    // Printed as the run starts (isochron-run's own stderr line), not only in the summary at the end.
+    const auto notice = result.output.find("isochron-run: warning: node 'source': no input device named 'no-such-array'");
+    REQUIRE(notice != std::string::npos);
+    CHECK(result.output.find("playing the recording", notice) != std::string::npos);
+    CHECK(result.output.find("array-square4-demo.flac", notice) != std::string::npos);
+}
+
 TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
     Result ops = runCommand("--list-operators");
     CHECK(ops.status == 0);

@@ -193,6 +193,7 @@ bool RunController::start(const QString& schedulerText) {
                 job->channel = engine.openTelemetry(kTelemetryHz);
                 job->localizationTaps = openLocalizationTaps(engine, taps);
                 for (const NodeContext* node : engine.nodes()) {
+                    for (const std::string& notice : node->notices) job->startWarnings.append(QString::fromStdString(node->id + ": " + notice));
                     for (const std::string& warning : node->warnings) job->startWarnings.append(QString::fromStdString(node->id + ": " + warning));
                 }
                 for (auto& [output, tap] : job->tapsBeforeStart) {

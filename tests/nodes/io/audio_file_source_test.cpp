@@ -433,6 +433,13 @@ TEST_CASE("channels 0 takes the channel count from the file, so a bus adapts to 
     REQUIRE(got.items.size() == 3);
     CHECK(isochron::test::samplesOf(got.items[2][0]) == std::vector<float>{0.3f, 0.6f});
     std::filesystem::remove_all(dir);
-    CHECK_THROWS_WITH(isochron::test::runGraph(graph), Catch::Contains("channels is 0 (as in the file)"));
+    // Only the cause: the missing file, on the source's path (not the empty bus that follows from it).
+    CHECK_THROWS_WITH(isochron::test::runGraph(graph), Catch::Contains("node 'source', parameter 'path': cannot open '" + path.string() + "'") &&
+                                                           !Catch::Contains("ports"));
+    // Also when the bus's far end has a count of its own: its inputs are not reported unconnected.
+    std::string fixedCount = graph;
+    fixedCount.replace(fixedCount.find(R"("inputs": 0)"), 11, R"("inputs": 2)");
+    CHECK_THROWS_WITH(isochron::test::runGraph(fixedCount), Catch::Contains("cannot open '" + path.string() + "'") &&
+                                                                !Catch::Contains("not connected") && !Catch::Contains("ports"));
     isochron::test::collections().clear();
 }

@@ -6,6 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
 
 #include "nodes/spatial/direction_frame.h"
 #include "tests/nodes/spatial/frame_pipeline_support.h"
@@ -174,4 +181,84 @@ TEST_CASE("every method finds a plane wave's bearing to within 2 degrees, on bot
             }
         }
     }
+}
+
+namespace {
+
+/// A file `name` in a fresh temporary folder holding `text`.
+std::filesystem::path writeTemporary(const std::string& name, const std::string& text) {
+    const auto folder = std::filesystem::temp_directory_path() / "isochron-frame-directions-test";
+    std::filesystem::create_directories(folder);
+    const auto path = folder / name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+/// The errors validation finds in `graphJson`.
+std::vector<GraphError> validationErrors(const std::string& graphJson) { return checkGraph(parseGraph(graphJson), testRegistry()); }
+
+}  // namespace
+
+TEST_CASE("a geometry that does not fit the audio is refused when the graph is validated, naming the parameter and the file",
+          "[spatial][frame_directions][errors]") {
+    SECTION("a mic count other than the channels'") {
+        const auto eight = writeTemporary("eight.json", R"({"mics": [[0.046, 0, 0], [0.0325, 0.0325, 0], [0, 0.046, 0], [-0.0325, 0.0325, 0],
+                                                                   [-0.046, 0, 0], [-0.0325, -0.0325, 0], [0, -0.046, 0], [0.0325, -0.0325, 0]]})");
+        const auto errors = validationErrors(directionsGraph(4, eight.string(), true));
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].node == "array");
+        CHECK(errors[0].field == "params.geometry");
+        CHECK_THAT(errors[0].message, Catch::Contains(eight.string()) && Catch::Contains("8 mics") && Catch::Contains("4 channels") &&
+                                          Catch::Contains("'feed'") && Catch::Contains("'stft'"));
+        // The same file with as many channels as mics is fine.
+        CHECK(validationErrors(directionsGraph(8, eight.string(), true)).empty());
+    }
+    SECTION("NaN, coincident mics, an empty file") {
+        const std::vector<std::pair<std::string, std::string>> cases = {
+            {R"({"mics": [[0, 0, 0], [NaN, 0, 0], [0, 1, 0], [1, 1, 0]]})", "mics[1][0] (x) is NaN"},
+            {R"({"mics": [[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0.1, 0, 0]]})", "mics[1] and mics[3] are at the same position"},
+            {"", "is empty"}};
+        for (const auto& [text, problem] : cases) {
+            const auto file = writeTemporary("bad.json", text);
+            const auto errors = validationErrors(directionsGraph(4, file.string(), true));
+            INFO(text);
+            REQUIRE(errors.size() == 1);
+            CHECK(errors[0].node == "array");
+            CHECK(errors[0].field == "params.geometry");
+            CHECK_THAT(errors[0].message, Catch::Contains(file.string()) && Catch::Contains(problem));
+        }
+    }
+    std::filesystem::remove_all(std::filesystem::temp_directory_path() / "isochron-frame-directions-test");
+}
+
+TEST_CASE("frames too short for the array name the STFT's frame parameter and the shortest frame that works",
+          "[spatial][frame_directions][errors]") {
+    // Two mics 5 m apart: 0.7 k samples of delay either way at 48 kHz, more than 1024-sample frames hold.
+    const std::string preset = "linear2:5";
+    GaussianNoise noise(3);
+    std::vector<std::vector<float>> recording(2, std::vector<float>(static_cast<std::size_t>(0.3 * kRate)));
+    for (auto& channel : recording) {
+        for (float& v : channel) v = static_cast<float>(0.1 * noise.next());
+    }
+    const auto runWithFrame = [&](std::int64_t frame) {
+        auto graph = nlohmann::json::parse(directionsGraph(2, preset, true));
+        graph["nodes"][1]["params"] = {{"frame", frame}};
+        feedScripts().clear();
+        collections().clear();
+        feedScripts()["recording"] = recordingScript(recording, Timebase::get(kRate), nullptr, 4096);
+        return runGraph(graph.dump());
+    };
+    const RunOutcome tooShort = runWithFrame(1024);
+    REQUIRE(tooShort.failures.size() == 1);
+    const std::string& message = tooShort.failures.front();
+    INFO(message);
+    CHECK_THAT(message, Catch::Contains("node 'stft' (stft.frame)") && Catch::Contains("frames of 1024 samples"));
+    const auto at = message.find("at least ");
+    REQUIRE(at != std::string::npos);
+    const std::int64_t shortest = std::stoll(message.substr(at + 9));
+    // The frame it names works, and is the shortest that does.
+    CHECK(runWithFrame(shortest).failures.empty());
+    const RunOutcome oneLess = runWithFrame(shortest - 1);
+    REQUIRE(oneLess.failures.size() == 1);
+    CHECK_THAT(oneLess.failures.front(), Catch::Contains("at least " + std::to_string(shortest) + " samples"));
 }
