@@ -46,7 +46,8 @@ protected:
             notice("capturing " + std::to_string(channels_) + " channel(s) from device '" + device.name + "' [" + device.hostApi + "] at " +
                    std::to_string(std::lround(params().getReal("rate"))) + " Hz");
         } catch (const std::exception& e) {
-            if (input == "device") throw OperatorError(e.what());
+            // A device the user named is what they want captured: never stand the recording in for it.
+            if (input == "device" || params().getString("device") != "default") throw OperatorError(e.what());
             warn(std::string(e.what()) + "; playing the recording '" + file +
                  "' instead of capturing (pick a device with device=NAME, see isochron-run --list-devices)");
             openRecording(file);
@@ -229,8 +230,9 @@ OperatorDescriptor audioInputDescriptor() {
         "loses (input overflow) or that arrive while the engine is too far behind to take them (the ring of 'buffer' seconds "
         "is full) leave a gap in the sample indices and a warning; they are never stitched over. A missing device stops the "
         "graph at start with a message listing the devices there are; a device that disappears or stops delivering for "
-        "stall_timeout stops this node with a message. With input = device_or_file a missing device is replaced by the "
-        "recording in 'file', played at 'pace'; input = file always plays the recording. See isochron-run --list-devices.";
+        "stall_timeout stops this node with a message. With input = device_or_file a missing default device is replaced by "
+        "the recording in 'file', played at 'pace' (a device named in 'device' that cannot be opened still stops the graph); "
+        "input = file always plays the recording. See isochron-run --list-devices.";
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "input channel k", false, "channels"}};
     d.params = {
         ParamSpec{"device", ParamKind::String, std::string("default"), {}, {}, "",
@@ -244,7 +246,7 @@ OperatorDescriptor audioInputDescriptor() {
         ParamSpec{"duration", ParamKind::Real, 0.0, 0.0, {}, "s", "stop after this much audio; 0 = until the graph is stopped"},
         ParamSpec{"stall_timeout", ParamKind::Real, 2.0, 0.1, 600.0, "s", "fail when the device delivers nothing for this long"},
         ParamSpec{"input", ParamKind::Choice, std::string("device"), {}, {}, "",
-                  "device: the device only; device_or_file: the recording when the device is absent; file: always the recording",
+                  "device: the device only; device_or_file: the recording when the default device is absent; file: always the recording",
                   {"device", "device_or_file", "file"}},
         ParamSpec{"file", ParamKind::Path, std::string(), {}, {}, "", "recording standing in for the device (WAV, FLAC, ...)"},
         ParamSpec{"pace", ParamKind::Real, 1.0, 0.0, {}, "x real time", "speed of the recording: 1 = real time, 0 = as fast as possible",

@@ -258,7 +258,7 @@ TEST_CASE("capture.audio_input: a device that stops delivering without an error 
     collections().clear();
 }
 
-TEST_CASE("capture.audio_input plays its recording when the device is absent (device_or_file) or when asked (file)",
+TEST_CASE("capture.audio_input plays its recording when the default device is absent (device_or_file) or when asked (file)",
           "[capture][fallback]") {
     useTestCaptureDevices();
     const std::string path = (std::filesystem::temp_directory_path() / ("isochron-fallback-" + std::to_string(getpid()) + ".wav")).string();
@@ -280,13 +280,15 @@ TEST_CASE("capture.audio_input plays its recording when the device is absent (de
     for (const std::string input : {"device_or_file", "file"}) {
         INFO("input " << input);
         std::vector<std::string> warnings;
-        const RunOutcome outcome = runCapture(captureGraph({{"device", "no-such-array"}, {"channels", 4}, {"input", input},
+        // No default input on an audio system that does not exist: the default device is absent.
+        const RunOutcome outcome = runCapture(captureGraph({{"host_api", "no-such-api"}, {"channels", 4}, {"input", input},
                                                             {"file", path}, {"pace", 0.0}, {"block", 700}}),
                                               &warnings);
         REQUIRE(outcome.failures.empty());
         if (input == "device_or_file") {
             REQUIRE(warnings.size() == 1);
-            CHECK_THAT(warnings.front(), Catch::Contains("no input device named 'no-such-array'") && Catch::Contains("playing the recording"));
+            CHECK_THAT(warnings.front(), Catch::Contains("no default input device on host API 'no-such-api'") &&
+                                             Catch::Contains("playing the recording"));
         } else {
             CHECK(warnings.empty());
         }
@@ -306,6 +308,12 @@ TEST_CASE("capture.audio_input plays its recording when the device is absent (de
         }
         collections().clear();
     }
+    // A device the user named that is not there stops the graph even with device_or_file: a typo in its name
+    // must not pass the recording off as the array.
+    CHECK_THROWS_WITH(runCapture(captureGraph({{"device", "no-such-array"}, {"channels", 4}, {"input", "device_or_file"},
+                                                {"file", path}, {"pace", 0.0}})),
+                      Catch::Contains("cannot start: no input device named 'no-such-array'"));
+    collections().clear();
     // With the device present, device_or_file captures from it.
     const RunOutcome live = runCapture(captureGraph(
         {{"device", "isochron_pattern4"}, {"channels", 4}, {"input", "device_or_file"}, {"file", path}, {"duration", 0.1}}));

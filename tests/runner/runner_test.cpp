@@ -142,14 +142,21 @@ TEST_CASE("localize-file's input problems are reported before the run, by their 
 TEST_CASE("localize-live says at once that the bundled recording stands in for a missing array", "[runner][localization]") {
     installRunnerAudioDevices();
     const auto graph = samples() / "localize-live.isograph.json";
-    const Result result = runCommand(graph.string() + " --set source.device=no-such-array --set source.pace=0");
+    // No default input on an audio system that does not exist: the array is absent.
+    const Result result = runCommand(graph.string() + " --set source.host_api=no-such-api --set source.pace=0");
     INFO(result.output);
     CHECK(result.status == 0);
     // Printed as the run starts (isochron-run's own stderr line), not only in the summary at the end.
-    const auto notice = result.output.find("isochron-run: warning: node 'source': no input device named 'no-such-array'");
+    const auto notice = result.output.find("isochron-run: warning: node 'source': no default input device on host API 'no-such-api'");
     REQUIRE(notice != std::string::npos);
     CHECK(result.output.find("playing the recording", notice) != std::string::npos);
     CHECK(result.output.find("array-square4-demo.flac", notice) != std::string::npos);
+    // A device named by the user that is not there stops the run instead (a typo is not the array).
+    const Result named = runCommand(graph.string() + " --set source.device=no-such-array --set source.pace=0");
+    INFO(named.output);
+    CHECK(named.status != 0);
+    CHECK(named.output.find("no input device named 'no-such-array'") != std::string::npos);
+    CHECK(named.output.find("playing the recording") == std::string::npos);
 }
 
 TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
