@@ -38,6 +38,7 @@ struct EngineJob {
     /// says nothing, so these are what the canvas keeps showing as the run's final values.
     std::vector<std::vector<double>> lastLagMs;
     std::vector<double> lastSkewMs;
+    TimeNs frontierNs = kBeginningOfTime;  ///< see rememberProgress
     LocalizationChannels localizationTaps;  // the localization taps' rings
     /// Warnings the nodes gave while the engine was built, "node: message" (set before engineStarted).
     QStringList startWarnings;
@@ -70,18 +71,22 @@ QString spanText(double milliseconds) {
 /// Whether a watermark says where a stream is (not "nothing yet", not "ended").
 bool inStream(TimeNs watermark) { return watermark != kBeginningOfTime && watermark != kEndOfTime; }
 
-/// Record in `job` the watermark lags and skews `snapshot` shows while its streams are in progress
-/// (lags measured from the most advanced source's watermark, or any node's when sources say nothing).
+/// Record in `job` the watermark lags and skews `snapshot` shows while its streams are in progress.
+/// Lags are measured from the frontier: the furthest any source's watermark has been seen in stream
+/// (any node's when sources say nothing), kept once a source ends, as a fast run's sources end
+/// before their followers catch up.
 void rememberProgress(EngineJob& job, const RunRecord& record, const TelemetrySnapshot& snapshot) {
-    TimeNs frontier = kBeginningOfTime;
+    TimeNs furthest = kBeginningOfTime;
     for (std::size_t source : record.sources) {
-        if (source < snapshot.nodes.size() && inStream(snapshot.nodes[source].watermarkNs)) frontier = std::max(frontier, snapshot.nodes[source].watermarkNs);
+        if (source < snapshot.nodes.size() && inStream(snapshot.nodes[source].watermarkNs)) furthest = std::max(furthest, snapshot.nodes[source].watermarkNs);
     }
-    if (!inStream(frontier)) {
+    if (!inStream(furthest)) {
         for (const NodeTelemetry& t : snapshot.nodes) {
-            if (inStream(t.watermarkNs)) frontier = std::max(frontier, t.watermarkNs);
+            if (inStream(t.watermarkNs)) furthest = std::max(furthest, t.watermarkNs);
         }
     }
+    TimeNs& frontier = job.frontierNs;
+    if (inStream(furthest)) frontier = inStream(frontier) ? std::max(frontier, furthest) : furthest;
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < job.lastSkewMs.size(); ++n) {
         if (snapshot.nodes[n].skewMs > 0) job.lastSkewMs[n] = snapshot.nodes[n].skewMs;
     }
