@@ -389,6 +389,14 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     QHash<QString, NodeRunState> states;
     QHash<QString, QString> rates;
     std::vector<GraphError> faults;
+    // The run's last snapshot gives each wire its rate over the whole run (the final value shown
+    // after it ends), not over the last quarter second, when a paced source may have gone quiet.
+    const bool last = snapshot.engineState != "running";
+    if (last) {
+        job_->lastRateTime = 0;
+        std::fill(job_->lastItemsOut.begin(), job_->lastItemsOut.end(), 0);
+        std::fill(job_->lastSamplesOut.begin(), job_->lastSamplesOut.end(), 0);
+    }
     const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
         const NodeTelemetry& t = snapshot.nodes[n];
