@@ -15,6 +15,7 @@ ApplicationWindow {
     readonly property alias graphDocument: document
     readonly property alias runController: run
     readonly property alias graphCanvas: canvas
+    readonly property alias centerSplitView: centerSplit  // canvas over the bottom panel (tests restore its state)
     readonly property alias recoveryStore: recovery
     property alias bottomTab: bottomTabs.currentIndex
     width: 1440
