@@ -164,7 +164,7 @@ await "dialog opened: Recover unsaved work \(1\)" 1
 import -window root "$shots/first-hour-recovery.png"
 step "recovered: $saved \(3 nodes\)" key Return
 step "dialog opened: Unsaved changes" key ctrl+q
-xdotool key d                                               # Don't Save
+xdotool key Tab Tab space                                   # Don't Save: no letter key answers it, Tab to it
 for _ in $(seq 300); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 kill -0 $pid 2>/dev/null && fail "the editor did not quit after Don't Save"
 wait $pid || fail "the editor did not quit cleanly"

@@ -42,3 +42,15 @@ TEST_CASE("the input rate is what the sources sent per second, whatever reaches 
     CHECK(store.latest("engine/source_samples_per_s") == Approx(16000));
     CHECK(store.latest("engine/samples_per_s") == 0);
 }
+
+TEST_CASE("the editor's internal nodes are measured but not listed", "[ui][telemetry]") {
+    TelemetryStore store;
+    store.beginRun("df", {"source", "editor_positions", "events"}, {"events"}, {"source"}, {"editor_positions"});
+    CHECK(store.nodes() == QStringList{"source", "events"});
+    TelemetrySnapshot snapshot;
+    snapshot.elapsedSeconds = 0.5;
+    snapshot.nodes.resize(3);
+    snapshot.nodes[1].queuedItems = 7;
+    store.add(snapshot);
+    CHECK(store.latest("node/editor_positions/queued") == 7);  // still measured: only the listing leaves it out
+}

@@ -61,8 +61,11 @@ void LivePlot::refreshRange() {
             if (ring && ring->size()) newest = std::max(newest, ring->time(ring->size() - 1));
         }
     }
-    timeTo_ = timeWindow_ > 0 ? std::max(newest, timeWindow_) : std::max(newest, 1.0);
-    timeFrom_ = timeWindow_ > 0 ? timeTo_ - timeWindow_ : 0;
+    // A run shorter than the window fills the plot (a 3 s run would otherwise use a tenth of a 30 s
+    // axis); once longer, the window scrolls with the newest point.
+    constexpr double kShortestSpan = 0.1;  // s: the first points of a run are not stretched over the whole width
+    timeTo_ = timeWindow_ > 0 ? std::max(newest, kShortestSpan) : std::max(newest, 1.0);
+    timeFrom_ = timeWindow_ > 0 ? std::max(0.0, timeTo_ - timeWindow_) : 0;
     if (store_) {
         for (const QVariant& entry : series_) {
             const QVariantMap s = entry.toMap();

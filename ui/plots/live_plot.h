@@ -19,7 +19,8 @@ class LivePlot : public QQuickItem {
     Q_PROPERTY(isochron::ui::TelemetryStore* store READ store WRITE setStore NOTIFY storeChanged)
     /// What to draw: [{key, color, run (default -1: the newest run), width (px, default 1.5)}].
     Q_PROPERTY(QVariantList series READ series WRITE setSeries NOTIFY seriesChanged)
-    /// Seconds shown, ending at the newest point; 0 shows each run from its start.
+    /// Seconds shown at most, ending at the newest point (a shorter run is shown whole, from its
+    /// start); 0 shows each run from its start.
     Q_PROPERTY(double timeWindow READ timeWindow WRITE setTimeWindow NOTIFY seriesChanged)
     /// Fixed value range when maximum > minimum; otherwise the range follows the data (from 0 when includeZero).
     Q_PROPERTY(double fixedMinimum MEMBER fixedMinimum_ NOTIFY seriesChanged)

@@ -171,10 +171,17 @@ Dialog {
                 Layout.preferredWidth: 190
                 Layout.fillHeight: true
                 clip: true
-                // Built while shown: recent folders change as files are saved.
-                model: !picker.visible ? [] : [{label: qsTr("Home"), path: folderModel.home(), icon: "home"}]
-                       .concat(picker.places.filter(p => p.path && p.path.length).map(p => Object.assign({icon: "folder"}, p)))
-                       .concat((picker.recent ? picker.recent.folders : []).slice(0, 6).map(f => ({label: f.substring(f.lastIndexOf("/") + 1) || "/", path: f, icon: "clock"})))
+                // Built while shown: recent folders change as files are saved. A folder is listed once
+                // (a recent one that is also a place shows as the place), a recent one as "parent/name".
+                model: {
+                    if (!picker.visible) return []
+                    const fixed = [{label: qsTr("Home"), path: folderModel.home(), icon: "home"}]
+                        .concat(picker.places.filter(p => p.path && p.path.length).map(p => Object.assign({icon: "folder"}, p)))
+                    const bare = (path) => path.length > 1 && path.endsWith("/") ? path.substring(0, path.length - 1) : path
+                    const shown = fixed.map(p => bare(p.path))
+                    const recent = (picker.recent ? picker.recent.folders : []).map(bare).filter(f => shown.indexOf(f) < 0).slice(0, 6)
+                    return fixed.concat(recent.map(f => ({label: f.split("/").slice(-2).join("/") || "/", path: f, icon: "clock"})))
+                }
                 delegate: ItemDelegate {
                     required property var modelData
                     width: ListView.view.width
@@ -317,7 +324,7 @@ Dialog {
         title: qsTr("Replace file?")
         text: qsTr("%1 already exists. Replace it?").arg(file.substring(file.lastIndexOf("/") + 1))
         informativeText: file
-        buttons: [{text: qsTr("Replace"), role: "accept", isDefault: true}, {text: qsTr("Cancel"), role: "reject"}]
+        buttons: [{text: qsTr("Replace"), role: "accept", isDefault: true, destructive: true}, {text: qsTr("Cancel"), role: "reject"}]
         onChosen: (role) => { if (role === "accept") picker.finish(file); else nameField.forceActiveFocus() }
     }
     MessageBox {

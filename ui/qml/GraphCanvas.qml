@@ -18,6 +18,8 @@ FocusScope {
     property bool snapToGrid: true
     property bool showMinimap: true
     property bool showLiveValues: true
+    /// The run has ended: wire labels and skew pills show its final values, dimmed.
+    readonly property bool liveValuesFinal: run !== null && !run.running
     readonly property alias world: world
     readonly property real minZoom: 0.15
     readonly property real maxZoom: 3
@@ -374,7 +376,7 @@ FocusScope {
                     height: liveLabels.labelHeight
                     radius: height / 2
                     color: Theme.panel
-                    opacity: 0.92
+                    opacity: canvas.liveValuesFinal ? 0.6 : 0.92  // dimmed: the last run's final values
                     border.color: Theme.border
                     Text {
                         id: liveLabel
@@ -382,8 +384,21 @@ FocusScope {
                         text: liveText
                         font.pixelSize: 9
                         font.family: Theme.monoFont
+                        font.italic: canvas.liveValuesFinal
                         color: Theme.textDim
                     }
+                    MouseArea {
+                        id: liveLabelHover
+                        anchors.fill: parent
+                        hoverEnabled: true
+                        acceptedButtons: Qt.NoButton
+                    }
+                    ToolTip.visible: liveLabelHover.containsMouse
+                    ToolTip.delay: 500
+                    ToolTip.text: (canvas.liveValuesFinal ? qsTr("Final values of the last run (cleared by the next run or an edit).") + "\n" : "")
+                                  + qsTr("rate: items (or samples, S) per second on this wire.") + "\n"
+                                  + qsTr("wm: watermark lag, how far this stream's progress trails the most advanced source.") + "\n"
+                                  + qsTr("late: items that arrived behind the stream's watermark.")
                 }
             }
         }

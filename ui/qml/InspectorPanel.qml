@@ -88,12 +88,18 @@ Rectangle {
                             }
                         }
                     }
-                    Text { id: renameError; visible: text.length > 0; color: Theme.error; font.pixelSize: Theme.smallFontSize }
-                    Text {
+                    Text { id: renameError; Layout.fillWidth: true; wrapMode: Text.WordWrap; visible: text.length > 0; color: Theme.error; font.pixelSize: Theme.smallFontSize }
+                    Text {  // a plugin's or subgraph file's path can be long: elided in its middle, whole on hover
+                        objectName: "inspectorOrigin"
+                        Layout.fillWidth: true
                         text: (inspector.info.typeName || "") + (inspector.info.origin && inspector.info.origin !== "built-in" ? "  ·  " + inspector.info.origin : "")
                         color: Theme.textDim
                         font.family: Theme.monoFont
                         font.pixelSize: Theme.smallFontSize
+                        elide: Text.ElideMiddle
+                        ToolTip.visible: originHover.hovered && truncated
+                        ToolTip.text: text
+                        HoverHandler { id: originHover }
                     }
                     Text {
                         Layout.fillWidth: true

@@ -15,6 +15,7 @@ ApplicationWindow {
     readonly property alias graphDocument: document
     readonly property alias runController: run
     readonly property alias graphCanvas: canvas
+    readonly property alias centerSplitView: centerSplit  // canvas over the bottom panel (tests restore its state)
     readonly property alias recoveryStore: recovery
     property alias bottomTab: bottomTabs.currentIndex
     width: 1440
@@ -84,6 +85,11 @@ ApplicationWindow {
         errorBox.text = text
         errorBox.informativeText = details
         errorBox.open()
+    }
+    function showInformation(text, details) {
+        infoBox.text = text
+        infoBox.informativeText = details
+        infoBox.open()
     }
     function openFile(path) {
         if (document.open(path)) {
@@ -202,7 +208,7 @@ ApplicationWindow {
     Action { id: probesAction; text: qsTr("&Probes"); onTriggered: bottomTabs.currentIndex = 4 }
     Action { id: paletteSearchAction; text: qsTr("Search &Operators"); shortcut: "Ctrl+K"; onTriggered: palettePanel.searchField.forceActiveFocus() }
     Action { id: helpAction; text: qsTr("&Keyboard Shortcuts"); shortcut: "F1"; onTriggered: help.open() }
-    Action { id: recoverAction; text: qsTr("Re&cover Unsaved Graphs…"); onTriggered: { offerRecovery(); if (!recoverBox.opened) showError(qsTr("Nothing to recover"), qsTr("No editor ended with unsaved changes.")) } }
+    Action { id: recoverAction; text: qsTr("Re&cover Unsaved Graphs…"); onTriggered: { offerRecovery(); if (!recoverBox.opened) showInformation(qsTr("Nothing to recover"), qsTr("No editor ended with unsaved changes.")) } }
     Shortcut { sequence: "?"; enabled: canvas.activeFocus; onActivated: help.open() }
 
     menuBar: MenuBar {
@@ -390,7 +396,8 @@ ApplicationWindow {
         id: mainSplit
         anchors.fill: parent
         orientation: Qt.Horizontal
-        handle: Rectangle { implicitWidth: 1; implicitHeight: 1; color: Theme.border }
+        handle: SplitHandleBar { vertical: true }
+        onResizingChanged: if (!resizing) viewSettings.mainSplit = saveState()
 
         PalettePanel {
             id: palettePanel
@@ -403,7 +410,8 @@ ApplicationWindow {
             id: centerSplit
             SplitView.fillWidth: true
             orientation: Qt.Vertical
-            handle: Rectangle { implicitWidth: 1; implicitHeight: 1; color: Theme.border }
+            handle: SplitHandleBar { objectName: "centerSplitHandle" }
+            onResizingChanged: if (!resizing) viewSettings.centerSplit = saveState()  // remembered at once, not only on closing
 
             GraphCanvas {
                 id: canvas
@@ -415,14 +423,15 @@ ApplicationWindow {
                 probeLayout: probeLayout
                 snapToGrid: viewSettings.snap
                 showMinimap: viewSettings.minimap
-                showLiveValues: viewSettings.liveValues && run.running
+                showLiveValues: viewSettings.liveValues
                 focus: true
                 onQuickAddRequested: (sx, sy, cx, cy) => quickAdd.openAt(sx, sy, cx, cy)
                 onNodeActivated: (nodeId) => { if (!subgraphs.open(nodeId)) inspectorPanel.forceActiveFocus() }
                 onProbeDocked: bottomTabs.currentIndex = 4  // the Probes tab shows it
             }
 
-            Rectangle {
+            Rectangle {  // the bottom panel: drag the handle above it to share the height with the canvas
+                objectName: "bottomPanel"
                 SplitView.preferredHeight: 290
                 SplitView.minimumHeight: 120
                 color: Theme.panelAlt
@@ -464,6 +473,7 @@ ApplicationWindow {
 
         InspectorPanel {
             id: inspectorPanel
+            objectName: "inspector"
             SplitView.preferredWidth: 290
             SplitView.minimumWidth: 220
             document: document
@@ -519,7 +529,7 @@ ApplicationWindow {
         title: qsTr("Unsaved changes")
         text: qsTr("Save the changes to %1?").arg(document.displayName)
         informativeText: qsTr("Your changes are lost if you do not save them.")
-        buttons: [{text: qsTr("Save"), role: "accept", isDefault: true}, {text: qsTr("Don't Save"), role: "discard"}, {text: qsTr("Cancel"), role: "reject"}]
+        buttons: [{text: qsTr("Save"), role: "accept", isDefault: true}, {text: qsTr("Don't Save"), role: "discard", destructive: true}, {text: qsTr("Cancel"), role: "reject"}]
         onChosen: (role) => {
             const action = pendingAction
             pendingAction = null
@@ -528,6 +538,7 @@ ApplicationWindow {
         }
     }
     MessageBox { id: errorBox; objectName: "errorBox"; title: qsTr("Error") }
+    MessageBox { id: infoBox; objectName: "infoBox"; title: qsTr("Information") }
     RecoverBox {
         id: recoverBox
         onRecoverRequested: (entry) => recover(entry)

@@ -1,6 +1,8 @@
 // A message in the window with a row of buttons: errors, "save your changes?", "replace the file?".
-// Enter presses the default button, Escape the one whose role is "reject" (or closes), and a
-// button's first letter (underlined) presses it. Says when it opens and closes on UiLog.
+// Enter presses the default button, Escape the one whose role is "reject" (or closes), and a safe
+// button's first letter (underlined) presses it. A destructive button ("Don't Save", "Replace") has no
+// letter: a key typed for another window must never throw work away, so it takes a click (or Tab
+// to it and Space). Says when it opens and closes on UiLog.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -10,7 +12,8 @@ Dialog {
     id: box
     property string text
     property string informativeText
-    /// [{text, role ("accept", "reject", "discard", ...), isDefault}]; the default is the first.
+    /// [{text, role ("accept", "reject", "discard", ...), isDefault, destructive}]; the default is the
+    /// first. A destructive button answers no letter key and should not be the default.
     property var buttons: [{text: qsTr("OK"), role: "accept", isDefault: true}]
     /// A button was pressed (the box closes first).
     signal chosen(string role)
@@ -48,7 +51,7 @@ Dialog {
         Keys.onEscapePressed: box.choose(box.buttons.some(b => b.role === "reject") ? "reject" : box.buttons[box.buttons.length - 1].role)
         Keys.onPressed: (event) => {
             const letter = event.text.toLowerCase()
-            const button = letter.length === 1 ? box.buttons.find(b => b.text.toLowerCase().startsWith(letter)) : undefined
+            const button = letter.length === 1 ? box.buttons.find(b => !b.destructive && b.text.toLowerCase().startsWith(letter)) : undefined
             if (button && event.modifiers === Qt.NoModifier) { box.choose(button.role); event.accepted = true }
         }
         Text {
@@ -81,7 +84,7 @@ Dialog {
                 text: modelData.text
                 highlighted: modelData.isDefault === true
                 contentItem: Text {
-                    text: "<u>" + modelData.text.charAt(0) + "</u>" + modelData.text.substring(1)
+                    text: modelData.destructive ? modelData.text : "<u>" + modelData.text.charAt(0) + "</u>" + modelData.text.substring(1)
                     textFormat: Text.StyledText
                     horizontalAlignment: Text.AlignHCenter
                     font.pixelSize: Theme.fontSize

@@ -1,4 +1,4 @@
-// One node on the canvas: title bar with status badge (and, while running, the skew between a
+// One node on the canvas: title bar with status badge (and, while running and after, the skew between a
 // multi-input node's inputs), typed port rows, selection outline.
 // Dragging the body moves the selection; dragging a port draws a wire (see GraphCanvas).
 import QtQuick
@@ -78,14 +78,26 @@ Item {
             radius: 8
             color: Theme.panel
             border.color: Theme.border
+            opacity: node.host && node.host.liveValuesFinal ? 0.6 : 1  // dimmed: the last run's final value
             Text {
                 id: skewLabel
                 anchors.centerIn: parent
                 text: node.skewText
                 font.pixelSize: 9
                 font.family: Theme.monoFont
+                font.italic: node.host ? node.host.liveValuesFinal : false
                 color: Theme.textDim
             }
+            MouseArea {
+                id: skewHover
+                anchors.fill: parent
+                hoverEnabled: true
+                acceptedButtons: Qt.NoButton
+            }
+            ToolTip.visible: skewHover.containsMouse
+            ToolTip.delay: 500
+            ToolTip.text: qsTr("skew: spread of the inputs' watermarks (the most advanced input's minus the least advanced's).")
+                          + (node.host && node.host.liveValuesFinal ? "\n" + qsTr("Final value of the last run.") : "")
         }
         Rectangle {  // status badge
             id: badge
@@ -145,7 +157,7 @@ Item {
         }
         onDoubleClicked: (mouse) => { if (mouse.button === Qt.LeftButton) host.nodeActivated(node.nodeId) }
     }
-    ToolTip.visible: body.containsMouse && !body.pressed && node.summary.length > 0 && !badgeHover.containsMouse
+    ToolTip.visible: body.containsMouse && !body.pressed && node.summary.length > 0 && !badgeHover.containsMouse && !skewHover.containsMouse
     ToolTip.delay: 900
     ToolTip.text: node.typeName + " — " + node.summary
 

@@ -36,6 +36,10 @@ Rectangle {
         if (a >= 10 || a === 0) return v.toFixed(0)
         return v.toPrecision(2)
     }
+    /// A time-axis end, in seconds: whole seconds from 10 s, else two significant digits ("0.15", "2.5").
+    function seconds(t) {
+        return t >= 10 || t === 0 ? t.toFixed(0) : String(Number(t.toPrecision(2)))
+    }
 
     ColumnLayout {
         anchors.fill: parent
@@ -122,13 +126,15 @@ Rectangle {
                     Text {
                         anchors.top: parent.bottom; anchors.topMargin: 1
                         x: 0
-                        text: plot.timeFrom.toFixed(0) + " s"
+                        objectName: "plotTimeFrom"
+                        text: card.seconds(plot.timeFrom) + " s"
                         font.pixelSize: 9; color: Theme.textFaint
                     }
                     Text {
                         anchors.top: parent.bottom; anchors.topMargin: 1
                         anchors.right: parent.right
-                        text: plot.timeTo.toFixed(0) + " s" + (card.unit.length ? "  [" + card.unit + "]" : "")
+                        objectName: "plotTimeTo"
+                        text: card.seconds(plot.timeTo) + " s" + (card.unit.length ? " · " + card.unit : "")
                         font.pixelSize: 9; color: Theme.textFaint
                     }
                 }

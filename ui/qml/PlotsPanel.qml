@@ -26,6 +26,8 @@ Rectangle {
                                                           value: panel.run.telemetry.latest("node/" + id + "/" + figure)}))
                    .sort((a, b) => b.value - a.value)
     }
+    /// Some item has reached the chosen output in the newest run (before that its latency says nothing).
+    function reached() { return panel.run.telemetry.latest("output/" + panel.output + "/items") > 0 }
     function rate(v) { return v >= 1e6 ? (v / 1e6).toFixed(2) + " M" : v >= 1e3 ? (v / 1e3).toFixed(1) + " k" : v.toFixed(0) + " " }
 
     Text {
@@ -101,7 +103,7 @@ Rectangle {
                     unit: "ms"
                     store: panel.run.telemetry
                     timeWindow: panel.window
-                    reading: { panel.run.elapsed; return "p95 " + panel.run.telemetry.latest("output/" + panel.output + "/latency_p95_ms").toFixed(2) }
+                    reading: { panel.run.elapsed; return "p95 " + (panel.reached() ? panel.run.telemetry.latest("output/" + panel.output + "/latency_p95_ms").toFixed(2) : "—") }
                     legend: [{label: "last", color: "#94a3b8"}, {label: "p50", color: "#3b82f6"}, {label: "p95", color: "#f97316"}]
                     series: [{key: "output/" + panel.output + "/latency_ms", color: "#94a3b8", width: 1},
                              {key: "output/" + panel.output + "/latency_p50_ms", color: "#3b82f6", width: 2},
@@ -125,7 +127,8 @@ Rectangle {
                     Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
                     document: panel.document
                     nodeId: panel.output
-                    latency: { panel.run.elapsed; return panel.run.running ? panel.run.telemetry.latest("output/" + panel.output + "/latency_ms") : -1 }
+                    running: panel.run.running
+                    latency: { panel.run.elapsed; return panel.run.running && panel.reached() ? panel.run.telemetry.latest("output/" + panel.output + "/latency_ms") : -1 }
                     utility: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + panel.output + "/utility") }
                 }
                 PlotCard {

@@ -1,4 +1,5 @@
-// One probe: a title bar (drag it to move a floating card; collapse, dock or float, remove) over
+// One probe: a title bar (drag it to move a floating card; collapse, dock or float at its left end,
+// remove alone at its right end, so a click meant for docking never removes it) over
 // the probe kind's view (ScopeView, SpectrumView, ... loaded by name from probe_kinds.h). The
 // wheel over a card stays with it, so it never zooms the canvas underneath.
 import QtQuick
@@ -58,6 +59,13 @@ Rectangle {
                 tip: card.collapsed ? qsTr("Expand") : qsTr("Collapse")
                 onClicked: card.collapseToggled()
             }
+            IconButton {
+                objectName: "probeDock"
+                iconName: card.docked ? "undock" : "dock"
+                implicitWidth: 24; implicitHeight: 24
+                tip: card.docked ? qsTr("Float over the canvas") : qsTr("Dock in the Probes tab")
+                onClicked: card.dockToggled()
+            }
             Icon { name: "probe"; size: 15; color: card.probe.kind === "spectrum" ? "#a855f7" : Theme.accent }
             Text {
                 Layout.fillWidth: true
@@ -66,13 +74,6 @@ Rectangle {
                 font.weight: Font.DemiBold
                 color: Theme.text
                 elide: Text.ElideRight
-            }
-            IconButton {
-                objectName: "probeDock"
-                iconName: card.docked ? "undock" : "dock"
-                implicitWidth: 24; implicitHeight: 24
-                tip: card.docked ? qsTr("Float over the canvas") : qsTr("Dock in the Probes tab")
-                onClicked: card.dockToggled()
             }
             IconButton {
                 objectName: "probeRemove"

@@ -10,7 +10,8 @@ Rectangle {
     id: editor
     property GraphDocument document
     property string nodeId
-    property real latency: -1   // operating point (ms), < 0 when not running
+    property real latency: -1   // operating point (ms), < 0 when not running or before the first item
+    property bool running: false  // a run is on: the operating point reads "—" until the first item
     property real utility: 0
     property string error: ""
     readonly property var points: {
@@ -38,8 +39,9 @@ Rectangle {
             Layout.fillWidth: true
             Text { objectName: "plotTitle"; text: qsTr("QoS — %1").arg(editor.nodeId); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text; Layout.fillWidth: true; elide: Text.ElideRight }
             Text {
-                visible: editor.latency >= 0
-                text: qsTr("%1 ms → %2").arg(editor.latency.toFixed(1)).arg(editor.utility.toFixed(2))
+                objectName: "qosReading"
+                visible: editor.running || editor.latency >= 0
+                text: editor.latency >= 0 ? qsTr("%1 ms → %2").arg(editor.latency.toFixed(1)).arg(editor.utility.toFixed(2)) : "—"
                 font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.text
             }
         }

@@ -33,6 +33,12 @@ struct EngineJob {
     double lastRateTime = 0;
     /// "node.port" of every input port, by node and port index as the telemetry's queues count them.
     std::vector<std::vector<QString>> inputPorts;
+    /// The last watermark lag (ms) of every input port and skew (ms) of every node seen while the
+    /// streams were in progress, by the same indices; -1 before any. Once a stream ends its watermark
+    /// says nothing, so these are what the canvas keeps showing as the run's final values.
+    std::vector<std::vector<double>> lastLagMs;
+    std::vector<double> lastSkewMs;
+    TimeNs frontierNs = kBeginningOfTime;  ///< see rememberProgress
     LocalizationChannels localizationTaps;  // the localization taps' rings
     /// Warnings the nodes gave while the engine was built, "node: message" (set before engineStarted).
     QStringList startWarnings;
@@ -64,6 +70,33 @@ QString spanText(double milliseconds) {
 
 /// Whether a watermark says where a stream is (not "nothing yet", not "ended").
 bool inStream(TimeNs watermark) { return watermark != kBeginningOfTime && watermark != kEndOfTime; }
+
+/// Record in `job` the watermark lags and skews `snapshot` shows while its streams are in progress.
+/// Lags are measured from the frontier: the furthest any source's watermark has been seen in stream
+/// (any node's when sources say nothing), kept once a source ends, as a fast run's sources end
+/// before their followers catch up.
+void rememberProgress(EngineJob& job, const RunRecord& record, const TelemetrySnapshot& snapshot) {
+    TimeNs furthest = kBeginningOfTime;
+    for (std::size_t source : record.sources) {
+        if (source < snapshot.nodes.size() && inStream(snapshot.nodes[source].watermarkNs)) furthest = std::max(furthest, snapshot.nodes[source].watermarkNs);
+    }
+    if (!inStream(furthest)) {
+        for (const NodeTelemetry& t : snapshot.nodes) {
+            if (inStream(t.watermarkNs)) furthest = std::max(furthest, t.watermarkNs);
+        }
+    }
+    TimeNs& frontier = job.frontierNs;
+    if (inStream(furthest)) frontier = inStream(frontier) ? std::max(frontier, furthest) : furthest;
+    for (std::size_t n = 0; n < snapshot.nodes.size() && n < job.lastSkewMs.size(); ++n) {
+        if (snapshot.nodes[n].skewMs > 0) job.lastSkewMs[n] = snapshot.nodes[n].skewMs;
+    }
+    if (!inStream(frontier)) return;
+    for (const QueueTelemetry& q : snapshot.queues) {
+        const auto node = static_cast<std::size_t>(q.node), port = static_cast<std::size_t>(q.port);
+        if (node >= job.lastLagMs.size() || port >= job.lastLagMs[node].size() || !inStream(q.watermarkNs)) continue;
+        job.lastLagMs[node][port] = std::max(0.0, static_cast<double>(frontier - q.watermarkNs) / 1e6);  // ahead of the input: caught up
+    }
+}
 
 QString schedulerSpecText(const SchedulerSpec& spec) {
     QString text = QString::fromStdString(spec.name);
@@ -153,9 +186,10 @@ bool RunController::start(const QString& schedulerText) {
         if (node.descriptor->isSource()) sourceIds.push_back(node.id);
     }
     schedulerText_ = schedulerSpecText(scheduler);
-    telemetry_.beginRun(schedulerText_, nodeIds, outputIds, sourceIds);
+    telemetry_.beginRun(schedulerText_, nodeIds, outputIds, sourceIds, {tapNodes.begin(), tapNodes.end()});
     runningSpec_ = document_->spec();
     document_->problems()->setProblems(kRunProblems, {});
+    document_->edges()->setLiveTexts({});  // the last run's final values
     restartNeeded_ = false;
     Q_EMIT restartNeededChanged();
 
@@ -169,8 +203,10 @@ bool RunController::start(const QString& schedulerText) {
     for (const ValidatedNode& node : graph.nodes) {
         std::vector<QString> ports;
         for (const ResolvedPort& port : node.inputs) ports.push_back(QString::fromStdString(node.id + "." + port.name));
+        job->lastLagMs.emplace_back(ports.size(), -1.0);
         job->inputPorts.push_back(std::move(ports));
     }
+    job->lastSkewMs.assign(graph.nodes.size(), -1.0);
     job_ = job;
     lastCpuSeconds_ = 0;
     lastCpuWall_ = 0;
@@ -298,7 +334,6 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
         else setState("stopped", tr("Stopped after %1 s").arg(summary.value("wall_s").toDouble(), 0, 'f', 2));
         Q_EMIT runFinished(summary);
     }
-    if (document_) document_->edges()->setLiveTexts({});
     if (restartQueued_) {
         restartQueued_ = false;
         start(queuedRestart_);
@@ -321,6 +356,7 @@ void RunController::pollTelemetry() {
     const TelemetrySnapshot* latest = nullptr;
     while (const TelemetrySnapshot* snapshot = channel->next()) {
         telemetry_.add(*snapshot);
+        if (const RunRecord* record = telemetry_.run(-1)) rememberProgress(*job_, *record, *snapshot);
         elapsed_ = snapshot->elapsedSeconds;
         memoryMiB_ = static_cast<double>(snapshot->liveBytes) / (1024.0 * 1024.0);
         if (latest) channel->release(latest);
@@ -354,18 +390,15 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     QHash<QString, NodeRunState> states;
     QHash<QString, QString> rates;
     std::vector<GraphError> faults;
+    // The run's last snapshot gives each wire its rate over the whole run (the final value shown
+    // after it ends), not over the last quarter second, when a paced source may have gone quiet.
+    const bool last = snapshot.engineState != "running";
+    if (last) {
+        job_->lastRateTime = 0;
+        std::fill(job_->lastItemsOut.begin(), job_->lastItemsOut.end(), 0);
+        std::fill(job_->lastSamplesOut.begin(), job_->lastSamplesOut.end(), 0);
+    }
     const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
-    // Where the graph's input is: the most advanced source's watermark (any node's in a graph whose
-    // sources say nothing). Each wire's watermark lag is measured from it.
-    TimeNs frontier = kBeginningOfTime;
-    for (std::size_t source : record->sources) {
-        if (source < snapshot.nodes.size() && inStream(snapshot.nodes[source].watermarkNs)) frontier = std::max(frontier, snapshot.nodes[source].watermarkNs);
-    }
-    if (!inStream(frontier)) {
-        for (const NodeTelemetry& t : snapshot.nodes) {
-            if (inStream(t.watermarkNs)) frontier = std::max(frontier, t.watermarkNs);
-        }
-    }
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
         const NodeTelemetry& t = snapshot.nodes[n];
         const QString id = QString::fromStdString(record->nodeIds[n]);
@@ -374,7 +407,7 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
         state.detail = t.failed ? QString::fromStdString(t.failure)
                                 : tr("%1 items in, %2 out, %3 queued, %4 µs per item")
                                       .arg(t.itemsIn).arg(t.itemsOut).arg(t.queuedItems).arg(t.costNsPerItem / 1000.0, 0, 'f', 2);
-        if (t.skewMs > 0) state.skew = tr("skew %1").arg(spanText(t.skewMs));
+        if (n < job_->lastSkewMs.size() && job_->lastSkewMs[n] > 0) state.skew = tr("skew %1").arg(spanText(job_->lastSkewMs[n]));
         states.insert(id, state);
         if (t.failed) faults.push_back(GraphError{record->nodeIds[n], "", "", t.failure});
         if (dt > 0) {
@@ -389,14 +422,15 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     document_->nodes()->setRunStates(states);
     if (faults.size() != document_->problems()->problemsOf(kRunProblems).size()) document_->problems()->setProblems(kRunProblems, std::move(faults));
     if (!liveValues_ || dt <= 0) return;
-    // What each input port has seen of its stream: "wm −120 ms" behind the frontier, "3 late".
+    // What each input port has seen of its stream: "wm −120 ms" behind the frontier, "3 late" (the
+    // last lag measured while the stream was in progress: after it ends, the run's final value).
     QHash<QString, QString> streams;
     for (const QueueTelemetry& q : snapshot.queues) {
         const auto node = static_cast<std::size_t>(q.node), port = static_cast<std::size_t>(q.port);
         if (node >= job_->inputPorts.size() || port >= job_->inputPorts[node].size()) continue;
         QStringList parts;
-        if (inStream(q.watermarkNs) && inStream(frontier)) {
-            const double lagMs = std::max(0.0, static_cast<double>(frontier - q.watermarkNs) / 1e6);  // ahead of the input: caught up
+        const double lagMs = job_->lastLagMs[node][port];
+        if (lagMs >= 0) {
             parts.append(lagMs < 0.5 ? tr("wm 0 ms") : tr("wm −%1").arg(spanText(lagMs)));
         }
         if (q.lateItems > 0) parts.append(tr("%1 late").arg(q.lateItems));
@@ -441,8 +475,9 @@ void RunController::onParameterChanged(const QString& nodeId, const QString& nam
 void RunController::checkRestartNeeded() {
     if (!document_) return;
     if (!running()) {
-        if (job_ == nullptr && state_ != "idle") {
+        if (job_ == nullptr && state_ != "idle") {  // the last run's final values no longer describe the graph
             document_->nodes()->setRunStates({});
+            document_->edges()->setLiveTexts({});
             document_->problems()->setProblems(kRunProblems, {});
         }
         return;

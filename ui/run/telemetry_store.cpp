@@ -10,9 +10,10 @@ namespace isochron::ui {
 TelemetryStore::TelemetryStore(QObject* parent) : QObject(parent) {}
 
 int TelemetryStore::beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds,
-                             const std::vector<std::string>& sourceIds) {
+                             const std::vector<std::string>& sourceIds, std::vector<std::string> internalIds) {
     auto record = std::make_unique<RunRecord>();
     record->label = label;
+    record->internalIds = std::move(internalIds);
     record->nodeIds = std::move(nodeIds);
     record->outputIds = std::move(outputIds);
     for (std::size_t n = 0; n < record->nodeIds.size(); ++n) {
@@ -20,7 +21,7 @@ int TelemetryStore::beginRun(const QString& label, std::vector<std::string> node
     }
     // Every series exists before the first snapshot, so adding points never allocates.
     for (const std::string& id : record->outputIds) {
-        for (const char* figure : {"latency_ms", "latency_p50_ms", "latency_p95_ms", "items_per_s", "samples_per_s", "utility"}) {
+        for (const char* figure : {"items", "latency_ms", "latency_p50_ms", "latency_p95_ms", "items_per_s", "samples_per_s", "utility"}) {
             ring(*record, "output/" + id + "/" + figure);
         }
     }
@@ -55,6 +56,7 @@ void TelemetryStore::add(const TelemetrySnapshot& s) {
             auto it = run.series.find(prefix + figure);
             return it == run.series.end() ? nullptr : it->second.get();
         };
+        if (SeriesRing* r = find("items")) r->push(t, static_cast<double>(o.items));
         if (SeriesRing* r = find("latency_ms")) r->push(t, o.latencyLastMs);
         if (SeriesRing* r = find("latency_p50_ms")) r->push(t, o.latencyP50Ms);
         if (SeriesRing* r = find("latency_p95_ms")) r->push(t, o.latencyP95Ms);
@@ -109,7 +111,10 @@ QStringList TelemetryStore::outputs() const {
 QStringList TelemetryStore::nodes() const {
     QStringList list;
     if (!runs_.empty()) {
-        for (const std::string& id : runs_.back()->nodeIds) list.append(QString::fromStdString(id));
+        const RunRecord& record = *runs_.back();
+        for (const std::string& id : record.nodeIds) {
+            if (std::find(record.internalIds.begin(), record.internalIds.end(), id) == record.internalIds.end()) list.append(QString::fromStdString(id));
+        }
     }
     return list;
 }

@@ -18,7 +18,8 @@
 
 namespace isochron::ui {
 
-/// One run: what ran it and what it measured. Series keys: "output/<id>/latency_ms" (last item),
+/// One run: what ran it and what it measured. Series keys: "output/<id>/items" (reached so far),
+/// "output/<id>/latency_ms" (last item),
 /// ".../latency_p50_ms", ".../latency_p95_ms", ".../items_per_s", ".../samples_per_s",
 /// ".../utility", "node/<id>/queued", "node/<id>/cost_us", "node/<id>/selectivity",
 /// "engine/memory_mib", "engine/samples_per_s" (reaching the outputs), "engine/source_samples_per_s"
@@ -28,6 +29,7 @@ struct RunRecord {
     std::vector<std::string> nodeIds;
     std::vector<std::string> outputIds;
     std::vector<std::size_t> sources;  ///< indices into nodeIds of the source nodes
+    std::vector<std::string> internalIds;  ///< nodes the editor added to watch the run (never listed to the user)
     std::uint64_t lastSourceSamples = 0;
     double lastSourceTime = 0;
     std::map<std::string, std::unique_ptr<SeriesRing>> series;
@@ -47,10 +49,10 @@ class TelemetryStore : public QObject {
 public:
     explicit TelemetryStore(QObject* parent = nullptr);
 
-    /// Start a record for a run of `nodeIds`; `outputIds` are the nodes without output ports and
-    /// `sourceIds` those without inputs.
+    /// Start a record for a run of `nodeIds`; `outputIds` are the nodes without output ports,
+    /// `sourceIds` those without inputs and `internalIds` the editor's own taps (measured, not in `nodes`).
     int beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds,
-                 const std::vector<std::string>& sourceIds = {});
+                 const std::vector<std::string>& sourceIds = {}, std::vector<std::string> internalIds = {});
     /// Append one snapshot to the newest run. [no allocation once every series exists]
     void add(const TelemetrySnapshot& snapshot);
     /// Attach the engine's summary to the newest run.
@@ -58,7 +60,7 @@ public:
     Q_INVOKABLE void clear();
 
     int runCount() const { return static_cast<int>(runs_.size()); }
-    /// Outputs and nodes of the newest run.
+    /// Outputs and nodes of the newest run (without the editor's internal ones).
     QStringList outputs() const;
     QStringList nodes() const;
     /// A series of run `run` (-1: the newest), or null.
