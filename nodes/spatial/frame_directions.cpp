@@ -207,7 +207,9 @@ private:
         std::snprintf(facts, sizeof facts, "frames of %lld samples (%.1f ms at %g Hz) are too short for an array %.3f m across (%.2f ms at %g m/s)",
                       static_cast<long long>(frameSize_), 1e3 * static_cast<double>(frameSize_) / rateHz_, rateHz_, geometry_.aperture(),
                       1e3 * geometry_.aperture() / speedOfSound, speedOfSound);
-        const std::string why = std::string(facts) + " (" + geometry_.origin + ")";
+        // A hand-held or table array is centimetres wide: metres across is mostly a geometry in cm or mm.
+        const std::string units = geometry_.aperture() > 2.0 ? "; positions are in metres: is the geometry in centimetres or millimetres?" : "";
+        const std::string why = std::string(facts) + " (" + geometry_.origin + units + ")";
         for (std::int64_t longer = frameSize_ + 1; longer <= kLongestFrame; ++longer) {
             if (PairLagTables::framesHoldLags(geometry_, speedOfSound, longer, rateHz_, highestBandHz(longer, rateHz_))) {
                 return why + ": set " + frame + " to at least " + std::to_string(longer) + " samples";

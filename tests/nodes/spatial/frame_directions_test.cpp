@@ -253,6 +253,8 @@ TEST_CASE("frames too short for the array name the STFT's frame parameter and th
     const std::string& message = tooShort.failures.front();
     INFO(message);
     CHECK_THAT(message, Catch::Contains("node 'stft' (stft.frame)") && Catch::Contains("frames of 1024 samples"));
+    // Metres of spacing are more often a geometry in centimetres than a real array: the message asks.
+    CHECK_THAT(message, Catch::Contains("is the geometry in centimetres or millimetres?"));
     const auto at = message.find("at least ");
     REQUIRE(at != std::string::npos);
     const std::int64_t shortest = std::stoll(message.substr(at + 9));
