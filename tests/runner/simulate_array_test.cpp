@@ -83,7 +83,8 @@ TEST_CASE("isochron-simulate-array places --target and its interferer at --dista
     const std::string common = "--geometry square4:0.2 --out " + (dir / "a.wav").string() + " --truth " + (dir / "t.json").string() +
                                " --target " + target.string() + " --target-azimuth 60 --interferer-azimuth 200";
     REQUIRE(simulate(common + " --distance 1.5").status == 0);
-    for (const auto& event : readTruth(dir / "t.json")["events"]) CHECK(event["distance_m"].get<double>() == 1.5);
+    const nlohmann::json truth = readTruth(dir / "t.json");  // named: a loop over a temporary's member dangles
+    for (const auto& event : truth["events"]) CHECK(event["distance_m"].get<double>() == 1.5);
     // In a 6 x 5 m room with the array at (2.5, 2): 3.5 m towards 60 degrees is outside, 1.5 m is not.
     const std::string room = " --room 6,5,3 --room-array 2.5,2,1.5";
     CHECK(simulate(common + room + " --distance 1.5").status == 0);
