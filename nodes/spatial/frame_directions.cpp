@@ -215,7 +215,7 @@ private:
                 return why + ": set " + frame + " to at least " + std::to_string(longer) + " samples";
             }
         }
-        return why + ": no frame up to " + std::to_string(kLongestFrame) + " samples is long enough (are the geometry's positions in metres?)";
+        return why + ": no frame up to " + std::to_string(kLongestFrame) + " samples is long enough";
     }
 
     /// MUSIC / GEVD-MUSIC: the signal-subspace projectors of the subspace_bins bins of largest weight,
