@@ -37,7 +37,8 @@ double QosGraph::utility(double latencyMs) const noexcept {
         const QosPoint& b = points_[i];
         if (latencyMs <= b.latencyMs) {
             if (b.latencyMs == a.latencyMs) return b.utility;
-            return a.utility + (b.utility - a.utility) * (latencyMs - a.latencyMs) / (b.latencyMs - a.latencyMs);
+            // std::lerp with t in [0, 1] stays between the two utilities (the plain formula could round past them).
+            return std::lerp(a.utility, b.utility, std::clamp((latencyMs - a.latencyMs) / (b.latencyMs - a.latencyMs), 0.0, 1.0));
         }
     }
     return points_.back().utility;

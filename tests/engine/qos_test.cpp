@@ -72,6 +72,18 @@ TEST_CASE("QoS graph: utility, gradient and slack by the definition", "[qos]") {
     CHECK(deadline.utility(1e9) == 0.0);
 }
 
+TEST_CASE("QoS graph: interpolation never leaves its segment's utilities, even on a very long segment", "[qos]") {
+    // fuzz_qos_curve: from 0.82 at 11 ms to 0 at 2e9 ms, just before the end the plain formula rounded below 0.
+    const QosGraph qos(std::vector<QosPoint>{{5, 0}, {10, 1}, {11, 0.82}, {2e9, 0}});
+    for (double ms = 2e9; ms > 2e9 - 1e4; ms = std::nextafter(ms, 0.0) - 97.0) {
+        INFO("latency " << ms);
+        CHECK(qos.utility(ms) >= 0.0);
+        CHECK(qos.utility(ms) <= 0.82);
+    }
+    CHECK(qos.utility(std::nextafter(2e9, 0.0)) >= 0.0);
+    CHECK(qos.utility(2e9) == 0.0);
+}
+
 TEST_CASE("QoS graph: bad points are refused with the reason, JSON round-trips", "[qos]") {
     CHECK_THROWS_WITH(QosGraph({}), Catch::Contains("at least one point"));
     CHECK_THROWS_WITH(QosGraph({{0, 1}, {5, 1.5}}), Catch::Contains("point 1") && Catch::Contains("utility"));
