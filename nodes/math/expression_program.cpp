@@ -19,6 +19,15 @@ constexpr int kMaxNesting = 64;
 
 using Code = ExpressionProgram::Code;
 
+/// `text` for a message: bytes that are not printable ASCII (a NUL would end the message) shown as '?'.
+std::string printable(std::string_view text) {
+    std::string shown(text);
+    for (char& c : shown) {
+        if (c < ' ' || c > '~') c = '?';
+    }
+    return shown;
+}
+
 struct FunctionName {
     std::string_view name;
     Code code;
@@ -88,13 +97,13 @@ public:
         if (text_.size() > kMaxLength) fail("the expression is longer than " + std::to_string(kMaxLength) + " characters");
         expression();
         skipSpace();
-        if (position_ < text_.size()) fail("unexpected '" + std::string(1, text_[position_]) + "'");
+        if (position_ < text_.size()) fail("unexpected '" + printable(text_.substr(position_, 1)) + "'");
         return std::move(code_);
     }
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw std::invalid_argument(what + " at character " + std::to_string(position_ + 1) + " of '" + std::string(text_) + "'");
+        throw std::invalid_argument(what + " at character " + std::to_string(position_ + 1) + " of '" + printable(text_) + "'");
     }
     void skipSpace() {
         while (position_ < text_.size() && (text_[position_] == ' ' || text_[position_] == '\t' || text_[position_] == '\n')) ++position_;
@@ -251,10 +260,11 @@ std::string_view symbol(Code code) {
     return "";
 }
 
+/// A constant as text that compiles back to the same float (a negative one as "-x").
 std::string constantText(float value) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(std::fabs(value)));
-    return std::signbit(value) ? "(-" + std::string(buffer) + ")" : std::string(buffer);
+    return std::signbit(value) ? "-" + std::string(buffer) : std::string(buffer);
 }
 
 }  // namespace
@@ -278,25 +288,45 @@ ExpressionProgram ExpressionProgram::compile(std::string_view text) {
 }
 
 std::string ExpressionProgram::toText() const {
-    std::vector<std::string> stack;
+    // Each operand's text with its precedence (the grammar's levels), so parentheses go only where
+    // the grammar needs them: printed text never nests deeper than the text it was compiled from.
+    enum Precedence { Sum = 1, Product = 2, Unary = 3, Raised = 4, Atom = 5 };
+    struct Operand {
+        std::string text;
+        int precedence;
+    };
+    auto wrapped = [](const Operand& operand, bool parenthesise) { return parenthesise ? "(" + operand.text + ")" : operand.text; };
+    std::vector<Operand> stack;
     for (const Instruction& instruction : code_) {
         switch (instruction.code) {
-            case Code::Input: stack.push_back(std::string(1, static_cast<char>('a' + instruction.input))); continue;
-            case Code::Constant: stack.push_back(constantText(instruction.constant)); continue;
-            case Code::Negate: stack.back() = "(-" + stack.back() + ")"; continue;
+            case Code::Input: stack.push_back({std::string(1, static_cast<char>('a' + instruction.input)), Atom}); continue;
+            case Code::Constant:
+                stack.push_back({constantText(instruction.constant), std::signbit(instruction.constant) ? Unary : Atom});
+                continue;
+            case Code::Negate: stack.back() = {"-" + wrapped(stack.back(), stack.back().precedence < Unary), Unary}; continue;
             default: break;
         }
         const std::string name(symbol(instruction.code));
         if (arity(instruction.code) == 1) {
-            stack.back() = name + "(" + stack.back() + ")";
+            stack.back() = {name + "(" + stack.back().text + ")", Atom};
             continue;
         }
-        std::string right = std::move(stack.back());
+        const Operand right = std::move(stack.back());
         stack.pop_back();
-        const bool infix = name.front() == ' ';
-        stack.back() = infix ? "(" + stack.back() + name + right + ")" : name + "(" + stack.back() + ", " + right + ")";
+        Operand& left = stack.back();
+        if (name.front() != ' ') {
+            left = {name + "(" + left.text + ", " + right.text + ")", Atom};
+            continue;
+        }
+        const int precedence = instruction.code == Code::Power ? Raised
+                               : (instruction.code == Code::Add || instruction.code == Code::Subtract) ? Sum
+                                                                                                        : Product;
+        // '^' is right-associative and its exponent may be a unary minus; the others are left-associative.
+        const bool leftNeeds = precedence == Raised ? left.precedence <= Raised : left.precedence < precedence;
+        const bool rightNeeds = precedence == Raised ? right.precedence < Unary : right.precedence <= precedence;
+        left = {wrapped(left, leftNeeds) + name + wrapped(right, rightNeeds), precedence};
     }
-    return stack.back();
+    return stack.back().text;
 }
 
 void ExpressionProgram::evaluate(std::span<const float* const> inputs, std::int64_t count, float* out) {

@@ -47,7 +47,7 @@ public:
     const std::vector<Instruction>& instructions() const { return code_; }
     /// Inputs the expression reads: one more than the highest input it names (0 for a constant).
     int inputsUsed() const { return inputsUsed_; }
-    /// The expression as fully parenthesised text that compiles back to this program. [allocates]
+    /// The expression as text with only the parentheses it needs, which compiles back to this program. [allocates]
     std::string toText() const;
 
     /// out[i] = the expression with input k = inputs[k][i], for i < count. `inputs` has at least
