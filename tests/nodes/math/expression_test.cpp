@@ -92,6 +92,15 @@ TEST_CASE("an expression that does not compile says what and where", "[math][exp
         CHECK_THROWS_WITH(ExpressionProgram::compile(text), Catch::Contains(message));
     }
     CHECK_THROWS_WITH(ExpressionProgram::compile(std::string(100, '(') + "a" + std::string(100, ')')), Catch::Contains("nested more than 64"));
+    // Found by fuzz_expression: a NUL byte in the text ended the message before the position.
+    CHECK_THROWS_WITH(ExpressionProgram::compile(std::string("a \0 b", 5)), Catch::Contains("unexpected '?' at character 3 of 'a ? b'"));
+}
+
+TEST_CASE("a long flat expression prints as text that compiles back (fuzz_expression regression)", "[math][expression]") {
+    std::string sum = "a";
+    for (int i = 0; i < 200; ++i) sum += i % 2 ? " - b" : " + c * -a";
+    const ExpressionProgram program = ExpressionProgram::compile(sum);
+    CHECK(ExpressionProgram::compile(program.toText()).instructions() == program.instructions());
 }
 
 TEST_CASE("math.expression combines aligned inputs through the engine", "[math][expression]") {
