@@ -70,6 +70,7 @@ float apply(Code code, float x) {
         case Code::Tanh: return std::tanh(x);
         case Code::Floor: return std::floor(x);
         case Code::Ceil: return std::ceil(x);
+        case Code::Square: return x * x;
         default: return x;
     }
 }
@@ -222,8 +223,13 @@ private:
         fail("'" + std::string(word) + "' is neither an input (a to p), pi nor a function");
     }
 
-    /// Append `code`, or fold it into a constant when its operands are constants and the result is finite.
+    /// Append `code`, or fold it into a constant when its operands are constants and the result is
+    /// finite; a power of the constant 2 becomes a square.
     void operation(Code code) {
+        if (code == Code::Power && code_.back().code == Code::Constant && code_.back().constant == 2.0f && code_[code_.size() - 2].code != Code::Constant) {
+            code_.back() = {Code::Square, 0, 0.0f};
+            return;
+        }
         const int operands = arity(code);
         const std::size_t size = code_.size();
         const bool constantOperands = std::all_of(code_.end() - operands, code_.end(), [](const auto& i) { return i.code == Code::Constant; });
@@ -264,7 +270,9 @@ std::string_view symbol(Code code) {
 std::string constantText(float value) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(std::fabs(value)));
-    return std::signbit(value) ? "-" + std::string(buffer) : std::string(buffer);
+    std::string text(std::signbit(value) ? "-" : "");
+    text.append(buffer);
+    return text;
 }
 
 }  // namespace
@@ -295,7 +303,10 @@ std::string ExpressionProgram::toText() const {
         std::string text;
         int precedence;
     };
-    auto wrapped = [](const Operand& operand, bool parenthesise) { return parenthesise ? "(" + operand.text + ")" : operand.text; };
+    // (Appending rather than "(" + text: GCC 12 warns wrongly about overlapping copies in the latter.)
+    auto wrapped = [](const Operand& operand, bool parenthesise) {
+        return parenthesise ? std::string("(").append(operand.text).append(")") : operand.text;
+    };
     std::vector<Operand> stack;
     for (const Instruction& instruction : code_) {
         switch (instruction.code) {
@@ -303,8 +314,12 @@ std::string ExpressionProgram::toText() const {
             case Code::Constant:
                 stack.push_back({constantText(instruction.constant), std::signbit(instruction.constant) ? Unary : Atom});
                 continue;
-            case Code::Negate: stack.back() = {"-" + wrapped(stack.back(), stack.back().precedence < Unary), Unary}; continue;
+            case Code::Negate: stack.back() = {std::string("-").append(wrapped(stack.back(), stack.back().precedence < Unary)), Unary}; continue;
             default: break;
+        }
+        if (instruction.code == Code::Square) {
+            stack.back() = {wrapped(stack.back(), stack.back().precedence <= Raised) + " ^ 2", Raised};
+            continue;
         }
         const std::string name(symbol(instruction.code));
         if (arity(instruction.code) == 1) {
@@ -352,6 +367,7 @@ void ExpressionProgram::evaluate(std::span<const float* const> inputs, std::int6
                     case Code::Negate: for (std::int64_t i = 0; i < n; ++i) result[i] = -x[i]; break;
                     case Code::Abs: for (std::int64_t i = 0; i < n; ++i) result[i] = std::fabs(x[i]); break;
                     case Code::Sqrt: for (std::int64_t i = 0; i < n; ++i) result[i] = std::sqrt(x[i]); break;
+                    case Code::Square: for (std::int64_t i = 0; i < n; ++i) result[i] = x[i] * x[i]; break;
                     default: for (std::int64_t i = 0; i < n; ++i) result[i] = apply(instruction.code, x[i]); break;
                 }
                 operands_[static_cast<std::size_t>(depth - 1)] = result;

@@ -72,6 +72,8 @@ TEST_CASE("an expression folds constants and counts the inputs it reads", "[math
     CHECK(ExpressionProgram::compile("(-2)^a - (b - c) / (a * b) - -(a + b)^2").toText() == "(-2) ^ a - (b - c) / (a * b) - -(a + b) ^ 2");
     CHECK(ExpressionProgram::compile("(a^b)^c + a^-b^c").toText() == "(a ^ b) ^ c + a ^ -b ^ c");
     CHECK(ExpressionProgram::compile("1/0 + a").instructions().size() == 5);  // inf is not folded: its text would not compile
+    CHECK(ExpressionProgram::compile("(a + b)^2").instructions().back().code == ExpressionProgram::Code::Square);
+    CHECK(ExpressionProgram::compile("(-a)^(1 + 1)").toText() == "(-a) ^ 2");
 }
 
 TEST_CASE("an expression that does not compile says what and where", "[math][expression]") {
