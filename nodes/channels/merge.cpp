@@ -11,9 +11,11 @@ class Merge final : public AlignedOperator {
 protected:
     void combine(std::int64_t from, std::int64_t count) override {
         const int channels = inputCount();
-        const Timebase& perChannel = *timebase();
-        const Timebase& interleavedBase = Timebase::get(perChannel.rateHz() * channels, perChannel.zeroTimeNs(), perChannel.clock());
-        auto interleaved = SigSeg<float>::allocate(count * channels, from * channels, &interleavedBase);
+        if (!interleavedBase_) {  // the inputs keep one timebase (AlignedInputs refuses another)
+            const Timebase& perChannel = *timebase();
+            interleavedBase_ = &Timebase::get(perChannel.rateHz() * channels, perChannel.zeroTimeNs(), perChannel.clock());
+        }
+        auto interleaved = SigSeg<float>::allocate(count * channels, from * channels, interleavedBase_);
         float* out = interleaved.writable().data();
         for (int c = 0; c < channels; ++c) {
             const std::span<const float> in = read(c, from, count);
@@ -21,6 +23,9 @@ protected:
         }
         emit(0, Item::signal(std::move(interleaved)));
     }
+
+private:
+    const Timebase* interleavedBase_ = nullptr;
 };
 
 }  // namespace

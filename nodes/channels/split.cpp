@@ -21,13 +21,15 @@ protected:
                                 std::to_string(interleaved.endIndex()) + ") does not hold whole frames of " +
                                 std::to_string(channels_) + " channels");
         }
-        const Timebase& source = *interleaved.timebase();
-        const Timebase& perChannel = Timebase::get(source.rateHz() / channels_, source.zeroTimeNs(), source.clock());
+        if (interleaved.timebase() != source_) {
+            source_ = interleaved.timebase();
+            perChannel_ = &Timebase::get(source_->rateHz() / channels_, source_->zeroTimeNs(), source_->clock());
+        }
         const std::int64_t frames = interleaved.length() / channels_;
         const std::int64_t firstFrame = interleaved.startIndex() / channels_;
         const std::span<const float> in = interleaved.materialize();
         for (int c = 0; c < channels_; ++c) {
-            auto channel = SigSeg<float>::allocate(frames, firstFrame, &perChannel);
+            auto channel = SigSeg<float>::allocate(frames, firstFrame, perChannel_);
             float* out = channel.writable().data();
             for (std::int64_t f = 0; f < frames; ++f) out[f] = in[static_cast<std::size_t>(f * channels_ + c)];
             emit(c, Item::signal(std::move(channel)));
@@ -36,6 +38,8 @@ protected:
 
 private:
     int channels_ = 1;
+    const Timebase* source_ = nullptr;      // the input's timebase, and
+    const Timebase* perChannel_ = nullptr;  // the outputs' one derived from it
 };
 
 }  // namespace

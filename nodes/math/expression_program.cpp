@@ -4,7 +4,6 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <numbers>
 #include <stdexcept>
 
@@ -13,8 +12,10 @@ namespace {
 
 /// Samples evaluated per pass: the operand blocks stay in the L1 cache.
 constexpr std::int64_t kBlock = 256;
-/// Longest expression text and deepest nesting accepted (a bound on recursion and on the program).
-constexpr std::size_t kMaxLength = 4096;
+/// Largest program and deepest nesting accepted (bounds on its size and on the parser's recursion).
+/// Both are properties of the program, not of its spelling, so the printed form of an accepted
+/// program is accepted too.
+constexpr std::size_t kMaxInstructions = 4096;
 constexpr int kMaxNesting = 64;
 
 using Code = ExpressionProgram::Code;
@@ -95,7 +96,6 @@ public:
     explicit Parser(std::string_view text) : text_(text) {}
 
     std::vector<ExpressionProgram::Instruction> parse() {
-        if (text_.size() > kMaxLength) fail("the expression is longer than " + std::to_string(kMaxLength) + " characters");
         expression();
         skipSpace();
         if (position_ < text_.size()) fail("unexpected '" + printable(text_.substr(position_, 1)) + "'");
@@ -184,17 +184,26 @@ private:
             }
         }
         const std::string_view spelled = text_.substr(start, position_ - start);
-        double value = 0;
-        const auto [end, error] = std::from_chars(spelled.data(), spelled.data() + spelled.size(), value);
-        if (error != std::errc() || end != spelled.data() + spelled.size()) {
+        const char* last = spelled.data() + spelled.size();
+        float value = 0;  // read as a float directly: what toText() prints reads back exactly
+        auto [end, error] = std::from_chars(spelled.data(), last, value);
+        if (error == std::errc::result_out_of_range && end == last) {
+            // Below the smallest float (zero or subnormal) or above the largest: the double tells which.
+            double wide = 0;
+            const auto [wideEnd, wideError] = std::from_chars(spelled.data(), last, wide);
+            const bool tiny = wideError == std::errc() ? std::fabs(wide) < 1.0 : spelled.find("e-") != std::string_view::npos || spelled.find("E-") != std::string_view::npos;
+            if (!tiny) {
+                position_ = start;
+                fail("'" + std::string(spelled) + "' is too large for a float");
+            }
+            value = static_cast<float>(wide);
+            error = std::errc();
+        }
+        if (error != std::errc() || end != last) {
             position_ = start;
             fail("'" + std::string(spelled) + "' is not a number");
         }
-        if (!std::isfinite(static_cast<float>(value))) {
-            position_ = start;
-            fail("'" + std::string(spelled) + "' is too large for a float");
-        }
-        code_.push_back({Code::Constant, 0, static_cast<float>(value)});
+        push({Code::Constant, 0, value});
     }
     void name() {
         const std::size_t start = position_;
@@ -212,11 +221,11 @@ private:
             return;
         }
         if (word == "pi") {
-            code_.push_back({Code::Constant, 0, std::numbers::pi_v<float>});
+            push({Code::Constant, 0, std::numbers::pi_v<float>});
             return;
         }
         if (word.size() == 1 && word[0] >= 'a' && word[0] <= 'p') {
-            code_.push_back({Code::Input, word[0] - 'a', 0.0f});
+            push({Code::Input, word[0] - 'a', 0.0f});
             return;
         }
         position_ = start;
@@ -242,7 +251,12 @@ private:
                 return;
             }
         }
-        code_.push_back({code, 0, 0.0f});
+        push({code, 0, 0.0f});
+    }
+
+    void push(ExpressionProgram::Instruction instruction) {
+        if (code_.size() >= kMaxInstructions) fail("the expression has more than " + std::to_string(kMaxInstructions) + " operations and values");
+        code_.push_back(instruction);
     }
 
     std::string_view text_;
@@ -269,9 +283,9 @@ std::string_view symbol(Code code) {
 /// A constant as text that compiles back to the same float (a negative one as "-x").
 std::string constantText(float value) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(std::fabs(value)));
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, std::fabs(value));  // the shortest text that reads back as it
     std::string text(std::signbit(value) ? "-" : "");
-    text.append(buffer);
+    text.append(buffer, error == std::errc() ? end : buffer);
     return text;
 }
 

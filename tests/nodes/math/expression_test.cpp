@@ -98,11 +98,27 @@ TEST_CASE("an expression that does not compile says what and where", "[math][exp
     CHECK_THROWS_WITH(ExpressionProgram::compile(std::string("a \0 b", 5)), Catch::Contains("unexpected '?' at character 3 of 'a ? b'"));
 }
 
-TEST_CASE("a long flat expression prints as text that compiles back (fuzz_expression regression)", "[math][expression]") {
+TEST_CASE("a long flat expression prints as text that compiles back (fuzz_expression regressions)", "[math][expression]") {
     std::string sum = "a";
     for (int i = 0; i < 200; ++i) sum += i % 2 ? " - b" : " + c * -a";
     const ExpressionProgram program = ExpressionProgram::compile(sum);
     CHECK(ExpressionProgram::compile(program.toText()).instructions() == program.instructions());
+    // The size limit is on the program, not the text: a printed form with longer numbers and more
+    // spaces than its source compiles too.
+    std::string dense = "a";
+    while (dense.size() < 5000) dense += "-1/3";
+    const ExpressionProgram folded = ExpressionProgram::compile(dense);
+    CHECK(folded.toText().size() > dense.size());
+    CHECK(ExpressionProgram::compile(folded.toText()).instructions() == folded.instructions());
+    std::string huge = "a";
+    for (int i = 0; i < 2100; ++i) huge += "+b";
+    CHECK_THROWS_WITH(ExpressionProgram::compile(huge), Catch::Contains("more than 4096 operations and values"));
+    // Constants print as the shortest text that reads back as the same float, subnormal ones too.
+    CHECK(ExpressionProgram::compile("0.1 + a").toText() == "0.1 + a");
+    for (const char* tiny : {"1e-45 + a", "3e-41 * a", "1e-50 + a"}) {
+        const ExpressionProgram p = ExpressionProgram::compile(tiny);
+        CHECK(ExpressionProgram::compile(p.toText()).instructions() == p.instructions());
+    }
 }
 
 TEST_CASE("math.expression combines aligned inputs through the engine", "[math][expression]") {
