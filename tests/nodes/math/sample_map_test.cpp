@@ -3,6 +3,7 @@
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <limits>
 
 #include "engine/graph/graph_file.h"
 #include "engine/schedulers/scheduler.h"
@@ -59,6 +60,23 @@ TEST_CASE("the sample maps agree with the C library sample by sample", "[math][s
     checkEach(in, mapped("math.power", R"({"exponent": 3})", in), [](double x) { return x * x * x; }, 1e-5);
     checkEach(in, mapped("math.power", R"({"exponent": -1.5})", in), [](double x) { return std::pow(static_cast<float>(x), -1.5f); }, 1e-5);
     checkEach(in, mapped("math.clip", R"({"low": -0.5, "high": 2})", in), [](double x) { return std::clamp(x, -0.5, 2.0); }, 0);
+}
+
+TEST_CASE("decibels agree with log10 over the whole float range, keep infinities and NaN", "[math][sample_map]") {
+    std::vector<float> in;
+    for (double exponent = -14.9; exponent < 38.5; exponent += 0.0137) in.push_back(static_cast<float>(std::pow(10.0, exponent)) * (in.size() % 2 ? -1.0f : 1.0f));
+    in.push_back(std::numeric_limits<float>::max());
+    in.push_back(std::numeric_limits<float>::infinity());
+    in.push_back(-std::numeric_limits<float>::infinity());
+    in.push_back(std::numeric_limits<float>::quiet_NaN());
+    const std::vector<float> out = mapped("math.decibels", R"({"floor_db": -300})", in);
+    REQUIRE(out.size() == in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const double expected = std::max(20.0 * std::log10(std::fabs(static_cast<double>(in[i]))), -300.0);
+        if (std::isnan(expected)) REQUIRE(std::isnan(out[i]));
+        else if (std::isinf(expected)) REQUIRE(out[i] == expected);
+        else if (std::abs(out[i] - expected) > 2e-6 * std::max(10.0, std::abs(expected))) FAIL("in " << in[i] << ": " << out[i] << " dB, expected " << expected);
+    }
 }
 
 TEST_CASE("scale and clip take live changes; clip refuses low above high", "[math][sample_map]") {
