@@ -15,6 +15,8 @@ namespace isochron {
 namespace {
 
 constexpr double kDegreesToRadians = std::numbers::pi / 180.0;
+// Beyond this, distances between mics overflow (found by fuzz_array_geometry), and no array is this large.
+constexpr double kLargestCoordinateMetres = 1e6;
 
 /// A preset spelling split into its layout name ("square", "circular", "linear"), mic count and size.
 struct PresetSpelling {
@@ -153,6 +155,13 @@ ArrayGeometry presetGeometry(std::string_view spec) {
         if (count < 2 || count > 64) throw std::invalid_argument(quoted + ": a linear array has 2 to 64 mics");
         for (int i = 0; i < count; ++i) geometry.mics.emplace_back(0.0, (i - (count - 1) / 2.0) * size, 0.0);
     }
+    // Found by fuzzing: "circular5:1e250" was accepted with an infinite aperture.
+    for (const auto& mic : geometry.mics) {
+        if (mic.cwiseAbs().maxCoeff() > kLargestCoordinateMetres) {
+            throw std::invalid_argument(quoted + ": this size puts mics farther than 1000 km from the origin: not a microphone array");
+        }
+    }
+    requireDistinctMics(geometry);
     return geometry;
 }
 
@@ -190,8 +199,6 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
                                             ", not a finite number of metres");
             }
             if (!coordinate.is_number()) throw std::invalid_argument(where + coordinate.dump() + ", not a number of metres");
-            // Beyond this, distances between mics overflow (found by fuzz_array_geometry), and no array is this large.
-            constexpr double kLargestCoordinateMetres = 1e6;
             if (std::abs(coordinate.get<double>()) > kLargestCoordinateMetres) {
                 throw std::invalid_argument(where + coordinate.dump() + " m, farther than 1000 km from the origin: not a microphone array");
             }

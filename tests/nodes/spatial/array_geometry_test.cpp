@@ -67,6 +67,10 @@ TEST_CASE("malformed presets are refused with a reason", "[spatial][geometry]") 
     CHECK_THAT(loadError("circular6:-1"), Catch::Contains("positive number of metres"));
     CHECK_THAT(loadError("circular6:abc"), Catch::Contains("positive number of metres"));
     CHECK_THAT(loadError("linear1:0.1"), Catch::Contains("2 to 64"));
+    // Found by fuzzing: a huge size gave an infinite aperture, a tiny one mics at the same place.
+    CHECK_THAT(loadError("circular5:1e250"), Catch::Contains("farther than 1000 km"));
+    CHECK_THAT(loadError("linear64:40000"), Catch::Contains("farther than 1000 km"));
+    CHECK_THAT(loadError("circular8:1e-12"), Catch::Contains("at the same position"));
     CHECK_THAT(loadError("hexagon6:0.1"), Catch::Contains("no such file"));
     CHECK_THAT(loadError(""), Catch::Contains("no array geometry"));
 }
