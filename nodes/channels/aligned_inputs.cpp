@@ -37,10 +37,6 @@ void AlignedInputs::add(int index, SigSeg<float> samples) {
     input.pending.push_back(std::move(samples));
 }
 
-bool AlignedInputs::allDelivered() const {
-    return std::all_of(inputs_.begin(), inputs_.end(), [](const Input& input) { return input.delivered; });
-}
-
 std::int64_t AlignedInputs::next() const {
     if (releasedKnown_) return released_;
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
@@ -50,10 +46,13 @@ std::int64_t AlignedInputs::next() const {
     return first;
 }
 
-std::int64_t AlignedInputs::alignedEnd() const {
-    std::int64_t aligned = std::numeric_limits<std::int64_t>::max();
-    for (const Input& input : inputs_) aligned = std::min(aligned, input.delivered ? input.end : std::numeric_limits<std::int64_t>::min());
-    return aligned;
+std::int64_t AlignedInputs::readableEnd(std::span<const std::int64_t> promised) const {
+    std::int64_t readable = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t k = 0; k < inputs_.size(); ++k) {
+        const std::int64_t delivered = inputs_[k].delivered ? inputs_[k].end : std::numeric_limits<std::int64_t>::min();
+        readable = std::min(readable, std::max(delivered, promised[k]));
+    }
+    return std::min(readable, latestEnd());
 }
 
 std::int64_t AlignedInputs::latestEnd() const {

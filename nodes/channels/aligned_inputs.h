@@ -23,12 +23,12 @@ public:
     void add(int input, SigSeg<float> samples);
     /// The timebase of the samples (null before the first).
     const Timebase* timebase() const { return timebase_; }
-    /// Whether every input has delivered a sample.
-    bool allDelivered() const;
     /// The first index not yet read out: the earliest first sample until release() moves it.
     std::int64_t next() const;
-    /// Every input has delivered (or skipped) every sample before this index.
-    std::int64_t alignedEnd() const;
+    /// The index before which every input k has delivered its samples, or promised none: promised[k]
+    /// is the first index its progress does not rule out (INT64_MAX once it ended). Capped at
+    /// latestEnd(): what can be read out now, holes as zeros.
+    std::int64_t readableEnd(std::span<const std::int64_t> promised) const;
     /// The largest index an input delivered up to (the end of the stream once inputs ended).
     std::int64_t latestEnd() const;
     /// Whether any sample is held.

@@ -1,6 +1,7 @@
 #include "nodes/channels/aligned_operator.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace isochron {
@@ -8,6 +9,7 @@ namespace isochron {
 void AlignedOperator::onActivate() {
     inputs_.reset(inputCount());
     scratch_.assign(static_cast<std::size_t>(inputCount()), {});
+    promised_.assign(static_cast<std::size_t>(inputCount()), std::numeric_limits<std::int64_t>::min());
 }
 
 void AlignedOperator::process(int inputPort, Item&& item) {
@@ -16,10 +18,11 @@ void AlignedOperator::process(int inputPort, Item&& item) {
     } catch (const std::invalid_argument& e) {
         throw OperatorError(e.what());
     }
-    if (inputs_.allDelivered()) combineUpTo(inputs_.alignedEnd());
+    combineReadable();
 }
 
 TimeNs AlignedOperator::onProgress(TimeNs inputProgress) {
+    combineReadable();
     if (!inputs_.holdsSamples()) return inputProgress;
     return std::min(inputProgress, inputs_.timebase()->timeOf(inputs_.next()));
 }
@@ -30,6 +33,18 @@ void AlignedOperator::onFinish() {
 
 std::span<const float> AlignedOperator::read(int input, std::int64_t from, std::int64_t count) {
     return inputs_.read(input, from, count, scratch_[static_cast<std::size_t>(input)]);
+}
+
+void AlignedOperator::combineReadable() {
+    const Timebase* timebase = inputs_.timebase();
+    if (!timebase) return;
+    for (int k = 0; k < inputCount(); ++k) {
+        const TimeNs promise = inputProgress(k);
+        promised_[static_cast<std::size_t>(k)] = promise == kEndOfTime         ? std::numeric_limits<std::int64_t>::max()
+                                                 : promise == kBeginningOfTime ? std::numeric_limits<std::int64_t>::min()
+                                                                               : timebase->firstIndexAtOrAfter(promise);
+    }
+    combineUpTo(inputs_.readableEnd(promised_));
 }
 
 void AlignedOperator::combineUpTo(std::int64_t end) {

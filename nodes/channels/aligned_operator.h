@@ -1,7 +1,8 @@
 // AlignedOperator: the base of operators that combine several f32 signal inputs sample by sample
-// (mix, merge, add, expression). It holds each input until every input has delivered a range, hands
-// that range to combine() once, and on the end of the inputs flushes what is left with zeros where
-// an input has no samples. Progress promised on the outputs stops at the oldest sample held.
+// (mix, merge, add, expression). It holds each input until every input has delivered a range, or
+// promised (by progress, or by ending) that it has nothing for it, hands that range to combine() once
+// with zeros where an input has no samples, and flushes what is left when every input has ended.
+// Progress promised on the outputs stops at the oldest sample held.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +34,11 @@ protected:
 
 private:
     void combineUpTo(std::int64_t end);
+    /// Combine what every input has delivered or promised to skip.
+    void combineReadable();
 
     AlignedInputs inputs_;
+    std::vector<std::int64_t> promised_;  // per input: the first index its progress does not rule out
     std::vector<std::vector<float>> scratch_;  // per input: gathered samples when a range spans pieces
 };
 

@@ -49,3 +49,21 @@ TEST_CASE("a pairwise operator holds back progress until both inputs delivered",
     feedScripts().clear();
     collections().clear();
 }
+
+TEST_CASE("a pairwise operator reads an input's promised gap as zeros without waiting for the end", "[math][pairwise][progress]") {
+    const Timebase& tb = Timebase::get(1000);
+    FeedScript script;
+    script.outputs = 2;
+    script.batches = {{{0, Item::signal(makeSignal({1, 2, 3, 4, 5, 6}, 0, tb))}, {1, Item::signal(makeSignal({10, 20}, 0, tb))}},
+                      {{0, Item::progress(tb.timeOf(6))}},  // b promises nothing before sample 6: [2, 6) is a hole
+                      {{1, Item::signal(makeSignal({70}, 6, tb))}, {0, Item::signal(makeSignal({7}, 6, tb))}}};
+    feedScripts()["gap"] = script;
+    REQUIRE(runGraph(throughOperator("gap", "math.add", "{}", {"a", "b"}, {"out"})).completed);
+    const Collected& got = collections()["gap"];
+    CHECK(contiguousSamples(got.items[0]) == std::vector<float>{11, 22, 3, 4, 5, 6, 77});
+    // Samples [2, 6) went out when the promise came, not at the end: progress reached sample 6 first.
+    REQUIRE(!got.progress[0].empty());
+    CHECK(std::find(got.progress[0].begin(), got.progress[0].end(), tb.timeOf(6)) != got.progress[0].end());
+    feedScripts().clear();
+    collections().clear();
+}
