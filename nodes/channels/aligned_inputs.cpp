@@ -63,6 +63,30 @@ std::int64_t AlignedInputs::latestEnd() const {
     return latest;
 }
 
+std::int64_t AlignedInputs::lastBoundaryAtOrBefore(std::int64_t end, std::int64_t after) const {
+    std::int64_t last = after;
+    for (const Input& input : inputs_) {
+        for (const SigSeg<float>& segment : input.pending) {
+            for (std::int64_t boundary : {segment.startIndex(), segment.endIndex()}) {
+                if (boundary > last && boundary <= end) last = boundary;
+            }
+        }
+    }
+    return last;
+}
+
+std::int64_t AlignedInputs::nextBoundaryAfter(std::int64_t from, std::int64_t limit) const {
+    std::int64_t next = limit;
+    for (const Input& input : inputs_) {
+        for (const SigSeg<float>& segment : input.pending) {
+            for (std::int64_t boundary : {segment.startIndex(), segment.endIndex()}) {
+                if (boundary > from && boundary < next) next = boundary;
+            }
+        }
+    }
+    return next;
+}
+
 bool AlignedInputs::holdsSamples() const {
     return std::any_of(inputs_.begin(), inputs_.end(), [](const Input& input) { return !input.pending.empty(); });
 }

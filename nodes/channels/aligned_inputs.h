@@ -31,6 +31,10 @@ public:
     std::int64_t readableEnd(std::span<const std::int64_t> promised) const;
     /// The largest index an input delivered up to (the end of the stream once inputs ended).
     std::int64_t latestEnd() const;
+    /// The largest start or end of a held segment in (after, end], or `after` if there is none.
+    std::int64_t lastBoundaryAtOrBefore(std::int64_t end, std::int64_t after) const;
+    /// The smallest start or end of a held segment in (from, limit], or `limit` if there is none.
+    std::int64_t nextBoundaryAfter(std::int64_t from, std::int64_t limit) const;
     /// Whether any sample is held.
     bool holdsSamples() const;
     /// Input `input`'s samples [from, from + count): a view of its storage when one run holds them

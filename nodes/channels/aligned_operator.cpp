@@ -49,9 +49,15 @@ void AlignedOperator::combineReadable() {
 
 void AlignedOperator::combineUpTo(std::int64_t end) {
     const std::int64_t from = inputs_.next();
-    if (end <= from) return;
-    combine(from, end - from);
-    inputs_.release(end);
+    // Output segments run between the inputs' segment boundaries, so how the outputs are cut depends
+    // on the inputs alone, never on when progress or data arrived (every scheduler gives the same items).
+    end = inputs_.lastBoundaryAtOrBefore(end, from);
+    for (std::int64_t at = from; at < end;) {
+        const std::int64_t cut = inputs_.nextBoundaryAfter(at, end);
+        combine(at, cut - at);
+        at = cut;
+    }
+    if (end > from) inputs_.release(end);
 }
 
 }  // namespace isochron

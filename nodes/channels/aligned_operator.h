@@ -2,7 +2,9 @@
 // (mix, merge, add, expression). It holds each input until every input has delivered a range, or
 // promised (by progress, or by ending) that it has nothing for it, hands that range to combine() once
 // with zeros where an input has no samples, and flushes what is left when every input has ended.
-// Progress promised on the outputs stops at the oldest sample held.
+// Output segments are cut at every input segment's start and end, so the items out depend on the
+// items in, not on the order a scheduler delivered them in. Progress promised on the outputs stops at
+// the oldest sample held.
 #pragma once
 
 #include <cstdint>
