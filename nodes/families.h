@@ -16,5 +16,8 @@ void registerSpatialNodes(OperatorRegistry& registry);     ///< nodes/spatial
 void registerWorkloadNodes(OperatorRegistry& registry);    ///< nodes/workload
 void registerStreamNodes(OperatorRegistry& registry);      ///< nodes/streams
 void registerRelationalNodes(OperatorRegistry& registry);  ///< nodes/relational
+void registerChannelNodes(OperatorRegistry& registry);     ///< nodes/channels
+void registerMathNodes(OperatorRegistry& registry);        ///< nodes/math
+void registerLevelNodes(OperatorRegistry& registry);       ///< nodes/level
 
 }  // namespace isochron

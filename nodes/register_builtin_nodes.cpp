@@ -16,6 +16,9 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerWorkloadNodes(registry);
     registerStreamNodes(registry);
     registerRelationalNodes(registry);
+    registerChannelNodes(registry);
+    registerMathNodes(registry);
+    registerLevelNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

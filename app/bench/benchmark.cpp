@@ -15,7 +15,7 @@ const std::vector<Benchmark>& allBenchmarks() {
     static const std::vector<Benchmark> benchmarks = [] {
         std::vector<Benchmark> list;
         for (auto group : {graphBenchmarks, loopBenchmarks, memoryBenchmarks, overloadBenchmarks, localizationBenchmarks,
-                           auroraBenchmarks, telemetryBenchmarks, listenBenchmarks, hotPathBenchmarks, outOfOrderBenchmarks,
+                           auroraBenchmarks, telemetryBenchmarks, listenBenchmarks, operatorFamilyBenchmarks, hotPathBenchmarks, outOfOrderBenchmarks,
                            pluginBenchmarks}) {
             for (auto& b : group()) list.push_back(std::move(b));
         }

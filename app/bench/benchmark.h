@@ -46,6 +46,7 @@ std::vector<Benchmark> auroraBenchmarks();   ///< aurora-* (the Aurora schedulin
 std::vector<Benchmark> telemetryBenchmarks();  ///< telemetry-overhead
 std::vector<Benchmark> outOfOrderBenchmarks();  ///< oop-skew, oop-throughput (the out-of-order paper)
 std::vector<Benchmark> listenBenchmarks();   ///< stft, beamformer, listen-snr (issue 18)
+std::vector<Benchmark> operatorFamilyBenchmarks();  ///< operator-families: channels/, math/, level/ (issue 18)
 std::vector<Benchmark> hotPathBenchmarks();    ///< hot-path (issue 16's figures side by side)
 std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
 

@@ -29,6 +29,8 @@ Options:
   --check                     validate the graph and exit
   --quiet                     print nothing but errors
   --list-operators            list every operator type with its ports and parameters
+  --operator-reference FILE   write the built-in operators' reference as Markdown (docs/operators.md;
+                              - = standard output)
   --list-schedulers           list schedulers and their parameters
   --list-devices              list audio input and output devices (capture.audio_input's, io.audio_output's device)
   --list-plugins              list the plugins found, their operators and item types, and where
@@ -91,6 +93,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
         else if (arg == "--check") options.checkOnly = true;
         else if (arg == "--quiet" || arg == "-q") options.quiet = true;
         else if (arg == "--list-operators") options.listOperators = true;
+        else if (arg == "--operator-reference") options.operatorReferencePath = needValue(i, arg);
         else if (arg == "--list-schedulers") options.listSchedulers = true;
         else if (arg == "--list-devices") options.listDevices = true;
         else if (arg == "--list-plugins") options.listPlugins = true;
@@ -100,7 +103,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
         else if (options.graphPath.empty()) options.graphPath = arg;
         else throw std::invalid_argument("more than one graph given: " + options.graphPath + " and " + std::string(arg));
     }
-    bool listing = options.listOperators || options.listSchedulers || options.listDevices || options.listPlugins || options.help ||
+    bool listing = options.listOperators || options.operatorReferencePath || options.listSchedulers || options.listDevices || options.listPlugins || options.help ||
                    options.version;
     if (options.graphPath.empty() && !listing) throw std::invalid_argument("no graph file given (try --help)");
     return options;

@@ -22,6 +22,7 @@ struct RunOptions {
     bool quiet = false;
     bool checkOnly = false;
     bool listOperators = false;
+    std::optional<std::string> operatorReferencePath;  ///< --operator-reference: write docs/operators.md here ("-" = standard output)
     bool listSchedulers = false;
     bool listDevices = false;
     bool listPlugins = false;

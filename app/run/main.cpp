@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app/run/command_line.h"
+#include "app/run/operator_reference.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
 #include "engine/plugins/plugin_discovery.h"
@@ -261,6 +262,18 @@ int main(int argc, char** argv) {
     }
     if (options.listPlugins) printPlugins(plugins, options);
     if (options.listOperators) printOperators(registry);
+    if (options.operatorReferencePath) {
+        if (*options.operatorReferencePath == "-") {
+            run::writeOperatorReference(registry, std::cout);
+        } else {
+            std::ofstream file(*options.operatorReferencePath);
+            run::writeOperatorReference(registry, file);
+            if (!file.flush()) {
+                std::cerr << "isochron-run: cannot write " << *options.operatorReferencePath << "\n";
+                return 1;
+            }
+        }
+    }
     if (options.listSchedulers) printSchedulers();
     if (options.listDevices) {
         try {

@@ -500,6 +500,24 @@ void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, co
         auto text = std::get<std::string>(*value);
         if (!text.empty() && text != "-") node->params[paramName] = std::filesystem::absolute(text).lexically_normal().string();
     }
+    // A value the operator's own check refuses (an expression that does not compile, low above high)
+    // is refused now, as validation would refuse it; problems with other parameters are validation's.
+    if (!isSubgraphNode(*node) && d->deriveParams) {
+        ParamSet params;
+        for (const ParamSpec& spec : d->params) {
+            const auto written = node->params.find(spec.name);
+            std::string ignored;
+            const auto given = written == node->params.end() ? std::nullopt : spec.fromJson(written->second, ignored);
+            params.set(spec.name, given ? *given : spec.defaultValue);
+        }
+        try {
+            d->deriveParams(params);
+        } catch (const ParameterError& e) {
+            if (e.param() == paramName) throw GraphException({{nodeId, "", "params." + paramName, e.what()}});
+        } catch (const std::exception&) {
+            // not about this parameter: validation reports it
+        }
+    }
 }
 
 }  // namespace isochron

@@ -174,6 +174,16 @@ TEST_CASE("command-line overrides are parsed with the parameter's type", "[graph
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2gain"), Catch::Contains("node.param=value"));
 }
 
+TEST_CASE("an override the operator's own check refuses is refused like validation would", "[graph]") {
+    GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "e", "type": "math.expression"}, {"id": "c", "type": "math.clip", "params": {"high": 2}}]})");
+    setParameterFromText(spec, test::testRegistry(), "e.expression=sqrt(a) * b");
+    CHECK(spec.findNode("e")->params["expression"] == "sqrt(a) * b");
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "e.expression=a +"), Catch::Contains("ends where a value was expected"));
+    setParameterFromText(spec, test::testRegistry(), "c.low=1.5");  // below the graph file's high
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "c.low=3"), Catch::Contains("low is above high"));
+}
+
 TEST_CASE("a bus edge connects two port groups index by index, sizing an automatic group", "[graph][bus]") {
     test::FeedScript script;
     const Timebase& tb = Timebase::get(10);

@@ -64,7 +64,8 @@ const std::map<std::string, Recipe>& recipes() {
             "edges": [{"from": "up_stft.spectra", "to": "up_activity.spectra"}, {"from": "up_activity.activity", "to": "up_directions.activity"},
                       {"from": "up_directions.directions", "to": "op.directions"}]})"}},
         {"relational.window_aggregate", {R"({"range": 0.05})"}},
-        {"spectral.istft", {R"({"size": 32, "hop": 16})"}},  // the generic feed's spectra have 17 bins
+        {"spectral.istft", {R"({"size": 32, "hop": 16})"}},
+        {"channels.select", {R"({"channels": [1, 0, 1], "outputs": 3})"}},  // the generic feed's spectra have 17 bins
         // Sources: parameters that make them finite and self-contained.
         {"io.audio_file_source", {R"({"path": ")" ISOCHRON_SOURCE_DIR R"(/samples/data/counting-speech-16k.wav", "block": 1024, "progress_interval": 4096})"}},
         {"capture.audio_input", {R"({"input": "file", "file": ")" ISOCHRON_SOURCE_DIR R"(/samples/data/counting-speech-16k.wav", "pace": 0, "block": 512})"}},

@@ -159,6 +159,18 @@ TEST_CASE("localize-live says at once that the bundled recording stands in for a
     CHECK(named.output.find("playing the recording") == std::string::npos);
 }
 
+TEST_CASE("docs/operators.md is the reference isochron-run writes from the descriptors", "[runner][docs]") {
+    const Result reference = runCommand("--operator-reference -");
+    REQUIRE(reference.status == 0);
+    std::ifstream committed(std::filesystem::path(ISOCHRON_SOURCE_DIR) / "docs" / "operators.md");
+    const std::string text((std::istreambuf_iterator<char>(committed)), std::istreambuf_iterator<char>());
+    INFO("regenerate it: cmake --build --preset release --target operator-reference");
+    CHECK(text == reference.output);
+    for (const char* type : {"channels.mix", "math.expression", "level.agc", "spectral.stft"}) {
+        CHECK(text.find(std::string("### `") + type + "`") != std::string::npos);
+    }
+}
+
 TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
     Result ops = runCommand("--list-operators");
     CHECK(ops.status == 0);

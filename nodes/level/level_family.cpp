@@ -1,0 +1,20 @@
+#include "nodes/families.h"
+#include "nodes/level/agc.h"
+#include "nodes/level/envelope_follower.h"
+#include "nodes/level/noise_gate.h"
+#include "nodes/level/onset_detector.h"
+#include "nodes/level/peak_meter.h"
+#include "nodes/level/rms_meter.h"
+
+namespace isochron {
+
+void registerLevelNodes(OperatorRegistry& registry) {
+    registry.add(rmsMeterDescriptor());
+    registry.add(peakMeterDescriptor());
+    registry.add(envelopeFollowerDescriptor());
+    registry.add(agcDescriptor());
+    registry.add(noiseGateDescriptor());
+    registry.add(onsetDetectorDescriptor());
+}
+
+}  // namespace isochron
