@@ -16,5 +16,6 @@ void registerSpatialNodes(OperatorRegistry& registry);     ///< nodes/spatial
 void registerWorkloadNodes(OperatorRegistry& registry);    ///< nodes/workload
 void registerStreamNodes(OperatorRegistry& registry);      ///< nodes/streams
 void registerRelationalNodes(OperatorRegistry& registry);  ///< nodes/relational
+void registerFilterNodes(OperatorRegistry& registry);      ///< nodes/filters
 
 }  // namespace isochron

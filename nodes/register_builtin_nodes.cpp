@@ -16,6 +16,7 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerWorkloadNodes(registry);
     registerStreamNodes(registry);
     registerRelationalNodes(registry);
+    registerFilterNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

@@ -1,0 +1,76 @@
+// FirConvolver: y[n] = sum_k h[k] x[n - k] over float samples delivered in any number of pieces,
+// keeping the last taps - 1 inputs so that the output does not depend on how the input is split.
+//
+// Two methods with one contract. Direct form: each chunk of input is appended to the kept history
+// in one contiguous line and every output is a dot product with the reversed taps, 32 outputs at
+// a time in AVX2+FMA vectors (chosen at run time, a portable loop otherwise); cost grows with the taps. FFT (overlap-save through FFTW): the history and up to
+// size - taps + 1 new samples are transformed, multiplied by the taps' spectrum and transformed back;
+// cost grows with log(taps), so it wins for long filters. Both emit one output per input at once
+// (no block latency): a short input piece only makes the FFT method do a transform for less output.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace isochron {
+class RealForwardPlan;
+class RealInversePlan;
+}  // namespace isochron
+
+namespace isochron::filters {
+
+/// How a FirConvolver computes.
+enum class ConvolutionMethod { Direct, Fft };
+
+/// A streaming FIR filter. [one thread] [no allocation in process()]
+class FirConvolver {
+public:
+    FirConvolver();
+    ~FirConvolver();
+    FirConvolver(FirConvolver&&) noexcept;
+    FirConvolver& operator=(FirConvolver&&) noexcept;
+
+    /// The method that is faster for this many taps on this machine's kernels. [any thread]
+    static ConvolutionMethod preferredMethod(std::size_t taps);
+
+    /// Use taps h[0 ..] (h[0] multiplies the newest sample) with `method`. The history is kept when
+    /// the tap count and method are unchanged (a live retune), cleared otherwise.
+    /// [may allocate; plans FFTs on first use of a size]
+    void setTaps(std::span<const double> taps, ConvolutionMethod method);
+    /// Forget the past: the next sample is filtered as if preceded by silence. [no allocation]
+    void reset();
+    /// Filter `count` samples from `input` into `output` (distinct arrays). [no allocation]
+    void process(const float* input, float* output, std::size_t count);
+
+    std::size_t tapCount() const { return reversed_.size(); }
+    ConvolutionMethod method() const { return method_; }
+
+private:
+    struct AlignedFree {
+        void operator()(void* p) const;
+    };
+    template <class T> using AlignedArray = std::unique_ptr<T[], AlignedFree>;
+    template <class T> static AlignedArray<T> alignedArray(std::size_t count);
+
+    void processDirect(const float* input, float* output, std::size_t count);
+    void processFft(const float* input, float* output, std::size_t count);
+
+    ConvolutionMethod method_ = ConvolutionMethod::Direct;
+    std::vector<float> reversed_;      // h[taps - 1 - j]: the dot product runs forward in time
+    std::vector<float> line_;          // direct: history (taps - 1) then the current chunk
+    // FFT method
+    std::size_t fftSize_ = 0;
+    std::size_t blockSamples_ = 0;     // new samples per transform: fftSize - taps + 1
+    std::vector<float> history_;       // the last taps - 1 inputs
+    AlignedArray<float> time_;
+    AlignedArray<float> result_;
+    AlignedArray<std::complex<float>> spectrum_;
+    AlignedArray<std::complex<float>> tapSpectrum_;  // FFT of the zero-padded taps, divided by fftSize
+    const RealForwardPlan* forward_ = nullptr;
+    const RealInversePlan* inverse_ = nullptr;
+};
+
+}  // namespace isochron::filters
