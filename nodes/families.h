@@ -17,5 +17,6 @@ void registerWorkloadNodes(OperatorRegistry& registry);    ///< nodes/workload
 void registerStreamNodes(OperatorRegistry& registry);      ///< nodes/streams
 void registerRelationalNodes(OperatorRegistry& registry);  ///< nodes/relational
 void registerFilterNodes(OperatorRegistry& registry);      ///< nodes/filters
+void registerResampleNodes(OperatorRegistry& registry);    ///< nodes/resample
 
 }  // namespace isochron

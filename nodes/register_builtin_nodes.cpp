@@ -17,6 +17,7 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerStreamNodes(registry);
     registerRelationalNodes(registry);
     registerFilterNodes(registry);
+    registerResampleNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/operators/descriptor.h"
+#include "engine/operators/operator.h"
 #include "nodes/filters/biquad_section.h"
 
 namespace isochron {
