@@ -42,7 +42,8 @@ public:
     void setTaps(std::span<const double> taps, ConvolutionMethod method);
     /// Forget the past: the next sample is filtered as if preceded by silence. [no allocation]
     void reset();
-    /// Filter `count` samples from `input` into `output` (distinct arrays). [no allocation]
+    /// Filter `count` samples from `input` into `output` (distinct arrays). [no allocation, except
+    /// the FFT method's first use of a transform size]
     void process(const float* input, float* output, std::size_t count);
 
     std::size_t tapCount() const { return reversed_.size(); }
@@ -61,16 +62,23 @@ private:
     ConvolutionMethod method_ = ConvolutionMethod::Direct;
     std::vector<float> reversed_;      // h[taps - 1 - j]: the dot product runs forward in time
     std::vector<float> line_;          // direct: history (taps - 1) then the current chunk
+    /// One transform size of the FFT method, made on first use.
+    struct Transform {
+        std::size_t size = 0;
+        const RealForwardPlan* forward = nullptr;
+        const RealInversePlan* inverse = nullptr;
+        AlignedArray<std::complex<float>> tapSpectrum;  // FFT of the zero-padded taps, divided by size
+    };
+    const Transform& transformFor(std::size_t size);
+
     // FFT method
-    std::size_t fftSize_ = 0;
-    std::size_t blockSamples_ = 0;     // new samples per transform: fftSize - taps + 1
+    std::size_t largestSize_ = 0;      // longer input is cut into blocks of largestSize_ - taps + 1
     std::vector<float> history_;       // the last taps - 1 inputs
-    AlignedArray<float> time_;
+    std::vector<double> taps_;
+    std::vector<Transform> transforms_;
+    AlignedArray<float> time_;         // largestSize_ floats
     AlignedArray<float> result_;
     AlignedArray<std::complex<float>> spectrum_;
-    AlignedArray<std::complex<float>> tapSpectrum_;  // FFT of the zero-padded taps, divided by fftSize
-    const RealForwardPlan* forward_ = nullptr;
-    const RealInversePlan* inverse_ = nullptr;
 };
 
 }  // namespace isochron::filters

@@ -81,7 +81,7 @@ OperatorDescriptor firFilterDescriptor() {
     window.choices = filters::firWindowNames();
     ParamSpec beta{"kaiser_beta", ParamKind::Real, 8.6, 0.0, 50.0, "", "shape of the Kaiser window (window = kaiser, taps > 0)"};
     ParamSpec method{"method", ParamKind::Choice, std::string("auto"), {}, {}, "",
-                     "direct form, FFT convolution, or auto (FFT above 192 taps)"};
+                     "direct form, FFT convolution, or auto (FFT above 384 taps)"};
     method.choices = {"auto", "direct", "fft"};
     d.params = {response, cutoff, highCutoff, taps, transition, attenuation, window, beta, method};
     d.create = [] { return std::make_unique<FirFilter>(); };
