@@ -47,6 +47,11 @@ IIR_CASES = [
     ("chebyshev1", "highpass", 6, [6000.0], 2.0),
     ("chebyshev1", "bandpass", 3, [1000.0, 4000.0], 1.0),
     ("chebyshev1", "bandstop", 2, [4000.0, 8000.0], 0.1),
+    # Long cascades: groups of four sections and a remainder (nodes/filters/biquad_cascade.h).
+    ("butterworth", "lowpass", 12, [3000.0], None),
+    ("chebyshev1", "bandpass", 5, [500.0, 2000.0], 0.5),
+    ("butterworth", "bandstop", 9, [2000.0, 6000.0], None),
+    ("butterworth", "lowpass", 16, [10000.0], None),
 ]
 
 COOKBOOK_CASES = [

@@ -1,15 +1,18 @@
 // BiquadCascade: runs a chain of biquads over float samples, keeping its state between calls so
 // that the output does not depend on how the input is split.
 //
-// Transposed direct form II in double precision (float state loses low-frequency poles). Short
-// cascades (one or two sections) on CPUs with AVX2+FMA (chosen at run time, like nodes/kernels) take
-// samples four at a time through each section as one small matrix product: y[0..3] = H x[0..3] + G1 s1 + G2 s2, H the lower-triangular
-// Toeplitz matrix of the section's first four impulse-response samples, G1 and G2 its responses to
-// a unit state; the state after the block follows from the last two inputs and outputs. That costs
-// a few more multiplications but runs four samples per vector operation and crosses the recursion
-// once per block instead of once per sample. Longer cascades run samples through up to four sections
-// with the state in registers, so that the sections' recursions overlap in the pipeline (fused
-// multiply-adds where the CPU has them; beyond four sections, four at a time over a scratch chunk).
+// Transposed direct form II in double precision (float state loses low-frequency poles).
+//
+// A recursion cannot be vectorized along time, and one sample through a section is a chain of two
+// dependent multiply-adds, so a plain loop is bound by their latency. On CPUs with AVX2+FMA (chosen
+// at run time, like nodes/kernels) cascades therefore take chunks of 4 x 256 samples, four sections
+// at a time (double between them), and run the chunk's four quarters side by side, one per vector lane: the first
+// quarter from the true state, the others from silence. By linearity, each later quarter's true
+// output is what it gave from silence plus the cascade's response to the state it really started
+// in; those states follow quarter by quarter from the end states and the cascade's 256-sample state
+// transition, and the responses to each unit state are tabulated when the sections are set. Shorter
+// input, the rest of a chunk and other CPUs run sample by sample with the state in registers (up to four sections per pass, so their recursions overlap in the pipeline; beyond four,
+// four at a time over a scratch chunk).
 #pragma once
 
 #include <cstddef>
@@ -33,16 +36,18 @@ public:
 
     const std::vector<BiquadSection>& sections() const { return sections_; }
 
-    /// A section prepared for the four-sample blocks (see the note at the top). [value type]
-    struct BlockSection {
-        double columns[4][4];        ///< columns[k][i] = h[i - k], 0 above the diagonal
-        double stateResponse[2][4];  ///< outputs for a unit s1, a unit s2
-        double b1, b2, a1, a2;
+    /// What the lane path needs to correct the later quarters (see the note at the top). [value type]
+    struct LanePlan {
+        std::size_t laneLength = 0;         ///< samples per quarter; 0 = the lane path is off
+        std::vector<double> stateResponse;  ///< [state m][n]: cascade output n from unit state m, no input
+        std::vector<double> transition;     ///< [row][m]: state after laneLength samples from unit state m
     };
 
 private:
     std::vector<BiquadSection> sections_;
-    std::vector<BlockSection> blocks_;  // for the block path, else empty
+    std::vector<LanePlan> lanePlans_;  // one per group of four sections (empty without AVX2+FMA)
+    std::vector<double> lanes_;        // a chunk's outputs from the lanes, [n][quarter]
+    std::vector<double> between_;      // a chunk between groups of sections, in double
     bool fused_ = false;
     std::vector<double> state_;    // [section][2]
     std::vector<double> scratch_;  // a chunk between groups of four sections
