@@ -34,7 +34,6 @@ public:
     /// Filter `count` samples from `input` into `output` (the same array is allowed). [no allocation]
     void process(const float* input, float* output, std::size_t count);
 
-    const std::vector<BiquadSection>& sections() const { return sections_; }
 
     /// What the lane path needs to correct the later quarters (see the note at the top). [value type]
     struct LanePlan {

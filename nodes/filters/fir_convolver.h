@@ -2,11 +2,13 @@
 // keeping the last taps - 1 inputs so that the output does not depend on how the input is split.
 //
 // Two methods with one contract. Direct form: each chunk of input is appended to the kept history
-// in one contiguous line and every output is a dot product with the reversed taps, 32 outputs at
-// a time in AVX2+FMA vectors (chosen at run time, a portable loop otherwise); cost grows with the taps. FFT (overlap-save through FFTW): the history and up to
-// size - taps + 1 new samples are transformed, multiplied by the taps' spectrum and transformed back;
-// cost grows with log(taps), so it wins for long filters. Both emit one output per input at once
-// (no block latency): a short input piece only makes the FFT method do a transform for less output.
+// in one contiguous line and every output is a dot product with the reversed taps, 32 outputs at a
+// time in AVX2+FMA vectors (chosen at run time, a portable loop otherwise); cost grows with the taps.
+// FFT (overlap-save through FFTW): the history and the new samples are transformed, multiplied by the
+// taps' spectrum and transformed back, in the smallest power-of-two transform that holds both (at
+// most 8 x the taps; longer input is cut into blocks); cost grows with log(taps), so it wins for long
+// filters. Both emit one output per input at once (no block latency): a short input piece only makes
+// the FFT method do a transform for less output.
 #pragma once
 
 #include <complex>
@@ -45,9 +47,6 @@ public:
     /// Filter `count` samples from `input` into `output` (distinct arrays). [no allocation, except
     /// the FFT method's first use of a transform size]
     void process(const float* input, float* output, std::size_t count);
-
-    std::size_t tapCount() const { return reversed_.size(); }
-    ConvolutionMethod method() const { return method_; }
 
 private:
     struct AlignedFree {

@@ -55,8 +55,6 @@ void SoxrStream::finish(std::vector<float>& output) {
     drain(nullptr, 0, output);
 }
 
-void SoxrStream::clear() { soxr_clear(resampler_); }
-
 void SoxrStream::drain(const float* input, std::size_t count, std::vector<float>& output) {
     // Output room for this input plus the filter's pending samples; soxr says when it needs more.
     const std::size_t room = static_cast<std::size_t>(std::ceil(static_cast<double>(count) * ratio_)) + 256;

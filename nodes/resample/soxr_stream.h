@@ -33,10 +33,6 @@ public:
     void process(const float* input, std::size_t count, std::vector<float>& output);
     /// End of input: append the remaining output (the filter's tail) to `output` (cleared first). [may allocate]
     void finish(std::vector<float>& output);
-    /// Forget everything (a new stream follows). [no allocation]
-    void clear();
-    /// Output rate / input rate.
-    double ratio() const { return ratio_; }
 
 private:
     void drain(const float* input, std::size_t count, std::vector<float>& output);
