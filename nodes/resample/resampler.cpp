@@ -51,6 +51,9 @@ private:
         } catch (const std::invalid_argument& e) {
             throw OperatorError(std::string(e.what()) + " (stream at " + first.timebase()->describe() + ")");
         }
+        // Room for the output of large items and for the filter's tail at the end (a few thousand
+        // samples at very high quality), so that neither reallocates in the steady state or at the end.
+        scratch_.reserve(static_cast<std::size_t>(16384.0 * std::max(1.0, outputRate / inputRate)));
         inputTimebase_ = first.timebase();
         const double exactIndex = static_cast<double>(first.startIndex()) * outputRate / inputRate;
         const double wholeIndex = std::round(exactIndex);

@@ -73,9 +73,9 @@ std::string chainGraph(int blocks) {
 }
 
 // The filters family in a chain (the FIR by FFT and in direct form, a ten-section cascade, every
-// other filter; 256-sample items, so the cascade runs sample by sample, not in lane chunks). The resamplers are not here: through libsoxr at
-// 48 kHz -> 44.1 kHz a run makes a few more mallocs the longer it is (31, 33, 34 for 1x, 20x, 40x the
-// items), which libsoxr alone does not; not yet explained.
+// other filter; 256-sample items, so the cascade runs sample by sample, not in lane chunks). Not the
+// resamplers yet: the same chain ending in resample.to_rate made 1 or 2 more mallocs in a 20x longer
+// run (177 against 178-179), not traced down; libsoxr alone, fed the same way, stays at 6.
 std::string filterChainGraph(int blocks) {
     return R"({"format": "isochron-graph/1", "nodes": [
         {"id": "src", "type": "test.pooled_source", "params": {"blocks": )" + std::to_string(blocks) + R"(}},
