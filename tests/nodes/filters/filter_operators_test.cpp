@@ -5,6 +5,9 @@
 
 #include <algorithm>
 
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
+#include "engine/schedulers/scheduler.h"
 #include "tests/nodes/filters/filter_test_support.h"
 
 using namespace isochron;
@@ -154,4 +157,32 @@ TEST_CASE("a gap in the input restarts a filter from silence", "[filters][operat
     CHECK(got[1].segment().startIndex() == 3000);
     const std::vector<float> alone = runFilter("filters.butterworth", params, after, Split::Whole, 48000.0, 3000);
     CHECK(samplesOf(got[1]) == alone);
+}
+
+TEST_CASE("a live cutoff change reaches the design", "[filters][operators]") {
+    const nlohmann::json& c = filterReference()["iir"][0];  // Butterworth lowpass, order 4
+    REQUIRE(c["family"] == "butterworth");
+    const std::vector<float> x = filterTestSignal(4000, 48000.0, 9);
+    const Timebase& timebase = Timebase::get(48000.0);
+    FeedScript script;
+    script.batches.push_back({{0, Item::signal(makeSignal(x, 0, timebase))}});
+    feedScripts()["filter"] = script;
+    nlohmann::json params = cutoffParams(c);
+    params["order"] = c["order"];
+    params["cutoff_hz"] = 9000.0;  // replaced before the first segment by the posted value
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "filter"}}}},
+                   {{"id", "filter"}, {"type", "filters.butterworth"}, {"params", params}},
+                   {{"id", "sink"}, {"type", "test.collect"}, {"params", {{"name", "filtered"}}}}}},
+        {"edges", {{{"from", "feed.out0"}, {"to", "filter.in"}}, {{"from", "filter.out"}, {"to", "sink.in0"}}}}};
+    Engine engine(validateGraph(parseGraph(graph.dump()), testRegistry()), parseSchedulerText("df"));
+    engine.postParameter("filter", "cutoff_hz", c["cutoffs_hz"][0].get<double>());
+    REQUIRE(engine.run().completed);
+    const std::vector<Item> got = collections()["filtered"].items[0];
+    feedScripts().clear();
+    collections().clear();
+    REQUIRE(got.size() == 1);
+    CHECK(relativeError(samplesOf(got[0]), naiveSos(c["sos"].get<std::vector<std::vector<double>>>(), x)) < kTolerance);
+    CHECK_THROWS_AS(engine.postParameter("filter", "order", std::int64_t{2}), std::invalid_argument);  // not live
 }
