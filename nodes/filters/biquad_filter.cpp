@@ -13,7 +13,7 @@ public:
     explicit BiquadFilter(CascadeDesigner designer) : designer_(std::move(designer)) {}
 
 protected:
-    void design(double rateHz, bool) override { cascade_.setSections(designer_(params(), rateHz)); }
+    void design(double rateHz) override { cascade_.setSections(designer_(params(), rateHz)); }
     void clearState() override { cascade_.reset(); }
     void filter(const float* input, float* output, std::size_t count) override { cascade_.process(input, output, count); }
 

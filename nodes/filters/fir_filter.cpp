@@ -37,7 +37,7 @@ FirSpecification specificationFrom(const ParamSet& params, double rateHz) {
 /// only when the tap count changes).
 class FirFilter final : public SampleFilter {
 protected:
-    void design(double rateHz, bool) override {
+    void design(double rateHz) override {
         const std::vector<double> taps = designFir(specificationFrom(params(), rateHz));
         const std::string& method = params().getString("method");
         const ConvolutionMethod chosen = method == "direct" ? ConvolutionMethod::Direct

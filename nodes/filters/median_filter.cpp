@@ -50,7 +50,7 @@ namespace {
 /// A SampleFilter over a RunningMedian; a new length restarts the window.
 class MedianFilter final : public SampleFilter {
 protected:
-    void design(double, bool) override {
+    void design(double) override {
         const auto length = static_cast<std::size_t>(params().getInt("length"));
         if (length != length_) {
             median_ = filters::RunningMedian(length);

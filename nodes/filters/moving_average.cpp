@@ -37,7 +37,7 @@ namespace {
 /// A SampleFilter over a RunningMean; a new length restarts the window.
 class MovingAverage final : public SampleFilter {
 protected:
-    void design(double, bool) override {
+    void design(double) override {
         const auto length = static_cast<std::size_t>(params().getInt("length"));
         if (length != length_) {
             mean_ = filters::RunningMean(length);

@@ -9,7 +9,7 @@ void SampleFilter::process(int, Item&& item) {
     if (input.empty()) return;
     if (input.timebase() != timebase_) {
         try {
-            design(input.timebase()->rateHz(), false);
+            design(input.timebase()->rateHz());
         } catch (const std::invalid_argument& e) {
             throw OperatorError(std::string(e.what()) + " (stream at " + input.timebase()->describe() + ")");
         }
@@ -36,7 +36,7 @@ void SampleFilter::process(int, Item&& item) {
 void SampleFilter::onParameterChanged(std::string_view name) {
     if (!timebase_) return;  // designed at the first segment
     try {
-        design(timebase_->rateHz(), true);
+        design(timebase_->rateHz());
     } catch (const std::invalid_argument& e) {
         warn("the new " + std::string(name) + " was not applied: " + e.what());
     }

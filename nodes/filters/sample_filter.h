@@ -22,10 +22,10 @@ protected:
     void process(int inputPort, Item&& item) final;
     void onParameterChanged(std::string_view name) final;
 
-    /// (Re)design from params() for `rateHz`; `retune` is true for a live change of a running
-    /// filter (keep the state if possible). Throw std::invalid_argument for parameters that do not
-    /// fit this rate. [may allocate]
-    virtual void design(double rateHz, bool retune) = 0;
+    /// (Re)design from params() for `rateHz`, keeping the state when the filter's size is unchanged
+    /// (a live change; a new timebase is followed by clearState()). Throw std::invalid_argument for
+    /// parameters that do not fit this rate. [may allocate]
+    virtual void design(double rateHz) = 0;
     /// Forget the past (silence before the next sample). [no allocation]
     virtual void clearState() = 0;
     /// Filter the next `count` samples of the stream into `output` (distinct arrays). [no allocation]
