@@ -74,8 +74,9 @@ std::string chainGraph(int blocks) {
 
 // The filters family in a chain (the FIR by FFT and in direct form, a ten-section cascade, every
 // other filter; 256-sample items, so the cascade runs sample by sample, not in lane chunks). Not the
-// resamplers yet: the same chain ending in resample.to_rate made 1 or 2 more mallocs in a 20x longer
-// run (177 against 178-179), not traced down; libsoxr alone, fed the same way, stays at 6.
+// resamplers yet: the same chain ending in resample.to_rate makes 2 more mallocs in a 20x longer run
+// (177 against 179, every time, even after a long warm-up run), not traced down; libsoxr alone, fed
+// the same way, stays at 6.
 std::string filterChainGraph(int blocks) {
     return R"({"format": "isochron-graph/1", "nodes": [
         {"id": "src", "type": "test.pooled_source", "params": {"blocks": )" + std::to_string(blocks) + R"(}},
