@@ -19,5 +19,7 @@ void registerRelationalNodes(OperatorRegistry& registry);  ///< nodes/relational
 void registerChannelNodes(OperatorRegistry& registry);     ///< nodes/channels
 void registerMathNodes(OperatorRegistry& registry);        ///< nodes/math
 void registerLevelNodes(OperatorRegistry& registry);       ///< nodes/level
+void registerFilterNodes(OperatorRegistry& registry);      ///< nodes/filters
+void registerResampleNodes(OperatorRegistry& registry);    ///< nodes/resample
 
 }  // namespace isochron

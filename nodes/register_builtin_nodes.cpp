@@ -19,6 +19,8 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerChannelNodes(registry);
     registerMathNodes(registry);
     registerLevelNodes(registry);
+    registerFilterNodes(registry);
+    registerResampleNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

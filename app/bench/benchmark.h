@@ -49,5 +49,6 @@ std::vector<Benchmark> listenBenchmarks();   ///< stft, beamformer, listen-snr (
 std::vector<Benchmark> operatorFamilyBenchmarks();  ///< operator-families: channels/, math/, level/ (issue 18)
 std::vector<Benchmark> hotPathBenchmarks();    ///< hot-path (issue 16's figures side by side)
 std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
+std::vector<Benchmark> filterBenchmarks();     ///< fir, biquad, resample (issue 18)
 
 }  // namespace isochron::bench

@@ -1,0 +1,12 @@
+#include "nodes/families.h"
+#include "nodes/resample/rate_resampler.h"
+#include "nodes/resample/rational_resampler.h"
+
+namespace isochron {
+
+void registerResampleNodes(OperatorRegistry& registry) {
+    registry.add(rationalResamplerDescriptor());
+    registry.add(rateResamplerDescriptor());
+}
+
+}  // namespace isochron
