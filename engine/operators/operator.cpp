@@ -61,6 +61,7 @@ void Operator::operator delete(void* memory) noexcept {
 
 void Operator::activate(NodeContext& node) {
     node_ = &node;
+    inputs_ = node.inputs.data();
     for (auto& in : node.inputs) {
         if (!in.connected) in.progress = kEndOfTime;
     }
@@ -307,6 +308,5 @@ const ResolvedPort& Operator::inputPort(int index) const { return node_->inputs[
 const ResolvedPort& Operator::outputPort(int index) const { return node_->outputs[static_cast<std::size_t>(index)].port; }
 bool Operator::inputConnected(int index) const { return node_->inputs[static_cast<std::size_t>(index)].connected; }
 bool Operator::admissionOpen() const { return node_->engine->admissionOpen(); }
-TimeNs Operator::inputProgress(int index) const { return node_->inputs[static_cast<std::size_t>(index)].progress; }
 
 }  // namespace isochron

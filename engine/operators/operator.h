@@ -26,6 +26,7 @@
 
 #include "engine/items/item.h"
 #include "engine/operators/descriptor.h"
+#include "engine/runtime/input_state.h"
 
 namespace isochron {
 
@@ -104,7 +105,7 @@ public:
     bool inputConnected(int index) const;
     /// Progress promised so far on one input (kEndOfTime once it ended; onProgress() gets the
     /// minimum). [engine thread] [no allocation]
-    TimeNs inputProgress(int index) const;
+    TimeNs inputProgress(int index) const { return inputs_[static_cast<std::size_t>(index)].progress; }
     /// What the operator holds back now (default: nothing). Read by telemetry between hooks.
     /// [engine thread] [no allocation]
     virtual HeldState heldState() const { return {}; }
@@ -171,6 +172,7 @@ private:
     void stopTiming(NodeContext* caller);
 
     NodeContext* node_ = nullptr;
+    const InputState* inputs_ = nullptr;  // node_'s inputs (fixed before activation), read inline per item
     TimeNs currentArrivalNs_ = 0;
     std::int64_t productionBudget_ = 0;
 };

@@ -10,6 +10,7 @@
 
 #include "engine/graph/validated_graph.h"
 #include "engine/operators/operator.h"
+#include "engine/runtime/input_state.h"
 #include "engine/runtime/item_queue.h"
 #include "engine/runtime/wire_tap.h"
 #include "engine/schedulers/scheduler.h"
@@ -39,19 +40,6 @@ private:
 struct Target {
     NodeContext* node;
     int port;
-};
-
-/// One input port at run time. Hot fields first: a delivery touches only the first cache line.
-/// [engine thread]
-struct InputState {
-    ItemQueue queue;  ///< used by queueing schedulers and by DF for loop-closing edges
-    TimeNs progress = kBeginningOfTime;
-    std::uint64_t items = 0;    ///< data items received (progress excluded)
-    std::uint64_t samples = 0;
-    std::uint64_t lateItems = 0;  ///< data items older than this input's progress (Operator::countLate)
-    bool connected = false;
-    bool listed = false;  ///< queueing schedulers: this queue is in the scheduler's ready list
-    ResolvedPort port;
 };
 
 /// One output port at run time. [engine thread]
@@ -173,8 +161,15 @@ inline void NodeContext::route(int port, Item&& item) {
         out.samples += static_cast<std::uint64_t>(item.sampleCount());
         if (out.tap) [[unlikely]] out.tap->observe(item);
     }
-    // One target is the common case: hand over directly (a tail call, no frame kept).
-    if (out.onlyTarget.node) [[likely]] return scheduler->deliver(*out.onlyTarget.node, out.onlyTarget.port, std::move(item));
+    // One target is the common case: hand over directly (a tail call, no frame kept). A target DF
+    // marked for direct delivery runs at once without the scheduler's virtual call.
+    if (out.onlyTarget.node) [[likely]] {
+        NodeContext& target = *out.onlyTarget.node;
+        if (target.directDelivery && scheduler->directCallAllowed()) [[likely]] {
+            return Operator::deliverTo(target, out.onlyTarget.port, std::move(item));
+        }
+        return scheduler->deliver(target, out.onlyTarget.port, std::move(item));
+    }
     routeToMany(out, std::move(item));
 }
 
