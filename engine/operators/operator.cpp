@@ -84,17 +84,31 @@ void Operator::deliverTo(NodeContext& node, int inputPort, Item&& item) {
     ++in.items;
     in.samples += static_cast<std::uint64_t>(item.sampleCount());
     op.currentArrivalNs_ = item.arrivalNs();
-    if (node.sink) [[unlikely]] op.recordAtOutput();
+    // A hop nested in an untimed invocation (depth first) into an operator that is not an output has
+    // nothing more to keep: the rest is out of line, so this path needs almost no frame.
+    if (node.sink || node.costClock->state != CostClock::State::Untimed) [[unlikely]] {
+        return op.processAccounted(inputPort, std::move(item));
+    }
+    try {
+        op.process(inputPort, std::move(item));
+    } catch (...) {
+        op.fail("process", currentExceptionMessage());
+    }
+}
+
+void Operator::processAccounted(int inputPort, Item&& item) {
+    NodeContext& node = *node_;
+    if (node.sink) recordAtOutput();
     CostClock& clock = *node.costClock;
     const CostClock::State outer = clock.state;
-    if (outer == CostClock::State::Idle) [[unlikely]] clock.state = openInvocation(clock);
-    if (clock.state == CostClock::State::Timed) [[unlikely]] {
-        op.processTimed(inputPort, std::move(item));
+    if (outer == CostClock::State::Idle) clock.state = openInvocation(clock);
+    if (clock.state == CostClock::State::Timed) {
+        processTimed(inputPort, std::move(item));
     } else {
         try {
-            op.process(inputPort, std::move(item));
+            process(inputPort, std::move(item));
         } catch (...) {
-            op.fail("process", currentExceptionMessage());
+            fail("process", currentExceptionMessage());
         }
     }
     clock.state = outer;

@@ -167,6 +167,8 @@ private:
     void finish();
     void fail(const char* hook, const std::string& message);
     [[gnu::noinline]] void recordAtOutput();
+    /// deliverTo()'s path for outputs and top-level or timed invocations (latency, cost clock).
+    [[gnu::noinline]] void processAccounted(int inputPort, Item&& item);
     [[gnu::noinline]] void processTimed(int inputPort, Item&& item);
     NodeContext* startTiming();
     void stopTiming(NodeContext* caller);

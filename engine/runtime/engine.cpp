@@ -23,6 +23,12 @@ void NodeContext::routeToMany(OutputState& out, Item&& item) {
     scheduler->deliver(*out.targets[count - 1].node, out.targets[count - 1].port, std::move(item));
 }
 
+void NodeContext::routeObserved(OutputState& out, Item&& item) {
+    out.tap->observe(item);
+    if (out.onlyTarget.node) return scheduler->deliver(*out.onlyTarget.node, out.onlyTarget.port, std::move(item));
+    routeToMany(out, std::move(item));
+}
+
 namespace {
 
 // Marks every node that lies on a directed cycle (Tarjan's strongly connected components), with an

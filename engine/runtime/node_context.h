@@ -150,6 +150,9 @@ public:
 
 private:
     void routeToMany(OutputState& out, Item&& item);
+    /// route() for an output with a wire tap: the tap sees the item, then its targets get it (out of
+    /// line, so the common path calls nothing but the target).
+    void routeObserved(OutputState& out, Item&& item);
 };
 
 inline void NodeContext::route(int port, Item&& item) {
@@ -159,7 +162,7 @@ inline void NodeContext::route(int port, Item&& item) {
     } else {
         ++out.items;
         out.samples += static_cast<std::uint64_t>(item.sampleCount());
-        if (out.tap) [[unlikely]] out.tap->observe(item);
+        if (out.tap) [[unlikely]] return routeObserved(out, std::move(item));
     }
     // One target is the common case: hand over directly (a tail call, no frame kept). A target DF
     // marked for direct delivery runs at once without the scheduler's virtual call.
