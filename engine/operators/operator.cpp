@@ -62,6 +62,7 @@ void Operator::operator delete(void* memory) noexcept {
 void Operator::activate(NodeContext& node) {
     node_ = &node;
     inputs_ = node.inputs.data();
+    outputs_ = node.outputs.data();
     for (auto& in : node.inputs) {
         if (!in.connected) in.progress = kEndOfTime;
     }
@@ -76,9 +77,10 @@ void Operator::start() {
 
 void Operator::deliver(int inputPort, Item&& item) { deliverTo(*node_, inputPort, std::move(item)); }
 
-void Operator::deliverTo(NodeContext& node, int inputPort, Item&& item) {
+void Operator::deliverTo(NodeContext& node, int inputPort, Item&& item) { deliverTo(node, *node.op, inputPort, std::move(item)); }
+
+void Operator::deliverTo(NodeContext& node, Operator& op, int inputPort, Item&& item) {
     if (node.failed) [[unlikely]] return;
-    Operator& op = *node.op;
     if (item.isProgress()) return op.handleProgress(inputPort, std::move(item));
     InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
     ++in.items;
@@ -297,7 +299,7 @@ void Operator::fail(const char* hook, const std::string& message) {
 
 void Operator::emit(int outputPort, Item&& item) {
     if (item.arrivalNs() < currentArrivalNs_) item.setArrivalNs(currentArrivalNs_);
-    node_->route(outputPort, std::move(item));
+    node_->routeOutput(outputs_[static_cast<std::size_t>(outputPort)], std::move(item));
 }
 
 void Operator::emitHeld(int outputPort, Item&& item) { node_->route(outputPort, std::move(item)); }

@@ -31,6 +31,7 @@
 namespace isochron {
 
 class NodeContext;
+struct OutputState;
 
 /// What a source reports after produce(). [value type]
 struct SourceStatus {
@@ -79,6 +80,9 @@ public:
     /// deliver() to the operator of `node`, for schedulers, which hold the node: a hop then need
     /// not read the node back from its operator. [engine thread]
     static void deliverTo(NodeContext& node, int inputPort, Item&& item);
+    /// deliverTo() when the caller already holds the node's operator (an output's only target keeps
+    /// it): one dependent load less per hop. [engine thread]
+    static void deliverTo(NodeContext& node, Operator& op, int inputPort, Item&& item);
     /// Sources: let the operator emit what it has ready, at most `budget` blocks. [engine thread]
     SourceStatus produce(std::int64_t budget);
     /// End every input now (the engine's way out of cycles once no work is left). [engine thread]
@@ -175,6 +179,7 @@ private:
 
     NodeContext* node_ = nullptr;
     const InputState* inputs_ = nullptr;  // node_'s inputs (fixed before activation), read inline per item
+    OutputState* outputs_ = nullptr;      // node_'s outputs (fixed before activation): emit() reads them directly
     TimeNs currentArrivalNs_ = 0;
     std::int64_t productionBudget_ = 0;
 };

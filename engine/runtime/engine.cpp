@@ -146,7 +146,10 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     }
     for (NodeContext* node : nodes_) {
         for (OutputState& out : node->outputs) {
-            if (out.targets.size() == 1) out.onlyTarget = out.targets.front();
+            if (out.targets.size() == 1) {
+                out.onlyTarget = out.targets.front();
+                out.onlyTargetOperator = out.onlyTarget.node->op.get();
+            }
         }
     }
     for (auto& node : nodes_) {

@@ -48,6 +48,8 @@ struct OutputState {
     /// The target when there is exactly one (the common case): a hop reads it here instead of
     /// through the vector, one dependent load less. Null node otherwise.
     Target onlyTarget{nullptr, 0};
+    /// onlyTarget's operator, so a hop loads it alongside the node rather than after it.
+    Operator* onlyTargetOperator = nullptr;
     std::pmr::vector<Target> targets;
     std::uint64_t items = 0;    ///< data items sent (progress excluded)
     std::uint64_t samples = 0;
@@ -146,7 +148,9 @@ public:
     std::size_t queuedItems() const;
 
     /// Send an item to every target of output `port` (copies for all but the last). [engine thread]
-    inline void route(int port, Item&& item);
+    inline void route(int port, Item&& item) { routeOutput(outputs[static_cast<std::size_t>(port)], std::move(item)); }
+    /// route() for one of this node's outputs already at hand (Operator::emit holds them). [engine thread]
+    inline void routeOutput(OutputState& out, Item&& item);
 
 private:
     void routeToMany(OutputState& out, Item&& item);
@@ -155,8 +159,7 @@ private:
     void routeObserved(OutputState& out, Item&& item);
 };
 
-inline void NodeContext::route(int port, Item&& item) {
-    OutputState& out = outputs[static_cast<std::size_t>(port)];
+inline void NodeContext::routeOutput(OutputState& out, Item&& item) {
     if (item.isProgress()) {
         ++out.progressItems;
     } else {
@@ -169,7 +172,7 @@ inline void NodeContext::route(int port, Item&& item) {
     if (out.onlyTarget.node) [[likely]] {
         NodeContext& target = *out.onlyTarget.node;
         if (target.directDelivery && scheduler->directCallAllowed()) [[likely]] {
-            return Operator::deliverTo(target, out.onlyTarget.port, std::move(item));
+            return Operator::deliverTo(target, *out.onlyTargetOperator, out.onlyTarget.port, std::move(item));
         }
         return scheduler->deliver(target, out.onlyTarget.port, std::move(item));
     }
