@@ -59,12 +59,12 @@ Item {
                         model: [{from: -1e9, to: -18, color: "#22c55e"}, {from: -18, to: -6, color: "#f59e0b"}, {from: -6, to: 1e9, color: "#ef4444"}]
                         delegate: Item {
                             required property var modelData
-                            readonly property real left: view.place(modelData.from, track.width)
-                            readonly property real right: view.place(modelData.to, track.width)
-                            x: left; width: right - left; height: track.height
+                            readonly property real zoneStart: view.place(modelData.from, track.width)
+                            readonly property real zoneEnd: view.place(modelData.to, track.width)
+                            x: zoneStart; width: zoneEnd - zoneStart; height: track.height
                             Rectangle { anchors.fill: parent; color: modelData.color; opacity: 0.18 }
                             Rectangle {
-                                width: Math.max(0, Math.min(parent.width, view.place(meter.modelData.value, track.width) - parent.left))
+                                width: Math.max(0, Math.min(parent.width, view.place(meter.modelData.value, track.width) - parent.zoneStart))
                                 height: parent.height
                                 color: modelData.color
                             }

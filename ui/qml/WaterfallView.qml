@@ -70,7 +70,7 @@ Item {
         color: Theme.textDim
     }
     Rectangle {  // the dB colour scale: waterfallColour's stops, pale yellow at the top
-        id: scale
+        id: colourScale
         visible: plot.hasData
         x: plot.x + plot.width + 6; y: plot.y
         width: 8; height: plot.height
@@ -86,8 +86,8 @@ Item {
         model: plot.hasData ? plot.levelTicks : []
         delegate: Text {
             required property var modelData
-            x: scale.x + scale.width + 3
-            y: scale.y + (plot.high - modelData) / (plot.high - plot.low) * scale.height - height / 2
+            x: colourScale.x + colourScale.width + 3
+            y: colourScale.y + (plot.high - modelData) / (plot.high - plot.low) * colourScale.height - height / 2
             text: view.number(modelData, 10)
             font.pixelSize: 10
             color: Theme.textDim
@@ -95,7 +95,7 @@ Item {
     }
     Text {
         visible: plot.hasData
-        x: scale.x + scale.width + 3; y: plot.y + plot.height + 2
+        x: colourScale.x + colourScale.width + 3; y: plot.y + plot.height + 2
         text: "dB"
         font.pixelSize: 10
         color: Theme.textFaint
