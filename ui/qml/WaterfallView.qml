@@ -45,7 +45,7 @@ Item {
             Rectangle { x: plot.x + plot.pixelOfX(modelData); y: plot.y + plot.height; width: 1; height: 3; color: Theme.textDim }
             Text {
                 objectName: "waterfallTick"
-                x: Math.min(plot.x + plot.pixelOfX(modelData) - width / 2, plot.x + plot.width + 40 - width)
+                x: Math.min(plot.x + plot.pixelOfX(modelData) - width / 2, colourScale.x - width)  // clear of the scale's "dB"
                 y: plot.y + plot.height + 2
                 text: view.number(modelData / view.xScale.scale, view.xStep) + (parent.last ? " " + view.xScale.unit : "")
                 font.pixelSize: 10
