@@ -1,6 +1,7 @@
 // A level-meter probe's readings: 30 times a second, the newest 300 ms of a signal wire's samples
-// from the probe's ring give its RMS, the samples new since the last look its peak, and the peak is
-// held (LevelBallistics). It draws nothing itself: LevelMeterView.qml draws the bars.
+// from the probe's ring give its RMS, the samples new since the last look its peak (those of the
+// newest 300 ms: a graph running faster than real time can pass a peak between two looks), and the
+// peak is held (LevelBallistics). It draws nothing itself: LevelMeterView.qml draws the bars.
 #pragma once
 
 #include <QQuickItem>
