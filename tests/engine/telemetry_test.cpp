@@ -144,12 +144,14 @@ TEST_CASE("a run's telemetry agrees with its operators' counts and ends with the
 }
 
 TEST_CASE("snapshots keep their period while one round works through a backlog, under every scheduler", "[telemetry]") {
-    // Ten items admitted in one round into a box that spends 3 ms of CPU on each, with snapshots due
-    // every 1 ms: one is published after every item, not only when the round ends (under overload a
-    // round lasts seconds, and the editor's plots froze: 12 snapshots in 11 s, gaps of 3.9 s).
+    // Ten items due within 10 us into a box that spends 3 ms of CPU on each: once the first is done,
+    // the other nine are overdue and admitted in one round (a paced source admits all that is due).
+    // With snapshots due every 1 ms, one is published after every item, not only when the round
+    // ends (under overload a round lasts seconds, and the editor's plots froze: 12 snapshots in 11 s,
+    // gaps of 3.9 s).
     constexpr std::uint64_t kItems = 10;
     const std::string graph = R"({"format": "isochron-graph/1", "nodes": [
-      {"id": "src", "type": "workload.tuple_source", "params": {"count": )" + std::to_string(kItems) + R"(, "pace": 0}},
+      {"id": "src", "type": "workload.tuple_source", "params": {"count": )" + std::to_string(kItems) + R"(, "rate": 1e6, "pace": 1}},
       {"id": "box", "type": "workload.universal_box", "params": {"cost_us": 3000}},
       {"id": "sink", "type": "io.null_sink"}],
       "edges": [{"from": "src.out0", "to": "box.in0"}, {"from": "box.out", "to": "sink.in"}]})";
@@ -170,6 +172,9 @@ TEST_CASE("snapshots keep their period while one round works through a backlog, 
         }
         CHECK(channel->dropped() == 0);
         INFO(snapshots << " snapshots");
-        CHECK(boxCountsSeen.size() == kItems - 1);  // one between every two items
+        // Between almost every two items: a cheap turn (a progress marker) lets the clock be read
+        // only every second turn for a while, so one boundary may pass unseen. Published only at
+        // round boundaries, snapshots saw at most two.
+        CHECK(boxCountsSeen.size() >= kItems - 2);
     }
 }
