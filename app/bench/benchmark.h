@@ -48,5 +48,6 @@ std::vector<Benchmark> outOfOrderBenchmarks();  ///< oop-skew, oop-throughput (t
 std::vector<Benchmark> listenBenchmarks();   ///< stft, beamformer, listen-snr (issue 18)
 std::vector<Benchmark> hotPathBenchmarks();    ///< hot-path (issue 16's figures side by side)
 std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
+std::vector<Benchmark> soakBenchmarks();       ///< soak (issue 16: 10x capacity for minutes, bounded memory)
 
 }  // namespace isochron::bench
