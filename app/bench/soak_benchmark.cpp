@@ -109,11 +109,16 @@ void runSoak(const BenchContext& context, const Report& report) {
     double peakRssMb = 0, peakPoolMb = 0, worstP95Ms = 0;
     const auto start = std::chrono::steady_clock::now();
     for (int interval = 1; interval <= kIntervals; ++interval) {
-        std::this_thread::sleep_until(start + std::chrono::duration<double>(seconds * interval / kIntervals));
-        while (const TelemetrySnapshot* snapshot = telemetry->next()) {
-            last = *snapshot;
-            peakPoolMb = std::max(peakPoolMb, static_cast<double>(snapshot->liveBytes) / 1e6);
-            telemetry->release(snapshot);
+        // Read snapshots as they come (the channel holds 16: read less often, it would skip the newest).
+        const auto end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(seconds * interval / kIntervals));
+        while (std::chrono::steady_clock::now() < end) {
+            std::this_thread::sleep_until(std::min(end, std::chrono::steady_clock::now() + std::chrono::milliseconds(50)));
+            while (const TelemetrySnapshot* snapshot = telemetry->next()) {
+                last = *snapshot;
+                peakPoolMb = std::max(peakPoolMb, static_cast<double>(snapshot->liveBytes) / 1e6);
+                telemetry->release(snapshot);
+            }
         }
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const double rssMb = residentMegabytes();
