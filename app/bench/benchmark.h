@@ -50,5 +50,6 @@ std::vector<Benchmark> operatorFamilyBenchmarks();  ///< operator-families: chan
 std::vector<Benchmark> hotPathBenchmarks();    ///< hot-path (issue 16's figures side by side)
 std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
 std::vector<Benchmark> filterBenchmarks();     ///< fir, biquad, resample (issue 18)
+std::vector<Benchmark> soakBenchmarks();       ///< soak (issue 16: 10x capacity for minutes, bounded memory)
 
 }  // namespace isochron::bench

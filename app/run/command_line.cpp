@@ -26,7 +26,7 @@ Options:
   --report FILE.json          write the run report as JSON
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
   --telemetry-rate HZ         snapshots per second (default 30)
-  --check                     validate the graph and exit
+  --check                     validate the graph, warn about runs that can never end, and exit
   --quiet                     print nothing but errors
   --list-operators            list every operator type with its ports and parameters
   --operator-reference FILE   write the built-in operators' reference as Markdown (docs/operators.md;

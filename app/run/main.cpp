@@ -10,6 +10,7 @@
 
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
+#include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
 #include "engine/plugins/plugin_discovery.h"
@@ -154,7 +155,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     ValidatedGraph graph = validateGraph(spec, registry);
     schedulerParams(scheduler);  // reject a bad scheduler before anything starts
     if (options.checkOnly) {
-        if (!options.quiet) std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
+        if (!options.quiet) {
+            std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
+            for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
+        }
         return 0;
     }
     checkOutputPaths(options);

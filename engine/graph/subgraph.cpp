@@ -63,157 +63,181 @@ private:
 
 // How many operator nodes expanding `graph` gives, counted per file once (a file used twice per
 // level, 29 levels deep, stands for 2^29 nodes: counted in 29 steps, refused before it is built).
-// Counts saturate just past kMaxExpandedNodes; cycles, unreadable files and too deep nesting count
-// as one node here and are reported by the expansion.
+// Counts saturate just past kMaxExpandedNodes; cycles and unreadable files count as one node here
+// and are reported by the expansion. Nested files are walked with an explicit stack, so the nesting
+// depth is not bounded by the thread's stack.
 class ExpandedSize {
 public:
     explicit ExpandedSize(GraphFiles& files) : files_(files) {}
 
-    std::uint64_t of(const GraphSpec& graph, std::vector<fs::path>& chain) {
-        std::uint64_t total = 0;
-        for (const NodeSpec& node : graph.nodes) {
-            total = std::min(total + nodesOf(graph, node, chain), kMaxExpandedNodes + 1);
+    std::uint64_t of(const GraphSpec& top) {
+        std::vector<Counting> stack{{&top, {}}};
+        std::set<fs::path> open;  // files on the stack: meeting one again is a cycle
+        while (true) {
+            Counting& counting = stack.back();
+            if (counting.next < counting.graph->nodes.size()) {
+                const NodeSpec& node = counting.graph->nodes[counting.next++];
+                if (!isSubgraphNode(node)) {
+                    counting.add(1);
+                    continue;
+                }
+                std::error_code ec;
+                fs::path canonical = fs::weakly_canonical(subgraphFile(*counting.graph, node), ec);
+                if (auto known = sizes_.find(canonical); known != sizes_.end()) {
+                    counting.add(known->second);
+                } else if (const GraphSpec* inner = open.count(canonical) ? nullptr : tryLoad(canonical)) {
+                    open.insert(canonical);
+                    stack.push_back({inner, std::move(canonical)});
+                } else {
+                    counting.add(1);
+                }
+                continue;
+            }
+            const std::uint64_t total = counting.total;
+            if (stack.size() == 1) return total;
+            sizes_[counting.file] = total;
+            open.erase(counting.file);
+            stack.pop_back();
+            stack.back().add(total);
         }
-        return total;
     }
 
 private:
-    std::uint64_t nodesOf(const GraphSpec& graph, const NodeSpec& node, std::vector<fs::path>& chain) {
-        if (!isSubgraphNode(node)) return 1;
-        std::error_code ec;
-        const fs::path canonical = fs::weakly_canonical(subgraphFile(graph, node), ec);
-        if (auto known = sizes_.find(canonical); known != sizes_.end()) return known->second;
-        if (chain.size() >= kMaxSubgraphDepth || std::find(chain.begin(), chain.end(), canonical) != chain.end()) return 1;
-        const GraphSpec* inner = nullptr;
+    // One file whose nodes are being counted.
+    struct Counting {
+        const GraphSpec* graph;
+        fs::path file;  // canonical ("" for the top graph)
+        std::size_t next = 0;
+        std::uint64_t total = 0;
+        void add(std::uint64_t nodes) { total = std::min(total + nodes, kMaxExpandedNodes + 1); }
+    };
+
+    const GraphSpec* tryLoad(const fs::path& canonical) {
         try {
-            inner = &files_.load(canonical);
+            return &files_.load(canonical);
         } catch (const GraphException&) {
-            return 1;
+            return nullptr;
         }
-        chain.push_back(canonical);
-        const std::uint64_t size = of(*inner, chain);
-        chain.pop_back();
-        sizes_[canonical] = size;
-        return size;
     }
 
     GraphFiles& files_;
     std::map<fs::path, std::uint64_t> sizes_;
 };
 
-// Inlines graph files into one flat graph, level by level.
+// One graph file being inlined. Its nodes are appended one at a time; a subgraph node opens a new
+// level above it, and a level is finished (its edges connected, its interface mapped to flat ids)
+// once all its nodes are in, which is when the level below can use what it exposes.
+struct Level {
+    GraphSpec graph;  // parameters already overridden by the node it stands for
+    SubgraphInterface interface;
+    std::string prefix;      // prefix of its nodes' flat ids ("" at the top, "filt/" inside filt)
+    std::string owner;       // flat id of the subgraph node it stands for ("" at the top)
+    std::string idOutside;   // that node's id in the level below
+    fs::path file;           // canonical path ("" at the top)
+    std::string where;       // " (in FILE)" for messages ("" at the top)
+    std::map<std::string, std::map<std::string, json>> written;  // inner parameter values before overrides
+    Overrides overrides;
+    std::size_t next = 0;  // index of the next node to inline
+    std::map<std::string, ExpandedSubgraph> nested;
+    std::set<std::string> failed;  // subgraph nodes left out (reported), with their edges
+};
+
+// Inlines graph files into one flat graph, level by level, with an explicit stack of levels (a file
+// nesting another thousands deep neither overflows the thread's stack nor is refused).
 class Expander {
 public:
     Expander(const OperatorRegistry& registry, std::vector<GraphError>& errors, GraphSpec& flat, GraphFiles& files)
         : registry_(registry), errors_(errors), flat_(flat), files_(files) {}
 
-    // After the top file: append the edges inside subgraphs.
-    void finish() {
+    // Inline `top` and everything it nests; returns what each of its subgraph nodes became.
+    std::map<std::string, ExpandedSubgraph> expand(GraphSpec top) {
+        std::vector<Level> levels;
+        levels.push_back(open(std::move(top), {}, "", "", "", {}, {}));
+        while (true) {
+            Level& level = levels.back();
+            if (level.next < level.graph.nodes.size()) {
+                const NodeSpec& node = level.graph.nodes[level.next++];
+                if (!isSubgraphNode(node)) {
+                    appendOperator(level, node);
+                } else if (std::optional<Level> inner = enter(level, node, levels)) {
+                    openFiles_.insert(inner->file);
+                    levels.push_back(std::move(*inner));
+                } else {
+                    level.failed.insert(node.id);
+                }
+                continue;
+            }
+            connect(level);
+            if (levels.size() == 1) break;
+            const bool failed = exposesFailed(level);
+            ExpandedSubgraph result = failed ? ExpandedSubgraph{} : flatInterface(level);
+            result.file = level.file;
+            const std::string idOutside = level.idOutside;
+            openFiles_.erase(level.file);
+            levels.pop_back();
+            if (failed) {
+                levels.back().failed.insert(idOutside);
+            } else {
+                levels.back().nested[idOutside] = std::move(result);
+            }
+        }
         flat_.edges.insert(flat_.edges.end(), laterEdges_.begin(), laterEdges_.end());
         laterEdges_.clear();
+        return std::move(levels.front().nested);
     }
 
-    // Append `graph`'s nodes and edges with ids prefixed by `prefix`; `owner` is the flat id of the
-    // subgraph node it stands for ("" at the top). Returns its interface in flat ids.
-    ExpandedSubgraph inlineGraph(GraphSpec graph, const SubgraphInterface& interface, const std::string& prefix, const std::string& owner, const Overrides& overrides,
-                                 std::vector<fs::path>& chain, std::map<std::string, ExpandedSubgraph>* topLevel) {
-        const std::string where = chain.empty() ? std::string() : " (in " + chain.back().string() + ")";
-        std::map<std::string, ExpandedSubgraph> nested;
-        std::set<std::string> failed;
-        std::map<std::string, std::map<std::string, json>> written;  // inner values before overrides
+private:
+    // A level for `graph` with the node's parameters `overrides` applied (remembering the values it wrote).
+    static Level open(GraphSpec graph, SubgraphInterface interface, std::string prefix, std::string owner, std::string idOutside,
+                      fs::path file, Overrides overrides) {
+        Level level;
         for (NodeSpec& node : graph.nodes) {
-            written[node.id] = node.params;
+            level.written[node.id] = node.params;
             auto given = overrides.find(node.id);
             if (given == overrides.end()) continue;
             for (const auto& [name, value] : given->second) node.params[name] = value.value;
         }
-        for (const NodeSpec& node : graph.nodes) {
-            const std::string flatId = prefix + node.id;
-            auto given = overrides.find(node.id);
-            auto folderOf = [&](const std::string& param) {
-                if (given != overrides.end()) {
-                    auto it = given->second.find(param);
-                    if (it != given->second.end()) return it->second.folder;
-                }
-                return graph.baseDirectory;
-            };
-            if (!isSubgraphNode(node)) {
-                NodeSpec copy = node;
-                copy.id = flatId;
-                if (!prefix.empty()) resolvePaths(copy, folderOf);
-                flat_.nodes.push_back(std::move(copy));
-                continue;
-            }
-            auto inner = expandNode(graph, node, flatId, folderOf, chain, where);
-            if (!inner) {
-                failed.insert(node.id);
-                continue;
-            }
-            nested[node.id] = std::move(*inner);
-        }
-
-        // The top file's edges keep their indices (errors name them); inner edges and the further
-        // targets of exposed inputs follow.
-        std::vector<EdgeSpec>& edges = prefix.empty() ? flat_.edges : laterEdges_;
-        for (std::size_t i = 0; i < graph.edges.size(); ++i) {
-            const EdgeSpec& e = graph.edges[i];
-            if (failed.count(e.fromNode) || failed.count(e.toNode)) continue;
-            const std::string field = "edges[" + std::to_string(i) + "]";
-            Endpoint from{prefix + e.fromNode, e.fromPort};
-            if (auto it = nested.find(e.fromNode); it != nested.end()) {
-                const ExposedEndpoint* out = findExposed(it->second.flat.outputs, e.fromPort);
-                if (!out) {
-                    error(prefix + e.fromNode, e.fromPort, field + ".from",
-                          "the subgraph exposes no output named '" + e.fromPort + "' (outputs: " + listExposed(it->second.flat.outputs) + ")" + where);
-                    continue;
-                }
-                from = out->inner.front();
-            }
-            std::vector<Endpoint> targets{{prefix + e.toNode, e.toPort}};
-            if (auto it = nested.find(e.toNode); it != nested.end()) {
-                const ExposedEndpoint* in = findExposed(it->second.flat.inputs, e.toPort);
-                if (!in) {
-                    error(prefix + e.toNode, e.toPort, field + ".to",
-                          "the subgraph exposes no input named '" + e.toPort + "' (inputs: " + listExposed(it->second.flat.inputs) + ")" + where);
-                    continue;
-                }
-                targets = in->inner;
-            }
-            for (std::size_t t = 0; t < targets.size(); ++t) {
-                EdgeSpec edge{from.node, from.name, targets[t].node, targets[t].name};
-                (t == 0 ? edges : laterEdges_).push_back(std::move(edge));
-            }
-        }
-        if (topLevel) *topLevel = nested;
-        if (owner.empty()) return {};
-        return flatInterface(graph, interface, prefix, owner, nested, written, where);
+        level.where = file.empty() ? std::string() : " (in " + file.string() + ")";
+        level.graph = std::move(graph);
+        level.interface = std::move(interface);
+        level.prefix = std::move(prefix);
+        level.owner = std::move(owner);
+        level.idOutside = std::move(idOutside);
+        level.file = std::move(file);
+        level.overrides = std::move(overrides);
+        return level;
     }
 
-private:
-    // Resolve one subgraph node: read its file, check for cycles, pass its parameters down and inline it.
-    template <typename FolderOf>
-    std::optional<ExpandedSubgraph> expandNode(const GraphSpec& graph, const NodeSpec& node, const std::string& flatId, FolderOf folderOf,
-                                               std::vector<fs::path>& chain, const std::string& where) {
+    // The folder a parameter of `node` in `level` resolves relative paths from: the file that wrote its value.
+    static fs::path folderOf(const Level& level, const std::string& node, const std::string& param) {
+        if (auto given = level.overrides.find(node); given != level.overrides.end()) {
+            if (auto it = given->second.find(param); it != given->second.end()) return it->second.folder;
+        }
+        return level.graph.baseDirectory;
+    }
+
+    void appendOperator(const Level& level, const NodeSpec& node) {
+        NodeSpec copy = node;
+        copy.id = level.prefix + node.id;
+        if (!level.prefix.empty()) resolvePaths(copy, [&](const std::string& param) { return folderOf(level, node.id, param); });
+        flat_.nodes.push_back(std::move(copy));
+    }
+
+    // Open the level a subgraph node of `level` stands for: read its file, check for cycles and pass its
+    // parameters down. Nothing when it cannot be inlined (reported).
+    std::optional<Level> enter(const Level& level, const NodeSpec& node, const std::vector<Level>& levels) {
+        const std::string flatId = level.prefix + node.id;
         if (!node.type.empty()) {
-            error(flatId, "", kSubgraphField, "a node has either a 'type' or a 'subgraph', not both" + where);
+            error(flatId, "", kSubgraphField, "a node has either a 'type' or a 'subgraph', not both" + level.where);
             return std::nullopt;
         }
-        const fs::path file = subgraphFile(graph, node);
+        const fs::path file = subgraphFile(level.graph, node);
         std::error_code ec;
-        const fs::path canonical = fs::weakly_canonical(file, ec);
-        if (std::find(chain.begin(), chain.end(), canonical) != chain.end()) {
-            std::string cycle;
-            for (const fs::path& p : chain) cycle += p.filename().string() + " -> ";
+        fs::path canonical = fs::weakly_canonical(file, ec);
+        if (openFiles_.count(canonical)) {
             error(flatId, "", kSubgraphField,
-                  "'" + subgraphReference(node) + "' refers back to a file that contains it (a cycle of subgraph files: " + cycle +
-                      canonical.filename().string() + ")" + where);
-            return std::nullopt;
-        }
-        if (chain.size() >= kMaxSubgraphDepth) {
-            tooDeep_ = true;
-            error(flatId, "", kSubgraphField,
-                  "'" + subgraphReference(node) + "' nests subgraph files more than " + std::to_string(kMaxSubgraphDepth) +
-                      " levels deep (from " + chain.front().filename().string() + ")" + where);
+                  "'" + subgraphReference(node) + "' refers back to a file that contains it (a cycle of subgraph files: " +
+                      describeCycle(levels, canonical) + ")" + level.where);
             return std::nullopt;
         }
         GraphSpec inner;
@@ -233,25 +257,90 @@ private:
             const ExposedEndpoint* param = findExposed(interface.params, name);
             if (!param) {
                 error(flatId, "", "params." + name, "'" + subgraphReference(node) + "' exposes no such parameter (it exposes: " +
-                                                        listExposed(interface.params) + ")" + where);
+                                                        listExposed(interface.params) + ")" + level.where);
                 continue;
             }
-            passed[param->inner.front().node][param->inner.front().name] = Override{value, folderOf(name)};
+            passed[param->inner.front().node][param->inner.front().name] = Override{value, folderOf(level, node.id, name)};
         }
-        chain.push_back(canonical);
-        ExpandedSubgraph result = inlineGraph(std::move(inner), interface, flatId + "/", flatId, passed, chain, nullptr);
-        chain.pop_back();
-        if (tooDeep_) return std::nullopt;  // every level above is left out too: one error, not one per level
-        result.file = canonical;
-        return result;
+        return open(std::move(inner), std::move(interface), flatId + "/", flatId, node.id, std::move(canonical), std::move(passed));
+    }
+
+    // The files of the levels from `again` up, then `again`: "a -> b -> a"; a cycle of thousands of
+    // files shows its first and last three.
+    static std::string describeCycle(const std::vector<Level>& levels, const fs::path& again) {
+        auto first = std::find_if(levels.begin(), levels.end(), [&](const Level& l) { return l.file == again; });
+        const auto length = static_cast<std::size_t>(levels.end() - first);
+        constexpr std::size_t kShown = 3;
+        std::string text;
+        for (auto it = first; it != levels.end(); ++it) {
+            const auto index = static_cast<std::size_t>(it - first);
+            if (length > 2 * kShown + 1 && index == kShown) {
+                text += "... (" + std::to_string(length - 2 * kShown) + " more) -> ";
+                it += static_cast<std::ptrdiff_t>(length - 2 * kShown - 1);
+                continue;
+            }
+            text += it->file.filename().string() + " -> ";
+        }
+        return text + again.filename().string();
+    }
+
+    // Whether `level`'s interface exposes a port or parameter of a subgraph node that was left out
+    // (already reported): then the level is left out too, and the levels below it, with one error.
+    static bool exposesFailed(const Level& level) {
+        for (const auto* list : {&level.interface.inputs, &level.interface.outputs, &level.interface.params}) {
+            for (const ExposedEndpoint& exposed : *list) {
+                for (const Endpoint& e : exposed.inner) {
+                    if (level.failed.count(e.node)) return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // Append `level`'s edges in flat ids, through the interfaces of the subgraphs it nests. The top
+    // file's edges keep their indices (errors name them); inner edges and the further targets of
+    // exposed inputs follow.
+    void connect(const Level& level) {
+        const std::string& prefix = level.prefix;
+        std::vector<EdgeSpec>& edges = prefix.empty() ? flat_.edges : laterEdges_;
+        for (std::size_t i = 0; i < level.graph.edges.size(); ++i) {
+            const EdgeSpec& e = level.graph.edges[i];
+            if (level.failed.count(e.fromNode) || level.failed.count(e.toNode)) continue;
+            const std::string field = "edges[" + std::to_string(i) + "]";
+            Endpoint from{prefix + e.fromNode, e.fromPort};
+            if (auto it = level.nested.find(e.fromNode); it != level.nested.end()) {
+                const ExposedEndpoint* out = findExposed(it->second.flat.outputs, e.fromPort);
+                if (!out) {
+                    error(prefix + e.fromNode, e.fromPort, field + ".from",
+                          "the subgraph exposes no output named '" + e.fromPort + "' (outputs: " + listExposed(it->second.flat.outputs) + ")" + level.where);
+                    continue;
+                }
+                from = out->inner.front();
+            }
+            std::vector<Endpoint> targets{{prefix + e.toNode, e.toPort}};
+            if (auto it = level.nested.find(e.toNode); it != level.nested.end()) {
+                const ExposedEndpoint* in = findExposed(it->second.flat.inputs, e.toPort);
+                if (!in) {
+                    error(prefix + e.toNode, e.toPort, field + ".to",
+                          "the subgraph exposes no input named '" + e.toPort + "' (inputs: " + listExposed(it->second.flat.inputs) + ")" + level.where);
+                    continue;
+                }
+                targets = in->inner;
+            }
+            for (std::size_t t = 0; t < targets.size(); ++t) {
+                EdgeSpec edge{from.node, from.name, targets[t].node, targets[t].name};
+                (t == 0 ? edges : laterEdges_).push_back(std::move(edge));
+            }
+        }
     }
 
     enum class Kind { Input, Output, Param };
 
     // The interface of an inlined file, checked against its nodes and mapped to flat ids.
-    ExpandedSubgraph flatInterface(const GraphSpec& graph, const SubgraphInterface& interface, const std::string& prefix,
-                                   const std::string& owner, const std::map<std::string, ExpandedSubgraph>& nested,
-                                   const std::map<std::string, std::map<std::string, json>>& written, const std::string& where) {
+    ExpandedSubgraph flatInterface(const Level& level) {
+        const GraphSpec& graph = level.graph;
+        const std::string& owner = level.owner;
+        const std::string& where = level.where;
         ExpandedSubgraph result;
         auto map = [&](const std::vector<ExposedEndpoint>& list, Kind kind) {
             static const char* const kFields[] = {"inputs", "outputs", "params"};
@@ -270,8 +359,9 @@ private:
                         continue;
                     }
                     std::optional<json> innerDefault;
-                    if (auto value = written.at(e.node).find(e.name); value != written.at(e.node).end()) innerDefault = value->second;
-                    if (auto it = nested.find(e.node); it != nested.end()) {
+                    const auto& written = level.written.at(e.node);
+                    if (auto value = written.find(e.name); value != written.end()) innerDefault = value->second;
+                    if (auto it = level.nested.find(e.node); it != level.nested.end()) {
                         SubgraphInterface deeperInterface = it->second.flat;
                         const ExposedEndpoint* deeper = findExposed(pick(deeperInterface), e.name);
                         if (!deeper) {
@@ -289,16 +379,16 @@ private:
                             error(owner, "", field, "'" + e.node + "' (" + node->type + ") has no " + kWhat[k] + " named '" + e.name + "'" + where);
                             continue;
                         }
-                        flat.inner.push_back({prefix + e.node, e.name});
+                        flat.inner.push_back({level.prefix + e.node, e.name});
                     }
                     if (kind == Kind::Param && innerDefault) result.paramDefaults[exposed.name] = *innerDefault;
                 }
                 if (!flat.inner.empty()) pick(result.flat).push_back(std::move(flat));
             }
         };
-        map(interface.inputs, Kind::Input);
-        map(interface.outputs, Kind::Output);
-        map(interface.params, Kind::Param);
+        map(level.interface.inputs, Kind::Input);
+        map(level.interface.outputs, Kind::Output);
+        map(level.interface.params, Kind::Param);
         return result;
     }
 
@@ -326,7 +416,7 @@ private:
     GraphSpec& flat_;
     GraphFiles& files_;
     std::vector<EdgeSpec> laterEdges_;
-    bool tooDeep_ = false;  // a nesting beyond kMaxSubgraphDepth was refused
+    std::set<fs::path> openFiles_;  // canonical files of the levels being inlined: meeting one again is a cycle
 };
 
 }  // namespace
@@ -414,16 +504,13 @@ ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& re
     result.flat.extra = graph.extra;
     result.flat.baseDirectory = graph.baseDirectory;
     GraphFiles files;
-    std::vector<fs::path> chain;
-    const std::uint64_t size = ExpandedSize(files).of(graph, chain);
+    const std::uint64_t size = ExpandedSize(files).of(graph);
     if (size > kMaxExpandedNodes) {
         errors.push_back({"", "", "", "expanding the subgraphs would give more than " + std::to_string(kMaxExpandedNodes) +
                                           " nodes (a file used several times per level multiplies the count with each level)"});
         return result;
     }
-    Expander expander(registry, errors, result.flat, files);
-    expander.inlineGraph(graph, {}, "", "", {}, chain, &result.subgraphs);
-    expander.finish();
+    result.subgraphs = Expander(registry, errors, result.flat, files).expand(graph);
     return result;
 }
 

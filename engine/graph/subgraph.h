@@ -3,7 +3,7 @@
 //   "interface": {"inputs": {"in": "lowpass.in"}, "outputs": {"out": "gain.out"},
 //                 "params": {"cutoff": "lowpass.cutoff"}}
 // An exposed input may feed several inner inputs (["a.in", "b.in"]). expandSubgraphs() inlines every
-// subgraph node, recursively, into the flat graph the engine runs: inner ids get the node's id as a
+// subgraph node, at any nesting depth, into the flat graph the engine runs: inner ids get the node's id as a
 // prefix ("filt/lowpass"), edges to the node's ports go to the inner ports they expose, and the node's
 // parameters override the exposed inner ones (the inner value is the default). resolveGraph() expands
 // before it validates, so schedulers, the runner and telemetry see only ordinary operators.
@@ -73,15 +73,14 @@ struct ExpandedGraph {
     std::map<std::string, ExpandedSubgraph> subgraphs;  ///< by node id of the original graph
 };
 
-/// Subgraph files nested deeper than this are refused (the expansion recurses once per level).
-inline constexpr std::size_t kMaxSubgraphDepth = 100;
 /// A graph whose expansion would have more nodes than this is refused before it is expanded (a
-/// file used twice per level doubles the count with each level).
+/// file used twice per level doubles the count with each level). Nesting depth itself is not
+/// limited: files are walked with explicit stacks, not by recursion.
 inline constexpr std::uint64_t kMaxExpandedNodes = 1'000'000;
 
-/// Inline every subgraph node of `graph`, recursively, reading each file once. Problems (a missing or
-/// unreadable file, a cycle of files referring to each other, files nested deeper than
-/// kMaxSubgraphDepth, more than kMaxExpandedNodes nodes, an unknown exposed port or parameter) are appended to
+/// Inline every subgraph node of `graph` and of the files it nests, reading each file once. Problems (a
+/// missing or unreadable file, a cycle of files referring to each other, more than kMaxExpandedNodes
+/// nodes, an unknown exposed port or parameter) are appended to
 /// `errors`, located on the subgraph node's flat id; a subgraph that cannot be read is left out
 /// with its edges. Relative path parameters inside a subgraph file are resolved from its folder.
 ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors);

@@ -81,6 +81,14 @@ struct OperatorDescriptor {
     /// that reach it. Throw ParameterError (or std::exception) to report a problem on the node. Skipped
     /// when a node upstream could not derive its parameters (that is the problem to report). [setup thread]
     std::function<void(const ParamSet& params, const std::vector<UpstreamNode>& upstream)> checkUpstream;
+    /// Optional, for sources: why a source with these (validated) parameters never ends ("duration
+    /// is 0"), or "" when it ends by itself. `isochron-run --check` warns that such a run ends only
+    /// when stopped. [setup thread]
+    std::function<std::string(const ParamSet& params)> endlessBecause;
+    /// Optional: whether, with these parameters, every item received makes at least one item on every
+    /// output (a pass-through, a universal box of selectivity 1). A loop of such nodes never drains,
+    /// which `isochron-run --check` warns about. Absent means "not known". [setup thread]
+    std::function<bool(const ParamSet& params)> passesEveryItem;
     std::string origin = "built-in";  ///< "built-in" or the plugin file it came from
 
     /// No inputs: the engine calls produce() instead of process(). [any thread] [no allocation]

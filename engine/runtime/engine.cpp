@@ -1,5 +1,6 @@
 #include "engine/runtime/engine.h"
 
+#include "engine/graph/strong_components.h"
 #include "engine/memory/memory_pool.h"
 
 #include <algorithm>
@@ -31,60 +32,16 @@ void NodeContext::routeObserved(OutputState& out, Item&& item) {
 
 namespace {
 
-// Marks every node that lies on a directed cycle (Tarjan's strongly connected components), with an
-// explicit stack of frames: a graph's depth (a 100 000-node chain) must not become the call stack's.
+// Marks every node that lies on a directed cycle.
 void markCycles(const std::vector<NodeContext*>& nodes) {
-    const int n = static_cast<int>(nodes.size());
-    std::vector<int> order(n, -1), low(n, 0);
-    std::vector<bool> onStack(n, false), selfLoop(n, false);
-    std::vector<int> component;
-    // A frame: node v, and where it is in its outputs' targets (output, target within it).
-    struct Frame {
-        int node;
-        std::size_t output = 0;
-        std::size_t target = 0;
-    };
-    std::vector<Frame> frames;
-    int counter = 0;
-    auto open = [&](int v) {
-        order[v] = low[v] = counter++;
-        component.push_back(v);
-        onStack[v] = true;
-        frames.push_back({v});
-    };
-    for (int root = 0; root < n; ++root) {
-        if (order[root] >= 0) continue;
-        open(root);
-        while (!frames.empty()) {
-            Frame& frame = frames.back();
-            const int v = frame.node;
-            const auto& outputs = nodes[v]->outputs;
-            if (frame.output < outputs.size()) {
-                const auto& targets = outputs[frame.output].targets;
-                if (frame.target >= targets.size()) {
-                    ++frame.output;
-                    frame.target = 0;
-                    continue;
-                }
-                const int w = targets[frame.target++].node->index;
-                if (w == v) selfLoop[v] = true;
-                if (order[w] < 0) open(w);  // invalidates `frame`; v resumes when w's frame closes
-                else if (onStack[w]) low[v] = std::min(low[v], order[w]);
-                continue;
-            }
-            frames.pop_back();
-            if (!frames.empty()) low[frames.back().node] = std::min(low[frames.back().node], low[v]);
-            if (low[v] != order[v]) continue;
-            std::size_t first = component.size();
-            while (component[--first] != v) {}
-            const bool cycle = component.size() - first > 1 || selfLoop[v];
-            for (std::size_t i = first; i < component.size(); ++i) {
-                onStack[component[i]] = false;
-                if (cycle) nodes[component[i]]->inCycle = true;
-            }
-            component.resize(first);
+    std::vector<std::vector<int>> successors(nodes.size());
+    for (std::size_t v = 0; v < nodes.size(); ++v) {
+        for (const auto& output : nodes[v]->outputs) {
+            for (const auto& target : output.targets) successors[v].push_back(target.node->index);
         }
     }
+    const std::vector<int> cycle = cycleOfEachNode(successors);
+    for (std::size_t v = 0; v < nodes.size(); ++v) nodes[v]->inCycle = cycle[v] >= 0;
 }
 
 // " [plugin /path/x.so]" for an operator that does not come with Isochron, so a fault names its origin.

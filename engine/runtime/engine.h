@@ -74,8 +74,12 @@ public:
     std::uint64_t admissionPauses() const { return admissionPauses_; }
     /// Whether sources may emit now: false once a stop is requested (a source far behind its pace
     /// would otherwise emit seconds of blocks in one call before the stop is seen) and while the
-    /// memory guard holds. Cheap: looks at the pool on every 64th call. [engine thread]
-    bool admissionOpen() { return !stop_.load(std::memory_order_relaxed) && !memoryGuardHolds(); }
+    /// memory guard holds. Cheap: looks at the pool on every 64th call. Also publishes a telemetry
+    /// snapshot when one is due, so a backlog admitted in one round does not freeze the plots. [engine thread]
+    bool admissionOpen() {
+        if (telemetryActive_) telemetry_->tickAdmission(runStartNs_, "running");
+        return !stop_.load(std::memory_order_relaxed) && !memoryGuardHolds();
+    }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
 

@@ -24,7 +24,11 @@ public:
 private:
     std::size_t train_;
     QosPriorities priorities_;
+    /// `box` is ready from this decision on.
+    void markReady(NodeContext& box);
+
     std::vector<NodeContext*> ready_;  // boxes with queued input, unordered
+    std::vector<std::uint64_t> readySince_;  // by node index: the decision count when it became ready
 };
 
 }  // namespace isochron

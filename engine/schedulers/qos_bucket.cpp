@@ -34,12 +34,22 @@ QosBucketScheduler::QosBucketScheduler(int gradientBuckets, int slackBuckets, st
 
 void QosBucketScheduler::prepare(const std::vector<NodeContext*>& nodes) {
     priorities_.prepare(nodes);
+    readySince_.assign(nodes.size(), 0);
 }
 
 void QosBucketScheduler::place(NodeContext& box, TimeNs now) {
     const BucketIndex b = bucketOf(priorities_.priority(box, now), gradientBuckets_, slackBuckets_,
                                    priorities_.maxUtility(), priorities_.maxSlackMs());
-    const auto rank = static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack);
+    placeAt(box, static_cast<std::size_t>((gradientBuckets_ - 1 - b.gradient) * slackBuckets_ + b.slack));
+}
+
+void QosBucketScheduler::markReady(NodeContext& box, TimeNs now) {
+    box.scheduled = true;
+    readySince_[static_cast<std::size_t>(box.index)] = stats_.decisions;
+    place(box, now);
+}
+
+void QosBucketScheduler::placeAt(NodeContext& box, std::size_t rank) {
     buckets_[rank].push(&box);
     occupied_[rank / 64] |= std::uint64_t{1} << (rank % 64);
     firstWord_ = std::min(firstWord_, rank / 64);
@@ -57,16 +67,17 @@ NodeContext* QosBucketScheduler::takeBest() {
 
 void QosBucketScheduler::deliver(NodeContext& target, int port, Item&& item) {
     target.inputs[static_cast<std::size_t>(port)].queue.push(std::move(item));
-    if (!target.scheduled) {
-        target.scheduled = true;
-        place(target, wallClockNs());
-    }
+    if (!target.scheduled) markReady(target, wallClockNs());
 }
 
 void QosBucketScheduler::placeAllAgain(TimeNs now) {
     scratch_.clear();
     while (waiting_ > 0) scratch_.push_back(takeBest());
-    for (NodeContext* box : scratch_) place(*box, now);
+    const std::uint64_t bound = kMaxDecisionsPassedOverPerReadyBox * scratch_.size();
+    for (NodeContext* box : scratch_) {
+        if (stats_.decisions - readySince_[static_cast<std::size_t>(box->index)] > bound) placeAt(*box, 0);
+        else place(*box, now);
+    }
     placedAllNs_ = now;
 }
 
@@ -80,10 +91,7 @@ void QosBucketScheduler::drain(const std::atomic<bool>& stop) {
         ++stats_.decisions;
         ++stats_.boxCalls;
         runTrain(*box, train_);
-        if (!box->scheduled && box->queuedItems() > 0) {
-            box->scheduled = true;
-            place(*box, wallClockNs());
-        }
+        if (!box->scheduled && box->queuedItems() > 0) markReady(*box, wallClockNs());
     }
 }
 

@@ -36,9 +36,14 @@ public:
 private:
     /// Put a ready box into the bucket of its priority now. [O(1)]
     void place(NodeContext& box, TimeNs now);
+    /// Put a ready box into the bucket of rank `rank`. [O(1)]
+    void placeAt(NodeContext& box, std::size_t rank);
+    /// `box` is ready from this decision on: placed by its priority.
+    void markReady(NodeContext& box, TimeNs now);
     /// The first box of the best occupied bucket (there must be one). [O(occupied words skipped)]
     NodeContext* takeBest();
-    /// Take every waiting box out and place it again (its items aged, costs moved). [O(waiting)]
+    /// Take every waiting box out and place it again (its items aged, costs moved); a box passed
+    /// over for too many decisions (see kMaxDecisionsPassedOverPerReadyBox) goes first. [O(waiting)]
     void placeAllAgain(TimeNs now);
 
     int gradientBuckets_;
@@ -52,6 +57,7 @@ private:
     std::size_t firstWord_ = 0;            // no occupied bit in the words before it
     std::size_t waiting_ = 0;              // boxes in the buckets
     std::vector<NodeContext*> scratch_;    // placeAllAgain's, reused
+    std::vector<std::uint64_t> readySince_;  // by node index: the decision count when it became ready
     TimeNs placedAllNs_ = 0;
 };
 

@@ -7,12 +7,19 @@
 // then the least slack. latency(b) is the mean age of b's queued items.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "engine/runtime/node_context.h"
 #include "engine/schedulers/output_trees.h"
 
 namespace isochron {
+
+/// Bounded waiting for the QoS schedulers: priorities alone can rank a ready box last for ever (a
+/// loop that never drains always has less slack than the output after it, which then starves and
+/// its queue grows without bound). A box passed over for more than this many decisions per ready
+/// box runs next, so priorities still decide everywhere but in a starvation.
+inline constexpr std::uint64_t kMaxDecisionsPassedOverPerReadyBox = 16;
 
 /// The p-tuple of one box. [value type]
 struct BoxPriority {

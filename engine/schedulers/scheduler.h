@@ -18,6 +18,7 @@
 #include "engine/graph/graph_spec.h"
 #include "engine/items/item.h"
 #include "engine/operators/parameter.h"
+#include "engine/time/clock_stride.h"
 
 namespace isochron {
 
@@ -72,9 +73,12 @@ protected:
     /// the items run. Worker
     /// threads pass withCheckpoints = false (checkpoints belong to the engine thread).
     std::size_t runTrain(NodeContext& box, std::size_t limit, bool withCheckpoints = true);
-    /// Call in drain loops once per invocation; runs the engine's checkpoint every 64th time.
+    /// Call in drain loops once per invocation; runs the engine's checkpoint about every
+    /// kCheckpointPeriodNs of draining, after every invocation when invocations are slow (a box
+    /// costing milliseconds: a fixed stride of 64 delayed telemetry snapshots for a quarter second).
     void checkpoint() {
-        if ((++invocations_ & 63) == 0 && checkpoint_) checkpoint_();
+        TimeNs now = 0;
+        if (checkpointStride_.turn(now) && checkpoint_) checkpoint_();
     }
 
     SchedulerStats stats_;
@@ -84,9 +88,10 @@ protected:
     bool stopRequested() const { return stopRequest_ != nullptr && stopRequest_->load(std::memory_order_relaxed); }
 
 private:
+    static constexpr TimeNs kCheckpointPeriodNs = 1'000'000;
     std::function<void()> checkpoint_;
     const std::atomic<bool>* stopRequest_ = nullptr;
-    std::uint64_t invocations_ = 0;
+    ClockStride checkpointStride_{kCheckpointPeriodNs};
 };
 
 /// A scheduler's name, one-line doc and parameters (shared by the runner, bench and editor).

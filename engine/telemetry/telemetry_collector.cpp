@@ -37,23 +37,13 @@ std::shared_ptr<SnapshotChannel> TelemetryCollector::open() {
 void TelemetryCollector::setRate(double hz) {
     hz = std::clamp(hz, 1.0, 1000.0);
     periodNs_ = static_cast<TimeNs>(1e9 / hz);
+    rounds_.setPeriod(periodNs_);
+    admissions_.setPeriod(periodNs_);
 }
 
 void TelemetryCollector::tick(TimeNs now, TimeNs runStartNs, const char* state) {
     if (now < nextNs_) return;
     publish(now, runStartNs, state);
-}
-
-void TelemetryCollector::tickRound(TimeNs runStartNs, const char* state) {
-    constexpr std::uint32_t kMaxRoundStride = 64;
-    if (--roundsToCheck_ > 0) return;
-    const TimeNs now = wallClockNs();
-    const TimeNs sinceLastCheck = now - lastRoundCheckNs_;
-    if (sinceLastCheck < periodNs_ / 64) roundStride_ = std::min(roundStride_ * 2, kMaxRoundStride);
-    else if (sinceLastCheck > periodNs_ / 16) roundStride_ = 1;
-    roundsToCheck_ = roundStride_;
-    lastRoundCheckNs_ = now;
-    tick(now, runStartNs, state);
 }
 
 void TelemetryCollector::refreshEstimates() {

@@ -8,6 +8,7 @@
 
 #include "engine/runtime/node_context.h"
 #include "engine/telemetry/snapshot_channel.h"
+#include "engine/time/clock_stride.h"
 
 namespace isochron {
 
@@ -26,10 +27,13 @@ public:
     /// once the snapshot buffers have been filled once]
     void tick(TimeNs now, TimeNs runStartNs, const char* state);
     /// tick() for the engine's scheduling loop, called once per round: it reads the clock only
-    /// every few rounds, since with one-sample items a clock read per round is a measurable share
-    /// of the work. The stride doubles while checks come faster than 64 per snapshot period and
-    /// drops back to 1 as soon as they come slower than 16. [no allocation, as tick()]
-    void tickRound(TimeNs runStartNs, const char* state);
+    /// every few rounds (see ClockStride), since with one-sample items a clock read per round is a
+    /// measurable share of the work. [no allocation, as tick()]
+    void tickRound(TimeNs runStartNs, const char* state) { tickOn(rounds_, runStartNs, state); }
+    /// tick() for a source's admission of each block: a round whose sources admit a backlog that
+    /// runs for seconds (depth-first, every block processed as it is admitted) still publishes on
+    /// time. Reads the clock as tickRound() does. [no allocation, as tick()]
+    void tickAdmission(TimeNs runStartNs, const char* state) { tickOn(admissions_, runStartNs, state); }
     /// Refresh and publish now (start and end of a run).
     void publish(TimeNs now, TimeNs runStartNs, const char* state);
 
@@ -39,6 +43,10 @@ private:
         std::int64_t timedNs = 0;
         std::uint64_t timedCalls = 0;
     };
+    void tickOn(ClockStride& stride, TimeNs runStartNs, const char* state) {
+        TimeNs now = 0;
+        if (stride.turn(now)) tick(now, runStartNs, state);
+    }
     void refreshEstimates();
     /// Set the nodes' cost clocks' sampling period from the mean cost per timed invocation.
     void adaptSamplePeriod(double meanCostNs);
@@ -51,9 +59,8 @@ private:
     TimeNs periodNs_ = 33'333'333;
     TimeNs nextNs_ = 0;
     TimeNs lastSnapshotNs_ = 0;
-    std::uint32_t roundStride_ = 1;    // rounds between clock reads in tickRound()
-    std::uint32_t roundsToCheck_ = 1;  // rounds left until the next one
-    TimeNs lastRoundCheckNs_ = 0;
+    ClockStride rounds_{periodNs_};      // tickRound()'s clock reads
+    ClockStride admissions_{periodNs_};  // tickAdmission()'s
     std::uint64_t sequence_ = 0;
 };
 

@@ -253,6 +253,10 @@ OperatorDescriptor audioInputDescriptor() {
                   {}, true},
     };
     d.create = [] { return std::make_unique<AudioInput>(); };
+    d.endlessBecause = [](const ParamSet& params) {
+        const bool live = params.getString("input") != "file";  // a recording ends; a device captures until stopped
+        return live && params.getReal("duration") == 0 ? std::string("a live input with duration 0") : std::string();
+    };
     return d;
 }
 

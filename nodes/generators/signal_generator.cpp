@@ -171,6 +171,7 @@ OperatorDescriptor signalGeneratorDescriptor() {
         ParamSpec{"click_interval", ParamKind::Real, 0.5, 1e-6, {}, "s", "clicks: time between clicks"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
+    d.endlessBecause = [](const ParamSet& params) { return params.getReal("duration") == 0 ? std::string("duration is 0") : std::string(); };
     d.create = [] { return std::make_unique<SignalGenerator>(); };
     return d;
 }

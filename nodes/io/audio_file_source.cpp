@@ -245,6 +245,7 @@ OperatorDescriptor audioFileSourceDescriptor() {
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
     d.create = [] { return std::make_unique<AudioFileSource>(); };
+    d.endlessBecause = [](const ParamSet& params) { return params.getInt("loops") == 0 ? std::string("loops is 0") : std::string(); };
     d.deriveParams = [](ParamSet& params) {
         if (params.getInt("channels") != 0) return;
         const std::string& path = params.getString("path");

@@ -21,6 +21,7 @@ OperatorDescriptor passThroughDescriptor() {
     d.inputs = {PortSpec{"in", PortType::any(), "items of any type"}};
     d.outputs = {PortSpec{"out", PortType::any(), "the same items", false, "", "in"}};
     d.create = [] { return std::make_unique<PassThrough>(); };
+    d.passesEveryItem = [](const ParamSet&) { return true; };
     return d;
 }
 

@@ -113,6 +113,7 @@ OperatorDescriptor tupleSourceDescriptor() {
         d.params.push_back(std::move(spec));
     }
     d.create = [] { return std::make_unique<TupleSource>(); };
+    d.endlessBecause = [](const ParamSet& params) { return params.getInt("count") == 0 ? std::string("count is 0") : std::string(); };
     return d;
 }
 

@@ -72,6 +72,7 @@ OperatorDescriptor universalBoxDescriptor() {
                   "share of the items passed on (resolution 1e-6; a change restarts the pattern)", {}, true},
     };
     d.create = [] { return std::make_unique<UniversalBox>(); };
+    d.passesEveryItem = [](const ParamSet& params) { return std::llround(params.getReal("selectivity") * kSelectivityScale) >= kSelectivityScale; };
     return d;
 }
 

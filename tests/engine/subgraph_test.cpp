@@ -218,27 +218,50 @@ GraphSpec usingTower(const Folder& folder) {
 
 }  // namespace
 
-TEST_CASE("subgraph files nested thousands deep are refused with a message, not a stack overflow", "[graph][subgraph][errors]") {
-    {
-        Folder folder;
-        writeTower(folder, 5000, 1);
-        std::vector<GraphError> errors = checkGraph(usingTower(folder), testRegistry());
-        INFO(describe(errors));
-        REQUIRE(errors.size() == 1);  // reported once, where it happens, not again on every level above
-        CHECK(errors.front().field == "subgraph");
-        CHECK(errors.front().message.find("more than " + std::to_string(kMaxSubgraphDepth) + " levels deep") != std::string::npos);
-    }
-    // Within the limit the same tower expands and runs.
-    Folder shallow;
-    writeTower(shallow, static_cast<int>(kMaxSubgraphDepth) - 1, 1);
-    REQUIRE(checkGraph(usingTower(shallow), testRegistry()).empty());
+TEST_CASE("subgraph files nested thousands deep expand and run, without a stack overflow", "[graph][subgraph]") {
+    // 5 000 levels overflowed the stack of the recursive expansion (SIGSEGV, no message); later they were
+    // refused beyond 100 levels. 10 000 levels of one file each hold one gain at the bottom.
+    constexpr int kLevels = 10'000;
+    Folder folder;
+    writeTower(folder, kLevels, 1);
+    std::vector<GraphError> errors;
+    const ExpandedGraph expanded = expandSubgraphs(usingTower(folder), testRegistry(), errors);
+    INFO(describe(errors));
+    REQUIRE(errors.empty());
+    std::string gainId = "sub/";
+    for (int level = 0; level < kLevels; ++level) gainId += "u0/";
+    gainId += "g";
+    REQUIRE(expanded.flat.nodes.size() == 3);
+    CHECK(expanded.flat.findNode(gainId));
+    CHECK(expanded.flat.edges.size() == 2);
+    CHECK(expanded.subgraphs.at("sub").flat.inputs.at(0).inner.at(0) == Endpoint{gainId, "in"});
+
     feedScripts()["s"] = ramp(5);
     collections().clear();
-    Engine engine(validateGraph(usingTower(shallow), testRegistry()), parseSchedulerText("df"));
+    Engine engine(validateGraph(usingTower(folder), testRegistry()), parseSchedulerText("df"));
     REQUIRE(engine.run().completed);
     CHECK(collections()["c"].items.at(0).size() == 5);
     feedScripts().clear();
     collections().clear();
+}
+
+TEST_CASE("a cycle of subgraph files thousands of files long is reported once, naming where it closes", "[graph][subgraph][errors]") {
+    constexpr int kLevels = 5'000;
+    Folder folder;
+    writeTower(folder, kLevels, 1);
+    // The last level refers back to the first file instead of holding the gain.
+    folder.write("level" + std::to_string(kLevels) + ".isograph.json", R"({"format": "isochron-graph/1",
+      "interface": {"inputs": {"in": "u0.in"}, "outputs": {"out": "u0.out"}}, "nodes": [{"id": "u0", "subgraph": "level0.isograph.json"}]})");
+    std::vector<GraphError> errors = checkGraph(usingTower(folder), testRegistry());
+    REQUIRE(errors.size() == 1);  // the levels exposing the left-out node are left out with it, not reported again
+    CHECK(errors.front().field == "subgraph");
+    std::string closing = "sub/";  // the node of the last level, referring back to level 0
+    for (int level = 0; level < kLevels; ++level) closing += "u0/";
+    CHECK(errors.front().node == closing + "u0");
+    CHECK(errors.front().message.find("(a cycle of subgraph files: level0.isograph.json -> level1.isograph.json -> level2.isograph.json -> ... (" +
+                                      std::to_string(kLevels + 1 - 6) + " more) -> level" + std::to_string(kLevels - 2) + ".isograph.json -> level" +
+                                      std::to_string(kLevels - 1) + ".isograph.json -> level" + std::to_string(kLevels) +
+                                      ".isograph.json -> level0.isograph.json)") != std::string::npos);
 }
 
 TEST_CASE("a file used twice per level is counted per file: deep towers are refused before they are built", "[graph][subgraph][errors]") {

@@ -1,7 +1,8 @@
 // isochron-run under faults a user meets: output paths that would destroy an input or cannot be
 // written (refused before the run), write errors (a full disk: reported, non-zero exit), the run ended
 // by a hang-up or a closed standard output (the report is still written), node errors kept off
-// standard output, and sound file sinks given a symlink, a device or "-".
+// standard output, sound file sinks given a symlink, a device or "-", and --check warning about runs
+// that can never end.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -124,6 +125,22 @@ TEST_CASE("output paths are checked before the run: the graph file, each other, 
     CHECK(readText(graph) == graphText);
     CHECK_FALSE(fs::exists(wav));
     fs::remove(graph);
+}
+
+TEST_CASE("--check warns about a run that can never end, naming the node and the file it fills", "[runner][faults]") {
+    const fs::path forever = writeGraph("forever", 0, tempPath("forever.wav").string());
+    Finished endless = run({forever.string(), "--check"});
+    CHECK(endless.status == 0);  // still a valid graph: running until Ctrl-C may be what the user wants
+    CHECK(endless.out.find("valid (2 nodes)") != std::string::npos);
+    CHECK(endless.err.find("isochron-run: warning: node 'gen': produces without end (duration is 0): the run ends only when stopped (Ctrl-C), "
+                           "and until then 'wav' (" + tempPath("forever.wav").string() + ") grows without bound") != std::string::npos);
+    const fs::path finite = writeGraph("finite", 0.5, tempPath("finite.wav").string());
+    Finished ends = run({finite.string(), "--check"});
+    CHECK(ends.status == 0);
+    CHECK(ends.err.empty());
+    CHECK_FALSE(fs::exists(tempPath("forever.wav")));  // --check runs nothing
+    fs::remove(forever);
+    fs::remove(finite);
 }
 
 TEST_CASE("a report or telemetry that cannot be written is reported with a non-zero exit", "[runner][faults]") {

@@ -207,6 +207,7 @@ OperatorRegistry& testRegistry() {
         gain.inputs = {PortSpec{"in", PortType::scalar(), "values"}};
         gain.outputs = {PortSpec{"out", PortType::scalar(), "scaled values"}};
         gain.params = {ParamSpec{"gain", ParamKind::Real, 1.0, -100.0, 100.0, "", "factor", {}, true}};
+        gain.passesEveryItem = [](const ParamSet&) { return true; };
         r.add(std::move(gain));
         return r;
     }();
