@@ -164,10 +164,12 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
                            std::to_string(kSchemaVersion));
     }
     if (found == 0 && access == ArchiveAccess::Read) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
-    db_->exec("BEGIN IMMEDIATE", path_);
-    db_->exec(kSchema, path_);
-    db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
-    db_->exec("COMMIT", path_);
+    if (found == 0) {
+        db_->exec("BEGIN IMMEDIATE", path_);
+        db_->exec(kSchema, path_);
+        db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
+        db_->exec("COMMIT", path_);
+    }
     sqlite3* db = db_->db;
     db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples) VALUES (?, ?, ?, ?, ?)", path_);
     db_->insertItem = std::make_unique<Statement>(db, "INSERT INTO events(stream, start, length, item) VALUES (?, ?, ?, ?)", path_);
