@@ -37,10 +37,44 @@ class Item {
 public:
     /// An empty progress marker at the beginning of time.
     Item() noexcept : word_(kBeginningOfTime), kind_(ItemKind::Progress) {}
-    Item(const Item& other) noexcept;
-    Item(Item&& other) noexcept;
-    Item& operator=(const Item& other) noexcept;
-    Item& operator=(Item&& other) noexcept;
+    // Copies and moves are inline: queues, buffers and item factories make them per item, and out of
+    // line each was a call into the engine library.
+    Item(const Item& other) noexcept
+        : segment_(other.segment_), range_(other.range_), word_(other.word_), payload_(other.payload_),
+          arrivalNs_(other.arrivalNs_), kind_(other.kind_) {
+        retainPayload();
+    }
+    Item(Item&& other) noexcept
+        : segment_(std::move(other.segment_)), range_(other.range_), word_(other.word_), payload_(other.payload_),
+          arrivalNs_(other.arrivalNs_), kind_(other.kind_) {
+        other.payload_ = nullptr;
+    }
+    Item& operator=(const Item& other) noexcept {
+        if (this != &other) {
+            other.retainPayload();
+            releasePayload();
+            segment_ = other.segment_;
+            range_ = other.range_;
+            word_ = other.word_;
+            payload_ = other.payload_;
+            arrivalNs_ = other.arrivalNs_;
+            kind_ = other.kind_;
+        }
+        return *this;
+    }
+    Item& operator=(Item&& other) noexcept {
+        if (this != &other) {
+            releasePayload();
+            segment_ = std::move(other.segment_);
+            range_ = other.range_;
+            word_ = other.word_;
+            payload_ = other.payload_;
+            other.payload_ = nullptr;
+            arrivalNs_ = other.arrivalNs_;
+            kind_ = other.kind_;
+        }
+        return *this;
+    }
     ~Item() { releasePayload(); }
 
     template <class T> static Item signal(SigSeg<T> samples) {
@@ -108,7 +142,10 @@ public:
     }
     /// The time progress is compared with: the start of range() on its timebase's clock
     /// (kBeginningOfTime for an item without a timebase). [no allocation]
-    TimeNs time() const noexcept;
+    TimeNs time() const noexcept {
+        const SampleRange r = range();
+        return r.timebase ? r.startTime() : kBeginningOfTime;
+    }
     /// Scalar value, event score, or a custom item's value.
     double value() const noexcept { return std::bit_cast<double>(word_); }
     /// Progress time (Progress items only).

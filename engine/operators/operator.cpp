@@ -61,6 +61,8 @@ void Operator::operator delete(void* memory) noexcept {
 
 void Operator::activate(NodeContext& node) {
     node_ = &node;
+    inputs_ = node.inputs.data();
+    outputs_ = node.outputs.data();
     for (auto& in : node.inputs) {
         if (!in.connected) in.progress = kEndOfTime;
     }
@@ -75,25 +77,40 @@ void Operator::start() {
 
 void Operator::deliver(int inputPort, Item&& item) { deliverTo(*node_, inputPort, std::move(item)); }
 
-void Operator::deliverTo(NodeContext& node, int inputPort, Item&& item) {
+void Operator::deliverTo(NodeContext& node, int inputPort, Item&& item) { deliverTo(node, *node.op, inputPort, std::move(item)); }
+
+void Operator::deliverTo(NodeContext& node, Operator& op, int inputPort, Item&& item) {
     if (node.failed) [[unlikely]] return;
-    Operator& op = *node.op;
     if (item.isProgress()) return op.handleProgress(inputPort, std::move(item));
     InputState& in = node.inputs[static_cast<std::size_t>(inputPort)];
     ++in.items;
     in.samples += static_cast<std::uint64_t>(item.sampleCount());
     op.currentArrivalNs_ = item.arrivalNs();
-    if (node.sink) [[unlikely]] op.recordAtOutput();
+    // A hop nested in an untimed invocation (depth first) into an operator that is not an output has
+    // nothing more to keep: the rest is out of line, so this path needs almost no frame.
+    if (node.sink || node.costClock->state != CostClock::State::Untimed) [[unlikely]] {
+        return op.processAccounted(inputPort, std::move(item));
+    }
+    try {
+        op.process(inputPort, std::move(item));
+    } catch (...) {
+        op.fail("process", currentExceptionMessage());
+    }
+}
+
+void Operator::processAccounted(int inputPort, Item&& item) {
+    NodeContext& node = *node_;
+    if (node.sink) recordAtOutput();
     CostClock& clock = *node.costClock;
     const CostClock::State outer = clock.state;
-    if (outer == CostClock::State::Idle) [[unlikely]] clock.state = openInvocation(clock);
-    if (clock.state == CostClock::State::Timed) [[unlikely]] {
-        op.processTimed(inputPort, std::move(item));
+    if (outer == CostClock::State::Idle) clock.state = openInvocation(clock);
+    if (clock.state == CostClock::State::Timed) {
+        processTimed(inputPort, std::move(item));
     } else {
         try {
-            op.process(inputPort, std::move(item));
+            process(inputPort, std::move(item));
         } catch (...) {
-            op.fail("process", currentExceptionMessage());
+            fail("process", currentExceptionMessage());
         }
     }
     clock.state = outer;
@@ -282,7 +299,7 @@ void Operator::fail(const char* hook, const std::string& message) {
 
 void Operator::emit(int outputPort, Item&& item) {
     if (item.arrivalNs() < currentArrivalNs_) item.setArrivalNs(currentArrivalNs_);
-    node_->route(outputPort, std::move(item));
+    node_->routeOutput(outputs_[static_cast<std::size_t>(outputPort)], std::move(item));
 }
 
 void Operator::emitHeld(int outputPort, Item&& item) { node_->route(outputPort, std::move(item)); }
@@ -307,6 +324,5 @@ const ResolvedPort& Operator::inputPort(int index) const { return node_->inputs[
 const ResolvedPort& Operator::outputPort(int index) const { return node_->outputs[static_cast<std::size_t>(index)].port; }
 bool Operator::inputConnected(int index) const { return node_->inputs[static_cast<std::size_t>(index)].connected; }
 bool Operator::admissionOpen() const { return node_->engine->admissionOpen(); }
-TimeNs Operator::inputProgress(int index) const { return node_->inputs[static_cast<std::size_t>(index)].progress; }
 
 }  // namespace isochron

@@ -26,10 +26,12 @@
 
 #include "engine/items/item.h"
 #include "engine/operators/descriptor.h"
+#include "engine/runtime/input_state.h"
 
 namespace isochron {
 
 class NodeContext;
+struct OutputState;
 
 /// What a source reports after produce(). [value type]
 struct SourceStatus {
@@ -78,6 +80,9 @@ public:
     /// deliver() to the operator of `node`, for schedulers, which hold the node: a hop then need
     /// not read the node back from its operator. [engine thread]
     static void deliverTo(NodeContext& node, int inputPort, Item&& item);
+    /// deliverTo() when the caller already holds the node's operator (an output's only target keeps
+    /// it): one dependent load less per hop. [engine thread]
+    static void deliverTo(NodeContext& node, Operator& op, int inputPort, Item&& item);
     /// Sources: let the operator emit what it has ready, at most `budget` blocks. [engine thread]
     SourceStatus produce(std::int64_t budget);
     /// End every input now (the engine's way out of cycles once no work is left). [engine thread]
@@ -104,7 +109,7 @@ public:
     bool inputConnected(int index) const;
     /// Progress promised so far on one input (kEndOfTime once it ended; onProgress() gets the
     /// minimum). [engine thread] [no allocation]
-    TimeNs inputProgress(int index) const;
+    TimeNs inputProgress(int index) const { return inputs_[static_cast<std::size_t>(index)].progress; }
     /// What the operator holds back now (default: nothing). Read by telemetry between hooks.
     /// [engine thread] [no allocation]
     virtual HeldState heldState() const { return {}; }
@@ -166,11 +171,15 @@ private:
     void finish();
     void fail(const char* hook, const std::string& message);
     [[gnu::noinline]] void recordAtOutput();
+    /// deliverTo()'s path for outputs and top-level or timed invocations (latency, cost clock).
+    [[gnu::noinline]] void processAccounted(int inputPort, Item&& item);
     [[gnu::noinline]] void processTimed(int inputPort, Item&& item);
     NodeContext* startTiming();
     void stopTiming(NodeContext* caller);
 
     NodeContext* node_ = nullptr;
+    const InputState* inputs_ = nullptr;  // node_'s inputs (fixed before activation), read inline per item
+    OutputState* outputs_ = nullptr;      // node_'s outputs (fixed before activation): emit() reads them directly
     TimeNs currentArrivalNs_ = 0;
     std::int64_t productionBudget_ = 0;
 };

@@ -23,6 +23,12 @@ void NodeContext::routeToMany(OutputState& out, Item&& item) {
     scheduler->deliver(*out.targets[count - 1].node, out.targets[count - 1].port, std::move(item));
 }
 
+void NodeContext::routeObserved(OutputState& out, Item&& item) {
+    out.tap->observe(item);
+    if (out.onlyTarget.node) return scheduler->deliver(*out.onlyTarget.node, out.onlyTarget.port, std::move(item));
+    routeToMany(out, std::move(item));
+}
+
 namespace {
 
 // Marks every node that lies on a directed cycle (Tarjan's strongly connected components), with an
@@ -140,7 +146,10 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     }
     for (NodeContext* node : nodes_) {
         for (OutputState& out : node->outputs) {
-            if (out.targets.size() == 1) out.onlyTarget = out.targets.front();
+            if (out.targets.size() == 1) {
+                out.onlyTarget = out.targets.front();
+                out.onlyTargetOperator = out.onlyTarget.node->op.get();
+            }
         }
     }
     for (auto& node : nodes_) {

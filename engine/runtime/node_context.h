@@ -10,6 +10,7 @@
 
 #include "engine/graph/validated_graph.h"
 #include "engine/operators/operator.h"
+#include "engine/runtime/input_state.h"
 #include "engine/runtime/item_queue.h"
 #include "engine/runtime/wire_tap.h"
 #include "engine/schedulers/scheduler.h"
@@ -41,25 +42,14 @@ struct Target {
     int port;
 };
 
-/// One input port at run time. Hot fields first: a delivery touches only the first cache line.
-/// [engine thread]
-struct InputState {
-    ItemQueue queue;  ///< used by queueing schedulers and by DF for loop-closing edges
-    TimeNs progress = kBeginningOfTime;
-    std::uint64_t items = 0;    ///< data items received (progress excluded)
-    std::uint64_t samples = 0;
-    std::uint64_t lateItems = 0;  ///< data items older than this input's progress (Operator::countLate)
-    bool connected = false;
-    bool listed = false;  ///< queueing schedulers: this queue is in the scheduler's ready list
-    ResolvedPort port;
-};
-
 /// One output port at run time. [engine thread]
 struct OutputState {
     explicit OutputState(std::pmr::memory_resource* arena) : targets(arena) {}
     /// The target when there is exactly one (the common case): a hop reads it here instead of
     /// through the vector, one dependent load less. Null node otherwise.
     Target onlyTarget{nullptr, 0};
+    /// onlyTarget's operator, so a hop loads it alongside the node rather than after it.
+    Operator* onlyTargetOperator = nullptr;
     std::pmr::vector<Target> targets;
     std::uint64_t items = 0;    ///< data items sent (progress excluded)
     std::uint64_t samples = 0;
@@ -158,23 +148,34 @@ public:
     std::size_t queuedItems() const;
 
     /// Send an item to every target of output `port` (copies for all but the last). [engine thread]
-    inline void route(int port, Item&& item);
+    inline void route(int port, Item&& item) { routeOutput(outputs[static_cast<std::size_t>(port)], std::move(item)); }
+    /// route() for one of this node's outputs already at hand (Operator::emit holds them). [engine thread]
+    inline void routeOutput(OutputState& out, Item&& item);
 
 private:
     void routeToMany(OutputState& out, Item&& item);
+    /// route() for an output with a wire tap: the tap sees the item, then its targets get it (out of
+    /// line, so the common path calls nothing but the target).
+    void routeObserved(OutputState& out, Item&& item);
 };
 
-inline void NodeContext::route(int port, Item&& item) {
-    OutputState& out = outputs[static_cast<std::size_t>(port)];
+inline void NodeContext::routeOutput(OutputState& out, Item&& item) {
     if (item.isProgress()) {
         ++out.progressItems;
     } else {
         ++out.items;
         out.samples += static_cast<std::uint64_t>(item.sampleCount());
-        if (out.tap) [[unlikely]] out.tap->observe(item);
+        if (out.tap) [[unlikely]] return routeObserved(out, std::move(item));
     }
-    // One target is the common case: hand over directly (a tail call, no frame kept).
-    if (out.onlyTarget.node) [[likely]] return scheduler->deliver(*out.onlyTarget.node, out.onlyTarget.port, std::move(item));
+    // One target is the common case: hand over directly (a tail call, no frame kept). A target DF
+    // marked for direct delivery runs at once without the scheduler's virtual call.
+    if (out.onlyTarget.node) [[likely]] {
+        NodeContext& target = *out.onlyTarget.node;
+        if (target.directDelivery && scheduler->directCallAllowed()) [[likely]] {
+            return Operator::deliverTo(target, *out.onlyTargetOperator, out.onlyTarget.port, std::move(item));
+        }
+        return scheduler->deliver(target, out.onlyTarget.port, std::move(item));
+    }
     routeToMany(out, std::move(item));
 }
 

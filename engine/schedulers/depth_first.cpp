@@ -7,11 +7,11 @@ void DepthFirstScheduler::prepare(const std::vector<NodeContext*>& nodes) {
 }
 
 void DepthFirstScheduler::beginRound() {
-    stackFloor_ = static_cast<const char*>(__builtin_frame_address(0)) - kStackBudgetBytes;
+    directCallStackFloor_ = static_cast<const char*>(__builtin_frame_address(0)) - kStackBudgetBytes;
 }
 
 void DepthFirstScheduler::deliver(NodeContext& target, int port, Item&& item) {
-    const bool stackLeft = static_cast<const char*>(__builtin_frame_address(0)) > stackFloor_;
+    const bool stackLeft = directCallAllowed();
     if (target.directDelivery && stackLeft) [[likely]] return Operator::deliverTo(target, port, std::move(item));
     // In a cycle, or items are queued (keep each edge in order), or the stack is nearly used up.
     InputState& in = target.inputs[static_cast<std::size_t>(port)];

@@ -6,7 +6,8 @@
 //
 // Cost per hop is what EngineBench measures, so the direct path is lean: operators outside cycles
 // (known from the graph's strongly connected components) are called without any bookkeeping, as a
-// tail call, and the recursion is bounded by the stack address instead of a depth counter.
+// tail call, and the recursion is bounded by the stack address instead of a depth counter. For a
+// single-target output, NodeContext::route takes that direct path itself (no virtual deliver()).
 #pragma once
 
 #include "engine/runtime/ring_buffer.h"
@@ -31,7 +32,6 @@ private:
     void enqueue(NodeContext& target, int port, Item&& item);
 
     RingBuffer<NodeContext*> pending_;
-    const char* stackFloor_ = nullptr;  // deliveries below this address are queued
 };
 
 }  // namespace isochron

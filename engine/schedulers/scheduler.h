@@ -46,6 +46,12 @@ public:
     /// Whether this scheduler reads the nodes' cost and selectivity estimates (the engine then
     /// keeps them up to date).
     virtual bool usesEstimates() const { return false; }
+    /// Whether a delivery to a node marked `directDelivery` (only DF marks nodes) may call its
+    /// operator right now, from NodeContext::route without a virtual call: the stack is not nearly
+    /// used up. [engine thread] [no allocation]
+    bool directCallAllowed() const {
+        return static_cast<const char*>(__builtin_frame_address(0)) > directCallStackFloor_;
+    }
 
     /// Something the engine wants done every few dozen invocations while a drain runs (apply live
     /// parameters, publish telemetry). [engine thread]
@@ -72,6 +78,8 @@ protected:
     }
 
     SchedulerStats stats_;
+    /// Direct calls below this stack address are queued instead (DF sets it every round).
+    const char* directCallStackFloor_ = nullptr;
 
     bool stopRequested() const { return stopRequest_ != nullptr && stopRequest_->load(std::memory_order_relaxed); }
 

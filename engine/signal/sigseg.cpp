@@ -4,48 +4,6 @@
 
 namespace isochron {
 
-SegmentHandle::SegmentHandle(const SegmentHandle& other) noexcept
-    : list_(other.list_), offset_(other.offset_), length_(other.length_), startIndex_(other.startIndex_),
-      timebase_(other.timebase_) {
-    if (list_) list_->addRef();
-}
-
-SegmentHandle::SegmentHandle(SegmentHandle&& other) noexcept
-    : list_(other.list_), offset_(other.offset_), length_(other.length_), startIndex_(other.startIndex_),
-      timebase_(other.timebase_) {
-    other.list_ = nullptr;
-    other.length_ = 0;
-    other.offset_ = 0;
-}
-
-SegmentHandle& SegmentHandle::operator=(const SegmentHandle& other) noexcept {
-    if (this != &other) {
-        if (other.list_) other.list_->addRef();
-        if (list_) list_->release();
-        list_ = other.list_;
-        offset_ = other.offset_;
-        length_ = other.length_;
-        startIndex_ = other.startIndex_;
-        timebase_ = other.timebase_;
-    }
-    return *this;
-}
-
-SegmentHandle& SegmentHandle::operator=(SegmentHandle&& other) noexcept {
-    if (this != &other) {
-        if (list_) list_->release();
-        list_ = other.list_;
-        offset_ = other.offset_;
-        length_ = other.length_;
-        startIndex_ = other.startIndex_;
-        timebase_ = other.timebase_;
-        other.list_ = nullptr;
-        other.length_ = 0;
-        other.offset_ = 0;
-    }
-    return *this;
-}
-
 std::uint32_t SegmentHandle::pieceCount() const noexcept {
     std::uint32_t count = 0;
     forEachPiece([&](const SegmentPiece&, std::int64_t, std::int64_t) { ++count; });

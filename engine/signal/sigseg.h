@@ -28,10 +28,46 @@ namespace isochron {
 class SegmentHandle {
 public:
     SegmentHandle() = default;
-    SegmentHandle(const SegmentHandle& other) noexcept;
-    SegmentHandle(SegmentHandle&& other) noexcept;
-    SegmentHandle& operator=(const SegmentHandle& other) noexcept;
-    SegmentHandle& operator=(SegmentHandle&& other) noexcept;
+    // Copies and moves are inline: every Item copy or move makes one, and out of line each was a call
+    // into the engine library.
+    SegmentHandle(const SegmentHandle& other) noexcept
+        : list_(other.list_), offset_(other.offset_), length_(other.length_), startIndex_(other.startIndex_),
+          timebase_(other.timebase_) {
+        if (list_) list_->addRef();
+    }
+    SegmentHandle(SegmentHandle&& other) noexcept
+        : list_(other.list_), offset_(other.offset_), length_(other.length_), startIndex_(other.startIndex_),
+          timebase_(other.timebase_) {
+        other.list_ = nullptr;
+        other.length_ = 0;
+        other.offset_ = 0;
+    }
+    SegmentHandle& operator=(const SegmentHandle& other) noexcept {
+        if (this != &other) {
+            if (other.list_) other.list_->addRef();
+            if (list_) list_->release();
+            list_ = other.list_;
+            offset_ = other.offset_;
+            length_ = other.length_;
+            startIndex_ = other.startIndex_;
+            timebase_ = other.timebase_;
+        }
+        return *this;
+    }
+    SegmentHandle& operator=(SegmentHandle&& other) noexcept {
+        if (this != &other) {
+            if (list_) list_->release();
+            list_ = other.list_;
+            offset_ = other.offset_;
+            length_ = other.length_;
+            startIndex_ = other.startIndex_;
+            timebase_ = other.timebase_;
+            other.list_ = nullptr;
+            other.length_ = 0;
+            other.offset_ = 0;
+        }
+        return *this;
+    }
     ~SegmentHandle() { if (list_) list_->release(); }
 
     std::int64_t length() const noexcept { return length_; }

@@ -53,8 +53,9 @@ const Clock& Clock::wall() {
 }
 
 Timebase::Timebase(double rateHz, TimeNs zeroTimeNs, const Clock& clock)
-    : rateHz_(rateHz), zeroTimeNs_(zeroTimeNs), clock_(&clock), integerRate_(0) {
+    : rateHz_(rateHz), zeroTimeNs_(zeroTimeNs), clock_(&clock), integerRate_(0), wholeNsPerSample_(0) {
     if (rateHz == std::floor(rateHz) && rateHz < 1e15) integerRate_ = static_cast<std::int64_t>(rateHz);
+    if (integerRate_ > 0 && 1'000'000'000 % integerRate_ == 0) wholeNsPerSample_ = 1'000'000'000 / integerRate_;
 }
 
 const Timebase& Timebase::get(double rateHz, TimeNs zeroTimeNs, const Clock& clock) {
@@ -71,7 +72,7 @@ const Timebase& Timebase::get(double rateHz, TimeNs zeroTimeNs, const Clock& clo
     return *it->second;
 }
 
-TimeNs Timebase::timeOf(std::int64_t index) const {
+TimeNs Timebase::timeOfWide(std::int64_t index) const {
     if (integerRate_ > 0) {
         return clampToTime(static_cast<Int128>(zeroTimeNs_) +
                            floorDiv(static_cast<Int128>(index) * 1'000'000'000, integerRate_));

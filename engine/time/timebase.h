@@ -52,7 +52,22 @@ public:
     const Clock& clock() const { return *clock_; }
 
     /// Time of sample `index` (floor to whole ns). [no allocation]
-    TimeNs timeOf(std::int64_t index) const;
+    TimeNs timeOf(std::int64_t index) const {
+        // Fast paths in 64 bits, for as long as the products fit: a rate dividing 1 GHz (1 kHz,
+        // 16 kHz, 1 MHz, ...) multiplies by its whole period; another whole-number rate takes one
+        // 64-bit division (indices below ~9.2e9: two days at 48 kHz). The rest go through the exact
+        // 128-bit path, which also clamps.
+        std::int64_t scaled = 0;
+        std::int64_t time = 0;
+        if (wholeNsPerSample_ > 0) {
+            if (!__builtin_mul_overflow(index, wholeNsPerSample_, &scaled) && !__builtin_add_overflow(zeroTimeNs_, scaled, &time))
+                [[likely]] return time;
+        } else if (integerRate_ > 0 && !__builtin_mul_overflow(index, std::int64_t{1'000'000'000}, &scaled)) [[likely]] {
+            const std::int64_t offset = scaled / integerRate_ - (scaled % integerRate_ < 0 ? 1 : 0);  // floor
+            if (!__builtin_add_overflow(zeroTimeNs_, offset, &time)) [[likely]] return time;
+        }
+        return timeOfWide(index);
+    }
     /// First sample index whose time is >= t. [no allocation]
     std::int64_t firstIndexAtOrAfter(TimeNs t) const;
     /// Duration of `count` samples in ns (rounded down). [no allocation]
@@ -63,10 +78,13 @@ public:
     Timebase(double rateHz, TimeNs zeroTimeNs, const Clock& clock);
 
 private:
+    TimeNs timeOfWide(std::int64_t index) const;
+
     double rateHz_;
     TimeNs zeroTimeNs_;
     const Clock* clock_;
     std::int64_t integerRate_;  // rateHz_ when it is a whole number (exact integer arithmetic), else 0
+    std::int64_t wholeNsPerSample_;  // 1e9 / integerRate_ when that is exact, else 0
 };
 
 }  // namespace isochron

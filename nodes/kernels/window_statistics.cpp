@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -70,17 +70,19 @@ WindowStatistics windowStatistics(const SegmentHandle& samples, KernelPath path)
         throw std::invalid_argument("windowStatistics: the segment holds " + std::string(sampleTypeName(samples.sampleType())) +
                                     " samples, not f32");
     }
-    std::optional<SumAndSquaresAccumulator> accumulator;
+    // The first sample is the shift: any sample of the window keeps the sums small. (The accumulator
+    // is built directly, not in a std::optional, whose payload the compiler zeroed on every call.)
     float shift = 0.0f;
-    samples.forEachRun([&](const std::byte* data, std::int64_t count) {
-        const float* run = reinterpret_cast<const float*>(data);
-        if (!accumulator) {
-            shift = run[0];  // any sample of the window keeps the sums small
-            accumulator.emplace(shift, path);
-        }
-        accumulator->add(run, static_cast<std::size_t>(count));
+    bool firstRun = true;
+    samples.forEachRun([&](const std::byte* data, std::int64_t) {
+        if (firstRun) std::memcpy(&shift, data, sizeof shift);
+        firstRun = false;
     });
-    const WindowStatistics statistics = statisticsFromSums(accumulator->result(), samples.length(), shift);
+    SumAndSquaresAccumulator accumulator(shift, path);
+    samples.forEachRun([&](const std::byte* data, std::int64_t count) {
+        accumulator.add(reinterpret_cast<const float*>(data), static_cast<std::size_t>(count));
+    });
+    const WindowStatistics statistics = statisticsFromSums(accumulator.result(), samples.length(), shift);
     recent.remember(samples, path, statistics);
     return statistics;
 }

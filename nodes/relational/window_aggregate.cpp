@@ -85,25 +85,19 @@ protected:
         functionName_ = internName(params().getString("function"));
     }
 
+    // The per-item path is kept small (a count over one open window is a few instructions); what
+    // only some items or some configurations need is out of line.
     void process(int inputPort, Item&& item) override {
-        if (lateCheck_.isLate(item, inputProgress(inputPort))) [[unlikely]] {
-            countLate(inputPort);
-            return emit(kLate, std::move(item));
-        }
+        if (lateCheck_.isLate(item, inputProgress(inputPort))) [[unlikely]] return emitLate(inputPort, std::move(item));
         double value = 0;
-        if (!field_.empty()) {
-            const auto v = itemField(item, field_);
-            if (!v) return warnMissing(field_);
-            value = *v;
-        }
         double group = 0;
-        if (grouped_) {
-            const auto g = itemField(item, groupBy_);
-            if (!g) return warnMissing(groupBy_);
-            group = *g;
+        if (!field_.empty() || grouped_) [[unlikely]] {
+            if (!readFields(item, value, group)) return;
         }
         const SampleRange range = item.range();
-        if (range.timebase != slot_.timebase || range.start < slot_.firstIndex || range.start >= slot_.endIndex) enterSlot(item);
+        if (range.timebase != slot_.timebase || range.start < slot_.firstIndex || range.start >= slot_.endIndex) [[unlikely]] {
+            enterSlot(item);
+        }
         for (std::int64_t k = std::max(slot_.firstWindow, nextToClose_); k <= slot_.lastWindow; ++k) add(partialFor(k, group), value);
     }
 
@@ -127,10 +121,36 @@ private:
     }
     TimeNs windowStart(std::int64_t k) const { return k * slideNs_; }
 
+    [[gnu::noinline]] void emitLate(int inputPort, Item&& item) {
+        countLate(inputPort);
+        emit(kLate, std::move(item));
+    }
+
+    /// The aggregated field and the group of `item`; false (after a warning) when one is missing.
+    [[gnu::noinline]] bool readFields(const Item& item, double& value, double& group) {
+        if (!field_.empty()) {
+            const auto v = itemField(item, field_);
+            if (!v) {
+                warnMissing(field_);
+                return false;
+            }
+            value = *v;
+        }
+        if (grouped_) {
+            const auto g = itemField(item, groupBy_);
+            if (!g) {
+                warnMissing(groupBy_);
+                return false;
+            }
+            group = *g;
+        }
+        return true;
+    }
+
     /// The window ids of `item`: k with k·slide <= time < k·slide + range. They are the same for every
     /// time in the item's slide slot [j·slide, (j+1)·slide) when range is a whole number of slides,
     /// so the slot is remembered in the item's sample indices and later items of it skip the division.
-    void enterSlot(const Item& item) {
+    [[gnu::noinline]] void enterSlot(const Item& item) {
         const TimeNs time = item.time();
         const Timebase& timebase = *item.range().timebase;
         if (!timebase_) timebase_ = &Timebase::get(1e9, 0, timebase.clock());
@@ -148,12 +168,26 @@ private:
     }
 
     Partial& partialFor(std::int64_t k, double group) {
-        if (grouped_) {
-            auto [it, inserted] = groupedWindows_.try_emplace(GroupKey{k, group});
-            if (inserted) notePeak(groupedWindows_.size());
-            lowestOpen_ = std::min(lowestOpen_, k);
-            return it->second;
-        }
+        if (grouped_) return groupedPartialFor(k, group);
+        // Consecutive items mostly fall in the same window: remember where its partial is (a deque
+        // keeps references to its elements when others are added at either end).
+        if (k == recentWindow_) [[likely]] return *recentPartial_;
+        const std::int64_t open = static_cast<std::int64_t>(windows_.size());
+        Partial& partial = k >= base_ && k - base_ < open ? windows_[static_cast<std::size_t>(k - base_)] : openPartialFor(k);
+        recentWindow_ = k;
+        recentPartial_ = &partial;
+        return partial;
+    }
+
+    [[gnu::noinline]] Partial& groupedPartialFor(std::int64_t k, double group) {
+        auto [it, inserted] = groupedWindows_.try_emplace(GroupKey{k, group});
+        if (inserted) notePeak(groupedWindows_.size());
+        lowestOpen_ = std::min(lowestOpen_, k);
+        return it->second;
+    }
+
+    /// Opens windows up to `k` (ungrouped) and returns its partial aggregate.
+    [[gnu::noinline]] Partial& openPartialFor(std::int64_t k) {
         if (windows_.empty()) base_ = k;
         while (k < base_) {
             windows_.emplace_front();
@@ -169,11 +203,13 @@ private:
         p.sum += value;
         p.min = std::min(p.min, value);
         p.max = std::max(p.max, value);
-        if (function_ == Function::Histogram) {
-            const auto upper = std::upper_bound(edges_.begin(), edges_.end(), value);
-            if (upper != edges_.begin() && upper != edges_.end()) ++p.bins[static_cast<std::size_t>(upper - edges_.begin() - 1)];
-            else if (value == edges_.back()) ++p.bins[edges_.size() - 2];  // the last bin includes its upper edge
-        }
+        if (function_ == Function::Histogram) [[unlikely]] addToHistogram(p, value);
+    }
+
+    [[gnu::noinline]] void addToHistogram(Partial& p, double value) const {
+        const auto upper = std::upper_bound(edges_.begin(), edges_.end(), value);
+        if (upper != edges_.begin() && upper != edges_.end()) ++p.bins[static_cast<std::size_t>(upper - edges_.begin() - 1)];
+        else if (value == edges_.back()) ++p.bins[edges_.size() - 2];  // the last bin includes its upper edge
     }
 
     /// Emit and drop every window whose end is at or before `progress`, in window order.
@@ -185,6 +221,7 @@ private:
         else {
             while (!windows_.empty() && base_ < limit) {
                 if (windows_.front().count > 0) emitWindow(base_, windows_.front(), std::nullopt);
+                if (base_ == recentWindow_) recentWindow_ = kNoWindow;
                 windows_.pop_front();
                 ++base_;
             }
@@ -271,6 +308,8 @@ private:
     std::int64_t nextToClose_ = kNoWindow;  ///< windows below this id are closed
     std::int64_t base_ = 0;                 ///< window id of windows_.front()
     std::deque<Partial> windows_;           ///< ungrouped: one partial per window id from base_
+    std::int64_t recentWindow_ = kNoWindow;  ///< ungrouped: the window partialFor() found last...
+    Partial* recentPartial_ = nullptr;       ///< ...and its partial in windows_
     std::unordered_map<GroupKey, Partial, GroupKeyHash> groupedWindows_;
     std::int64_t lowestOpen_ = std::numeric_limits<std::int64_t>::max();
     std::vector<GroupKey> closing_;

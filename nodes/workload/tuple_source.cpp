@@ -37,16 +37,29 @@ protected:
         while (admissionOpen()) {
             auto block = pacer_.nextBlock();
             if (!block) break;
-            const std::int64_t blockIndex = aligned_ ? block->start / (burst_ * streams_) : block->start / burst_;
-            for (std::int64_t position = block->start; position < block->end(); ++position) {
-                const std::int64_t offset = position - block->start;
-                const std::int64_t stream = aligned_ ? offset / burst_ : blockIndex % streams_;
-                const std::int64_t index = aligned_ ? blockIndex * burst_ + offset % burst_ : blockIndex / streams_ * burst_ + offset;
-                Item item = Item::scalar(static_cast<double>(index), SampleRange{timebase_, position, 1});
-                item.setArrivalNs(block->arrivalNs);
-                emit(static_cast<int>(stream), std::move(item));
+            // Locals, not members, in the loop: emit() is opaque to the compiler, so members would
+            // be reloaded (and the divisions redone) for every item.
+            const std::int64_t burst = burst_;
+            const std::int64_t streams = streams_;
+            const Timebase* timebase = timebase_;
+            const TimeNs arrival = block->arrivalNs;
+            const std::int64_t start = block->start;
+            const std::int64_t end = block->end();
+            if (aligned_) {
+                const std::int64_t blockIndex = start / (burst * streams);
+                for (std::int64_t position = start; position < end; ++position) {
+                    const std::int64_t offset = position - start;
+                    emitScalar(static_cast<int>(offset / burst), blockIndex * burst + offset % burst, timebase, position, arrival);
+                }
+            } else {
+                const std::int64_t blockIndex = start / burst;
+                const int stream = static_cast<int>(blockIndex % streams);
+                const std::int64_t firstIndex = blockIndex / streams * burst;
+                for (std::int64_t position = start; position < end; ++position) {
+                    emitScalar(stream, firstIndex + (position - start), timebase, position, arrival);
+                }
             }
-            if (block->progressDue) emitProgress(timebase_->timeOf(block->end()));
+            if (block->progressDue) emitProgress(timebase->timeOf(end));
         }
         return pacer_.endRound();
     }
@@ -56,6 +69,13 @@ protected:
     }
 
 private:
+    /// One item: value `index` (its index within its stream) at `position` on the whole sequence.
+    void emitScalar(int stream, std::int64_t index, const Timebase* timebase, std::int64_t position, TimeNs arrival) {
+        Item item = Item::scalar(static_cast<double>(index), SampleRange{timebase, position, 1});
+        item.setArrivalNs(arrival);
+        emit(stream, std::move(item));
+    }
+
     std::int64_t streams_ = 1;
     std::int64_t burst_ = 1;
     bool aligned_ = false;

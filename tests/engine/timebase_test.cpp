@@ -6,7 +6,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
+#include <random>
 #include <thread>
+#include <vector>
 
 using namespace isochron;
 
@@ -33,6 +36,48 @@ TEST_CASE("sample index and time convert exactly for whole-number rates", "[time
         CHECK(tb.firstIndexAtOrAfter(tb.timeOf(i) + 1) == i + 1);
     }
     CHECK(tb.durationOf(44100) == 1'000'000'000);
+}
+
+TEST_CASE("timeOf equals exact 128-bit floor arithmetic on either side of the 64-bit fast paths", "[timebase]") {
+    // Reference: floor(zero + index * 1e9 / rate) in 128 bits, clamped to the TimeNs range.
+    __extension__ typedef __int128 Wide;
+    const auto reference = [](std::int64_t rate, TimeNs zero, std::int64_t index) {
+        const Wide numerator = static_cast<Wide>(index) * 1'000'000'000;
+        Wide quotient = numerator / rate;
+        if (numerator % rate != 0 && numerator < 0) --quotient;
+        const Wide time = static_cast<Wide>(zero) + quotient;
+        if (time > std::numeric_limits<TimeNs>::max()) return std::numeric_limits<TimeNs>::max();
+        if (time < std::numeric_limits<TimeNs>::min()) return std::numeric_limits<TimeNs>::min();
+        return static_cast<TimeNs>(time);
+    };
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+    std::mt19937_64 random(14);
+    // Rates dividing 1 GHz (multiplied by their period) and others (divided), zero times far from
+    // and near the clamping limits.
+    for (std::int64_t rate : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{16000}, std::int64_t{1'000'000},
+                              std::int64_t{1'000'000'000}, std::int64_t{7}, std::int64_t{44100}, std::int64_t{48000},
+                              std::int64_t{3'000'000'000}}) {
+        for (TimeNs zero : {TimeNs{0}, TimeNs{-123'456'789}, TimeNs{1'700'000'000'000'000'000}, kMax - 5, kMin + 5}) {
+            const Timebase& tb = Timebase::get(static_cast<double>(rate), zero);
+            std::vector<std::int64_t> indices = {0, 1, -1, 2, -2, kMax, kMin, kMax / 1'000'000'000, kMin / 1'000'000'000,
+                                                 kMax / 1'000'000'000 + 1, kMin / 1'000'000'000 - 1};
+            if (1'000'000'000 % rate == 0) {
+                const std::int64_t period = 1'000'000'000 / rate;
+                for (std::int64_t edge : {kMax / period, kMin / period}) {
+                    for (std::int64_t d = -2; d <= 2; ++d) indices.push_back(edge + d);
+                }
+            }
+            for (int i = 0; i < 200; ++i) {
+                indices.push_back(static_cast<std::int64_t>(random()));                     // anywhere
+                indices.push_back(static_cast<std::int64_t>(random() % 20'000'000'000) - 10'000'000'000);  // near 0
+            }
+            for (std::int64_t index : indices) {
+                INFO("rate " << rate << ", zero " << zero << ", index " << index);
+                REQUIRE(tb.timeOf(index) == reference(rate, zero, index));
+            }
+        }
+    }
 }
 
 TEST_CASE("fractional rates convert consistently", "[timebase]") {

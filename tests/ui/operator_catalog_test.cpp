@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 
 #include "engine/plugins/plugin_host.h"
 #include "nodes/register_builtin_nodes.h"
@@ -123,4 +124,48 @@ TEST_CASE("The palette finds operators by parameter name and by what their ports
     CHECK(portCarries(PortType::anySignal(), "signal<f32>"));
     CHECK(portCarries(PortType::event(), "event"));
     CHECK_FALSE(portCarries(PortType::scalar(), "event"));
+}
+
+TEST_CASE("a plain word naming what a port carries finds the operators with such a port", "[ui][catalog]") {
+    OperatorCatalog catalog;
+    auto listed = [&] {
+        std::vector<std::string> found;
+        for (int row = 0; row < catalog.rowCount(); ++row) found.push_back(catalog.typeAt(row).toStdString());
+        return found;
+    };
+    // The reference: the descriptors' own port types, read field by field.
+    auto hasPort = [](const OperatorDescriptor& d, auto&& carries) {
+        return std::any_of(d.inputs.begin(), d.inputs.end(), [&](const PortSpec& p) { return carries(p.type); }) ||
+               std::any_of(d.outputs.begin(), d.outputs.end(), [&](const PortSpec& p) { return carries(p.type); });
+    };
+    const auto isEvent = [](const PortType& t) { return t.kind == ItemKind::Event; };
+    const auto isFrame = [](const PortType& t) { return t.kind == ItemKind::Frame; };
+    const auto isFloatSignal = [](const PortType& t) {
+        return t.kind == ItemKind::Signal && (!t.sampleType || *t.sampleType == SampleType::Float32);
+    };
+    struct Case {
+        QString word;
+        std::function<bool(const PortType&)> carries;
+    };
+    for (const Case& c : {Case{"event", isEvent}, Case{"FRAME", isFrame}, Case{"signal<f32>", isFloatSignal}}) {
+        INFO(c.word.toStdString());
+        catalog.setFilter(c.word);
+        const std::vector<std::string> found = listed();
+        int withPort = 0;
+        for (const OperatorDescriptor* d : builtinRegistry().all()) {
+            if (!hasPort(*d, c.carries)) continue;
+            ++withPort;
+            INFO(d->typeName);
+            CHECK(std::find(found.begin(), found.end(), d->typeName) != found.end());
+        }
+        CHECK(withPort >= 3);
+    }
+    // Port words combine with keywords: the signal<f32> operators of the filters family.
+    catalog.setFilter("signal<f32> lowpass");
+    const std::vector<std::string> lowpass = listed();
+    CHECK(std::find(lowpass.begin(), lowpass.end(), "filters.fir") != lowpass.end());
+    for (const std::string& type : lowpass) CHECK(hasPort(*builtinRegistry().find(type), isFloatSignal));
+    // A word that is no port type ("eventually", "signal<nonsense>") is only a keyword.
+    catalog.setFilter("signal<nonsense>");
+    CHECK(catalog.rowCount() == 0);
 }

@@ -14,6 +14,7 @@
 #include "ui/model/edge_list_model.h"
 #include "ui/model/graph_document.h"
 #include "ui/model/node_list_model.h"
+#include "ui/run/probe_kinds.h"
 #include "ui/run/probe_ring.h"
 #include "ui/run/run_controller.h"
 
@@ -197,11 +198,15 @@ TEST_CASE("probes come and go on a running graph without restarting it", "[ui][r
     RunController run;
     startPacedSine(document, run);
     REQUIRE(run.addProbe("signal_generator.out>null_sink.in", "scope").isEmpty());
-    REQUIRE(run.addProbe("signal_generator.out>null_sink.in", "spectrum").isEmpty());  // shares the wire's ring
+    for (const QString kind : {"spectrum", "waterfall", "level"}) {  // each shares the wire's ring
+        REQUIRE(run.addProbe("signal_generator.out>null_sink.in", kind).isEmpty());
+        CHECK(run.probes().back().toMap()["view"].toString() == findProbeKind(kind)->view);
+    }
+    REQUIRE(run.probes().size() == 4);
     const QString scope = run.probes().front().toMap()["key"].toString();
     const auto ring = ProbeRegistry::instance().find(scope.toStdString());
     REQUIRE(ring);
-    CHECK(ProbeRegistry::instance().find(run.probes().back().toMap()["key"].toString().toStdString()) == ring);
+    for (const QVariant& probe : run.probes()) CHECK(ProbeRegistry::instance().find(probe.toMap()["key"].toString().toStdString()) == ring);
     REQUIRE(waitUntil([&] { return ring->written() >= 4800; }));
     run.removeProbe(scope);
     CHECK(ProbeRegistry::instance().find(scope.toStdString()) == nullptr);
@@ -236,10 +241,11 @@ TEST_CASE("only the probe kinds that can show a wire are offered for it", "[ui][
         }
         return names;
     };
-    CHECK(fits("rewindow.out>fft.in") == QStringList{"scope", "spectrum"});  // windows are signals
+    CHECK(fits("rewindow.out>fft.in") == QStringList{"scope", "spectrum", "waterfall", "level"});  // windows are signals
     CHECK(fits("magnitude.magnitude>null_sink.in") == QStringList{"scope"});  // frames: no spectrum
     CHECK(fits("fft.spectrum>magnitude.spectrum").isEmpty());                 // complex frames: nothing
-    const QVariantMap spectrum = run.probeKindsFor("magnitude.magnitude>null_sink.in").back().toMap();
+    const QVariantMap spectrum = run.probeKindsFor("magnitude.magnitude>null_sink.in").at(1).toMap();
+    REQUIRE(spectrum["name"] == "spectrum");
     CHECK(spectrum["why"].toString().contains("frame<f32>"));
     CHECK(run.addProbe("magnitude.magnitude>null_sink.in", "spectrum") == spectrum["why"].toString());
 }

@@ -79,6 +79,25 @@ void OperatorCatalog::refresh() {
     Q_EMIT countChanged();
 }
 
+namespace {
+
+/// Whether `word` names what a port carries: a type that parses ("signal<f32>") or a kind ("event").
+bool namesPortType(const QString& word) {
+    const std::string text = word.toLower().toStdString();
+    if (text.find('<') != std::string::npos) return PortType::parse(text).has_value();
+    for (ItemKind kind : {ItemKind::Signal, ItemKind::Frame, ItemKind::Scalar, ItemKind::TimeRange, ItemKind::Event, ItemKind::Custom}) {
+        if (itemKindName(kind) == text) return true;
+    }
+    return false;
+}
+
+bool hasPortCarrying(const OperatorDescriptor& d, const QString& wanted) {
+    const auto carries = [&](const PortSpec& port) { return portCarries(port.type, wanted); };
+    return std::any_of(d.inputs.begin(), d.inputs.end(), carries) || std::any_of(d.outputs.begin(), d.outputs.end(), carries);
+}
+
+}  // namespace
+
 bool OperatorCatalog::matches(const OperatorDescriptor& d, const QStringList& words) const {
     // Not the documentation: its prose names other families ("as spectral.stft does") and would
     // drown a family's name in false matches.
@@ -99,7 +118,7 @@ bool OperatorCatalog::matches(const OperatorDescriptor& d, const QStringList& wo
                 for (const PortSpec& port : d.outputs) found = found || portCarries(port.type, wanted);
             }
             if (!found) return false;
-        } else if (!haystack.contains(word, Qt::CaseInsensitive)) {
+        } else if (!haystack.contains(word, Qt::CaseInsensitive) && !(namesPortType(word) && hasPortCarrying(d, word))) {
             return false;
         }
     }

@@ -34,7 +34,8 @@ public:
 
     QString filter() const { return filter_; }
     /// Words separated by spaces; a type matches when every word matches. A plain word (a keyword)
-    /// matches text in its name, category, summary or parameter names; "in:TYPE",
+    /// matches text in its name, category, summary or parameter names, or, when it names what a port
+    /// carries ("signal<f32>", "frame", "event"), any port that carries it; "in:TYPE",
     /// "out:TYPE" or "port:TYPE" matches an input, output or any port that carries TYPE ("frame",
     /// "signal<f32>", "event": see portCarries()).
     void setFilter(const QString& filter);

@@ -24,7 +24,7 @@ Rectangle {
             objectName: "paletteSearch"
             Layout.fillWidth: true
             Layout.margins: 8
-            placeholderText: qsTr("Search: words, in:frame, out:event…")
+            placeholderText: qsTr("Search: words, frame, in:signal, out:event…")
             leftPadding: 30
             Icon { name: "search"; size: 15; color: Theme.textFaint; x: 9; anchors.verticalCenter: parent.verticalCenter }
             Keys.onReturnPressed: if (catalog.count > 0) palette.addRequested(catalog.typeAt(list.currentIndex >= 0 ? list.currentIndex : 0))

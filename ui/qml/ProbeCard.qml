@@ -66,7 +66,7 @@ Rectangle {
                 tip: card.docked ? qsTr("Float over the canvas") : qsTr("Dock in the Probes tab")
                 onClicked: card.dockToggled()
             }
-            Icon { name: "probe"; size: 15; color: card.probe.kind === "spectrum" ? "#a855f7" : Theme.accent }
+            Icon { name: "probe"; size: 15; color: ({spectrum: "#a855f7", waterfall: "#f67d15", level: "#22c55e"})[card.probe.kind] || Theme.accent }
             Text {
                 Layout.fillWidth: true
                 text: card.probe.kindLabel + " — " + card.probe.label

@@ -8,6 +8,8 @@ const std::vector<ProbeKind>& probeKinds() {
     static const std::vector<ProbeKind> kinds = {
         {"scope", "Scope", "ScopeView", {"signal<f32>", "frame<f32>", "scalar"}, "signal<f32>, frame<f32> or scalar wires"},
         {"spectrum", "Spectrum", "SpectrumView", {"signal<f32>"}, "signal<f32> wires"},
+        {"waterfall", "Waterfall", "WaterfallView", {"signal<f32>"}, "signal<f32> wires"},
+        {"level", "Level meter", "LevelMeterView", {"signal<f32>"}, "signal<f32> wires"},
     };
     return kinds;
 }

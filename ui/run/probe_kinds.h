@@ -1,8 +1,8 @@
 // The kinds of probe the editor offers on a wire. Every kind reads the same ring (ProbeTap copies
 // the wire's values into it); a kind says which wires it can show and which QML view draws it.
-// A new kind (a level meter, a waterfall) is one row in probeKinds() plus its view, a file
-// ui/qml/<view>.qml whose root has `property string probe` (the ring's key) and `property
-// RunController run`.
+// A new kind is one row in probeKinds() plus its view, a file ui/qml/<view>.qml whose root has
+// `property string probe` (the ring's key), `property RunController run` and a `plot` with
+// `hasData` and a `dataChanged()` signal (ProbeCard says "waiting for data…" until it has some).
 #pragma once
 
 #include <QString>
@@ -14,7 +14,7 @@ namespace isochron::ui {
 
 /// One kind of probe. [immutable]
 struct ProbeKind {
-    QString name;                    ///< as RunController::addProbe takes it: "scope", "spectrum"
+    QString name;                    ///< as RunController::addProbe takes it: "scope", "spectrum", "waterfall", "level"
     QString label;                   ///< for menus and titles: "Scope"
     QString view;                    ///< the QML component that draws it (ui/qml/<view>.qml)
     std::vector<std::string> types;  ///< the port types it shows

@@ -1,6 +1,7 @@
 // The rough edges a new user hit, each checked in the real editor window: the inspector after undo,
 // the graph name field, Escape on the shortcut sheet, menus wide enough and one click to reopen, ports without "in in",
 // new nodes beside (not on) others, only fitting probes offered, probe cards that keep the wheel,
+// waterfall and level probes joining a running graph,
 // live labels off the nodes (with watermark lags and skew on the fusion sample), nothing of the last
 // graph left after opening another, the own file dialog (Save label, typed absolute path, Enter,
 // overwrite question, new folders), probe cards off the nodes.
@@ -147,8 +148,8 @@ TestCase {
     function test_onlyFittingProbesAreOffered() {
         window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
         const kinds = (wire) => run.probeKindsFor(wire).filter(k => k.fits).map(k => k.name)
-        compare(kinds("sweep.out>windows.in"), ["scope", "spectrum"])
-        compare(kinds("windows.out>fft.in"), ["scope", "spectrum"])  // windows are signals
+        compare(kinds("sweep.out>windows.in"), ["scope", "spectrum", "waterfall", "level"])
+        compare(kinds("windows.out>fft.in"), ["scope", "spectrum", "waterfall", "level"])  // windows are signals
         compare(kinds("magnitude.magnitude>band.in"), ["scope"])      // frames
         compare(kinds("fft.spectrum>magnitude.spectrum"), [])         // complex frames
         compare(kinds("detector.events>events.in"), [])  // time ranges
@@ -180,6 +181,30 @@ TestCase {
         mouseClick(findChild(card, "probeDock"))
         tryVerify(() => !card.visible)
         compare(run.probes.length, 1)
+    }
+
+    function test_waterfallAndLevelProbesJoinARunningGraph() {
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
+        run.start()
+        tryCompare(run, "state", "running", 5000)
+        compare(run.addProbe("sweep.out>windows.in", "waterfall"), "")
+        compare(run.addProbe("sweep.out>windows.in", "level"), "")
+        window.bottomTab = 4  // docked or floating, the cards draw
+        let waterfall = null, meter = null
+        tryVerify(() => {
+            waterfall = findAll(root(), "waterfallPlot").find(p => p.hasData) || null
+            meter = findAll(root(), "levelMeterPlot").find(p => p.hasData) || null
+            return waterfall !== null && meter !== null
+        }, 8000, "both probes show data")
+        const rows = waterfall.filledRows
+        tryVerify(() => waterfall.filledRows > rows, 3000, "the waterfall scrolls")
+        verify(waterfall.historySeconds > 0)
+        compare(waterfall.xTo, 8000)  // half the sweep's 16 kHz rate
+        // The sweep is a chirp of amplitude 0.5: RMS 20 log10(0.5 / sqrt 2), samples' peak at most 20 log10(0.5).
+        tryVerify(() => Math.abs(meter.rmsDecibels - 20 * Math.log10(0.5 / Math.SQRT2)) < 0.2, 3000, "RMS " + meter.rmsDecibels)
+        verify(meter.peakDecibels <= 20 * Math.log10(0.5) + 0.01 && meter.peakDecibels > 20 * Math.log10(0.5) - 1, "peak " + meter.peakDecibels)
+        verify(meter.heldDecibels >= meter.peakDecibels)
+        compare(run.telemetry.runCount, 1)  // adding probes never restarted the run
     }
 
     /// Whether the card's rectangle on screen overlaps a node of the canvas.
