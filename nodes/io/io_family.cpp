@@ -1,4 +1,6 @@
 #include "nodes/families.h"
+#include "nodes/io/archive_sink.h"
+#include "nodes/io/archive_source.h"
 #include "nodes/io/audio_file_source.h"
 #include "nodes/io/audio_output.h"
 #include "nodes/io/csv_sink.h"
@@ -21,6 +23,8 @@ void registerIoNodes(OperatorRegistry& registry) {
     registry.add(jsonlEventSourceDescriptor());
     registry.add(nullSinkDescriptor());
     registry.add(itemTapDescriptor());
+    registry.add(archiveSinkDescriptor());
+    registry.add(archiveSourceDescriptor());
 }
 
 }  // namespace isochron

@@ -6,12 +6,16 @@
 
 #include <cmath>
 #include <complex>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include "engine/archive/archive_store.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/engine.h"
@@ -40,6 +44,31 @@ struct Recipe {
     /// fragment's own open inputs get generic feeds like the operator's.
     std::string upstream = "";
 };
+
+/// A one-second, one-channel recording for io.archive_source (a source reads an archive, which
+/// only a recording makes); the file is removed when the suite exits.
+const std::string& recordedArchive() {
+    struct Recording {
+        std::filesystem::path path = std::filesystem::temp_directory_path() / ("isochron-conformance-" + std::to_string(getpid()) + ".sqlite");
+        Recording() {
+            ArchiveStore store(path.string(), ArchiveAccess::Record);
+            ArchivedStreamInfo info;
+            info.name = "recorded";
+            info.rateHz = kRate;
+            const std::int64_t id = store.openStream(info);
+            std::vector<float> samples(static_cast<std::size_t>(kRate));
+            for (std::size_t i = 0; i < samples.size(); ++i) samples[i] = static_cast<float>(std::sin(0.01 * static_cast<double>(i)));
+            store.appendSamples(id, 0, 0, samples);
+            store.commit();
+        }
+        ~Recording() {
+            for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+        }
+    };
+    static const Recording recording;
+    static const std::string path = recording.path.string();
+    return path;
+}
 
 const std::map<std::string, Recipe>& recipes() {
     static const std::map<std::string, Recipe> table{
@@ -72,6 +101,7 @@ const std::map<std::string, Recipe>& recipes() {
         {"generators.signal_generator", {R"({"duration": 1, "rate": 16000, "block": 1024, "progress_interval": 4096})"}},
         {"workload.tuple_source", {R"({"count": 5000, "pace": 0, "burst": 100, "progress_interval": 100})"}},
         {"io.jsonl_event_source", {R"({"path": ")" ISOCHRON_SOURCE_DIR R"(/tests/nodes/io/data/events.jsonl", "heartbeat": 0.05, "disorder": 0.1})"}},
+        {"io.archive_source", {nlohmann::json{{"path", recordedArchive()}, {"stream", "recorded"}, {"block", 1024}, {"progress_interval", 4096}}.dump()}},
     };
     return table;
 }

@@ -1,0 +1,373 @@
+#include "engine/archive/archive_store.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <utility>
+
+namespace isochron {
+namespace {
+
+/// The archive's schema version, kept in SQLite's user_version (0 = a new, empty file).
+constexpr int kSchemaVersion = 1;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS streams (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL CHECK (kind IN ('signal', 'items')),
+  rate_hz REAL NOT NULL,
+  zero_time_ns INTEGER NOT NULL,
+  clock TEXT NOT NULL,
+  channels INTEGER NOT NULL,
+  sample_type TEXT NOT NULL,
+  units TEXT NOT NULL,
+  graph TEXT NOT NULL,
+  node TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS segments (
+  stream INTEGER NOT NULL REFERENCES streams(id),
+  channel INTEGER NOT NULL,
+  start INTEGER NOT NULL,
+  length INTEGER NOT NULL,
+  samples BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS segments_by_time ON segments(stream, channel, start);
+CREATE TABLE IF NOT EXISTS events (
+  stream INTEGER NOT NULL REFERENCES streams(id),
+  start INTEGER NOT NULL,
+  length INTEGER NOT NULL,
+  item TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_time ON events(stream, start);
+)sql";
+
+std::string kindName(ArchivedStreamInfo::Kind kind) { return kind == ArchivedStreamInfo::Kind::Signal ? "signal" : "items"; }
+
+/// One prepared statement, reset after each use. [one thread at a time]
+class Statement {
+public:
+    Statement(sqlite3* db, const char* sql, const std::string& path) : db_(db), path_(path) {
+        if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement_, nullptr) != SQLITE_OK) fail("preparing a query");
+    }
+    ~Statement() { sqlite3_finalize(statement_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& bind(int index, std::int64_t value) { return check(sqlite3_bind_int64(statement_, index, value)); }
+    Statement& bind(int index, double value) { return check(sqlite3_bind_double(statement_, index, value)); }
+    Statement& bind(int index, const std::string& text) {
+        return check(sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT));
+    }
+    Statement& bindBlob(int index, const void* data, std::size_t bytes) {
+        return check(sqlite3_bind_blob64(statement_, index, data, bytes, SQLITE_STATIC));
+    }
+
+    /// Advance to the next row; false when done (the statement is then reset for reuse).
+    bool step() {
+        const int result = sqlite3_step(statement_);
+        if (result == SQLITE_ROW) return true;
+        sqlite3_reset(statement_);
+        sqlite3_clear_bindings(statement_);
+        if (result != SQLITE_DONE) fail("a query", result);
+        return false;
+    }
+    /// Run a statement that returns no rows.
+    void run() {
+        while (step()) {}
+    }
+    /// Stop reading rows (the statement is reset for reuse).
+    void reset() {
+        sqlite3_reset(statement_);
+        sqlite3_clear_bindings(statement_);
+    }
+
+    std::int64_t integer(int column) const { return sqlite3_column_int64(statement_, column); }
+    double real(int column) const { return sqlite3_column_double(statement_, column); }
+    bool isNull(int column) const { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
+    std::string text(int column) const {
+        const auto* chars = reinterpret_cast<const char*>(sqlite3_column_text(statement_, column));
+        return chars ? std::string(chars, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))) : std::string();
+    }
+    std::span<const std::byte> blob(int column) const {
+        const auto* bytes = static_cast<const std::byte*>(sqlite3_column_blob(statement_, column));
+        return {bytes, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))};
+    }
+
+private:
+    Statement& check(int result) {
+        if (result != SQLITE_OK) fail("binding a value", result);
+        return *this;
+    }
+    [[noreturn]] void fail(const char* doing, int result = SQLITE_ERROR) {
+        const std::string message = sqlite3_errmsg(db_);
+        reset();
+        throw ArchiveError("archive '" + path_ + "': " + doing + " failed: " + (message.empty() ? sqlite3_errstr(result) : message));
+    }
+
+    sqlite3* db_;
+    const std::string& path_;
+    sqlite3_stmt* statement_ = nullptr;
+};
+
+}  // namespace
+
+/// The SQLite connection and the statements the store reuses.
+struct ArchiveStore::Connection {
+    sqlite3* db = nullptr;
+    std::unique_ptr<Statement> insertSegment, insertItem, findStream, streamEnd, itemsEnd, nextStart, segmentsIn, itemsIn;
+
+    ~Connection() {
+        insertSegment.reset();
+        insertItem.reset();
+        findStream.reset();
+        streamEnd.reset();
+        itemsEnd.reset();
+        nextStart.reset();
+        segmentsIn.reset();
+        itemsIn.reset();
+        sqlite3_close_v2(db);
+    }
+
+    /// Run SQL without results (schema, pragmas, transactions).
+    void exec(const char* sql, const std::string& path) {
+        char* error = nullptr;
+        if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+            const std::string message = error ? error : sqlite3_errmsg(db);
+            sqlite3_free(error);
+            throw ArchiveError("archive '" + path + "': " + message);
+        }
+    }
+};
+
+ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path_(path), db_(std::make_unique<Connection>()) {
+    if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
+    if (access == ArchiveAccess::Read && !std::filesystem::is_regular_file(path)) throw ArchiveError("no archive file '" + path + "'");
+    const int create = access == ArchiveAccess::Record ? SQLITE_OPEN_CREATE : 0;
+    const int opened = sqlite3_open_v2(path.c_str(), &db_->db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (opened != SQLITE_OK) {
+        const std::string reason = db_->db ? sqlite3_errmsg(db_->db) : sqlite3_errstr(opened);
+        throw ArchiveError("cannot open archive '" + path + "': " + reason);
+    }
+    sqlite3_extended_result_codes(db_->db, 1);
+    // A reader waits for a writer's checkpoint instead of failing at once.
+    sqlite3_busy_timeout(db_->db, 5000);
+    db_->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path_);
+    Statement version(db_->db, "PRAGMA user_version", path_);
+    version.step();
+    const std::int64_t found = version.integer(0);
+    version.reset();
+    if (found != 0 && found != kSchemaVersion) {
+        throw ArchiveError("archive '" + path_ + "' has schema version " + std::to_string(found) + "; this build reads version " +
+                           std::to_string(kSchemaVersion));
+    }
+    if (found == 0 && access == ArchiveAccess::Read) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
+    if (found == 0) {
+        db_->exec("BEGIN IMMEDIATE", path_);
+        db_->exec(kSchema, path_);
+        db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
+        db_->exec("COMMIT", path_);
+    }
+    sqlite3* db = db_->db;
+    db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples) VALUES (?, ?, ?, ?, ?)", path_);
+    db_->insertItem = std::make_unique<Statement>(db, "INSERT INTO events(stream, start, length, item) VALUES (?, ?, ?, ?)", path_);
+    db_->findStream = std::make_unique<Statement>(
+        db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node FROM streams WHERE name = ?", path_);
+    db_->streamEnd = std::make_unique<Statement>(
+        db, "SELECT start + length FROM segments WHERE stream = ? AND channel = ? ORDER BY start DESC LIMIT 1", path_);
+    db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + length) FROM events WHERE stream = ?", path_);
+    db_->nextStart = std::make_unique<Statement>(
+        db, "SELECT start FROM segments WHERE stream = ? AND channel = ? AND start + length > ? ORDER BY start LIMIT 1", path_);
+    // The last piece starting at or before l (it may reach into [l, h)), then every piece starting in (l, h).
+    db_->segmentsIn = std::make_unique<Statement>(db,
+                                                  "SELECT start, length, samples FROM segments WHERE stream = ?1 AND channel = ?2 AND start >= "
+                                                  "coalesce((SELECT max(start) FROM segments WHERE stream = ?1 AND channel = ?2 AND start <= ?3), ?3) "
+                                                  "AND start < ?4 ORDER BY start",
+                                                  path_);
+    db_->itemsIn = std::make_unique<Statement>(
+        db, "SELECT start, length, item FROM events WHERE stream = ? AND start >= ? AND start < ? ORDER BY start, rowid", path_);
+}
+
+ArchiveStore::~ArchiveStore() {
+    try {
+        commit();
+    } catch (const ArchiveError&) {
+        // Nothing to report to from a destructor: the uncommitted rest is lost, the file stays consistent.
+    }
+}
+
+namespace {
+
+/// The stream the current row of `query` (findStream's columns) describes.
+ArchivedStreamInfo streamFromRow(const Statement& query) {
+    ArchivedStreamInfo info;
+    info.name = query.text(1);
+    info.kind = query.text(2) == "signal" ? ArchivedStreamInfo::Kind::Signal : ArchivedStreamInfo::Kind::Items;
+    info.rateHz = query.real(3);
+    info.zeroTimeNs = query.integer(4);
+    info.clock = query.text(5);
+    info.channels = static_cast<int>(query.integer(6));
+    info.sampleType = query.text(7);
+    info.units = query.text(8);
+    info.graph = query.text(9);
+    info.node = query.text(10);
+    return info;
+}
+
+}  // namespace
+
+std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
+    if (info.name.empty()) throw ArchiveError("archive '" + path_ + "': a stream needs a name");
+    if (!(info.rateHz > 0)) throw ArchiveError("archive '" + path_ + "': stream '" + info.name + "' needs a sample rate > 0");
+    Statement& find = *db_->findStream;
+    find.bind(1, info.name);
+    if (find.step()) {
+        const std::int64_t id = find.integer(0);
+        const ArchivedStreamInfo stored = streamFromRow(find);
+        find.reset();
+        if (stored.kind != info.kind || stored.rateHz != info.rateHz || stored.zeroTimeNs != info.zeroTimeNs || stored.clock != info.clock ||
+            stored.channels != info.channels || stored.sampleType != info.sampleType) {
+            throw ArchiveError("archive '" + path_ + "' already holds a stream '" + info.name + "' (" + kindName(stored.kind) + ", " +
+                               stored.timebase().describe() + ", " + std::to_string(stored.channels) + " channel(s), " + stored.sampleType +
+                               ") that differs from the one to record (" + kindName(info.kind) + ", " + info.timebase().describe() + ", " +
+                               std::to_string(info.channels) + " channel(s), " + info.sampleType + ")");
+        }
+        return id;
+    }
+    Statement insert(db_->db,
+                     "INSERT INTO streams(name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     path_);
+    insert.bind(1, info.name).bind(2, kindName(info.kind)).bind(3, info.rateHz).bind(4, std::int64_t{info.zeroTimeNs}).bind(5, info.clock);
+    insert.bind(6, std::int64_t{info.channels}).bind(7, info.sampleType).bind(8, info.units).bind(9, info.graph).bind(10, info.node);
+    insert.run();
+    return sqlite3_last_insert_rowid(db_->db);
+}
+
+std::vector<ArchivedStreamInfo> ArchiveStore::streams() {
+    Statement all(db_->db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node FROM streams ORDER BY name",
+                  path_);
+    std::vector<ArchivedStreamInfo> found;
+    while (all.step()) found.push_back(streamFromRow(all));
+    return found;
+}
+
+std::optional<ArchivedStreamInfo> ArchiveStore::stream(const std::string& name) {
+    Statement& find = *db_->findStream;
+    find.bind(1, name);
+    if (!find.step()) return std::nullopt;
+    ArchivedStreamInfo info = streamFromRow(find);
+    find.reset();
+    return info;
+}
+
+ArchivedStreamInfo ArchiveStore::requireStream(const std::string& name) {
+    std::optional<ArchivedStreamInfo> info = stream(name);
+    if (!info) throw ArchiveError("archive '" + path_ + "' holds no stream '" + name + "'");
+    return *info;
+}
+
+std::int64_t ArchiveStore::streamId(const std::string& name) {
+    Statement& find = *db_->findStream;
+    find.bind(1, name);
+    if (!find.step()) throw ArchiveError("archive '" + path_ + "' holds no stream '" + name + "'");
+    const std::int64_t id = find.integer(0);
+    find.reset();
+    return id;
+}
+
+void ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples) {
+    if (!inTransaction_) {
+        db_->exec("BEGIN IMMEDIATE", path_);
+        inTransaction_ = true;
+    }
+    Statement& insert = *db_->insertSegment;
+    insert.bind(1, streamId).bind(2, std::int64_t{channel}).bind(3, start).bind(4, static_cast<std::int64_t>(samples.size()));
+    insert.bindBlob(5, samples.data(), samples.size_bytes());
+    insert.run();
+}
+
+void ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json) {
+    if (!inTransaction_) {
+        db_->exec("BEGIN IMMEDIATE", path_);
+        inTransaction_ = true;
+    }
+    Statement& insert = *db_->insertItem;
+    insert.bind(1, streamId).bind(2, start).bind(3, length).bind(4, json);
+    insert.run();
+}
+
+void ArchiveStore::commit() {
+    if (!inTransaction_) return;
+    inTransaction_ = false;
+    db_->exec("COMMIT", path_);
+}
+
+std::optional<std::int64_t> ArchiveStore::storedEnd(const std::string& name, int channel) {
+    const ArchivedStreamInfo info = requireStream(name);
+    const std::int64_t id = streamId(name);
+    Statement& query = info.kind == ArchivedStreamInfo::Kind::Signal ? *db_->streamEnd : *db_->itemsEnd;
+    query.bind(1, id);
+    if (info.kind == ArchivedStreamInfo::Kind::Signal) query.bind(2, std::int64_t{channel});
+    if (!query.step()) return std::nullopt;
+    std::optional<std::int64_t> end;
+    if (!query.isNull(0)) end = query.integer(0);
+    query.reset();
+    return end;
+}
+
+std::optional<std::int64_t> ArchiveStore::nextStoredStart(const std::string& name, int channel, std::int64_t from) {
+    Statement& query = *db_->nextStart;
+    query.bind(1, streamId(name)).bind(2, std::int64_t{channel}).bind(3, from);
+    if (!query.step()) return std::nullopt;
+    const std::int64_t start = query.integer(0);
+    query.reset();
+    return std::max(start, from);
+}
+
+std::vector<ArchivedPiece> ArchiveStore::get(const std::string& name, int channel, std::int64_t l, std::int64_t h) {
+    const ArchivedStreamInfo info = requireStream(name);
+    if (info.kind != ArchivedStreamInfo::Kind::Signal) throw ArchiveError("archive '" + path_ + "': stream '" + name + "' holds items, not samples");
+    if (channel < 0 || channel >= info.channels) {
+        throw ArchiveError("archive '" + path_ + "': stream '" + name + "' has " + std::to_string(info.channels) + " channel(s), no channel " +
+                           std::to_string(channel));
+    }
+    const Timebase* timebase = &info.timebase();
+    std::vector<ArchivedPiece> pieces;
+    std::int64_t covered = l;  // everything before this is in `pieces`
+    Statement& query = *db_->segmentsIn;
+    query.bind(1, streamId(name)).bind(2, std::int64_t{channel}).bind(3, l).bind(4, h);
+    while (query.step()) {
+        const std::int64_t start = query.integer(0);
+        const std::int64_t length = query.integer(1);
+        const std::span<const std::byte> bytes = query.blob(2);
+        if (bytes.size() != static_cast<std::size_t>(length) * sizeof(float)) {
+            query.reset();
+            throw ArchiveError("archive '" + path_ + "': stream '" + name + "' channel " + std::to_string(channel) + ": the piece at sample " +
+                               std::to_string(start) + " holds " + std::to_string(bytes.size()) + " bytes for " + std::to_string(length) +
+                               " samples");
+        }
+        const std::int64_t from = std::max(start, covered);
+        const std::int64_t to = std::min(start + length, h);
+        if (from >= to) continue;
+        if (from > covered) pieces.push_back({covered, from - covered, {}});
+        SigSeg<float> samples = SigSeg<float>::allocate(to - from, from, timebase);
+        std::memcpy(samples.writable().data(), bytes.data() + (from - start) * sizeof(float), static_cast<std::size_t>(to - from) * sizeof(float));
+        pieces.push_back({from, to - from, std::move(samples)});
+        covered = to;
+    }
+    if (covered < h) pieces.push_back({covered, h - covered, {}});
+    return pieces;
+}
+
+std::vector<ArchivedItem> ArchiveStore::getItems(const std::string& name, std::int64_t l, std::int64_t h) {
+    Statement& query = *db_->itemsIn;
+    query.bind(1, streamId(name)).bind(2, l).bind(3, h);
+    std::vector<ArchivedItem> items;
+    while (query.step()) items.push_back({query.integer(0), query.integer(1), query.text(2)});
+    return items;
+}
+
+}  // namespace isochron

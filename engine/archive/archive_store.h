@@ -1,0 +1,127 @@
+// ArchiveStore: recorded streams in one SQLite file (WAL mode), so a stream seen live can be read
+// back and replayed later (issue 13, "persistent temporal streams").
+//
+// Layout (docs/archive.md): table `streams` holds each stream's metadata (name, kind, timebase,
+// channel count, sample type, units, the graph and node that produced it); table `segments` holds
+// signal samples, one row per stored piece of one channel (start index, length, f32 samples as a
+// BLOB), indexed on (stream, channel, start); table `events` holds scalar and event items as JSON
+// text, indexed on (stream, start). Stored pieces of a channel never overlap.
+//
+// Crash safety: writes go into one open transaction that commit() ends. The writer (io.archive_sink)
+// commits about every half second of data, so a killed process loses at most the uncommitted rest;
+// WAL with synchronous=NORMAL keeps the file consistent through a crash of the process (and of the
+// machine, minus the last transactions). Readers (another ArchiveStore on the same file) see the
+// committed data while a writer keeps writing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/signal/sigseg.h"
+#include "engine/time/timebase.h"
+
+namespace isochron {
+
+/// What a recorded stream is and where it came from. [value type]
+struct ArchivedStreamInfo {
+    enum class Kind { Signal, Items };
+    std::string name;
+    Kind kind = Kind::Signal;
+    double rateHz = 0;            ///< of the stream's timebase, > 0
+    TimeNs zeroTimeNs = 0;        ///< time of sample 0 on `clock`
+    std::string clock = "media";  ///< name of the timebase's clock
+    int channels = 1;             ///< signal streams: channels stored; item streams: 1
+    std::string sampleType = "f32";
+    std::string units;            ///< free text, e.g. "Pa" or "dBFS"; empty = unknown
+    std::string graph;            ///< the graph that recorded it (file or name), may be empty
+    std::string node;             ///< id of the recording node in that graph
+
+    /// The timebase the stream was recorded on. [any thread] [allocates on first use of a timebase]
+    const Timebase& timebase() const { return Timebase::get(rateHz, zeroTimeNs, Clock::named(clock)); }
+};
+
+/// Samples [start, start + length) of one channel: stored samples, or a gap when `samples` is empty. [value type]
+struct ArchivedPiece {
+    std::int64_t start = 0;
+    std::int64_t length = 0;
+    SigSeg<float> samples;  ///< empty for a gap; else exactly [start, start + length) on the stream's timebase
+
+    bool isGap() const { return samples.empty(); }
+    std::int64_t end() const { return start + length; }
+};
+
+/// A stored scalar or event item: its sample range and its JSON text (docs/archive.md). [value type]
+struct ArchivedItem {
+    std::int64_t start = 0;
+    std::int64_t length = 0;
+    std::string json;
+};
+
+/// An error opening, reading or writing an archive; the message names the file. [value type]
+class ArchiveError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// How an ArchiveStore opens its file.
+enum class ArchiveAccess {
+    Record,  ///< create the file and its tables if missing
+    Read,    ///< the file must exist and be an archive
+};
+
+/// One open archive file: a writer and reader of recorded streams. [one thread at a time per object;
+/// several objects, in one process or several, may use one file]
+class ArchiveStore {
+public:
+    /// Open the archive at `path` (Record: creating it and its tables if missing). Throws ArchiveError
+    /// naming the file when it cannot be opened or created, or is not an archive. [may block on disk]
+    ArchiveStore(const std::string& path, ArchiveAccess access);
+    ~ArchiveStore();
+    ArchiveStore(const ArchiveStore&) = delete;
+    ArchiveStore& operator=(const ArchiveStore&) = delete;
+
+    const std::string& path() const { return path_; }
+
+    /// The stream `info.name`, created with `info` if new; an existing stream must have the same kind,
+    /// timebase, channel count and sample type (else ArchiveError). Returns its id for the writers.
+    std::int64_t openStream(const ArchivedStreamInfo& info);
+    /// Metadata of every stream, by name.
+    std::vector<ArchivedStreamInfo> streams();
+    /// Metadata of the stream `name`, or nothing.
+    std::optional<ArchivedStreamInfo> stream(const std::string& name);
+
+    /// Store `samples` of channel `channel` starting at sample `start` (within the open transaction,
+    /// which this begins if none is open). The caller keeps pieces of a channel from overlapping.
+    void appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples);
+    /// Store one scalar or event item as JSON text (within the open transaction).
+    void appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json);
+    /// Make everything appended so far durable against a crash of the process. No-op without writes.
+    void commit();
+
+    /// Index one past the last stored sample of `channel` (or of the items), or nothing when empty.
+    std::optional<std::int64_t> storedEnd(const std::string& name, int channel = 0);
+    /// First stored sample index >= `from` of `channel`, or nothing.
+    std::optional<std::int64_t> nextStoredStart(const std::string& name, int channel, std::int64_t from);
+    /// Channel `channel` of stream `name` over samples [l, h): stored pieces clipped to [l, h) in
+    /// order, and every stretch not stored as a gap piece (never stitched). Throws ArchiveError for
+    /// an unknown stream or channel.
+    std::vector<ArchivedPiece> get(const std::string& name, int channel, std::int64_t l, std::int64_t h);
+    /// Items of stream `name` whose start lies in [l, h), in start order.
+    std::vector<ArchivedItem> getItems(const std::string& name, std::int64_t l, std::int64_t h);
+
+private:
+    struct Connection;
+    ArchivedStreamInfo requireStream(const std::string& name);
+    std::int64_t streamId(const std::string& name);
+
+    std::string path_;
+    std::unique_ptr<Connection> db_;
+    bool inTransaction_ = false;
+};
+
+}  // namespace isochron
