@@ -146,7 +146,7 @@ std::string RunSummary::problemsText() const {
     for (const auto& n : nodes) {
         for (const auto& w : n.warnings) text += "warning: node '" + n.node + "': " + w + "\n";
         for (const auto& [port, count] : n.lateItems) {
-            text += "note: node '" + n.node + "', input '" + port + "': " + std::to_string(count) + " late items (behind what the operator had already released: routed to its 'late' output)\n";
+            text += "note: node '" + n.node + "', input '" + port + "': " + std::to_string(count) + " late items (behind what the operator had already released: sent to its 'late' output, and lost if nothing is wired to it)\n";
         }
         if (n.warningCount > n.warnings.size()) {
             text += "warning: node '" + n.node + "': " + std::to_string(n.warningCount - n.warnings.size()) +
