@@ -172,9 +172,10 @@ TEST_CASE("snapshots keep their period while one round works through a backlog, 
         }
         CHECK(channel->dropped() == 0);
         INFO(snapshots << " snapshots");
-        // Between almost every two items: a cheap turn (a progress marker) lets the clock be read
-        // only every second turn for a while, so one boundary may pass unseen. Published only at
-        // round boundaries, snapshots saw at most two.
-        CHECK(boxCountsSeen.size() >= kItems - 2);
+        // Published only at round boundaries, snapshots saw at most two of the box's counts; published
+        // on time, they see one between most items (8 or more in a release build; 6 or 7 under ASan,
+        // whose slower turns let the clock stride skip some). More than two is the property, with
+        // room for the machine's speed.
+        CHECK(boxCountsSeen.size() > 2);
     }
 }
