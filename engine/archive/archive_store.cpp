@@ -46,6 +46,18 @@ CREATE INDEX IF NOT EXISTS events_by_time ON events(stream, start);
 
 std::string kindName(ArchivedStreamInfo::Kind kind) { return kind == ArchivedStreamInfo::Kind::Signal ? "signal" : "items"; }
 
+/// SQLite's message for the last failure on `db`, saying why when the disk refused a write (SQLite
+/// keeps no errno for it: ENOSPC reads "database or disk is full", EFBIG and EIO "disk I/O error").
+std::string failureText(sqlite3* db, int result) {
+    std::string message = sqlite3_errmsg(db);
+    if (message.empty()) message = sqlite3_errstr(result);
+    const int code = sqlite3_extended_errcode(db);
+    if (code == SQLITE_IOERR_WRITE || code == SQLITE_IOERR_FSYNC || code == SQLITE_IOERR_TRUNCATE) {
+        message += " (the disk refused a write: full, over a file size limit, or failing)";
+    }
+    return message;
+}
+
 /// One prepared statement, reset after each use. [one thread at a time]
 class Statement {
 public:
@@ -102,9 +114,9 @@ private:
         return *this;
     }
     [[noreturn]] void fail(const char* doing, int result = SQLITE_ERROR) {
-        const std::string message = sqlite3_errmsg(db_);
+        const std::string message = failureText(db_, result);
         reset();
-        throw ArchiveError("archive '" + path_ + "': " + doing + " failed: " + (message.empty() ? sqlite3_errstr(result) : message));
+        throw ArchiveError("archive '" + path_ + "': " + doing + " failed: " + message);
     }
 
     sqlite3* db_;
@@ -135,8 +147,8 @@ struct ArchiveStore::Connection {
     void exec(const char* sql, const std::string& path) {
         char* error = nullptr;
         if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-            const std::string message = error ? error : sqlite3_errmsg(db);
             sqlite3_free(error);
+            const std::string message = failureText(db, SQLITE_ERROR);
             throw ArchiveError("archive '" + path + "': " + message);
         }
     }

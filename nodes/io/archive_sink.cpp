@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "engine/archive/archive_store.h"
+#include "engine/archive/archive_writer.h"
 #include "engine/operators/operator.h"
-#include "engine/time/wall_clock.h"
 
 namespace isochron {
 namespace {
@@ -34,15 +34,22 @@ std::string itemJson(const Item& item) {
     return json.dump();
 }
 
-/// Appends what arrives to one archive stream, created at the first item with that item's timebase.
-/// Pieces of a channel never overlap: the part of a segment before what the channel already stored
-/// (an earlier run of the same stream, or a late item) is dropped and counted late. An archive that
-/// cannot be opened or written disables this node only (the rest of the graph keeps running).
+/// Records what arrives into one archive stream through an ArchiveWriter (a thread of its own does
+/// the disk work). Pieces of a channel never overlap: the part of a segment before what the channel
+/// already stored (an earlier run of the same stream, or a late item) is dropped and counted late.
+/// An archive that cannot be opened or written, or a writer that falls more than `queue_mb` behind,
+/// stops recording and fails this node only (the rest of the graph keeps running).
 class ArchiveSink final : public Operator {
+public:
+    HeldState heldState() const override {
+        HeldState held;
+        if (writer_) held.bytes = writer_->pendingBytes();
+        return held;
+    }
+
 protected:
     void onActivate() override {
         streamName_ = params().getString("stream").empty() ? std::string(nodeId()) : params().getString("stream");
-        commitNs_ = static_cast<TimeNs>(params().getReal("commit_s") * 1e9);
         recordsSignal_ = inputPort(0).type.kind == ItemKind::Signal;
         for (int port = 0; port < inputCount(); ++port) {
             const PortType& type = inputPort(port).type;
@@ -61,69 +68,56 @@ protected:
         storedEnd_.assign(static_cast<std::size_t>(inputCount()), kNothingStored);
         try {
             store_ = std::make_unique<ArchiveStore>(params().getString("path"), ArchiveAccess::Record);
+            if (store_->stream(streamName_)) {
+                for (int channel = 0; channel < inputCount(); ++channel) {
+                    storedEnd_[static_cast<std::size_t>(channel)] = store_->storedEnd(streamName_, channel).value_or(kNothingStored);
+                }
+            }
         } catch (const ArchiveError& e) {
             // Reported as this node's failure once data arrives (or at the end), not as a refusal to
             // start: recording is an addition that must not stop the graph it records.
+            store_.reset();
             openProblem_ = e.what();
             warn(std::string(e.what()) + ": not recording");
         }
-        lastCommitWallNs_ = wallClockNs();
     }
 
     void process(int port, Item&& item) override {
-        requireOpenStore();
-        try {
-            if (recordsSignal_) record(port, item.signal<float>());
-            else recordItem(item);
-            commitWhenDue();
-        } catch (const ArchiveError& e) {
-            store_.reset();
-            throw OperatorError(std::string(e.what()) + " (recording stopped)");
-        }
+        requireRecording();
+        if (recordsSignal_) record(port, item.signal<float>());
+        else recordItem(item);
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
-        if (store_) {
-            try {
-                commitWhenDue();
-            } catch (const ArchiveError& e) {
-                store_.reset();
-                throw OperatorError(std::string(e.what()) + " (recording stopped)");
-            }
-        }
+        if (writer_) requireRecording();
         return inputProgress;
     }
 
     void onFinish() override {
-        requireOpenStore();
-        try {
-            store_->commit();
-        } catch (const ArchiveError& e) {
-            store_.reset();
-            throw OperatorError(e.what());
-        }
+        requireRecording();
+        if (writer_) writer_->flush();
+        requireRecording();
     }
 
     void onDeactivate() override {
-        if (!store_) return;
-        try {
-            store_->commit();
-        } catch (const ArchiveError& e) {
-            warn(e.what());
-        }
+        writer_.reset();  // commits what is still queued, unless recording stopped
         store_.reset();
     }
 
 private:
     static constexpr std::int64_t kNothingStored = std::numeric_limits<std::int64_t>::min();
 
-    void requireOpenStore() const {
+    /// Throws this node's failure once recording has stopped (or never started).
+    void requireRecording() const {
         if (!openProblem_.empty()) throw OperatorError(openProblem_);
+        if (writer_) {
+            if (std::optional<std::string> problem = writer_->problem()) throw OperatorError(*problem);
+        }
     }
 
-    /// The stream's id, creating it on the first item with `timebase`; later items must share it.
-    std::int64_t streamFor(const Timebase& timebase) {
-        if (!streamId_) {
+    /// Starts the writer at the first item, for a stream on `timebase`; later items must share it.
+    ArchiveWriter& writerFor(const Timebase& timebase) {
+        if (!writer_) {
             ArchivedStreamInfo info;
             info.name = streamName_;
             info.kind = recordsSignal_ ? ArchivedStreamInfo::Kind::Signal : ArchivedStreamInfo::Kind::Items;
@@ -135,20 +129,20 @@ private:
             info.units = params().getString("units");
             info.graph = params().getString("graph");
             info.node = std::string(nodeId());
-            streamId_ = store_->openStream(info);
+            ArchiveWriter::Options options;
+            options.queueBytes = static_cast<std::size_t>(params().getReal("queue_mb") * (1 << 20));
+            options.commitNs = static_cast<TimeNs>(params().getReal("commit_s") * 1e9);
+            writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), std::move(options));
             timebase_ = &timebase;
-            for (int channel = 0; channel < inputCount(); ++channel) {
-                storedEnd_[static_cast<std::size_t>(channel)] = store_->storedEnd(streamName_, channel).value_or(kNothingStored);
-            }
         } else if (&timebase != timebase_) {
             throw OperatorError("every item of stream '" + streamName_ + "' must share one timebase: " + timebase_->describe() + ", then " +
                                 timebase.describe());
         }
-        return *streamId_;
+        return *writer_;
     }
 
     void record(int channel, const SigSeg<float>& samples) {
-        const std::int64_t id = streamFor(*samples.timebase());
+        ArchiveWriter& writer = writerFor(*samples.timebase());
         std::int64_t& end = storedEnd_[static_cast<std::size_t>(channel)];
         const std::int64_t from = std::max(samples.startIndex(), end);
         if (from >= samples.endIndex()) {
@@ -156,49 +150,24 @@ private:
             return;
         }
         if (from > samples.startIndex()) countLate(channel);
-        const SigSeg<float> fresh = from > samples.startIndex() ? samples.subseg(from, samples.endIndex() - from) : samples;
-        store_->appendSamples(id, channel, from, fresh.materialize());
+        SigSeg<float> fresh = from > samples.startIndex() ? samples.subseg(from, samples.endIndex() - from) : samples;
         end = fresh.endIndex();
-        noteWritten(from, end);
+        if (!writer.pushSamples(channel, from, std::move(fresh))) requireRecording();
     }
 
     void recordItem(const Item& item) {
         const SampleRange range = item.range();
-        const std::int64_t id = streamFor(*range.timebase);
-        store_->appendItem(id, range.start, range.length, itemJson(item));
-        noteWritten(range.start, range.end());
-    }
-
-    /// Samples [start, end) of the stream went into the open transaction.
-    void noteWritten(std::int64_t start, std::int64_t end) {
-        if (!uncommitted_) uncommittedStart_ = start;
-        uncommitted_ = true;
-        latestEnd_ = std::max(latestEnd_, end);
-    }
-
-    /// Commit once `commit_s` of data (by the stream's sample indices) or of wall time has passed
-    /// since the last commit, so a killed process loses at most about that much.
-    void commitWhenDue() {
-        if (!uncommitted_) return;
-        const TimeNs now = wallClockNs();
-        if (now - lastCommitWallNs_ < commitNs_ && timebase_->durationOf(latestEnd_ - uncommittedStart_) < commitNs_) return;
-        store_->commit();
-        lastCommitWallNs_ = now;
-        uncommitted_ = false;
+        ArchiveWriter& writer = writerFor(*range.timebase);
+        if (!writer.pushItem(range.start, range.length, itemJson(item))) requireRecording();
     }
 
     std::string streamName_;
-    TimeNs commitNs_ = 0;
     bool recordsSignal_ = true;
-    std::unique_ptr<ArchiveStore> store_;
-    std::string openProblem_;  // why the archive could not be opened, or empty
-    std::optional<std::int64_t> streamId_;
-    const Timebase* timebase_ = nullptr;        // the stream's, from its first item
-    std::vector<std::int64_t> storedEnd_;       // [channel]: one past the last sample stored
-    bool uncommitted_ = false;                  // the open transaction holds data
-    std::int64_t uncommittedStart_ = 0;             // sample index where the open transaction's data starts
-    std::int64_t latestEnd_ = kNothingStored;   // the furthest sample index written, any channel
-    TimeNs lastCommitWallNs_ = 0;
+    std::unique_ptr<ArchiveStore> store_;   // opened at activation, handed to the writer at the first item
+    std::unique_ptr<ArchiveWriter> writer_;  // from the first item on
+    std::string openProblem_;                // why the archive could not be opened, or empty
+    const Timebase* timebase_ = nullptr;     // the stream's, from its first item
+    std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued
 };
 
 }  // namespace
@@ -212,10 +181,11 @@ OperatorDescriptor archiveSinkDescriptor() {
         "Appends to the stream 'stream' of the archive file 'path' (created if missing; docs/archive.md): f32 signal "
         "inputs as one channel each (sample pieces keyed by channel and start index), or one scalar/event input as JSON "
         "rows. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
-        "again into an existing stream appends after what it holds and needs the same timebase and channels. Data is "
-        "committed every commit_s of data or of wall time, so a killed process loses at most about that much. An "
-        "archive that cannot be opened or written fails this node with a message naming the file, while the rest of "
-        "the graph keeps running.";
+        "again into an existing stream appends after what it holds and needs the same timebase and channels. A writer "
+        "thread does the disk work (inserts, commits, WAL checkpoints) off the engine thread and commits every commit_s "
+        "of data or of wall time, so a killed process loses at most about that much plus what waits in its queue. An "
+        "archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
+        "recording and fails this node with a message naming the file, while the rest of the graph keeps running.";
     d.inputs = {PortSpec{"in", PortType::any(), "channel k of an f32 signal, or one scalar/event stream", false, "channels"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to record into"},
@@ -224,6 +194,7 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"units", ParamKind::String, std::string(), {}, {}, "", "units of the values, stored with the stream (e.g. Pa); may be empty"},
         ParamSpec{"graph", ParamKind::String, std::string(), {}, {}, "", "name of the graph that produces the stream, stored with it; may be empty"},
         ParamSpec{"commit_s", ParamKind::Real, 0.5, 0.01, 10.0, "s", "data (or wall time) per transaction: the most a crash loses"},
+        ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},
     };
     d.create = [] { return std::make_unique<ArchiveSink>(); };
     return d;

@@ -2,6 +2,9 @@
 // df scheduler (an emitted item reaches the sink before emit returns), reports how many samples the
 // sink has been given, and stalls; the parent kills it there. The archive must open cleanly and hold,
 // sample-exact and without holes, all but at most the last second of what the sink was given.
+// The sink's writer thread commits behind the engine: the child reports once a reader of the file
+// sees the commits within one second of what was given (as it would at real-time pace), so the kill
+// lands while the writer holds the rest of the data in an open transaction or its queue.
 #include <catch2/catch.hpp>
 
 #include <csignal>
@@ -38,7 +41,14 @@ protected:
             for (std::int64_t i = 0; i < kBlock; ++i) samples.writable()[static_cast<std::size_t>(i)] = sampleAt(block * kBlock + i);
             emit(0, Item::signal(std::move(samples)));
         }
-        const std::string report = std::to_string(kBlocks * kBlock) + "\n";
+        const std::int64_t given = kBlocks * kBlock;
+        // Wait (bounded) for the writer thread to have committed up to one second before `given`.
+        for (int attempt = 0; attempt < 60000; ++attempt) {
+            ArchiveStore reader(params().getString("path"), ArchiveAccess::Read);
+            if (reader.stream("mic") && reader.storedEnd("mic").value_or(0) >= given - static_cast<std::int64_t>(kRate)) break;
+            usleep(1000);
+        }
+        const std::string report = std::to_string(given) + "\n";
         if (write(static_cast<int>(params().getInt("report_fd")), report.data(), report.size()) != static_cast<ssize_t>(report.size())) _exit(3);
         for (;;) pause();
     }
@@ -52,7 +62,8 @@ void registerEmitThenStall() {
         d.category = "test";
         d.summary = "Emits a known signal, reports how much, then stalls (tests only)";
         d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "samples"}};
-        d.params = {ParamSpec{"report_fd", ParamKind::Int, std::int64_t{-1}, {}, {}, "", "file descriptor the count is written to"}};
+        d.params = {ParamSpec{"report_fd", ParamKind::Int, std::int64_t{-1}, {}, {}, "", "file descriptor the count is written to"},
+                    ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "the archive being recorded"}};
         d.create = [] { return std::make_unique<EmitThenStall>(); };
         testRegistry().add(std::move(d));
         return true;
@@ -71,7 +82,7 @@ TEST_CASE("io.archive_sink killed with SIGKILL leaves an archive holding all but
     const json graph = {
         {"format", "isochron-graph/1"},
         {"nodes",
-         {{{"id", "src"}, {"type", "archive_test.emit_then_stall"}, {"params", {{"report_fd", report[1]}}}},
+         {{{"id", "src"}, {"type", "archive_test.emit_then_stall"}, {"params", {{"report_fd", report[1]}, {"path", path}}}},
           {{"id", "rec"}, {"type", "io.archive_sink"}, {"params", {{"path", path}, {"stream", "mic"}, {"commit_s", 0.5}}}}}},
         {"edges", {{{"from", "src.out"}, {"to", "rec.in0"}}}},
     };

@@ -1,0 +1,161 @@
+#include "engine/archive/archive_writer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace isochron {
+
+ArchiveWriter::ArchiveWriter(std::unique_ptr<ArchiveStore> store, ArchivedStreamInfo info, Options options)
+    : store_(std::move(store)), info_(std::move(info)), options_(std::move(options)) {
+    thread_ = std::thread([this] { run(); });
+}
+
+ArchiveWriter::~ArchiveWriter() {
+    {
+        std::lock_guard lock(mutex_);
+        ending_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+}
+
+bool ArchiveWriter::pushSamples(int channel, std::int64_t start, SigSeg<float> samples) {
+    const std::int64_t length = samples.length();
+    const std::size_t bytes = static_cast<std::size_t>(length) * sizeof(float);
+    return push(Write{channel, start, length, std::move(samples), {}, bytes});
+}
+
+bool ArchiveWriter::pushItem(std::int64_t start, std::int64_t length, std::string json) {
+    const std::size_t bytes = json.size();
+    return push(Write{-1, start, length, {}, std::move(json), bytes});
+}
+
+bool ArchiveWriter::push(Write&& write) {
+    {
+        std::lock_guard lock(mutex_);
+        if (problem_) return false;
+        // One write larger than the whole queue still goes in when the queue is empty.
+        if (pendingBytes_ > 0 && pendingBytes_ + write.bytes > options_.queueBytes) {
+            problem_ = "archive '" + store_->path() + "': the writer fell " + std::to_string(pendingBytes_ >> 10) +
+                       " KiB behind, more than its queue holds (the disk is slower than the stream); recording stopped";
+            queue_.clear();
+            wake_.notify_one();
+            committed_.notify_all();
+            return false;
+        }
+        pendingBytes_ += write.bytes;
+        ++pushed_;
+        queue_.push_back(std::move(write));
+    }
+    wake_.notify_one();
+    return true;
+}
+
+void ArchiveWriter::flush() {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t target = pushed_;
+    flushAsked_ = true;
+    wake_.notify_one();
+    committed_.wait(lock, [&] { return problem_ || committedWrites_ >= target; });
+}
+
+std::optional<std::string> ArchiveWriter::problem() const {
+    std::lock_guard lock(mutex_);
+    return problem_;
+}
+
+std::size_t ArchiveWriter::pendingBytes() const {
+    std::lock_guard lock(mutex_);
+    return pendingBytes_;
+}
+
+void ArchiveWriter::stop(std::string why) {
+    std::lock_guard lock(mutex_);
+    if (!problem_) problem_ = std::move(why) + "; recording stopped";
+    queue_.clear();
+    committed_.notify_all();
+}
+
+void ArchiveWriter::run() {
+    using Clock = std::chrono::steady_clock;
+    const auto commitEvery = std::chrono::nanoseconds(options_.commitNs);
+    const double nsPerSample = 1e9 / info_.rateHz;
+    try {
+        streamId_ = store_->openStream(info_);
+    } catch (const ArchiveError& e) {
+        stop(e.what());
+        return;
+    }
+    std::deque<Write> taken;
+    std::vector<float> scratch;
+    // What went into the open transaction and is not committed yet.
+    std::uint64_t uncommittedWrites = 0;
+    std::size_t uncommittedBytes = 0;
+    std::int64_t uncommittedStart = std::numeric_limits<std::int64_t>::max();
+    std::int64_t uncommittedEnd = std::numeric_limits<std::int64_t>::min();
+    auto lastCommit = Clock::now();
+    for (;;) {
+        bool finishing = false;
+        {
+            std::unique_lock lock(mutex_);
+            const auto ready = [&] { return problem_ || ending_ || flushAsked_ || !queue_.empty(); };
+            if (uncommittedWrites > 0) wake_.wait_until(lock, lastCommit + commitEvery, ready);
+            else wake_.wait(lock, ready);
+            if (problem_) return;  // the queue overflowed: what is committed stays, the rest is dropped
+            taken.swap(queue_);
+            finishing = ending_ || flushAsked_;
+            flushAsked_ = false;
+        }
+        try {
+            for (Write& write : taken) {
+                if (write.channel >= 0) {
+                    scratch.resize(static_cast<std::size_t>(write.length));
+                    std::size_t at = 0;
+                    write.samples.forEachSpan([&](std::span<const float> run) {
+                        std::copy(run.begin(), run.end(), scratch.begin() + static_cast<std::ptrdiff_t>(at));
+                        at += run.size();
+                    });
+                    store_->appendSamples(streamId_, write.channel, write.start, scratch);
+                } else {
+                    store_->appendItem(streamId_, write.start, write.length, write.json);
+                }
+                ++uncommittedWrites;
+                uncommittedBytes += write.bytes;
+                uncommittedStart = std::min(uncommittedStart, write.start);
+                uncommittedEnd = std::max(uncommittedEnd, write.start + write.length);
+            }
+            taken.clear();
+            const bool dataDue = uncommittedWrites > 0 && (uncommittedEnd - uncommittedStart) * nsPerSample >= static_cast<double>(options_.commitNs);
+            const bool timeDue = Clock::now() - lastCommit >= commitEvery;
+            if (uncommittedWrites > 0 && (finishing || dataDue || timeDue)) {
+                store_->commit();
+                lastCommit = Clock::now();
+                const CommittedInterval interval{info_.name, uncommittedStart, uncommittedEnd};
+                {
+                    std::lock_guard lock(mutex_);
+                    pendingBytes_ -= uncommittedBytes;
+                    committedWrites_ += uncommittedWrites;
+                }
+                committed_.notify_all();
+                uncommittedWrites = 0;
+                uncommittedBytes = 0;
+                uncommittedStart = std::numeric_limits<std::int64_t>::max();
+                uncommittedEnd = std::numeric_limits<std::int64_t>::min();
+                if (options_.trigger) options_.trigger(interval);
+            } else if (finishing) {
+                committed_.notify_all();  // a flush with nothing left to commit
+            }
+        } catch (const ArchiveError& e) {
+            taken.clear();
+            stop(e.what());
+            return;
+        }
+        std::lock_guard lock(mutex_);
+        if (ending_ && queue_.empty()) return;
+    }
+}
+
+}  // namespace isochron

@@ -1,0 +1,101 @@
+// ArchiveWriter: records one stream into an ArchiveStore on a thread of its own, so that inserts,
+// commits and WAL checkpoints (which wait on the disk) never run on the engine thread.
+//
+// The engine thread hands over samples (a SigSeg, shared, not copied) and items through a queue
+// bounded in bytes; the writer thread inserts them, commits once `commitNs` of data (by sample index)
+// or of wall time has gone in since the last commit, and then reports the committed interval to an
+// optional trigger. Recording stops for good, with a message naming the file, when the queue is full
+// (the disk is slower than the stream) or the store fails (a full disk, an unwritable file): what was
+// committed before stays, nothing after it is written, and push() refuses from then on. The engine
+// thread never waits for the disk, except in flush() (the end of a run).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "engine/archive/archive_store.h"
+
+namespace isochron {
+
+/// Samples [start, end) of a stream, all channels, became durable in the archive. [value type]
+struct CommittedInterval {
+    std::string stream;
+    std::int64_t start = 0;  ///< sample index of the earliest sample committed, any channel
+    std::int64_t end = 0;    ///< one past the latest sample committed, any channel
+};
+
+/// Called on the writer thread after each commit. Must not block for long (the queue fills meanwhile).
+using CommitTrigger = std::function<void(const CommittedInterval&)>;
+
+/// One stream recorded by a thread of its own. [push/flush/problem: one engine thread; the trigger
+/// runs on the writer thread]
+class ArchiveWriter {
+public:
+    struct Options {
+        std::size_t queueBytes = 64u << 20;  ///< samples and items waiting for the disk, at most; > 0
+        TimeNs commitNs = 500'000'000;       ///< data (or wall time) per transaction: the most a crash loses; > 0
+        CommitTrigger trigger;               ///< optional
+    };
+
+    /// Takes over `store` (opened on the calling thread) and starts the writer thread; `info`
+    /// describes the stream, opened (created if new) in the store on the writer thread. [may allocate]
+    ArchiveWriter(std::unique_ptr<ArchiveStore> store, ArchivedStreamInfo info, Options options);
+    /// Commits what the queue holds (unless recording stopped) and ends the thread. [blocks on the disk]
+    ~ArchiveWriter();
+    ArchiveWriter(const ArchiveWriter&) = delete;
+    ArchiveWriter& operator=(const ArchiveWriter&) = delete;
+
+    /// Queue samples of `channel` from sample `start`. False once recording stopped (see problem()),
+    /// including when this would overfill the queue. [engine thread] [no disk access]
+    bool pushSamples(int channel, std::int64_t start, SigSeg<float> samples);
+    /// Queue one scalar or event item as JSON text. False once recording stopped. [engine thread]
+    bool pushItem(std::int64_t start, std::int64_t length, std::string json);
+    /// Wait until everything queued is committed (or recording stopped). [blocks on the disk]
+    void flush();
+    /// Why recording stopped (names the file), or nothing while it goes on. [any thread]
+    std::optional<std::string> problem() const;
+    /// Bytes queued and not yet committed. [any thread] [no allocation]
+    std::size_t pendingBytes() const;
+
+private:
+    /// One queued write: samples of a channel, or an item's JSON (channel < 0).
+    struct Write {
+        int channel = 0;
+        std::int64_t start = 0;
+        std::int64_t length = 0;
+        SigSeg<float> samples;
+        std::string json;
+        std::size_t bytes = 0;
+    };
+
+    bool push(Write&& write);
+    void run();
+    void writeAll(std::deque<Write>& writes, std::vector<float>& scratch);
+    void stop(std::string why);
+
+    std::unique_ptr<ArchiveStore> store_;
+    ArchivedStreamInfo info_;
+    Options options_;
+    std::int64_t streamId_ = -1;
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;      // the writer thread: data queued, a flush or the end asked
+    std::condition_variable committed_;  // flush(): the queue was committed or recording stopped
+    std::deque<Write> queue_;
+    std::size_t pendingBytes_ = 0;       // queued plus taken by the writer and not yet committed
+    std::uint64_t pushed_ = 0;           // writes queued since the start
+    std::uint64_t committedWrites_ = 0;  // writes committed since the start
+    bool flushAsked_ = false;
+    bool ending_ = false;
+    std::optional<std::string> problem_;
+    std::thread thread_;
+};
+
+}  // namespace isochron
