@@ -383,3 +383,59 @@ std::vector<ArchivedItem> ArchiveStore::getItems(const std::string& name, std::i
 }
 
 }  // namespace isochron
+
+namespace isochron {
+
+std::optional<ArchivedExtent> ArchiveStore::extent(const std::string& name) {
+    const ArchivedStreamInfo info = requireStream(name);
+    const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    Statement query(db_->db,
+                    signal ? "SELECT min(start), max(start + length), count(*), total(length), total(length(samples)) FROM segments WHERE stream = ?"
+                           : "SELECT min(start), max(start + length), count(*), 0, total(length(CAST(item AS BLOB))) FROM events WHERE stream = ?",
+                    path_);
+    query.bind(1, streamId(name));
+    query.step();
+    if (query.integer(2) == 0) {
+        query.reset();
+        return std::nullopt;
+    }
+    ArchivedExtent extent{query.integer(0), query.integer(1), query.integer(2), static_cast<std::int64_t>(query.real(3)),
+                          static_cast<std::int64_t>(query.real(4))};
+    query.reset();
+    return extent;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> ArchiveStore::coverage(const std::string& name, int channel) {
+    const ArchivedStreamInfo info = requireStream(name);
+    const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    Statement query(db_->db,
+                    signal ? "SELECT start, length FROM segments WHERE stream = ? AND channel = ? ORDER BY start"
+                           : "SELECT start, length FROM events WHERE stream = ? AND ? = 0 ORDER BY start",
+                    path_);
+    query.bind(1, streamId(name)).bind(2, std::int64_t{channel});
+    std::vector<std::pair<std::int64_t, std::int64_t>> stretches;
+    while (query.step()) {
+        const std::int64_t start = query.integer(0);
+        const std::int64_t end = start + std::max<std::int64_t>(query.integer(1), signal ? 0 : 1);
+        if (!stretches.empty() && start <= stretches.back().second) stretches.back().second = std::max(stretches.back().second, end);
+        else stretches.emplace_back(start, end);
+    }
+    return stretches;
+}
+
+std::int64_t ArchiveStore::prune(const std::string& name, std::int64_t before) {
+    const ArchivedStreamInfo info = requireStream(name);
+    const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    const bool ownTransaction = !inTransaction_;
+    if (ownTransaction) db_->exec("BEGIN IMMEDIATE", path_);
+    Statement drop(db_->db,
+                   signal ? "DELETE FROM segments WHERE stream = ? AND start + length <= ?" : "DELETE FROM events WHERE stream = ? AND start + length <= ?",
+                   path_);
+    drop.bind(1, streamId(name)).bind(2, before);
+    drop.run();
+    const std::int64_t dropped = sqlite3_changes64(db_->db);
+    if (ownTransaction) db_->exec("COMMIT", path_);
+    return dropped;
+}
+
+}  // namespace isochron

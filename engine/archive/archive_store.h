@@ -62,6 +62,15 @@ struct ArchivedItem {
     std::string json;
 };
 
+/// How much of a stream an archive holds. [value type]
+struct ArchivedExtent {
+    std::int64_t start = 0;   ///< first stored sample index (items: first start), any channel
+    std::int64_t end = 0;     ///< one past the last stored sample (items: the furthest end)
+    std::int64_t rows = 0;    ///< stored pieces (all channels) or items
+    std::int64_t samples = 0; ///< stored samples, all channels (items: 0)
+    std::int64_t bytes = 0;   ///< payload bytes (samples as stored, or JSON text)
+};
+
 /// An error opening, reading or writing an archive; the message names the file. [value type]
 class ArchiveError : public std::runtime_error {
 public:
@@ -113,6 +122,15 @@ public:
     std::vector<ArchivedPiece> get(const std::string& name, int channel, std::int64_t l, std::int64_t h);
     /// Items of stream `name` whose start lies in [l, h), in start order.
     std::vector<ArchivedItem> getItems(const std::string& name, std::int64_t l, std::int64_t h);
+    /// How much of stream `name` is stored, or nothing when it holds nothing. Throws ArchiveError for an unknown stream.
+    std::optional<ArchivedExtent> extent(const std::string& name);
+    /// The stretches [start, end) of `channel` that are stored, adjacent pieces merged, in order
+    /// (reads no samples).
+    std::vector<std::pair<std::int64_t, std::int64_t>> coverage(const std::string& name, int channel);
+    /// Drop every stored piece or item of `name` that ends at or before sample `before` (a piece
+    /// reaching past it stays whole), committed at once; returns the rows dropped. Freed pages are
+    /// reused by later recordings (the file does not shrink).
+    std::int64_t prune(const std::string& name, std::int64_t before);
 
 private:
     struct Connection;

@@ -1,0 +1,308 @@
+// isochron-archive: look into a stream archive (docs/archive.md) from the shell: list its streams,
+// describe one, print what an interval holds, export an interval as WAV, FLAC or JSON lines, and
+// prune old data. Times are seconds from a stream's sample 0 or ISO 8601 (engine/archive/archive_time.h).
+#include <sndfile.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/archive/archive_store.h"
+#include "engine/archive/archive_time.h"
+
+using namespace isochron;
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: isochron-archive COMMAND ARCHIVE [STREAM] [options]
+
+Commands:
+  ls ARCHIVE                       every stream: kind, channels, rate, clock, what is stored, size
+  info ARCHIVE STREAM              a stream's metadata and the stretches each channel holds (gaps between)
+  get ARCHIVE STREAM [--from T] [--to T] [--channel N]
+                                   what [from, to) holds: stored pieces and gaps (signals), or the items as
+                                   JSON lines (event and scalar streams)
+  export ARCHIVE STREAM [--from T] [--to T] --format wav|flac|jsonl --output FILE
+                                   write [from, to): wav (32-bit float) or flac (24-bit; samples beyond
+                                   +-1 clipped) need a stretch without gaps on every channel; jsonl writes
+                                   pieces, gaps and items, one JSON object per line ("-" = standard output)
+  prune ARCHIVE STREAM --before T  drop what ends at or before T (a piece reaching past T stays whole)
+
+Times T: seconds from the stream's sample 0 (12.5) or, for streams on the wall clock, an ISO 8601
+time (2026-11-28T03:12:00.25Z; +01:00 for a zone; none = UTC). --from defaults to the first stored
+sample, --to to one past the last.
+
+Exit status: 0 success, 1 bad usage or an error (unknown archive or stream, empty interval, nothing
+stored in it, a gap in an interval to export as sound).
+)";
+
+/// A refusal to print to the user (exit status 1).
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// The command line after the command and its positional arguments: --name value pairs.
+struct Options {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> named;
+
+    std::optional<std::string> get(const std::string& name) const {
+        auto found = named.find(name);
+        return found == named.end() ? std::nullopt : std::optional(found->second);
+    }
+};
+
+Options parseOptions(int argc, char** argv, const std::vector<std::string>& allowed) {
+    Options options;
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) == 0) {
+            if (std::find(allowed.begin(), allowed.end(), arg) == allowed.end()) throw UsageError("unknown option " + arg + " for " + argv[1]);
+            if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+            options.named[arg] = argv[++i];
+        } else {
+            options.positional.push_back(arg);
+        }
+    }
+    return options;
+}
+
+std::string seconds(const ArchivedStreamInfo& info, std::int64_t index) {
+    std::ostringstream text;
+    text.precision(6);
+    text << std::fixed << static_cast<double>(index) / info.rateHz << " s";
+    return text.str();
+}
+
+/// Index and time of a sample: "12.500000 s" (and the UTC time on the wall clock).
+std::string when(const ArchivedStreamInfo& info, std::int64_t index) {
+    std::string text = seconds(info, index);
+    if (info.clock == Clock::wall().name()) text += " (" + formatUtc(info.timebase().timeOf(index)) + ")";
+    return text;
+}
+
+std::string byteSize(std::int64_t bytes) {
+    char text[32];
+    if (bytes >= (1 << 20)) std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    else std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024);
+    return text;
+}
+
+ArchivedStreamInfo requireStream(ArchiveStore& store, const std::string& name) {
+    if (std::optional<ArchivedStreamInfo> info = store.stream(name)) return *info;
+    std::string held;
+    for (const ArchivedStreamInfo& stream : store.streams()) held += (held.empty() ? "" : ", ") + stream.name;
+    throw UsageError("archive '" + store.path() + "' holds no stream '" + name + "' (" + (held.empty() ? "it holds none" : "it holds: " + held) + ")");
+}
+
+/// The interval [l, h) the options --from and --to name, defaulting to what is stored; refuses an
+/// empty one and one where nothing is stored.
+std::pair<std::int64_t, std::int64_t> interval(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
+    const std::optional<ArchivedExtent> extent = store.extent(info.name);
+    if (!extent) throw UsageError("stream '" + info.name + "' of archive '" + store.path() + "' holds nothing yet");
+    const std::optional<std::string> from = options.get("--from");
+    const std::optional<std::string> to = options.get("--to");
+    const std::int64_t l = from ? sampleIndexAt(info, parseArchiveTime(*from)) : extent->start;
+    const std::int64_t h = to ? sampleIndexAt(info, parseArchiveTime(*to)) : extent->end;
+    if (l >= h) {
+        throw UsageError("empty interval: from " + when(info, l) + " is not before to " + when(info, h) + " (stream '" + info.name + "' holds " +
+                         when(info, extent->start) + " to " + when(info, extent->end) + ")");
+    }
+    if (h <= extent->start || l >= extent->end) {
+        throw UsageError("nothing of stream '" + info.name + "' is stored in " + seconds(info, l) + " to " + seconds(info, h) + " (it holds " +
+                         when(info, extent->start) + " to " + when(info, extent->end) + ")");
+    }
+    return {l, h};
+}
+
+int listStreams(ArchiveStore& store) {
+    std::printf("%-20s %-6s %8s %10s %-12s %16s %16s %12s\n", "stream", "kind", "channels", "rate_hz", "clock", "from", "to", "size");
+    for (const ArchivedStreamInfo& info : store.streams()) {
+        const std::optional<ArchivedExtent> extent = store.extent(info.name);
+        const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+        std::printf("%-20s %-6s %8d %10g %-12s %16s %16s %12s\n", info.name.c_str(), signal ? "signal" : "items", info.channels, info.rateHz,
+                    info.clock.c_str(), extent ? seconds(info, extent->start).c_str() : "-", extent ? seconds(info, extent->end).c_str() : "-",
+                    byteSize(extent ? extent->bytes : 0).c_str());
+    }
+    return 0;
+}
+
+int describeStream(ArchiveStore& store, const ArchivedStreamInfo& info) {
+    const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    std::printf("stream       %s\nkind         %s\ntimebase     %s\nchannels     %d\nsample type  %s\nunits        %s\ngraph        %s\nnode         %s\n",
+                info.name.c_str(), signal ? "signal" : "items", info.timebase().describe().c_str(), info.channels, info.sampleType.c_str(),
+                info.units.empty() ? "-" : info.units.c_str(), info.graph.empty() ? "-" : info.graph.c_str(), info.node.c_str());
+    const std::optional<ArchivedExtent> extent = store.extent(info.name);
+    if (!extent) {
+        std::printf("stored       nothing\n");
+        return 0;
+    }
+    std::printf("stored       %s to %s, %lld %s, %s\n", when(info, extent->start).c_str(), when(info, extent->end).c_str(),
+                static_cast<long long>(extent->rows), signal ? "pieces" : "items", byteSize(extent->bytes).c_str());
+    for (int channel = 0; signal && channel < info.channels; ++channel) {
+        const auto stretches = store.coverage(info.name, channel);
+        std::printf("channel %d    %zu stretch(es)", channel, stretches.size());
+        for (std::size_t i = 0; i < stretches.size() && i < 20; ++i) {
+            std::printf("%s[%s, %s)", i ? ", " : ": ", seconds(info, stretches[i].first).c_str(), seconds(info, stretches[i].second).c_str());
+        }
+        std::printf("%s\n", stretches.size() > 20 ? ", ..." : "");
+    }
+    return 0;
+}
+
+nlohmann::json itemLine(const ArchivedStreamInfo& info, const ArchivedItem& item) {
+    return {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}, {"item", nlohmann::json::parse(item.json)}};
+}
+
+int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
+    const auto [l, h] = interval(store, info, options);
+    if (info.kind == ArchivedStreamInfo::Kind::Items) {
+        for (const ArchivedItem& item : store.getItems(info.name, l, h)) std::printf("%s\n", itemLine(info, item).dump().c_str());
+        return 0;
+    }
+    const std::optional<std::string> only = options.get("--channel");
+    bool channelFound = !only;
+    for (int channel = 0; channel < info.channels; ++channel) channelFound = channelFound || std::to_string(channel) == *only;
+    if (!channelFound) throw UsageError("stream '" + info.name + "' has " + std::to_string(info.channels) + " channel(s), no channel " + *only);
+    for (int channel = 0; channel < info.channels; ++channel) {
+        if (only && std::to_string(channel) != *only) continue;
+        for (const ArchivedPiece& piece : store.get(info.name, channel, l, h)) {
+            std::printf("channel %d  [%s, %s)  ", channel, seconds(info, piece.start).c_str(), seconds(info, piece.end()).c_str());
+            if (piece.isGap()) {
+                std::printf("gap     %lld samples\n", static_cast<long long>(piece.length));
+                continue;
+            }
+            double sumOfSquares = 0;
+            piece.samples.forEachSpan([&](std::span<const float> run) {
+                for (float sample : run) sumOfSquares += static_cast<double>(sample) * sample;
+            });
+            std::printf("stored  %lld samples, rms %.6g\n", static_cast<long long>(piece.length), std::sqrt(sumOfSquares / static_cast<double>(piece.length)));
+        }
+    }
+    return 0;
+}
+
+int exportJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, std::ostream& out) {
+    if (info.kind == ArchivedStreamInfo::Kind::Items) {
+        for (const ArchivedItem& item : store.getItems(info.name, l, h)) out << itemLine(info, item).dump() << '\n';
+        return 0;
+    }
+    for (int channel = 0; channel < info.channels; ++channel) {
+        for (const ArchivedPiece& piece : store.get(info.name, channel, l, h)) {
+            nlohmann::json line = {{"channel", channel}, {"start", piece.start}, {"length", piece.length}, {"gap", piece.isGap()}};
+            if (!piece.isGap()) {
+                const std::span<const float> samples = piece.samples.materialize();
+                line["samples"] = std::vector<float>(samples.begin(), samples.end());
+            }
+            out << line.dump() << '\n';
+        }
+    }
+    return 0;
+}
+
+int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, bool flac, const std::string& output) {
+    if (info.kind != ArchivedStreamInfo::Kind::Signal) throw UsageError("stream '" + info.name + "' holds items: export it as jsonl");
+    if (info.rateHz != std::round(info.rateHz) || info.rateHz > 1e9) {
+        throw UsageError("stream '" + info.name + "' has a sample rate of " + std::to_string(info.rateHz) + " Hz, which a sound file cannot state");
+    }
+    std::vector<std::vector<float>> channels(static_cast<std::size_t>(info.channels));
+    for (int channel = 0; channel < info.channels; ++channel) {
+        for (const ArchivedPiece& piece : store.get(info.name, channel, l, h)) {
+            if (piece.isGap()) {
+                throw UsageError("channel " + std::to_string(channel) + " of stream '" + info.name + "' has a gap at " + seconds(info, piece.start) +
+                                 " to " + seconds(info, piece.end()) + ": export an interval without gaps as sound, or all of it as jsonl");
+            }
+            piece.samples.forEachSpan([&](std::span<const float> run) { channels[static_cast<std::size_t>(channel)].insert(channels[static_cast<std::size_t>(channel)].end(), run.begin(), run.end()); });
+        }
+    }
+    SF_INFO format{};
+    format.samplerate = static_cast<int>(info.rateHz);
+    format.channels = info.channels;
+    format.format = flac ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_24) : (SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+    SNDFILE* file = sf_open(output.c_str(), SFM_WRITE, &format);
+    if (!file) throw UsageError("cannot write '" + output + "': " + sf_strerror(nullptr));
+    sf_command(file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+    const std::size_t frames = static_cast<std::size_t>(h - l);
+    std::vector<float> interleaved(frames * channels.size());
+    for (std::size_t frame = 0; frame < frames; ++frame) {
+        for (std::size_t channel = 0; channel < channels.size(); ++channel) interleaved[frame * channels.size() + channel] = channels[channel][frame];
+    }
+    const sf_count_t written = sf_writef_float(file, interleaved.data(), static_cast<sf_count_t>(frames));
+    const std::string problem = written == static_cast<sf_count_t>(frames) ? std::string() : sf_strerror(file);
+    if (sf_close(file) != 0 || !problem.empty()) throw UsageError("cannot write '" + output + "': " + problem);
+    std::fprintf(stderr, "wrote %s: %zu frames x %d channel(s) at %g Hz, %s to %s\n", output.c_str(), frames, info.channels, info.rateHz,
+                 when(info, l).c_str(), when(info, h).c_str());
+    return 0;
+}
+
+int exportInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
+    const std::optional<std::string> format = options.get("--format");
+    const std::optional<std::string> output = options.get("--output");
+    if (!format || (*format != "wav" && *format != "flac" && *format != "jsonl")) throw UsageError("export needs --format wav, flac or jsonl");
+    if (!output) throw UsageError("export needs --output FILE");
+    const auto [l, h] = interval(store, info, options);
+    if (*format != "jsonl") return exportSound(store, info, l, h, *format == "flac", *output);
+    if (*output == "-") return exportJsonLines(store, info, l, h, std::cout);
+    std::ofstream file(*output);
+    if (!file) throw UsageError("cannot write '" + *output + "'");
+    exportJsonLines(store, info, l, h, file);
+    file.close();
+    if (!file) throw UsageError("cannot write '" + *output + "'");
+    return 0;
+}
+
+int pruneStream(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
+    const std::optional<std::string> before = options.get("--before");
+    if (!before) throw UsageError("prune needs --before T");
+    const std::int64_t index = sampleIndexAt(info, parseArchiveTime(*before));
+    const std::int64_t dropped = store.prune(info.name, index);
+    std::printf("dropped %lld %s of stream '%s' ending at or before %s\n", static_cast<long long>(dropped),
+                info.kind == ArchivedStreamInfo::Kind::Signal ? "piece(s)" : "item(s)", info.name.c_str(), when(info, index).c_str());
+    return 0;
+}
+
+int run(int argc, char** argv) {
+    if (argc < 2 || std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help") {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 1 : 0;
+    }
+    const std::string command = argv[1];
+    static const std::map<std::string, std::vector<std::string>> kOptions = {
+        {"ls", {}}, {"info", {}}, {"get", {"--from", "--to", "--channel"}}, {"export", {"--from", "--to", "--format", "--output"}}, {"prune", {"--before"}}};
+    const auto allowed = kOptions.find(command);
+    if (allowed == kOptions.end()) throw UsageError("unknown command '" + command + "' (ls, info, get, export, prune; --help)");
+    const Options options = parseOptions(argc, argv, allowed->second);
+    const std::size_t wanted = command == "ls" ? 1 : 2;
+    if (options.positional.size() != wanted) {
+        throw UsageError(command + " takes " + (wanted == 1 ? "ARCHIVE" : "ARCHIVE STREAM") + " (got " + std::to_string(options.positional.size()) +
+                         " argument(s))");
+    }
+    // Read access never creates a file (prune writes through it all the same: SQLite opens read-write).
+    ArchiveStore store(options.positional[0], ArchiveAccess::Read);
+    if (command == "ls") return listStreams(store);
+    const ArchivedStreamInfo info = requireStream(store, options.positional[1]);
+    if (command == "info") return describeStream(store, info);
+    if (command == "get") return printInterval(store, info, options);
+    if (command == "export") return exportInterval(store, info, options);
+    return pruneStream(store, info, options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "isochron-archive: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,216 @@
+// isochron-archive end to end: the real binary on a real SQLite archive written with ArchiveStore
+// (a 2-channel signal with a gap, a 1-channel stream on the wall clock, an event stream). Exports
+// read back with libsndfile and nlohmann::json must equal the samples and items written.
+#include <catch2/catch.hpp>
+
+#include <sndfile.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "engine/archive/archive_store.h"
+#include "engine/archive/archive_time.h"
+#include "tests/support/run_command.h"
+
+using namespace isochron;
+using namespace isochron::test;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kRate = 8000;
+constexpr std::int64_t kPiece = 800;
+constexpr std::int64_t kLength = 16000;  // 2 s
+constexpr std::int64_t kGapStart = 8000;  // [1 s, 1.2 s) not recorded
+constexpr std::int64_t kGapEnd = 9600;
+/// Zero time of the wall-clock stream: 2026-11-28T03:00:00Z.
+constexpr TimeNs kWallZero = 1'795'834'800'000'000'000;
+
+std::string archiveBinary() { return ISOCHRON_ARCHIVE_BINARY; }
+
+/// A fresh folder, removed afterwards.
+struct Folder {
+    std::filesystem::path path;
+    Folder() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "isochron-archive-cli-XXXXXX").string();
+        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+        path = pattern;
+    }
+    ~Folder() { std::filesystem::remove_all(path); }
+    std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+/// Samples of channel `channel`: multiples of 2^-23 in [-1, 1), so 24-bit FLAC holds them exactly.
+std::vector<std::vector<float>> knownChannels() {
+    std::mt19937 random(2026);
+    std::uniform_int_distribution<std::int32_t> code(-(1 << 23), (1 << 23) - 1);
+    std::vector<std::vector<float>> channels(2, std::vector<float>(kLength));
+    for (auto& channel : channels) {
+        for (float& sample : channel) sample = static_cast<float>(code(random)) / static_cast<float>(1 << 23);
+    }
+    return channels;
+}
+
+/// The archive the tests read: "array" (2 ch, media clock, gap), "mic" (1 ch, wall clock), "events".
+void writeArchive(const std::string& path, const std::vector<std::vector<float>>& channels) {
+    ArchiveStore store(path, ArchiveAccess::Record);
+    const std::int64_t array = store.openStream({.name = "array", .rateHz = kRate, .channels = 2, .units = "Pa", .node = "rec"});
+    for (int c = 0; c < 2; ++c) {
+        for (std::int64_t start = 0; start < kLength; start += kPiece) {
+            if (start >= kGapStart && start < kGapEnd) continue;
+            store.appendSamples(array, c, start, std::span(channels[c]).subspan(static_cast<std::size_t>(start), kPiece));
+        }
+    }
+    const std::int64_t mic = store.openStream({.name = "mic", .rateHz = kRate, .zeroTimeNs = kWallZero, .clock = "wall", .node = "rec2"});
+    store.appendSamples(mic, 0, 0, std::span(channels[0]));
+    const std::int64_t events = store.openStream({.name = "events", .kind = ArchivedStreamInfo::Kind::Items, .rateHz = kRate, .sampleType = "json", .node = "det"});
+    for (int i = 0; i < 10; ++i) store.appendItem(events, 1000 * i, 10, json{{"kind", "event"}, {"label", "clap"}, {"score", i}}.dump());
+    store.commit();
+}
+
+/// Interleaved frames of a sound file, read by libsndfile.
+std::vector<float> readSound(const std::string& path, SF_INFO& info) {
+    SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
+    REQUIRE(file != nullptr);
+    std::vector<float> frames(static_cast<std::size_t>(info.frames * info.channels));
+    CHECK(sf_readf_float(file, frames.data(), info.frames) == info.frames);
+    sf_close(file);
+    return frames;
+}
+
+struct Archive {
+    Folder folder;
+    std::string path = folder.file("session.sqlite");
+    std::vector<std::vector<float>> channels = knownChannels();
+    Archive() { writeArchive(path, channels); }
+    CommandResult run(const std::string& arguments) const { return runProgram(archiveBinary(), arguments); }
+};
+
+}  // namespace
+
+TEST_CASE("isochron-archive ls and info describe every stream and its gaps", "[archive][cli]") {
+    const Archive archive;
+    const CommandResult listed = archive.run("ls " + archive.path);
+    REQUIRE(listed.status == 0);
+    CHECK_THAT(listed.output, Catch::Contains("array") && Catch::Contains("mic") && Catch::Contains("events") && Catch::Contains("wall"));
+    const CommandResult info = archive.run("info " + archive.path + " array");
+    REQUIRE(info.status == 0);
+    CHECK_THAT(info.output, Catch::Contains("Pa") && Catch::Contains("channel 1    2 stretch(es): [0.000000 s, 1.000000 s), [1.200000 s, 2.000000 s)"));
+}
+
+TEST_CASE("isochron-archive refuses unknown archives and streams, empty intervals and intervals holding nothing", "[archive][cli]") {
+    const Archive archive;
+    const CommandResult noFile = archive.run("ls " + archive.folder.file("missing.sqlite"));
+    CHECK(noFile.status == 1);
+    CHECK_THAT(noFile.output, Catch::Contains("missing.sqlite"));
+    const CommandResult noStream = archive.run("get " + archive.path + " arry");
+    CHECK(noStream.status == 1);
+    CHECK_THAT(noStream.output, Catch::Contains("no stream 'arry'") && Catch::Contains("it holds: array, events, mic"));
+    const CommandResult empty = archive.run("get " + archive.path + " array --from 1.5 --to 1.5");
+    CHECK(empty.status == 1);
+    CHECK_THAT(empty.output, Catch::Contains("empty interval"));
+    const CommandResult nothing = archive.run("get " + archive.path + " array --from 5 --to 6");
+    CHECK(nothing.status == 1);
+    CHECK_THAT(nothing.output, Catch::Contains("nothing of stream 'array' is stored") && Catch::Contains("it holds 0.000000 s to 2.000000 s"));
+    const CommandResult badTime = archive.run("get " + archive.path + " array --from 12:30");
+    CHECK(badTime.status == 1);
+    CHECK_THAT(badTime.output, Catch::Contains("time '12:30'"));
+    const CommandResult date = archive.run("get " + archive.path + " array --from 2026-11-28T03:00Z");
+    CHECK(date.status == 1);
+    CHECK_THAT(date.output, Catch::Contains("not the wall clock"));
+    const CommandResult badCommand = archive.run("cat " + archive.path);
+    CHECK(badCommand.status == 1);
+    CHECK_THAT(badCommand.output, Catch::Contains("unknown command 'cat'"));
+}
+
+TEST_CASE("isochron-archive get lists stored pieces and the gap, clipped to the interval", "[archive][cli]") {
+    const Archive archive;
+    const CommandResult got = archive.run("get " + archive.path + " array --from 0.95 --to 1.25 --channel 1");
+    REQUIRE(got.status == 0);
+    CHECK_THAT(got.output, Catch::Contains("channel 1  [0.950000 s, 1.000000 s)  stored  400 samples") &&
+                               Catch::Contains("channel 1  [1.000000 s, 1.200000 s)  gap     1600 samples") &&
+                               Catch::Contains("channel 1  [1.200000 s, 1.250000 s)  stored  400 samples"));
+    CHECK_THAT(got.output, !Catch::Contains("channel 0"));
+    const CommandResult events = archive.run("get " + archive.path + " events --from 0.2 --to 0.5");
+    REQUIRE(events.status == 0);
+    std::istringstream lines(events.output);
+    std::vector<std::int64_t> starts;
+    for (std::string line; std::getline(lines, line);) starts.push_back(json::parse(line)["start"].get<std::int64_t>());
+    CHECK(starts == std::vector<std::int64_t>{2000, 3000});  // starts in [1600, 4000)
+}
+
+TEST_CASE("isochron-archive exports WAV and FLAC sample-exact, and refuses a gap", "[archive][cli]") {
+    const Archive archive;
+    for (const std::string format : {"wav", "flac"}) {
+        INFO(format);
+        const std::string output = archive.folder.file("out." + format);
+        const CommandResult exported = archive.run("export " + archive.path + " array --from 0.25 --to 1 --format " + format + " --output " + output);
+        REQUIRE(exported.status == 0);
+        SF_INFO info{};
+        const std::vector<float> frames = readSound(output, info);
+        CHECK(info.samplerate == 8000);
+        REQUIRE(info.channels == 2);
+        REQUIRE(info.frames == 6000);
+        for (std::int64_t frame = 0; frame < info.frames; ++frame) {
+            for (int c = 0; c < 2; ++c) REQUIRE(frames[static_cast<std::size_t>(frame * 2 + c)] == archive.channels[c][static_cast<std::size_t>(2000 + frame)]);
+        }
+    }
+    const CommandResult gap = archive.run("export " + archive.path + " array --format wav --output " + archive.folder.file("gap.wav"));
+    CHECK(gap.status == 1);
+    CHECK_THAT(gap.output, Catch::Contains("gap at 1.000000 s to 1.200000 s"));
+}
+
+TEST_CASE("isochron-archive exports JSON lines with pieces, the gap and items", "[archive][cli]") {
+    const Archive archive;
+    const std::string output = archive.folder.file("array.jsonl");
+    REQUIRE(archive.run("export " + archive.path + " array --from 0.9 --to 1.3 --format jsonl --output " + output).status == 0);
+    std::ifstream file(output);
+    std::vector<float> channel0;
+    int gaps = 0;
+    for (std::string line; std::getline(file, line);) {
+        const json piece = json::parse(line);
+        if (piece["channel"] != 0) continue;
+        if (piece["gap"].get<bool>()) {
+            ++gaps;
+            CHECK(piece["start"] == kGapStart);
+            CHECK(piece["length"] == kGapEnd - kGapStart);
+            channel0.resize(channel0.size() + static_cast<std::size_t>(kGapEnd - kGapStart), 0.0f);
+            continue;
+        }
+        for (const json& sample : piece["samples"]) channel0.push_back(sample.get<float>());
+    }
+    CHECK(gaps == 1);
+    REQUIRE(channel0.size() == 3200);
+    for (std::size_t i = 0; i < channel0.size(); ++i) {
+        const std::int64_t index = 7200 + static_cast<std::int64_t>(i);
+        if (index < kGapStart || index >= kGapEnd) REQUIRE(channel0[i] == archive.channels[0][static_cast<std::size_t>(index)]);
+    }
+}
+
+TEST_CASE("isochron-archive takes ISO 8601 times on a wall-clock stream, the same as seconds", "[archive][cli]") {
+    const Archive archive;
+    const CommandResult byDate = archive.run("get " + archive.path + " mic --from 2026-11-28T03:00:00.5Z --to 2026-11-28T04:00:00.75+01:00");
+    const CommandResult bySeconds = archive.run("get " + archive.path + " mic --from 0.5 --to 0.75");
+    REQUIRE(byDate.status == 0);
+    CHECK(byDate.output == bySeconds.output);
+    CHECK_THAT(byDate.output, Catch::StartsWith("channel 0  [0.500000 s, 0.750000 s)  stored  2000 samples"));
+    const CommandResult info = archive.run("info " + archive.path + " mic");
+    CHECK_THAT(info.output, Catch::Contains("2026-11-28T03:00:00.000000000Z"));
+}
+
+TEST_CASE("isochron-archive prune drops what ends before the time, whole pieces only", "[archive][cli]") {
+    const Archive archive;
+    const CommandResult pruned = archive.run("prune " + archive.path + " array --before 0.5");
+    REQUIRE(pruned.status == 0);
+    CHECK_THAT(pruned.output, Catch::Contains("dropped 10 piece(s)"));  // 5 per channel end at or before sample 4000
+    ArchiveStore store(archive.path, ArchiveAccess::Read);
+    CHECK(store.extent("array")->start == 4000);
+    CHECK(store.extent("mic")->start == 0);  // other streams untouched
+    const CommandResult straddling = archive.run("prune " + archive.path + " array --before 0.55");
+    CHECK_THAT(straddling.output, Catch::Contains("dropped 0 piece(s)"));
+}
