@@ -264,9 +264,10 @@ int pruneStream(ArchiveStore& store, const ArchivedStreamInfo& info, const Optio
     const std::optional<std::string> before = options.get("--before");
     if (!before) throw UsageError("prune needs --before T");
     const std::int64_t index = sampleIndexAt(info, parseArchiveTime(*before));
-    const std::int64_t dropped = store.prune(info.name, index);
-    std::printf("dropped %lld %s of stream '%s' ending at or before %s\n", static_cast<long long>(dropped),
-                info.kind == ArchivedStreamInfo::Kind::Signal ? "piece(s)" : "item(s)", info.name.c_str(), when(info, index).c_str());
+    const ArchiveStore::Pruned dropped = store.prune(info.name, index);
+    std::printf("dropped %lld %s (%s) of stream '%s' ending at or before %s\n", static_cast<long long>(dropped.rows),
+                info.kind == ArchivedStreamInfo::Kind::Signal ? "piece(s)" : "item(s)", byteSize(dropped.bytes).c_str(), info.name.c_str(),
+                when(info, index).c_str());
     return 0;
 }
 

@@ -423,19 +423,52 @@ std::vector<std::pair<std::int64_t, std::int64_t>> ArchiveStore::coverage(const 
     return stretches;
 }
 
-std::int64_t ArchiveStore::prune(const std::string& name, std::int64_t before) {
+ArchiveStore::Pruned ArchiveStore::prune(const std::string& name, std::int64_t before) {
     const ArchivedStreamInfo info = requireStream(name);
-    const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    const std::int64_t id = streamId(name);
     const bool ownTransaction = !inTransaction_;
     if (ownTransaction) db_->exec("BEGIN IMMEDIATE", path_);
+    Pruned pruned;
+    // Per channel, so that the index (stream, channel, start) bounds the rows looked at.
+    const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    Statement measure(db_->db,
+                      signal ? "SELECT count(*), total(length(samples)) FROM segments WHERE stream = ?1 AND channel = ?2 AND start < ?3 AND start + length <= ?3"
+                             : "SELECT count(*), total(length(CAST(item AS BLOB))) FROM events WHERE stream = ?1 AND ?2 = 0 AND start < ?3 AND start + length <= ?3",
+                      path_);
     Statement drop(db_->db,
-                   signal ? "DELETE FROM segments WHERE stream = ? AND start + length <= ?" : "DELETE FROM events WHERE stream = ? AND start + length <= ?",
+                   signal ? "DELETE FROM segments WHERE stream = ?1 AND channel = ?2 AND start < ?3 AND start + length <= ?3"
+                          : "DELETE FROM events WHERE stream = ?1 AND ?2 = 0 AND start < ?3 AND start + length <= ?3",
                    path_);
-    drop.bind(1, streamId(name)).bind(2, before);
-    drop.run();
-    const std::int64_t dropped = sqlite3_changes64(db_->db);
+    for (int channel = 0; channel < (signal ? info.channels : 1); ++channel) {
+        measure.bind(1, id).bind(2, std::int64_t{channel}).bind(3, before);
+        measure.step();
+        pruned.rows += measure.integer(0);
+        pruned.bytes += static_cast<std::int64_t>(measure.real(1));
+        measure.reset();
+        drop.bind(1, id).bind(2, std::int64_t{channel}).bind(3, before);
+        drop.run();
+    }
     if (ownTransaction) db_->exec("COMMIT", path_);
-    return dropped;
+    return pruned;
+}
+
+std::optional<std::int64_t> ArchiveStore::storedStart(const std::string& name) {
+    const ArchivedStreamInfo info = requireStream(name);
+    const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    Statement query(db_->db,
+                    signal ? "SELECT start FROM segments WHERE stream = ?1 AND channel = ?2 ORDER BY start LIMIT 1"
+                           : "SELECT start FROM events WHERE stream = ?1 AND ?2 = 0 ORDER BY start LIMIT 1",
+                    path_);
+    std::optional<std::int64_t> earliest;
+    const std::int64_t id = streamId(name);
+    for (int channel = 0; channel < (signal ? info.channels : 1); ++channel) {
+        query.bind(1, id).bind(2, std::int64_t{channel});
+        if (query.step()) {
+            earliest = std::min(earliest.value_or(query.integer(0)), query.integer(0));
+            query.reset();
+        }
+    }
+    return earliest;
 }
 
 }  // namespace isochron

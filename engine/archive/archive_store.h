@@ -127,10 +127,17 @@ public:
     /// The stretches [start, end) of `channel` that are stored, adjacent pieces merged, in order
     /// (reads no samples).
     std::vector<std::pair<std::int64_t, std::int64_t>> coverage(const std::string& name, int channel);
+    /// What prune() dropped. [value type]
+    struct Pruned {
+        std::int64_t rows = 0;
+        std::int64_t bytes = 0;  ///< payload, as ArchivedExtent::bytes counts it
+    };
     /// Drop every stored piece or item of `name` that ends at or before sample `before` (a piece
-    /// reaching past it stays whole), committed at once; returns the rows dropped. Freed pages are
-    /// reused by later recordings (the file does not shrink).
-    std::int64_t prune(const std::string& name, std::int64_t before);
+    /// reaching past it stays whole), committed with the open transaction (or at once when none is
+    /// open). Freed pages are reused by later recordings (the file does not shrink).
+    Pruned prune(const std::string& name, std::int64_t before);
+    /// The earliest stored sample index of `name` (any channel) or item start, or nothing when empty.
+    std::optional<std::int64_t> storedStart(const std::string& name);
 
 private:
     struct Connection;

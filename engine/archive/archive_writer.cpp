@@ -79,12 +79,29 @@ void ArchiveWriter::stop(std::string why) {
     committed_.notify_all();
 }
 
+void ArchiveWriter::enforceRetention(std::int64_t committedEnd) {
+    if (options_.keepSamples > 0 && committedEnd - options_.keepSamples > retainedFrom_) {
+        retainedFrom_ = committedEnd - options_.keepSamples;
+        storedBytes_ -= store_->prune(info_.name, retainedFrom_).bytes;
+    }
+    // Oldest first, a second of data at a time (more when a piece is longer), until within the limit.
+    std::int64_t step = std::max<std::int64_t>(1, static_cast<std::int64_t>(info_.rateHz));
+    while (options_.keepBytes > 0 && storedBytes_ > options_.keepBytes) {
+        const std::optional<std::int64_t> oldest = store_->storedStart(info_.name);
+        if (!oldest) break;
+        const ArchiveStore::Pruned pruned = store_->prune(info_.name, *oldest + step);
+        if (pruned.rows == 0) step *= 2;
+        storedBytes_ -= pruned.bytes;
+    }
+}
+
 void ArchiveWriter::run() {
     using Clock = std::chrono::steady_clock;
     const auto commitEvery = std::chrono::nanoseconds(options_.commitNs);
     const double nsPerSample = 1e9 / info_.rateHz;
     try {
         streamId_ = store_->openStream(info_);
+        if (options_.keepBytes > 0) storedBytes_ = store_->extent(info_.name).value_or(ArchivedExtent{}).bytes;
     } catch (const ArchiveError& e) {
         stop(e.what());
         return;
@@ -110,6 +127,24 @@ void ArchiveWriter::run() {
             flushAsked_ = false;
         }
         try {
+            const auto commitNow = [&] {
+                store_->commit();
+                lastCommit = Clock::now();
+                const CommittedInterval interval{store_->path(), info_.name, uncommittedStart, uncommittedEnd};
+                storedBytes_ += static_cast<std::int64_t>(uncommittedBytes);
+                {
+                    std::lock_guard lock(mutex_);
+                    pendingBytes_ -= uncommittedBytes;
+                    committedWrites_ += uncommittedWrites;
+                }
+                committed_.notify_all();
+                uncommittedWrites = 0;
+                uncommittedBytes = 0;
+                uncommittedStart = std::numeric_limits<std::int64_t>::max();
+                uncommittedEnd = std::numeric_limits<std::int64_t>::min();
+                if (options_.trigger) options_.trigger(interval);
+                enforceRetention(interval.end);
+            };
             for (Write& write : taken) {
                 if (write.channel >= 0) {
                     scratch.resize(static_cast<std::size_t>(write.length));
@@ -122,32 +157,17 @@ void ArchiveWriter::run() {
                 } else {
                     store_->appendItem(streamId_, write.start, write.length, write.json);
                 }
+                write.samples = {};  // the segment goes back to the pool now, not with the whole batch
                 ++uncommittedWrites;
                 uncommittedBytes += write.bytes;
                 uncommittedStart = std::min(uncommittedStart, write.start);
                 uncommittedEnd = std::max(uncommittedEnd, write.start + write.length);
+                // commitNs of data in the transaction: commit, so a crash loses at most about that much.
+                if ((uncommittedEnd - uncommittedStart) * nsPerSample >= static_cast<double>(options_.commitNs)) commitNow();
             }
             taken.clear();
-            const bool dataDue = uncommittedWrites > 0 && (uncommittedEnd - uncommittedStart) * nsPerSample >= static_cast<double>(options_.commitNs);
-            const bool timeDue = Clock::now() - lastCommit >= commitEvery;
-            if (uncommittedWrites > 0 && (finishing || dataDue || timeDue)) {
-                store_->commit();
-                lastCommit = Clock::now();
-                const CommittedInterval interval{info_.name, uncommittedStart, uncommittedEnd};
-                {
-                    std::lock_guard lock(mutex_);
-                    pendingBytes_ -= uncommittedBytes;
-                    committedWrites_ += uncommittedWrites;
-                }
-                committed_.notify_all();
-                uncommittedWrites = 0;
-                uncommittedBytes = 0;
-                uncommittedStart = std::numeric_limits<std::int64_t>::max();
-                uncommittedEnd = std::numeric_limits<std::int64_t>::min();
-                if (options_.trigger) options_.trigger(interval);
-            } else if (finishing) {
-                committed_.notify_all();  // a flush with nothing left to commit
-            }
+            if (uncommittedWrites > 0 && (finishing || Clock::now() - lastCommit >= commitEvery)) commitNow();
+            else if (finishing) committed_.notify_all();  // a flush with nothing left to commit
         } catch (const ArchiveError& e) {
             taken.clear();
             stop(e.what());

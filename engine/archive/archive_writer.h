@@ -8,12 +8,17 @@
 // (the disk is slower than the stream) or the store fails (a full disk, an unwritable file): what was
 // committed before stays, nothing after it is written, and push() refuses from then on. The engine
 // thread never waits for the disk, except in flush() (the end of a run).
+//
+// Retention: after each commit the writer drops the stream's oldest pieces (whole pieces, oldest
+// first, in steps of one second of data) beyond the newest `keepSamples` or beyond `keepBytes` of
+// payload, whatever the recording that stored them (this run or an earlier one).
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,6 +31,7 @@ namespace isochron {
 
 /// Samples [start, end) of a stream, all channels, became durable in the archive. [value type]
 struct CommittedInterval {
+    std::string path;    ///< the archive file, as the recorder names it
     std::string stream;
     std::int64_t start = 0;  ///< sample index of the earliest sample committed, any channel
     std::int64_t end = 0;    ///< one past the latest sample committed, any channel
@@ -41,7 +47,9 @@ public:
     struct Options {
         std::size_t queueBytes = 64u << 20;  ///< samples and items waiting for the disk, at most; > 0
         TimeNs commitNs = 500'000'000;       ///< data (or wall time) per transaction: the most a crash loses; > 0
-        CommitTrigger trigger;               ///< optional
+        std::int64_t keepSamples = 0;        ///< retention: keep the newest this many samples of the stream; 0 = all
+        std::int64_t keepBytes = 0;          ///< retention: keep at most this many payload bytes of the stream; 0 = no limit
+        CommitTrigger trigger;               ///< optional; called after each commit
     };
 
     /// Takes over `store` (opened on the calling thread) and starts the writer thread; `info`
@@ -79,11 +87,14 @@ private:
     void run();
     void writeAll(std::deque<Write>& writes, std::vector<float>& scratch);
     void stop(std::string why);
+    void enforceRetention(std::int64_t committedEnd);
 
     std::unique_ptr<ArchiveStore> store_;
     ArchivedStreamInfo info_;
     Options options_;
     std::int64_t streamId_ = -1;
+    std::int64_t storedBytes_ = 0;  // the stream's payload in the archive (retention by bytes)
+    std::int64_t retainedFrom_ = std::numeric_limits<std::int64_t>::min();  // pruned before this (retention by samples)
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;      // the writer thread: data queued, a flush or the end asked

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/archive/archive_store.h"
+#include "engine/archive/archive_triggers.h"
 #include "engine/archive/archive_writer.h"
 #include "engine/operators/operator.h"
 
@@ -132,6 +133,9 @@ private:
             ArchiveWriter::Options options;
             options.queueBytes = static_cast<std::size_t>(params().getReal("queue_mb") * (1 << 20));
             options.commitNs = static_cast<TimeNs>(params().getReal("commit_s") * 1e9);
+            options.keepSamples = static_cast<std::int64_t>(std::ceil(params().getReal("keep_hours") * 3600 * timebase.rateHz()));
+            options.keepBytes = static_cast<std::int64_t>(params().getReal("keep_gb") * 1e9);
+            options.trigger = [](const CommittedInterval& interval) { ArchiveTriggers::instance().notify(interval); };
             writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), std::move(options));
             timebase_ = &timebase;
         } else if (&timebase != timebase_) {
@@ -156,6 +160,8 @@ private:
     }
 
     void recordItem(const Item& item) {
+        // An event marked not to persist (attribute "persist" = 0) passes by unrecorded.
+        if (item.kind() == ItemKind::Event && item.event()->get("persist") == 0.0) return;
         const SampleRange range = item.range();
         ArchiveWriter& writer = writerFor(*range.timebase);
         if (!writer.pushItem(range.start, range.length, itemJson(item))) requireRecording();
@@ -185,7 +191,9 @@ OperatorDescriptor archiveSinkDescriptor() {
         "thread does the disk work (inserts, commits, WAL checkpoints) off the engine thread and commits every commit_s "
         "of data or of wall time, so a killed process loses at most about that much plus what waits in its queue. An "
         "archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
-        "recording and fails this node with a message naming the file, while the rest of the graph keeps running.";
+        "recording and fails this node with a message naming the file, while the rest of the graph keeps running. "
+        "Retention (keep_hours, keep_gb) drops the stream's oldest pieces after each commit; an event whose attribute "
+        "'persist' is 0 is not recorded; code in the process can subscribe to each commit (ArchiveTriggers).";
     d.inputs = {PortSpec{"in", PortType::any(), "channel k of an f32 signal, or one scalar/event stream", false, "channels"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to record into"},
@@ -194,6 +202,8 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"units", ParamKind::String, std::string(), {}, {}, "", "units of the values, stored with the stream (e.g. Pa); may be empty"},
         ParamSpec{"graph", ParamKind::String, std::string(), {}, {}, "", "name of the graph that produces the stream, stored with it; may be empty"},
         ParamSpec{"commit_s", ParamKind::Real, 0.5, 0.01, 10.0, "s", "data (or wall time) per transaction: the most a crash loses"},
+        ParamSpec{"keep_hours", ParamKind::Real, 0.0, 0.0, 1e6, "h", "retention: keep the newest this many hours of the stream, dropping the oldest; 0 = all"},
+        ParamSpec{"keep_gb", ParamKind::Real, 0.0, 0.0, 1e6, "GB", "retention: keep at most this many GB (1e9 bytes) of the stream's data, dropping the oldest; 0 = no limit"},
         ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},
     };
     d.create = [] { return std::make_unique<ArchiveSink>(); };
