@@ -1,4 +1,5 @@
 #include "engine/archive/archive_store.h"
+#include "engine/archive/flac_piece.h"
 
 #include <sqlite3.h>
 
@@ -10,8 +11,9 @@
 namespace isochron {
 namespace {
 
-/// The archive's schema version, kept in SQLite's user_version (0 = a new, empty file).
-constexpr int kSchemaVersion = 1;
+/// The archive's schema version, kept in SQLite's user_version (0 = a new, empty file). Version 2
+/// added streams.representation and segments.encoding; a version 1 file is upgraded when opened.
+constexpr int kSchemaVersion = 2;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS streams (
@@ -25,14 +27,16 @@ CREATE TABLE IF NOT EXISTS streams (
   sample_type TEXT NOT NULL,
   units TEXT NOT NULL,
   graph TEXT NOT NULL,
-  node TEXT NOT NULL
+  node TEXT NOT NULL,
+  representation TEXT NOT NULL DEFAULT 'f32'
 );
 CREATE TABLE IF NOT EXISTS segments (
   stream INTEGER NOT NULL REFERENCES streams(id),
   channel INTEGER NOT NULL,
   start INTEGER NOT NULL,
   length INTEGER NOT NULL,
-  samples BLOB NOT NULL
+  samples BLOB NOT NULL,
+  encoding TEXT NOT NULL DEFAULT 'f32'
 );
 CREATE INDEX IF NOT EXISTS segments_by_time ON segments(stream, channel, start);
 CREATE TABLE IF NOT EXISTS events (
@@ -171,7 +175,14 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
     version.step();
     const std::int64_t found = version.integer(0);
     version.reset();
-    if (found != 0 && found != kSchemaVersion) {
+    if (found == 1) {
+        // Version 1 lacks the representation policy and the per-piece encoding: every piece was f32.
+        db_->exec("BEGIN IMMEDIATE", path_);
+        db_->exec("ALTER TABLE streams ADD COLUMN representation TEXT NOT NULL DEFAULT 'f32'; "
+                  "ALTER TABLE segments ADD COLUMN encoding TEXT NOT NULL DEFAULT 'f32'; PRAGMA user_version=2;",
+                  path_);
+        db_->exec("COMMIT", path_);
+    } else if (found != 0 && found != kSchemaVersion) {
         throw ArchiveError("archive '" + path_ + "' has schema version " + std::to_string(found) + "; this build reads version " +
                            std::to_string(kSchemaVersion));
     }
@@ -183,10 +194,10 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
         db_->exec("COMMIT", path_);
     }
     sqlite3* db = db_->db;
-    db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples) VALUES (?, ?, ?, ?, ?)", path_);
+    db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples, encoding) VALUES (?, ?, ?, ?, ?, ?)", path_);
     db_->insertItem = std::make_unique<Statement>(db, "INSERT INTO events(stream, start, length, item) VALUES (?, ?, ?, ?)", path_);
     db_->findStream = std::make_unique<Statement>(
-        db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node FROM streams WHERE name = ?", path_);
+        db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation FROM streams WHERE name = ?", path_);
     db_->streamEnd = std::make_unique<Statement>(
         db, "SELECT start + length FROM segments WHERE stream = ? AND channel = ? ORDER BY start DESC LIMIT 1", path_);
     db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + length) FROM events WHERE stream = ?", path_);
@@ -194,7 +205,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
         db, "SELECT start FROM segments WHERE stream = ? AND channel = ? AND start + length > ? ORDER BY start LIMIT 1", path_);
     // The last piece starting at or before l (it may reach into [l, h)), then every piece starting in (l, h).
     db_->segmentsIn = std::make_unique<Statement>(db,
-                                                  "SELECT start, length, samples FROM segments WHERE stream = ?1 AND channel = ?2 AND start >= "
+                                                  "SELECT start, length, samples, encoding FROM segments WHERE stream = ?1 AND channel = ?2 AND start >= "
                                                   "coalesce((SELECT max(start) FROM segments WHERE stream = ?1 AND channel = ?2 AND start <= ?3), ?3) "
                                                   "AND start < ?4 ORDER BY start",
                                                   path_);
@@ -225,6 +236,7 @@ ArchivedStreamInfo streamFromRow(const Statement& query) {
     info.units = query.text(8);
     info.graph = query.text(9);
     info.node = query.text(10);
+    info.representation = query.text(11);
     return info;
 }
 
@@ -246,20 +258,23 @@ std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
                                ") that differs from the one to record (" + kindName(info.kind) + ", " + info.timebase().describe() + ", " +
                                std::to_string(info.channels) + " channel(s), " + info.sampleType + ")");
         }
+        flacStreams_[id] = info.representation == "flac";
         return id;
     }
     Statement insert(db_->db,
-                     "INSERT INTO streams(name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     "INSERT INTO streams(name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      path_);
     insert.bind(1, info.name).bind(2, kindName(info.kind)).bind(3, info.rateHz).bind(4, std::int64_t{info.zeroTimeNs}).bind(5, info.clock);
-    insert.bind(6, std::int64_t{info.channels}).bind(7, info.sampleType).bind(8, info.units).bind(9, info.graph).bind(10, info.node);
+    insert.bind(6, std::int64_t{info.channels}).bind(7, info.sampleType).bind(8, info.units).bind(9, info.graph).bind(10, info.node).bind(11, info.representation);
     insert.run();
-    return sqlite3_last_insert_rowid(db_->db);
+    const std::int64_t id = sqlite3_last_insert_rowid(db_->db);
+    flacStreams_[id] = info.representation == "flac";
+    return id;
 }
 
 std::vector<ArchivedStreamInfo> ArchiveStore::streams() {
-    Statement all(db_->db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node FROM streams ORDER BY name",
+    Statement all(db_->db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation FROM streams ORDER BY name",
                   path_);
     std::vector<ArchivedStreamInfo> found;
     while (all.step()) found.push_back(streamFromRow(all));
@@ -297,7 +312,9 @@ void ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_
     }
     Statement& insert = *db_->insertSegment;
     insert.bind(1, streamId).bind(2, std::int64_t{channel}).bind(3, start).bind(4, static_cast<std::int64_t>(samples.size()));
-    insert.bindBlob(5, samples.data(), samples.size_bytes());
+    const auto flac = flacStreams_[streamId] ? encodeFlacPiece(samples) : std::nullopt;
+    if (flac) insert.bindBlob(5, flac->second.data(), flac->second.size()).bind(6, std::string(pieceEncodingName(flac->first)));
+    else insert.bindBlob(5, samples.data(), samples.size_bytes()).bind(6, std::string("f32"));
     insert.run();
 }
 
@@ -354,19 +371,29 @@ std::vector<ArchivedPiece> ArchiveStore::get(const std::string& name, int channe
     while (query.step()) {
         const std::int64_t start = query.integer(0);
         const std::int64_t length = query.integer(1);
-        const std::span<const std::byte> bytes = query.blob(2);
-        if (bytes.size() != static_cast<std::size_t>(length) * sizeof(float)) {
-            query.reset();
-            throw ArchiveError("archive '" + path_ + "': stream '" + name + "' channel " + std::to_string(channel) + ": the piece at sample " +
-                               std::to_string(start) + " holds " + std::to_string(bytes.size()) + " bytes for " + std::to_string(length) +
-                               " samples");
-        }
         const std::int64_t from = std::max(start, covered);
         const std::int64_t to = std::min(start + length, h);
         if (from >= to) continue;
+        const std::span<const std::byte> bytes = query.blob(2);
+        const std::optional<PieceEncoding> encoding = pieceEncodingNamed(query.text(3));
+        const auto broken = [&](const std::string& why) {
+            query.reset();
+            return ArchiveError("archive '" + path_ + "': stream '" + name + "' channel " + std::to_string(channel) + ": the piece at sample " +
+                                std::to_string(start) + " " + why);
+        };
+        if (!encoding) throw broken("has an unknown encoding");
         if (from > covered) pieces.push_back({covered, from - covered, {}});
         SigSeg<float> samples = SigSeg<float>::allocate(to - from, from, timebase);
-        std::memcpy(samples.writable().data(), bytes.data() + (from - start) * sizeof(float), static_cast<std::size_t>(to - from) * sizeof(float));
+        if (*encoding == PieceEncoding::Float32) {
+            if (bytes.size() != static_cast<std::size_t>(length) * sizeof(float)) {
+                throw broken("holds " + std::to_string(bytes.size()) + " bytes for " + std::to_string(length) + " samples");
+            }
+            std::memcpy(samples.writable().data(), bytes.data() + (from - start) * sizeof(float), static_cast<std::size_t>(to - from) * sizeof(float));
+        } else {
+            decoded_.resize(static_cast<std::size_t>(length));
+            if (!decodeFlacPiece(bytes, *encoding, decoded_)) throw broken("does not decode as FLAC of " + std::to_string(length) + " samples");
+            std::copy_n(decoded_.begin() + (from - start), to - from, samples.writable().begin());
+        }
         pieces.push_back({from, to - from, std::move(samples)});
         covered = to;
     }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -40,6 +41,9 @@ struct ArchivedStreamInfo {
     std::string units;            ///< free text, e.g. "Pa" or "dBFS"; empty = unknown
     std::string graph;            ///< the graph that recorded it (file or name), may be empty
     std::string node;             ///< id of the recording node in that graph
+    /// How pieces are stored: "f32" (as they come), or "flac" (each piece exact at 16 or 24 bits as
+    /// FLAC, any other kept f32: lossless either way; engine/archive/flac_piece.h)
+    std::string representation = "f32";
 
     /// The timebase the stream was recorded on. [any thread] [allocates on first use of a timebase]
     const Timebase& timebase() const { return Timebase::get(rateHz, zeroTimeNs, Clock::named(clock)); }
@@ -147,6 +151,8 @@ private:
     std::string path_;
     std::unique_ptr<Connection> db_;
     bool inTransaction_ = false;
+    std::map<std::int64_t, bool> flacStreams_;  // stream id -> pieces go in as FLAC when exact (openStream)
+    std::vector<float> decoded_;                // a FLAC piece's samples, reused by get()
 };
 
 }  // namespace isochron

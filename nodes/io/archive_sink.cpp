@@ -130,6 +130,7 @@ private:
             info.units = params().getString("units");
             info.graph = params().getString("graph");
             info.node = std::string(nodeId());
+            info.representation = params().getString("representation");
             ArchiveWriter::Options options;
             options.queueBytes = static_cast<std::size_t>(params().getReal("queue_mb") * (1 << 20));
             options.commitNs = static_cast<TimeNs>(params().getReal("commit_s") * 1e9);
@@ -202,6 +203,9 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"units", ParamKind::String, std::string(), {}, {}, "", "units of the values, stored with the stream (e.g. Pa); may be empty"},
         ParamSpec{"graph", ParamKind::String, std::string(), {}, {}, "", "name of the graph that produces the stream, stored with it; may be empty"},
         ParamSpec{"commit_s", ParamKind::Real, 0.5, 0.01, 10.0, "s", "data (or wall time) per transaction: the most a crash loses"},
+        ParamSpec{"representation", ParamKind::Choice, std::string("f32"), {}, {}, "",
+                  "how signal pieces are stored: f32 as they come, or flac (lossless: a piece exact at 16 or 24 bits as FLAC, any other as f32)",
+                  {"f32", "flac"}},
         ParamSpec{"keep_hours", ParamKind::Real, 0.0, 0.0, 1e6, "h", "retention: keep the newest this many hours of the stream, dropping the oldest; 0 = all"},
         ParamSpec{"keep_gb", ParamKind::Real, 0.0, 0.0, 1e6, "GB", "retention: keep at most this many GB (1e9 bytes) of the stream's data, dropping the oldest; 0 = no limit"},
         ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},

@@ -1,0 +1,148 @@
+// The "flac" representation: pieces exact at 16 or 24 bits are stored as FLAC (smaller), any other
+// piece as f32, and every piece reads back bit for bit over random clipped intervals. The stored
+// encodings and sizes are read with SQLite directly, not through ArchiveStore. A version 1 archive
+// (before representations) opens and reads.
+#include <catch2/catch.hpp>
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <random>
+
+#include "engine/archive/archive_store.h"
+
+using namespace isochron;
+
+namespace {
+
+struct Folder {
+    std::filesystem::path path;
+    Folder() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "isochron-archive-flac-XXXXXX").string();
+        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+        path = pattern;
+    }
+    ~Folder() { std::filesystem::remove_all(path); }
+    std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+constexpr std::int64_t kPiece = 4096;
+
+/// Five kinds of piece: a 16-bit sine, 24-bit noise, f32 noise, a 16-bit piece with one value of
+/// 1.5, and a 24-bit piece with a NaN.
+std::vector<std::vector<float>> pieces() {
+    std::mt19937 random(99);
+    std::uniform_int_distribution<int> code24(-(1 << 23), (1 << 23) - 1);
+    std::uniform_real_distribution<float> any(-1.0f, 1.0f);
+    std::vector<std::vector<float>> result(5, std::vector<float>(kPiece));
+    for (std::int64_t i = 0; i < kPiece; ++i) {
+        const auto s = static_cast<std::size_t>(i);
+        result[0][s] = static_cast<float>(std::lrint(12000 * std::sin(0.05 * static_cast<double>(i)))) / 32768.0f;
+        result[1][s] = static_cast<float>(code24(random)) / 8388608.0f;
+        result[2][s] = any(random);
+        result[3][s] = result[0][s];
+        result[4][s] = result[1][s];
+    }
+    result[3][100] = 1.5f;
+    result[4][7] = std::numeric_limits<float>::quiet_NaN();
+    return result;
+}
+
+/// (encoding, bytes) of each stored piece in start order, read with SQLite itself.
+std::vector<std::pair<std::string, std::int64_t>> storedEncodings(const std::string& path) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    sqlite3_stmt* query = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT encoding, length(samples) FROM segments ORDER BY start", -1, &query, nullptr) == SQLITE_OK);
+    std::vector<std::pair<std::string, std::int64_t>> found;
+    while (sqlite3_step(query) == SQLITE_ROW) {
+        found.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(query, 0)), sqlite3_column_int64(query, 1));
+    }
+    sqlite3_finalize(query);
+    sqlite3_close(db);
+    return found;
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("The flac representation stores exact pieces as FLAC and reads every piece back bit for bit", "[archive]") {
+    Folder folder;
+    const std::string path = folder.file("flac.sqlite");
+    const std::vector<std::vector<float>> written = pieces();
+    {
+        ArchiveStore store(path, ArchiveAccess::Record);
+        const std::int64_t id = store.openStream({.name = "mic", .rateHz = 48000, .representation = "flac"});
+        for (std::size_t p = 0; p < written.size(); ++p) store.appendSamples(id, 0, static_cast<std::int64_t>(p) * kPiece, written[p]);
+        store.commit();
+    }
+    const auto encodings = storedEncodings(path);
+    REQUIRE(encodings.size() == 5);
+    CHECK(encodings[0].first == "flac16");
+    CHECK(encodings[0].second < kPiece * 4 / 3);  // a 16-bit sine: well under a third of f32
+    CHECK(encodings[1].first == "flac24");
+    CHECK(encodings[1].second < kPiece * 4);
+    CHECK(encodings[2].first == "f32");  // not exact at 24 bits
+    CHECK(encodings[3].first == "f32");  // 1.5 is beyond FLAC's [-1, 1)
+    CHECK(encodings[4].first == "f32");  // NaN
+
+    ArchiveStore store(path, ArchiveAccess::Read);
+    CHECK(store.stream("mic")->representation == "flac");
+    std::mt19937 random(5);
+    std::uniform_int_distribution<std::int64_t> index(0, 5 * kPiece);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::int64_t l = index(random), h = index(random);
+        if (l > h) std::swap(l, h);
+        if (l == h) continue;
+        std::int64_t next = l;
+        for (const ArchivedPiece& piece : store.get("mic", 0, l, h)) {
+            REQUIRE_FALSE(piece.isGap());
+            REQUIRE(piece.start == next);
+            const std::span<const float> samples = piece.samples.materialize();
+            for (std::int64_t i = 0; i < piece.length; ++i) {
+                const std::int64_t at = piece.start + i;
+                REQUIRE(sameBits(samples[static_cast<std::size_t>(i)], written[static_cast<std::size_t>(at / kPiece)][static_cast<std::size_t>(at % kPiece)]));
+            }
+            next = piece.end();
+        }
+        REQUIRE(next == h);
+    }
+}
+
+TEST_CASE("A version 1 archive opens, upgraded, and reads its f32 pieces", "[archive]") {
+    Folder folder;
+    const std::string path = folder.file("v1.sqlite");
+    const std::vector<float> samples = {0.25f, -0.5f, 0.125f};
+    {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        const char* v1 =
+            "PRAGMA journal_mode=WAL;"
+            "CREATE TABLE streams (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, rate_hz REAL NOT NULL,"
+            " zero_time_ns INTEGER NOT NULL, clock TEXT NOT NULL, channels INTEGER NOT NULL, sample_type TEXT NOT NULL, units TEXT NOT NULL,"
+            " graph TEXT NOT NULL, node TEXT NOT NULL);"
+            "CREATE TABLE segments (stream INTEGER NOT NULL, channel INTEGER NOT NULL, start INTEGER NOT NULL, length INTEGER NOT NULL, samples BLOB NOT NULL);"
+            "CREATE INDEX segments_by_time ON segments(stream, channel, start);"
+            "CREATE TABLE events (stream INTEGER NOT NULL, start INTEGER NOT NULL, length INTEGER NOT NULL, item TEXT NOT NULL);"
+            "CREATE INDEX events_by_time ON events(stream, start);"
+            "INSERT INTO streams VALUES (1, 'old', 'signal', 1000, 0, 'media', 1, 'f32', '', '', 'rec');"
+            "PRAGMA user_version=1;";
+        REQUIRE(sqlite3_exec(db, v1, nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_stmt* insert = nullptr;
+        REQUIRE(sqlite3_prepare_v2(db, "INSERT INTO segments VALUES (1, 0, 10, 3, ?)", -1, &insert, nullptr) == SQLITE_OK);
+        sqlite3_bind_blob(insert, 1, samples.data(), static_cast<int>(samples.size() * sizeof(float)), SQLITE_STATIC);
+        REQUIRE(sqlite3_step(insert) == SQLITE_DONE);
+        sqlite3_finalize(insert);
+        sqlite3_close(db);
+    }
+    ArchiveStore store(path, ArchiveAccess::Read);
+    CHECK(store.stream("old")->representation == "f32");
+    const std::vector<ArchivedPiece> got = store.get("old", 0, 10, 13);
+    REQUIRE(got.size() == 1);
+    const std::span<const float> read = got[0].samples.materialize();
+    CHECK(std::vector<float>(read.begin(), read.end()) == samples);
+}
