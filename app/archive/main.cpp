@@ -107,8 +107,15 @@ ArchivedStreamInfo requireStream(ArchiveStore& store, const std::string& name) {
 /// The interval [l, h) the options --from and --to name, defaulting to what is stored; refuses an
 /// empty one and one where nothing is stored.
 std::pair<std::int64_t, std::int64_t> interval(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
-    const std::optional<ArchivedExtent> extent = store.extent(info.name);
-    if (!extent) throw UsageError("stream '" + info.name + "' of archive '" + store.path() + "' holds nothing yet");
+    // Only the ends (two index look-ups per channel), not extent(), which reads every row.
+    const std::optional<std::int64_t> first = store.storedStart(info.name);
+    if (!first) throw UsageError("stream '" + info.name + "' of archive '" + store.path() + "' holds nothing yet");
+    std::int64_t last = *first;
+    for (int channel = 0; channel < info.channels; ++channel) last = std::max(last, store.storedEnd(info.name, channel).value_or(last));
+    const struct {
+        std::int64_t start, end;
+    } stored{*first, last};
+    const auto* extent = &stored;
     const std::optional<std::string> from = options.get("--from");
     const std::optional<std::string> to = options.get("--to");
     const std::int64_t l = from ? sampleIndexAt(info, parseArchiveTime(*from)) : extent->start;

@@ -16,7 +16,7 @@ const std::vector<Benchmark>& allBenchmarks() {
         std::vector<Benchmark> list;
         for (auto group : {graphBenchmarks, loopBenchmarks, memoryBenchmarks, overloadBenchmarks, localizationBenchmarks,
                            auroraBenchmarks, telemetryBenchmarks, listenBenchmarks, operatorFamilyBenchmarks, hotPathBenchmarks, outOfOrderBenchmarks,
-                           pluginBenchmarks, filterBenchmarks, soakBenchmarks}) {
+                           pluginBenchmarks, filterBenchmarks, soakBenchmarks, archiveBenchmarks}) {
             for (auto& b : group()) list.push_back(std::move(b));
         }
         return list;

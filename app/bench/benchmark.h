@@ -51,5 +51,6 @@ std::vector<Benchmark> hotPathBenchmarks();    ///< hot-path (issue 16's figures
 std::vector<Benchmark> pluginBenchmarks();     ///< plugin-hosting (issue 17)
 std::vector<Benchmark> filterBenchmarks();     ///< fir, biquad, resample (issue 18)
 std::vector<Benchmark> soakBenchmarks();       ///< soak (issue 16: 10x capacity for minutes, bounded memory)
+std::vector<Benchmark> archiveBenchmarks();    ///< archive-write (issue 13)
 
 }  // namespace isochron::bench

@@ -170,7 +170,9 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
     sqlite3_extended_result_codes(db_->db, 1);
     // A reader waits for a writer's checkpoint instead of failing at once.
     sqlite3_busy_timeout(db_->db, 5000);
-    db_->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path_);
+    // 64 KiB pages (a new file only; must precede WAL mode): a 0.1 s piece of 48 kHz f32 spans 1 page
+    // instead of a chain of 5 overflow pages, so reads and writes take a fifth of the page operations.
+    db_->exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path_);
     Statement version(db_->db, "PRAGMA user_version", path_);
     version.step();
     const std::int64_t found = version.integer(0);
