@@ -2,13 +2,15 @@
 // back and replayed later (issue 13, "persistent temporal streams").
 //
 // Layout (docs/archive.md): table `streams` holds each stream's metadata (name, kind, timebase,
-// channel count, sample type, units, the graph and node that produced it); table `segments` holds
-// signal samples, one row per stored piece of one channel (start index, length, f32 samples as a
-// BLOB), indexed on (stream, channel, start); table `events` holds scalar and event items as JSON
-// text, indexed on (stream, start). Stored pieces of a channel never overlap.
+// channel count, sample type, units, the graph and node that produced it, its representation);
+// table `segments` holds signal samples, one row per stored piece of one channel (start index,
+// length, samples as a BLOB: f32, or FLAC when the stream's representation is "flac" and the piece is
+// exact at 16 or 24 bits), indexed on (stream, channel, start); table `events` holds scalar and event
+// items as JSON text, indexed on (stream, start). Stored pieces of a channel never overlap. New files
+// use 64 KiB pages (a 0.1 s piece of 48 kHz f32 fits one).
 //
-// Crash safety: writes go into one open transaction that commit() ends. The writer (io.archive_sink)
-// commits about every half second of data, so a killed process loses at most the uncommitted rest;
+// Crash safety: writes go into one open transaction that commit() ends. The recorder (ArchiveWriter,
+// for io.archive_sink) commits about every half second of data, so a killed process loses at most the uncommitted rest;
 // WAL with synchronous=NORMAL keeps the file consistent through a crash of the process (and of the
 // machine, minus the last transactions). Readers (another ArchiveStore on the same file) see the
 // committed data while a writer keeps writing.
