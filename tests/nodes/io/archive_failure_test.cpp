@@ -74,7 +74,7 @@ std::int64_t checkExactPrefix(const std::string& path) {
 }  // namespace
 
 TEST_CASE("io.archive_sink on a full disk stops recording, naming node and file; the graph keeps running", "[io][archive]") {
-    constexpr int kBlocks = 100;  // 320 KB of samples, beyond the child's 192 KB file size limit
+    constexpr int kBlocks = 600;  // 1.9 MB of samples, beyond the child's 1 MiB file size limit (the empty archive's tables take 6 64 KiB pages)
     TempDir dir;
     const std::string path = dir.file("full.sqlite");
     feedScripts()["signal"] = knownSignal(kBlocks);
@@ -84,9 +84,9 @@ TEST_CASE("io.archive_sink on a full disk stops recording, naming node and file;
     const pid_t child = fork();
     REQUIRE(child >= 0);
     if (child == 0) {
-        // The disk is "full" at 192 KB per file: write() fails with EFBIG instead of raising SIGXFSZ.
+        // The disk is "full" at 1 MiB per file: write() fails with EFBIG instead of raising SIGXFSZ.
         std::signal(SIGXFSZ, SIG_IGN);
-        const rlimit limit{192 * 1024, 192 * 1024};
+        const rlimit limit{1 << 20, 1 << 20};
         if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(2);
         close(report[0]);
         std::string text;
