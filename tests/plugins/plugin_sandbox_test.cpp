@@ -78,7 +78,9 @@ TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables it
         CHECK(json["completed"] == true);
         CHECK(json["outputs"]["healthy"]["samples"] == 8000);  // every sample reached the healthy branch
         CHECK(std::filesystem::file_size(folder.path() / "healthy.wav") >= 8000 * 2);
-        CHECK(json["nodes"]["faulty"]["items_in"] == 3);
+        // Streaming items are batched, so more than the fatal third may have been handed over before
+        // the fault showed; what the plugin answered before it still went on, and nothing after.
+        CHECK(json["nodes"]["faulty"]["items_in"] >= 3);
         CHECK(json["nodes"]["after"]["items_in"] == 2);  // the two segments before the fault went on
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
     }

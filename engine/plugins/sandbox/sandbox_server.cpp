@@ -41,23 +41,31 @@ public:
         if (instance_ && instance_->destroy) instance_->destroy(instance_);
     }
 
-    /// Answer requests until Deactivate.
+    /// Answer requests until Deactivate. A request holds one or more hook calls, answered in order;
+    /// each finished answer is committed at once, so the host keeps what came before a crash. The
+    /// calls after one that failed are not run (the host disables the node at the failure).
     void serve() {
         std::uint32_t sequence = 0;
         for (bool running = true; running;) {
             sequence = exchange_.awaitRequest(sequence);
-            ExchangeReader request(exchange_.requests(), exchange_.control().requestBytes);
+            const ExchangeControl& control = exchange_.control();
+            ExchangeReader request(exchange_.requests(control.requestArea), control.requestBytes);
             ExchangeWriter response(exchange_.responses(), SharedExchange::kAreaBytes);
             out_ = &response;
-            running = answer(request);
+            bool ok = true;
+            for (auto calls = request.get<std::uint32_t>(); calls > 0 && ok && running; --calls) {
+                ok = answer(request, running);
+                exchange_.commitResponse(response.used());
+            }
             out_ = nullptr;
             exchange_.sendResponse(response.used());
         }
     }
 
 private:
-    // One request: read it, run the hooks, end the response with Done. False after Deactivate.
-    bool answer(ExchangeReader& request) {
+    // One hook call: read it, run the hooks, end its answer with Done; whether the hook succeeded.
+    // `running` becomes false after Deactivate.
+    bool answer(ExchangeReader& request, bool& running) {
         const auto kind = request.get<Request>();
         bool ok = true;
         std::string error;
@@ -89,7 +97,8 @@ private:
         out_->putText(error);
         out_->put(sourceState);
         out_->put(wakeAtNs);
-        return kind != Request::Deactivate;
+        running = kind != Request::Deactivate;
+        return ok;
     }
 
     bool run(Request kind, ExchangeReader& request, std::uint32_t& sourceState, std::int64_t& wakeAtNs) {
