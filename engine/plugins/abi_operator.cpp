@@ -138,7 +138,7 @@ void AbiOperator::onDeactivate() {
     endHook(true, "deactivate");
 }
 
-void AbiOperator::endHook(bool ok, const char* hook) {
+void AbiOperator::endHookSlowly(bool ok, const char* hook) {
     while (hookSlots_) freeSlot(hookSlots_);
     if (!ok) throw OperatorError(takeError(hook));
 }

@@ -39,7 +39,10 @@ protected:
 private:
     struct SegmentSlot;
     /// Fails the hook with the plugin's error unless `ok`; frees the hook's unkept segments.
-    void endHook(bool ok, const char* hook);
+    void endHook(bool ok, const char* hook) {
+        if (hookSlots_ || !ok) [[unlikely]] endHookSlowly(ok, hook);
+    }
+    void endHookSlowly(bool ok, const char* hook);
 
     // AbiNode
     const ParamSet& currentParams() const override { return params(); }

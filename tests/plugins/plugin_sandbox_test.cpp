@@ -61,11 +61,11 @@ TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables it
     // AddressSanitizer reports a segfault, then aborts or exits (ASAN_OPTIONS decide).
     const char* segfault = "its sandboxed process ";
 #else
-    const char* segfault = "its sandboxed process died of Segmentation fault (signal 11) (in process)";
+    const char* segfault = "its sandboxed process died of Segmentation fault (signal 11) in its process hook";
 #endif
     for (const Case& fault : {Case{"faults.segfault", segfault},
-                              Case{"faults.hang", "its sandboxed process did not answer within 1000 ms (the watchdog killed it) (in process)"},
-                              Case{"faults.abort", "its sandboxed process died of Aborted (signal 6) (in process)"}}) {
+                              Case{"faults.hang", "its sandboxed process did not answer within 1000 ms in its process hook (the watchdog killed it)"},
+                              Case{"faults.abort", "its sandboxed process died of Aborted (signal 6) in its process hook"}}) {
         INFO(fault.type);
         ScratchFolder folder(fault.type);
         const auto report = folder.path() / "report.json";

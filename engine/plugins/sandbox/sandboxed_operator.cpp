@@ -21,12 +21,12 @@ using namespace sandbox;
 
 /// How often a waiting host looks whether its child is still alive.
 constexpr std::chrono::milliseconds kLivenessSlice{20};
-/// Items arriving closer together than this are a stream worth batching; a slower one is answered
-/// item by item, at once (a live source's block waits for no other).
+/// Items that arrived in the graph closer together than this (a file read ahead, a backlog) are a
+/// stream worth batching; a slower one (a live source's blocks) is answered item by item, at once.
 constexpr TimeNs kStreamingGapNs = 1'000'000;
 /// A batch is sent once it holds this many hook calls or this many bytes.
-constexpr std::uint32_t kBatchCalls = 16;
-constexpr std::size_t kBatchBytes = std::size_t{1} << 20;
+constexpr std::uint32_t kBatchCalls = 64;
+constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
 
 // Each hook call is a record in a request; while items stream in, process() batches them: the host
 // writes the next batch in one request area while the child answers the last from the other, and
@@ -74,9 +74,10 @@ protected:
     }
 
     void process(int inputPort, Item&& item) override {
-        const TimeNs now = wallClockNs();
-        const bool streaming = now - lastItemNs_ < kStreamingGapNs;
-        lastItemNs_ = now;
+        // Arrival times are the sources' wall clock stamps: no clock read here.
+        const TimeNs arrived = item.arrivalNs();
+        const bool streaming = arrived > 0 && arrived - lastArrivalNs_ < kStreamingGapNs;
+        lastArrivalNs_ = arrived;
         if (flight_.pending && exchange_->responseArrived(flight_.sequence)) replayFlight();
         const isochron_item& view = view_.view(item);
         ExchangeWriter& out = record(Request::Process, "process", std::move(item));
@@ -140,6 +141,7 @@ private:
     struct Done {
         std::uint32_t sourceState = ISOCHRON_SOURCE_FINISHED;
         std::int64_t wakeAtNs = 0;
+        std::size_t calls = 0;  // calls answered (replay)
     };
 
     // Hook calls written into one request area, or sent and not yet answered.
@@ -216,13 +218,17 @@ private:
     void awaitFlight() {
         while (!exchange_->awaitResponse(flight_.sequence, kLivenessSlice)) {
             if (child_->ended()) {
-                const std::string ending = "its sandboxed process " + child_->ending();
-                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), ending);
+                const std::string ending = child_->ending();
+                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
+                    return "its sandboxed process " + ending + " in its " + hook + " hook";
+                });
             }
             if (wallClockNs() > flight_.deadlineNs) {
                 child_->kill();
-                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire),
-                               "its sandboxed process did not answer within " + std::to_string(watchdog_.count()) + " ms (the watchdog killed it)");
+                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
+                    return "its sandboxed process did not answer within " + std::to_string(watchdog_.count()) + " ms in its " + hook +
+                           " hook (the watchdog killed it)";
+                });
             }
         }
     }
@@ -232,12 +238,14 @@ private:
         return replayFlight();
     }
 
-    // Replay the answers of a child that is gone, then fail with `failure`.
-    [[noreturn]] void replayAnswered(std::size_t bytes, const std::string& failure) {
+    // Replay the answers of a child that is gone, then fail with what `failure` says for the hook
+    // it was running (which need not be the hook the engine is running now: items are batched).
+    template <class Failure> [[noreturn]] void replayAnswered(std::size_t bytes, Failure&& failure) {
         flight_.pending = false;
-        replay(bytes);
+        const std::size_t answered = replay(bytes).calls;
+        const std::string message = failure(answered < flight_.hooks.size() ? flight_.hooks[answered] : "unknown");
         flight_.clear();
-        throw OperatorError(failure);
+        throw OperatorError(message);
     }
 
     Done replayFlight() {
@@ -251,7 +259,9 @@ private:
     Done replay(std::size_t bytes) {
         ExchangeReader in(exchange_->responses(), bytes);
         Done done;
-        for (std::size_t call = 0; call < flight_.hooks.size() && !in.atEnd(); ++call) done = replayCall(in, call);
+        std::size_t call = 0;
+        for (; call < flight_.hooks.size() && !in.atEnd(); ++call) done = replayCall(in, call);
+        done.calls = call;
         return done;
     }
 
@@ -261,8 +271,18 @@ private:
                 case Reply::Emit: {
                     const auto port = in.get<std::uint32_t>();
                     takeItem(in, emitted_);
-                    if (emitted_.item.segment) resolveSamples(flight_.inputs[call]);
                     if (port >= static_cast<std::uint32_t>(outputCount())) throw OperatorError("emit on output #" + std::to_string(port) + ": there is no such output");
+                    const Item& input = flight_.inputs[call];
+                    if (isWholeInput(input)) {  // passed through: the input item itself goes on (shared)
+                        try {
+                            checkFits(input.kind(), input.sampleType(), outputPort(static_cast<int>(port)));
+                        } catch (const std::invalid_argument& e) {
+                            throw OperatorError("emit on output '" + outputPort(static_cast<int>(port)).name + "': " + e.what());
+                        }
+                        emit(static_cast<int>(port), Item(input));
+                        break;
+                    }
+                    if (emitted_.item.segment) resolveSamples(input);
                     try {
                         emit(static_cast<int>(port), engineItemFromAbi(emitted_.item, outputPort(static_cast<int>(port))));
                     } catch (const std::invalid_argument& e) {
@@ -291,6 +311,15 @@ private:
                 }
             }
         }
+    }
+
+    // Whether the item just read is the signal `input` as it came (the plugin forwarded or emitted
+    // its samples unchanged).
+    bool isWholeInput(const Item& input) const {
+        const isochron_segment& segment = emitted_.segment;
+        return emitted_.item.kind == ISOCHRON_ITEM_SIGNAL && emitted_.item.segment && emitted_.samplesAt == SamplesAt::InputItem &&
+               input.kind() == ItemKind::Signal && segment.start_index == input.segment().startIndex() &&
+               segment.length == input.segment().length() && segment.sample_type == abiSampleType(input.sampleType());
     }
 
     // Point an emitted segment at its samples: in the response area, or `input`'s (shared).
@@ -327,7 +356,7 @@ private:
     SegmentHandle sharedInput_;
     std::optional<TimeNs> pendingProgress_;
     TimeNs promised_ = kBeginningOfTime;
-    TimeNs lastItemNs_ = 0;
+    TimeNs lastArrivalNs_ = 0;
     std::uint64_t peakHeldItems_ = 0;
     std::uint64_t peakHeldBytes_ = 0;
 };
