@@ -127,7 +127,11 @@ protected:
             // What is still batched belongs to a run that was stopped: it is not run, and the
             // answer in flight is not replayed (the outputs are closed).
             staged_.clear();
-            if (flight_.pending) awaitFlight();
+            if (flight_.pending) {
+                flight_.hooks.clear();  // nothing to replay, even from a child that fails now
+                flight_.inputs.clear();
+                awaitFlight();
+            }
             flight_.clear();
             record(Request::Deactivate, "deactivate", Item());
             answerAll();
@@ -243,7 +247,7 @@ private:
     template <class Failure> [[noreturn]] void replayAnswered(std::size_t bytes, Failure&& failure) {
         flight_.pending = false;
         const std::size_t answered = replay(bytes).calls;
-        const std::string message = failure(answered < flight_.hooks.size() ? flight_.hooks[answered] : "unknown");
+        const std::string message = failure(answered < flight_.hooks.size() ? flight_.hooks[answered] : "last");
         flight_.clear();
         throw OperatorError(message);
     }
