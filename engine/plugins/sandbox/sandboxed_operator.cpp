@@ -1,5 +1,6 @@
 #include "engine/plugins/sandbox/sandboxed_operator.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -12,7 +13,6 @@
 #include "engine/plugins/sandbox/sandbox_process.h"
 #include "engine/plugins/sandbox/sandbox_protocol.h"
 #include "engine/plugins/sandbox/shared_exchange.h"
-#include "engine/time/wall_clock.h"
 
 namespace isochron {
 namespace {
@@ -157,7 +157,7 @@ private:
         bool pending = false;                  // flight: sent, answer not replayed yet
         std::uint32_t sequence = 0;            // flight: the request's sequence number
         std::size_t bytes = 0;                 // flight: the request's size
-        TimeNs deadlineNs = 0;                 // flight: when the watchdog kills the child
+        std::int64_t sentAtNs = 0;             // flight: when it was sent (steadyNowNs)
         void clear() {
             writer.reset();
             hooks.clear();
@@ -207,7 +207,7 @@ private:
         flight_.pending = true;
         flight_.sequence = sequence;
         flight_.bytes = bytes;
-        flight_.deadlineNs = wallClockNs() + std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count();
+        flight_.sentAtNs = steadyNowNs();
     }
 
     // Send what is staged and replay every answer; the last call's result.
@@ -227,7 +227,7 @@ private:
                     return "its sandboxed process " + ending + " in its " + hook + " hook";
                 });
             }
-            if (wallClockNs() > flight_.deadlineNs) {
+            if (steadyNowNs() - currentCallStartNs() > std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count()) {
                 child_->kill();
                 replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
                     return "its sandboxed process did not answer within " + std::to_string(watchdog_.count()) + " ms in its " + hook +
@@ -235,6 +235,14 @@ private:
                 });
             }
         }
+    }
+
+    // When the call the child is on now began: when the batch was sent, or when the child
+    // committed its last answer to it (each call has the whole watchdog time).
+    std::int64_t currentCallStartNs() {
+        const ExchangeControl& control = exchange_->control();
+        if (control.committedBytes.load(std::memory_order_acquire) == 0) return flight_.sentAtNs;
+        return std::max(flight_.sentAtNs, control.committedAtNs.load(std::memory_order_relaxed));
     }
 
     Done awaitAndReplayFlight() {

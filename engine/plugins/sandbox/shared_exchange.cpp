@@ -43,6 +43,8 @@ bool spinWhileEquals(const std::atomic<std::uint32_t>& word, std::uint32_t value
 
 }  // namespace
 
+std::int64_t steadyNowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
 SharedExchange SharedExchange::create() {
     const int fd = memfd_create("isochron-sandbox", MFD_CLOEXEC);
     if (fd < 0) throw systemError("memfd_create");
