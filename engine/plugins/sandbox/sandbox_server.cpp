@@ -92,6 +92,7 @@ private:
             error = e.what();
         }
         hookSegments_.clear();
+        inputForwardable_ = false;
         out_->put(Reply::Done);
         out_->put(static_cast<std::uint32_t>(ok));
         out_->putText(error);
@@ -108,6 +109,7 @@ private:
                 if (!instance_) throw std::logic_error("process before activate");
                 const auto port = request.get<std::uint32_t>();
                 takeItem(request, input_);
+                inputForwardable_ = true;
                 if (input_.item.segment) {
                     inputSegment_ = {ChildSegment::Origin::Input};
                     input_.segment.handle = &inputSegment_;
@@ -192,6 +194,12 @@ private:
     // ---- AbiNode
     const ParamSet& currentParams() const override { return params_; }
     std::int64_t inputProgressNs(std::uint32_t port) const override { return port < inputProgress_.size() ? inputProgress_[port] : kEndOfTime; }
+    // As in-process: forward hands over the item process() got, once.
+    void forwardItem(std::uint32_t port, const isochron_item& item) override {
+        if (!inputForwardable_ || &item != &input_.item) throw std::invalid_argument("forward takes the item process() got, once (emit any other)");
+        emitItem(port, item);
+        inputForwardable_ = false;
+    }
     void emitItem(std::uint32_t port, const isochron_item& item) override {
         const std::size_t mark = out_->used();
         try {
@@ -262,6 +270,7 @@ private:
     ExchangeWriter* out_ = nullptr;
     WireItem input_;
     ChildSegment inputSegment_{ChildSegment::Origin::Input};
+    bool inputForwardable_ = false;  // input_ is the item of the process call running and not forwarded yet
     std::deque<ChildSegment> hookSegments_;  // a deque: handles point at its elements
     std::list<ChildSegment> kept_;
 };
