@@ -42,6 +42,14 @@ protected:
     void describeNode(std::string nodeId, const OperatorDescriptor& descriptor, const std::vector<ResolvedPort>& inputs,
                       const std::vector<bool>& inputConnected, const std::vector<ResolvedPort>& outputs);
     const ResolvedPort& outputSpec(std::uint32_t port) const { return outputs_.at(port).spec; }
+    static AbiNode& self(const isochron_host* host) { return *static_cast<AbiNode*>(host->host_data); }
+    /// The host table's forward, checking everything and naming what is wrong.
+    static bool forward(const isochron_host* host, std::uint32_t port, const isochron_item* item);
+    /// Put `fast` in the host table in place of forward: a host that can tell the common case
+    /// cheaply handles it there and calls forward for the rest. [setup thread]
+    void setForward(bool (*fast)(const isochron_host*, std::uint32_t, const isochron_item*)) { host_.forward = fast; }
+    /// Log `message` as the error of the hook being run (the first one counts). [may allocate]
+    void logError(const char* message) { logged(ISOCHRON_LOG_ERROR, message); }
 
     // ---- What differs between in-process and sandboxed hosting (errors: throw std::invalid_argument)
     /// The node's parameters as they are now.
@@ -71,7 +79,6 @@ private:
     template <class F, class R> R guarded(F&& call, R fallback);
     void logged(std::uint32_t level, const char* message);
 
-    static AbiNode& self(const isochron_host* host) { return *static_cast<AbiNode*>(host->host_data); }
     // The host table's functions.
     static const char* nodeIdOf(const isochron_host* host);
     static bool getParam(const isochron_host* host, const char* name, isochron_param_value* value);
@@ -79,7 +86,6 @@ private:
     static bool getPort(const isochron_host* host, std::uint32_t direction, std::uint32_t index, isochron_port_info* info);
     static std::int64_t inputProgress(const isochron_host* host, std::uint32_t port);
     static bool emit(const isochron_host* host, std::uint32_t port, const isochron_item* item);
-    static bool forward(const isochron_host* host, std::uint32_t port, const isochron_item* item);
     // emit and forward: check the port, run `send`, name the port in its error.
     template <class Send> static bool sendOn(const isochron_host* host, std::uint32_t port, const isochron_item* item, Send&& send);
     static void emitProgress(const isochron_host* host, std::int64_t timeNs);

@@ -1,6 +1,7 @@
 #include "engine/plugins/abi_operator.h"
 
 #include <new>
+#include <stdexcept>
 
 #include "engine/memory/memory_pool.h"
 
@@ -27,6 +28,7 @@ template <class T> SegmentHandle allocateTyped(std::int64_t length, std::int64_t
 
 AbiOperator::AbiOperator(const isochron_operator_type& type, std::shared_ptr<const OperatorDescriptor> declared, std::string pluginFile)
     : type_(type), declared_(std::move(declared)), pluginFile_(std::move(pluginFile)) {
+    setForward(&forwardHandedOver);
     installPluginCrashNote();
     site_.text = "operator type '" + declared_->typeName + "' (plugin " + pluginFile_ + ")";
     {
@@ -52,6 +54,21 @@ void AbiOperator::onActivate() {
     }
     for (int i = 0; i < outputCount(); ++i) outputs.push_back(outputPort(i));
     describeNode(std::string(nodeId()), *declared_, inputs, connected, outputs);
+    outputTotal_ = static_cast<std::uint32_t>(outputs.size());
+    forwardFits_.assign(inputs.size() * outputs.size(), 0);
+    for (std::size_t in = 0; in < inputs.size(); ++in) {
+        const PortType& arriving = inputs[in].type;
+        const bool carriesSamples = arriving.kind == ItemKind::Signal || arriving.kind == ItemKind::Frame;
+        if (!arriving.kind || (carriesSamples && !arriving.sampleType)) continue;  // decided per item
+        for (std::size_t out = 0; out < outputs.size(); ++out) {
+            try {
+                checkFits(*arriving.kind, arriving.sampleType.value_or(SampleType::None), outputs[out]);
+                forwardFits_[in * outputs.size() + out] = 1;
+            } catch (const std::invalid_argument&) {
+                // left 0: forward checks each item and names the mismatch
+            }
+        }
+    }
     site_.text = "node '" + std::string(nodeId()) + "' (plugin " + pluginFile_ + ")";
     view_.reserve();
     changedName_.reserve(64);
@@ -66,7 +83,9 @@ void AbiOperator::process(int inputPort, Item&& item) {
     clearError();
     PluginCallScope scope(site_, "process");
     input_ = &item;
-    const bool ok = instance_->process(instance_, static_cast<std::uint32_t>(inputPort), &view_.view(item));
+    inputView_ = &view_.view(item);
+    fitsOfInput_ = forwardFits_.data() + static_cast<std::size_t>(inputPort) * outputTotal_;
+    const bool ok = instance_->process(instance_, static_cast<std::uint32_t>(inputPort), inputView_);
     input_ = nullptr;
     endHook(ok, "process");
 }
@@ -119,7 +138,7 @@ void AbiOperator::onDeactivate() {
     endHook(true, "deactivate");
 }
 
-void AbiOperator::endHook(bool ok, const char* hook) {
+void AbiOperator::endHookSlowly(bool ok, const char* hook) {
     while (hookSlots_) freeSlot(hookSlots_);
     if (!ok) throw OperatorError(takeError(hook));
 }
@@ -134,6 +153,22 @@ void AbiOperator::forwardItem(std::uint32_t port, const isochron_item& item) {
     Item handedOver = std::move(*input_);
     input_ = nullptr;
     Operator::emit(static_cast<int>(port), std::move(handedOver));
+}
+
+bool AbiOperator::forwardHandedOver(const isochron_host* host, std::uint32_t port, const isochron_item* item) {
+    auto& node = static_cast<AbiOperator&>(self(host));
+    if (!node.input_ || item != node.inputView_ || port >= node.outputTotal_ || !node.fitsOfInput_[port]) [[unlikely]] {
+        return forward(host, port, item);
+    }
+    Item handedOver = std::move(*node.input_);
+    node.input_ = nullptr;
+    try {
+        node.Operator::emit(static_cast<int>(port), std::move(handedOver));
+    } catch (const std::exception& e) {
+        node.logError(e.what());
+        return false;
+    }
+    return true;
 }
 
 AbiOperator::SegmentSlot* AbiOperator::newSlot(SegmentHandle segment, bool kept) {

@@ -5,8 +5,10 @@
 // the node and names it; a crash is named by the crash note (plugin_crash_note.h).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/operators/operator.h"
 #include "engine/plugins/abi_items.h"
@@ -37,7 +39,10 @@ protected:
 private:
     struct SegmentSlot;
     /// Fails the hook with the plugin's error unless `ok`; frees the hook's unkept segments.
-    void endHook(bool ok, const char* hook);
+    void endHook(bool ok, const char* hook) {
+        if (hookSlots_ || !ok) [[unlikely]] endHookSlowly(ok, hook);
+    }
+    void endHookSlowly(bool ok, const char* hook);
 
     // AbiNode
     const ParamSet& currentParams() const override { return params(); }
@@ -54,6 +59,10 @@ private:
     bool sourceAdmitted() const override { return admissionOpen(); }
     void warning(std::string message) override { warn(std::move(message)); }
 
+    /// The host table's forward: hands the item over at once when the current input's items always
+    /// fit the output (decided at activation); anything else takes AbiNode's checked forward.
+    static bool forwardHandedOver(const isochron_host* host, std::uint32_t port, const isochron_item* item);
+
     SegmentSlot* newSlot(SegmentHandle segment, bool kept);
     void freeSlot(SegmentSlot* slot);
 
@@ -64,6 +73,10 @@ private:
     const isochron_operator* instance_ = nullptr;
     AbiItemView view_;
     Item* input_ = nullptr;  // the item being processed, which forward hands over
+    const isochron_item* inputView_ = nullptr;  // the view of it the plugin got
+    std::vector<std::uint8_t> forwardFits_;  // [input * outputs + output]: every item of that input fits that output
+    const std::uint8_t* fitsOfInput_ = nullptr;  // forwardFits_'s row of the input being processed
+    std::uint32_t outputTotal_ = 0;
     std::string changedName_;     // a live parameter's name, NUL-terminated for the plugin
     SegmentSlot* hookSlots_ = nullptr;  // segments made during the current hook, freed when it returns
     SegmentSlot* keptSlots_ = nullptr;  // segments the plugin retained

@@ -9,10 +9,6 @@
 namespace isochron {
 namespace {
 
-// The innermost plugin call of this thread. Initial-exec TLS: the handler must read it without
-// the dynamic loader (the engine library is loaded with the program, never by dlopen).
-__attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* currentCall = nullptr;
-
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 struct sigaction previousActions[sizeof kSignals / sizeof kSignals[0]];
 
@@ -37,15 +33,10 @@ void onFatalSignal(int signal) {
 
 }  // namespace
 
-PluginCallScope::PluginCallScope(const PluginCallSite& site, const char* hook) noexcept
-    : site_(&site), hook_(hook), previous_(currentCall) {
-    currentCall = this;
-}
-
-PluginCallScope::~PluginCallScope() { currentCall = previous_; }
+__attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* innermostPluginCall = nullptr;
 
 void writeCrashNote(int signal) noexcept {
-    const PluginCallScope* call = currentCall;
+    const PluginCallScope* call = innermostPluginCall;
     if (!call) return;
     put("isochron: ");
     put(call->site_->text.c_str());

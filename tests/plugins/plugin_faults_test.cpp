@@ -73,6 +73,32 @@ TEST_CASE("a plugin operator that throws disables its node; the rest of the grap
     }
 }
 
+TEST_CASE("forward refuses an item handed over already and one its output does not carry, in-process and sandboxed; the node is disabled",
+          "[plugins][faults]") {
+    ScratchFolder folder("forward");
+    const std::string flawed = fixturePlugin("flawed").string();
+    struct Case {
+        const char* type;
+        const char* failure;
+        int passedOn;  // items that reached 'after' before the failure
+    };
+    for (const Case& flaw : {Case{"flawed.forwards_twice", "emit on output 'out': forward takes the item process() got, once", 1},
+                             Case{"flawed.forwards_mistyped", "emit on output 'out': a signal item does not fit output 'out' (signal<f64>)", 0}}) {
+        for (const char* hosting : {"", " --sandbox"}) {
+            INFO(flaw.type << hosting);
+            const auto report = folder.path() / "report.json";
+            const Result r = runRunner(writeFaultGraph(folder.path(), flaw.type).string() + " --plugin " + flawed + hosting + " --report " + report.string());
+            INFO(r.output);
+            CHECK(r.status == 2);
+            CHECK_THAT(r.output, Contains("error: node 'faulty': " + std::string(flaw.failure)));
+            const nlohmann::json json = readJson(report);
+            CHECK(json["outputs"]["healthy"]["samples"] == 8000);
+            CHECK(json["nodes"]["faulty"]["items_in"] == 1);
+            CHECK(json["nodes"]["after"]["items_in"] == flaw.passedOn);
+        }
+    }
+}
+
 TEST_CASE("isochron-run loads --plugin files and discovered plugins, and lists them with their origin", "[plugins][runner]") {
     ScratchFolder folder("runner");
     const Result listed = runRunner("--plugin " + examplePlugin("biquad").string() + " --list-operators --list-plugins");

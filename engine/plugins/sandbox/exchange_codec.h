@@ -87,6 +87,8 @@ public:
         std::memcpy(&value, take(sizeof(T), alignof(T)), sizeof(T));
         return value;
     }
+    /// Whether everything was read.
+    bool atEnd() const { return at_ >= size_; }
     /// A text written by putText; points into the area (NUL-terminated).
     const char* text() {
         const auto length = get<std::uint32_t>();

@@ -1,8 +1,9 @@
 // The messages between a sandboxed node's host (SandboxedOperator) and its child process
 // (SandboxServer), written with exchange_codec.h.
 //
-// A request: its kind, the progress the host deferred (see below), the progress of every input,
-// then what the kind needs:
+// A request: the number of hook calls in it (several while items stream in: see
+// sandboxed_operator.cpp), then each call: its kind, the progress the host deferred (see below),
+// the progress of every input, then what the kind needs:
 //   Activate           node id, parameters (JSON object), inputs (name, type, group index,
 //                      connected), outputs (name, type, group index)
 //   Process            input port, item (samples inline)
@@ -10,9 +11,9 @@
 //   Finish             -
 //   ParameterChanged   name, value (JSON)
 //   Deactivate         -   (the child answers, then exits)
-// The response: records in the order the hook made them (Emit: port and item; Progress: time;
-// Warning: text), then Done: whether the hook succeeded, its error, and a source's state and
-// wake time.
+// The response, for each call in order: records in the order the hook made them (Emit: port and
+// item; Progress: time; Warning: text), then Done: whether the hook succeeded, its error, and a
+// source's state and wake time. The child stops at the first call that fails.
 //
 // Progress is deferred: the host does not ask the child when input progress rises, it sends the
 // new progress with the next request and the child runs the progress hook first. Meanwhile the

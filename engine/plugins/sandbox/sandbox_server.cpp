@@ -41,23 +41,31 @@ public:
         if (instance_ && instance_->destroy) instance_->destroy(instance_);
     }
 
-    /// Answer requests until Deactivate.
+    /// Answer requests until Deactivate. A request holds one or more hook calls, answered in order;
+    /// each finished answer is committed at once, so the host keeps what came before a crash. The
+    /// calls after one that failed are not run (the host disables the node at the failure).
     void serve() {
         std::uint32_t sequence = 0;
         for (bool running = true; running;) {
             sequence = exchange_.awaitRequest(sequence);
-            ExchangeReader request(exchange_.requests(), exchange_.control().requestBytes);
+            const ExchangeControl& control = exchange_.control();
+            ExchangeReader request(exchange_.requests(control.requestArea), control.requestBytes);
             ExchangeWriter response(exchange_.responses(), SharedExchange::kAreaBytes);
             out_ = &response;
-            running = answer(request);
+            bool ok = true;
+            for (auto calls = request.get<std::uint32_t>(); calls > 0 && ok && running; --calls) {
+                ok = answer(request, running);
+                exchange_.commitResponse(response.used());
+            }
             out_ = nullptr;
             exchange_.sendResponse(response.used());
         }
     }
 
 private:
-    // One request: read it, run the hooks, end the response with Done. False after Deactivate.
-    bool answer(ExchangeReader& request) {
+    // One hook call: read it, run the hooks, end its answer with Done; whether the hook succeeded.
+    // `running` becomes false after Deactivate.
+    bool answer(ExchangeReader& request, bool& running) {
         const auto kind = request.get<Request>();
         bool ok = true;
         std::string error;
@@ -84,12 +92,14 @@ private:
             error = e.what();
         }
         hookSegments_.clear();
+        inputForwardable_ = false;
         out_->put(Reply::Done);
         out_->put(static_cast<std::uint32_t>(ok));
         out_->putText(error);
         out_->put(sourceState);
         out_->put(wakeAtNs);
-        return kind != Request::Deactivate;
+        running = kind != Request::Deactivate;
+        return ok;
     }
 
     bool run(Request kind, ExchangeReader& request, std::uint32_t& sourceState, std::int64_t& wakeAtNs) {
@@ -99,6 +109,7 @@ private:
                 if (!instance_) throw std::logic_error("process before activate");
                 const auto port = request.get<std::uint32_t>();
                 takeItem(request, input_);
+                inputForwardable_ = true;
                 if (input_.item.segment) {
                     inputSegment_ = {ChildSegment::Origin::Input};
                     input_.segment.handle = &inputSegment_;
@@ -183,6 +194,12 @@ private:
     // ---- AbiNode
     const ParamSet& currentParams() const override { return params_; }
     std::int64_t inputProgressNs(std::uint32_t port) const override { return port < inputProgress_.size() ? inputProgress_[port] : kEndOfTime; }
+    // As in-process: forward hands over the item process() got, once.
+    void forwardItem(std::uint32_t port, const isochron_item& item) override {
+        if (!inputForwardable_ || &item != &input_.item) throw std::invalid_argument("forward takes the item process() got, once (emit any other)");
+        emitItem(port, item);
+        inputForwardable_ = false;
+    }
     void emitItem(std::uint32_t port, const isochron_item& item) override {
         const std::size_t mark = out_->used();
         try {
@@ -253,6 +270,7 @@ private:
     ExchangeWriter* out_ = nullptr;
     WireItem input_;
     ChildSegment inputSegment_{ChildSegment::Origin::Input};
+    bool inputForwardable_ = false;  // input_ is the item of the process call running and not forwarded yet
     std::deque<ChildSegment> hookSegments_;  // a deque: handles point at its elements
     std::list<ChildSegment> kept_;
 };

@@ -1,6 +1,9 @@
 #include "engine/plugins/sandbox/sandboxed_operator.h"
 
+#include <algorithm>
+#include <cstring>
 #include <optional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +13,6 @@
 #include "engine/plugins/sandbox/sandbox_process.h"
 #include "engine/plugins/sandbox/sandbox_protocol.h"
 #include "engine/plugins/sandbox/shared_exchange.h"
-#include "engine/time/wall_clock.h"
 
 namespace isochron {
 namespace {
@@ -19,18 +21,44 @@ using namespace sandbox;
 
 /// How often a waiting host looks whether its child is still alive.
 constexpr std::chrono::milliseconds kLivenessSlice{20};
+/// Items that arrived in the graph closer together than this (a file read ahead, a backlog) are a
+/// stream worth batching; a slower one (a live source's blocks) is answered item by item, at once.
+constexpr TimeNs kStreamingGapNs = 1'000'000;
+/// A batch is sent once it holds this many hook calls or this many bytes.
+constexpr std::uint32_t kBatchCalls = 64;
+constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
 
+// Each hook call is a record in a request; while items stream in, process() batches them: the host
+// writes the next batch in one request area while the child answers the last from the other, and
+// replays an answer when it has arrived (or when the batch after it is full, waiting then). So a
+// doorbell and two context switches serve up to kBatchCalls items instead of one, and the child
+// works while the rest of the graph runs. Outputs come up to two batches late while items stream
+// (all are out when the input ends: finish waits for every answer); every other hook, and items
+// of a slow stream, are answered before the hook returns.
 class SandboxedOperator final : public Operator {
 public:
     SandboxedOperator(std::filesystem::path pluginFile, std::shared_ptr<const OperatorDescriptor> declared, std::chrono::milliseconds watchdog)
         : pluginFile_(std::move(pluginFile)), declared_(std::move(declared)), watchdog_(watchdog) {}
+
+    HeldState heldState() const override {
+        HeldState held;
+        held.items = staged_.inputs.size() + flight_.inputs.size();
+        held.bytes = (staged_.writer ? staged_.writer->used() : 0) + (flight_.pending ? flight_.bytes : 0);
+        held.peakItems = peakHeldItems_;
+        held.peakBytes = peakHeldBytes_;
+        return held;
+    }
 
 protected:
     void onActivate() override {
         exchange_.emplace(SharedExchange::create());
         child_.emplace(pluginFile_, declared_->typeName, exchange_->fd());
         view_.reserve();
-        ExchangeWriter out = begin(Request::Activate);
+        for (Batch* batch : {&staged_, &flight_}) {
+            batch->inputs.reserve(kBatchCalls);
+            batch->hooks.reserve(kBatchCalls);
+        }
+        ExchangeWriter& out = record(Request::Activate, "activate", Item());
         out.putText(std::string(nodeId()));
         nlohmann::json params = nlohmann::json::object();
         for (const auto& [name, value] : this->params().all()) params[name] = paramValueToJson(value);
@@ -42,52 +70,71 @@ protected:
         }
         out.put(static_cast<std::uint32_t>(outputCount()));
         for (int i = 0; i < outputCount(); ++i) putPort(out, outputPort(i));
-        call(out, "activate");
+        answerAll();
     }
 
     void process(int inputPort, Item&& item) override {
-        ExchangeWriter out = begin(Request::Process);
-        out.put(static_cast<std::uint32_t>(inputPort));
+        // Arrival times are the sources' wall clock stamps: no clock read here.
+        const TimeNs arrived = item.arrivalNs();
+        const bool streaming = arrived > 0 && arrived - lastArrivalNs_ < kStreamingGapNs;
+        lastArrivalNs_ = arrived;
+        if (flight_.pending && exchange_->responseArrived(flight_.sequence)) replayFlight();
         const isochron_item& view = view_.view(item);
+        ExchangeWriter& out = record(Request::Process, "process", std::move(item));
+        out.put(static_cast<std::uint32_t>(inputPort));
         putItemHead(out, view);
         if (view.segment) putInlineSamples(out, *view.segment);
-        input_ = &item;
-        call(out, "process");
-        input_ = nullptr;
+        noteHeld();
+        if (!streaming) {
+            answerAll();
+        } else if (staged_.hooks.size() >= kBatchCalls || staged_.writer->used() >= kBatchBytes) {
+            if (flight_.pending) awaitAndReplayFlight();
+            sendStaged();
+        }
     }
 
     SourceStatus onProduce() override {
-        ExchangeWriter out = begin(Request::Produce);
+        ExchangeWriter& out = record(Request::Produce, "produce", Item());
         out.put(productionBudget());
         out.put(static_cast<std::uint32_t>(admissionOpen()));
-        const Done done = call(out, "produce");
+        const Done done = answerAll();
         if (done.sourceState == ISOCHRON_SOURCE_PRODUCED) return SourceStatus::produced();
         if (done.sourceState == ISOCHRON_SOURCE_WAITING) return SourceStatus::waitUntil(done.wakeAtNs);
         return SourceStatus::finished();
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
-        pendingProgress_ = inputProgress;  // sent with the next request (see sandbox_protocol.h)
+        pendingProgress_ = inputProgress;  // sent with the next hook call (see sandbox_protocol.h)
+        if (flight_.pending && exchange_->responseArrived(flight_.sequence)) replayFlight();
         return promised_;
     }
 
     void onFinish() override {
-        ExchangeWriter out = begin(Request::Finish);
-        call(out, "finish");
+        record(Request::Finish, "finish", Item());
+        answerAll();
     }
 
     void onParameterChanged(std::string_view name) override {
-        ExchangeWriter out = begin(Request::ParameterChanged);
+        ExchangeWriter& out = record(Request::ParameterChanged, "parameter_changed", Item());
         out.putText(name);
         out.putText(paramValueToJson(params().get(name)).dump());
-        call(out, "parameter_changed");
+        answerAll();
     }
 
     void onDeactivate() override {
         if (!child_ || child_->ended()) return;
-        ExchangeWriter out = begin(Request::Deactivate);
         try {
-            call(out, "deactivate");
+            // What is still batched belongs to a run that was stopped: it is not run, and the
+            // answer in flight is not replayed (the outputs are closed).
+            staged_.clear();
+            if (flight_.pending) {
+                flight_.hooks.clear();  // nothing to replay, even from a child that fails now
+                flight_.inputs.clear();
+                awaitFlight();
+            }
+            flight_.clear();
+            record(Request::Deactivate, "deactivate", Item());
+            answerAll();
         } catch (const OperatorError& e) {
             warn(e.what());
         }
@@ -98,6 +145,25 @@ private:
     struct Done {
         std::uint32_t sourceState = ISOCHRON_SOURCE_FINISHED;
         std::int64_t wakeAtNs = 0;
+        std::size_t calls = 0;  // calls answered (replay)
+    };
+
+    // Hook calls written into one request area, or sent and not yet answered.
+    struct Batch {
+        std::uint32_t area = 0;
+        std::optional<ExchangeWriter> writer;  // staged: the request being written
+        std::vector<const char*> hooks;        // each call's hook, in order
+        std::vector<Item> inputs;              // each call's input item (process), else a progress marker
+        bool pending = false;                  // flight: sent, answer not replayed yet
+        std::uint32_t sequence = 0;            // flight: the request's sequence number
+        std::size_t bytes = 0;                 // flight: the request's size
+        std::int64_t sentAtNs = 0;             // flight: when it was sent (steadyNowNs)
+        void clear() {
+            writer.reset();
+            hooks.clear();
+            inputs.clear();
+            pending = false;
+        }
     };
 
     static void putPort(ExchangeWriter& out, const ResolvedPort& port) {
@@ -106,46 +172,129 @@ private:
         out.put(static_cast<std::uint32_t>(port.groupIndex));
     }
 
-    // A request of `kind` with the deferred progress and every input's progress.
-    ExchangeWriter begin(Request kind) {
-        if (!child_ || child_->ended()) throw OperatorError("its sandboxed process is gone (" + (child_ ? child_->ending() : std::string("never started")) + ")");
-        ExchangeWriter out(exchange_->requests(), SharedExchange::kAreaBytes);
+    // Start a hook call of `kind` in the staged request, with the deferred progress and every
+    // input's progress; `input` is the item it processes (kept for samples the plugin sends on).
+    ExchangeWriter& record(Request kind, const char* hook, Item&& input) {
+        if (!child_) throw OperatorError("its sandboxed process never started");
+        if (!staged_.writer) {
+            staged_.writer.emplace(exchange_->requests(staged_.area), SharedExchange::kAreaBytes);
+            staged_.writer->put(std::uint32_t{0});  // the number of calls, filled in by sendStaged
+        }
+        ExchangeWriter& out = *staged_.writer;
         out.put(kind);
         out.put(static_cast<std::uint32_t>(pendingProgress_.has_value()));
         if (pendingProgress_) out.put(*pendingProgress_);
         pendingProgress_.reset();
         out.put(static_cast<std::uint32_t>(inputCount()));
         for (int i = 0; i < inputCount(); ++i) out.put(inputProgress(i));
+        staged_.hooks.push_back(hook);
+        staged_.inputs.push_back(std::move(input));
         return out;
     }
 
-    // Send the request, wait for the answer (watching the child), replay what the hook emitted.
-    Done call(const ExchangeWriter& request, const char* hook) {
-        exchange_->sendRequest(request.used());
-        const std::uint32_t expected = exchange_->control().requestSequence.load(std::memory_order_relaxed);
-        const TimeNs deadline = wallClockNs() + std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count();
-        while (!exchange_->awaitResponse(expected, kLivenessSlice)) {
-            if (child_->ended()) {
-                throw OperatorError("its sandboxed process " + child_->ending());
-            }
-            if (wallClockNs() > deadline) {
-                child_->kill();
-                throw OperatorError("its sandboxed process did not answer within " + std::to_string(watchdog_.count()) +
-                                    " ms (the watchdog killed it)");
-            }
-        }
-        return replay(hook);
+    // Send the staged calls (nothing may be in flight).
+    void sendStaged() {
+        if (child_->ended()) throw OperatorError("its sandboxed process is gone (" + child_->ending() + ")");
+        const auto calls = static_cast<std::uint32_t>(staged_.hooks.size());
+        std::memcpy(staged_.writer->area(), &calls, sizeof calls);
+        const std::size_t bytes = staged_.writer->used();
+        const std::uint32_t sequence = exchange_->sendRequest(staged_.area, bytes);
+        const std::uint32_t nextArea = staged_.area ^ 1u;
+        std::swap(staged_, flight_);
+        staged_.clear();
+        staged_.area = nextArea;
+        flight_.writer.reset();
+        flight_.pending = true;
+        flight_.sequence = sequence;
+        flight_.bytes = bytes;
+        flight_.sentAtNs = steadyNowNs();
     }
 
-    Done replay(const char* hook) {
-        ExchangeReader in(exchange_->responses(), exchange_->control().responseBytes);
+    // Send what is staged and replay every answer; the last call's result.
+    Done answerAll() {
+        if (flight_.pending) awaitAndReplayFlight();
+        sendStaged();
+        return awaitAndReplayFlight();
+    }
+
+    // Wait for the answer in flight, watching the child (a child that died or overran the watchdog
+    // fails the hook, after what it answered before is replayed).
+    void awaitFlight() {
+        while (!exchange_->awaitResponse(flight_.sequence, kLivenessSlice)) {
+            if (child_->ended()) {
+                const std::string ending = child_->ending();
+                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
+                    return "its sandboxed process " + ending + " in its " + hook + " hook";
+                });
+            }
+            if (steadyNowNs() - currentCallStartNs() > std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count()) {
+                child_->kill();
+                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
+                    return "its sandboxed process did not answer within " + std::to_string(watchdog_.count()) + " ms in its " + hook +
+                           " hook (the watchdog killed it)";
+                });
+            }
+        }
+    }
+
+    // When the call the child is on now began: when the batch was sent, or when the child
+    // committed its last answer to it (each call has the whole watchdog time).
+    std::int64_t currentCallStartNs() {
+        const ExchangeControl& control = exchange_->control();
+        if (control.committedBytes.load(std::memory_order_acquire) == 0) return flight_.sentAtNs;
+        return std::max(flight_.sentAtNs, control.committedAtNs.load(std::memory_order_relaxed));
+    }
+
+    Done awaitAndReplayFlight() {
+        awaitFlight();
+        return replayFlight();
+    }
+
+    // Replay the answers of a child that is gone, then fail with what `failure` says for the hook
+    // it was running (which need not be the hook the engine is running now: items are batched).
+    template <class Failure> [[noreturn]] void replayAnswered(std::size_t bytes, Failure&& failure) {
+        flight_.pending = false;
+        const std::size_t answered = replay(bytes).calls;
+        const std::string message = failure(answered < flight_.hooks.size() ? flight_.hooks[answered] : "last");
+        flight_.clear();
+        throw OperatorError(message);
+    }
+
+    Done replayFlight() {
+        flight_.pending = false;
+        const Done done = replay(exchange_->control().responseBytes);
+        flight_.clear();
+        return done;
+    }
+
+    // Emit what the calls in flight emitted, in order; a call that failed fails this hook.
+    Done replay(std::size_t bytes) {
+        ExchangeReader in(exchange_->responses(), bytes);
+        Done done;
+        std::size_t call = 0;
+        for (; call < flight_.hooks.size() && !in.atEnd(); ++call) done = replayCall(in, call);
+        done.calls = call;
+        return done;
+    }
+
+    Done replayCall(ExchangeReader& in, std::size_t call) {
         for (;;) {
             switch (in.get<Reply>()) {
                 case Reply::Emit: {
                     const auto port = in.get<std::uint32_t>();
                     takeItem(in, emitted_);
-                    if (emitted_.item.segment) resolveSamples();
                     if (port >= static_cast<std::uint32_t>(outputCount())) throw OperatorError("emit on output #" + std::to_string(port) + ": there is no such output");
+                    const Item& input = flight_.inputs[call];
+                    if (isWholeInput(input)) {  // passed through: the input item itself goes on (shared)
+                        try {
+                            checkFits(input.kind(), input.sampleType(), outputPort(static_cast<int>(port)));
+                        } catch (const std::invalid_argument& e) {
+                            throw OperatorError("emit on output '" + outputPort(static_cast<int>(port)).name + "': " + e.what());
+                        }
+                        emit(static_cast<int>(port), Item(input));
+                        break;
+                    }
+                    if (emitted_.item.segment) resolveSamples(input);
                     try {
                         emit(static_cast<int>(port), engineItemFromAbi(emitted_.item, outputPort(static_cast<int>(port))));
                     } catch (const std::invalid_argument& e) {
@@ -166,27 +315,45 @@ private:
                     Done done;
                     done.sourceState = in.get<std::uint32_t>();
                     done.wakeAtNs = in.get<std::int64_t>();
-                    if (!ok) throw OperatorError(error.empty() ? std::string("its ") + hook + " hook failed without saying why" : error);
+                    if (!ok) {
+                        const char* hook = flight_.hooks[call];
+                        throw OperatorError(error.empty() ? std::string("its ") + hook + " hook failed without saying why" : error);
+                    }
                     return done;
                 }
             }
         }
     }
 
-    // Point an emitted segment at its samples: in the response area, or the input item's (shared).
-    void resolveSamples() {
+    // Whether the item just read is the signal `input` as it came (the plugin forwarded or emitted
+    // its samples unchanged).
+    bool isWholeInput(const Item& input) const {
+        const isochron_segment& segment = emitted_.segment;
+        return emitted_.item.kind == ISOCHRON_ITEM_SIGNAL && emitted_.item.segment && emitted_.samplesAt == SamplesAt::InputItem &&
+               input.kind() == ItemKind::Signal && segment.start_index == input.segment().startIndex() &&
+               segment.length == input.segment().length() && segment.sample_type == abiSampleType(input.sampleType());
+    }
+
+    // Point an emitted segment at its samples: in the response area, or `input`'s (shared).
+    void resolveSamples(const Item& input) {
         isochron_segment& segment = emitted_.segment;
         if (emitted_.samplesAt == SamplesAt::Responses) {
             segment.samples = exchange_->responses() + emitted_.responseOffset;
         } else if (emitted_.samplesAt == SamplesAt::InputItem) {
-            if (!input_ || !input_->segment().list()) throw OperatorError("the plugin emitted input samples outside of process");
-            const SegmentHandle& whole = input_->segment();
+            if (input.isProgress() || !input.segment().list()) throw OperatorError("the plugin emitted input samples outside of process");
+            const SegmentHandle& whole = input.segment();
             if (segment.start_index < whole.startIndex() || segment.start_index + segment.length > whole.endIndex()) {
                 throw OperatorError("the plugin emitted input samples outside of its input segment");
             }
             sharedInput_ = shareSubsegment(whole, segment.start_index, segment.length);
             segment.handle = &sharedInput_;
         }
+    }
+
+    void noteHeld() {
+        const HeldState held = heldState();
+        if (held.items > peakHeldItems_) peakHeldItems_ = held.items;
+        if (held.bytes > peakHeldBytes_) peakHeldBytes_ = held.bytes;
     }
 
     std::filesystem::path pluginFile_;
@@ -196,10 +363,14 @@ private:
     std::optional<SandboxProcess> child_;
     AbiItemView view_;
     WireItem emitted_;
-    const Item* input_ = nullptr;  // the item being processed, whose samples the plugin may emit again
+    Batch staged_;  // calls being written, not sent
+    Batch flight_;  // calls sent, whose answer is not replayed yet
     SegmentHandle sharedInput_;
     std::optional<TimeNs> pendingProgress_;
     TimeNs promised_ = kBeginningOfTime;
+    TimeNs lastArrivalNs_ = 0;
+    std::uint64_t peakHeldItems_ = 0;
+    std::uint64_t peakHeldBytes_ = 0;
 };
 
 }  // namespace

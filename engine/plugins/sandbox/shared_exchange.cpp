@@ -16,9 +16,10 @@
 namespace isochron::sandbox {
 namespace {
 
-// The control block gets a page of its own; the areas follow, page aligned.
+// The control block gets a page of its own; the areas follow, page aligned: two for requests, then
+// the one for responses.
 constexpr std::size_t kControlBytes = 4096;
-constexpr std::size_t kMappingBytes = kControlBytes + 2 * SharedExchange::kAreaBytes;
+constexpr std::size_t kMappingBytes = kControlBytes + 3 * SharedExchange::kAreaBytes;
 // Polls before sleeping: a few microseconds, in which a hook on a short segment often answers (sparing
 // two futex calls); longer spins only burn the core the other side needs on a busy machine.
 constexpr int kSpins = 30;
@@ -41,6 +42,8 @@ bool spinWhileEquals(const std::atomic<std::uint32_t>& word, std::uint32_t value
 }
 
 }  // namespace
+
+std::int64_t steadyNowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 SharedExchange SharedExchange::create() {
     const int fd = memfd_create("isochron-sandbox", MFD_CLOEXEC);
@@ -69,7 +72,7 @@ SharedExchange::SharedExchange(int fd, std::byte* mapping)
       mapping_(mapping),
       control_(reinterpret_cast<ExchangeControl*>(mapping)),
       requests_(mapping + kControlBytes),
-      responses_(mapping + kControlBytes + kAreaBytes) {}
+      responses_(mapping + kControlBytes + 2 * kAreaBytes) {}
 
 SharedExchange::SharedExchange(SharedExchange&& other) noexcept { *this = std::move(other); }
 
@@ -87,10 +90,13 @@ SharedExchange::~SharedExchange() {
     if (fd_ >= 0) close(fd_);
 }
 
-void SharedExchange::sendRequest(std::size_t bytes) {
+std::uint32_t SharedExchange::sendRequest(std::uint32_t area, std::size_t bytes) {
+    control_->requestArea = area;
     control_->requestBytes = bytes;
-    control_->requestSequence.fetch_add(1, std::memory_order_seq_cst);
+    control_->committedBytes.store(0, std::memory_order_relaxed);
+    const std::uint32_t sequence = control_->requestSequence.fetch_add(1, std::memory_order_seq_cst) + 1;
     if (control_->childSleeping.load(std::memory_order_seq_cst)) futexWake(control_->requestSequence);
+    return sequence;
 }
 
 bool SharedExchange::awaitResponse(std::uint32_t sequence, std::chrono::milliseconds slice) {
