@@ -7,6 +7,7 @@ sides are measured in one run on the same machine; usable alone:
   bench_scipy_filters.py oaconvolve TAPS SECONDS    the same by scipy.signal.oaconvolve (FFT overlap-add, float32)
   bench_scipy_filters.py sosfilt SECTIONS SECONDS   Butterworth lowpass of 2 x SECTIONS poles by scipy.signal.sosfilt
                                                     (the faster of float32 and float64)
+  bench_scipy_filters.py sosfilt8 SECTIONS SECONDS  the same on 8 channels at once (an 8 x N array, axis -1)
 """
 import sys
 import time
@@ -44,6 +45,11 @@ def main():
     elif kind == "sosfilt":
         sos = scipy.signal.butter(2 * size, 4000.0, output="sos", fs=RATE)
         rate = max(samples_per_second(lambda: scipy.signal.sosfilt(sos.astype(dtype), x.astype(dtype)), seconds / 2)
+                   for dtype in (np.float32, np.float64))
+    elif kind == "sosfilt8":
+        sos = scipy.signal.butter(2 * size, 4000.0, output="sos", fs=RATE)
+        channels = x.reshape(8, LENGTH // 8)
+        rate = max(samples_per_second(lambda: scipy.signal.sosfilt(sos.astype(dtype), channels.astype(dtype), axis=-1), seconds / 2)
                    for dtype in (np.float32, np.float64))
     else:
         raise SystemExit("unknown operation " + kind)

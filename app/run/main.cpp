@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "app/run/command_line.h"
@@ -148,6 +149,25 @@ void printDevices() {
     print(listPlaybackDevices(), "output");
 }
 
+/// What each wire carries, where the graph knows (channel labels, mic positions), and the geometries
+/// array operators took from their inputs: the lines `--check` adds after "valid".
+void printWireChannels(const ValidatedGraph& graph) {
+    for (const ValidatedEdge& e : graph.edges) {
+        const ValidatedNode& from = graph.nodes[static_cast<std::size_t>(e.fromNode)];
+        const ChannelLayout& layout = from.outputChannels[static_cast<std::size_t>(e.fromPort)];
+        if (layout.empty()) continue;
+        std::cout << "  " << from.id << "." << from.outputs[static_cast<std::size_t>(e.fromPort)].name << " -> "
+                  << graph.nodes[static_cast<std::size_t>(e.toNode)].id << "." << graph.nodes[static_cast<std::size_t>(e.toNode)].inputs[static_cast<std::size_t>(e.toPort)].name
+                  << ": ";
+        for (std::size_t c = 0; c < layout.size(); ++c) std::cout << (c ? ", " : "") << describeChannel(layout[c]);
+        std::cout << "\n";
+    }
+    for (const ValidatedNode& node : graph.nodes) {
+        if (node.inputs.empty() || !node.descriptor->findParam("geometry")) continue;
+        if (node.params.getString("geometry").starts_with("{")) std::cout << "  node '" << node.id << "': array geometry from the mic positions its inputs carry\n";
+    }
+}
+
 int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry) {
     GraphSpec spec = loadGraphFile(options.graphPath);
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
@@ -157,6 +177,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (options.checkOnly) {
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
+            printWireChannels(graph);
             for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
         }
         return 0;
@@ -165,10 +186,12 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     Engine engine(graph, scheduler);
     // What the nodes chose or warned about while starting (a recording standing in for a missing device)
     // matters now, not in the summary after a long run.
+    std::map<std::string, std::size_t, std::less<>> warningsShown;  // not repeated in the summary
     if (!options.quiet) {
         for (const NodeContext* node : engine.nodes()) {
             for (const auto& notice : node->notices) std::cerr << "isochron-run: node '" << node->id << "': " << notice << "\n";
             for (const auto& warning : node->warnings) std::cerr << "isochron-run: warning: node '" << node->id << "': " << warning << "\n";
+            warningsShown[node->id] = node->warnings.size();
         }
     }
     std::shared_ptr<SnapshotChannel> telemetry;
@@ -214,7 +237,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     RunSummary summary = summarizeRun(engine, outcome);
     if (!options.quiet) {
         std::cout << summary.toText() << std::flush;
-        std::cerr << summary.problemsText();
+        std::cerr << summary.problemsText(warningsShown);
     } else {
         for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";
     }

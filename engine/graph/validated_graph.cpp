@@ -1,5 +1,6 @@
 #include "engine/graph/validated_graph.h"
 
+#include "engine/graph/channel_layouts.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/graph_paths.h"
 #include "engine/graph/subgraph.h"
@@ -25,34 +26,48 @@ int findPort(const std::vector<ResolvedPort>& ports, const std::string& name) {
     return -1;
 }
 
+// Edit distance between two names (insertions, deletions, substitutions).
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
 // The closest registered type name, to suggest on a typo.
 std::string closestTypeName(const OperatorRegistry& registry, const std::string& name) {
-    auto distance = [](const std::string& a, const std::string& b) {
-        std::vector<std::size_t> row(b.size() + 1);
-        for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-        for (std::size_t i = 1; i <= a.size(); ++i) {
-            std::size_t diagonal = row[0];
-            row[0] = i;
-            for (std::size_t j = 1; j <= b.size(); ++j) {
-                std::size_t above = row[j];
-                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-                diagonal = above;
-            }
-        }
-        return row[b.size()];
-    };
     std::string best;
     std::size_t bestDistance = 4;
     for (const auto* d : registry.all()) {
-        std::size_t dist = distance(name, d->typeName);
+        std::size_t dist = editDistance(name, d->typeName);
         std::string shortName = d->typeName.substr(d->typeName.find('.') + 1);
-        dist = std::min(dist, distance(name, shortName));
+        dist = std::min(dist, editDistance(name, shortName));
         if (dist < bestDistance) {
             bestDistance = dist;
             best = d->typeName;
         }
     }
     return best;
+}
+
+// Why `name` is not a parameter of `type`: the names it has, and the nearest one on a typo.
+std::string unknownParameterMessage(const OperatorDescriptor& d, const std::string& type, const std::string& name) {
+    std::string known, nearest;
+    std::size_t nearestDistance = 3;
+    for (const auto& q : d.params) {
+        known += (known.empty() ? "" : ", ") + q.name;
+        if (const std::size_t dist = editDistance(name, q.name); dist < nearestDistance) nearestDistance = dist, nearest = q.name;
+    }
+    return "'" + type + "' has no such parameter" + (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") +
+           " (it has: " + (known.empty() ? "none" : known) + ")";
 }
 
 }  // namespace
@@ -85,10 +100,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         for (const auto& [name, raw] : spec.params) {
             const ParamSpec* p = node.descriptor->findParam(name);
             if (!p) {
-                std::string known;
-                for (const auto& q : node.descriptor->params) known += (known.empty() ? "" : ", ") + q.name;
-                error(spec.id, "", "params." + name,
-                      "'" + spec.type + "' has no such parameter (it has: " + (known.empty() ? "none" : known) + ")");
+                error(spec.id, "", "params." + name, unknownParameterMessage(*node.descriptor, spec.type, name));
                 continue;
             }
             std::string why;
@@ -285,17 +297,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         const ValidatedEdge& e = result.edges[it->second];
         return result.nodes[e.fromNode].outputs[e.fromPort].type;
     };
-    // The input whose type an output follows ("typeFrom"; in a group, the input of the same index),
-    // or -1.
-    auto typeSource = [](const ValidatedNode& node, const ResolvedPort& out) {
-        const PortSpec& spec = node.descriptor->outputs[out.specIndex];
-        if (spec.typeFrom.empty()) return -1;
-        const PortSpec* inSpec = nullptr;
-        for (const auto& candidate : node.descriptor->inputs) {
-            if (candidate.name == spec.typeFrom) inSpec = &candidate;
-        }
-        return findPort(node.inputs, spec.typeFrom + (inSpec && !inSpec->countParam.empty() ? std::to_string(out.groupIndex) : ""));
-    };
+    auto typeSource = [](const ValidatedNode& node, const ResolvedPort& out) { return node.descriptor->followedInput(node.inputs, out); };
     // A worklist of nodes to look at again: a node's outputs settle once its input's type does, and
     // then its targets may settle (linear in the graph, whatever order the file lists nodes in).
     std::vector<std::vector<int>> targetsOf(result.nodes.size());
@@ -398,6 +400,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
             }
         }
     }
+    assignChannelLayouts(result, underived, errors);
     // Checks against what flows in, once the graph is wired.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
         const ValidatedNode& node = result.nodes[n];
@@ -458,8 +461,8 @@ void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, co
     }
     NodeSpec* node = graph.findNode(nodeId);
     if (!node) {
-        // "part/inner": a node inside a subgraph is reached only through what the subgraph exposes.
-        const auto slash = nodeId.find('/');
+        // "part/inner" (or "part.inner"): a node inside a subgraph is reached only through what the subgraph exposes.
+        const auto slash = nodeId.find_first_of("/.");
         const NodeSpec* outer = slash == std::string::npos ? nullptr : graph.findNode(nodeId.substr(0, slash));
         std::string hint;
         if (outer && isSubgraphNode(*outer)) {
@@ -490,7 +493,7 @@ void setParameterFromText(GraphSpec& graph, const OperatorRegistry& registry, co
     const OperatorDescriptor* d = registry.find(type);
     if (!d) throw GraphException({{nodeId, "", "type", "unknown operator type '" + node->type + "'"}});
     const ParamSpec* p = d->findParam(innerName);
-    if (!p) throw GraphException({{nodeId, "", "params." + paramName, "'" + node->type + "' has no such parameter"}});
+    if (!p) throw GraphException({{nodeId, "", "params." + paramName, unknownParameterMessage(*d, node->type, innerName)}});
     std::string why;
     auto value = p->parseText(assignment.substr(equals + 1), why);
     if (!value) throw GraphException({{nodeId, "", "params." + paramName, why}});

@@ -19,6 +19,8 @@ struct ValidatedNode {
     ParamSet params;
     std::vector<ResolvedPort> inputs;   ///< types are what actually flows in (wildcards resolved)
     std::vector<ResolvedPort> outputs;  ///< concrete types
+    std::vector<ChannelLayout> inputChannels;   ///< what each input carries (empty: unknown)
+    std::vector<ChannelLayout> outputChannels;  ///< what each output carries (empty: unknown)
     /// Outputs (nodes without output ports): the node's "qos" field, else the graph's default.
     std::optional<QosGraph> qos;
 };

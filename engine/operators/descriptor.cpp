@@ -35,4 +35,23 @@ const ParamSpec* OperatorDescriptor::findParam(std::string_view name) const {
 std::vector<ResolvedPort> OperatorDescriptor::resolveInputs(const ParamSet& p) const { return resolve(inputs, p); }
 std::vector<ResolvedPort> OperatorDescriptor::resolveOutputs(const ParamSet& p) const { return resolve(outputs, p); }
 
+int OperatorDescriptor::followedInput(const std::vector<ResolvedPort>& resolvedInputs, const ResolvedPort& out) const {
+    const PortSpec& spec = outputs[static_cast<std::size_t>(out.specIndex)];
+    if (spec.typeFrom.empty()) return -1;
+    const PortSpec* inSpec = nullptr;
+    for (const auto& candidate : inputs) {
+        if (candidate.name == spec.typeFrom) inSpec = &candidate;
+    }
+    const std::string name = spec.typeFrom + (inSpec && !inSpec->countParam.empty() ? std::to_string(out.groupIndex) : "");
+    for (std::size_t i = 0; i < resolvedInputs.size(); ++i) {
+        if (resolvedInputs[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+OperatorDescriptor keepingChannels(OperatorDescriptor descriptor) {
+    descriptor.channelsOut = channelsPortToPort;
+    return descriptor;
+}
+
 }  // namespace isochron

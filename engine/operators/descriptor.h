@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/operators/channel_layout.h"
 #include "engine/operators/parameter.h"
 #include "engine/operators/port_type.h"
 
@@ -89,6 +90,17 @@ struct OperatorDescriptor {
     /// output (a pass-through, a universal box of selectivity 1). A loop of such nodes never drains,
     /// which `isochron-run --check` warns about. Absent means "not known". [setup thread]
     std::function<bool(const ParamSet& params)> passesEveryItem;
+    /// Optional: the channels each output carries (one layout per resolved output port, `outputs` of
+    /// them), from the parameters and what each resolved input carries (an empty layout: unknown or
+    /// unconnected). Sources name and place their channels here. Absent: an output whose type follows
+    /// an input ("typeFrom") carries that input's channels, the others are unknown. Throw
+    /// ParameterError to report a problem on the node. [setup thread]
+    std::function<std::vector<ChannelLayout>(const ParamSet& params, const std::vector<ChannelLayout>& inputs, std::size_t outputs)>
+        channelsOut;
+    /// Optional, once the channels are known and before checkUpstream: fill parameters from what flows
+    /// in (`channels[i]` is what resolved input `inputs[i]` carries), e.g. an array geometry left empty
+    /// from the inputs' microphone positions. Throw ParameterError to report a problem on the node. [setup thread]
+    std::function<void(ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<ChannelLayout>& channels)> adoptChannels;
     std::string origin = "built-in";  ///< "built-in" or the plugin file it came from
 
     /// No inputs: the engine calls produce() instead of process(). [any thread] [no allocation]
@@ -98,6 +110,13 @@ struct OperatorDescriptor {
     /// The node's ports for these (validated) parameters. [any thread] [may allocate]
     std::vector<ResolvedPort> resolveInputs(const ParamSet& params) const;
     std::vector<ResolvedPort> resolveOutputs(const ParamSet& params) const;
+    /// The index in `inputs` (this node's resolved inputs) of the input whose type output `out`
+    /// follows ("typeFrom"; in a repeated group, the input of the same index), or -1. [may allocate]
+    int followedInput(const std::vector<ResolvedPort>& inputs, const ResolvedPort& out) const;
 };
+
+/// `descriptor` with channelsOut = channelsPortToPort, for operators whose output k carries the channel
+/// of input k (a filter, a gain, a meter). [setup thread]
+OperatorDescriptor keepingChannels(OperatorDescriptor descriptor);
 
 }  // namespace isochron

@@ -141,10 +141,12 @@ std::string RunSummary::toText() const {
     return text;
 }
 
-std::string RunSummary::problemsText() const {
+std::string RunSummary::problemsText(const std::map<std::string, std::size_t, std::less<>>& shownAtStart) const {
     std::string text;
     for (const auto& n : nodes) {
-        for (const auto& w : n.warnings) text += "warning: node '" + n.node + "': " + w + "\n";
+        const auto shown = shownAtStart.find(n.node);
+        const std::size_t skip = shown == shownAtStart.end() ? 0 : shown->second;
+        for (std::size_t w = skip; w < n.warnings.size(); ++w) text += "warning: node '" + n.node + "': " + n.warnings[w] + "\n";
         for (const auto& [port, count] : n.lateItems) {
             text += "note: node '" + n.node + "', input '" + port + "': " + std::to_string(count) + " late items (behind what the operator had already released: sent to its 'late' output, and lost if nothing is wired to it)\n";
         }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,8 +51,9 @@ struct RunSummary {
     /// Human-readable table for the terminal (standard output).
     std::string toText() const;
     /// Warnings, notes and node failures, one a line (standard error: kept apart from the data a
-    /// sink may write to standard output).
-    std::string problemsText() const;
+    /// sink may write to standard output). `shownAtStart[node]` of a node's first warnings were
+    /// already printed when the graph started, and are not repeated.
+    std::string problemsText(const std::map<std::string, std::size_t, std::less<>>& shownAtStart = {}) const;
 };
 
 /// Collect the figures of a finished run. [engine thread, after run()]

@@ -12,6 +12,7 @@
 #include "nodes/capture/portaudio_capture.h"
 #include "nodes/io/block_pacer.h"
 #include "nodes/io/sound_file.h"
+#include "nodes/spatial/channel_geometry.h"
 
 namespace isochron {
 namespace {
@@ -252,6 +253,8 @@ OperatorDescriptor audioInputDescriptor() {
         ParamSpec{"pace", ParamKind::Real, 1.0, 0.0, {}, "x real time", "speed of the recording: 1 = real time, 0 = as fast as possible",
                   {}, true},
     };
+    d.params.push_back(sourceGeometryParameter());
+    d.channelsOut = placedSourceChannels;
     d.create = [] { return std::make_unique<AudioInput>(); };
     d.endlessBecause = [](const ParamSet& params) {
         const bool live = params.getString("input") != "file";  // a recording ends; a device captures until stopped

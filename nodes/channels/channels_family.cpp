@@ -13,8 +13,8 @@ void registerChannelNodes(OperatorRegistry& registry) {
     registry.add(splitDescriptor());
     registry.add(mergeDescriptor());
     registry.add(mixDescriptor());
-    registry.add(gainDescriptor());
-    registry.add(muteDescriptor());
+    registry.add(keepingChannels(gainDescriptor()));
+    registry.add(keepingChannels(muteDescriptor()));
 }
 
 }  // namespace isochron

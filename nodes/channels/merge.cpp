@@ -38,10 +38,13 @@ OperatorDescriptor mergeDescriptor() {
     d.documentation =
         "Sample f of input c becomes sample f*N + c of the output, which runs at N times the inputs' rate on the same clock "
         "with the same zero time (frame f keeps its time); the inverse of channels.split. Inputs are aligned by sample "
-        "index; a sample an input never delivers reads as zero.";
+        "index; a sample an input never delivers reads as zero. The output carries the inputs' channel labels and positions, in input order.";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "channel k", false, "channels"}};
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "interleaved frames"}};
     d.params = {ParamSpec{"channels", ParamKind::Int, std::int64_t{0}, 0.0, 1024.0, "channels", "inputs; 0 = as many as wired"}};
+    d.channelsOut = [](const ParamSet&, const std::vector<ChannelLayout>& inputs, std::size_t) {
+        return std::vector<ChannelLayout>{concatenateChannels(inputs)};
+    };
     d.create = [] { return std::make_unique<Merge>(); };
     return d;
 }

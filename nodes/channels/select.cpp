@@ -45,7 +45,7 @@ OperatorDescriptor selectDescriptor() {
     d.documentation =
         "Output k carries input channel channels[k]: [2, 0] gives channel 2 then channel 0, [0, 0] repeats channel 0. "
         "Items are forwarded as they are, sharing their samples; an input no output names is dropped. A consumer "
-        "that needs an array geometry (beamformers, localizers) takes one whose mics are in the selected order.";
+        "that needs an array geometry (beamformers, localizers) and is given none takes the selected mics' positions, in the selected order, from the source that placed them.";
     d.inputs = {PortSpec{"in", PortType::any(), "channel k of the bus", false, "inputs", "", "type"}};
     d.outputs = {PortSpec{"out", PortType::any(), "input channel channels[k]", false, "outputs", "", "type"}};
     d.params = {
@@ -74,6 +74,15 @@ OperatorDescriptor selectDescriptor() {
             throw ParameterError("outputs", "outputs is " + std::to_string(outputs) + " but channels lists " + std::to_string(listed));
         }
         params.set("outputs", listed);
+    };
+    d.channelsOut = [](const ParamSet& params, const std::vector<ChannelLayout>& inputs, std::size_t outputs) {
+        const std::vector<double>& channels = params.getRealList("channels");
+        std::vector<ChannelLayout> picked(outputs);
+        for (std::size_t k = 0; k < outputs && k < channels.size(); ++k) {
+            const auto from = static_cast<std::size_t>(channels[k]);
+            if (from < inputs.size()) picked[k] = inputs[from];
+        }
+        return picked;
     };
     d.create = [] { return std::make_unique<Select>(); };
     return d;

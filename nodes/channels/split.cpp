@@ -51,10 +51,18 @@ OperatorDescriptor splitDescriptor() {
     d.summary = "Deinterleaves frames of N channels into N signals";
     d.documentation =
         "Sample f*N + c of the input becomes sample f of output c. The outputs run at the input's rate / N on the same clock "
-        "with the same zero time, so frame f keeps its time; the inverse of channels.merge. Every segment must hold whole frames.";
+        "with the same zero time, so frame f keeps its time; the inverse of channels.merge. Every segment must hold whole frames. Output c keeps the label and position of the frame's channel c when they are known (e.g. from a merge).";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "interleaved frames"}};
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k", false, "channels"}};
     d.params = {ParamSpec{"channels", ParamKind::Int, std::int64_t{2}, 1.0, 1024.0, "channels", "channels per interleaved frame"}};
+    d.channelsOut = [](const ParamSet&, const std::vector<ChannelLayout>& inputs, std::size_t outputs) {
+        std::vector<ChannelLayout> channels(outputs);
+        const ChannelLayout& frame = inputs.at(0);
+        if (frame.size() == outputs) {  // labelled by a merge (or a source) upstream
+            for (std::size_t c = 0; c < outputs; ++c) channels[c] = {frame[c]};
+        }
+        return channels;
+    };
     d.create = [] { return std::make_unique<Split>(); };
     return d;
 }

@@ -8,7 +8,7 @@ namespace isochron {
 void registerDetectNodes(OperatorRegistry& registry) {
     registry.add(cfarDetectorDescriptor());
     registry.add(silenceDetectorDescriptor());
-    registry.add(spectralActivityDescriptor());
+    registry.add(keepingChannels(spectralActivityDescriptor()));
 }
 
 }  // namespace isochron

@@ -12,15 +12,15 @@
 namespace isochron {
 
 void registerFilterNodes(OperatorRegistry& registry) {
-    registry.add(firFilterDescriptor());
-    registry.add(butterworthDescriptor());
-    registry.add(chebyshev1Descriptor());
-    registry.add(peakingEqDescriptor());
-    registry.add(lowShelfDescriptor());
-    registry.add(highShelfDescriptor());
-    registry.add(dcBlockerDescriptor());
-    registry.add(movingAverageDescriptor());
-    registry.add(medianFilterDescriptor());
+    registry.add(keepingChannels(firFilterDescriptor()));
+    registry.add(keepingChannels(butterworthDescriptor()));
+    registry.add(keepingChannels(chebyshev1Descriptor()));
+    registry.add(keepingChannels(peakingEqDescriptor()));
+    registry.add(keepingChannels(lowShelfDescriptor()));
+    registry.add(keepingChannels(highShelfDescriptor()));
+    registry.add(keepingChannels(dcBlockerDescriptor()));
+    registry.add(keepingChannels(movingAverageDescriptor()));
+    registry.add(keepingChannels(medianFilterDescriptor()));
 }
 
 }  // namespace isochron

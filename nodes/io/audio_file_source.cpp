@@ -13,6 +13,7 @@
 #include "engine/signal/sample_block.h"
 #include "nodes/io/block_pacer.h"
 #include "nodes/io/sound_file.h"
+#include "nodes/spatial/channel_geometry.h"
 
 namespace isochron {
 namespace {
@@ -244,6 +245,8 @@ OperatorDescriptor audioFileSourceDescriptor() {
         ParamSpec{"preload", ParamKind::Bool, true, {}, {}, "", "decode the whole file into memory at start"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
+    d.params.push_back(sourceGeometryParameter());
+    d.channelsOut = placedSourceChannels;
     d.create = [] { return std::make_unique<AudioFileSource>(); };
     d.endlessBecause = [](const ParamSet& params) { return params.getInt("loops") == 0 ? std::string("loops is 0") : std::string(); };
     d.deriveParams = [](ParamSet& params) {

@@ -48,7 +48,7 @@ protected:
         for (const EventLine& e : events_) {
             const std::int64_t start = std::llround(e.startSeconds * rate);
             if (start < latest - disorder_ && beyondDisorder++ == 0) {
-                firstBeyond = "line " + std::to_string(e.lineNumber) + " starts " + std::to_string(static_cast<double>(latest - start) / rate) + " s before an earlier line";
+                firstBeyond = "line " + std::to_string(e.lineNumber) + " starts " + paramValueToText(static_cast<double>(latest - start) / rate) + " s before an earlier line";
             }
             latest = std::max(latest, start);
             arrivals_.push_back(latest);
@@ -56,7 +56,7 @@ protected:
         // Whether such a line is late depends on where the last heartbeat's promise stands when it
         // arrives, so the warning says "may": the operators downstream count the ones that are.
         if (beyondDisorder > 0) {
-            warn("'" + path + "': " + std::to_string(beyondDisorder) + " line(s) out of order by more than disorder (" + std::to_string(params().getReal("disorder")) +
+            warn("'" + path + "': " + std::to_string(beyondDisorder) + " line(s) out of order by more than disorder (" + paramValueToText(params().getReal("disorder")) +
                  " s), first " + firstBeyond + ": they may be late (counted as late_items and routed to 'late' outputs downstream)");
         }
         BlockPacerSettings settings;

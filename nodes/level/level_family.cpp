@@ -9,12 +9,12 @@
 namespace isochron {
 
 void registerLevelNodes(OperatorRegistry& registry) {
-    registry.add(rmsMeterDescriptor());
-    registry.add(peakMeterDescriptor());
-    registry.add(envelopeFollowerDescriptor());
-    registry.add(agcDescriptor());
-    registry.add(noiseGateDescriptor());
-    registry.add(onsetDetectorDescriptor());
+    registry.add(keepingChannels(rmsMeterDescriptor()));
+    registry.add(keepingChannels(peakMeterDescriptor()));
+    registry.add(keepingChannels(envelopeFollowerDescriptor()));
+    registry.add(keepingChannels(agcDescriptor()));
+    registry.add(keepingChannels(noiseGateDescriptor()));
+    registry.add(keepingChannels(onsetDetectorDescriptor()));
 }
 
 }  // namespace isochron

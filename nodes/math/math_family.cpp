@@ -17,13 +17,13 @@ void registerMathNodes(OperatorRegistry& registry) {
     registry.add(addDescriptor());
     registry.add(subtractDescriptor());
     registry.add(multiplyDescriptor());
-    registry.add(scaleDescriptor());
-    registry.add(absDescriptor());
-    registry.add(logDescriptor());
-    registry.add(decibelsDescriptor());
-    registry.add(powerDescriptor());
-    registry.add(clipDescriptor());
-    registry.add(phaseDescriptor());
+    registry.add(keepingChannels(scaleDescriptor()));
+    registry.add(keepingChannels(absDescriptor()));
+    registry.add(keepingChannels(logDescriptor()));
+    registry.add(keepingChannels(decibelsDescriptor()));
+    registry.add(keepingChannels(powerDescriptor()));
+    registry.add(keepingChannels(clipDescriptor()));
+    registry.add(keepingChannels(phaseDescriptor()));
     registry.add(expressionDescriptor());
 }
 

@@ -67,7 +67,7 @@ protected:
         rangeNs_ = static_cast<TimeNs>(std::llround(params().getReal("range") * 1e9));
         const double slide = params().getReal("slide");
         slideNs_ = slide > 0 ? static_cast<TimeNs>(std::llround(slide * 1e9)) : rangeNs_;
-        if (slideNs_ > rangeNs_) throw OperatorError("slide (" + std::to_string(slide) + " s) is longer than range: items between windows would be lost");
+        if (slideNs_ > rangeNs_) throw OperatorError("slide (" + paramValueToText(slide) + " s) is longer than range: items between windows would be lost");
         function_ = functionNamed(params().getString("function"));
         field_ = params().getString("field");
         groupBy_ = params().getString("group_by");
@@ -131,7 +131,7 @@ private:
         if (!field_.empty()) {
             const auto v = itemField(item, field_);
             if (!v) {
-                warnMissing(field_);
+                warnMissing(field_, item);
                 return false;
             }
             value = *v;
@@ -139,7 +139,7 @@ private:
         if (grouped_) {
             const auto g = itemField(item, groupBy_);
             if (!g) {
-                warnMissing(groupBy_);
+                warnMissing(groupBy_, item);
                 return false;
             }
             group = *g;
@@ -269,8 +269,10 @@ private:
         emit(kOut, Item::event(record, SampleRange{timebase_, windowStart(k), rangeNs_}, score));
     }
 
-    void warnMissing(const std::string& name) {
-        if (missingWarned_++ == 0) warn("an item has no field '" + name + "': it is skipped (the total is reported at the end)");
+    void warnMissing(const std::string& name, const Item& item) {
+        if (missingWarned_++ == 0) {
+            warn("an item has no field '" + name + "' (it has: " + itemFieldNames(item) + "): it is skipped (the total is reported at the end)");
+        }
     }
 
     void notePeak(std::size_t open) {

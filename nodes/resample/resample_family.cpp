@@ -5,8 +5,8 @@
 namespace isochron {
 
 void registerResampleNodes(OperatorRegistry& registry) {
-    registry.add(rationalResamplerDescriptor());
-    registry.add(rateResamplerDescriptor());
+    registry.add(keepingChannels(rationalResamplerDescriptor()));
+    registry.add(keepingChannels(rateResamplerDescriptor()));
 }
 
 }  // namespace isochron

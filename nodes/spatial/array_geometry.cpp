@@ -211,6 +211,7 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
 
 ArrayGeometry loadGeometry(const std::string& spec) {
     if (spec.empty()) throw std::invalid_argument("no array geometry given (a preset such as square4:0.2, or a JSON file)");
+    if (spec.front() == '{') return parseGeometryJson(spec, kPositionsFromInputs);
     const std::filesystem::path path(spec);
     std::error_code ignored;
     if (!std::filesystem::is_regular_file(path, ignored)) {

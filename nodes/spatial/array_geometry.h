@@ -52,7 +52,11 @@ ArrayGeometry presetGeometry(std::string_view spec);
 /// the same place). `sourceName` names the text in errors. Throws std::invalid_argument.
 ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& sourceName);
 
-/// A preset or a geometry file. `spec` is a preset spelling, possibly behind a folder because graph
+/// Where a geometry taken from the positions its inputs carry says it came from (ArrayGeometry::origin).
+inline constexpr const char* kPositionsFromInputs = "the mic positions its inputs carry";
+
+/// A preset, a geometry file, or (text starting with '{', as adoptInputGeometry writes it) the
+/// geometry's JSON itself. `spec` is a preset spelling, possibly behind a folder because graph
 /// paths are resolved relative to the graph file ("/graphs/square4:0.2" is the preset "square4:0.2"
 /// unless such a file exists), or the path of a JSON file. Throws std::invalid_argument whose message
 /// names the file or preset and the problem. [setup; reads files]

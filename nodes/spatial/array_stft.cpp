@@ -176,6 +176,9 @@ OperatorDescriptor arrayStftDescriptor() {
         ParamSpec{"hop", ParamKind::Int, std::int64_t{0}, 0.0, 16384.0, "samples",
                   "samples between frame starts, at least 16; 0 = half a frame"},
     };
+    d.channelsOut = [](const ParamSet&, const std::vector<ChannelLayout>& inputs, std::size_t) {
+        return std::vector<ChannelLayout>{concatenateChannels(inputs)};
+    };
     d.create = [] { return std::make_unique<ArrayStft>(); };
     return d;
 }

@@ -2,6 +2,7 @@
 #include "nodes/spatial/aml_doa.h"
 #include "nodes/spatial/array_stft.h"
 #include "nodes/spatial/bearing_tracker.h"
+#include "nodes/spatial/channel_geometry.h"
 #include "nodes/spatial/delay_and_sum_beamformer.h"
 #include "nodes/spatial/frame_directions.h"
 #include "nodes/spatial/gcc_phat.h"
@@ -15,18 +16,23 @@
 namespace isochron {
 
 void registerSpatialNodes(OperatorRegistry& registry) {
-    registry.add(gccPhatDescriptor());
-    registry.add(srpPhatDescriptor());
-    registry.add(amlDoaDescriptor());
-    registry.add(musicDoaDescriptor());
-    registry.add(triangulateDescriptor());
-    registry.add(triangulateJoinedDescriptor());
-    registry.add(bearingTrackerDescriptor());
-    registry.add(arrayStftDescriptor());
-    registry.add(frameDirectionsDescriptor());
-    registry.add(sourceTrackerDescriptor());
-    registry.add(delayAndSumBeamformerDescriptor());
-    registry.add(mvdrBeamformerDescriptor());
+    // Every operator that needs an array geometry can take it from the positions its mic inputs carry.
+    auto add = [&registry](OperatorDescriptor d) {
+        if (d.findParam("geometry")) d.adoptChannels = adoptInputGeometry;
+        registry.add(std::move(d));
+    };
+    add(gccPhatDescriptor());
+    add(srpPhatDescriptor());
+    add(amlDoaDescriptor());
+    add(musicDoaDescriptor());
+    add(triangulateDescriptor());
+    add(triangulateJoinedDescriptor());
+    add(bearingTrackerDescriptor());
+    add(arrayStftDescriptor());
+    add(frameDirectionsDescriptor());
+    add(sourceTrackerDescriptor());
+    add(delayAndSumBeamformerDescriptor());
+    add(mvdrBeamformerDescriptor());
 }
 
 }  // namespace isochron

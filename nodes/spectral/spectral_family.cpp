@@ -13,16 +13,16 @@
 namespace isochron {
 
 void registerSpectralNodes(OperatorRegistry& registry) {
-    registry.add(fftDescriptor());
-    registry.add(magnitudeDescriptor());
-    registry.add(weightedBandSumDescriptor());
-    registry.add(haarWaveletDescriptor());
-    registry.add(stftDescriptor());
-    registry.add(istftDescriptor());
-    registry.add(spectrogramDescriptor());
-    registry.add(melBandsDescriptor());
-    registry.add(thirdOctaveBandsDescriptor());
-    registry.add(spectralFluxDescriptor());
+    registry.add(keepingChannels(fftDescriptor()));
+    registry.add(keepingChannels(magnitudeDescriptor()));
+    registry.add(keepingChannels(weightedBandSumDescriptor()));
+    registry.add(keepingChannels(haarWaveletDescriptor()));
+    registry.add(keepingChannels(stftDescriptor()));
+    registry.add(keepingChannels(istftDescriptor()));
+    registry.add(keepingChannels(spectrogramDescriptor()));
+    registry.add(keepingChannels(melBandsDescriptor()));
+    registry.add(keepingChannels(thirdOctaveBandsDescriptor()));
+    registry.add(keepingChannels(spectralFluxDescriptor()));
 }
 
 }  // namespace isochron

@@ -66,7 +66,8 @@ OperatorDescriptor slackDescriptor() {
     d.documentation =
         "An item is released, in time order, once an item `slack` seconds newer has arrived. An item older than "
         "one already released is late (Aurora drops it): it is counted and sent to `late`. The in-order baseline "
-        "that needs no punctuation but must guess the disorder: too small loses items, too large adds latency.";
+        "that needs no punctuation but must guess the disorder: too small loses items, too large adds latency. On a sparse stream an item "
+        "waits for the next item at least slack newer, however long that takes (or the end of the stream).";
     d.inputs = {PortSpec{"in", PortType::any(), "a possibly disordered stream"}};
     d.outputs = {PortSpec{"out", PortType::any(), "items in time order", false, "", "in"},
                  PortSpec{"late", PortType::any(), "items that arrived beyond the slack", false, "", "in"}};

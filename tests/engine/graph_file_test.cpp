@@ -170,7 +170,9 @@ TEST_CASE("command-line overrides are parsed with the parameter's type", "[graph
     CHECK(spec.findNode("x2")->params["gain"] == -3.5);
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=loud"), Catch::Contains("expected a number"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "nope.gain=1"), Catch::Contains("no node named 'nope'"));
-    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.volume=1"), Catch::Contains("no such parameter"));
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.volume=1"), Catch::Contains("no such parameter (it has: gain)"));
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gian=1"),
+                      Catch::Contains("no such parameter (did you mean 'gain'?) (it has: gain)"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2gain"), Catch::Contains("node.param=value"));
 }
 

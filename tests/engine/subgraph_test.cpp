@@ -173,6 +173,8 @@ TEST_CASE("subgraphs nest, and an exposed parameter passes through every level",
     CHECK_THROWS_WITH(setParameterFromText(spec, testRegistry(), "n.gain=1"), Catch::Contains("exposes no such parameter (it exposes: g)"));
     CHECK_THROWS_WITH(setParameterFromText(spec, testRegistry(), "n/pre.gain=1"),
                       Catch::Contains("no node named 'n/pre'") && Catch::Contains("inside subgraph 'n' is set through the parameters it exposes: g"));
+    CHECK_THROWS_WITH(setParameterFromText(spec, testRegistry(), "n.pre.gain=1"),
+                      Catch::Contains("no node named 'n.pre'") && Catch::Contains("inside subgraph 'n' is set through the parameters it exposes: g"));
     feedScripts().clear();
     collections().clear();
 }

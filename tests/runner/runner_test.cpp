@@ -1,6 +1,7 @@
 // isochron-run end to end: the real binary on every sample graph, its report, and its errors.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -137,6 +138,33 @@ TEST_CASE("localize-file's input problems are reported before the run, by their 
             CHECK(mismatch.output.find("running") == std::string::npos);
         }
     }
+}
+
+TEST_CASE("a geometry on the source reaches the localizer with the channels: the same sounds as one on the localizer", "[runner][localization][channels]") {
+    const std::string graph = (samples() / "localize-file.isograph.json").string();
+    const std::string geometry = (samples() / "data" / "array-square4.geometry.json").string();
+    const std::string moved = " --set source.geometry=" + geometry + " --set array.geometry=";
+    const auto onArray = tempFile("geometry-on-array.jsonl"), onSource = tempFile("geometry-on-source.jsonl");
+    const Result first = runCommand(graph + " --quiet --set events.path=" + onArray.string());
+    INFO(first.output);
+    REQUIRE(first.status == 0);
+    const Result second = runCommand(graph + " --quiet --set events.path=" + onSource.string() + moved);
+    INFO(second.output);
+    REQUIRE(second.status == 0);
+    auto contents = [](const std::filesystem::path& file) {
+        std::ifstream in(file);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string expected = contents(onArray);
+    CHECK(std::count(expected.begin(), expected.end(), '\n') == 4);  // the bundled recording's four sounds
+    CHECK(contents(onSource) == expected);
+    const Result check = runCommand(graph + " --check" + moved);
+    INFO(check.output);
+    CHECK(check.status == 0);
+    CHECK(check.output.find("source.out1 -> stft.in1: ch 1 (-0.1, 0.1, 0 m)") != std::string::npos);
+    CHECK(check.output.find("node 'array': array geometry from the mic positions its inputs carry") != std::string::npos);
+    std::filesystem::remove(onArray);
+    std::filesystem::remove(onSource);
 }
 
 TEST_CASE("localize-live says at once that the bundled recording stands in for a missing array", "[runner][localization]") {

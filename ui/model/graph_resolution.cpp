@@ -3,12 +3,20 @@
 namespace isochron::ui {
 namespace {
 
-std::vector<PortView> portViews(const std::vector<ResolvedPort>& ports, const std::vector<PortSpec>& specs) {
+std::string channelText(const ChannelLayout& layout) {
+    std::string text;
+    for (const ChannelInfo& channel : layout) text += (text.empty() ? "" : ", ") + describeChannel(channel);
+    return text;
+}
+
+std::vector<PortView> portViews(const std::vector<ResolvedPort>& ports, const std::vector<PortSpec>& specs, const std::vector<ChannelLayout>& channels) {
     std::vector<PortView> views;
     views.reserve(ports.size());
-    for (const ResolvedPort& port : ports) {
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+        const ResolvedPort& port = ports[i];
         const PortSpec& spec = specs[static_cast<std::size_t>(port.specIndex)];
-        views.push_back({port.name, port.type.toString(), spec.doc, port.optional, port.type.isConcrete()});
+        views.push_back({port.name, port.type.toString(), spec.doc, port.optional, port.type.isConcrete(),
+                         i < channels.size() ? channelText(channels[i]) : std::string()});
     }
     return views;
 }
@@ -26,8 +34,8 @@ GraphResolution GraphResolution::of(const GraphSpec& graph, const OperatorRegist
         auto view = result.nodes_.find(node.id);
         if (view == result.nodes_.end()) continue;  // inside a subgraph
         view->second.known = true;
-        view->second.inputs = portViews(node.inputs, node.descriptor->inputs);
-        view->second.outputs = portViews(node.outputs, node.descriptor->outputs);
+        view->second.inputs = portViews(node.inputs, node.descriptor->inputs, node.inputChannels);
+        view->second.outputs = portViews(node.outputs, node.descriptor->outputs, node.outputChannels);
     }
     // An exposed port looks like the (first) inner port it stands for.
     auto exposedViews = [&](const std::vector<ExposedEndpoint>& list, bool output) {
@@ -37,9 +45,13 @@ GraphResolution GraphResolution::of(const GraphSpec& graph, const OperatorRegist
             auto node = flat.find(exposed.inner.front().node);
             if (node != flat.end()) {
                 const ValidatedNode& inner = *node->second;
-                const auto ports = portViews(output ? inner.outputs : inner.inputs, output ? inner.descriptor->outputs : inner.descriptor->inputs);
+                const auto ports = portViews(output ? inner.outputs : inner.inputs, output ? inner.descriptor->outputs : inner.descriptor->inputs,
+                                             output ? inner.outputChannels : inner.inputChannels);
                 for (const PortView& port : ports) {
-                    if (port.name == exposed.inner.front().name) view = PortView{exposed.name, port.type, port.doc, port.optional, port.concrete};
+                    if (port.name == exposed.inner.front().name) {
+                        view = port;
+                        view.name = exposed.name;
+                    }
                 }
             }
             views.push_back(std::move(view));

@@ -20,6 +20,7 @@ struct PortView {
     std::string doc;
     bool optional = false;
     bool concrete = false;  ///< false while the type still depends on an unconnected input
+    std::string channels;   ///< what the wire carries where known ("ch 0 (0.1, 0.1, 0 m)"), else empty
 };
 
 /// One node's resolved ports and problems. [value type]

@@ -58,6 +58,7 @@ QVariantList NodeListModel::portList(const NodeSpec& node, bool outputs) const {
                                 {"doc", QString::fromStdString(port.doc)},
                                 {"optional", port.optional},
                                 {"concrete", port.concrete},
+                                {"channels", QString::fromStdString(port.channels)},
                                 {"connected", connected},
                                 {"color", portTypeColor(port.type)},
                                 {"offsetY", geometry::portOffsetY(static_cast<int>(i))}});

@@ -66,6 +66,7 @@ Item {
         y: (hit.height - height) / 2
         text: row.port.name + ": " + row.port.type
               + (row.port.doc.length ? "\n" + row.port.doc : "")
+              + (row.port.channels.length ? "\n" + qsTr("carries %1").arg(row.port.channels) : "")
               + (row.port.optional ? "\n" + qsTr("(optional)") : "")
     }
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/graph/graph_file.h"
+#include "engine/runtime/engine.h"
 #include "tests/nodes/streams/disordered_stream.h"
 #include "tests/support/graph_run.h"
 #include "tests/support/stream_probes.h"
@@ -159,6 +161,28 @@ TEST_CASE("WID sends items older than the input's progress to late and counts th
         CHECK(*out.items[0].event()->get("count") == 2);
         CHECK(*out.items[1].event()->get("count") == 1);
     }
+    feedScripts().clear();
+    probes().clear();
+}
+
+TEST_CASE("a field the items do not have is warned about once, naming the fields they have", "[relational][window_aggregate]") {
+    registerStreamProbes();
+    const Timebase& tb = Timebase::get(1000);
+    FeedScript a;
+    for (int i = 0; i < 5; ++i) a.batches.push_back({{0, eventItem({100 * i, i, 1.0}, tb)}});
+    feedScripts()["a"] = a;
+    const std::string misspelled = R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "a", "type": "test.feed", "params": {"name": "a", "type": "event"}},
+      {"id": "windows", "type": "relational.window_aggregate", "params": {"range": 0.1, "function": "mean", "field": "nope"}},
+      {"id": "out", "type": "test.probe", "params": {"name": "out"}}],
+     "edges": [{"from": "a.out0", "to": "windows.in"}, {"from": "windows.out", "to": "out.in"}]})";
+    Engine engine(validateGraph(parseGraph(misspelled), testRegistry()), parseSchedulerText("df"));
+    REQUIRE(engine.run().completed);
+    const auto& warnings = engine.findNode("windows")->warnings;
+    REQUIRE(warnings.size() == 2);
+    CHECK_THAT(warnings[0], Catch::Contains("no field 'nope' (it has: value, id, group)"));
+    CHECK_THAT(warnings[1], Catch::Contains("5 items in all lacked the field"));
+    CHECK(probes()["out"].items.empty());
     feedScripts().clear();
     probes().clear();
 }

@@ -1,0 +1,124 @@
+// Channel labels and mic positions follow the channels through the graph (validation), and an array
+// operator given no geometry takes the one its inputs carry. References: the preset's own positions,
+// picked by hand in the order the graph selects them.
+#include <catch2/catch.hpp>
+
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
+#include "nodes/spatial/array_geometry.h"
+#include "tests/support/test_operators.h"
+
+using namespace isochron;
+using namespace isochron::test;
+
+namespace {
+
+const ValidatedNode& nodeNamed(const ValidatedGraph& graph, const std::string& id) {
+    for (const ValidatedNode& node : graph.nodes) {
+        if (node.id == id) return node;
+    }
+    FAIL("no node " << id);
+    throw std::logic_error("unreachable");
+}
+
+/// The position of preset `spec`'s mic `m`, as a channel carries it.
+std::array<double, 3> presetMic(const std::string& spec, int m) {
+    const Eigen::Vector3d p = presetGeometry(spec).mics[static_cast<std::size_t>(m)];
+    return {p.x(), p.y(), p.z()};
+}
+
+// A 4-channel file source placed as square4:0.2 (the file is not read: channels is given), three of its
+// channels selected in the order 2, 0, 3, one of them filtered, merged and split again, and the selected
+// channels into an array STFT -> activity -> frame_directions with no geometry of its own.
+const char* const kGraph = R"({
+  "format": "isochron-graph/1",
+  "nodes": [
+    {"id": "source", "type": "io.audio_file_source", "params": {"path": "/nonexistent.wav", "channels": 4, "geometry": "square4:0.2"}},
+    {"id": "pick", "type": "channels.select", "params": {"channels": [2, 0, 3]}},
+    {"id": "low", "type": "filters.butterworth", "params": {"cutoff_hz": 1000}},
+    {"id": "merge", "type": "channels.merge"},
+    {"id": "split", "type": "channels.split", "params": {"channels": 3}},
+    {"id": "stft", "type": "spatial.array_stft"},
+    {"id": "activity", "type": "detect.spectral_activity"},
+    {"id": "array", "type": "spatial.frame_directions"%s},
+    {"id": "tracker", "type": "spatial.source_tracker"},
+    {"id": "events", "type": "io.null_sink"}, {"id": "background", "type": "io.null_sink"}, {"id": "tracks", "type": "io.null_sink"}
+  ],
+  "edges": [
+    {"from": "source.out*", "to": "pick.in*"},
+    {"from": "pick.out0", "to": "low.in"},
+    {"from": "low.out", "to": "merge.in0"}, {"from": "pick.out1", "to": "merge.in1"}, {"from": "pick.out2", "to": "merge.in2"},
+    {"from": "merge.out", "to": "split.in"},
+    {"from": "split.out*", "to": "stft.in*"},
+    {"from": "stft.spectra", "to": "activity.spectra"}, {"from": "activity.activity", "to": "array.activity"},
+    {"from": "array.directions", "to": "tracker.directions"},
+    {"from": "tracker.events", "to": "events.in"}, {"from": "tracker.background", "to": "background.in"}, {"from": "tracker.tracks", "to": "tracks.in"}
+  ]
+})";
+
+std::string graphText(const std::string& arrayParams = "") {
+    std::string text(kGraph);
+    text.replace(text.find("%s"), 2, arrayParams);
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("labels and positions follow the channels through select, a filter, merge and split", "[channels][layout]") {
+    const ValidatedGraph graph = validateGraph(parseGraph(graphText()), testRegistry());
+    const std::vector<int> picked{2, 0, 3};
+    const ValidatedNode& source = nodeNamed(graph, "source");
+    for (int k = 0; k < 4; ++k) {
+        REQUIRE(source.outputChannels[static_cast<std::size_t>(k)].size() == 1);
+        CHECK(source.outputChannels[static_cast<std::size_t>(k)][0].label == "ch " + std::to_string(k));
+        CHECK(source.outputChannels[static_cast<std::size_t>(k)][0].position == presetMic("square4:0.2", k));
+    }
+    const ValidatedNode& pick = nodeNamed(graph, "pick");
+    for (std::size_t k = 0; k < 3; ++k) CHECK(pick.outputChannels[k] == source.outputChannels[static_cast<std::size_t>(picked[k])]);
+    CHECK(nodeNamed(graph, "low").outputChannels[0] == source.outputChannels[2]);  // a filter keeps its channel
+    const ChannelLayout& interleaved = nodeNamed(graph, "merge").outputChannels[0];
+    REQUIRE(interleaved.size() == 3);
+    const ValidatedNode& split = nodeNamed(graph, "split");
+    for (std::size_t k = 0; k < 3; ++k) {
+        CHECK(interleaved[k].label == "ch " + std::to_string(picked[k]));
+        CHECK(split.outputChannels[k] == ChannelLayout{interleaved[k]});
+        CHECK(split.inputChannels.at(0) == interleaved);
+    }
+    const ChannelLayout& spectra = nodeNamed(graph, "activity").outputChannels[0];
+    REQUIRE(spectra.size() == 3);
+    for (std::size_t k = 0; k < 3; ++k) CHECK(spectra[k].position == presetMic("square4:0.2", picked[k]));
+}
+
+TEST_CASE("an array operator with no geometry takes the positions of its inputs, in their order", "[channels][layout][spatial]") {
+    const ValidatedGraph graph = validateGraph(parseGraph(graphText()), testRegistry());
+    const ArrayGeometry adopted = loadGeometry(nodeNamed(graph, "array").params.getString("geometry"));
+    REQUIRE(adopted.micCount() == 3);
+    const ArrayGeometry square = presetGeometry("square4:0.2");
+    CHECK(adopted.mics[0] == square.mics[2]);
+    CHECK(adopted.mics[1] == square.mics[0]);
+    CHECK(adopted.mics[2] == square.mics[3]);
+    CHECK(adopted.origin == kPositionsFromInputs);
+}
+
+TEST_CASE("a geometry given to the array operator wins over its inputs' positions", "[channels][layout][spatial]") {
+    const ValidatedGraph graph = validateGraph(parseGraph(graphText(R"(, "params": {"geometry": "linear3:0.05"})")), testRegistry());
+    CHECK(loadGeometry(nodeNamed(graph, "array").params.getString("geometry")).mics == presetGeometry("linear3:0.05").mics);
+}
+
+TEST_CASE("channels without positions leave the array operator without a geometry", "[channels][layout][spatial]") {
+    std::string text = graphText();
+    text.replace(text.find(R"(, "geometry": "square4:0.2")"), std::string(R"(, "geometry": "square4:0.2")").size(), "");
+    const ValidatedGraph graph = validateGraph(parseGraph(text), testRegistry());
+    CHECK(nodeNamed(graph, "array").params.getString("geometry").empty());
+    CHECK(nodeNamed(graph, "pick").outputChannels[0] == ChannelLayout{ChannelInfo{"ch 2", std::nullopt}});
+}
+
+TEST_CASE("a source geometry that does not place one mic per channel is refused, naming node and parameter", "[channels][layout]") {
+    std::string text = graphText();
+    text.replace(text.find("square4:0.2"), std::string("square4:0.2").size(), "circular8:0.1");
+    const std::vector<GraphError> errors = checkGraph(parseGraph(text), testRegistry());
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].node == "source");
+    CHECK(errors[0].field == "params.geometry");
+    CHECK_THAT(errors[0].message, Catch::Contains("places 8 mics but the node has 4 channels"));
+}
