@@ -10,6 +10,7 @@
 
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
+#include "app/run/scale_out.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -148,12 +149,19 @@ void printDevices() {
     print(listPlaybackDevices(), "output");
 }
 
-int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry) {
+int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, run::ScaleOut& scaleOut) {
     GraphSpec spec = loadGraphFile(options.graphPath);
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
     SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
-    ValidatedGraph graph = validateGraph(spec, registry);
+    const ValidatedGraph whole = validateGraph(spec, registry);
     schedulerParams(scheduler);  // reject a bad scheduler before anything starts
+    std::vector<std::string> scaleOutNotes;
+    const ValidatedGraph& graph = scaleOut.localGraph(spec, whole, options.channelCredits, scaleOutNotes);
+    if (!options.quiet) {
+        for (const auto& note : scaleOutNotes) std::cerr << "isochron-run: note: " << note << "\n";
+    }
+    // Under mpirun every rank's lines say which rank wrote them.
+    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     if (options.checkOnly) {
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
@@ -198,13 +206,16 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::atomic<bool> done{false};
     std::thread watcher([&] {
         while (!done.load()) {
-            if (stopSignal.load() != 0) engine.requestStop();
+            if (stopSignal.load() != 0) {
+                engine.requestStop();
+                scaleOut.stop();
+            }
             drainTelemetry();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
     if (!options.quiet) {
-        std::cout << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
+        std::cout << rankTag << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
                   << scheduler.name << " (Ctrl-C to stop)" << std::endl;
     }
     RunOutcome outcome = engine.run();
@@ -213,7 +224,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     drainTelemetry();
     RunSummary summary = summarizeRun(engine, outcome);
     if (!options.quiet) {
-        std::cout << summary.toText() << std::flush;
+        if (!rankTag.empty()) std::cout << rankTag << "partition " << scaleOut.rank() << "\n";
+        std::cout << summary.toText() << scaleOut.channelsText() << std::flush;
         std::cerr << summary.problemsText();
     } else {
         for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";
@@ -221,7 +233,13 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     bool writeFailed = false;
     if (options.reportPath) {
         std::ofstream report(*options.reportPath);
-        if (report) report << summary.toJson().dump(2) << "\n";
+        nlohmann::ordered_json json = summary.toJson();
+        if (scaleOut.ranks() > 1) {
+            json["rank"] = scaleOut.rank();
+            json["ranks"] = scaleOut.ranks();
+            json["channels"] = scaleOut.channelsJson();
+        }
+        if (report) report << json.dump(2) << "\n";
         report.close();
         if (report.fail()) {
             std::cerr << "isochron-run: cannot write report " << *options.reportPath << ": " << std::strerror(errno) << "\n";
@@ -234,13 +252,22 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         writeFailed = true;
     }
     if (writeFailed) return 1;
-    if (!outcome.failures.empty()) return 2;
+    if (!outcome.failures.empty()) {
+        if (!rankTag.empty()) std::cerr << "isochron-run: " << rankTag << "a node failed: ending the run on every rank\n";
+        return 2;
+    }
+    if (stopSignal.load() != 0 && !rankTag.empty()) {
+        std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+                  << " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n";
+    }
     return stopSignal.load() != 0 ? 128 + stopSignal.load() : 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     run::RunOptions options;
     try {
         options = run::parseCommandLine(argc, argv);
@@ -248,6 +275,8 @@ int main(int argc, char** argv) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
+    if (options.reportPath) options.reportPath = scaleOut.rankPath(*options.reportPath);
+    if (options.telemetryPath) options.telemetryPath = scaleOut.rankPath(*options.telemetryPath);
     if (options.help) {
         std::cout << run::usageText();
         return 0;
@@ -289,7 +318,7 @@ int main(int argc, char** argv) {
     }
     if (options.graphPath.empty()) return 0;
     try {
-        return runGraphFile(options, registry);
+        return runGraphFile(options, registry, scaleOut);
     } catch (const GraphException& e) {
         std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
         for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
@@ -298,4 +327,18 @@ int main(int argc, char** argv) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::unique_ptr<run::ScaleOut> scaleOut;
+    try {
+        scaleOut = std::make_unique<run::ScaleOut>(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "isochron-run: " << e.what() << "\n";
+        return 1;
+    }
+    const int status = runMain(argc, argv, *scaleOut);
+    return scaleOut->finish(status);
 }
