@@ -3,6 +3,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/telemetry/telemetry_json.h"
+#include "engine/time/wall_clock.h"
 #include "nodes/capture/capture_devices.h"
 #include "nodes/register_builtin_nodes.h"
 
@@ -205,10 +207,20 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) std::signal(signal, onStopSignal);
     std::atomic<bool> done{false};
     std::thread watcher([&] {
+        TimeNs stopSeenNs = 0;
         while (!done.load()) {
             if (stopSignal.load() != 0) {
                 engine.requestStop();
                 scaleOut.stop();
+                // A rank waiting inside MPI on a rank that died never returns to the engine: leave
+                // within a fraction of a second, as mpirun expects of the ranks it ends.
+                if (stopSeenNs == 0) stopSeenNs = wallClockNs();
+                if (!rankTag.empty() && wallClockNs() - stopSeenNs > 300'000'000) {
+                    std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+                              << " while waiting on another rank (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)"
+                              << std::endl;
+                    std::_Exit(128 + stopSignal.load());
+                }
             }
             drainTelemetry();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -43,7 +43,8 @@ public:
     /// `path` for this rank: unchanged alone, "run.rank1.json" for "run.json" on rank 1 of several.
     std::string rankPath(const std::string& path) const;
     /// Leave the ranks and return `status`: MPI_Finalize after a clean run; after a failure MPI_Abort,
-    /// so that no other rank waits for this one for ever.
+    /// so that no other rank waits for this one for ever; after a stop by a signal (status 128 + the
+    /// signal) nothing, since mpirun is ending every rank.
     int finish(int status);
 
 private:

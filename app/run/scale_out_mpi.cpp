@@ -68,7 +68,9 @@ std::string ScaleOut::rankPath(const std::string& path) const {
 }
 
 int ScaleOut::finish(int status) {
-    if (!state_->joined) return status;
+    // Stopped by a signal: mpirun is ending every rank (one died or the user interrupted it), and
+    // finalizing would wait for ranks that are gone.
+    if (!state_->joined || status >= 128) return status;
     if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
     state_->part.reset();
     state_->channels.reset();
