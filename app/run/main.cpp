@@ -329,14 +329,15 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
         }
     }
     if (options.graphPath.empty()) return 0;
+    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     try {
         return runGraphFile(options, registry, scaleOut);
     } catch (const GraphException& e) {
-        std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
+        std::cerr << "isochron-run: " << rankTag << options.graphPath << " cannot run:\n";
         for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "isochron-run: " << e.what() << "\n";
+        std::cerr << "isochron-run: " << rankTag << e.what() << "\n";
         return 1;
     }
 }
