@@ -2,7 +2,7 @@
 // beside a raw MPI_Send loop of the same messages, the limit a channel can reach on this transport.
 //   mpirun -np 2 isochron-mpi-bench [SEGMENTS] [CREDITS]
 // Rank 0 sends SEGMENTS segments of 4096 f32 samples (default 200000), rank 1 receives them; rank 1
-// prints samples per second for each way. The channel runs the engine on both ranks: a source that
+// prints samples per second for each way, and what encoding and decoding alone reach in one process. The channel runs the engine on both ranks: a source that
 // emits one shared segment again and again (so the source costs nothing), the sender, and on rank 1
 // the receiver and a null sink.
 #include <mpi.h>
@@ -64,6 +64,22 @@ double rawSendLoop(int rank, std::int64_t segments) {
     return secondsSince(start);
 }
 
+/// Seconds one process takes to encode and decode `segments` segments (the channel's own copies,
+/// without the transport).
+double encodeDecode(std::int64_t segments) {
+    const Item item = Item::signal(SigSeg<float>::allocate(kSegmentSamples, 0, &Timebase::get(48000.0)));
+    std::vector<std::byte> message;
+    const auto start = std::chrono::steady_clock::now();
+    std::int64_t samples = 0;
+    for (std::int64_t i = 0; i < segments; ++i) {
+        distributed::encodeItem(item, message);
+        samples += distributed::decodeMessage(message).item.sampleCount();
+    }
+    const double seconds = secondsSince(start);
+    if (samples != segments * kSegmentSamples) std::abort();
+    return seconds;
+}
+
 /// Seconds rank 1's engine takes to receive `segments` segments through an MPI channel.
 double channelRun(int rank, std::int64_t segments, int credits) {
     OperatorRegistry registry;
@@ -113,10 +129,12 @@ int main(int argc, char** argv) {
     const double raw = rawSendLoop(rank, segments);
     const double channel = channelRun(rank, segments, credits);
     if (rank == 1) {
+        const double copies = encodeDecode(segments);
         std::printf("%lld segments of %lld f32 samples, rank 0 -> rank 1\n", static_cast<long long>(segments), static_cast<long long>(kSegmentSamples));
         std::printf("raw MPI_Send loop:          %6.2f G samples/s  (%.2f GB/s)\n", samples / raw / 1e9, samples * 4 / raw / 1e9);
         std::printf("channel, %4d credits:      %6.2f G samples/s  (%.2f GB/s, %.0f%% of the raw loop)\n", credits, samples / channel / 1e9,
                     samples * 4 / channel / 1e9, 100.0 * raw / channel);
+        std::printf("encode + decode, no MPI:    %6.2f G samples/s  (the channel's own two copies, one process)\n", samples / copies / 1e9);
     }
     MPI_Finalize();
     return 0;

@@ -271,3 +271,16 @@ TEST_CASE("partitions that cannot run on the ranks started are refused, naming t
     CHECK(finished.output.find("node 'recording', field 'partition'") != std::string::npos);
     CHECK(finished.output.find("mpirun -np 3") != std::string::npos);
 }
+
+TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the rank and the node", "[mpi][faults]") {
+    const fs::path folder = tempPath("no-such-folder");
+    const Finished finished = run(3, {kSample, "--set", "recording.path=" + (folder / "out.wav").string(), "--set",
+                                      "onset-log.path=" + tempPath("o.jsonl").string(), "--set", "level-log.path=" + tempPath("l.jsonl").string()});
+    INFO(finished.output);
+    CHECK(finished.status != -1);
+    CHECK(finished.status != 0);
+    CHECK(finished.output.find("rank 2 of 3: ") != std::string::npos);
+    CHECK(finished.output.find("node 'recording': cannot start") != std::string::npos);
+    fs::remove(tempPath("o.jsonl"));
+    fs::remove(tempPath("l.jsonl"));
+}
