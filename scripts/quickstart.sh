@@ -14,6 +14,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfftw3-dev libsoxr-dev portaudio19-dev libasound2-dev libjack-jackd2-dev libsndfile1-dev libeigen3-dev catch2 nlohmann-json3-dev
   libsqlite3-dev
+  # Scale-out across processes and hosts (distributed/, docs/scale-out.md): Open MPI and its mpirun.
+  openmpi-bin libopenmpi-dev
   alsa-utils libasound2-plugins
   # Clang: libFuzzer targets (tests/fuzz) with its fuzzer and sanitizer runtimes, and a plugin built
   # with another compiler and C++ library than the host (tests/plugins/toolchain_test.sh).

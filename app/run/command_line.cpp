@@ -26,6 +26,9 @@ Options:
   --report FILE.json          write the run report as JSON
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
   --telemetry-rate HZ         snapshots per second (default 30)
+  --channel-credits N         under mpirun: messages (segments, events, progress) one channel between
+                              ranks may have in flight before its sender waits (default 8, 1-4096;
+                              docs/scale-out.md)
   --check                     validate the graph, warn about runs that can never end, and exit
   --quiet                     print nothing but errors
   --list-operators            list every operator type with its ports and parameters
@@ -37,6 +40,10 @@ Options:
                               they were looked for
   --version                   print the version
   -h, --help                  this text
+
+Under mpirun -np N, rank k runs the nodes of partition k (the nodes' "partition" field) and edges
+between partitions become MPI channels; each rank prints its own summary and writes --report and
+--telemetry files with ".rankK" before the extension (docs/scale-out.md).
 
 Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the report or telemetry
 could not be written, 2 a node failed while running (the message names it, and its plugin file if
@@ -88,6 +95,18 @@ RunOptions parseCommandLine(int argc, char** argv) {
             }
             if (!(options.telemetryRate >= 1 && options.telemetryRate <= 1000)) {
                 throw std::invalid_argument("--telemetry-rate must be between 1 and 1000 Hz");
+            }
+        }
+        else if (arg == "--channel-credits") {
+            std::string value = needValue(i, arg);
+            std::size_t used = 0;
+            try {
+                options.channelCredits = std::stoi(value, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != value.size() || options.channelCredits < 1 || options.channelCredits > 4096) {
+                throw std::invalid_argument("--channel-credits needs a whole number from 1 to 4096, got '" + value + "'");
             }
         }
         else if (arg == "--check") options.checkOnly = true;

@@ -19,6 +19,7 @@ struct RunOptions {
     std::optional<std::string> reportPath;
     std::optional<std::string> telemetryPath;  ///< JSON lines, one snapshot each
     double telemetryRate = 30.0;               ///< snapshots per second
+    int channelCredits = 8;                    ///< under mpirun: messages a channel may have in flight (1-4096)
     bool quiet = false;
     bool checkOnly = false;
     bool listOperators = false;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
+#include "app/run/scale_out.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -20,6 +22,7 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/telemetry/telemetry_json.h"
+#include "engine/time/wall_clock.h"
 #include "nodes/capture/capture_devices.h"
 #include "nodes/register_builtin_nodes.h"
 
@@ -154,6 +157,7 @@ void printDevices() {
 void printWireChannels(const ValidatedGraph& graph) {
     for (const ValidatedEdge& e : graph.edges) {
         const ValidatedNode& from = graph.nodes[static_cast<std::size_t>(e.fromNode)];
+        if (static_cast<std::size_t>(e.fromPort) >= from.outputChannels.size()) continue;  // a rank's channel endpoint
         const ChannelLayout& layout = from.outputChannels[static_cast<std::size_t>(e.fromPort)];
         if (layout.empty()) continue;
         std::cout << "  " << from.id << "." << from.outputs[static_cast<std::size_t>(e.fromPort)].name << " -> "
@@ -168,12 +172,19 @@ void printWireChannels(const ValidatedGraph& graph) {
     }
 }
 
-int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry) {
+int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, run::ScaleOut& scaleOut) {
     GraphSpec spec = loadGraphFile(options.graphPath);
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
     SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
-    ValidatedGraph graph = validateGraph(spec, registry);
+    const ValidatedGraph whole = validateGraph(spec, registry);
     schedulerParams(scheduler);  // reject a bad scheduler before anything starts
+    std::vector<std::string> scaleOutNotes;
+    const ValidatedGraph& graph = scaleOut.localGraph(spec, whole, options.channelCredits, scaleOutNotes);
+    if (!options.quiet) {
+        for (const auto& note : scaleOutNotes) std::cerr << "isochron-run: note: " << note << "\n";
+    }
+    // Under mpirun every rank's lines say which rank wrote them.
+    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     if (options.checkOnly) {
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
@@ -220,14 +231,27 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) std::signal(signal, onStopSignal);
     std::atomic<bool> done{false};
     std::thread watcher([&] {
+        TimeNs stopSeenNs = 0;
         while (!done.load()) {
-            if (stopSignal.load() != 0) engine.requestStop();
+            if (stopSignal.load() != 0) {
+                engine.requestStop();
+                scaleOut.stop();
+                // A rank waiting inside MPI on a rank that died never returns to the engine: leave
+                // within a fraction of a second, as mpirun expects of the ranks it ends.
+                if (stopSeenNs == 0) stopSeenNs = wallClockNs();
+                if (!rankTag.empty() && wallClockNs() - stopSeenNs > 300'000'000) {
+                    std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+                              << " while waiting on another rank (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)"
+                              << std::endl;
+                    std::_Exit(128 + stopSignal.load());
+                }
+            }
             drainTelemetry();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
     if (!options.quiet) {
-        std::cout << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
+        std::cout << rankTag << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
                   << scheduler.name << " (Ctrl-C to stop)" << std::endl;
     }
     RunOutcome outcome = engine.run();
@@ -236,7 +260,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     drainTelemetry();
     RunSummary summary = summarizeRun(engine, outcome);
     if (!options.quiet) {
-        std::cout << summary.toText() << std::flush;
+        if (!rankTag.empty()) std::cout << rankTag << "partition " << scaleOut.rank() << "\n";
+        std::cout << summary.toText() << scaleOut.channelsText() << std::flush;
         std::cerr << summary.problemsText(warningsShown);
     } else {
         for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";
@@ -244,7 +269,13 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     bool writeFailed = false;
     if (options.reportPath) {
         std::ofstream report(*options.reportPath);
-        if (report) report << summary.toJson().dump(2) << "\n";
+        nlohmann::ordered_json json = summary.toJson();
+        if (scaleOut.ranks() > 1) {
+            json["rank"] = scaleOut.rank();
+            json["ranks"] = scaleOut.ranks();
+            json["channels"] = scaleOut.channelsJson();
+        }
+        if (report) report << json.dump(2) << "\n";
         report.close();
         if (report.fail()) {
             std::cerr << "isochron-run: cannot write report " << *options.reportPath << ": " << std::strerror(errno) << "\n";
@@ -257,13 +288,22 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         writeFailed = true;
     }
     if (writeFailed) return 1;
-    if (!outcome.failures.empty()) return 2;
+    if (!outcome.failures.empty()) {
+        if (!rankTag.empty()) std::cerr << "isochron-run: " << rankTag << "a node failed: ending the run on every rank\n";
+        return 2;
+    }
+    if (stopSignal.load() != 0 && !rankTag.empty()) {
+        std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+                  << " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n";
+    }
     return stopSignal.load() != 0 ? 128 + stopSignal.load() : 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     run::RunOptions options;
     try {
         options = run::parseCommandLine(argc, argv);
@@ -271,6 +311,8 @@ int main(int argc, char** argv) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
+    if (options.reportPath) options.reportPath = scaleOut.rankPath(*options.reportPath);
+    if (options.telemetryPath) options.telemetryPath = scaleOut.rankPath(*options.telemetryPath);
     if (options.help) {
         std::cout << run::usageText();
         return 0;
@@ -311,14 +353,29 @@ int main(int argc, char** argv) {
         }
     }
     if (options.graphPath.empty()) return 0;
+    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     try {
-        return runGraphFile(options, registry);
+        return runGraphFile(options, registry, scaleOut);
     } catch (const GraphException& e) {
-        std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
+        std::cerr << "isochron-run: " << rankTag << options.graphPath << " cannot run:\n";
         for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
         return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "isochron-run: " << rankTag << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::unique_ptr<run::ScaleOut> scaleOut;
+    try {
+        scaleOut = std::make_unique<run::ScaleOut>(argc, argv);
     } catch (const std::exception& e) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
+    const int status = runMain(argc, argv, *scaleOut);
+    return scaleOut->finish(status);
 }

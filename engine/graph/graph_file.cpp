@@ -23,7 +23,10 @@ bool isIdentifier(const std::string& id) {
 }
 
 // Field names every node/graph object understands; anything else is kept in `extra`.
-const std::set<std::string> kNodeFields = {"id", "type", "params", "position"};
+const std::set<std::string> kNodeFields = {"id", "type", "params", "position", "partition"};
+
+// The largest partition a graph may name: far beyond any rank count, small enough to print and compare.
+constexpr std::int64_t kMaxPartition = 1'000'000;
 const std::set<std::string> kGraphFields = {"format", "name", "description", "scheduler", "nodes", "edges"};
 
 }  // namespace
@@ -134,6 +137,14 @@ GraphSpec parseGraph(const std::string& jsonText) {
                     error(node.id, "position", "must be [x, y]");
                 }
             }
+            if (n.contains("partition")) {
+                const json& p = n["partition"];
+                if (p.is_number_integer() && p.get<std::int64_t>() >= 0 && p.get<std::int64_t>() <= kMaxPartition) {
+                    node.partition = p.get<int>();
+                } else {
+                    error(node.id, "partition", "must be a whole number from 0 to " + std::to_string(kMaxPartition) + " (the rank that runs the node), got " + p.dump());
+                }
+            }
             for (auto& [k, v] : n.items()) {
                 if (!kNodeFields.count(k)) node.extra[k] = v;
             }
@@ -209,6 +220,7 @@ std::string serializeGraph(const GraphSpec& graph) {
         if (!n.type.empty() || !n.extra.contains("subgraph")) node["type"] = n.type;
         if (!n.params.empty()) node["params"] = ordered(json(n.params));
         if (n.position) node["position"] = {n.position->x, n.position->y};
+        if (n.partition) node["partition"] = *n.partition;
         if (n.extra.is_object()) {
             for (auto& [k, v] : n.extra.items()) node[k] = ordered(v);
         }

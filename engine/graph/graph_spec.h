@@ -30,6 +30,8 @@ struct NodeSpec {
     std::map<std::string, nlohmann::json> params;
     std::optional<NodePosition> position;
     nlohmann::json extra = nlohmann::json::object();  ///< other fields ("label", "qos", ...), kept verbatim
+    /// Which rank runs the node under mpirun (docs/scale-out.md); absent means partition 0.
+    std::optional<int> partition;
 };
 
 /// One edge from an output port to an input port. [value type]

@@ -248,3 +248,22 @@ TEST_CASE("bus edges between mismatched or non-group ports are refused with a re
     INFO(describe(errors));
     CHECK(anyError(errors, "out", "in0", "edges[0]", "write both ends with '*'"));
 }
+
+TEST_CASE("a node's partition is a whole number from 0, kept through a save, and a bad one names the node", "[graph][partition]") {
+    GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "a", "type": "test.gain", "partition": 2}, {"id": "b", "type": "test.gain"}], "edges": []})");
+    REQUIRE(spec.nodes.size() == 2);
+    CHECK(spec.nodes[0].partition == 2);
+    CHECK(!spec.nodes[1].partition.has_value());
+    CHECK(!spec.nodes[0].extra.contains("partition"));  // a field of its own, not editor data
+    const GraphSpec again = parseGraph(serializeGraph(spec));
+    CHECK(again.nodes[0].partition == 2);
+    CHECK(!again.nodes[1].partition.has_value());
+
+    for (const char* bad : {"-1", "1.5", "\"1\"", "true", "null", "1000001"}) {
+        INFO("partition " << bad);
+        const auto errors = loadErrors(std::string(R"({"format": "isochron-graph/1", "nodes": [{"id": "late", "type": "test.gain", "partition": )") + bad +
+                                       "}], \"edges\": []}");
+        CHECK(anyError(errors, "late", "", "partition", "must be a whole number from 0"));
+    }
+}

@@ -1,0 +1,55 @@
+// How isochron-run takes part in a run spread over ranks (docs/scale-out.md): under `mpirun -np N`
+// rank k runs partition k of the graph and talks to the others over MPI channels; alone (no mpirun,
+// one rank, or a build without MPI) it runs the whole graph as always. scale_out_mpi.cpp and
+// scale_out_alone.cpp implement it with and without MPI.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/graph/validated_graph.h"
+
+namespace isochron::run {
+
+/// The number of ranks an MPI launcher (mpirun, mpiexec) says this process is one of; 1 without one. [any thread]
+int launcherRankCount();
+
+/// This process's part in a run. [main thread unless stated]
+class ScaleOut {
+public:
+    /// Join the ranks when an MPI launcher started this process (MPI_Init). Throws std::runtime_error
+    /// in a build without MPI started as one of several ranks (each would run the whole graph).
+    ScaleOut(int& argc, char**& argv);
+    ~ScaleOut();
+    ScaleOut(const ScaleOut&) = delete;
+    ScaleOut& operator=(const ScaleOut&) = delete;
+
+    int rank() const;
+    int ranks() const;
+    /// The graph this process runs. Under several ranks: partition rank()'s nodes of `graph` (validated
+    /// from `file`) and an endpoint per channel touching them, each sender with `channelCredits` (1 to 4096)
+    /// messages in flight at most; throws GraphException for partitions that cannot run on this many
+    /// ranks. Alone: `graph` itself, and `notes` says that partitions are ignored and how to use them.
+    const ValidatedGraph& localGraph(const GraphSpec& file, const ValidatedGraph& graph, int channelCredits, std::vector<std::string>& notes);
+    /// End every wait on another rank now (a stop signal arrived). [any thread]
+    void stop();
+    /// One line per channel end of this rank, for the summary ("" alone).
+    std::string channelsText() const;
+    /// The report's "channels" array (null alone).
+    nlohmann::ordered_json channelsJson() const;
+    /// `path` for this rank: unchanged alone, "run.rank1.json" for "run.json" on rank 1 of several.
+    std::string rankPath(const std::string& path) const;
+    /// Leave the ranks and return `status`: MPI_Finalize after a clean run; after a failure MPI_Abort,
+    /// so that no other rank waits for this one for ever; after a stop by a signal (status 128 + the
+    /// signal) nothing, since mpirun is ending every rank.
+    int finish(int status);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace isochron::run

@@ -1,0 +1,82 @@
+// ScaleOut with MPI: under mpirun, rank k runs partition k and the channels between partitions are
+// MPI channels (distributed/mpi_channels.h).
+#include "app/run/scale_out.h"
+
+#include <mpi.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "distributed/mpi_channels.h"
+#include "distributed/partition_plan.h"
+
+namespace isochron::run {
+
+struct ScaleOut::State {
+    bool joined = false;  // MPI_Init was called
+    int rank = 0;
+    int ranks = 1;
+    std::unique_ptr<distributed::MpiChannels> channels;
+    std::optional<distributed::LocalPart> part;
+};
+
+ScaleOut::ScaleOut(int& argc, char**& argv) : state_(std::make_unique<State>()) {
+    // Only a launched process joins: MPI_Init alone would start a singleton runtime for nothing.
+    if (std::getenv("OMPI_COMM_WORLD_SIZE") == nullptr && std::getenv("PMI_SIZE") == nullptr) return;
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    state_->joined = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &state_->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &state_->ranks);
+}
+
+ScaleOut::~ScaleOut() = default;
+
+int ScaleOut::rank() const { return state_->rank; }
+int ScaleOut::ranks() const { return state_->ranks; }
+
+const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const ValidatedGraph& graph, int channelCredits, std::vector<std::string>& notes) {
+    if (state_->ranks == 1) {
+        if (distributed::isPartitioned(file)) {
+            notes.push_back("the graph puts nodes into partitions; in one process it runs whole (mpirun -np N runs partition k on rank k, docs/scale-out.md)");
+        }
+        return graph;
+    }
+    const std::vector<int> partitions = distributed::nodePartitions(file, graph);
+    std::vector<GraphError> errors = distributed::checkPartitions(graph, partitions, state_->ranks);
+    if (!errors.empty()) throw GraphException(std::move(errors));
+    state_->channels = std::make_unique<distributed::MpiChannels>(channelCredits);
+    distributed::MpiChannels& channels = *state_->channels;
+    state_->part = distributed::localPart(
+        graph, partitions, state_->rank, [&](const distributed::ChannelSpec& c) { return channels.sender(c); },
+        [&](const distributed::ChannelSpec& c) { return channels.receiver(c); });
+    return state_->part->graph;
+}
+
+void ScaleOut::stop() {
+    if (state_->channels) state_->channels->stop();
+}
+
+std::string ScaleOut::channelsText() const { return state_->channels ? state_->channels->figuresText() : std::string(); }
+
+nlohmann::ordered_json ScaleOut::channelsJson() const { return state_->channels ? state_->channels->figuresJson() : nlohmann::ordered_json(); }
+
+std::string ScaleOut::rankPath(const std::string& path) const {
+    if (state_->ranks == 1) return path;
+    const std::filesystem::path p(path);
+    return (p.parent_path() / (p.stem().string() + ".rank" + std::to_string(state_->rank) + p.extension().string())).string();
+}
+
+int ScaleOut::finish(int status) {
+    // Stopped by a signal: mpirun is ending every rank (one died or the user interrupted it), and
+    // finalizing would wait for ranks that are gone.
+    if (!state_->joined || status >= 128) return status;
+    if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
+    state_->part.reset();
+    state_->channels.reset();
+    MPI_Finalize();
+    state_->joined = false;
+    return status;
+}
+
+}  // namespace isochron::run

@@ -1,0 +1,285 @@
+#include "distributed/mpi_channels.h"
+
+#include <mpi.h>
+
+#include <sched.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "distributed/wire_format.h"
+#include "engine/operators/operator.h"
+#include "engine/time/wall_clock.h"
+
+namespace isochron::distributed {
+
+/// The communicator the channels talk on: a duplicate of MPI_COMM_WORLD, so their tags never meet
+/// another library's messages. Channel c sends data with tag 2c and credits with tag 2c + 1.
+struct MpiChannels::Communicator {
+    MPI_Comm comm = MPI_COMM_NULL;
+};
+
+namespace {
+
+int dataTag(const ChannelSpec& channel) { return 2 * channel.index; }
+int creditTag(const ChannelSpec& channel) { return 2 * channel.index + 1; }
+
+// How long a receiver with nothing to take lets its engine sleep before looking again.
+constexpr TimeNs kReceivePollNs = 100'000;
+// While messages keep coming (the last one less than kBusyNs ago), a receiver with nothing to take
+// looks again for up to kSpinNs before its engine sleeps: a sleep costs more than the gap between
+// two segments of a busy channel. An idle channel does not spin.
+constexpr TimeNs kBusyNs = 1'000'000;
+constexpr TimeNs kSpinNs = 30'000;
+
+/// Sends one channel's items to the receiver's rank, at most `credits` messages ahead of it.
+class ChannelSender final : public Operator {
+public:
+    ChannelSender(MPI_Comm comm, ChannelFigures& figures, const MpiChannels& channels)
+        : comm_(comm), figures_(figures), channels_(channels) {}
+
+protected:
+    void onActivate() override {
+        slots_.resize(static_cast<std::size_t>(figures_.credits));
+        available_ = figures_.credits;
+        postCreditReceive();
+    }
+    void process(int, Item&& item) override {
+        if (!takeCredit()) return;
+        Slot& slot = nextSlot();
+        encodeItem(item, slot.bytes);
+        ++figures_.items;
+        figures_.samples += static_cast<std::uint64_t>(item.sampleCount());
+        send(slot);
+    }
+    TimeNs onProgress(TimeNs time) override {
+        if (time != kEndOfTime && takeCredit()) {
+            Slot& slot = nextSlot();
+            encodeProgress(time, slot.bytes);
+            send(slot);
+        }
+        return time;
+    }
+    void onFinish() override {
+        if (!takeCredit()) return;
+        Slot& slot = nextSlot();
+        encodeEnd(slot.bytes);
+        send(slot);
+        // Every credit but the end's comes back before the run ends, so no credit message is left
+        // unreceived when MPI finalizes; the end's own send completes once the receiver took it.
+        while (available_ < figures_.credits - 1 && !channels_.stopped()) waitForCredit();
+        for (Slot& s : slots_) {
+            if (s.request != MPI_REQUEST_NULL) MPI_Wait(&s.request, MPI_STATUS_IGNORE);
+        }
+    }
+    void onDeactivate() override {
+        if (creditRequest_ != MPI_REQUEST_NULL) {
+            MPI_Cancel(&creditRequest_);
+            MPI_Request_free(&creditRequest_);
+        }
+        for (Slot& s : slots_) {
+            if (s.request != MPI_REQUEST_NULL) MPI_Request_free(&s.request);
+        }
+    }
+
+private:
+    struct Slot {
+        std::vector<std::byte> bytes;
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+
+    void postCreditReceive() {
+        MPI_Irecv(&creditMessage_, 1, MPI_INT, figures_.spec.toPartition, creditTag(figures_.spec), comm_, &creditRequest_);
+    }
+    /// Take in every credit that has come back. [no blocking]
+    void collectCredits() {
+        int arrived = 1;
+        while (arrived) {
+            MPI_Test(&creditRequest_, &arrived, MPI_STATUS_IGNORE);
+            if (!arrived) break;
+            available_ += creditMessage_;
+            postCreditReceive();
+        }
+    }
+    /// Block until at least one credit came back or the run stops.
+    void waitForCredit() {
+        const int before = available_;
+        for (int polls = 0; available_ == before && !channels_.stopped(); ++polls) {
+            collectCredits();
+            if (available_ != before) break;
+            // Spin briefly (a fast consumer answers within microseconds), then sleep so that a slow
+            // consumer's rank gets the core.
+            if (polls < 64) sched_yield();
+            else std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
+    }
+    /// One credit for the next message; false when the run stopped while waiting for it.
+    bool takeCredit() {
+        collectCredits();
+        if (available_ == 0) {
+            ++figures_.creditWaits;
+            while (available_ == 0 && !channels_.stopped()) waitForCredit();
+            if (available_ == 0) return false;
+        }
+        --available_;
+        figures_.peakInFlight = std::max(figures_.peakInFlight, figures_.credits - available_);
+        return true;
+    }
+    /// The slot of the oldest message: it was received (a credit is free), so its send completes.
+    Slot& nextSlot() {
+        Slot& slot = slots_[next_];
+        next_ = (next_ + 1) % slots_.size();
+        if (slot.request != MPI_REQUEST_NULL) MPI_Wait(&slot.request, MPI_STATUS_IGNORE);
+        return slot;
+    }
+    void send(Slot& slot) {
+        ++figures_.messages;
+        figures_.bytes += slot.bytes.size();
+        MPI_Isend(slot.bytes.data(), static_cast<int>(slot.bytes.size()), MPI_BYTE, figures_.spec.toPartition, dataTag(figures_.spec), comm_,
+                  &slot.request);
+    }
+
+    MPI_Comm comm_;
+    ChannelFigures& figures_;
+    const MpiChannels& channels_;
+    std::vector<Slot> slots_;
+    std::size_t next_ = 0;
+    int available_ = 0;
+    int creditMessage_ = 0;
+    MPI_Request creditRequest_ = MPI_REQUEST_NULL;
+};
+
+/// Takes one channel's messages off the wire and emits them, returning a credit for each.
+class ChannelReceiver final : public Operator {
+public:
+    ChannelReceiver(MPI_Comm comm, ChannelFigures& figures) : comm_(comm), figures_(figures) {}
+
+protected:
+    SourceStatus onProduce() override {
+        const std::int64_t most = std::min<std::int64_t>(productionBudget(), figures_.credits);
+        for (std::int64_t taken = 0; taken < most; ++taken) {
+            if (!admissionOpen()) return SourceStatus::produced();
+            MPI_Status status;
+            if (!probe(status, taken == 0)) return taken > 0 ? SourceStatus::produced() : SourceStatus::waitUntil(wallClockNs() + kReceivePollNs);
+            int size = 0;
+            MPI_Get_count(&status, MPI_BYTE, &size);
+            buffer_.resize(static_cast<std::size_t>(size));
+            MPI_Recv(buffer_.data(), size, MPI_BYTE, figures_.spec.fromPartition, dataTag(figures_.spec), comm_, MPI_STATUS_IGNORE);
+            ++figures_.messages;
+            figures_.bytes += static_cast<std::uint64_t>(size);
+            lastMessageNs_ = wallClockNs();
+            DecodedMessage message = decodeMessage(buffer_);
+            if (message.kind == MessageKind::End) return SourceStatus::finished();
+            if (message.kind == MessageKind::Progress) {
+                emitProgress(message.item.progressTime());
+            } else {
+                ++figures_.items;
+                figures_.samples += static_cast<std::uint64_t>(message.item.sampleCount());
+                emitHeld(0, std::move(message.item));
+            }
+            // The credit goes back once the engine took the message (the downstream operators ran, or
+            // queued it), so a slow consumer slows the sender.
+            const int credit = 1;
+            MPI_Send(&credit, 1, MPI_INT, figures_.spec.fromPartition, creditTag(figures_.spec), comm_);
+        }
+        return SourceStatus::produced();
+    }
+
+private:
+    /// Whether a message is waiting (its envelope in `status`); spins a little first when `mayWait`
+    /// and the channel is busy.
+    bool probe(MPI_Status& status, bool mayWait) {
+        int present = 0;
+        MPI_Iprobe(figures_.spec.fromPartition, dataTag(figures_.spec), comm_, &present, &status);
+        if (present || !mayWait) return present != 0;
+        const TimeNs now = wallClockNs();
+        if (now - lastMessageNs_ > kBusyNs) return false;
+        while (!present && wallClockNs() - now < kSpinNs) {
+            MPI_Iprobe(figures_.spec.fromPartition, dataTag(figures_.spec), comm_, &present, &status);
+        }
+        return present != 0;
+    }
+
+    MPI_Comm comm_;
+    ChannelFigures& figures_;
+    std::vector<std::byte> buffer_;
+    TimeNs lastMessageNs_ = 0;
+};
+
+}  // namespace
+
+MpiChannels::MpiChannels(int credits) : communicator_(std::make_unique<Communicator>()), credits_(credits) {
+    if (credits < 1 || credits > 4096) throw std::invalid_argument("channel credits must be between 1 and 4096, got " + std::to_string(credits));
+    MPI_Comm_dup(MPI_COMM_WORLD, &communicator_->comm);
+}
+
+MpiChannels::~MpiChannels() {
+    if (communicator_->comm != MPI_COMM_NULL) MPI_Comm_free(&communicator_->comm);
+}
+
+OperatorDescriptor MpiChannels::sender(const ChannelSpec& channel) {
+    figures_.push_back(std::make_unique<ChannelFigures>(ChannelFigures{channel, true, credits_}));
+    ChannelFigures& figures = *figures_.back();
+    OperatorDescriptor d;
+    d.typeName = "mpi.channel_sender";
+    d.category = "mpi";
+    d.summary = "Sends " + channel.from + " -> " + channel.to + " to rank " + std::to_string(channel.toPartition);
+    d.inputs = {PortSpec{"in", channel.type, "what the producer's port carries"}};
+    MPI_Comm comm = communicator_->comm;
+    d.create = [comm, &figures, this] { return std::make_unique<ChannelSender>(comm, figures, *this); };
+    return d;
+}
+
+OperatorDescriptor MpiChannels::receiver(const ChannelSpec& channel) {
+    figures_.push_back(std::make_unique<ChannelFigures>(ChannelFigures{channel, false, credits_}));
+    ChannelFigures& figures = *figures_.back();
+    OperatorDescriptor d;
+    d.typeName = "mpi.channel_receiver";
+    d.category = "mpi";
+    d.summary = "Receives " + channel.from + " -> " + channel.to + " from rank " + std::to_string(channel.fromPartition);
+    d.outputs = {PortSpec{"out", channel.type, "what the producer's port carries"}};
+    MPI_Comm comm = communicator_->comm;
+    d.create = [comm, &figures] { return std::make_unique<ChannelReceiver>(comm, figures); };
+    return d;
+}
+
+std::string MpiChannels::figuresText() const {
+    std::ostringstream text;
+    for (const auto& f : figures_) {
+        if (f->sending) {
+            text << "channel " << f->spec.index << " " << f->spec.from << " -> " << f->spec.to << " (to rank " << f->spec.toPartition
+                 << "): sent " << f->items << " items, " << f->samples << " samples in " << f->messages << " messages; at most "
+                 << f->peakInFlight << " of " << f->credits << " credits in flight, " << f->creditWaits << " waits for a credit\n";
+        } else {
+            text << "channel " << f->spec.index << " " << f->spec.from << " -> " << f->spec.to << " (from rank " << f->spec.fromPartition
+                 << "): received " << f->items << " items, " << f->samples << " samples in " << f->messages << " messages\n";
+        }
+    }
+    return text.str();
+}
+
+nlohmann::ordered_json MpiChannels::figuresJson() const {
+    nlohmann::ordered_json channels = nlohmann::ordered_json::array();
+    for (const auto& f : figures_) {
+        nlohmann::ordered_json c;
+        c["channel"] = f->spec.index;
+        c["from"] = f->spec.from;
+        c["to"] = f->spec.to;
+        c["direction"] = f->sending ? "send" : "receive";
+        c["peer_rank"] = f->sending ? f->spec.toPartition : f->spec.fromPartition;
+        c["messages"] = f->messages;
+        c["items"] = f->items;
+        c["samples"] = f->samples;
+        c["bytes"] = f->bytes;
+        if (f->sending) {
+            c["credits"] = f->credits;
+            c["peak_in_flight"] = f->peakInFlight;
+            c["credit_waits"] = f->creditWaits;
+        }
+        channels.push_back(std::move(c));
+    }
+    return channels;
+}
+
+}  // namespace isochron::distributed

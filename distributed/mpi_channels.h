@@ -1,0 +1,74 @@
+// The channels of one rank over MPI: a sender node at the producer's end of each edge between
+// partitions, a receiver node at the consumer's end (partition_plan.h builds them into the graph).
+//
+// Back-pressure is by credits: a sender may have at most `credits` messages that its receiver has not
+// yet taken (each item, progress marker and the end of stream is one message; a signal or frame is one
+// SigSeg). The receiver returns a credit after it has handed the message to its engine, so a slow
+// consumer rank holds the producer rank back exactly as a slow operator holds back its upstream in one
+// process: a sender with no credit left waits, and its engine with it. That bounds the memory a
+// channel holds to `credits` messages on each side. A wait ends early when stop() is called (a
+// signal), so no rank hangs in a channel.
+//
+// Every MPI call is made on the engine thread (MPI_THREAD_FUNNELED).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "distributed/partition_plan.h"
+
+namespace isochron::distributed {
+
+/// What one channel end did on this rank. [engine thread writes; read after the run]
+struct ChannelFigures {
+    ChannelSpec spec;
+    bool sending = false;
+    int credits = 0;                 ///< messages a sender may have in flight
+    std::uint64_t messages = 0;      ///< items, progress markers and the end, sent or received
+    std::uint64_t items = 0;         ///< data items among them
+    std::uint64_t samples = 0;       ///< samples of signals among them
+    std::uint64_t bytes = 0;         ///< message bytes
+    int peakInFlight = 0;            ///< sender: most messages sent and not yet taken by the receiver
+    std::uint64_t creditWaits = 0;   ///< sender: messages that found no credit left and waited for one
+};
+
+/// The channels of this rank: a sender's and a receiver's descriptor per channel, and their figures.
+/// Create after MPI_Init and destroy before MPI_Finalize. [engine thread; stop() from any thread]
+class MpiChannels {
+public:
+    /// `credits` (1 to 4096): messages a sender may have in flight.
+    explicit MpiChannels(int credits);
+    ~MpiChannels();
+    MpiChannels(const MpiChannels&) = delete;
+    MpiChannels& operator=(const MpiChannels&) = delete;
+
+    /// Descriptor of the node that sends `channel` to rank channel.toPartition.
+    OperatorDescriptor sender(const ChannelSpec& channel);
+    /// Descriptor of the node that receives `channel` from rank channel.fromPartition.
+    OperatorDescriptor receiver(const ChannelSpec& channel);
+    /// End every wait for a credit now (the run is stopping). [any thread]
+    void stop() { stopped_.store(true); }
+    bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+
+    int credits() const { return credits_; }
+    /// The figures of every endpoint made here, senders and receivers in creation order.
+    const std::vector<std::unique_ptr<ChannelFigures>>& figures() const { return figures_; }
+    /// One line per channel end, for the run's summary.
+    std::string figuresText() const;
+    /// The "channels" array of the run report.
+    nlohmann::ordered_json figuresJson() const;
+
+private:
+    struct Communicator;
+    std::unique_ptr<Communicator> communicator_;
+    int credits_;
+    std::atomic<bool> stopped_{false};
+    std::vector<std::unique_ptr<ChannelFigures>> figures_;
+};
+
+}  // namespace isochron::distributed

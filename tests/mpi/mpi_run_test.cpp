@@ -1,0 +1,286 @@
+// isochron-run under `mpirun -np 3` on this machine: a partitioned graph gives exactly the outputs of
+// the same graph in one process, a consumer rank held back bounds what a channel has in flight (by its
+// credit counters), a killed rank ends the whole run within 2 s with a message naming it, and
+// partitions that cannot run are refused before anything starts.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+#include <sndfile.h>
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+fs::path tempPath(const std::string& name) { return fs::temp_directory_path() / ("isochron-mpi-" + std::to_string(getpid()) + "-" + name); }
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+nlohmann::json readJson(const fs::path& path) {
+    INFO("report " << path);
+    REQUIRE(fs::exists(path));
+    return nlohmann::json::parse(readText(path));
+}
+
+// `mpirun -np ranks isochron-run arguments...` (ranks = 0: isochron-run alone), standard output and
+// error into `outputPath`. mpirun is allowed to run as root and to put 3 ranks on fewer cores.
+pid_t start(int ranks, const std::vector<std::string>& arguments, const fs::path& outputPath) {
+    std::vector<std::string> command;
+    if (ranks > 0) command = {ISOCHRON_MPIEXEC, "-np", std::to_string(ranks), "--oversubscribe"};
+    command.push_back(ISOCHRON_RUN_BINARY);
+    command.insert(command.end(), arguments.begin(), arguments.end());
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+        FILE* out = std::fopen(outputPath.c_str(), "w");
+        if (!out || dup2(fileno(out), STDOUT_FILENO) < 0 || dup2(fileno(out), STDERR_FILENO) < 0) _exit(127);
+        std::vector<char*> argv;
+        for (auto& a : command) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execvp(argv[0], argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+// Exit status (1000 + signal if killed), or -1 if it was still running after `limit` (then killed:
+// a hang fails the test instead of hanging it).
+int waitAtMost(pid_t pid, std::chrono::duration<double> limit) {
+    const auto deadline = Clock::now() + limit;
+    int raw = 0;
+    while (waitpid(pid, &raw, WNOHANG) == 0) {
+        if (Clock::now() > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &raw, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + WTERMSIG(raw);
+}
+
+struct Finished {
+    int status;
+    std::string output;
+};
+
+Finished run(int ranks, const std::vector<std::string>& arguments) {
+    const fs::path output = tempPath("output.txt");
+    const int status = waitAtMost(start(ranks, arguments, output), std::chrono::seconds(120));
+    Finished finished{status, readText(output)};
+    fs::remove(output);
+    return finished;
+}
+
+// FNV-1a over every sample of a sound file (as floats, channel-interleaved), with its frame count.
+std::pair<std::uint64_t, sf_count_t> sampleHash(const fs::path& path) {
+    SF_INFO info{};
+    SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
+    REQUIRE(file != nullptr);
+    std::vector<float> samples(static_cast<std::size_t>(info.frames * info.channels));
+    CHECK(sf_readf_float(file, samples.data(), info.frames) == info.frames);
+    sf_close(file);
+    std::uint64_t hash = 14695981039346656037ull;
+    for (const float sample : samples) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &sample, sizeof bits);
+        for (int b = 0; b < 4; ++b) hash = (hash ^ ((bits >> (8 * b)) & 0xff)) * 1099511628211ull;
+    }
+    return {hash, info.frames};
+}
+
+// The rank processes mpirun `launcher` started, by rank (read from their environment).
+std::map<int, pid_t> ranksOf(pid_t launcher) {
+    std::map<int, pid_t> ranks;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::istringstream stat(readText(entry.path() / "stat"));
+        std::string pid, comm, state;
+        pid_t parent = 0;
+        stat >> pid >> comm >> state >> parent;
+        if (parent != launcher) continue;
+        std::ifstream environ(entry.path() / "environ");
+        for (std::string variable; std::getline(environ, variable, '\0');) {
+            if (variable.starts_with("OMPI_COMM_WORLD_RANK=")) ranks[std::stoi(variable.substr(21))] = std::stoi(name);
+        }
+    }
+    return ranks;
+}
+
+const std::string kSample = std::string(ISOCHRON_SOURCE_DIR) + "/samples/scale-out-three-ranks.isograph.json";
+
+// The sample graph's file outputs redirected to `prefix`*.
+std::vector<std::string> outputsTo(const fs::path& prefix, const fs::path& report) {
+    return {kSample, "--set", "recording.path=" + prefix.string() + ".wav", "--set", "onset-log.path=" + prefix.string() + "-onsets.jsonl",
+            "--set", "level-log.path=" + prefix.string() + "-level.jsonl", "--report", report.string()};
+}
+
+}  // namespace
+
+TEST_CASE("the sample graph on three ranks writes exactly what it writes in one process", "[mpi]") {
+    const fs::path alone = tempPath("alone"), spread = tempPath("spread");
+    const Finished one = run(0, outputsTo(alone, alone.string() + ".json"));
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    const Finished three = run(3, outputsTo(spread, spread.string() + ".json"));
+    INFO(three.output);
+    REQUIRE(three.status == 0);
+
+    // Every sink runs on rank 2: its figures are the single process's.
+    const nlohmann::json whole = readJson(alone.string() + ".json");
+    const nlohmann::json rank2 = readJson(spread.string() + ".rank2.json");
+    CHECK(rank2["rank"] == 2);
+    for (const char* sink : {"recording", "onset-log", "level-log", "frames"}) {
+        INFO("sink " << sink);
+        CHECK(whole["outputs"][sink]["items"].get<std::uint64_t>() > 0);
+        CHECK(rank2["outputs"][sink]["items"] == whole["outputs"][sink]["items"]);
+        CHECK(rank2["outputs"][sink]["samples"] == whole["outputs"][sink]["samples"]);
+    }
+    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
+    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
+    CHECK(aloneFrames == 480000);  // 10 s at 48 kHz
+    CHECK(spreadFrames == aloneFrames);
+    CHECK(spreadHash == aloneHash);
+    for (const char* log : {"-onsets.jsonl", "-level.jsonl"}) {
+        INFO("log " << log);
+        const std::string expected = readText(alone.string() + log);
+        CHECK(!expected.empty());
+        CHECK(readText(spread.string() + log) == expected);
+    }
+
+    // Every channel delivered all it sent: the senders' counts are the receivers'.
+    std::map<int, nlohmann::json> sentOn, receivedOn;
+    for (int rank = 0; rank < 3; ++rank) {
+        const nlohmann::json report = readJson(spread.string() + ".rank" + std::to_string(rank) + ".json");
+        for (const auto& channel : report["channels"]) (channel["direction"] == "send" ? sentOn : receivedOn)[channel["channel"].get<int>()] = channel;
+    }
+    CHECK(sentOn.size() == 6);
+    CHECK(receivedOn.size() == 6);
+    for (const auto& [index, sent] : sentOn) {
+        INFO("channel " << index);
+        CHECK(sent["items"] == receivedOn[index]["items"]);
+        CHECK(sent["samples"] == receivedOn[index]["samples"]);
+        CHECK(sent["messages"] == receivedOn[index]["messages"]);
+        CHECK(sent["peak_in_flight"].get<int>() <= sent["credits"].get<int>());
+    }
+    for (const fs::path& base : {alone, spread}) {
+        for (const char* suffix : {".wav", "-onsets.jsonl", "-level.jsonl", ".json", ".rank0.json", ".rank1.json", ".rank2.json"}) fs::remove(base.string() + suffix);
+    }
+}
+
+TEST_CASE("a consumer rank held back keeps its channel at its credits, however much the producer has", "[mpi][backpressure]") {
+    // 480 blocks made as fast as possible on rank 0; rank 1 spends 2 ms on each.
+    const fs::path graph = tempPath("slow-consumer.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 40.96, "block": 4096}},
+      {"id": "slow", "type": "workload.universal_box", "partition": 1, "params": {"cost_us": 2000}},
+      {"id": "sink", "type": "io.null_sink", "partition": 1}],
+      "edges": [{"from": "gen.out", "to": "slow.in0"}, {"from": "slow.out", "to": "sink.in"}]})";
+    const fs::path report = tempPath("slow-consumer.json");
+    const Finished finished = run(2, {graph.string(), "--channel-credits", "4", "--report", report.string()});
+    INFO(finished.output);
+    REQUIRE(finished.status == 0);
+    const nlohmann::json producer = readJson(tempPath("slow-consumer.rank0.json"));
+    const nlohmann::json consumer = readJson(tempPath("slow-consumer.rank1.json"));
+    REQUIRE(producer["channels"].size() == 1);
+    const nlohmann::json& sent = producer["channels"][0];
+    CHECK(sent["items"] == 480);
+    CHECK(sent["credits"] == 4);
+    CHECK(sent["peak_in_flight"] == 4);         // the window filled up ...
+    CHECK(sent["credit_waits"].get<int>() > 0);  // ... and the producer waited for the consumer
+    CHECK(consumer["channels"][0]["items"] == 480);
+    CHECK(consumer["outputs"]["sink"]["items"] == 480);
+    fs::remove(graph);
+    fs::remove(tempPath("slow-consumer.rank0.json"));
+    fs::remove(tempPath("slow-consumer.rank1.json"));
+}
+
+TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank", "[mpi][faults]") {
+    // A real-time signal for ever: the run ends only when something ends it.
+    const fs::path graph = tempPath("endless.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0, "block": 480, "pace": 1}},
+      {"id": "relay", "type": "segments.pass_through", "partition": 1},
+      {"id": "sink", "type": "io.null_sink", "partition": 2}],
+      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
+    const fs::path output = tempPath("endless.txt");
+    const pid_t launcher = start(3, {graph.string()}, output);
+    // Wait until every rank runs its part (each prints "rank k of 3: running ...").
+    const auto startDeadline = Clock::now() + std::chrono::seconds(60);
+    std::map<int, pid_t> ranks;
+    for (;;) {
+        const std::string text = readText(output);
+        ranks = ranksOf(launcher);
+        if (ranks.size() == 3 && text.find("rank 0 of 3: running") != std::string::npos && text.find("rank 1 of 3: running") != std::string::npos &&
+            text.find("rank 2 of 3: running") != std::string::npos) {
+            break;
+        }
+        if (Clock::now() > startDeadline) {
+            kill(launcher, SIGKILL);
+            waitpid(launcher, nullptr, 0);
+            FAIL("the ranks did not start: " << text);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const auto killed = Clock::now();
+    REQUIRE(kill(ranks.at(1), SIGKILL) == 0);
+    const int status = waitAtMost(launcher, std::chrono::seconds(20));
+    const double seconds = std::chrono::duration<double>(Clock::now() - killed).count();
+    const std::string text = readText(output);
+    INFO(text);
+    CHECK(status != -1);  // no hang
+    CHECK(status != 0);
+    CHECK(seconds < 2.0);
+    CHECK(text.find("process rank 1") != std::string::npos);  // mpirun names the dead rank
+    CHECK(text.find("signal 9") != std::string::npos);
+    // The survivors are gone too (exited: no process, or a zombie nobody reaped yet).
+    for (const auto& [rank, pid] : ranks) {
+        INFO("rank " << rank);
+        std::istringstream stat(readText("/proc/" + std::to_string(pid) + "/stat"));
+        std::string ignored, state;
+        stat >> ignored >> ignored >> state;
+        CHECK((state.empty() || state == "Z"));
+    }
+    fs::remove(graph);
+    fs::remove(output);
+}
+
+TEST_CASE("partitions that cannot run on the ranks started are refused, naming the node", "[mpi][errors]") {
+    const Finished finished = run(2, {kSample});
+    INFO(finished.output);
+    CHECK(finished.status != 0);
+    CHECK(finished.output.find("node 'recording', field 'partition'") != std::string::npos);
+    CHECK(finished.output.find("mpirun -np 3") != std::string::npos);
+}
+
+TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the rank and the node", "[mpi][faults]") {
+    const fs::path folder = tempPath("no-such-folder");
+    const Finished finished = run(3, {kSample, "--set", "recording.path=" + (folder / "out.wav").string(), "--set",
+                                      "onset-log.path=" + tempPath("o.jsonl").string(), "--set", "level-log.path=" + tempPath("l.jsonl").string()});
+    INFO(finished.output);
+    CHECK(finished.status != -1);
+    CHECK(finished.status != 0);
+    CHECK(finished.output.find("rank 2 of 3: ") != std::string::npos);
+    CHECK(finished.output.find("node 'recording': cannot start") != std::string::npos);
+    fs::remove(tempPath("o.jsonl"));
+    fs::remove(tempPath("l.jsonl"));
+}
