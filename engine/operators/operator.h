@@ -170,6 +170,9 @@ private:
     void forwardProgress(TimeNs t, Item* reusableMarker = nullptr);
     void finish();
     void fail(const char* hook, const std::string& message);
+    /// fail() with the message of the exception being handled, called from a catch block. Out of
+    /// line so that the message string takes no room in the frame of every depth-first hop.
+    [[gnu::noinline, gnu::cold]] void failOnCurrentException(const char* hook);
     [[gnu::noinline]] void recordAtOutput();
     /// deliverTo()'s path for outputs and top-level or timed invocations (latency, cost clock).
     [[gnu::noinline]] void processAccounted(int inputPort, Item&& item);
