@@ -67,6 +67,10 @@ void Operator::activate(NodeContext& node) {
     node_ = &node;
     inputs_ = node.inputs.data();
     outputs_ = node.outputs.data();
+    if (!node.outputs.empty()) {
+        firstTargetNode_ = node.outputs.front().onlyTarget.node;
+        firstTargetOperator_ = node.outputs.front().onlyTargetOperator;
+    }
     for (auto& in : node.inputs) {
         if (!in.connected) in.progress = kEndOfTime;
     }
@@ -305,6 +309,9 @@ void Operator::failOnCurrentException(const char* hook) { fail(hook, currentExce
 
 void Operator::emit(int outputPort, Item&& item) {
     if (item.arrivalNs() < currentArrivalNs_) item.setArrivalNs(currentArrivalNs_);
+    if (outputPort == 0 && firstTargetNode_) [[likely]] {
+        return node_->routeToOnlyTarget(outputs_[0], *firstTargetNode_, *firstTargetOperator_, std::move(item));
+    }
     node_->routeOutput(outputs_[static_cast<std::size_t>(outputPort)], std::move(item));
 }
 

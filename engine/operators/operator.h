@@ -183,6 +183,10 @@ private:
     NodeContext* node_ = nullptr;
     const InputState* inputs_ = nullptr;  // node_'s inputs (fixed before activation), read inline per item
     OutputState* outputs_ = nullptr;      // node_'s outputs (fixed before activation): emit() reads them directly
+    // Output 0's only target, copied here at activation (targets are fixed by then): a depth-first hop
+    // reaches the next operator from its own object, one dependent load instead of two.
+    NodeContext* firstTargetNode_ = nullptr;
+    Operator* firstTargetOperator_ = nullptr;
     TimeNs currentArrivalNs_ = 0;
     std::int64_t productionBudget_ = 0;
 };

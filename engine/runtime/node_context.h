@@ -153,6 +153,9 @@ public:
     inline void route(int port, Item&& item) { routeOutput(outputs[static_cast<std::size_t>(port)], std::move(item)); }
     /// route() for one of this node's outputs already at hand (Operator::emit holds them). [engine thread]
     inline void routeOutput(OutputState& out, Item&& item);
+    /// routeOutput() for an output whose only target the caller already holds (Operator::emit keeps
+    /// output 0's): the target does not wait on a load from `out`. [engine thread]
+    inline void routeToOnlyTarget(OutputState& out, NodeContext& target, Operator& targetOperator, Item&& item);
 
 private:
     void routeToMany(OutputState& out, Item&& item);
@@ -179,6 +182,20 @@ inline void NodeContext::routeOutput(OutputState& out, Item&& item) {
         return scheduler->deliver(target, out.onlyTarget.port, std::move(item));
     }
     routeToMany(out, std::move(item));
+}
+
+inline void NodeContext::routeToOnlyTarget(OutputState& out, NodeContext& target, Operator& targetOperator, Item&& item) {
+    if (item.isProgress()) {
+        ++out.progressItems;
+    } else {
+        ++out.items;
+        out.samples += static_cast<std::uint64_t>(item.sampleCount());
+        if (out.tap) [[unlikely]] return routeObserved(out, std::move(item));
+    }
+    if (target.directDelivery && scheduler->directCallAllowed()) [[likely]] {
+        return Operator::deliverTo(target, targetOperator, out.onlyTarget.port, std::move(item));
+    }
+    return scheduler->deliver(target, out.onlyTarget.port, std::move(item));
 }
 
 }  // namespace isochron
