@@ -31,7 +31,8 @@ Options:
                               docs/scale-out.md)
   --check                     validate the graph, warn about runs that can never end, and exit
   --quiet                     print nothing but errors
-  --list-operators            list every operator type with its ports and parameters
+  --list-operators [WORD]     list every operator type with its ports and parameters (with WORD:
+                              those whose name, summary or documentation mentions it, e.g. lowpass)
   --operator-reference FILE   write the built-in operators' reference as Markdown (docs/operators.md;
                               - = standard output)
   --list-schedulers           list schedulers and their parameters

@@ -1,6 +1,7 @@
 // isochron-run: run a graph headless and report what it did.
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -69,8 +70,18 @@ void checkOutputPaths(const run::RunOptions& options) {
     }
 }
 
-void printOperators(const OperatorRegistry& registry) {
+/// Whether `text` contains `word`, ignoring case.
+bool mentions(const std::string& text, const std::string& word) {
+    return std::search(text.begin(), text.end(), word.begin(), word.end(),
+                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); }) != text.end();
+}
+
+/// Every operator type, or those whose name, summary or documentation mentions `word`.
+void printOperators(const OperatorRegistry& registry, const std::string& word) {
+    bool any = false;
     for (const OperatorDescriptor* d : registry.all()) {
+        if (!word.empty() && !mentions(d->typeName, word) && !mentions(d->summary, word) && !mentions(d->documentation, word)) continue;
+        any = true;
         std::cout << d->typeName << "  [" << d->category << "]  " << d->summary;
         if (d->origin != "built-in") std::cout << "  (plugin " << d->origin << ")";
         std::cout << "\n";
@@ -87,6 +98,7 @@ void printOperators(const OperatorRegistry& registry) {
                       << ", default " << paramValueToText(p.defaultValue) << (p.live ? ", live" : "") << ")  " << p.doc << "\n";
         }
     }
+    if (!any) std::cout << "no operator mentions '" << word << "' (try --list-operators alone)\n";
 }
 
 void printPlugins(const PluginHost& host, const run::RunOptions& options) {
@@ -330,7 +342,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
         return 1;
     }
     if (options.listPlugins) printPlugins(plugins, options);
-    if (options.listOperators) printOperators(registry);
+    if (options.listOperators) printOperators(registry, options.graphPath);
     if (options.operatorReferencePath) {
         if (*options.operatorReferencePath == "-") {
             run::writeOperatorReference(registry, std::cout);
@@ -352,7 +364,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
             return 1;
         }
     }
-    if (options.graphPath.empty()) return 0;
+    if (options.graphPath.empty() || options.listOperators) return 0;  // with --list-operators the word is a filter, not a graph
     const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     try {
         return runGraphFile(options, registry, scaleOut);

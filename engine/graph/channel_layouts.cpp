@@ -39,13 +39,18 @@ void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved
         node.inputChannels.assign(node.inputs.size(), {});
         node.outputChannels.assign(node.outputs.size(), {});
     }
+    // Nodes with a problem here or upstream: what they carry is unknown, and what follows from it (an
+    // array without positions) is not reported again; their own error is the cause.
+    std::vector<bool> failed(graph.nodes.size(), false);
     for (int n : feedersFirst(graph)) {
         ValidatedNode& node = graph.nodes[static_cast<std::size_t>(n)];
         for (const ValidatedEdge* e : edgesInto[static_cast<std::size_t>(n)]) {
             node.inputChannels[static_cast<std::size_t>(e->toPort)] =
                 graph.nodes[static_cast<std::size_t>(e->fromNode)].outputChannels[static_cast<std::size_t>(e->fromPort)];
+            if (failed[static_cast<std::size_t>(e->fromNode)]) failed[static_cast<std::size_t>(n)] = true;
         }
-        if (unresolved.count(n)) continue;
+        if (unresolved.count(n)) failed[static_cast<std::size_t>(n)] = true;
+        if (failed[static_cast<std::size_t>(n)]) continue;
         const OperatorDescriptor& d = *node.descriptor;
         try {
             if (d.adoptChannels) d.adoptChannels(node.params, node.inputs, node.inputChannels);
@@ -61,8 +66,10 @@ void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved
             }
         } catch (const ParameterError& e) {
             errors.push_back({node.id, "", "params." + e.param(), e.what()});
+            failed[static_cast<std::size_t>(n)] = true;
         } catch (const std::exception& e) {
             errors.push_back({node.id, "", "", e.what()});
+            failed[static_cast<std::size_t>(n)] = true;
         }
     }
 }

@@ -13,7 +13,8 @@ namespace isochron {
 /// Fill every node's inputChannels and outputChannels in `graph` (edges resolved, types settled),
 /// nodes in an order where feeders come first (nodes on a loop: after the rest, with what is known by
 /// then), and let each node adopt parameters from its inputs. Nodes in `unresolved` (their parameters
-/// could not be derived) carry unknown channels. Problems are appended to `errors`. [setup thread]
+/// could not be derived), nodes whose hooks report a problem and every node downstream of them carry
+/// unknown channels and adopt nothing (no follow-on errors). Problems are appended to `errors`. [setup thread]
 void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved, std::vector<GraphError>& errors);
 
 }  // namespace isochron

@@ -35,6 +35,20 @@ private:
     std::vector<std::vector<int>> outputsOf_;  // per input: the outputs it feeds
 };
 
+/// The `channels` list names whole channels the bus has (once its size is known: `inputs` > 0).
+void checkChannelIndices(const ParamSet& params) {
+    const std::vector<double>& channels = params.getRealList("channels");
+    if (channels.empty()) throw ParameterError("channels", "name at least one channel");
+    for (double c : channels) {
+        if (c != std::floor(c)) throw ParameterError("channels", "channel indices are whole numbers; got " + std::to_string(c));
+        const std::int64_t inputs = params.getInt("inputs");
+        if (inputs > 0 && c >= static_cast<double>(inputs)) {
+            throw ParameterError("channels", "channel " + std::to_string(static_cast<int>(c)) + " does not exist: the bus has " +
+                                                 std::to_string(inputs) + " (indices from 0)");
+        }
+    }
+}
+
 }  // namespace
 
 OperatorDescriptor selectDescriptor() {
@@ -58,17 +72,8 @@ OperatorDescriptor selectDescriptor() {
                   "number of outputs; 0 = one per entry of channels (else it must equal that count)"},
     };
     d.deriveParams = [](ParamSet& params) {
-        const std::vector<double>& channels = params.getRealList("channels");
-        if (channels.empty()) throw ParameterError("channels", "name at least one channel");
-        for (double c : channels) {
-            if (c != std::floor(c)) throw ParameterError("channels", "channel indices are whole numbers; got " + std::to_string(c));
-            const std::int64_t inputs = params.getInt("inputs");
-            if (inputs > 0 && c >= static_cast<double>(inputs)) {
-                throw ParameterError("channels", "channel " + std::to_string(static_cast<int>(c)) + " does not exist: the bus has " +
-                                                     std::to_string(inputs) + " (indices from 0)");
-            }
-        }
-        const auto listed = static_cast<std::int64_t>(channels.size());
+        checkChannelIndices(params);
+        const auto listed = static_cast<std::int64_t>(params.getRealList("channels").size());
         const std::int64_t outputs = params.getInt("outputs");
         if (outputs != 0 && outputs != listed) {
             throw ParameterError("outputs", "outputs is " + std::to_string(outputs) + " but channels lists " + std::to_string(listed));
@@ -76,6 +81,7 @@ OperatorDescriptor selectDescriptor() {
         params.set("outputs", listed);
     };
     d.channelsOut = [](const ParamSet& params, const std::vector<ChannelLayout>& inputs, std::size_t outputs) {
+        checkChannelIndices(params);  // a bus sized by what is wired ("inputs": 0) is known only now
         const std::vector<double>& channels = params.getRealList("channels");
         std::vector<ChannelLayout> picked(outputs);
         for (std::size_t k = 0; k < outputs && k < channels.size(); ++k) {

@@ -36,28 +36,59 @@ std::vector<ChannelLayout> placedSourceChannels(const ParamSet& params, const st
     return channels;
 }
 
-void adoptInputGeometry(ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<ChannelLayout>& channels) {
-    if (!params.getString("geometry").empty()) return;
+namespace {
+
+/// The positions of the mic inputs' channels as geometry JSON, or "" when one is unknown.
+std::string carriedGeometry(const std::vector<ResolvedPort>& inputs, const std::vector<ChannelLayout>& channels) {
     std::string mics;
     for (std::size_t i = 0; i < inputs.size() && i < channels.size(); ++i) {
         if (inputs[i].specIndex != 0) continue;
-        if (channels[i].empty()) return;
+        if (channels[i].empty()) return "";
         for (const ChannelInfo& channel : channels[i]) {
-            if (!channel.position) return;
+            if (!channel.position) return "";
             char text[96];
             const auto& p = *channel.position;
             std::snprintf(text, sizeof text, "%s[%.17g, %.17g, %.17g]", mics.empty() ? "" : ", ", p[0], p[1], p[2]);
             mics += text;
         }
     }
-    if (mics.empty()) return;
-    const std::string geometry = "{\"mics\": [" + mics + "]}";
+    return mics.empty() ? "" : "{\"mics\": [" + mics + "]}";
+}
+
+/// How many mics the inputs bring when they are signals (one each), or 0 when they are not.
+std::size_t signalMicInputs(const std::vector<ResolvedPort>& inputs) {
+    std::size_t count = 0;
+    for (const ResolvedPort& port : inputs) {
+        if (port.specIndex != 0) continue;
+        if (port.type.kind != ItemKind::Signal) return 0;
+        ++count;
+    }
+    return count;
+}
+
+}  // namespace
+
+void adoptInputGeometry(ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<ChannelLayout>& channels,
+                        bool geometryRequired) {
+    if (params.getString("geometry").empty()) params.set("geometry", carriedGeometry(inputs, channels));
+    const std::string& spec = params.getString("geometry");
+    if (spec.empty()) {
+        if (!geometryRequired) return;
+        throw ParameterError("geometry", "no array geometry given, and the channels reaching the node carry no mic positions: give one "
+                                         "here (a preset such as square4:0.2, or a JSON file), or on the source");
+    }
+    const std::size_t mics = signalMicInputs(inputs);
+    if (mics == 0) return;  // frames of the whole array (frame_directions): its own check knows their channels
+    ArrayGeometry geometry;
     try {
-        loadGeometry(geometry);
+        geometry = loadGeometry(spec);
     } catch (const std::invalid_argument& e) {
         throw ParameterError("geometry", e.what());
     }
-    params.set("geometry", geometry);
+    if (static_cast<std::size_t>(geometry.micCount()) != mics) {
+        throw ParameterError("geometry", "geometry " + geometry.origin + " has " + std::to_string(geometry.micCount()) + " mics but the node has " +
+                                             std::to_string(mics) + " inputs: give one position per input, in input order");
+    }
 }
 
 }  // namespace isochron

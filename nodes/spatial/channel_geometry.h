@@ -19,8 +19,11 @@ std::vector<ChannelLayout> placedSourceChannels(const ParamSet& params, const st
 
 /// OperatorDescriptor::adoptChannels of an array operator (its mic inputs are its first port group):
 /// when `geometry` is empty and every channel of those inputs carries a position, `geometry` becomes
-/// those positions in input order (the JSON loadGeometry reads). Throws ParameterError on "geometry"
-/// when they do not make an array (two mics at one place). [setup thread]
-void adoptInputGeometry(ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<ChannelLayout>& channels);
+/// those positions in input order (the JSON loadGeometry reads). Then checks, so that `--check` and the
+/// editor report it before anything starts: with `geometryRequired`, that there is a geometry; when the
+/// mic inputs are signals (one mic each), that it places one mic per input. Throws ParameterError on
+/// "geometry". [setup thread]
+void adoptInputGeometry(ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<ChannelLayout>& channels,
+                        bool geometryRequired);
 
 }  // namespace isochron

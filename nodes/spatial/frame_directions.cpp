@@ -501,10 +501,13 @@ OperatorDescriptor frameDirectionsDescriptor() {
         const std::int64_t channels = stft->params->getInt("channels");
         if (channels == 0 || channels == geometry.micCount()) return;
         const auto source = std::find_if(stft + 1, upstream.end(), [](const UpstreamNode& node) { return node.descriptor->isSource(); });
-        const std::string audio = source == upstream.end() ? "the audio" : "the audio of node '" + *source->id + "'";
+        // Name the source only when its channels are the ones that reach the STFT (no select in between).
+        const bool sourceChannels = source != upstream.end() &&
+                                    !(source->descriptor->findParam("channels") && source->params->getInt("channels") != channels);
+        const std::string audio = sourceChannels ? "the audio of node '" + *source->id + "' has " + std::to_string(channels) + " channels (into node '" + *stft->id + "')"
+                                                 : std::to_string(channels) + " channels reach node '" + *stft->id + "'";
         throw ParameterError("geometry", geometry.origin + " places " + std::to_string(geometry.micCount()) + " mics but " + audio +
-                                             " has " + std::to_string(channels) + " channels (into node '" + *stft->id +
-                                             "'): give one position per channel, in channel order");
+                                             ": give one position per channel, in channel order");
     };
     return d;
 }

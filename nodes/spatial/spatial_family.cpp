@@ -16,9 +16,15 @@
 namespace isochron {
 
 void registerSpatialNodes(OperatorRegistry& registry) {
-    // Every operator that needs an array geometry can take it from the positions its mic inputs carry.
+    // Every operator that uses an array geometry can take it from the positions its mic inputs carry,
+    // and has it checked at validation (GCC-PHAT alone works without one).
     auto add = [&registry](OperatorDescriptor d) {
-        if (d.findParam("geometry")) d.adoptChannels = adoptInputGeometry;
+        if (d.findParam("geometry")) {
+            const bool required = d.typeName != "spatial.gcc_phat";
+            d.adoptChannels = [required](ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<ChannelLayout>& channels) {
+                adoptInputGeometry(params, inputs, channels, required);
+            };
+        }
         registry.add(std::move(d));
     };
     add(gccPhatDescriptor());

@@ -27,7 +27,7 @@ class StftFramer {
 public:
     /// Frames of `size` samples every `hop` samples (1 <= hop <= size); `padEdges` as described above.
     StftFramer(std::int64_t size, std::int64_t hop, bool padEdges)
-        : size_(size), hop_(hop), padding_(padEdges ? size - hop : 0), windower_(size, hop) {
+        : size_(size), hop_(hop), padding_(padEdges ? size - hop : 0), padEdges_(padEdges), windower_(size, hop) {
         if (hop < 1 || hop > size) throw std::invalid_argument("hop must be between 1 and the frame size");
     }
 
@@ -52,7 +52,7 @@ public:
     void finish(OnFrame&& onFrame) {
         if (!started_) return;
         const std::int64_t next = windower_.nextWindowStart();
-        if (padding_ > 0 && next < end_) {
+        if (padEdges_ && next < end_) {  // also without overlap (hop = size): the last, partial frame
             const std::int64_t lastStart = next + (end_ - 1 - next) / hop_ * hop_;  // last grid start before end_
             const std::int64_t streamEnd = end_;
             feed(zeros(end_, lastStart + size_ - end_), onFrame, streamEnd);
@@ -96,7 +96,8 @@ private:
 
     std::int64_t size_;
     std::int64_t hop_;
-    std::int64_t padding_;
+    std::int64_t padding_;  // zeros before the first sample: size - hop with edge padding
+    bool padEdges_;
     Windower<float> windower_;
     bool started_ = false;
     const Timebase* timebase_ = nullptr;  // of the current (or last) stream

@@ -206,6 +206,15 @@ TEST_CASE("isochron-run lists operators and schedulers", "[runner]") {
                              "detect.silence_detector", "generators.signal_generator", "io.wav_file_sink", "io.jsonl_event_sink"}) {
         CHECK(ops.output.find(type) != std::string::npos);
     }
+    // A word narrows the list to the operators that mention it, in name, summary or documentation.
+    Result lowpass = runCommand("--list-operators LowPass");
+    CHECK(lowpass.status == 0);
+    for (const char* type : {"filters.butterworth", "filters.fir", "filters.chebyshev1"}) CHECK(lowpass.output.find(type) != std::string::npos);
+    CHECK(lowpass.output.find("io.null_sink") == std::string::npos);
+    CHECK(lowpass.output.find("running") == std::string::npos);
+    Result nothing = runCommand("--list-operators zzqx");
+    CHECK(nothing.status == 0);
+    CHECK(nothing.output.find("no operator mentions 'zzqx'") != std::string::npos);
     Result schedulers = runCommand("--list-schedulers");
     CHECK(schedulers.status == 0);
     for (const char* name : {"fifo", "fifo-slice", "rtc", "df", "slice_us", "burst"}) CHECK(schedulers.output.find(name) != std::string::npos);

@@ -105,12 +105,16 @@ TEST_CASE("a geometry given to the array operator wins over its inputs' position
     CHECK(loadGeometry(nodeNamed(graph, "array").params.getString("geometry")).mics == presetGeometry("linear3:0.05").mics);
 }
 
-TEST_CASE("channels without positions leave the array operator without a geometry", "[channels][layout][spatial]") {
+TEST_CASE("channels without positions: labels still follow, and the array operator without a geometry is an error", "[channels][layout][spatial]") {
     std::string text = graphText();
     text.replace(text.find(R"(, "geometry": "square4:0.2")"), std::string(R"(, "geometry": "square4:0.2")").size(), "");
-    const ValidatedGraph graph = validateGraph(parseGraph(text), testRegistry());
-    CHECK(nodeNamed(graph, "array").params.getString("geometry").empty());
+    std::vector<GraphError> errors;
+    const ValidatedGraph graph = resolveGraph(parseGraph(text), testRegistry(), errors);
     CHECK(nodeNamed(graph, "pick").outputChannels[0] == ChannelLayout{ChannelInfo{"ch 2", std::nullopt}});
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].node == "array");
+    CHECK(errors[0].field == "params.geometry");
+    CHECK_THAT(errors[0].message, Catch::Contains("no array geometry given"));
 }
 
 TEST_CASE("a source geometry that does not place one mic per channel is refused, naming node and parameter", "[channels][layout]") {
@@ -121,4 +125,48 @@ TEST_CASE("a source geometry that does not place one mic per channel is refused,
     CHECK(errors[0].node == "source");
     CHECK(errors[0].field == "params.geometry");
     CHECK_THAT(errors[0].message, Catch::Contains("places 8 mics but the node has 4 channels"));
+}
+
+namespace {
+
+// A 4-channel source placed as square4:0.2 -> `middle` (wired by bus to it and to the beamformer) ->
+// a delay-and-sum beamformer with `beamParams` -> null sinks.
+std::vector<GraphError> beamformerErrors(const std::string& middleType, const std::string& middleParams, const std::string& beamParams) {
+    const std::string text = R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "source", "type": "io.audio_file_source", "params": {"path": "/nonexistent.wav", "channels": 4, "geometry": "square4:0.2"}},
+      {"id": "middle", "type": ")" + middleType + R"(", "params": )" + middleParams + R"(},
+      {"id": "beam", "type": "spatial.delay_and_sum_beamformer", "params": )" + beamParams + R"(},
+      {"id": "out", "type": "io.null_sink"}, {"id": "pattern", "type": "io.null_sink"}],
+     "edges": [{"from": "source.out*", "to": "middle.in*"}, {"from": "middle.out*", "to": "beam.in*"},
+               {"from": "beam.out", "to": "out.in"}, {"from": "beam.pattern", "to": "pattern.in"}]})";
+    return checkGraph(parseGraph(text), testRegistry());
+}
+
+}  // namespace
+
+TEST_CASE("geometry problems an array operator would meet at start are reported at validation", "[channels][layout][spatial]") {
+    SECTION("a geometry placing more mics than the node has inputs") {
+        const auto errors = beamformerErrors("channels.select", R"({"channels": [0, 1, 2]})", R"({"geometry": "square4:0.2"})");
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].node == "beam");
+        CHECK(errors[0].field == "params.geometry");
+        CHECK_THAT(errors[0].message, Catch::Contains("has 4 mics but the node has 3 inputs"));
+    }
+    SECTION("no geometry, and channels that carry no positions (a mix)") {
+        const auto errors = beamformerErrors("channels.mix", R"({"outputs": 3})", "{}");
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].node == "beam");
+        CHECK(errors[0].field == "params.geometry");
+        CHECK_THAT(errors[0].message, Catch::Contains("no array geometry given, and the channels reaching the node carry no mic positions"));
+    }
+    SECTION("the selected mics, positions adopted: valid") {
+        CHECK(beamformerErrors("channels.select", R"({"channels": [3, 1, 0]})", "{}").empty());
+    }
+    SECTION("a select index past the end of a bus sized by its wiring: one error, on the select, none downstream") {
+        const auto errors = beamformerErrors("channels.select", R"({"channels": [0, 4]})", "{}");
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].node == "middle");
+        CHECK(errors[0].field == "params.channels");
+        CHECK_THAT(errors[0].message, Catch::Contains("channel 4 does not exist: the bus has 4"));
+    }
 }

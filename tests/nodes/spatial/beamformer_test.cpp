@@ -250,7 +250,7 @@ TEST_CASE("Steering events move the beam from their start on, the same under eve
 TEST_CASE("Beamformers refuse a geometry that does not match their inputs, naming both", "[spatial][beamformer]") {
     const auto channels = std::vector<std::vector<float>>(3, std::vector<float>(100, 0.0f));
     CHECK_THROWS_WITH(runBeamformer("spatial.mvdr_beamformer", {{"geometry", "square4:0.2"}}, channels),
-                      Catch::Contains("node 'beam'") && Catch::Contains("4 mics") && Catch::Contains("3 mic inputs"));
+                      Catch::Contains("node 'beam'") && Catch::Contains("4 mics") && Catch::Contains("has 3 inputs"));
     CHECK_THROWS_WITH(runBeamformer("spatial.delay_and_sum_beamformer", {{"geometry", "nowhere.json"}}, channels),
                       Catch::Contains("node 'beam'") && Catch::Contains("nowhere.json"));
 }

@@ -127,6 +127,21 @@ TEST_CASE("ISTFT(STFT(x)) gives x back to 1e-5 for every standard window, size a
     }
 }
 
+TEST_CASE("without overlap (hop = size) the last, partial frame is sent too and ISTFT(STFT(x)) gives x back", "[spectral][stft][istft]") {
+    const Timebase& timebase = Timebase::get(16000);
+    std::mt19937 random(77);
+    for (const std::string window : {"none", "hamming"}) {
+        for (const std::int64_t size : {64, 512}) {
+            INFO(window << " window, size = hop = " << size);
+            const std::vector<float> signal = randomSamples(1713, random);  // not a whole number of frames
+            REQUIRE(signal.size() % static_cast<std::size_t>(size) != 0);
+            const std::vector<float> rebuilt = contiguousSamples(roundTrip(randomItems(signal, 0, timebase, random), size, size, window), 0);
+            REQUIRE(rebuilt.size() == signal.size());
+            CHECK(largestDifference(rebuilt, signal) < 1e-5);
+        }
+    }
+}
+
 TEST_CASE("ISTFT(STFT(x)) is the same under every scheduler", "[spectral][stft][istft]") {
     const Timebase& timebase = Timebase::get(8000);
     std::mt19937 random(9);
