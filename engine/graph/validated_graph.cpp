@@ -238,6 +238,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
             error(target.id, e.toPort, where,
                   "bus " + e.from() + " has " + std::to_string(outCount) + " ports but " + e.to() + " has " + std::to_string(inCount) +
                       (outCount == 0 ? " (set '" + out->countParam + "' on '" + source.id + "')" : ""));
+            starved.insert(to->second);  // its inputs are unconnected because of this, not reported again
             continue;
         }
         for (std::int64_t k = 0; k < outCount; ++k) {

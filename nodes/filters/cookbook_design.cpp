@@ -4,11 +4,14 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "nodes/filters/frequency_text.h"
+
 namespace isochron::filters {
 
 BiquadSection designCookbook(const CookbookSpecification& spec) {
     if (!(spec.frequencyHz > 0.0 && spec.frequencyHz < spec.rateHz / 2.0)) {
-        throw std::invalid_argument("the frequency must lie between 0 Hz and half the rate");
+        throw std::invalid_argument("frequency_hz (" + hertzText(spec.frequencyHz) + ") must lie between 0 Hz and half the rate (" +
+                                    hertzText(spec.rateHz / 2.0) + ")");
     }
     if (!(spec.q > 0.0) || !(spec.slope > 0.0)) throw std::invalid_argument("Q and slope must be above 0");
     const double amplitude = std::pow(10.0, spec.gainDb / 40.0);

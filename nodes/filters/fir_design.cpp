@@ -4,6 +4,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "nodes/filters/frequency_text.h"
+
 namespace isochron::filters {
 namespace {
 
@@ -74,9 +76,13 @@ std::vector<double> symmetricWindow(FirWindow window, int length, double beta) {
 std::vector<double> designFir(const FirSpecification& spec) {
     const double nyquist = spec.rateHz / 2.0;
     const bool band = spec.response == FirResponse::Bandpass || spec.response == FirResponse::Bandstop;
-    if (!(spec.lowHz > 0.0 && spec.lowHz < nyquist)) throw std::invalid_argument("the cutoff must lie between 0 Hz and half the rate");
+    if (!(spec.lowHz > 0.0 && spec.lowHz < nyquist)) {
+        throw std::invalid_argument("cutoff_hz (" + hertzText(spec.lowHz) + ") must lie between 0 Hz and half the rate (" + hertzText(nyquist) + ")");
+    }
     if (band && !(spec.highHz > spec.lowHz && spec.highHz < nyquist)) {
-        throw std::invalid_argument("the band's upper edge must lie above its lower edge and below half the rate");
+        throw std::invalid_argument(spec.highHz <= spec.lowHz
+                                        ? "high_cutoff_hz (" + hertzText(spec.highHz) + ") must lie above cutoff_hz (" + hertzText(spec.lowHz) + ")"
+                                        : "high_cutoff_hz (" + hertzText(spec.highHz) + ") must lie below half the rate (" + hertzText(nyquist) + ")");
     }
     if (spec.taps < 1) throw std::invalid_argument("an FIR needs at least one tap");
     // Band edges as fractions of Nyquist, with 0 and 1 added where the response passes DC or Nyquist.

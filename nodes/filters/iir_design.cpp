@@ -5,6 +5,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "nodes/filters/frequency_text.h"
+
 namespace isochron::filters {
 namespace {
 
@@ -118,10 +120,14 @@ std::pair<double, double> factor(const std::pair<Complex, Complex>& roots) {
 void checkSpecification(const IirSpecification& spec) {
     const double nyquist = spec.rateHz / 2.0;
     if (spec.order < 1 || spec.order > 32) throw std::invalid_argument("the order must lie between 1 and 32");
-    if (!(spec.lowHz > 0.0 && spec.lowHz < nyquist)) throw std::invalid_argument("the cutoff must lie between 0 Hz and half the rate");
+    if (!(spec.lowHz > 0.0 && spec.lowHz < nyquist)) {
+        throw std::invalid_argument("cutoff_hz (" + hertzText(spec.lowHz) + ") must lie between 0 Hz and half the rate (" + hertzText(nyquist) + ")");
+    }
     const bool band = spec.response == IirResponse::Bandpass || spec.response == IirResponse::Bandstop;
     if (band && !(spec.highHz > spec.lowHz && spec.highHz < nyquist)) {
-        throw std::invalid_argument("the band's upper edge must lie above its lower edge and below half the rate");
+        throw std::invalid_argument(spec.highHz <= spec.lowHz
+                                        ? "high_cutoff_hz (" + hertzText(spec.highHz) + ") must lie above cutoff_hz (" + hertzText(spec.lowHz) + ")"
+                                        : "high_cutoff_hz (" + hertzText(spec.highHz) + ") must lie below half the rate (" + hertzText(nyquist) + ")");
     }
     if (spec.family == IirFamily::Chebyshev1 && !(spec.rippleDb > 0.0)) throw std::invalid_argument("the ripple must be above 0 dB");
 }

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "nodes/filters/frequency_text.h"
+
 namespace isochron {
 
 void SampleFilter::process(int, Item&& item) {
@@ -11,7 +13,7 @@ void SampleFilter::process(int, Item&& item) {
         try {
             design(input.timebase()->rateHz());
         } catch (const std::invalid_argument& e) {
-            throw OperatorError(std::string(e.what()) + " (stream at " + input.timebase()->describe() + ")");
+            throw OperatorError(std::string(e.what()) + ", for the input at " + filters::hertzText(input.timebase()->rateHz()));
         }
         clearState();
         timebase_ = input.timebase();
