@@ -32,8 +32,6 @@ CostClock::State openInvocation(CostClock& clock) {
     return CostClock::State::Timed;
 }
 
-constexpr std::size_t kCacheLine = 64;
-
 // Set by OperatorPlacement while an engine creates its operators.
 thread_local std::pmr::memory_resource* placementArena = nullptr;
 
@@ -49,9 +47,7 @@ OperatorPlacement::~OperatorPlacement() { placementArena = previous_; }
 
 void* Operator::operator new(std::size_t bytes) {
     const std::size_t total = sizeof(OperatorAllocation) + bytes;
-    // In an arena the allocation starts a cache line, so a small operator's fields (vtable pointer,
-    // node, ports) share one line with the header.
-    void* raw = placementArena ? placementArena->allocate(total, kCacheLine) : ::operator new(total);
+    void* raw = placementArena ? placementArena->allocate(total, alignof(std::max_align_t)) : ::operator new(total);
     auto* header = new (raw) OperatorAllocation{placementArena};
     return header + 1;
 }
@@ -67,10 +63,6 @@ void Operator::activate(NodeContext& node) {
     node_ = &node;
     inputs_ = node.inputs.data();
     outputs_ = node.outputs.data();
-    if (!node.outputs.empty()) {
-        firstTargetNode_ = node.outputs.front().onlyTarget.node;
-        firstTargetOperator_ = node.outputs.front().onlyTargetOperator;
-    }
     for (auto& in : node.inputs) {
         if (!in.connected) in.progress = kEndOfTime;
     }
@@ -102,7 +94,7 @@ void Operator::deliverTo(NodeContext& node, Operator& op, int inputPort, Item&& 
     try {
         op.process(inputPort, std::move(item));
     } catch (...) {
-        op.failOnCurrentException("process");
+        op.fail("process", currentExceptionMessage());
     }
 }
 
@@ -118,7 +110,7 @@ void Operator::processAccounted(int inputPort, Item&& item) {
         try {
             process(inputPort, std::move(item));
         } catch (...) {
-            failOnCurrentException("process");
+            fail("process", currentExceptionMessage());
         }
     }
     clock.state = outer;
@@ -129,7 +121,7 @@ void Operator::processTimed(int inputPort, Item&& item) {
     try {
         process(inputPort, std::move(item));
     } catch (...) {
-        failOnCurrentException("process");
+        fail("process", currentExceptionMessage());
     }
     stopTiming(caller);
 }
@@ -305,13 +297,8 @@ void Operator::fail(const char* hook, const std::string& message) {
     }
 }
 
-void Operator::failOnCurrentException(const char* hook) { fail(hook, currentExceptionMessage()); }
-
 void Operator::emit(int outputPort, Item&& item) {
     if (item.arrivalNs() < currentArrivalNs_) item.setArrivalNs(currentArrivalNs_);
-    if (outputPort == 0 && firstTargetNode_) [[likely]] {
-        return node_->routeToOnlyTarget(outputs_[0], *firstTargetNode_, *firstTargetOperator_, std::move(item));
-    }
     node_->routeOutput(outputs_[static_cast<std::size_t>(outputPort)], std::move(item));
 }
 

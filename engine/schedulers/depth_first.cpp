@@ -7,7 +7,7 @@ void DepthFirstScheduler::prepare(const std::vector<NodeContext*>& nodes) {
 }
 
 void DepthFirstScheduler::beginRound() {
-    directCallStackFloor_ = stackAddress() - kStackBudgetBytes;
+    directCallStackFloor_ = static_cast<const char*>(__builtin_frame_address(0)) - kStackBudgetBytes;
 }
 
 void DepthFirstScheduler::deliver(NodeContext& target, int port, Item&& item) {
