@@ -17,6 +17,16 @@ double parabolicOffset(double before, double best, double after) {
     return std::clamp(0.5 * (before - after) / curvature, -0.5, 0.5);
 }
 
+/// Index of the largest of a scan around a centre value (the middle element), the centre on ties.
+template <std::size_t N>
+int largestAt(const double (&values)[N]) {
+    int best = static_cast<int>(N / 2);
+    for (int i = 0; i < static_cast<int>(N); ++i) {
+        if (values[i] > values[best]) best = i;
+    }
+    return best;
+}
+
 double wrapAzimuth(double degrees) {
     const double wrapped = std::fmod(degrees, 360.0);
     return wrapped < 0.0 ? wrapped + 360.0 : wrapped;
@@ -116,23 +126,19 @@ DirectionPeak SrpPeakSearch::refine(int cell, double scale) {
     constexpr int kSteps = 4;
     const double fine = settings_.azimuthStepDegrees / kSteps;
     double values[2 * kSteps + 1];
-    int best = kSteps;
-    for (int i = 0; i <= 2 * kSteps; ++i) {
-        values[i] = at(coarseAzimuth + (i - kSteps) * fine, elevation, 1.0);
-        if (values[i] > values[best]) best = i;
-    }
+    for (int i = 0; i <= 2 * kSteps; ++i) values[i] = at(coarseAzimuth + (i - kSteps) * fine, elevation, 1.0);
+    const int best = largestAt(values);
     double offset = 0.0;
     if (best > 0 && best < 2 * kSteps) offset = parabolicOffset(values[best - 1], values[best], values[best + 1]);
     double azimuth = wrapAzimuth(coarseAzimuth + (best - kSteps + offset) * fine);
     double value = values[best];
     if (elevations_ > 1) {
         const double fineElevation = elevationStep_ / kSteps;
-        int bestE = kSteps;
         for (int i = 0; i <= 2 * kSteps; ++i) {
             const double e = std::clamp(elevation + (i - kSteps) * fineElevation, settings_.elevationMinDegrees, settings_.elevationMaxDegrees);
             values[i] = at(azimuth, e, 1.0);
-            if (values[i] > values[bestE]) bestE = i;
         }
+        const int bestE = largestAt(values);
         double offsetE = 0.0;
         const double candidate = elevation + (bestE - kSteps) * fineElevation;
         if (bestE > 0 && bestE < 2 * kSteps && candidate > settings_.elevationMinDegrees && candidate < settings_.elevationMaxDegrees) {

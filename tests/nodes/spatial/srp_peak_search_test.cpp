@@ -113,3 +113,36 @@ TEST_CASE("the peak search of a single wave over the whole circle, square and ci
         }
     }
 }
+
+namespace {
+
+/// Leaves `value` in the stack below the caller's frame, where the next calls' frames will be.
+[[gnu::noinline]] void leaveOnStack(double value) {
+    volatile double filler[8192];
+    for (auto& slot : filler) slot = value;
+}
+
+}  // namespace
+
+TEST_CASE("refining a peak reads only the responses it computed, whatever the stack held before", "[spatial][srp_search]") {
+    // Regression: the fine scan compared each value with the centre's before the centre was computed,
+    // so a large leftover in the stack kept the centre and a peak in the first quarter steps was missed.
+    const ArrayGeometry geometry = presetGeometry("circular8:0.046");
+    PairLagTables tables(geometry, kSpeedOfSoundMetresPerSecond, kFrame, kRate, kHighHz);
+    SrpPeakSearch search(tables, {});
+    const double step = SrpPeakSearch::Settings{}.azimuthStepDegrees;
+    // Each a little below a coarse cell, so its fine maximum is among the first quarter steps.
+    for (const double cell : {40.0, 120.0, 200.0, 280.0}) {
+        const double truth = cell - 0.3 * step;
+        tabulatePlaneWaves(tables, geometry, {{truth, 15.0, 1.0}});
+        std::vector<DirectionPeak> clean(1);
+        std::vector<DirectionPeak> poisoned(1);
+        REQUIRE(search.search(1.0, clean) == 1);
+        leaveOnStack(1e300);
+        REQUIRE(search.search(1.0, poisoned) == 1);
+        INFO("towards " << truth);
+        CHECK(poisoned[0].azimuthDegrees == clean[0].azimuthDegrees);
+        CHECK(poisoned[0].elevationDegrees == clean[0].elevationDegrees);
+        CHECK(azimuthError(poisoned[0].azimuthDegrees, truth) < 0.5);
+    }
+}
