@@ -174,9 +174,7 @@ void printWireChannels(const ValidatedGraph& graph) {
         if (layout.empty()) continue;
         std::cout << "  " << from.id << "." << from.outputs[static_cast<std::size_t>(e.fromPort)].name << " -> "
                   << graph.nodes[static_cast<std::size_t>(e.toNode)].id << "." << graph.nodes[static_cast<std::size_t>(e.toNode)].inputs[static_cast<std::size_t>(e.toPort)].name
-                  << ": ";
-        for (std::size_t c = 0; c < layout.size(); ++c) std::cout << (c ? ", " : "") << describeChannel(layout[c]);
-        std::cout << "\n";
+                  << ": " << describeLayout(layout) << "\n";
     }
     for (const ValidatedNode& node : graph.nodes) {
         if (node.inputs.empty() || !node.descriptor->findParam("geometry")) continue;

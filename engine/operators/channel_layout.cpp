@@ -29,4 +29,10 @@ std::string describeChannel(const ChannelInfo& channel) {
     return text;
 }
 
+std::string describeLayout(const ChannelLayout& layout) {
+    std::string text;
+    for (const ChannelInfo& channel : layout) text += (text.empty() ? "" : ", ") + describeChannel(channel);
+    return text;
+}
+
 }  // namespace isochron

@@ -36,5 +36,7 @@ std::vector<ChannelLayout> channelsPortToPort(const ParamSet& params, const std:
 
 /// "label (x, y, z m)" or "label", for messages and tooltips; "unknown" for an unknown channel. [may allocate]
 std::string describeChannel(const ChannelInfo& channel);
+/// Every channel of `layout` described as describeChannel() does, joined by ", ". [may allocate]
+std::string describeLayout(const ChannelLayout& layout);
 
 }  // namespace isochron

@@ -3,12 +3,6 @@
 namespace isochron::ui {
 namespace {
 
-std::string channelText(const ChannelLayout& layout) {
-    std::string text;
-    for (const ChannelInfo& channel : layout) text += (text.empty() ? "" : ", ") + describeChannel(channel);
-    return text;
-}
-
 std::vector<PortView> portViews(const std::vector<ResolvedPort>& ports, const std::vector<PortSpec>& specs, const std::vector<ChannelLayout>& channels) {
     std::vector<PortView> views;
     views.reserve(ports.size());
@@ -16,7 +10,7 @@ std::vector<PortView> portViews(const std::vector<ResolvedPort>& ports, const st
         const ResolvedPort& port = ports[i];
         const PortSpec& spec = specs[static_cast<std::size_t>(port.specIndex)];
         views.push_back({port.name, port.type.toString(), spec.doc, port.optional, port.type.isConcrete(),
-                         i < channels.size() ? channelText(channels[i]) : std::string()});
+                         i < channels.size() ? describeLayout(channels[i]) : std::string()});
     }
     return views;
 }
