@@ -187,6 +187,68 @@ TEST_CASE("the sample graph on three ranks writes exactly what it writes in one 
     }
 }
 
+TEST_CASE("an output feeding two nodes on one other rank crosses once and gives the outputs of one process", "[mpi][fanout]") {
+    // gen on rank 0 feeds a filter and a meter, both on rank 1, and the recording's second channel on rank 2.
+    constexpr int rate = 48000, block = 4096;
+    constexpr double duration = 3.0;
+    const fs::path graph = tempPath("fan-out.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0,
+       "params": {"waveform": "clicks", "rate": )" << rate << R"(, "duration": )" << duration << R"(, "block": )" << block << R"(, "click_interval": 0.25}},
+      {"id": "highpass", "type": "filters.butterworth", "partition": 1, "params": {"response": "highpass", "cutoff_hz": 200}},
+      {"id": "level", "type": "level.peak_meter", "partition": 1, "params": {"interval": 4800}},
+      {"id": "recording", "type": "io.wav_file_sink", "partition": 2, "params": {"path": "unused.wav", "channels": 2, "format": "float32"}},
+      {"id": "level-log", "type": "io.jsonl_event_sink", "partition": 1, "params": {"path": "unused.jsonl"}}],
+      "edges": [{"from": "gen.out", "to": "highpass.in"}, {"from": "gen.out", "to": "level.in"}, {"from": "gen.out", "to": "recording.in1"},
+                {"from": "highpass.out", "to": "recording.in0"}, {"from": "level.level", "to": "level-log.in"}]})";
+    const auto arguments = [&](const fs::path& prefix) {
+        return std::vector<std::string>{graph.string(), "--set", "recording.path=" + prefix.string() + ".wav", "--set",
+                                        "level-log.path=" + prefix.string() + ".jsonl", "--report", prefix.string() + ".json"};
+    };
+    const fs::path alone = tempPath("fan-out-alone"), spread = tempPath("fan-out-spread");
+    const Finished one = run(0, arguments(alone));
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    const Finished three = run(3, arguments(spread));
+    INFO(three.output);
+    REQUIRE(three.status == 0);
+
+    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
+    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
+    CHECK(aloneFrames == static_cast<sf_count_t>(duration * rate));
+    CHECK(spreadFrames == aloneFrames);
+    CHECK(spreadHash == aloneHash);
+    const std::string levels = readText(alone.string() + ".jsonl");
+    CHECK(!levels.empty());
+    CHECK(readText(spread.string() + ".jsonl") == levels);
+
+    // Rank 0 sends gen.out once to each other rank: two channels, each carrying every block once.
+    const nlohmann::json producer = readJson(spread.string() + ".rank0.json");
+    const nlohmann::json consumer = readJson(spread.string() + ".rank1.json");
+    const std::uint64_t blocks = (static_cast<std::uint64_t>(duration * rate) + block - 1) / block;
+    REQUIRE(producer["channels"].size() == 2);
+    for (const auto& sent : producer["channels"]) {
+        INFO(sent.dump());
+        CHECK(sent["direction"] == "send");
+        CHECK(sent["items"] == blocks);
+        CHECK(sent["samples"] == static_cast<std::uint64_t>(duration * rate));
+    }
+    CHECK(producer["channels"][0]["to"] == nlohmann::json::array({"highpass.in", "level.in"}));
+    CHECK(producer["channels"][0]["peer_rank"] == 1);
+    std::vector<nlohmann::json> received;
+    for (const auto& c : consumer["channels"]) {
+        if (c["direction"] == "receive") received.push_back(c);
+    }
+    REQUIRE(received.size() == 1);
+    CHECK(received[0]["channel"] == producer["channels"][0]["channel"]);
+    CHECK(received[0]["items"] == blocks);
+    CHECK(received[0]["messages"] == producer["channels"][0]["messages"]);
+    for (const fs::path& base : {alone, spread}) {
+        for (const char* suffix : {".wav", ".jsonl", ".json", ".rank0.json", ".rank1.json", ".rank2.json"}) fs::remove(base.string() + suffix);
+    }
+    fs::remove(graph);
+}
+
 TEST_CASE("a consumer rank held back keeps its channel at its credits, however much the producer has", "[mpi][backpressure]") {
     // 480 blocks made as fast as possible on rank 0; rank 1 spends 2 ms on each.
     const fs::path graph = tempPath("slow-consumer.isograph.json");
