@@ -167,3 +167,40 @@ TEST_CASE("a split refuses routings its input cannot take", "[parallel][split][e
     CHECK_THROWS_WITH(runGraph(splitGraph(R"("type": "math.abs")", 512, 2, R"("routing": "by_key")")),
                       Catch::Contains("routing 'by_key' sends events"));
 }
+
+TEST_CASE("p splitters by key behind a round-robin router, merged per replica, give the events back in order", "[parallel][split]") {
+    // The paper's layout with p = 2 splitters and q = 3 replicas: router -> 2 by_key splitters ->
+    // replica j merges output j of both -> a last merge of the three replicas.
+    const Timebase& tb = Timebase::get(1000);
+    FeedScript script;
+    for (int i = 0; i < 200; ++i) {
+        EventRecord* record = EventRecord::create("hit");
+        record->set("key", static_cast<double>((i * 3 + i / 4) % 5));
+        script.batches.push_back({{0, Item::event(record, SampleRange{&tb, 10 * i, 1}, 1.0)}, {0, Item::progress(tb.timeOf(10 * i + 1))}});
+    }
+    std::string nodes = R"({"id": "feed", "type": "test.feed", "params": {"name": "events", "type": "event"}},
+      {"id": "router", "type": "parallel.split", "params": {"outputs": 2}},
+      {"id": "last", "type": "parallel.merge", "params": {"inputs": 3}},
+      {"id": "sink", "type": "test.collect", "params": {"name": "merged"}})";
+    std::string edges = R"({"from": "feed.out0", "to": "router.in"}, {"from": "last.out", "to": "sink.in0"})";
+    for (int s = 0; s < 2; ++s) {
+        nodes += R"(, {"id": "splitter)" + std::to_string(s) + R"(", "type": "parallel.split", "params": {"outputs": 3, "routing": "by_key", "key": "key"}})";
+        edges += R"(, {"from": "router.out)" + std::to_string(s) + R"(", "to": "splitter)" + std::to_string(s) + R"(.in"})";
+    }
+    for (int j = 0; j < 3; ++j) {
+        const std::string n = std::to_string(j);
+        nodes += R"(, {"id": "gather)" + n + R"(", "type": "parallel.merge", "params": {"inputs": 2}}, {"id": "replica)" + n +
+                 R"(", "type": "segments.pass_through"})";
+        edges += R"(, {"from": "splitter0.out)" + n + R"(", "to": "gather)" + n + R"(.in0"}, {"from": "splitter1.out)" + n + R"(", "to": "gather)" + n +
+                 R"(.in1"}, {"from": "gather)" + n + R"(.out", "to": "replica)" + n + R"(.in"}, {"from": "replica)" + n + R"(.out", "to": "last.in)" + n + R"("})";
+    }
+    for (const std::string& scheduler : schedulerMatrix()) {
+        INFO(scheduler);
+        collections().clear();
+        feedScripts()["events"] = script;
+        REQUIRE(runGraph(R"({"format": "isochron-graph/1", "nodes": [)" + nodes + R"(], "edges": [)" + edges + "]}", scheduler).completed);
+        const std::vector<Item>& merged = collections()["merged"].items[0];
+        REQUIRE(merged.size() == 200);
+        for (std::size_t i = 0; i < merged.size(); ++i) CHECK(merged[i].range().start == static_cast<std::int64_t>(10 * i));
+    }
+}
