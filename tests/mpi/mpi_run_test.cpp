@@ -482,6 +482,30 @@ TEST_CASE("partitions that cannot run on the ranks started are refused, naming t
     CHECK(finished.output.find("mpirun -np 3") != std::string::npos);
 }
 
+TEST_CASE("--check prints the partition plan and refuses partitions that feed each other", "[mpi][check]") {
+    const Finished plan = run(0, {"--check", std::string(ISOCHRON_SOURCE_DIR) + "/samples/parasplit-fir-three-ranks.isograph.json"});
+    INFO(plan.output);
+    CHECK(plan.status == 0);
+    CHECK(plan.output.find("partitions: 3 (mpirun -np 3)") != std::string::npos);
+    CHECK(plan.output.find("  rank 1: lowpass1\n") != std::string::npos);
+    CHECK(plan.output.find("  rank 2: lowpass2, merge, recording\n") != std::string::npos);
+    CHECK(plan.output.find("  channel 0: split.out1 -> lowpass1.in (rank 0 -> rank 1, signal<f32>)") != std::string::npos);
+    CHECK(plan.output.find("  channel 3: lowpass1.out -> merge.in1 (rank 1 -> rank 2, signal<f32>)") != std::string::npos);
+
+    const fs::path graph = tempPath("cycle.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator"},
+      {"id": "there", "type": "segments.pass_through", "partition": 1},
+      {"id": "back", "type": "segments.pass_through"},
+      {"id": "sink", "type": "io.null_sink", "partition": 1}],
+      "edges": [{"from": "gen.out", "to": "there.in"}, {"from": "there.out", "to": "back.in"}, {"from": "back.out", "to": "sink.in"}]})";
+    const Finished cycle = run(0, {"--check", graph.string()});
+    INFO(cycle.output);
+    CHECK(cycle.status != 0);
+    CHECK(cycle.output.find("partitions 0, 1 feed each other") != std::string::npos);
+    fs::remove(graph);
+}
+
 TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the rank and the node", "[mpi][faults]") {
     const fs::path folder = tempPath("no-such-folder");
     const Finished finished = run(3, {kSample, "--set", "recording.path=" + (folder / "out.wav").string(), "--set",
