@@ -224,7 +224,7 @@ OperatorDescriptor MpiChannels::sender(const ChannelSpec& channel) {
     OperatorDescriptor d;
     d.typeName = "mpi.channel_sender";
     d.category = "mpi";
-    d.summary = "Sends " + channel.from + " -> " + channel.to + " to rank " + std::to_string(channel.toPartition);
+    d.summary = "Sends " + channel.from + " -> " + channel.toText() + " to rank " + std::to_string(channel.toPartition);
     d.inputs = {PortSpec{"in", channel.type, "what the producer's port carries"}};
     MPI_Comm comm = communicator_->comm;
     d.create = [comm, &figures, this] { return std::make_unique<ChannelSender>(comm, figures, *this); };
@@ -237,7 +237,7 @@ OperatorDescriptor MpiChannels::receiver(const ChannelSpec& channel) {
     OperatorDescriptor d;
     d.typeName = "mpi.channel_receiver";
     d.category = "mpi";
-    d.summary = "Receives " + channel.from + " -> " + channel.to + " from rank " + std::to_string(channel.fromPartition);
+    d.summary = "Receives " + channel.from + " -> " + channel.toText() + " from rank " + std::to_string(channel.fromPartition);
     d.outputs = {PortSpec{"out", channel.type, "what the producer's port carries"}};
     MPI_Comm comm = communicator_->comm;
     d.create = [comm, &figures] { return std::make_unique<ChannelReceiver>(comm, figures); };
@@ -248,11 +248,11 @@ std::string MpiChannels::figuresText() const {
     std::ostringstream text;
     for (const auto& f : figures_) {
         if (f->sending) {
-            text << "channel " << f->spec.index << " " << f->spec.from << " -> " << f->spec.to << " (to rank " << f->spec.toPartition
+            text << "channel " << f->spec.index << " " << f->spec.from << " -> " << f->spec.toText() << " (to rank " << f->spec.toPartition
                  << "): sent " << f->items << " items, " << f->samples << " samples in " << f->messages << " messages; at most "
                  << f->peakInFlight << " of " << f->credits << " credits in flight, " << f->creditWaits << " waits for a credit\n";
         } else {
-            text << "channel " << f->spec.index << " " << f->spec.from << " -> " << f->spec.to << " (from rank " << f->spec.fromPartition
+            text << "channel " << f->spec.index << " " << f->spec.from << " -> " << f->spec.toText() << " (from rank " << f->spec.fromPartition
                  << "): received " << f->items << " items, " << f->samples << " samples in " << f->messages << " messages\n";
         }
     }

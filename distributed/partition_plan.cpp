@@ -2,6 +2,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "distributed/wire_format.h"
 #include "engine/graph/strong_components.h"
@@ -33,22 +34,51 @@ bool isPartitioned(const GraphSpec& file) {
     return false;
 }
 
-std::vector<ChannelSpec> channelsOf(const ValidatedGraph& graph, const std::vector<int>& partitions) {
+std::string ChannelSpec::toText() const {
+    std::string text;
+    for (const std::string& consumer : to) text += (text.empty() ? "" : ", ") + consumer;
+    return text;
+}
+
+namespace {
+
+/// The channels, and for each edge of `graph` the index of the channel it travels on (-1: inside a
+/// partition).
+struct ChannelPlan {
     std::vector<ChannelSpec> channels;
+    std::vector<int> channelOfEdge;
+};
+
+ChannelPlan planChannels(const ValidatedGraph& graph, const std::vector<int>& partitions) {
+    ChannelPlan plan;
+    std::map<std::tuple<int, int, int>, int> byOutputAndPartition;  // (node, port, receiving partition) -> channel
     for (const ValidatedEdge& edge : graph.edges) {
         const int from = partitions[static_cast<std::size_t>(edge.fromNode)];
         const int to = partitions[static_cast<std::size_t>(edge.toNode)];
-        if (from == to) continue;
-        ChannelSpec channel;
-        channel.index = static_cast<int>(channels.size());
-        channel.from = endpointName(graph, edge.fromNode, false, edge.fromPort);
-        channel.to = endpointName(graph, edge.toNode, true, edge.toPort);
-        channel.fromPartition = from;
-        channel.toPartition = to;
-        channel.type = graph.nodes[static_cast<std::size_t>(edge.fromNode)].outputs[static_cast<std::size_t>(edge.fromPort)].type;
-        channels.push_back(std::move(channel));
+        if (from == to) {
+            plan.channelOfEdge.push_back(-1);
+            continue;
+        }
+        const auto [found, added] = byOutputAndPartition.try_emplace({edge.fromNode, edge.fromPort, to}, static_cast<int>(plan.channels.size()));
+        if (added) {
+            ChannelSpec channel;
+            channel.index = found->second;
+            channel.from = endpointName(graph, edge.fromNode, false, edge.fromPort);
+            channel.fromPartition = from;
+            channel.toPartition = to;
+            channel.type = graph.nodes[static_cast<std::size_t>(edge.fromNode)].outputs[static_cast<std::size_t>(edge.fromPort)].type;
+            plan.channels.push_back(std::move(channel));
+        }
+        plan.channels[static_cast<std::size_t>(found->second)].to.push_back(endpointName(graph, edge.toNode, true, edge.toPort));
+        plan.channelOfEdge.push_back(found->second);
     }
-    return channels;
+    return plan;
+}
+
+}  // namespace
+
+std::vector<ChannelSpec> channelsOf(const ValidatedGraph& graph, const std::vector<int>& partitions) {
+    return planChannels(graph, partitions).channels;
 }
 
 std::vector<GraphError> checkPartitions(const ValidatedGraph& graph, const std::vector<int>& partitions, int ranks) {
@@ -67,7 +97,7 @@ std::vector<GraphError> checkPartitions(const ValidatedGraph& graph, const std::
     for (const ChannelSpec& channel : channels) {
         if (!crossesRanks(channel.type)) {
             errors.push_back({"", "", "partition",
-                              "edge " + channel.from + " -> " + channel.to + " crosses partitions but carries " + channel.type.toString() +
+                              "edge " + channel.from + " -> " + channel.toText() + " crosses partitions but carries " + channel.type.toString() +
                                   " items, which cannot be sent to another rank: put both nodes in one partition"});
         }
         feeds[static_cast<std::size_t>(channel.fromPartition)].push_back(channel.toPartition);
@@ -104,32 +134,39 @@ LocalPart localPart(const ValidatedGraph& graph, const std::vector<int>& partiti
         node.descriptor = part.endpointDescriptors.back().get();
         const ResolvedPort port{sender ? "in" : "out", channel.type};
         if (sender) {
-            node.id = channel.from + " -> " + channel.to + " (rank " + std::to_string(channel.toPartition) + ")";
+            node.id = channel.from + " -> " + channel.toText() + " (rank " + std::to_string(channel.toPartition) + ")";
             node.inputs.push_back(port);
         } else {
-            node.id = channel.from + " (rank " + std::to_string(channel.fromPartition) + ") -> " + channel.to;
+            node.id = channel.from + " (rank " + std::to_string(channel.fromPartition) + ") -> " + channel.toText();
             node.outputs.push_back(port);
         }
         part.graph.nodes.push_back(std::move(node));
         return static_cast<int>(part.graph.nodes.size()) - 1;
     };
-    const std::vector<ChannelSpec> channels = channelsOf(graph, partitions);
-    int channel = 0;
-    for (const ValidatedEdge& edge : graph.edges) {
+    const ChannelPlan plan = planChannels(graph, partitions);
+    std::vector<int> endpointOfChannel(plan.channels.size(), -1);  // local node of this rank's end of each channel
+    for (std::size_t e = 0; e < graph.edges.size(); ++e) {
+        const ValidatedEdge& edge = graph.edges[e];
         const int fromLocal = localIndex[static_cast<std::size_t>(edge.fromNode)];
         const int toLocal = localIndex[static_cast<std::size_t>(edge.toNode)];
-        const bool crossing = partitions[static_cast<std::size_t>(edge.fromNode)] != partitions[static_cast<std::size_t>(edge.toNode)];
-        if (!crossing) {
+        const int channel = plan.channelOfEdge[e];
+        if (channel < 0) {
             if (fromLocal >= 0) part.graph.edges.push_back({fromLocal, edge.fromPort, toLocal, edge.toPort});
             continue;
         }
-        const ChannelSpec& spec = channels[static_cast<std::size_t>(channel++)];
-        if (fromLocal >= 0) {
+        const ChannelSpec& spec = plan.channels[static_cast<std::size_t>(channel)];
+        int& endpoint = endpointOfChannel[static_cast<std::size_t>(channel)];
+        if (fromLocal >= 0 && endpoint < 0) {
+            // The channel's first edge: one sender for all of its consumers.
             part.outgoing.push_back(spec);
-            part.graph.edges.push_back({fromLocal, edge.fromPort, addEndpoint(spec, makeSender, true), 0});
+            endpoint = addEndpoint(spec, makeSender, true);
+            part.graph.edges.push_back({fromLocal, edge.fromPort, endpoint, 0});
         } else if (toLocal >= 0) {
-            part.incoming.push_back(spec);
-            part.graph.edges.push_back({addEndpoint(spec, makeReceiver, false), 0, toLocal, edge.toPort});
+            if (endpoint < 0) {
+                part.incoming.push_back(spec);
+                endpoint = addEndpoint(spec, makeReceiver, false);
+            }
+            part.graph.edges.push_back({endpoint, 0, toLocal, edge.toPort});
         }
     }
     return part;

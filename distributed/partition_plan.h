@@ -18,12 +18,18 @@
 
 namespace isochron::distributed {
 
-/// An edge between two partitions. Channel numbers are the same on every rank. [value type]
+/// One output's items going to one other partition: every edge from that output to a node of that
+/// partition shares it, so the items cross once and fan out on the receiving rank. Channel numbers are
+/// the same on every rank. [value type]
 struct ChannelSpec {
-    int index = 0;  ///< 0, 1, ... in the order of the graph's edges
-    std::string from, to;  ///< "node.port" of the producer and the consumer
+    int index = 0;                ///< 0, 1, ... in the order of each channel's first edge in the graph
+    std::string from;             ///< "node.port" of the producer
+    std::vector<std::string> to;  ///< "node.port" of each consumer on the receiving partition, in edge order
     int fromPartition = 0, toPartition = 0;
     PortType type;  ///< what the producer's port carries (concrete)
+
+    /// The consumers as one text: "filter.in" or "filter.in, meter.in".
+    std::string toText() const;
 };
 
 /// The partition of each node of `graph` (validated from `file`, same order as graph.nodes): its own
@@ -31,7 +37,7 @@ struct ChannelSpec {
 std::vector<int> nodePartitions(const GraphSpec& file, const ValidatedGraph& graph);
 /// Whether any node of `file` is placed outside partition 0. [any thread]
 bool isPartitioned(const GraphSpec& file);
-/// Every edge between partitions, numbered. [any thread]
+/// The channels between partitions, one per (output, receiving partition), numbered. [any thread]
 std::vector<ChannelSpec> channelsOf(const ValidatedGraph& graph, const std::vector<int>& partitions);
 /// Problems with running `graph` on `ranks` ranks: a node in a partition no rank runs (named), an edge
 /// between partitions that carries custom items, partitions feeding each other in a cycle. [any thread]

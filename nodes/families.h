@@ -21,5 +21,6 @@ void registerMathNodes(OperatorRegistry& registry);        ///< nodes/math
 void registerLevelNodes(OperatorRegistry& registry);       ///< nodes/level
 void registerFilterNodes(OperatorRegistry& registry);      ///< nodes/filters
 void registerResampleNodes(OperatorRegistry& registry);    ///< nodes/resample
+void registerParallelNodes(OperatorRegistry& registry);    ///< nodes/parallel
 
 }  // namespace isochron

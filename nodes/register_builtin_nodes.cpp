@@ -21,6 +21,7 @@ void registerBuiltinNodes(OperatorRegistry& registry) {
     registerLevelNodes(registry);
     registerFilterNodes(registry);
     registerResampleNodes(registry);
+    registerParallelNodes(registry);
 }
 
 OperatorRegistry& builtinRegistry() {

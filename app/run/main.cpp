@@ -199,6 +199,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
             printWireChannels(graph);
+            if (scaleOut.rank() == 0) std::cout << scaleOut.partitionPlan(spec, whole);
             for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
         }
         return 0;

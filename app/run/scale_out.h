@@ -34,6 +34,11 @@ public:
     /// messages in flight at most; throws GraphException for partitions that cannot run on this many
     /// ranks. Alone: `graph` itself, and `notes` says that partitions are ignored and how to use them.
     const ValidatedGraph& localGraph(const GraphSpec& file, const ValidatedGraph& graph, int channelCredits, std::vector<std::string>& notes);
+    /// What `--check` says of a partitioned graph (validated `graph` from `file`): the ranks it needs,
+    /// the nodes each rank runs and the channels between ranks; "" for a graph without partitions
+    /// and in a build without MPI. Throws GraphException for partitions that cannot run (a cycle,
+    /// custom items between ranks, or more partitions than the ranks started).
+    std::string partitionPlan(const GraphSpec& file, const ValidatedGraph& graph) const;
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
     /// One line per channel end of this rank, for the summary ("" alone).

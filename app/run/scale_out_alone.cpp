@@ -32,6 +32,8 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
     return graph;
 }
 
+std::string ScaleOut::partitionPlan(const GraphSpec&, const ValidatedGraph&) const { return {}; }
+
 void ScaleOut::stop() {}
 std::string ScaleOut::channelsText() const { return {}; }
 nlohmann::ordered_json ScaleOut::channelsJson() const { return nullptr; }

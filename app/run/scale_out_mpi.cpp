@@ -4,7 +4,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <optional>
 
 #include "distributed/mpi_channels.h"
@@ -51,6 +53,29 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
         graph, partitions, state_->rank, [&](const distributed::ChannelSpec& c) { return channels.sender(c); },
         [&](const distributed::ChannelSpec& c) { return channels.receiver(c); });
     return state_->part->graph;
+}
+
+std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph& graph) const {
+    if (!distributed::isPartitioned(file)) return {};
+    const std::vector<int> partitions = distributed::nodePartitions(file, graph);
+    const int needed = *std::max_element(partitions.begin(), partitions.end()) + 1;
+    const int ranks = state_->ranks > 1 ? state_->ranks : needed;
+    std::vector<GraphError> errors = distributed::checkPartitions(graph, partitions, ranks);
+    if (!errors.empty()) throw GraphException(std::move(errors));
+    std::ostringstream text;
+    text << "partitions: " << needed << " (mpirun -np " << ranks << ")\n";
+    for (int rank = 0; rank < ranks; ++rank) {
+        std::string nodes;
+        for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+            if (partitions[i] == rank) nodes += (nodes.empty() ? "" : ", ") + graph.nodes[i].id;
+        }
+        text << "  rank " << rank << ": " << (nodes.empty() ? "nothing (waits for the others at the end)" : nodes) << "\n";
+    }
+    for (const distributed::ChannelSpec& channel : distributed::channelsOf(graph, partitions)) {
+        text << "  channel " << channel.index << ": " << channel.from << " -> " << channel.toText() << " (rank " << channel.fromPartition << " -> rank "
+             << channel.toPartition << ", " << channel.type.toString() << ")\n";
+    }
+    return text.str();
 }
 
 void ScaleOut::stop() {

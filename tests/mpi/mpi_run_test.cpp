@@ -8,10 +8,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -187,6 +189,214 @@ TEST_CASE("the sample graph on three ranks writes exactly what it writes in one 
     }
 }
 
+TEST_CASE("an output feeding two nodes on one other rank crosses once and gives the outputs of one process", "[mpi][fanout]") {
+    // gen on rank 0 feeds a filter and a meter, both on rank 1, and the recording's second channel on rank 2.
+    constexpr int rate = 48000, block = 4096;
+    constexpr double duration = 3.0;
+    const fs::path graph = tempPath("fan-out.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0,
+       "params": {"waveform": "clicks", "rate": )" << rate << R"(, "duration": )" << duration << R"(, "block": )" << block << R"(, "click_interval": 0.25}},
+      {"id": "highpass", "type": "filters.butterworth", "partition": 1, "params": {"response": "highpass", "cutoff_hz": 200}},
+      {"id": "level", "type": "level.peak_meter", "partition": 1, "params": {"interval": 4800}},
+      {"id": "recording", "type": "io.wav_file_sink", "partition": 2, "params": {"path": "unused.wav", "channels": 2, "format": "float32"}},
+      {"id": "level-log", "type": "io.jsonl_event_sink", "partition": 1, "params": {"path": "unused.jsonl"}}],
+      "edges": [{"from": "gen.out", "to": "highpass.in"}, {"from": "gen.out", "to": "level.in"}, {"from": "gen.out", "to": "recording.in1"},
+                {"from": "highpass.out", "to": "recording.in0"}, {"from": "level.level", "to": "level-log.in"}]})";
+    const auto arguments = [&](const fs::path& prefix) {
+        return std::vector<std::string>{graph.string(), "--set", "recording.path=" + prefix.string() + ".wav", "--set",
+                                        "level-log.path=" + prefix.string() + ".jsonl", "--report", prefix.string() + ".json"};
+    };
+    const fs::path alone = tempPath("fan-out-alone"), spread = tempPath("fan-out-spread");
+    const Finished one = run(0, arguments(alone));
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    const Finished three = run(3, arguments(spread));
+    INFO(three.output);
+    REQUIRE(three.status == 0);
+
+    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
+    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
+    CHECK(aloneFrames == static_cast<sf_count_t>(duration * rate));
+    CHECK(spreadFrames == aloneFrames);
+    CHECK(spreadHash == aloneHash);
+    const std::string levels = readText(alone.string() + ".jsonl");
+    CHECK(!levels.empty());
+    CHECK(readText(spread.string() + ".jsonl") == levels);
+
+    // Rank 0 sends gen.out once to each other rank: two channels, each carrying every block once.
+    const nlohmann::json producer = readJson(spread.string() + ".rank0.json");
+    const nlohmann::json consumer = readJson(spread.string() + ".rank1.json");
+    const std::uint64_t blocks = (static_cast<std::uint64_t>(duration * rate) + block - 1) / block;
+    REQUIRE(producer["channels"].size() == 2);
+    for (const auto& sent : producer["channels"]) {
+        INFO(sent.dump());
+        CHECK(sent["direction"] == "send");
+        CHECK(sent["items"] == blocks);
+        CHECK(sent["samples"] == static_cast<std::uint64_t>(duration * rate));
+    }
+    CHECK(producer["channels"][0]["to"] == nlohmann::json::array({"highpass.in", "level.in"}));
+    CHECK(producer["channels"][0]["peer_rank"] == 1);
+    std::vector<nlohmann::json> received;
+    for (const auto& c : consumer["channels"]) {
+        if (c["direction"] == "receive") received.push_back(c);
+    }
+    REQUIRE(received.size() == 1);
+    CHECK(received[0]["channel"] == producer["channels"][0]["channel"]);
+    CHECK(received[0]["items"] == blocks);
+    CHECK(received[0]["messages"] == producer["channels"][0]["messages"]);
+    for (const fs::path& base : {alone, spread}) {
+        for (const char* suffix : {".wav", ".jsonl", ".json", ".rank0.json", ".rank1.json", ".rank2.json"}) fs::remove(base.string() + suffix);
+    }
+    fs::remove(graph);
+}
+
+namespace {
+
+// `source` -> parallel.split (`splitParams`) -> three copies of `replica` -> parallel.merge -> `sink`,
+// replica k on rank k: the split's rank 0 sends to ranks 1 and 2, the merge and the sink run on rank 2.
+std::string parasplitGraph(const std::string& source, const std::string& splitParams, const std::string& replica, const std::string& sink,
+                           const std::string& sinkPort) {
+    std::string nodes = R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "source", "partition": 0, )" + source + R"(},
+      {"id": "split", "type": "parallel.split", "partition": 0, "params": {"outputs": 3, )" + splitParams + R"(}},
+      {"id": "merge", "type": "parallel.merge", "partition": 2, "params": {"inputs": 3}},
+      {"id": "sink", "partition": 2, )" + sink + "}";
+    std::string edges = R"({"from": "source.out", "to": "split.in"}, {"from": "merge.out", "to": "sink.)" + sinkPort + R"("})";
+    for (int k = 0; k < 3; ++k) {
+        const std::string id = "work" + std::to_string(k), n = std::to_string(k);
+        nodes += ",\n{\"id\": \"" + id + "\", \"partition\": " + n + ", " + replica + "}";
+        edges += ", {\"from\": \"split.out" + n + "\", \"to\": \"" + id + ".in\"}, {\"from\": \"" + id + ".out\", \"to\": \"merge.in" + n + "\"}";
+    }
+    return nodes + "],\n\"edges\": [" + edges + "]}";
+}
+
+// The reference: `source` -> one `replica` -> `sink`, in one process.
+std::string unsplitGraph(const std::string& source, const std::string& replica, const std::string& sink, const std::string& sinkPort) {
+    return R"({"format": "isochron-graph/1", "nodes": [{"id": "source", )" + source + R"(}, {"id": "work", )" + replica + R"(},
+      {"id": "sink", )" + sink + R"(}], "edges": [{"from": "source.out", "to": "work.in"}, {"from": "work.out", "to": "sink.)" + sinkPort + R"("}]})";
+}
+
+// Every channel of the reports `prefix`.rankK.json delivered what it sent; returns the samples sent.
+std::uint64_t checkChannelsDelivered(const fs::path& prefix) {
+    std::map<int, nlohmann::json> sentOn, receivedOn;
+    for (int rank = 0; rank < 3; ++rank) {
+        const nlohmann::json report = readJson(prefix.string() + ".rank" + std::to_string(rank) + ".json");
+        for (const auto& channel : report["channels"]) (channel["direction"] == "send" ? sentOn : receivedOn)[channel["channel"].get<int>()] = channel;
+    }
+    CHECK(sentOn.size() == 4);  // split -> work1, split -> work2, work0 -> merge, work1 -> merge
+    std::uint64_t samples = 0;
+    for (const auto& [index, sent] : sentOn) {
+        INFO("channel " << index);
+        CHECK(sent["items"] == receivedOn[index]["items"]);
+        CHECK(sent["messages"] == receivedOn[index]["messages"]);
+        samples += sent["samples"].get<std::uint64_t>();
+    }
+    return samples;
+}
+
+const std::string kNoise = R"("type": "generators.signal_generator", "params": {"waveform": "noise", "rate": 48000, "duration": 2, "block": 4096})";
+
+void checkSignalParasplit(const std::string& name, const std::string& splitParams, const std::string& replica) {
+    const fs::path alone = tempPath(name + "-alone"), spread = tempPath(name + "-spread"), graphs = tempPath(name);
+    const auto wavSink = [](const fs::path& prefix) {
+        return R"("type": "io.wav_file_sink", "params": {"channels": 1, "format": "float32", "path": ")" + prefix.string() + R"(.wav"})";
+    };
+    std::ofstream(graphs.string() + "-unsplit.json") << unsplitGraph(kNoise, replica, wavSink(alone), "in0");
+    std::ofstream(graphs.string() + "-split.json") << parasplitGraph(kNoise, splitParams, replica, wavSink(spread), "in0");
+    const Finished one = run(0, {graphs.string() + "-unsplit.json"});
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    const Finished three = run(3, {graphs.string() + "-split.json", "--report", spread.string() + ".json"});
+    INFO(three.output);
+    REQUIRE(three.status == 0);
+    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
+    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
+    CHECK(aloneFrames == 2 * 48000);
+    CHECK(spreadFrames == aloneFrames);
+    CHECK(spreadHash == aloneHash);
+    // Two thirds of the windows cross to ranks 1 and 2, and two of the replicas' outputs to rank 2.
+    CHECK(checkChannelsDelivered(spread) > static_cast<std::uint64_t>(aloneFrames));
+    for (const char* suffix : {".wav", ".rank0.json", ".rank1.json", ".rank2.json"}) {
+        fs::remove(alone.string() + suffix);
+        fs::remove(spread.string() + suffix);
+    }
+    fs::remove(graphs.string() + "-unsplit.json");
+    fs::remove(graphs.string() + "-split.json");
+}
+
+}  // namespace
+
+TEST_CASE("parasplit over three ranks: round-robin windows give the unsplit output", "[mpi][parasplit]") {
+    checkSignalParasplit("round-robin", R"("routing": "round_robin", "window": 5000)", R"("type": "math.abs")");
+}
+
+TEST_CASE("parasplit over three ranks: windows with overlap through FIR replicas give the unsplit output", "[mpi][parasplit]") {
+    checkSignalParasplit("overlap", R"("routing": "overlap", "window": 6000, "overlap": 126)",
+                         R"("type": "filters.fir", "params": {"taps": 127, "cutoff_hz": 3000, "method": "direct"})");
+}
+
+TEST_CASE("the parasplit sample on three ranks records what its filter records unsplit in one process", "[mpi][parasplit]") {
+    const fs::path alone = tempPath("fir-alone"), spread = tempPath("fir-spread"), reference = tempPath("fir-unsplit.json");
+    // The sample's source and filter, with no split.
+    std::ofstream(reference) << unsplitGraph(R"("type": "generators.signal_generator", "params": {"waveform": "noise", "rate": 48000, "duration": 4, "block": 4096})",
+                                             R"("type": "filters.fir", "params": {"taps": 1023, "cutoff_hz": 4000, "method": "direct"})",
+                                             R"("type": "io.wav_file_sink", "params": {"channels": 1, "format": "float32", "path": ")" + alone.string() + R"(.wav"})",
+                                             "in0");
+    const Finished one = run(0, {reference.string()});
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    const std::string sample = std::string(ISOCHRON_SOURCE_DIR) + "/samples/parasplit-fir-three-ranks.isograph.json";
+    const Finished three = run(3, {sample, "--set", "recording.path=" + spread.string() + ".wav", "--report", spread.string() + ".json"});
+    INFO(three.output);
+    REQUIRE(three.status == 0);
+    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
+    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
+    CHECK(aloneFrames == 4 * 48000);
+    CHECK(spreadFrames == aloneFrames);
+    CHECK(spreadHash == aloneHash);
+    checkChannelsDelivered(spread);
+    for (const char* suffix : {".wav", ".rank0.json", ".rank1.json", ".rank2.json"}) {
+        fs::remove(alone.string() + suffix);
+        fs::remove(spread.string() + suffix);
+    }
+    fs::remove(reference);
+}
+
+TEST_CASE("parasplit over three ranks: events by key give the unsplit output", "[mpi][parasplit]") {
+    const fs::path events = tempPath("keyed.jsonl"), alone = tempPath("keyed-alone"), spread = tempPath("keyed-spread"), graphs = tempPath("keyed");
+    {
+        std::ofstream out(events);
+        for (int i = 0; i < 400; ++i) {
+            out << R"({"t_start": )" << 0.01 * i << R"(, "t_end": )" << 0.01 * i + 0.005 << R"(, "label": "door", "score": 1.0, "door_id": )"
+                << (i * 7 + i / 5) % 9 << "}\n";
+        }
+    }
+    const std::string source = R"("type": "io.jsonl_event_source", "params": {"path": ")" + events.string() + R"("})";
+    const auto logSink = [](const fs::path& prefix) { return R"("type": "io.jsonl_event_sink", "params": {"path": ")" + prefix.string() + R"(.jsonl"})"; };
+    const std::string replica = R"("type": "segments.pass_through")";
+    std::ofstream(graphs.string() + "-unsplit.json") << unsplitGraph(source, replica, logSink(alone), "in");
+    std::ofstream(graphs.string() + "-split.json")
+        << parasplitGraph(source, R"("routing": "by_key", "key": "door_id")", replica, logSink(spread), "in");
+    const Finished one = run(0, {graphs.string() + "-unsplit.json"});
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    const Finished three = run(3, {graphs.string() + "-split.json", "--report", spread.string() + ".json"});
+    INFO(three.output);
+    REQUIRE(three.status == 0);
+    const std::string expected = readText(alone.string() + ".jsonl");
+    CHECK(std::count(expected.begin(), expected.end(), '\n') == 400);
+    CHECK(readText(spread.string() + ".jsonl") == expected);
+    checkChannelsDelivered(spread);
+    for (const char* suffix : {".jsonl", ".rank0.json", ".rank1.json", ".rank2.json"}) {
+        fs::remove(alone.string() + suffix);
+        fs::remove(spread.string() + suffix);
+    }
+    fs::remove(events);
+    fs::remove(graphs.string() + "-unsplit.json");
+    fs::remove(graphs.string() + "-split.json");
+}
+
 TEST_CASE("a consumer rank held back keeps its channel at its credits, however much the producer has", "[mpi][backpressure]") {
     // 480 blocks made as fast as possible on rank 0; rank 1 spends 2 ms on each.
     const fs::path graph = tempPath("slow-consumer.isograph.json");
@@ -270,6 +480,30 @@ TEST_CASE("partitions that cannot run on the ranks started are refused, naming t
     CHECK(finished.status != 0);
     CHECK(finished.output.find("node 'recording', field 'partition'") != std::string::npos);
     CHECK(finished.output.find("mpirun -np 3") != std::string::npos);
+}
+
+TEST_CASE("--check prints the partition plan and refuses partitions that feed each other", "[mpi][check]") {
+    const Finished plan = run(0, {"--check", std::string(ISOCHRON_SOURCE_DIR) + "/samples/parasplit-fir-three-ranks.isograph.json"});
+    INFO(plan.output);
+    CHECK(plan.status == 0);
+    CHECK(plan.output.find("partitions: 3 (mpirun -np 3)") != std::string::npos);
+    CHECK(plan.output.find("  rank 1: lowpass1\n") != std::string::npos);
+    CHECK(plan.output.find("  rank 2: lowpass2, merge, recording\n") != std::string::npos);
+    CHECK(plan.output.find("  channel 0: split.out1 -> lowpass1.in (rank 0 -> rank 1, signal<f32>)") != std::string::npos);
+    CHECK(plan.output.find("  channel 3: lowpass1.out -> merge.in1 (rank 1 -> rank 2, signal<f32>)") != std::string::npos);
+
+    const fs::path graph = tempPath("cycle.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator"},
+      {"id": "there", "type": "segments.pass_through", "partition": 1},
+      {"id": "back", "type": "segments.pass_through"},
+      {"id": "sink", "type": "io.null_sink", "partition": 1}],
+      "edges": [{"from": "gen.out", "to": "there.in"}, {"from": "there.out", "to": "back.in"}, {"from": "back.out", "to": "sink.in"}]})";
+    const Finished cycle = run(0, {"--check", graph.string()});
+    INFO(cycle.output);
+    CHECK(cycle.status != 0);
+    CHECK(cycle.output.find("partitions 0, 1 feed each other") != std::string::npos);
+    fs::remove(graph);
 }
 
 TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the rank and the node", "[mpi][faults]") {

@@ -54,7 +54,7 @@ TEST_CASE("each rank runs its partition's nodes and one endpoint per channel tou
     const std::vector<ChannelSpec> channels = channelsOf(p.graph, p.partitions);
     REQUIRE(channels.size() == 4);  // filter.out -> meter.in stays inside rank 1
     CHECK(channels[0].from == "gen.out");
-    CHECK(channels[0].to == "filter.in");
+    CHECK(channels[0].to == std::vector<std::string>{"filter.in"});
     CHECK(channels[3].from == "meter.level");
     CHECK(channels[3].type == PortType::scalar());
 
@@ -87,6 +87,48 @@ TEST_CASE("each rank runs its partition's nodes and one endpoint per channel tou
     CHECK(received == sent);
     CHECK(operatorNodes == p.graph.nodes.size());
     CHECK(localEdges == p.graph.edges.size() - channels.size());
+}
+
+TEST_CASE("an output feeding several nodes of one other partition is one channel, fanned out on the receiving rank", "[partition]") {
+    // gen (0) feeds filter and meter (both 1) and wav (2): two channels, not three.
+    const Planned p = plan(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "gen", "type": "generators.signal_generator", "partition": 0},
+        {"id": "filter", "type": "filters.butterworth", "partition": 1},
+        {"id": "meter", "type": "level.peak_meter", "partition": 1},
+        {"id": "log", "type": "io.null_sink", "partition": 1},
+        {"id": "wav", "type": "io.wav_file_sink", "partition": 2, "params": {"path": "/dev/null", "channels": 2}}],
+      "edges": [{"from": "gen.out", "to": "filter.in"}, {"from": "gen.out", "to": "wav.in0"}, {"from": "gen.out", "to": "meter.in"},
+                {"from": "filter.out", "to": "wav.in1"}, {"from": "meter.level", "to": "log.in"}]})");
+    REQUIRE(checkPartitions(p.graph, p.partitions, 3).empty());
+    const std::vector<ChannelSpec> channels = channelsOf(p.graph, p.partitions);
+    REQUIRE(channels.size() == 3);
+    CHECK(channels[0].from == "gen.out");
+    CHECK(channels[0].toPartition == 1);
+    CHECK(channels[0].to == std::vector<std::string>{"filter.in", "meter.in"});
+    CHECK(channels[0].toText() == "filter.in, meter.in");
+    CHECK(channels[1].from == "gen.out");
+    CHECK(channels[1].toPartition == 2);
+    CHECK(channels[2].from == "filter.out");
+
+    const auto sender = [](const ChannelSpec& c) { return endpoint(c, true); };
+    const auto receiver = [](const ChannelSpec& c) { return endpoint(c, false); };
+    const LocalPart producer = localPart(p.graph, p.partitions, 0, sender, receiver);
+    CHECK(producer.outgoing.size() == 2);
+    CHECK(producer.graph.edges.size() == 2);  // gen.out -> each sender, once
+    const LocalPart consumer = localPart(p.graph, p.partitions, 1, sender, receiver);
+    REQUIRE(consumer.incoming.size() == 1);
+    CHECK(consumer.outgoing.size() == 1);
+    // The one receiver feeds both consumers.
+    int receiverNode = -1;
+    for (std::size_t n = 0; n < consumer.graph.nodes.size(); ++n) {
+        if (consumer.graph.nodes[n].id == "gen.out (rank 0) -> filter.in, meter.in") receiverNode = static_cast<int>(n);
+    }
+    REQUIRE(receiverNode >= 0);
+    std::set<std::string> fed;
+    for (const ValidatedEdge& e : consumer.graph.edges) {
+        if (e.fromNode == receiverNode) fed.insert(consumer.graph.nodes[static_cast<std::size_t>(e.toNode)].id);
+    }
+    CHECK(fed == std::set<std::string>{"filter", "meter"});
 }
 
 TEST_CASE("a node without a partition runs on rank 0, and a graph without partitions is one part", "[partition]") {
