@@ -61,8 +61,9 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         if (counts.size() <= static_cast<std::size_t>(e.fromPort)) counts.resize(static_cast<std::size_t>(e.fromPort) + 1);
         ++counts[static_cast<std::size_t>(e.fromPort)];
     }
-    // Each node's pieces (context, ports, targets, operator) are allocated together and in graph
-    // order, so a traversal walks memory mostly forward and the prefetcher keeps up.
+    // Each node's pieces (operator, ports, targets) are allocated together and in graph order, and
+    // the contexts are in graph order too, so a traversal walks memory forward and the prefetcher
+    // keeps up.
     std::vector<GraphError> errors;
     nodeStorage_.reserve(graph.nodes.size());  // never reallocated: targets point into it
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -72,21 +73,10 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         node->index = static_cast<int>(i);
         node->descriptor = v.descriptor;
         node->params = v.params;
-        node->inputs.reserve(v.inputs.size());
-        for (const auto& p : v.inputs) {
-            node->inputs.emplace_back();
-            node->inputs.back().port = p;
-        }
-        node->outputs.reserve(v.outputs.size());
-        for (std::size_t p = 0; p < v.outputs.size(); ++p) {
-            node->outputs.emplace_back(&arena_);
-            node->outputs.back().port = v.outputs[p];
-            if (p < fanOut[i].size()) node->outputs.back().targets.reserve(fanOut[i][p]);
-        }
-        if (v.outputs.empty()) node->sink = std::make_unique<SinkStats>(v.qos.value_or(QosGraph::withDeadline(kDefaultQosDeadlineMs)));
         node->costClock = &costClock_;
         node->scheduler = scheduler_.get();
         node->engine = this;
+        // The operator first, then its outputs and inputs: a hop reads them in that order.
         try {
             OperatorPlacement nextToItsNode(&arena_);
             node->op = node->descriptor->create();
@@ -95,6 +85,18 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         } catch (...) {
             errors.push_back({node->id, "", "", "cannot start: its factory threw something that is not a std::exception" + originNote(*node)});
         }
+        node->outputs.reserve(v.outputs.size());
+        for (std::size_t p = 0; p < v.outputs.size(); ++p) {
+            node->outputs.emplace_back(&arena_);
+            node->outputs.back().port = v.outputs[p];
+            if (p < fanOut[i].size()) node->outputs.back().targets.reserve(fanOut[i][p]);
+        }
+        node->inputs.reserve(v.inputs.size());
+        for (const auto& p : v.inputs) {
+            node->inputs.emplace_back();
+            node->inputs.back().port = p;
+        }
+        if (v.outputs.empty()) node->sink = std::make_unique<SinkStats>(v.qos.value_or(QosGraph::withDeadline(kDefaultQosDeadlineMs)));
         nodes_.push_back(node);
     }
     for (const ValidatedEdge& e : graph.edges) {
