@@ -252,22 +252,31 @@ void Engine::finishStragglers() {
     }
 }
 
-bool Engine::memoryGuardHolds() {
-    // Reading the pool's totals costs a lock and a walk over threads: look every 64th time (a
-    // source asks once per block, the engine once per round).
-    if ((guardChecks_++ & 63) == 0) {
-        const bool over = MemoryPool::instance().stats().liveBytes > memoryLimitBytes_;
-        if (over && !overMemoryLimit_) {
-            for (NodeContext* node : nodes_) {
-                if (node->isSource()) {
-                    node->warnings.push_back("memory limit of " + std::to_string(memoryLimitBytes_ >> 20) +
-                                             " MiB reached: admission paused until the graph drains (consider rate control: burst)");
-                    ++node->warningCount;
-                }
+namespace {
+
+// Whether the pool holds more than `limitBytes`; on crossing the limit each source gets a warning.
+// Out of line: the guard's common path is a counter test, and with this inlined every call saved
+// and restored the registers it needs.
+[[gnu::noinline]] bool poolOverLimit(const std::vector<NodeContext*>& nodes, std::uint64_t limitBytes, bool wasOver) {
+    const bool over = MemoryPool::instance().liveBytes() > limitBytes;
+    if (over && !wasOver) {
+        for (NodeContext* node : nodes) {
+            if (node->isSource()) {
+                node->warnings.push_back("memory limit of " + std::to_string(limitBytes >> 20) +
+                                         " MiB reached: admission paused until the graph drains (consider rate control: burst)");
+                ++node->warningCount;
             }
         }
-        overMemoryLimit_ = over;
     }
+    return over;
+}
+
+}  // namespace
+
+bool Engine::memoryGuardHolds() {
+    // Reading the pool's live bytes costs a lock and a walk over threads: look every 64th time (a
+    // source asks once per block, the engine once per round).
+    if ((guardChecks_++ & 63) == 0) overMemoryLimit_ = poolOverLimit(nodes_, memoryLimitBytes_, overMemoryLimit_);
     return overMemoryLimit_;
 }
 
