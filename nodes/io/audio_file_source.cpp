@@ -186,8 +186,8 @@ private:
         // Loop k's view of the file carries indices k * frames + offset: one wrap per channel and loop
         // (a block never spans two loops), and each block is a subseg of it, which shares the view's
         // storage list instead of allocating one per block.
-        const std::int64_t loopStart = block.start - block.start % frames_;
-        if (loopViews_.empty() || loopViews_.front().startIndex() != loopStart) {
+        if (loopViews_.empty() || block.start < loopViews_.front().startIndex() || block.start >= loopViews_.front().endIndex()) {
+            const std::int64_t loopStart = block.start - block.start % frames_;
             loopViews_.clear();
             for (const SampleBlockRef& storage : channelBlocks_) {
                 loopViews_.push_back(SigSeg<float>::wrap(storage.get(), 0, frames_, loopStart, timebase_));
