@@ -73,6 +73,12 @@ void SegmentHandle::appendInPlace(const SegmentHandle& next) {
     if (next.sampleType() != sampleType()) {
         throw std::invalid_argument("SigSeg::append: sample types differ");
     }
+    // Both views of one list, `next` right after this one: the union is a view of that list too
+    // (a replaying source cuts its blocks from one view per loop). Nothing is written to the list.
+    if (next.list_ == list_ && next.offset_ == offset_ + length_) {
+        length_ += next.length_;
+        return;
+    }
     auto spliceRuns = [](SegmentList* target, const SegmentHandle& source) {
         source.forEachPiece([&](const SegmentPiece& p, std::int64_t skip, std::int64_t take) {
             target->pushPiece(p.block, p.offset + skip, take);
