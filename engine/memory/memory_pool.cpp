@@ -240,6 +240,16 @@ MemoryStats MemoryPool::stats() const {
     return stats;
 }
 
+std::uint64_t MemoryPool::liveBytes() const {
+    Registry& reg = registry();
+    std::lock_guard lock(reg.mutex);
+    std::int64_t liveBytes = reg.retiredLiveBytes.load();
+    for (ThreadCache* cache : reg.caches) {
+        liveBytes += static_cast<std::int64_t>(cache->liveBytesIn.get()) - static_cast<std::int64_t>(cache->liveBytesOut.get());
+    }
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(liveBytes, 0));
+}
+
 void MemoryPool::trim() {
     ThreadCache& cache = threadCache();
     for (int c = 0; c < MemoryStats::kClassCount; ++c) {

@@ -42,6 +42,9 @@ public:
 
     /// Sum of all threads' counters; slightly stale while other threads allocate. [any thread]
     MemoryStats stats() const;
+    /// stats().liveBytes alone: one lock and two counters per thread instead of every class and
+    /// depot (the engine's memory guard asks this while sources emit). [any thread]
+    std::uint64_t liveBytes() const;
     /// Give the depot's free memory back to the system (the calling thread's cache too). [any thread]
     void trim();
 

@@ -32,6 +32,8 @@ CostClock::State openInvocation(CostClock& clock) {
     return CostClock::State::Timed;
 }
 
+constexpr std::size_t kCacheLine = 64;
+
 // Set by OperatorPlacement while an engine creates its operators.
 thread_local std::pmr::memory_resource* placementArena = nullptr;
 
@@ -47,7 +49,9 @@ OperatorPlacement::~OperatorPlacement() { placementArena = previous_; }
 
 void* Operator::operator new(std::size_t bytes) {
     const std::size_t total = sizeof(OperatorAllocation) + bytes;
-    void* raw = placementArena ? placementArena->allocate(total, alignof(std::max_align_t)) : ::operator new(total);
+    // In an arena the allocation starts a cache line, so a small operator's fields (vtable pointer,
+    // node, ports) share one line with the header.
+    void* raw = placementArena ? placementArena->allocate(total, kCacheLine) : ::operator new(total);
     auto* header = new (raw) OperatorAllocation{placementArena};
     return header + 1;
 }
@@ -63,6 +67,10 @@ void Operator::activate(NodeContext& node) {
     node_ = &node;
     inputs_ = node.inputs.data();
     outputs_ = node.outputs.data();
+    if (!node.outputs.empty()) {
+        firstTargetNode_ = node.outputs.front().onlyTarget.node;
+        firstTargetOperator_ = node.outputs.front().onlyTargetOperator;
+    }
     for (auto& in : node.inputs) {
         if (!in.connected) in.progress = kEndOfTime;
     }
@@ -94,7 +102,7 @@ void Operator::deliverTo(NodeContext& node, Operator& op, int inputPort, Item&& 
     try {
         op.process(inputPort, std::move(item));
     } catch (...) {
-        op.fail("process", currentExceptionMessage());
+        op.failOnCurrentException("process");
     }
 }
 
@@ -110,7 +118,7 @@ void Operator::processAccounted(int inputPort, Item&& item) {
         try {
             process(inputPort, std::move(item));
         } catch (...) {
-            fail("process", currentExceptionMessage());
+            failOnCurrentException("process");
         }
     }
     clock.state = outer;
@@ -121,7 +129,7 @@ void Operator::processTimed(int inputPort, Item&& item) {
     try {
         process(inputPort, std::move(item));
     } catch (...) {
-        fail("process", currentExceptionMessage());
+        failOnCurrentException("process");
     }
     stopTiming(caller);
 }
@@ -297,8 +305,13 @@ void Operator::fail(const char* hook, const std::string& message) {
     }
 }
 
+void Operator::failOnCurrentException(const char* hook) { fail(hook, currentExceptionMessage()); }
+
 void Operator::emit(int outputPort, Item&& item) {
     if (item.arrivalNs() < currentArrivalNs_) item.setArrivalNs(currentArrivalNs_);
+    if (outputPort == 0 && firstTargetNode_) [[likely]] {
+        return node_->routeToOnlyTarget(outputs_[0], *firstTargetNode_, *firstTargetOperator_, std::move(item));
+    }
     node_->routeOutput(outputs_[static_cast<std::size_t>(outputPort)], std::move(item));
 }
 

@@ -170,6 +170,9 @@ private:
     void forwardProgress(TimeNs t, Item* reusableMarker = nullptr);
     void finish();
     void fail(const char* hook, const std::string& message);
+    /// fail() with the message of the exception being handled, called from a catch block. Out of
+    /// line so that the message string takes no room in the frame of every depth-first hop.
+    [[gnu::noinline, gnu::cold]] void failOnCurrentException(const char* hook);
     [[gnu::noinline]] void recordAtOutput();
     /// deliverTo()'s path for outputs and top-level or timed invocations (latency, cost clock).
     [[gnu::noinline]] void processAccounted(int inputPort, Item&& item);
@@ -180,6 +183,10 @@ private:
     NodeContext* node_ = nullptr;
     const InputState* inputs_ = nullptr;  // node_'s inputs (fixed before activation), read inline per item
     OutputState* outputs_ = nullptr;      // node_'s outputs (fixed before activation): emit() reads them directly
+    // Output 0's only target, copied here at activation (targets are fixed by then): a depth-first hop
+    // reaches the next operator from its own object, one dependent load instead of two.
+    NodeContext* firstTargetNode_ = nullptr;
+    Operator* firstTargetOperator_ = nullptr;
     TimeNs currentArrivalNs_ = 0;
     std::int64_t productionBudget_ = 0;
 };

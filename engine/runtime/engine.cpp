@@ -61,8 +61,9 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         if (counts.size() <= static_cast<std::size_t>(e.fromPort)) counts.resize(static_cast<std::size_t>(e.fromPort) + 1);
         ++counts[static_cast<std::size_t>(e.fromPort)];
     }
-    // Each node's pieces (context, ports, targets, operator) are allocated together and in graph
-    // order, so a traversal walks memory mostly forward and the prefetcher keeps up.
+    // Each node's pieces (operator, ports, targets) are allocated together and in graph order, and
+    // the contexts are in graph order too, so a traversal walks memory forward and the prefetcher
+    // keeps up.
     std::vector<GraphError> errors;
     nodeStorage_.reserve(graph.nodes.size());  // never reallocated: targets point into it
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -72,21 +73,10 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         node->index = static_cast<int>(i);
         node->descriptor = v.descriptor;
         node->params = v.params;
-        node->inputs.reserve(v.inputs.size());
-        for (const auto& p : v.inputs) {
-            node->inputs.emplace_back();
-            node->inputs.back().port = p;
-        }
-        node->outputs.reserve(v.outputs.size());
-        for (std::size_t p = 0; p < v.outputs.size(); ++p) {
-            node->outputs.emplace_back(&arena_);
-            node->outputs.back().port = v.outputs[p];
-            if (p < fanOut[i].size()) node->outputs.back().targets.reserve(fanOut[i][p]);
-        }
-        if (v.outputs.empty()) node->sink = std::make_unique<SinkStats>(v.qos.value_or(QosGraph::withDeadline(kDefaultQosDeadlineMs)));
         node->costClock = &costClock_;
         node->scheduler = scheduler_.get();
         node->engine = this;
+        // The operator first, then its outputs and inputs: a hop reads them in that order.
         try {
             OperatorPlacement nextToItsNode(&arena_);
             node->op = node->descriptor->create();
@@ -95,6 +85,18 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         } catch (...) {
             errors.push_back({node->id, "", "", "cannot start: its factory threw something that is not a std::exception" + originNote(*node)});
         }
+        node->outputs.reserve(v.outputs.size());
+        for (std::size_t p = 0; p < v.outputs.size(); ++p) {
+            node->outputs.emplace_back(&arena_);
+            node->outputs.back().port = v.outputs[p];
+            if (p < fanOut[i].size()) node->outputs.back().targets.reserve(fanOut[i][p]);
+        }
+        node->inputs.reserve(v.inputs.size());
+        for (const auto& p : v.inputs) {
+            node->inputs.emplace_back();
+            node->inputs.back().port = p;
+        }
+        if (v.outputs.empty()) node->sink = std::make_unique<SinkStats>(v.qos.value_or(QosGraph::withDeadline(kDefaultQosDeadlineMs)));
         nodes_.push_back(node);
     }
     for (const ValidatedEdge& e : graph.edges) {
@@ -250,22 +252,31 @@ void Engine::finishStragglers() {
     }
 }
 
-bool Engine::memoryGuardHolds() {
-    // Reading the pool's totals costs a lock and a walk over threads: look every 64th time (a
-    // source asks once per block, the engine once per round).
-    if ((guardChecks_++ & 63) == 0) {
-        const bool over = MemoryPool::instance().stats().liveBytes > memoryLimitBytes_;
-        if (over && !overMemoryLimit_) {
-            for (NodeContext* node : nodes_) {
-                if (node->isSource()) {
-                    node->warnings.push_back("memory limit of " + std::to_string(memoryLimitBytes_ >> 20) +
-                                             " MiB reached: admission paused until the graph drains (consider rate control: burst)");
-                    ++node->warningCount;
-                }
+namespace {
+
+// Whether the pool holds more than `limitBytes`; on crossing the limit each source gets a warning.
+// Out of line: the guard's common path is a counter test, and with this inlined every call saved
+// and restored the registers it needs.
+[[gnu::noinline]] bool poolOverLimit(const std::vector<NodeContext*>& nodes, std::uint64_t limitBytes, bool wasOver) {
+    const bool over = MemoryPool::instance().liveBytes() > limitBytes;
+    if (over && !wasOver) {
+        for (NodeContext* node : nodes) {
+            if (node->isSource()) {
+                node->warnings.push_back("memory limit of " + std::to_string(limitBytes >> 20) +
+                                         " MiB reached: admission paused until the graph drains (consider rate control: burst)");
+                ++node->warningCount;
             }
         }
-        overMemoryLimit_ = over;
     }
+    return over;
+}
+
+}  // namespace
+
+bool Engine::memoryGuardHolds() {
+    // Reading the pool's live bytes costs a lock and a walk over threads: look every 64th time (a
+    // source asks once per block, the engine once per round).
+    if ((guardChecks_++ & 63) == 0) overMemoryLimit_ = poolOverLimit(nodes_, memoryLimitBytes_, overMemoryLimit_);
     return overMemoryLimit_;
 }
 

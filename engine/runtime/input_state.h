@@ -10,16 +10,16 @@
 
 namespace isochron {
 
-/// One input port at run time. Hot fields first: a delivery touches only the first cache line.
-/// [engine thread]
-struct InputState {
-    ItemQueue queue;  ///< used by queueing schedulers and by DF for loop-closing edges
+/// One input port at run time. What a delivery counts comes first, in one cache line (the queue,
+/// used only when items wait, follows). [engine thread]
+struct alignas(64) InputState {
     TimeNs progress = kBeginningOfTime;
     std::uint64_t items = 0;    ///< data items received (progress excluded)
     std::uint64_t samples = 0;
     std::uint64_t lateItems = 0;  ///< data items older than this input's progress (Operator::countLate)
     bool connected = false;
     bool listed = false;  ///< queueing schedulers: this queue is in the scheduler's ready list
+    ItemQueue queue;  ///< used by queueing schedulers and by DF for loop-closing edges
     ResolvedPort port;
 };
 

@@ -7,7 +7,7 @@ void DepthFirstScheduler::prepare(const std::vector<NodeContext*>& nodes) {
 }
 
 void DepthFirstScheduler::beginRound() {
-    directCallStackFloor_ = static_cast<const char*>(__builtin_frame_address(0)) - kStackBudgetBytes;
+    directCallStackFloor_ = stackAddress() - kStackBudgetBytes;
 }
 
 void DepthFirstScheduler::deliver(NodeContext& target, int port, Item&& item) {

@@ -100,6 +100,7 @@ protected:
         pacer_.configure(settings);
 
         preloaded_ = params().getBool("preload");
+        loopViews_.clear();
         if (preloaded_) {
             preload();
         } else {
@@ -130,6 +131,7 @@ protected:
 
     void onDeactivate() override {
         file_.reset();
+        loopViews_.clear();
         channelBlocks_.clear();
         interleaved_ = {};
     }
@@ -181,11 +183,18 @@ private:
     }
 
     void emitPreloaded(const DueBlock& block) {
-        // wrap (not subseg) so that loop k's view of the same samples carries indices k * frames + offset.
-        const std::int64_t offset = block.start % frames_;
+        // Loop k's view of the file carries indices k * frames + offset: one wrap per channel and loop
+        // (a block never spans two loops), and each block is a subseg of it, which shares the view's
+        // storage list instead of allocating one per block.
+        if (loopViews_.empty() || block.start < loopViews_.front().startIndex() || block.start >= loopViews_.front().endIndex()) {
+            const std::int64_t loopStart = block.start - block.start % frames_;
+            loopViews_.clear();
+            for (const SampleBlockRef& storage : channelBlocks_) {
+                loopViews_.push_back(SigSeg<float>::wrap(storage.get(), 0, frames_, loopStart, timebase_));
+            }
+        }
         for (int c = 0; c < outputCount(); ++c) {
-            SampleBlock* storage = channelBlocks_[static_cast<std::size_t>(c)].get();
-            emitSignal(c, SigSeg<float>::wrap(storage, offset, block.length, block.start, timebase_), block.arrivalNs);
+            emitSignal(c, loopViews_[static_cast<std::size_t>(c)].subseg(block.start, block.length), block.arrivalNs);
         }
     }
 
@@ -218,6 +227,7 @@ private:
     BlockPacer pacer_;
     bool preloaded_ = true;
     std::vector<SampleBlockRef> channelBlocks_;  // preload: the decoded file, one block per output
+    std::vector<SigSeg<float>> loopViews_;       // preload: per output, the current loop's view of its block
     std::vector<float> interleaved_;             // streaming: one block of interleaved frames
     std::int64_t readPosition_ = 0;              // streaming: file frame the next read returns
 };

@@ -30,6 +30,7 @@ void BlockPacer::configure(const BlockPacerSettings& settings) {
     position_ = 0;
     anchored_ = false;
     samplesSinceProgress_ = 0;
+    lastCycleStart_ = 0;
     roundBlocksLeft_ = 0;
 }
 
@@ -99,12 +100,19 @@ std::int64_t BlockPacer::blockEnd(std::int64_t start) const {
     const std::int64_t total = settings_.totalLength;
     std::int64_t end = start > total - settings_.blockLength ? total : start + settings_.blockLength;
     if (settings_.cycleLength > 0) {
-        const std::int64_t cycleStart = start - start % settings_.cycleLength;
+        const std::int64_t cycleStart = cycleStartOf(start);
         const std::int64_t cycleEnd =
             cycleStart > total - settings_.cycleLength ? total : cycleStart + settings_.cycleLength;
         end = std::min(end, cycleEnd);
     }
     return end;
+}
+
+std::int64_t BlockPacer::cycleStartOf(std::int64_t position) const {
+    if (position < lastCycleStart_ || position - lastCycleStart_ >= settings_.cycleLength) {
+        lastCycleStart_ = position - position % settings_.cycleLength;
+    }
+    return lastCycleStart_;
 }
 
 std::int64_t BlockPacer::blockStartHolding(std::int64_t position) const {

@@ -83,6 +83,9 @@ public:
 private:
     /// End of the block starting at `start` (grid-aligned).
     std::int64_t blockEnd(std::int64_t start) const;
+    /// Start of the cycle holding sample `position` (cycleLength > 0). Blocks ask about the cycle of
+    /// the block before almost always, so the last answer is kept: no 64-bit division per block.
+    std::int64_t cycleStartOf(std::int64_t position) const;
     /// Start of the grid block holding sample `position`.
     std::int64_t blockStartHolding(std::int64_t position) const;
     /// Paced: wall time at which every sample before `position` is due.
@@ -96,6 +99,7 @@ private:
     TimeNs anchorWallNs_ = 0;
     std::int64_t anchorPosition_ = 0;
     std::int64_t samplesSinceProgress_ = 0;
+    mutable std::int64_t lastCycleStart_ = 0;  // cycleStartOf's last answer (a cycle start for any settings)
     // The current round.
     TimeNs roundNowNs_ = 0;
     std::int64_t roundBlocksLeft_ = 0;

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace isochron::kernels {
 namespace {
@@ -55,6 +56,15 @@ struct RecentWindows {
     }
 };
 
+// Storage for an accumulator constructed later, once its shift is known (it needs no destructor).
+struct LazyAccumulator {
+    static_assert(std::is_trivially_destructible_v<SumAndSquaresAccumulator>);
+    LazyAccumulator() {}
+    union {
+        SumAndSquaresAccumulator accumulator;
+    };
+};
+
 RecentWindows& recentWindows() {
     thread_local RecentWindows recent;
     return recent;
@@ -70,18 +80,23 @@ WindowStatistics windowStatistics(const SegmentHandle& samples, KernelPath path)
         throw std::invalid_argument("windowStatistics: the segment holds " + std::string(sampleTypeName(samples.sampleType())) +
                                     " samples, not f32");
     }
-    // The first sample is the shift: any sample of the window keeps the sums small. (The accumulator
-    // is built directly, not in a std::optional, whose payload the compiler zeroed on every call.)
+    // The first sample is the shift: any sample of the window keeps the sums small. The accumulator
+    // starts on the first run, so the pieces are walked once (a window's list may begin with pieces
+    // it no longer views, and each walk skips them); it is built in place, not in a std::optional,
+    // whose payload the compiler zeroed on every call.
     float shift = 0.0f;
-    bool firstRun = true;
-    samples.forEachRun([&](const std::byte* data, std::int64_t) {
-        if (firstRun) std::memcpy(&shift, data, sizeof shift);
-        firstRun = false;
-    });
-    SumAndSquaresAccumulator accumulator(shift, path);
+    LazyAccumulator lazy;
+    bool started = false;
     samples.forEachRun([&](const std::byte* data, std::int64_t count) {
-        accumulator.add(reinterpret_cast<const float*>(data), static_cast<std::size_t>(count));
+        const float* run = reinterpret_cast<const float*>(data);
+        if (!started) {
+            shift = run[0];
+            std::construct_at(&lazy.accumulator, shift, path);
+            started = true;
+        }
+        lazy.accumulator.add(run, static_cast<std::size_t>(count));
     });
+    const SumAndSquaresAccumulator& accumulator = lazy.accumulator;
     const WindowStatistics statistics = statisticsFromSums(accumulator.result(), samples.length(), shift);
     recent.remember(samples, path, statistics);
     return statistics;

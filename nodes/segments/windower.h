@@ -81,7 +81,12 @@ public:
         if (nextStart_ >= pending_.endIndex()) {
             pending_ = SigSeg<T>();
         } else if (nextStart_ > pending_.startIndex()) {
-            pending_ = pending_.subseg(nextStart_, pending_.endIndex() - nextStart_);
+            // Samples that all came with this segment are held through it when its storage list is
+            // shared: its producer cuts segments from one longer view, so the next one continues that
+            // list and appending it costs no list work (and the pieces gathered so far are let go).
+            const bool throughSegment = nextStart_ >= segment.startIndex() && segment.list() != pending_.list() &&
+                                        segment.list() != nullptr && segment.list()->referenceCount() > 1;
+            pending_ = (throughSegment ? segment : pending_).subseg(nextStart_, pending_.endIndex() - nextStart_);
         }
     }
 

@@ -27,6 +27,22 @@ TEST_CASE("allocations are aligned, sized by class and counted", "[memory]") {
     CHECK(pool.stats().liveBytes == before.liveBytes);
 }
 
+TEST_CASE("liveBytes() counts what stats() counts, across threads", "[memory]") {
+    MemoryPool& pool = MemoryPool::instance();
+    const std::uint64_t before = pool.liveBytes();
+    CHECK(before == pool.stats().liveBytes);
+    void* here = pool.allocate(3000);
+    void* there = nullptr;
+    std::thread other([&] { there = pool.allocate(100); });  // a second thread cache, retired when it ends
+    other.join();
+    CHECK(pool.liveBytes() == before + 4096 + 128);
+    CHECK(pool.liveBytes() == pool.stats().liveBytes);
+    pool.release(there);  // released through this thread's cache
+    pool.release(here);
+    CHECK(pool.liveBytes() == before);
+    CHECK(pool.liveBytes() == pool.stats().liveBytes);
+}
+
 TEST_CASE("released blocks are reused without asking the system again", "[memory]") {
     MemoryPool& pool = MemoryPool::instance();
     std::vector<void*> warm;

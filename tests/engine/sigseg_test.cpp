@@ -64,6 +64,22 @@ TEST_CASE("subseg and append share storage and never copy", "[sigseg]") {
     CHECK(viaIterator(joined) == ramp(100));
 }
 
+TEST_CASE("appending the next view of the same list extends the view: no new list, the list unchanged", "[sigseg]") {
+    SigSeg<float> whole = SigSeg<float>::copyOf(ramp(100), 1000, &tb());
+    SigSeg<float> left = whole.subseg(1010, 30);
+    const SigSeg<float> right = whole.subseg(1040, 25);
+    left.append(right);
+    CHECK(left.list() == whole.list());
+    CHECK(whole.list()->pieceCount() == 1);
+    CHECK(whole.list()->totalLength() == 100);
+    CHECK(left.startIndex() == 1010);
+    CHECK(viaIterator(left) == ramp(55, 10));
+    CHECK(viaIterator(whole) == ramp(100));  // the other views see what they saw
+    // Not adjacent in the list (the same samples would come from elsewhere): refused as before.
+    SigSeg<float> start = whole.subseg(1000, 10);
+    CHECK_THROWS_AS(start.append(whole.subseg(1050, 10)), std::invalid_argument);
+}
+
 TEST_CASE("appending segments from different blocks keeps pieces and reads them in order", "[sigseg]") {
     SigSeg<float> a = SigSeg<float>::copyOf(ramp(10, 0), 0, &tb());
     SigSeg<float> b = SigSeg<float>::copyOf(ramp(5, 10), 10, &tb());

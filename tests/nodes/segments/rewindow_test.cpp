@@ -131,6 +131,34 @@ TEST_CASE("rewindow emits the reference windows for any split, window/hop and sc
     collections().clear();
 }
 
+TEST_CASE("rewindow gives the reference windows for segments cut from one storage list", "[segments][rewindow]") {
+    // A replaying source's blocks are views of one list: appends extend a view instead of building
+    // lists, and the windower holds its samples through the newest segment.
+    const Timebase& tb = Timebase::get(1000);
+    const std::vector<Stretch> stream{{-37, ramp(2500, 3.0f)}};
+    const SigSeg<float> whole = makeSignal(stream.front().samples, stream.front().start, tb);
+    std::mt19937 random(77);
+    for (const auto [window, hop] : {std::pair<std::int64_t, std::int64_t>{256, 256}, {100, 37}, {64, 100}, {300, 1000}}) {
+        const std::vector<ExpectedWindow> want = referenceWindows(stream, window, hop);
+        FeedScript script;
+        std::uniform_int_distribution<std::int64_t> pieceLength(1, 700);
+        for (std::int64_t at = whole.startIndex(); at < whole.endIndex();) {
+            const std::int64_t take = std::min(pieceLength(random), whole.endIndex() - at);
+            script.batches.push_back({{0, Item::signal(whole.subseg(at, take))}});
+            at += take;
+        }
+        feedScripts()["rewindow"] = script;
+        for (const auto& scheduler : schedulerMatrix()) {
+            INFO("window " << window << ", hop " << hop << ", " << scheduler);
+            RunOutcome outcome = runGraph(rewindowGraph(window, hop), scheduler);
+            REQUIRE(outcome.completed);
+            checkWindows(collections()["rewindow"].items[0], want);
+        }
+    }
+    feedScripts().clear();
+    collections().clear();
+}
+
 TEST_CASE("rewindow passes aligned input segments on as they are", "[segments][rewindow]") {
     const Timebase& tb = Timebase::get(48000);
     FeedScript script;
