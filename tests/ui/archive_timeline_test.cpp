@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QUrl>
 
+#include <algorithm>
 #include <functional>
 #include <random>
 
@@ -228,6 +229,30 @@ TEST_CASE("the timeline shows what io.archive_sink recorded from wires the edito
     std::vector<double> ticks;
     for (const QVariant& t : role("feed_2.out0", ArchiveTimelineModel::TicksRole).toList()) ticks.push_back(t.toDouble());
     CHECK(ticks == std::vector<double>{0.04, 0.41, 0.415, 2.99});
+
+    // Replay an interval of a lane through the graph: the source takes over the recorded output's
+    // wires (not its recorder's), in one undo step.
+    const std::string recorded = text(document);
+    const QString replay = document.replayArchive(archive, "feed.out0", 1, 0.5, 1.0, 0, 0);
+    REQUIRE(replay == "replay_feed_out0");
+    const NodeSpec* source = document.spec().findNode("replay_feed_out0");
+    REQUIRE(source != nullptr);
+    CHECK(source->type == "io.archive_source");
+    CHECK(source->params.at("path") == archive.toStdString());  // untitled graph: the absolute path
+    CHECK(source->params.at("stream") == "feed.out0");
+    CHECK(source->params.at("from") == 0.5);
+    CHECK(source->params.at("duration") == 1.0);
+    auto has = [&](const EdgeSpec& edge) {
+        return std::find(document.spec().edges.begin(), document.spec().edges.end(), edge) != document.spec().edges.end();
+    };
+    CHECK(has(EdgeSpec{"replay_feed_out0", "out0", "a", "in"}));
+    CHECK_FALSE(has(EdgeSpec{"feed", "out0", "a", "in"}));
+    CHECK(has(EdgeSpec{"feed", "out0", "record_feed_out0", "in0"}));
+    CHECK(document.valid());
+    CHECK(document.selection()->nodes() == QStringList{"replay_feed_out0"});
+    document.undo();
+    CHECK(text(document) == recorded);
+    CHECK(document.replayArchive(archive, "feed.out0", 1, 0.5, 0, 0, 0).isEmpty());  // an empty interval
 
     // The timeline reads the file as stored: a missing file is an error, the lanes stay empty.
     model.open(folder.filePath("no-such.sqlite"));

@@ -193,6 +193,12 @@ public:
     Q_INVOKABLE bool stopRecordingWire(const QString& key);
     /// recordWire or stopRecordingWire, whichever applies; returns whether the output is now recorded.
     Q_INVOKABLE bool toggleRecording(const QString& key);
+    /// Replay [from, from + duration) seconds of the signal stream `stream` (`channels` channels) of the
+    /// archive `path` through the graph, in one undo step: an io.archive_source node, placed at (x, y),
+    /// or beside the node when `stream` names an output "node.port" of this graph (as recordWire names
+    /// streams), and then, for a one-channel stream, taking over that output's wires (its recorders
+    /// excepted). Returns the new node's id (selected), or empty with lastError.
+    Q_INVOKABLE QString replayArchive(const QString& path, const QString& stream, int channels, double from, double duration, qreal x, qreal y);
 
     Q_INVOKABLE void undo() { undoStack_.undo(); }
     Q_INVOKABLE void redo() { undoStack_.redo(); }

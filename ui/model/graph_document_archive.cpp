@@ -1,6 +1,12 @@
 // GraphDocument's record toggle on wires: "Record this wire" adds an io.archive_sink fed by the
-// wire's output, "Stop recording" removes it again; each is one undo step (docs/archive.md, "In the editor").
+// wire's output, "Stop recording" removes it again; "Replay" adds an io.archive_source standing in for
+// a recorded output. Each is one undo step (docs/archive.md, "In the editor").
+#include <QDir>
 #include <QFileInfo>
+#include <QUrl>
+
+#include <algorithm>
+#include <cctype>
 
 #include "ui/canvas/node_geometry.h"
 #include "ui/model/graph_document.h"
@@ -11,6 +17,7 @@ namespace isochron::ui {
 namespace {
 
 constexpr const char* kRecorderType = "io.archive_sink";
+constexpr const char* kReplayType = "io.archive_source";
 
 // A port name without a bus's trailing '*' ("out*" -> "out").
 std::string portBase(const std::string& port) { return !port.empty() && port.back() == '*' ? port.substr(0, port.size() - 1) : port; }
@@ -120,6 +127,56 @@ bool GraphDocument::stopRecordingWire(const QString& key) {
 bool GraphDocument::toggleRecording(const QString& key) {
     if (stopRecordingWire(key)) return false;
     return !recordWire(key).isEmpty();
+}
+
+QString GraphDocument::replayArchive(const QString& path, const QString& stream, int channels, double from, double duration, qreal x, qreal y) {
+    if (!(from >= 0) || !(duration > 0)) {
+        fail(tr("Choose an interval to replay (from %1 s for %2 s is none).").arg(from).arg(duration));
+        return {};
+    }
+    // The archive by a path relative to the graph when it sits beside it (it moves with the graph).
+    QString archive = QFileInfo(path.startsWith(QStringLiteral("file:")) ? QUrl(path).toLocalFile() : path).absoluteFilePath();
+    if (!baseDirectory().isEmpty() && QFileInfo(archive).absolutePath() == QDir(baseDirectory()).absolutePath()) {
+        archive = QFileInfo(archive).fileName();
+    }
+    NodeSpec replay;
+    replay.type = kReplayType;
+    std::string base = "replay_" + stream.toStdString();
+    for (char& c : base) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+    }
+    replay.id = uniqueNodeId(base, takenIds());
+    replay.params["path"] = archive.toStdString();
+    replay.params["stream"] = stream.toStdString();
+    replay.params["channels"] = std::max(1, channels);
+    replay.params["from"] = from;
+    replay.params["duration"] = duration;
+    // A stream recordWire named "node.port" stands in for that output.
+    const std::string name = stream.toStdString();
+    const std::size_t dot = name.rfind('.');
+    const NodeSpec* origin = dot == std::string::npos ? nullptr : store_.node(name.substr(0, dot));
+    const std::string originPort = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+    QPointF spot(x, y);
+    if (origin && origin->position) spot = QPointF(origin->position->x, origin->position->y + 6 * geometry::kGridStep);
+    spot = freeSpot(QString::fromLatin1(kReplayType), spot.x(), spot.y());
+    replay.position = NodePosition{spot.x(), spot.y()};
+    const QString id = QString::fromStdString(replay.id);
+    auto* edit = new StructureEdit(store_, tr("Replay %1 from %2 s").arg(stream).arg(from));
+    edit->addNode(std::move(replay));
+    if (origin && channels == 1) {
+        const auto& edges = store_.spec().edges;
+        for (std::size_t e = 0; e < edges.size(); ++e) {
+            const EdgeSpec& edge = edges[e];
+            if (edge.fromNode != origin->id || edge.fromPort != originPort) continue;
+            const NodeSpec* consumer = store_.node(edge.toNode);
+            if (consumer && consumer->type == kRecorderType) continue;
+            edit->removeEdge(static_cast<int>(e));
+            edit->addEdge(EdgeSpec{id.toStdString(), "out0", edge.toNode, edge.toPort});
+        }
+    }
+    push(edit);
+    selection_.selectNode(id);
+    return id;
 }
 
 }  // namespace isochron::ui

@@ -1,6 +1,7 @@
 // The archive timeline strip: an archive file's streams, one lane each on a shared time axis (seconds
 // from sample 0, as io.archive_source and isochron-archive count), with what is stored, what only some
-// channels hold, the gaps, and stored events as ticks. Read-only; Reload picks up what a recorder added.
+// channels hold, the gaps, and stored events as ticks; Reload picks up what a recorder added. Drag
+// across a signal lane to choose an interval, then replay it through the graph (an io.archive_source).
 // C++: ArchiveTimelineModel (ui/archive).
 import QtQuick
 import QtQuick.Controls
@@ -14,7 +15,16 @@ Rectangle {
     readonly property alias timeline: timeline
     readonly property real labelWidth: 230
     readonly property real span: Math.max(timeline.axisEnd - timeline.axisStart, 1e-9)
+    /// The interval chosen by dragging across a lane: its stream ("" for none), kind, channels and times.
+    property string chosenStream
+    property string chosenKind
+    property int chosenChannels: 1
+    property real chosenFrom: 0
+    property real chosenTo: 0
+    /// "Replay this interval through the graph" was pressed (Main adds the io.archive_source).
+    signal replayRequested(string path, string stream, int channels, real from, real duration)
     color: Theme.panelAlt
+    Connections { target: timeline; function onLoaded() { panel.chosenStream = "" } }
 
     /// The archive the graph's "Record this wire" writes into (resolved beside the graph file), or "".
     function graphArchive() {
@@ -28,6 +38,8 @@ Rectangle {
     }
     /// x of time `t` (seconds) in a lane `width` wide.
     function xOf(t, width) { return (t - timeline.axisStart) / span * width }
+    /// Time (seconds) at x in a lane `width` wide, within the axis.
+    function timeAt(x, width) { return timeline.axisStart + Math.max(0, Math.min(1, x / width)) * span }
     function timeText(t) { return span >= 600 ? (t / 60).toFixed(1) + " min" : t.toFixed(span >= 20 ? 0 : span >= 2 ? 1 : 2) + " s" }
 
     ArchiveTimelineModel { id: timeline }
@@ -97,6 +109,7 @@ Rectangle {
                 required property var partial
                 required property var gaps
                 required property var ticks
+                required property int channels
                 width: lanes.width
                 height: 36
                 Column {
@@ -142,7 +155,55 @@ Rectangle {
                             }
                         }
                     }
+                    Rectangle {  // the chosen interval
+                        readonly property real a: panel.xOf(Math.min(panel.chosenFrom, panel.chosenTo), strip.width)
+                        readonly property real b: panel.xOf(Math.max(panel.chosenFrom, panel.chosenTo), strip.width)
+                        visible: panel.chosenStream === lane.name
+                        x: a
+                        width: Math.max(2, b - a)
+                        height: parent.height
+                        color: "#33f59e0b"
+                        border.color: Theme.selection
+                    }
+                    MouseArea {  // drag across the lane to choose an interval
+                        objectName: "laneScrub"
+                        anchors.fill: parent
+                        cursorShape: Qt.IBeamCursor
+                        onPressed: (mouse) => {
+                            panel.chosenStream = lane.name
+                            panel.chosenKind = lane.kind
+                            panel.chosenChannels = lane.channels
+                            panel.chosenFrom = panel.chosenTo = panel.timeAt(mouse.x, width)
+                        }
+                        onPositionChanged: (mouse) => panel.chosenTo = panel.timeAt(mouse.x, width)
+                    }
                 }
+            }
+        }
+
+        RowLayout {  // the chosen interval and what to do with it
+            visible: timeline.count > 0
+            spacing: 8
+            Layout.fillWidth: true
+            readonly property real from: Math.min(panel.chosenFrom, panel.chosenTo)
+            readonly property real duration: Math.abs(panel.chosenTo - panel.chosenFrom)
+            Text {
+                objectName: "chosenInterval"
+                Layout.fillWidth: true
+                font.pixelSize: Theme.smallFontSize
+                color: Theme.textDim
+                text: panel.chosenStream.length
+                      ? qsTr("%1: %2 s to %3 s (%4 s)").arg(panel.chosenStream).arg(parent.from.toFixed(3)).arg((parent.from + parent.duration).toFixed(3)).arg(parent.duration.toFixed(3))
+                      : qsTr("Drag across a lane to choose an interval")
+            }
+            Button {
+                objectName: "replayButton"
+                text: qsTr("Replay this interval through the graph")
+                enabled: panel.chosenStream.length > 0 && panel.chosenKind === "signal" && parent.duration > 0
+                ToolTip.visible: hovered
+                ToolTip.text: panel.chosenKind === "events" ? qsTr("Replaying events is not there yet: signals only")
+                              : qsTr("Adds an io.archive_source for this interval; for a stream recorded from a wire, it takes over that wire")
+                onClicked: panel.replayRequested(timeline.path, panel.chosenStream, panel.chosenChannels, parent.from, parent.duration)
             }
         }
 

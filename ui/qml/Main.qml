@@ -480,7 +480,19 @@ ApplicationWindow {
                         ComparisonPanel { document: document; run: run; folder: dialogFolder() }
                         LocalizationPanel { objectName: "localizationPanel"; run: run }
                         ProbeDock { run: run; layout: probeLayout }
-                        ArchivePanel { id: archivePanel; objectName: "archivePanel"; document: document; recent: recent }
+                        ArchivePanel {
+                            id: archivePanel
+                            objectName: "archivePanel"
+                            document: document
+                            recent: recent
+                            onReplayRequested: (path, stream, channels, from, duration) => {
+                                const p = canvas.viewCentre()
+                                const id = document.replayArchive(path, stream, channels, from, duration, p.x - 92, p.y - 30)
+                                if (!id.length) { showError(qsTr("Cannot replay %1").arg(stream), document.lastError); return }
+                                canvas.centerOn(id)
+                                UiLog.info("replay: " + id + " " + stream + " from " + from + " s for " + duration + " s")
+                            }
+                        }
                     }
                 }
             }

@@ -1,6 +1,7 @@
 // The archive in the real editor window: record a wire from its context menu or with Ctrl+R (one
 // undo step, Ctrl+R again stops), a wire the archive cannot hold is refused with a toast, and after a
-// run the Archive tab shows the stream io.archive_sink recorded.
+// run the Archive tab shows the stream io.archive_sink recorded, and an interval dragged on its lane
+// replays through the graph.
 import QtQuick
 import QtTest
 
@@ -110,5 +111,24 @@ TestCase {
         const lanes = findChild(panel, "archiveLanes")
         tryCompare(lanes, "count", 1)
         verify(findChild(panel, "archiveStatus").text.indexOf("1 stream") >= 0, findChild(panel, "archiveStatus").text)
+
+        // Drag across the lane from a quarter to three quarters, then replay that through the graph.
+        const scrub = findChild(panel, "laneScrub")
+        verify(scrub && scrub.width > 100, "the lane is shown")
+        waitForRendering(window.contentItem)
+        mouseDrag(scrub, scrub.width / 4, scrub.height / 2, scrub.width / 2, 0)
+        compare(panel.chosenStream, "sweep.out")
+        fuzzyCompare(Math.min(panel.chosenFrom, panel.chosenTo), 0.25, 0.02)
+        fuzzyCompare(Math.max(panel.chosenFrom, panel.chosenTo), 0.75, 0.02)
+        const nodes = document.nodeCount
+        const replay = findChild(panel, "replayButton")
+        verify(replay.enabled)
+        mouseClick(replay)
+        compare(document.nodeCount, nodes + 1)
+        compare(document.operatorOf("replay_sweep_out").typeName, "io.archive_source")
+        fuzzyCompare(document.parametersOf("replay_sweep_out").find(p => p.name === "from").value, 0.25, 0.02)
+        compare(document.edges.wireInto("high", "in").fromNode, "replay_sweep_out")  // the replay stands in for sweep.out
+        compare(document.edges.wireInto(recorder, "in0").fromNode, "sweep")           // its recorder stays on the live output
+        verify(document.valid)
     }
 }
