@@ -260,3 +260,21 @@ TEST_CASE("the timeline shows what io.archive_sink recorded from wires the edito
     CHECK_FALSE(model.error().isEmpty());
     CHECK(model.rowCount() == 0);
 }
+
+TEST_CASE("recording a bus wire records all its ports as the channels of one stream", "[ui][archive]") {
+    GraphDocument document;
+    REQUIRE(document.open(ISOCHRON_SOURCE_DIR "/samples/localize-file.isograph.json"));
+    CHECK(document.defaultArchivePath() == "localize-file.archive.sqlite");
+    const QString bus = document.recordWire("source.out*>stft.in*");
+    REQUIRE(bus == "record_source_out");
+    const NodeSpec* node = document.spec().findNode("record_source_out");
+    CHECK(node->params.at("channels") == 4);  // the four channels of the array recording
+    CHECK(node->params.at("stream") == "source.out");
+    CHECK(document.spec().edges.back() == EdgeSpec{"source", "out*", "record_source_out", "in*"});
+    const QString events = document.recordWire("tracker.events>events.in");
+    CHECK(events == "record_tracker_events");
+    CHECK(document.valid());
+    CHECK(document.recordWire("stft.spectra>activity.spectra").isEmpty());  // custom items: refused, saying why
+    INFO(document.lastError().toStdString());
+    CHECK(document.lastError().contains("stft.spectra carries custom<spatial.array_spectra>"));
+}
