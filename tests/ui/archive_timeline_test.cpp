@@ -274,6 +274,19 @@ TEST_CASE("recording a bus wire records all its ports as the channels of one str
     const QString events = document.recordWire("tracker.events>events.in");
     CHECK(events == "record_tracker_events");
     CHECK(document.valid());
+    // Replaying the recorded bus takes over the bus wire, not the recorder's.
+    const QString replay = document.replayArchive("/tmp/elsewhere/localize-file.archive.sqlite", "source.out", 4, 1.0, 0.5, 0, 0);
+    REQUIRE(replay == "replay_source_out");
+    CHECK(document.spec().findNode("replay_source_out")->params.at("path") == "/tmp/elsewhere/localize-file.archive.sqlite");
+    CHECK(document.spec().edges.back() == EdgeSpec{"replay_source_out", "out*", "stft", "in*"});
+    auto hasBus = [&](const EdgeSpec& edge) {
+        return std::find(document.spec().edges.begin(), document.spec().edges.end(), edge) != document.spec().edges.end();
+    };
+    CHECK_FALSE(hasBus(EdgeSpec{"source", "out*", "stft", "in*"}));
+    CHECK(hasBus(EdgeSpec{"source", "out*", "record_source_out", "in*"}));
+    CHECK(document.valid());
+    document.undo();
+    CHECK(hasBus(EdgeSpec{"source", "out*", "stft", "in*"}));
     CHECK(document.recordWire("stft.spectra>activity.spectra").isEmpty());  // custom items: refused, saying why
     INFO(document.lastError().toStdString());
     CHECK(document.lastError().contains("stft.spectra carries custom<spatial.array_spectra>"));

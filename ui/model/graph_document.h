@@ -196,8 +196,8 @@ public:
     /// Replay [from, from + duration) seconds of the signal stream `stream` (`channels` channels) of the
     /// archive `path` through the graph, in one undo step: an io.archive_source node, placed at (x, y),
     /// or beside the node when `stream` names an output "node.port" of this graph (as recordWire names
-    /// streams), and then, for a one-channel stream, taking over that output's wires (its recorders
-    /// excepted). Returns the new node's id (selected), or empty with lastError.
+    /// streams), and then taking over that output's wires (the port's, its bus's or its bus ports';
+    /// its recorders excepted). Returns the new node's id (selected), or empty with lastError.
     Q_INVOKABLE QString replayArchive(const QString& path, const QString& stream, int channels, double from, double duration, qreal x, qreal y);
 
     Q_INVOKABLE void undo() { undoStack_.undo(); }

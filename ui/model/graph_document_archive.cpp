@@ -163,15 +163,23 @@ QString GraphDocument::replayArchive(const QString& path, const QString& stream,
     const QString id = QString::fromStdString(replay.id);
     auto* edit = new StructureEdit(store_, tr("Replay %1 from %2 s").arg(stream).arg(from));
     edit->addNode(std::move(replay));
-    if (origin && channels == 1) {
+    if (origin) {
+        // The output's wires move to the replay: the port itself (one channel) to out0, its bus
+        // ("port*", recorded as one stream of its channels) to out*, one port of the bus to the same index.
         const auto& edges = store_.spec().edges;
         for (std::size_t e = 0; e < edges.size(); ++e) {
             const EdgeSpec& edge = edges[e];
-            if (edge.fromNode != origin->id || edge.fromPort != originPort) continue;
+            if (edge.fromNode != origin->id || !edge.fromPort.starts_with(originPort)) continue;
+            const std::string suffix = edge.fromPort.substr(originPort.size());
+            const bool digits = !suffix.empty() && suffix.find_first_not_of("0123456789") == std::string::npos;
+            std::string port;
+            if (suffix.empty() && channels == 1) port = "out0";
+            else if (suffix == "*") port = "out*";
+            else if (digits && std::stoi(suffix) < channels) port = "out" + suffix;
             const NodeSpec* consumer = store_.node(edge.toNode);
-            if (consumer && consumer->type == kRecorderType) continue;
+            if (port.empty() || (consumer && consumer->type == kRecorderType)) continue;
             edit->removeEdge(static_cast<int>(e));
-            edit->addEdge(EdgeSpec{id.toStdString(), "out0", edge.toNode, edge.toPort});
+            edit->addEdge(EdgeSpec{id.toStdString(), port, edge.toNode, edge.toPort});
         }
     }
     push(edit);

@@ -185,8 +185,9 @@ Rectangle {
             visible: timeline.count > 0
             spacing: 8
             Layout.fillWidth: true
-            readonly property real from: Math.min(panel.chosenFrom, panel.chosenTo)
-            readonly property real duration: Math.abs(panel.chosenTo - panel.chosenFrom)
+            // To the millisecond: a dragged interval is no more exact than that, and reads better in the inspector.
+            readonly property real from: Math.round(Math.min(panel.chosenFrom, panel.chosenTo) * 1000) / 1000
+            readonly property real duration: Math.round(Math.abs(panel.chosenTo - panel.chosenFrom) * 1000) / 1000
             Text {
                 objectName: "chosenInterval"
                 Layout.fillWidth: true
