@@ -178,6 +178,28 @@ public:
     Q_INVOKABLE QString subgraphFileOf(const QString& nodeId) const;
     /// A file name not yet taken for a new subgraph, next to the graph file (or in the current folder).
     Q_INVOKABLE QString suggestedSubgraphPath() const;
+    // ---- Recording wires into an archive (graph_document_archive.cpp) ----
+    /// The archive a "Record this wire" writes into: "<graph file name>.archive.sqlite" beside the
+    /// graph file (a relative path, so it moves with the graph; "recording.archive.sqlite" while untitled).
+    Q_INVOKABLE QString defaultArchivePath() const;
+    /// The io.archive_sink node that records the output wire `key` comes from (a sink fed by that
+    /// output alone), or empty when that output is not recorded.
+    Q_INVOKABLE QString recorderOf(const QString& key) const;
+    /// Record the output wire `key` comes from: add an io.archive_sink fed by it (archive
+    /// defaultArchivePath(), stream "<node>.<port>") in one undo step. Returns the new node's id,
+    /// or empty with lastError (no such wire, already recorded, a type the archive cannot hold).
+    Q_INVOKABLE QString recordWire(const QString& key);
+    /// Stop recording that output: remove its recorder node (one undo step). False when it has none.
+    Q_INVOKABLE bool stopRecordingWire(const QString& key);
+    /// recordWire or stopRecordingWire, whichever applies; returns whether the output is now recorded.
+    Q_INVOKABLE bool toggleRecording(const QString& key);
+    /// Replay [from, from + duration) seconds of the signal stream `stream` (`channels` channels) of the
+    /// archive `path` through the graph, in one undo step: an io.archive_source node, placed at (x, y),
+    /// or beside the node when `stream` names an output "node.port" of this graph (as recordWire names
+    /// streams), and then taking over that output's wires (the port's, its bus's or its bus ports';
+    /// its recorders excepted). Returns the new node's id (selected), or empty with lastError.
+    Q_INVOKABLE QString replayArchive(const QString& path, const QString& stream, int channels, double from, double duration, qreal x, qreal y);
+
     Q_INVOKABLE void undo() { undoStack_.undo(); }
     Q_INVOKABLE void redo() { undoStack_.redo(); }
 

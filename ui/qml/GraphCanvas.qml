@@ -232,6 +232,19 @@ FocusScope {
         if (input.length) document.connectPorts(start.nodeId, start.port, nodeId, input)
         else toast.show(qsTr("no input of '%1' accepts %2.%3").arg(nodeId).arg(start.nodeId).arg(start.port), toScreen(document.nodes.get(nodeId).posX, document.nodes.get(nodeId).posY))
     }
+    /// Record the output wire `key` comes from into the graph's archive, or stop recording it; a
+    /// refusal shows at `point` (screen units).
+    function toggleRecording(key, point) {
+        const recorder = document.recorderOf(key)
+        if (recorder.length) {
+            document.stopRecordingWire(key)
+            UiLog.info("recording stopped: " + key)
+            return
+        }
+        const id = document.recordWire(key)
+        if (id.length) UiLog.info("recording: " + key + " by " + id)
+        else toast.show(document.lastError, point)
+    }
     function openNodeMenu(nodeId, point) {
         nodeMenu.nodeId = nodeId
         nodeMenu.popup(point.x, point.y)
@@ -555,7 +568,11 @@ FocusScope {
         property string wireKey
         property point at
         property var kinds: []
-        onAboutToShow: kinds = canvas.run ? canvas.run.probeKindsFor(wireKey) : []
+        property string recorder  // the node recording the wire's output, or ""
+        onAboutToShow: {
+            kinds = canvas.run ? canvas.run.probeKindsFor(wireKey) : []
+            recorder = canvas.document.recorderOf(wireKey)
+        }
         function probe(kind) {
             const why = canvas.run ? canvas.run.addProbe(wireKey, kind) : qsTr("probes need a run controller")
             if (why.length) toast.show(why, at)
@@ -577,6 +594,11 @@ FocusScope {
             text: qsTr("No probe shows this wire")
         }
         MenuSeparator {}
+        MenuItem {  // an io.archive_sink fed by the wire's output, or removing it again (Ctrl+R)
+            objectName: "recordWireItem"
+            text: wireMenu.recorder.length ? qsTr("Stop recording this wire (Ctrl+R)") : qsTr("Record this wire (Ctrl+R)")
+            onTriggered: canvas.toggleRecording(wireMenu.wireKey, wireMenu.at)
+        }
         MenuItem { text: qsTr("Delete wire"); onTriggered: canvas.document.removeWire(wireMenu.wireKey) }
     }
 

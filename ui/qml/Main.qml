@@ -210,6 +210,15 @@ ApplicationWindow {
     Action { id: helpAction; text: qsTr("&Keyboard Shortcuts"); shortcut: "F1"; onTriggered: help.open() }
     Action { id: recoverAction; text: qsTr("Re&cover Unsaved Graphs…"); onTriggered: { offerRecovery(); if (!recoverBox.opened) showInformation(qsTr("Nothing to recover"), qsTr("No editor ended with unsaved changes.")) } }
     Shortcut { sequence: "?"; enabled: canvas.activeFocus; onActivated: help.open() }
+    Action {
+        id: recordWireAction
+        readonly property string wire: document.selection.wires.length === 1 ? document.selection.wires[0] : ""
+        text: { document.revision; return wire.length && document.recorderOf(wire).length ? qsTr("Stop &Recording Wire") : qsTr("&Record Wire") }
+        shortcut: "Ctrl+R"
+        enabled: wire.length > 0
+        onTriggered: canvas.toggleRecording(wire, Qt.point(canvas.width / 2, canvas.height / 2))
+    }
+    Action { id: archiveAction; text: qsTr("Open &Archive…"); onTriggered: { bottomTabs.currentIndex = 5; archivePanel.chooseFile() } }
 
     menuBar: MenuBar {
         AppMenu {
@@ -269,6 +278,8 @@ ApplicationWindow {
             AppMenuItem { action: saveAsAction }
             AppMenuItem { action: recoverAction }
             MenuSeparator {}
+            AppMenuItem { action: archiveAction }
+            MenuSeparator {}
             AppMenuItem { action: quitAction }
         }
         AppMenu {
@@ -288,6 +299,8 @@ ApplicationWindow {
             AppMenuItem { action: subgraphs.group }
             AppMenuItem { action: subgraphs.ungroup }
             AppMenuItem { action: subgraphs.openSubgraph }
+            MenuSeparator {}
+            AppMenuItem { action: recordWireAction }
         }
         AppMenu {
             title: qsTr("&View")
@@ -453,6 +466,7 @@ ApplicationWindow {
                         TabLabel { text: qsTr("Compare schedulers") }
                         TabLabel { objectName: "localizationTab"; text: qsTr("Localization"); visible: run.localization.available; width: visible ? implicitWidth : 0 }
                         TabLabel { objectName: "probesTab"; text: probeLayout.dockedCount(run.probes) ? qsTr("Probes (%1)").arg(probeLayout.dockedCount(run.probes)) : qsTr("Probes") }
+                        TabLabel { objectName: "archiveTab"; text: qsTr("Archive") }
                     }
                     StackLayout {
                         Layout.fillWidth: true
@@ -466,6 +480,19 @@ ApplicationWindow {
                         ComparisonPanel { document: document; run: run; folder: dialogFolder() }
                         LocalizationPanel { objectName: "localizationPanel"; run: run }
                         ProbeDock { run: run; layout: probeLayout }
+                        ArchivePanel {
+                            id: archivePanel
+                            objectName: "archivePanel"
+                            document: document
+                            recent: recent
+                            onReplayRequested: (path, stream, channels, from, duration) => {
+                                const p = canvas.viewCentre()
+                                const id = document.replayArchive(path, stream, channels, from, duration, p.x - 92, p.y - 30)
+                                if (!id.length) { showError(qsTr("Cannot replay %1").arg(stream), document.lastError); return }
+                                canvas.centerOn(id)
+                                UiLog.info("replay: " + id + " " + stream + " from " + from + " s for " + duration + " s")
+                            }
+                        }
                     }
                 }
             }

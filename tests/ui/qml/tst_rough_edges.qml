@@ -159,7 +159,7 @@ TestCase {
         tryVerify(() => menu.opened)
         const texts = []
         for (let i = 0; i < menu.count; ++i) if (menu.itemAt(i) && menu.itemAt(i).visible && menu.itemAt(i).text) texts.push(menu.itemAt(i).text)
-        compare(texts, ["Probe: scope", "Delete wire"])
+        compare(texts, ["Probe: scope", "Record this wire (Ctrl+R)", "Delete wire"])
         menu.close()
     }
 

@@ -1,0 +1,293 @@
+// The editor's side of the archive: "Record this wire" adds an io.archive_sink (one undo step, and
+// back), and the timeline strip's model shows what the real io.archive_sink stored in a real SQLite
+// file after a real run: stretches, gaps and event times.
+#include <catch2/catch.hpp>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QUrl>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+
+#include "engine/graph/graph_file.h"
+#include "engine/items/event_record.h"
+#include "tests/support/graph_run.h"
+#include "ui/archive/archive_timeline.h"
+#include "ui/archive/archive_timeline_model.h"
+#include "ui/model/graph_document.h"
+
+using namespace isochron;
+using namespace isochron::ui;
+using isochron::test::feedScripts;
+
+namespace {
+
+std::string text(const GraphDocument& document) { return serializeGraph(document.spec()); }
+
+/// Runs the event loop until `done` (the reader thread's result arrives as a queued call), at most 20 s.
+bool waitUntil(const std::function<bool()>& done) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < 20000) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return done();
+}
+
+/// Two signal outputs and an event output, each wired into a null sink.
+void buildFeedGraph(GraphDocument& document) {
+    document.addNode("test.feed", 0, 0);
+    REQUIRE(document.setParameter("feed", "name", QString("timeline")).isEmpty());
+    REQUIRE(document.setParameter("feed", "outputs", 2).isEmpty());
+    document.addNode("test.feed", 0, 200);
+    REQUIRE(document.setParameter("feed_2", "name", QString("timeline-events")).isEmpty());
+    REQUIRE(document.setParameter("feed_2", "type", QString("event")).isEmpty());
+    for (const char* sink : {"a", "b", "c"}) {
+        const QString id = document.addNode("io.null_sink", 400, 0);
+        REQUIRE(document.renameNode(id, sink).isEmpty());
+    }
+    REQUIRE(document.connectPorts("feed", "out0", "a", "in").isEmpty());
+    REQUIRE(document.connectPorts("feed", "out1", "b", "in").isEmpty());
+    REQUIRE(document.connectPorts("feed_2", "out0", "c", "in").isEmpty());
+}
+
+}  // namespace
+
+TEST_CASE("Record this wire adds an archive sink fed by the wire's output, one undo step each way", "[ui][archive]") {
+    GraphDocument document(isochron::test::testRegistry(), nullptr);
+    buildFeedGraph(document);
+    const std::string before = text(document);
+    const QString wire = "feed.out0>a.in";
+    CHECK(document.recorderOf(wire).isEmpty());
+    CHECK(document.defaultArchivePath() == "recording.archive.sqlite");
+
+    const QString recorder = document.recordWire(wire);
+    REQUIRE(recorder == "record_feed_out0");
+    const NodeSpec* node = document.spec().findNode(recorder.toStdString());
+    REQUIRE(node != nullptr);
+    CHECK(node->type == "io.archive_sink");
+    CHECK(node->params.at("path") == "recording.archive.sqlite");
+    CHECK(node->params.at("stream") == "feed.out0");
+    CHECK(node->params.at("channels") == 1);
+    CHECK(document.spec().edges.back() == EdgeSpec{"feed", "out0", "record_feed_out0", "in0"});
+    CHECK(document.valid());
+    CHECK(document.undoText() == "Record feed.out0");
+    const std::string recording = text(document);
+    // Every wire from that output now says it is recorded, the recorder's own wire too.
+    CHECK(document.recorderOf(wire) == recorder);
+    CHECK(document.recorderOf("feed.out0>record_feed_out0.in0") == recorder);
+    CHECK(document.recorderOf("feed.out1>b.in").isEmpty());
+    CHECK(document.recordWire(wire).isEmpty());
+    CHECK(document.lastError().contains("already recorded"));
+
+    document.undo();
+    CHECK(text(document) == before);
+    document.redo();
+    CHECK(text(document) == recording);
+
+    CHECK_FALSE(document.toggleRecording(wire));  // stops
+    CHECK(text(document) == before);
+    CHECK(document.undoText() == "Stop recording feed.out0");
+    document.undo();
+    CHECK(text(document) == recording);
+    CHECK_FALSE(document.stopRecordingWire("feed.out1>b.in"));
+    CHECK(document.toggleRecording("feed.out1>b.in"));
+    CHECK(document.recorderOf("feed.out1>b.in") == "record_feed_out1");
+}
+
+TEST_CASE("a recorder only counts when the output alone feeds it", "[ui][archive]") {
+    GraphDocument document(isochron::test::testRegistry(), nullptr);
+    buildFeedGraph(document);
+    const QString sink = document.addNode("io.archive_sink", 600, 0);
+    REQUIRE(document.setParameter(sink, "channels", 2).isEmpty());
+    REQUIRE(document.connectPorts("feed", "out0", sink, "in0").isEmpty());
+    REQUIRE(document.connectPorts("feed", "out1", sink, "in1").isEmpty());
+    CHECK(document.recorderOf("feed.out0>a.in").isEmpty());  // a two-channel recording is the user's own
+    CHECK_FALSE(document.stopRecordingWire("feed.out0>a.in"));
+    CHECK(document.spec().findNode(sink.toStdString()) != nullptr);
+}
+
+TEST_CASE("the default archive sits beside the graph file, named after it", "[ui][archive]") {
+    QTemporaryDir folder;
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);
+    REQUIRE(document.saveAs(folder.filePath("night watch.isograph.json")));
+    CHECK(document.defaultArchivePath() == "night watch.archive.sqlite");
+    REQUIRE(document.saveAs(folder.filePath("plain.json")));
+    CHECK(document.defaultArchivePath() == "plain.archive.sqlite");
+}
+
+TEST_CASE("combineCoverage splits an interval into all, some and no channels like a per-sample count", "[ui][archive]") {
+    std::mt19937 random(1313);
+    for (int round = 0; round < 300; ++round) {
+        const int channelCount = 1 + static_cast<int>(random() % 4);
+        constexpr std::int64_t kSpan = 200;
+        std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> channels(static_cast<std::size_t>(channelCount));
+        std::vector<int> count(kSpan, 0);
+        for (auto& stretches : channels) {
+            for (std::int64_t at = static_cast<std::int64_t>(random() % 20); at < kSpan;) {
+                const std::int64_t end = std::min<std::int64_t>(kSpan, at + 1 + static_cast<std::int64_t>(random() % 40));
+                stretches.emplace_back(at, end);
+                for (std::int64_t i = at; i < end; ++i) ++count[static_cast<std::size_t>(i)];
+                at = end + 1 + static_cast<std::int64_t>(random() % 30);
+            }
+        }
+        const std::int64_t l = static_cast<std::int64_t>(random() % 50), h = kSpan - static_cast<std::int64_t>(random() % 50);
+        const ChannelCoverage coverage = combineCoverage(channels, l, h);
+        std::vector<char> seen(kSpan, '.');
+        for (auto [list, mark] : {std::pair{&coverage.all, 'A'}, std::pair{&coverage.some, 'S'}, std::pair{&coverage.none, 'N'}}) {
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                const auto [a, b] = (*list)[i];
+                REQUIRE(a < b);
+                if (i > 0) REQUIRE((*list)[i - 1].second < a);  // merged: no two touching spans
+                for (std::int64_t s = a; s < b; ++s) {
+                    REQUIRE(seen[static_cast<std::size_t>(s)] == '.');
+                    seen[static_cast<std::size_t>(s)] = mark;
+                }
+            }
+        }
+        for (std::int64_t s = 0; s < kSpan; ++s) {
+            INFO("round " << round << " sample " << s);
+            const int c = count[static_cast<std::size_t>(s)];
+            const char expected = s < l || s >= h ? '.' : c == channelCount ? 'A' : c > 0 ? 'S' : 'N';
+            REQUIRE(seen[static_cast<std::size_t>(s)] == expected);
+        }
+    }
+}
+
+TEST_CASE("the timeline shows what io.archive_sink recorded from wires the editor set to record", "[ui][archive]") {
+    const Timebase& timebase = Timebase::get(1000, 0, Clock::named("device:timeline-test"));
+    constexpr std::int64_t kLength = 3000;
+    // Channel 0 misses [1200, 1700), channel 1 misses [500, 600) and [2000, 2100); pieces of 100.
+    auto missing = [](int channel, std::int64_t at) {
+        return channel == 0 ? at >= 1200 && at < 1700 : (at >= 500 && at < 600) || (at >= 2000 && at < 2100);
+    };
+    isochron::test::FeedScript signals;
+    signals.outputs = 2;
+    for (std::int64_t at = 0; at < kLength; at += 100) {
+        std::vector<std::pair<int, Item>> batch;
+        for (int channel = 0; channel < 2; ++channel) {
+            if (!missing(channel, at)) batch.push_back({channel, Item::signal(isochron::test::makeSignal(std::vector<float>(100, 0.25f * channel), at, timebase))});
+        }
+        signals.batches.push_back(std::move(batch));
+    }
+    isochron::test::FeedScript events;
+    const std::vector<std::int64_t> eventStarts{40, 410, 415, 2990};
+    for (std::int64_t start : eventStarts) {
+        events.batches.push_back({{0, Item::event(EventRecord::create("clap"), SampleRange{&timebase, start, 5}, 1.0)}});
+    }
+    feedScripts()["timeline"] = signals;
+    feedScripts()["timeline-events"] = events;
+
+    QTemporaryDir folder;
+    const QString archive = folder.filePath("session.archive.sqlite");
+    GraphDocument document(isochron::test::testRegistry(), nullptr);
+    buildFeedGraph(document);
+    for (const QString& wire : {QStringLiteral("feed.out0>a.in"), QStringLiteral("feed.out1>b.in"), QStringLiteral("feed_2.out0>c.in")}) {
+        const QString recorder = document.recordWire(wire);
+        REQUIRE_FALSE(recorder.isEmpty());
+        REQUIRE(document.setParameter(recorder, "path", archive).isEmpty());
+    }
+    const RunOutcome run = isochron::test::runGraph(text(document));
+    feedScripts().clear();
+    REQUIRE(run.failures.empty());
+
+    ArchiveTimelineModel model;
+    int loads = 0;
+    QObject::connect(&model, &ArchiveTimelineModel::loaded, [&] { ++loads; });
+    model.open(QUrl::fromLocalFile(archive).toString());
+    CHECK(model.loading());
+    REQUIRE(waitUntil([&] { return loads == 1; }));
+    CHECK_FALSE(model.loading());
+    CHECK(model.error().isEmpty());
+    CHECK(model.path() == archive);
+    REQUIRE(model.rowCount() == 3);
+    CHECK(model.axisStart() == 0.0);
+    CHECK(model.axisEnd() == Approx(kLength / 1000.0));
+
+    auto role = [&](const QString& stream, int r) {
+        const int row = model.rowOf(stream);
+        REQUIRE(row >= 0);
+        return model.data(model.index(row), r);
+    };
+    auto spans = [](const QVariant& list) {
+        std::vector<std::pair<double, double>> result;
+        for (const QVariant& span : list.toList()) result.emplace_back(span.toMap()["start"].toDouble(), span.toMap()["end"].toDouble());
+        return result;
+    };
+    using Spans = std::vector<std::pair<double, double>>;
+    CHECK(role("feed.out0", ArchiveTimelineModel::KindRole) == "signal");
+    CHECK(spans(role("feed.out0", ArchiveTimelineModel::StoredRole)) == Spans{{0.0, 1.2}, {1.7, 3.0}});
+    CHECK(spans(role("feed.out0", ArchiveTimelineModel::GapsRole)) == Spans{{1.2, 1.7}});
+    CHECK(spans(role("feed.out0", ArchiveTimelineModel::PartialRole)).empty());
+    CHECK(spans(role("feed.out1", ArchiveTimelineModel::StoredRole)) == Spans{{0.0, 0.5}, {0.6, 2.0}, {2.1, 3.0}});
+    CHECK(spans(role("feed.out1", ArchiveTimelineModel::GapsRole)) == Spans{{0.5, 0.6}, {2.0, 2.1}});
+    CHECK(role("feed.out1", ArchiveTimelineModel::SummaryRole).toString().contains("2 gap(s)"));
+    CHECK(role("feed_2.out0", ArchiveTimelineModel::KindRole) == "events");
+    CHECK(role("feed_2.out0", ArchiveTimelineModel::EventCountRole).toDouble() == 4);
+    std::vector<double> ticks;
+    for (const QVariant& t : role("feed_2.out0", ArchiveTimelineModel::TicksRole).toList()) ticks.push_back(t.toDouble());
+    CHECK(ticks == std::vector<double>{0.04, 0.41, 0.415, 2.99});
+
+    // Replay an interval of a lane through the graph: the source takes over the recorded output's
+    // wires (not its recorder's), in one undo step.
+    const std::string recorded = text(document);
+    const QString replay = document.replayArchive(archive, "feed.out0", 1, 0.5, 1.0, 0, 0);
+    REQUIRE(replay == "replay_feed_out0");
+    const NodeSpec* source = document.spec().findNode("replay_feed_out0");
+    REQUIRE(source != nullptr);
+    CHECK(source->type == "io.archive_source");
+    CHECK(source->params.at("path") == archive.toStdString());  // untitled graph: the absolute path
+    CHECK(source->params.at("stream") == "feed.out0");
+    CHECK(source->params.at("from") == 0.5);
+    CHECK(source->params.at("duration") == 1.0);
+    auto has = [&](const EdgeSpec& edge) {
+        return std::find(document.spec().edges.begin(), document.spec().edges.end(), edge) != document.spec().edges.end();
+    };
+    CHECK(has(EdgeSpec{"replay_feed_out0", "out0", "a", "in"}));
+    CHECK_FALSE(has(EdgeSpec{"feed", "out0", "a", "in"}));
+    CHECK(has(EdgeSpec{"feed", "out0", "record_feed_out0", "in0"}));
+    CHECK(document.valid());
+    CHECK(document.selection()->nodes() == QStringList{"replay_feed_out0"});
+    document.undo();
+    CHECK(text(document) == recorded);
+    CHECK(document.replayArchive(archive, "feed.out0", 1, 0.5, 0, 0, 0).isEmpty());  // an empty interval
+
+    // The timeline reads the file as stored: a missing file is an error, the lanes stay empty.
+    model.open(folder.filePath("no-such.sqlite"));
+    REQUIRE(waitUntil([&] { return loads == 2; }));
+    CHECK_FALSE(model.error().isEmpty());
+    CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("recording a bus wire records all its ports as the channels of one stream", "[ui][archive]") {
+    GraphDocument document;
+    REQUIRE(document.open(ISOCHRON_SOURCE_DIR "/samples/localize-file.isograph.json"));
+    CHECK(document.defaultArchivePath() == "localize-file.archive.sqlite");
+    const QString bus = document.recordWire("source.out*>stft.in*");
+    REQUIRE(bus == "record_source_out");
+    const NodeSpec* node = document.spec().findNode("record_source_out");
+    CHECK(node->params.at("channels") == 4);  // the four channels of the array recording
+    CHECK(node->params.at("stream") == "source.out");
+    CHECK(document.spec().edges.back() == EdgeSpec{"source", "out*", "record_source_out", "in*"});
+    const QString events = document.recordWire("tracker.events>events.in");
+    CHECK(events == "record_tracker_events");
+    CHECK(document.valid());
+    // Replaying the recorded bus takes over the bus wire, not the recorder's.
+    const QString replay = document.replayArchive("/tmp/elsewhere/localize-file.archive.sqlite", "source.out", 4, 1.0, 0.5, 0, 0);
+    REQUIRE(replay == "replay_source_out");
+    CHECK(document.spec().findNode("replay_source_out")->params.at("path") == "/tmp/elsewhere/localize-file.archive.sqlite");
+    CHECK(document.spec().edges.back() == EdgeSpec{"replay_source_out", "out*", "stft", "in*"});
+    auto hasBus = [&](const EdgeSpec& edge) {
+        return std::find(document.spec().edges.begin(), document.spec().edges.end(), edge) != document.spec().edges.end();
+    };
+    CHECK_FALSE(hasBus(EdgeSpec{"source", "out*", "stft", "in*"}));
+    CHECK(hasBus(EdgeSpec{"source", "out*", "record_source_out", "in*"}));
+    CHECK(document.valid());
+    document.undo();
+    CHECK(hasBus(EdgeSpec{"source", "out*", "stft", "in*"}));
+    CHECK(document.recordWire("stft.spectra>activity.spectra").isEmpty());  // custom items: refused, saying why
+    INFO(document.lastError().toStdString());
+    CHECK(document.lastError().contains("stft.spectra carries custom<spatial.array_spectra>"));
+}

@@ -1,0 +1,155 @@
+#include "ui/archive/archive_timeline_model.h"
+
+#include <QFileInfo>
+#include <QUrl>
+#include <QVariantMap>
+
+#include <algorithm>
+#include <cmath>
+
+namespace isochron::ui {
+namespace {
+
+QVariantList spansToList(const std::vector<TimelineSpan>& spans) {
+    QVariantList list;
+    for (const TimelineSpan& span : spans) list.append(QVariantMap{{"start", span.start}, {"end", span.end}});
+    return list;
+}
+
+QString lengthText(double seconds) {
+    if (seconds < 120) return QObject::tr("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 2 : 1);
+    if (seconds < 7200) return QObject::tr("%1 min").arg(seconds / 60, 0, 'f', 1);
+    return QObject::tr("%1 h").arg(seconds / 3600, 0, 'f', 2);
+}
+
+QString sizeText(std::int64_t bytes) {
+    if (bytes < 10'000) return QObject::tr("%1 B").arg(bytes);
+    if (bytes < 10'000'000) return QObject::tr("%1 kB").arg(static_cast<double>(bytes) / 1e3, 0, 'f', 0);
+    return QObject::tr("%1 MB").arg(static_cast<double>(bytes) / 1e6, 0, 'f', 0);
+}
+
+}  // namespace
+
+/// One read of a file: filled on the reader thread, taken over on the UI thread.
+struct ArchiveTimelineModel::Reading {
+    std::string path;
+    std::vector<TimelineLane> lanes;
+    QString error;
+};
+
+ArchiveTimelineModel::ArchiveTimelineModel(QObject* parent) : QAbstractListModel(parent) {}
+
+ArchiveTimelineModel::~ArchiveTimelineModel() {
+    if (reader_) {
+        reader_->disconnect(this);
+        reader_->wait();  // a read is bounded by the file; it must not outlive the model's thread object
+        delete reader_;
+    }
+}
+
+int ArchiveTimelineModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(lanes_.size());
+}
+
+QVariant ArchiveTimelineModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const TimelineLane& lane = lanes_[static_cast<std::size_t>(index.row())];
+    const bool signal = lane.info.kind == ArchivedStreamInfo::Kind::Signal;
+    switch (role) {
+    case NameRole: return QString::fromStdString(lane.info.name);
+    case KindRole: return signal ? QStringLiteral("signal") : QStringLiteral("events");
+    case ChannelsRole: return lane.info.channels;
+    case RateRole: return lane.info.rateHz;
+    case ClockRole: return QString::fromStdString(lane.info.clock);
+    case UnitsRole: return QString::fromStdString(lane.info.units);
+    case SummaryRole: {
+        if (lane.empty) return tr("nothing stored");
+        QString text = signal ? tr("%n ch", nullptr, lane.info.channels) + QStringLiteral(" · %1 Hz").arg(lane.info.rateHz)
+                              : tr("%n item(s)", nullptr, static_cast<int>(std::min<std::int64_t>(lane.eventCount, 1 << 30)));
+        text += QStringLiteral(" · ") + lengthText(lane.end - lane.start) + QStringLiteral(" · ") + sizeText(lane.bytes);
+        if (!lane.gaps.empty()) text += QStringLiteral(" · ") + tr("%n gap(s)", nullptr, static_cast<int>(lane.gaps.size()));
+        return text;
+    }
+    case EmptyRole: return lane.empty;
+    case StartRole: return lane.start;
+    case EndRole: return lane.end;
+    case StoredRole: return spansToList(lane.stored);
+    case PartialRole: return spansToList(lane.partial);
+    case GapsRole: return spansToList(lane.gaps);
+    case TicksRole: {
+        QVariantList ticks;
+        ticks.reserve(static_cast<qsizetype>(lane.eventTimes.size()));
+        for (double t : lane.eventTimes) ticks.append(t);
+        return ticks;
+    }
+    case EventCountRole: return static_cast<double>(lane.eventCount);
+    default: return {};
+    }
+}
+
+QHash<int, QByteArray> ArchiveTimelineModel::roleNames() const {
+    return {{NameRole, "name"},       {KindRole, "kind"},       {ChannelsRole, "channels"}, {RateRole, "rate"},
+            {ClockRole, "clock"},     {UnitsRole, "units"},     {SummaryRole, "summary"},   {EmptyRole, "empty"},
+            {StartRole, "start"},     {EndRole, "end"},         {StoredRole, "stored"},     {PartialRole, "partial"},
+            {GapsRole, "gaps"},       {TicksRole, "ticks"},     {EventCountRole, "eventCount"}};
+}
+
+int ArchiveTimelineModel::rowOf(const QString& name) const {
+    for (std::size_t i = 0; i < lanes_.size(); ++i) {
+        if (QString::fromStdString(lanes_[i].info.name) == name) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void ArchiveTimelineModel::open(const QString& pathOrUrl) {
+    const QString local = pathOrUrl.startsWith(QStringLiteral("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
+    path_ = QFileInfo(local).absoluteFilePath();
+    Q_EMIT pathChanged();
+    reload();
+}
+
+void ArchiveTimelineModel::reload() {
+    if (path_.isEmpty()) return;
+    if (reader_) {
+        readAgain_ = true;
+        return;
+    }
+    auto reading = std::make_shared<Reading>();
+    reading->path = path_.toStdString();
+    reader_ = QThread::create([reading] {
+        try {
+            reading->lanes = readArchiveTimeline(reading->path);
+        } catch (const std::exception& e) {
+            reading->error = QString::fromStdString(e.what());
+        }
+    });
+    connect(reader_, &QThread::finished, this, [this, reading] { finish(reading); });
+    reader_->start();
+    Q_EMIT loadingChanged();
+}
+
+void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
+    reader_->deleteLater();
+    reader_ = nullptr;
+    if (readAgain_ || reading->path != path_.toStdString()) {
+        readAgain_ = false;
+        reload();
+        return;
+    }
+    beginResetModel();
+    lanes_ = std::move(reading->lanes);
+    error_ = reading->error;
+    axisStart_ = axisEnd_ = 0;
+    bool first = true;
+    for (const TimelineLane& lane : lanes_) {
+        if (lane.empty) continue;
+        axisStart_ = first ? lane.start : std::min(axisStart_, lane.start);
+        axisEnd_ = first ? lane.end : std::max(axisEnd_, lane.end);
+        first = false;
+    }
+    endResetModel();
+    Q_EMIT loadingChanged();
+    Q_EMIT loaded();
+}
+
+}  // namespace isochron::ui

@@ -1,0 +1,87 @@
+// The editor's archive timeline strip: one row per stream of an opened archive file (readArchiveTimeline),
+// read off the UI thread, with the time axis all lanes share.
+#pragma once
+
+#include <QAbstractListModel>
+#include <QThread>
+#include <QtQml/qqmlregistration.h>
+
+#include <memory>
+#include <vector>
+
+#include "ui/archive/archive_timeline.h"
+
+namespace isochron::ui {
+
+/// Lanes of one archive file for QML. [ui thread]
+class ArchiveTimelineModel : public QAbstractListModel {
+    Q_OBJECT
+    QML_ELEMENT
+    /// The open archive's absolute path, or empty.
+    Q_PROPERTY(QString path READ path NOTIFY pathChanged)
+    /// Reading the file (open or reload) is under way.
+    Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
+    /// Why the last open or reload failed, or empty.
+    Q_PROPERTY(QString error READ error NOTIFY loaded)
+    /// The axis every lane is drawn on: earliest stored instant and latest end over all lanes (seconds).
+    Q_PROPERTY(double axisStart READ axisStart NOTIFY loaded)
+    Q_PROPERTY(double axisEnd READ axisEnd NOTIFY loaded)
+    Q_PROPERTY(int count READ rowCount NOTIFY loaded)
+public:
+    enum Role {
+        NameRole = Qt::UserRole + 1,
+        KindRole,        ///< "signal" or "events"
+        ChannelsRole,
+        RateRole,        ///< Hz
+        ClockRole,
+        UnitsRole,
+        SummaryRole,     ///< one line: channels, rate, stored length, size
+        EmptyRole,
+        StartRole,       ///< seconds
+        EndRole,
+        StoredRole,      ///< [{start, end}] seconds, in every channel
+        PartialRole,     ///< [{start, end}] in some channels only
+        GapsRole,        ///< [{start, end}] in none
+        TicksRole,       ///< [seconds] of stored events
+        EventCountRole,
+    };
+
+    explicit ArchiveTimelineModel(QObject* parent = nullptr);
+    ~ArchiveTimelineModel() override;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    QString path() const { return path_; }
+    bool loading() const { return reader_ != nullptr; }
+    QString error() const { return error_; }
+    double axisStart() const { return axisStart_; }
+    double axisEnd() const { return axisEnd_; }
+
+    /// Read the archive at `pathOrUrl` (a path or file: URL) on a worker thread; `loaded` follows.
+    Q_INVOKABLE void open(const QString& pathOrUrl);
+    /// Read the open archive again (a recorder may have added to it).
+    Q_INVOKABLE void reload();
+    /// Row of the stream `name`, or -1.
+    Q_INVOKABLE int rowOf(const QString& name) const;
+
+Q_SIGNALS:
+    void pathChanged();
+    void loadingChanged();
+    /// The lanes (or the error) of the last read are in.
+    void loaded();
+
+private:
+    struct Reading;
+    void finish(const std::shared_ptr<Reading>& reading);
+
+    QString path_;
+    QString error_;
+    std::vector<TimelineLane> lanes_;
+    double axisStart_ = 0, axisEnd_ = 0;
+    QThread* reader_ = nullptr;
+    bool readAgain_ = false;  // reload() came while reading
+};
+
+}  // namespace isochron::ui

@@ -1,0 +1,190 @@
+// GraphDocument's record toggle on wires: "Record this wire" adds an io.archive_sink fed by the
+// wire's output, "Stop recording" removes it again; "Replay" adds an io.archive_source standing in for
+// a recorded output. Each is one undo step (docs/archive.md, "In the editor").
+#include <QDir>
+#include <QFileInfo>
+#include <QUrl>
+
+#include <algorithm>
+#include <cctype>
+
+#include "ui/canvas/node_geometry.h"
+#include "ui/model/graph_document.h"
+#include "ui/model/graph_edits.h"
+#include "ui/model/graph_fragment.h"
+
+namespace isochron::ui {
+namespace {
+
+constexpr const char* kRecorderType = "io.archive_sink";
+constexpr const char* kReplayType = "io.archive_source";
+
+// A port name without a bus's trailing '*' ("out*" -> "out").
+std::string portBase(const std::string& port) { return !port.empty() && port.back() == '*' ? port.substr(0, port.size() - 1) : port; }
+
+// Whether `type` (as the validator spells it) is something io.archive_sink records: an f32 signal,
+// scalars or events; an unresolved type ("any", "signal<?>") is let through, the run says more.
+bool recordable(const std::string& type) {
+    if (type == "signal<f32>" || type == "scalar" || type == "event") return true;
+    return type.find('?') != std::string::npos || type == "any";
+}
+
+}  // namespace
+
+QString GraphDocument::defaultArchivePath() const {
+    if (filePath_.isEmpty()) return QStringLiteral("recording.archive.sqlite");
+    QString name = QFileInfo(filePath_).fileName();
+    for (const QString& suffix : {QStringLiteral(".isograph.json"), QStringLiteral(".json")}) {
+        if (name.endsWith(suffix)) {
+            name.chop(suffix.size());
+            break;
+        }
+    }
+    return name + QStringLiteral(".archive.sqlite");
+}
+
+QString GraphDocument::recorderOf(const QString& key) const {
+    const int index = edges_.indexOf(key);
+    if (index < 0) return {};
+    const EdgeSpec& wire = store_.spec().edges[static_cast<std::size_t>(index)];
+    for (const NodeSpec& node : store_.spec().nodes) {
+        if (node.type != kRecorderType) continue;
+        int fromThisOutput = 0, fromElsewhere = 0;
+        for (const EdgeSpec& edge : store_.spec().edges) {
+            if (edge.toNode != node.id) continue;
+            (edge.fromNode == wire.fromNode && edge.fromPort == wire.fromPort ? fromThisOutput : fromElsewhere) += 1;
+        }
+        if (fromThisOutput == 1 && fromElsewhere == 0) return QString::fromStdString(node.id);
+    }
+    return {};
+}
+
+QString GraphDocument::recordWire(const QString& key) {
+    const int index = edges_.indexOf(key);
+    if (index < 0) {
+        fail(tr("There is no wire '%1'.").arg(key));
+        return {};
+    }
+    if (const QString recorder = recorderOf(key); !recorder.isEmpty()) {
+        fail(tr("This output is already recorded by '%1'.").arg(recorder));
+        return {};
+    }
+    const EdgeSpec wire = store_.spec().edges[static_cast<std::size_t>(index)];
+    const bool bus = wire.fromPort.ends_with('*');
+    const std::string base = portBase(wire.fromPort);
+    int channels = 1;
+    if (const NodeResolution* source = resolution_.current().node(wire.fromNode)) {
+        const int first = resolution_.current().portIndex(wire.fromNode, wire.fromPort, true);
+        if (first >= 0) {
+            const std::string& type = source->outputs[static_cast<std::size_t>(first)].type;
+            if (!recordable(type)) {
+                fail(tr("An archive records f32 signals, scalars and events; %1 carries %2.")
+                         .arg(QString::fromStdString(wire.from()), QString::fromStdString(type)));
+                return {};
+            }
+        }
+        if (bus) {
+            channels = 0;
+            for (const PortView& port : source->outputs) {
+                const bool inGroup = port.name.size() > base.size() && port.name.starts_with(base) &&
+                                     port.name.find_first_not_of("0123456789", base.size()) == std::string::npos;
+                channels += inGroup ? 1 : 0;
+            }
+            channels = std::max(channels, 1);
+        }
+    }
+    NodeSpec recorder;
+    recorder.type = kRecorderType;
+    recorder.id = uniqueNodeId("record_" + wire.fromNode + "_" + base, takenIds());
+    recorder.params["path"] = defaultArchivePath().toStdString();
+    recorder.params["stream"] = wire.fromNode + "." + base;
+    recorder.params["channels"] = channels;
+    if (!filePath_.isEmpty()) recorder.params["graph"] = displayName().toStdString();
+    else if (!graphName().isEmpty()) recorder.params["graph"] = graphName().toStdString();
+    const NodeSpec* source = store_.node(wire.fromNode);
+    const NodePosition near = source && source->position ? *source->position : NodePosition{};
+    const QPointF spot = freeSpot(QString::fromLatin1(kRecorderType), near.x + geometry::kNodeWidth + 3 * geometry::kGridStep,
+                                  near.y + 5 * geometry::kGridStep);
+    recorder.position = NodePosition{spot.x(), spot.y()};
+    const QString id = QString::fromStdString(recorder.id);
+    auto* edit = new StructureEdit(store_, tr("Record %1").arg(QString::fromStdString(wire.from())));
+    edit->addNode(std::move(recorder));
+    edit->addEdge(EdgeSpec{wire.fromNode, wire.fromPort, id.toStdString(), bus ? "in*" : "in0"});
+    push(edit);
+    return id;
+}
+
+bool GraphDocument::stopRecordingWire(const QString& key) {
+    const QString recorder = recorderOf(key);
+    if (recorder.isEmpty()) return false;
+    const EdgeSpec& wire = store_.spec().edges[static_cast<std::size_t>(edges_.indexOf(key))];
+    auto* edit = new StructureEdit(store_, tr("Stop recording %1").arg(QString::fromStdString(wire.from())));
+    edit->removeNode(recorder.toStdString());
+    push(edit);
+    return true;
+}
+
+bool GraphDocument::toggleRecording(const QString& key) {
+    if (stopRecordingWire(key)) return false;
+    return !recordWire(key).isEmpty();
+}
+
+QString GraphDocument::replayArchive(const QString& path, const QString& stream, int channels, double from, double duration, qreal x, qreal y) {
+    if (!(from >= 0) || !(duration > 0)) {
+        fail(tr("Choose an interval to replay (from %1 s for %2 s is none).").arg(from).arg(duration));
+        return {};
+    }
+    // The archive by a path relative to the graph when it sits beside it (it moves with the graph).
+    QString archive = QFileInfo(path.startsWith(QStringLiteral("file:")) ? QUrl(path).toLocalFile() : path).absoluteFilePath();
+    if (!baseDirectory().isEmpty() && QFileInfo(archive).absolutePath() == QDir(baseDirectory()).absolutePath()) {
+        archive = QFileInfo(archive).fileName();
+    }
+    NodeSpec replay;
+    replay.type = kReplayType;
+    std::string base = "replay_" + stream.toStdString();
+    for (char& c : base) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+    }
+    replay.id = uniqueNodeId(base, takenIds());
+    replay.params["path"] = archive.toStdString();
+    replay.params["stream"] = stream.toStdString();
+    replay.params["channels"] = std::max(1, channels);
+    replay.params["from"] = from;
+    replay.params["duration"] = duration;
+    // A stream recordWire named "node.port" stands in for that output.
+    const std::string name = stream.toStdString();
+    const std::size_t dot = name.rfind('.');
+    const NodeSpec* origin = dot == std::string::npos ? nullptr : store_.node(name.substr(0, dot));
+    const std::string originPort = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+    QPointF spot(x, y);
+    if (origin && origin->position) spot = QPointF(origin->position->x, origin->position->y + 6 * geometry::kGridStep);
+    spot = freeSpot(QString::fromLatin1(kReplayType), spot.x(), spot.y());
+    replay.position = NodePosition{spot.x(), spot.y()};
+    const QString id = QString::fromStdString(replay.id);
+    auto* edit = new StructureEdit(store_, tr("Replay %1 from %2 s").arg(stream).arg(from));
+    edit->addNode(std::move(replay));
+    if (origin) {
+        // The output's wires move to the replay: the port itself (one channel) to out0, its bus
+        // ("port*", recorded as one stream of its channels) to out*, one port of the bus to the same index.
+        const auto& edges = store_.spec().edges;
+        for (std::size_t e = 0; e < edges.size(); ++e) {
+            const EdgeSpec& edge = edges[e];
+            if (edge.fromNode != origin->id || !edge.fromPort.starts_with(originPort)) continue;
+            const std::string suffix = edge.fromPort.substr(originPort.size());
+            const bool digits = !suffix.empty() && suffix.find_first_not_of("0123456789") == std::string::npos;
+            std::string port;
+            if (suffix.empty() && channels == 1) port = "out0";
+            else if (suffix == "*") port = "out*";
+            else if (digits && std::stoi(suffix) < channels) port = "out" + suffix;
+            const NodeSpec* consumer = store_.node(edge.toNode);
+            if (port.empty() || (consumer && consumer->type == kRecorderType)) continue;
+            edit->removeEdge(static_cast<int>(e));
+            edit->addEdge(EdgeSpec{id.toStdString(), port, edge.toNode, edge.toPort});
+        }
+    }
+    push(edit);
+    selection_.selectNode(id);
+    return id;
+}
+
+}  // namespace isochron::ui

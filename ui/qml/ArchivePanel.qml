@@ -1,0 +1,235 @@
+// The archive timeline strip: an archive file's streams, one lane each on a shared time axis (seconds
+// from sample 0, as io.archive_source and isochron-archive count), with what is stored, what only some
+// channels hold, the gaps, and stored events as ticks; Reload picks up what a recorder added. Drag
+// across a signal lane to choose an interval, then replay it through the graph (an io.archive_source).
+// C++: ArchiveTimelineModel (ui/archive).
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Isochron.Ui
+
+Rectangle {
+    id: panel
+    property GraphDocument document
+    property RecentFiles recent
+    readonly property alias timeline: timeline
+    readonly property real labelWidth: 230
+    readonly property real span: Math.max(timeline.axisEnd - timeline.axisStart, 1e-9)
+    /// The interval chosen by dragging across a lane: its stream ("" for none), kind, channels and times.
+    property string chosenStream
+    property string chosenKind
+    property int chosenChannels: 1
+    property real chosenFrom: 0
+    property real chosenTo: 0
+    /// "Replay this interval through the graph" was pressed (Main adds the io.archive_source).
+    signal replayRequested(string path, string stream, int channels, real from, real duration)
+    color: Theme.panelAlt
+    Connections { target: timeline; function onLoaded() { panel.chosenStream = "" } }
+
+    /// The archive the graph's "Record this wire" writes into (resolved beside the graph file), or "".
+    function graphArchive() {
+        if (!document || !document.baseDirectory.length) return ""
+        return document.baseDirectory + "/" + document.defaultArchivePath()
+    }
+    /// Open the file dialog (the editor's own FilePicker, as File > Open does).
+    function chooseFile() {
+        const folder = timeline.path.length ? timeline.path.substring(0, timeline.path.lastIndexOf("/")) : (document ? document.baseDirectory : "")
+        archiveDialog.openIn(folder, "")
+    }
+    /// x of time `t` (seconds) in a lane `width` wide.
+    function xOf(t, width) { return (t - timeline.axisStart) / span * width }
+    /// Time (seconds) at x in a lane `width` wide, within the axis.
+    function timeAt(x, width) { return timeline.axisStart + Math.max(0, Math.min(1, x / width)) * span }
+    function timeText(t) { return span >= 600 ? (t / 60).toFixed(1) + " min" : t.toFixed(span >= 20 ? 0 : span >= 2 ? 1 : 2) + " s" }
+
+    ArchiveTimelineModel { id: timeline }
+
+    ColumnLayout {
+        anchors.fill: parent
+        anchors.margins: 8
+        spacing: 6
+
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: 6
+            Button { objectName: "openArchiveButton"; text: qsTr("Open archive…"); onClicked: panel.chooseFile() }
+            Button {
+                objectName: "openGraphArchiveButton"
+                text: qsTr("This graph's archive")
+                enabled: panel.graphArchive().length > 0
+                ToolTip.visible: hovered
+                ToolTip.text: enabled ? panel.graphArchive() : qsTr("Save the graph first: its archive sits beside it")
+                onClicked: timeline.open(panel.graphArchive())
+            }
+            Button { objectName: "reloadArchiveButton"; text: qsTr("Reload"); enabled: timeline.path.length > 0; onClicked: timeline.reload() }
+            Text {
+                objectName: "archiveStatus"
+                Layout.fillWidth: true
+                elide: Text.ElideMiddle
+                font.pixelSize: Theme.smallFontSize
+                color: timeline.error.length ? Theme.error : Theme.textDim
+                text: timeline.loading ? qsTr("Reading %1…").arg(timeline.path)
+                      : timeline.error.length ? timeline.error
+                      : timeline.path.length ? qsTr("%1 — %n stream(s)", "", timeline.count).arg(timeline.path)
+                      : qsTr("Open an archive file (SQLite) that io.archive_sink wrote, e.g. with Record this wire (Ctrl+R)")
+            }
+        }
+
+        Item {  // the time axis
+            Layout.fillWidth: true
+            Layout.preferredHeight: 16
+            visible: timeline.count > 0
+            Repeater {
+                model: 6
+                Text {
+                    required property int index
+                    readonly property real t: timeline.axisStart + panel.span * index / 5
+                    x: panel.labelWidth + panel.xOf(t, parent.width - panel.labelWidth) - (index === 5 ? width : index === 0 ? 0 : width / 2)
+                    text: panel.timeText(t)
+                    font.pixelSize: Theme.smallFontSize
+                    color: Theme.textFaint
+                }
+            }
+        }
+
+        ListView {
+            id: lanes
+            objectName: "archiveLanes"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            spacing: 4
+            model: timeline
+            delegate: Item {
+                id: lane
+                required property string name
+                required property string summary
+                required property string kind
+                required property var stored
+                required property var partial
+                required property var gaps
+                required property var ticks
+                required property int channels
+                width: lanes.width
+                height: 36
+                Column {
+                    width: panel.labelWidth - 8
+                    anchors.verticalCenter: parent.verticalCenter
+                    Text { width: parent.width; text: lane.name; elide: Text.ElideRight; font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text }
+                    Text { width: parent.width; text: lane.summary; elide: Text.ElideRight; font.pixelSize: Theme.smallFontSize; color: Theme.textDim }
+                }
+                Rectangle {
+                    id: strip
+                    x: panel.labelWidth
+                    width: parent.width - panel.labelWidth
+                    height: parent.height
+                    color: Theme.panel
+                    border.color: Theme.border
+                    Canvas {
+                        id: paint
+                        anchors.fill: parent
+                        anchors.margins: 1
+                        onWidthChanged: requestPaint()
+                        Connections { target: timeline; function onLoaded() { paint.requestPaint() } }
+                        onPaint: {
+                            const ctx = getContext("2d")
+                            ctx.reset()
+                            const w = width, h = height
+                            const fill = (spans, color, top, bottom) => {
+                                ctx.fillStyle = color
+                                for (const s of spans) {
+                                    const a = panel.xOf(s.start, w), b = panel.xOf(s.end, w)
+                                    ctx.fillRect(a, top, Math.max(1, b - a), bottom - top)
+                                }
+                            }
+                            fill(lane.stored, String(Theme.accent), 6, h - 6)
+                            fill(lane.partial, String(Theme.warning), 6, h - 6)
+                            fill(lane.gaps, String(Theme.error), h / 2 - 2, h / 2 + 2)
+                            ctx.fillStyle = String(Theme.text)
+                            let last = -2
+                            for (const t of lane.ticks) {
+                                const x = Math.round(panel.xOf(t, w))
+                                if (x === last) continue  // one tick per pixel column
+                                ctx.fillRect(x, 3, 1, h - 6)
+                                last = x
+                            }
+                        }
+                    }
+                    Rectangle {  // the chosen interval
+                        readonly property real a: panel.xOf(Math.min(panel.chosenFrom, panel.chosenTo), strip.width)
+                        readonly property real b: panel.xOf(Math.max(panel.chosenFrom, panel.chosenTo), strip.width)
+                        visible: panel.chosenStream === lane.name
+                        x: a
+                        width: Math.max(2, b - a)
+                        height: parent.height
+                        color: "#33f59e0b"
+                        border.color: Theme.selection
+                    }
+                    MouseArea {  // drag across the lane to choose an interval
+                        objectName: "laneScrub"
+                        anchors.fill: parent
+                        cursorShape: Qt.IBeamCursor
+                        onPressed: (mouse) => {
+                            panel.chosenStream = lane.name
+                            panel.chosenKind = lane.kind
+                            panel.chosenChannels = lane.channels
+                            panel.chosenFrom = panel.chosenTo = panel.timeAt(mouse.x, width)
+                        }
+                        onPositionChanged: (mouse) => panel.chosenTo = panel.timeAt(mouse.x, width)
+                    }
+                }
+            }
+        }
+
+        RowLayout {  // the chosen interval and what to do with it
+            visible: timeline.count > 0
+            spacing: 8
+            Layout.fillWidth: true
+            // To the millisecond: a dragged interval is no more exact than that, and reads better in the inspector.
+            readonly property real from: Math.round(Math.min(panel.chosenFrom, panel.chosenTo) * 1000) / 1000
+            readonly property real duration: Math.round(Math.abs(panel.chosenTo - panel.chosenFrom) * 1000) / 1000
+            Text {
+                objectName: "chosenInterval"
+                Layout.fillWidth: true
+                font.pixelSize: Theme.smallFontSize
+                color: Theme.textDim
+                text: panel.chosenStream.length
+                      ? qsTr("%1: %2 s to %3 s (%4 s)").arg(panel.chosenStream).arg(parent.from.toFixed(3)).arg((parent.from + parent.duration).toFixed(3)).arg(parent.duration.toFixed(3))
+                      : qsTr("Drag across a lane to choose an interval")
+            }
+            Button {
+                objectName: "replayButton"
+                text: qsTr("Replay this interval through the graph")
+                enabled: panel.chosenStream.length > 0 && panel.chosenKind === "signal" && parent.duration > 0
+                ToolTip.visible: hovered
+                ToolTip.text: panel.chosenKind === "events" ? qsTr("Replaying events is not there yet: signals only")
+                              : qsTr("Adds an io.archive_source for this interval; for a stream recorded from a wire, it takes over that wire")
+                onClicked: panel.replayRequested(timeline.path, panel.chosenStream, panel.chosenChannels, parent.from, parent.duration)
+            }
+        }
+
+        RowLayout {  // legend
+            visible: timeline.count > 0
+            spacing: 12
+            Repeater {
+                model: [{color: Theme.accent, text: qsTr("stored")}, {color: Theme.warning, text: qsTr("some channels only")},
+                        {color: Theme.error, text: qsTr("gap")}, {color: Theme.text, text: qsTr("event")}]
+                RowLayout {
+                    required property var modelData
+                    spacing: 4
+                    Rectangle { width: 12; height: 8; color: modelData.color }
+                    Text { text: modelData.text; font.pixelSize: Theme.smallFontSize; color: Theme.textDim }
+                }
+            }
+        }
+    }
+
+    FilePicker {
+        id: archiveDialog
+        title: qsTr("Open archive")
+        mode: "open"
+        recent: panel.recent
+        filters: [{label: qsTr("Archives (*.sqlite)"), patterns: ["*.sqlite"]}, {label: qsTr("All files"), patterns: []}]
+        onFileChosen: (path) => timeline.open(path)
+    }
+}
