@@ -13,6 +13,7 @@
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_triggers.h"
 #include "engine/archive/archive_writer.h"
+#include "engine/archive/live_streams.h"
 #include "engine/operators/operator.h"
 
 namespace isochron {
@@ -44,7 +45,7 @@ class ArchiveSink final : public Operator {
 public:
     HeldState heldState() const override {
         HeldState held;
-        if (writer_) held.bytes = writer_->pendingBytes();
+        if (writer_) held.bytes = std::max(writer_->pendingBytes(), writer_->liveWindow()->heldBytes());
         return held;
     }
 
@@ -101,6 +102,7 @@ protected:
     }
 
     void onDeactivate() override {
+        livePublished_.reset();
         writer_.reset();  // commits what is still queued, unless recording stopped
         store_.reset();
     }
@@ -137,7 +139,9 @@ private:
             options.keepSamples = static_cast<std::int64_t>(std::ceil(params().getReal("keep_hours") * 3600 * timebase.rateHz()));
             options.keepBytes = static_cast<std::int64_t>(params().getReal("keep_gb") * 1e9);
             options.trigger = [](const CommittedInterval& interval) { ArchiveTriggers::instance().notify(interval); };
+            options.liveSamples = static_cast<std::int64_t>(std::ceil(params().getReal("live_s") * timebase.rateHz()));
             writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), std::move(options));
+            livePublished_ = LiveStreams::instance().publish(params().getString("path"), streamName_, writer_->liveWindow());
             timebase_ = &timebase;
         } else if (&timebase != timebase_) {
             throw OperatorError("every item of stream '" + streamName_ + "' must share one timebase: " + timebase_->describe() + ", then " +
@@ -172,6 +176,7 @@ private:
     bool recordsSignal_ = true;
     std::unique_ptr<ArchiveStore> store_;   // opened at activation, handed to the writer at the first item
     std::unique_ptr<ArchiveWriter> writer_;  // from the first item on
+    std::shared_ptr<void> livePublished_;    // the writer's live window, findable by readers while recording
     std::string openProblem_;                // why the archive could not be opened, or empty
     const Timebase* timebase_ = nullptr;     // the stream's, from its first item
     std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued
@@ -194,7 +199,9 @@ OperatorDescriptor archiveSinkDescriptor() {
         "archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
         "recording and fails this node with a message naming the file, while the rest of the graph keeps running. "
         "Retention (keep_hours, keep_gb) drops the stream's oldest pieces after each commit; an event whose attribute "
-        "'persist' is 0 is not recorded; code in the process can subscribe to each commit (ArchiveTriggers).";
+        "'persist' is 0 is not recorded; code in the process can subscribe to each commit (ArchiveTriggers). While it "
+        "records, the newest live_s seconds per channel and whatever is not yet committed stay in memory as the stream's "
+        "live window, so a reader in the process (StreamReader) gets an interval across live and stored data.";
     d.inputs = {PortSpec{"in", PortType::any(), "channel k of an f32 signal, or one scalar/event stream", false, "channels"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to record into"},
@@ -209,6 +216,8 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"keep_hours", ParamKind::Real, 0.0, 0.0, 1e6, "h", "retention: keep the newest this many hours of the stream, dropping the oldest; 0 = all"},
         ParamSpec{"keep_gb", ParamKind::Real, 0.0, 0.0, 1e6, "GB", "retention: keep at most this many GB (1e9 bytes) of the stream's data, dropping the oldest; 0 = no limit"},
         ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},
+        ParamSpec{"live_s", ParamKind::Real, 10.0, 0.0, 3600.0, "s",
+                  "live window: the newest this many seconds per channel stay in memory for readers, besides what is not yet committed"},
     };
     d.create = [] { return std::make_unique<ArchiveSink>(); };
     return d;
