@@ -202,7 +202,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
         db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation FROM streams WHERE name = ?", path_);
     db_->streamEnd = std::make_unique<Statement>(
         db, "SELECT start + length FROM segments WHERE stream = ? AND channel = ? ORDER BY start DESC LIMIT 1", path_);
-    db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + length) FROM events WHERE stream = ?", path_);
+    db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + max(length, 1)) FROM events WHERE stream = ?", path_);
     db_->nextStart = std::make_unique<Statement>(
         db, "SELECT start FROM segments WHERE stream = ? AND channel = ? AND start + length > ? ORDER BY start LIMIT 1", path_);
     // The last piece starting at or before l (it may reach into [l, h)), then every piece starting in (l, h).

@@ -124,7 +124,8 @@ public:
     /// Make everything appended so far durable against a crash of the process. No-op without writes.
     void commit();
 
-    /// Index one past the last stored sample of `channel` (or of the items), or nothing when empty.
+    /// Index one past the last stored sample of `channel` (items: past the furthest item end, an item
+    /// of length 0 counting as 1 sample, so that [start, storedEnd) holds every item), or nothing when empty.
     std::optional<std::int64_t> storedEnd(const std::string& name, int channel = 0);
     /// First stored sample index >= `from` of `channel`, or nothing.
     std::optional<std::int64_t> nextStoredStart(const std::string& name, int channel, std::int64_t from);
