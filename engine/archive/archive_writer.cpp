@@ -82,6 +82,11 @@ std::optional<std::string> ArchiveWriter::problem() const {
     return problem_;
 }
 
+std::optional<ArchiveWriter::CommittedSpan> ArchiveWriter::committedSpan() const {
+    std::lock_guard lock(mutex_);
+    return committedSpan_;
+}
+
 std::size_t ArchiveWriter::pendingBytes() const {
     std::lock_guard lock(mutex_);
     return pendingBytes_;
@@ -132,6 +137,7 @@ void ArchiveWriter::run() {
     std::vector<std::int64_t> channelEnds(static_cast<std::size_t>(live_->channels()), std::numeric_limits<std::int64_t>::min());
     std::uint64_t itemsWritten = 0;
     std::int64_t lastItemRow = 0;
+    std::int64_t itemsThrough = std::numeric_limits<std::int64_t>::min();  // items: the furthest end written
     auto lastCommit = Clock::now();
     for (;;) {
         bool finishing = false;
@@ -155,6 +161,11 @@ void ArchiveWriter::run() {
                     std::lock_guard lock(mutex_);
                     pendingBytes_ -= uncommittedBytes;
                     committedWrites_ += uncommittedWrites;
+                    const std::int64_t through = info_.kind == ArchivedStreamInfo::Kind::Signal
+                                                     ? *std::min_element(channelEnds.begin(), channelEnds.end())
+                                                     : itemsThrough;
+                    if (!committedSpan_) committedSpan_ = CommittedSpan{uncommittedStart, uncommittedStart};
+                    committedSpan_->through = std::max(committedSpan_->through, through);
                 }
                 committed_.notify_all();
                 live_->committed(channelEnds, itemsWritten, lastItemRow);
@@ -179,6 +190,7 @@ void ArchiveWriter::run() {
                 } else {
                     lastItemRow = store_->appendItem(streamId_, write.start, write.length, write.json);
                     ++itemsWritten;
+                    itemsThrough = std::max(itemsThrough, write.start + std::max<std::int64_t>(write.length, 1));
                 }
                 write.samples = {};  // the segment goes back to the pool now, not with the whole batch
                 ++uncommittedWrites;

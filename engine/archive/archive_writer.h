@@ -77,6 +77,14 @@ public:
     std::optional<std::string> problem() const;
     /// Bytes queued and not yet committed. [any thread] [no allocation]
     std::size_t pendingBytes() const;
+    /// Samples [first, through) are committed on every channel: `first` is where this writer's first
+    /// commit began, `through` the least committed end over the channels (items: the furthest item
+    /// end, an item of length 0 counting 1 sample); nothing before a commit. [any thread]
+    struct CommittedSpan {
+        std::int64_t first = 0;
+        std::int64_t through = 0;
+    };
+    std::optional<CommittedSpan> committedSpan() const;
     /// The stream's recent and uncommitted data, for readers (outlives the writer if they hold it). [any thread]
     const std::shared_ptr<const LiveWindow>& liveWindow() const { return liveView_; }
 
@@ -116,6 +124,7 @@ private:
     bool flushAsked_ = false;
     bool ending_ = false;
     std::optional<std::string> problem_;
+    std::optional<CommittedSpan> committedSpan_;
     std::thread thread_;
 };
 

@@ -14,7 +14,9 @@
 #include "engine/archive/archive_triggers.h"
 #include "engine/archive/archive_writer.h"
 #include "engine/archive/live_streams.h"
+#include "engine/items/event_record.h"
 #include "engine/operators/operator.h"
+#include "engine/time/wall_clock.h"
 
 namespace isochron {
 namespace {
@@ -88,10 +90,18 @@ protected:
         requireRecording();
         if (recordsSignal_) record(port, item.signal<float>());
         else recordItem(item);
+        announceCommits();
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
-        if (writer_) requireRecording();
+        if (!writer_) return inputProgress;
+        requireRecording();
+        announceCommits();
+        if (outputCount() == 0) return inputProgress;
+        // The next announcement starts at the last one's end, or (none yet) at or after the earliest
+        // sample queued; nothing queued yet: at or after the input's progress.
+        if (announced_) return std::min(inputProgress, timebase_->timeOf(*announced_));
+        if (lowestQueued_ != kNothingStored) return std::min(inputProgress, timebase_->timeOf(lowestQueued_));
         return inputProgress;
     }
 
@@ -99,6 +109,7 @@ protected:
         requireRecording();
         if (writer_) writer_->flush();
         requireRecording();
+        announceCommits();
     }
 
     void onDeactivate() override {
@@ -150,6 +161,20 @@ private:
         return *writer_;
     }
 
+    /// With the `committed` output: one event "committed" over [last announced end, new end) once the
+    /// writer has committed further on every channel.
+    void announceCommits() {
+        if (outputCount() == 0 || !writer_) return;
+        const std::optional<ArchiveWriter::CommittedSpan> span = writer_->committedSpan();
+        if (!span) return;
+        const std::int64_t from = announced_.value_or(span->first);
+        if (span->through <= from) return;
+        Item event = Item::event(EventRecord::create("committed"), SampleRange{timebase_, from, span->through - from}, 1.0);
+        event.setArrivalNs(wallClockNs());
+        emit(0, std::move(event));
+        announced_ = span->through;
+    }
+
     void record(int channel, const SigSeg<float>& samples) {
         ArchiveWriter& writer = writerFor(*samples.timebase());
         std::int64_t& end = storedEnd_[static_cast<std::size_t>(channel)];
@@ -161,6 +186,7 @@ private:
         if (from > samples.startIndex()) countLate(channel);
         SigSeg<float> fresh = from > samples.startIndex() ? samples.subseg(from, samples.endIndex() - from) : samples;
         end = fresh.endIndex();
+        lowestQueued_ = lowestQueued_ == kNothingStored ? from : std::min(lowestQueued_, from);
         if (!writer.pushSamples(channel, from, std::move(fresh))) requireRecording();
     }
 
@@ -169,6 +195,7 @@ private:
         if (item.kind() == ItemKind::Event && item.event()->get("persist") == 0.0) return;
         const SampleRange range = item.range();
         ArchiveWriter& writer = writerFor(*range.timebase);
+        lowestQueued_ = lowestQueued_ == kNothingStored ? range.start : std::min(lowestQueued_, range.start);
         if (!writer.pushItem(range.start, range.length, itemJson(item))) requireRecording();
     }
 
@@ -180,6 +207,8 @@ private:
     std::string openProblem_;                // why the archive could not be opened, or empty
     const Timebase* timebase_ = nullptr;     // the stream's, from its first item
     std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued
+    std::int64_t lowestQueued_ = kNothingStored;  // the earliest sample (item start) handed to the writer
+    std::optional<std::int64_t> announced_;       // end of the last "committed" event emitted
 };
 
 }  // namespace
@@ -201,8 +230,15 @@ OperatorDescriptor archiveSinkDescriptor() {
         "Retention (keep_hours, keep_gb) drops the stream's oldest pieces after each commit; an event whose attribute "
         "'persist' is 0 is not recorded; code in the process can subscribe to each commit (ArchiveTriggers). While it "
         "records, the newest live_s seconds per channel and whatever is not yet committed stay in memory as the stream's "
-        "live window, so a reader in the process (StreamReader) gets an interval across live and stored data.";
+        "live window, so a reader in the process (StreamReader) gets an interval across live and stored data. With "
+        "committed_output 1, output committed0 emits an event 'committed' over [a, b) each time everything recorded "
+        "before b is committed on every channel (b: the least committed end over the channels; items: the furthest "
+        "committed item end), one event after the other without overlap, from the first committed sample on; its "
+        "progress waits for the commits.";
     d.inputs = {PortSpec{"in", PortType::any(), "channel k of an f32 signal, or one scalar/event stream", false, "channels"}};
+    d.outputs = {PortSpec{"committed", PortType::event(),
+                          "committed_output 1: an event 'committed' over each stretch of samples newly committed on every channel", false,
+                          "committed_output"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to record into"},
         ParamSpec{"stream", ParamKind::String, std::string(), {}, {}, "", "name of the stream in the archive; empty = this node's id"},
@@ -216,6 +252,8 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"keep_hours", ParamKind::Real, 0.0, 0.0, 1e6, "h", "retention: keep the newest this many hours of the stream, dropping the oldest; 0 = all"},
         ParamSpec{"keep_gb", ParamKind::Real, 0.0, 0.0, 1e6, "GB", "retention: keep at most this many GB (1e9 bytes) of the stream's data, dropping the oldest; 0 = no limit"},
         ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},
+        ParamSpec{"committed_output", ParamKind::Int, std::int64_t{0}, 0.0, 1.0, "",
+                  "1 = an output 'committed0' announcing each newly committed stretch as an event (a trigger for the graph)"},
         ParamSpec{"live_s", ParamKind::Real, 10.0, 0.0, 3600.0, "s",
                   "live window: the newest this many seconds per channel stay in memory for readers, besides what is not yet committed"},
     };
