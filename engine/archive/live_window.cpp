@@ -1,6 +1,8 @@
 #include "engine/archive/live_window.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace isochron {
 
@@ -8,11 +10,21 @@ LiveWindow::LiveWindow(int channels, std::int64_t keepSamples, std::int64_t stor
     : keepSamples_(std::max<std::int64_t>(0, keepSamples)), channels_(static_cast<std::size_t>(std::max(1, channels))), storedRowBound_(storedRowBound) {}
 
 void LiveWindow::addSamples(int channel, SigSeg<float> samples) {
-    std::lock_guard lock(mutex_);
-    Channel& held = channels_.at(static_cast<std::size_t>(channel));
+    if (channel < 0 || channel >= channels()) throw std::out_of_range("LiveWindow: no channel " + std::to_string(channel));
     heldBytes_ += static_cast<std::size_t>(samples.length()) * sizeof(float);
-    held.pieces.push_back(std::move(samples));
-    evict(held);
+    std::lock_guard lock(incomingMutex_);
+    incoming_.push_back({channel, std::move(samples)});
+}
+
+void LiveWindow::absorbIncoming() const {
+    {
+        std::lock_guard lock(incomingMutex_);
+        incoming_.swap(absorbed_);
+    }
+    for (Incoming& added : absorbed_) {
+        channels_[static_cast<std::size_t>(added.channel)].pieces.push_back(std::move(added.samples));
+    }
+    absorbed_.clear();
 }
 
 void LiveWindow::addItem(std::int64_t start, std::int64_t length, std::string json) {
@@ -20,36 +32,41 @@ void LiveWindow::addItem(std::int64_t start, std::int64_t length, std::string js
     heldBytes_ += json.size();
     items_.push_back({++itemsAdded_, ArchivedItem{start, length, std::move(json)}});
     newestItemEnd_ = std::max(newestItemEnd_, start + length);
-    evictItems();
 }
 
 void LiveWindow::committed(std::span<const std::int64_t> channelEnds, std::uint64_t itemCount, std::int64_t lastItemRow) {
+    // What is dropped is released after the lock: the recording thread never waits for the pool.
+    std::vector<SigSeg<float>> dropped;
+    std::vector<HeldItem> droppedItems;
     std::lock_guard lock(mutex_);
+    absorbIncoming();
     for (std::size_t c = 0; c < channels_.size() && c < channelEnds.size(); ++c) {
         channels_[c].committedEnd = std::max(channels_[c].committedEnd, channelEnds[c]);
-        evict(channels_[c]);
+        evict(channels_[c], dropped);
     }
     if (itemCount > itemsCommitted_) {
         itemsCommitted_ = itemCount;
         storedRowBound_ = lastItemRow;
-        evictItems();
     }
+    evictItems(droppedItems);
 }
 
-void LiveWindow::evict(Channel& channel) {
+void LiveWindow::evict(Channel& channel, std::vector<SigSeg<float>>& dropped) {
     if (channel.pieces.empty()) return;
     const std::int64_t keepFrom = std::min(channel.committedEnd, channel.pieces.back().endIndex() - keepSamples_);
     while (!channel.pieces.empty() && channel.pieces.front().endIndex() <= keepFrom) {
         heldBytes_ -= static_cast<std::size_t>(channel.pieces.front().length()) * sizeof(float);
+        dropped.push_back(std::move(channel.pieces.front()));
         channel.pieces.pop_front();
     }
 }
 
-void LiveWindow::evictItems() {
+void LiveWindow::evictItems(std::vector<HeldItem>& dropped) {
     // Oldest added first; an item arriving out of order may outstay its time a little.
     while (!items_.empty() && items_.front().sequence <= itemsCommitted_ &&
            items_.front().item.start + items_.front().item.length <= newestItemEnd_ - keepSamples_) {
         heldBytes_ -= items_.front().item.json.size();
+        dropped.push_back(std::move(items_.front()));
         items_.pop_front();
     }
 }
@@ -58,6 +75,7 @@ std::vector<ArchivedPiece> LiveWindow::samples(int channel, std::int64_t l, std:
     std::lock_guard lock(mutex_);
     std::vector<ArchivedPiece> found;
     if (channel < 0 || channel >= channels()) return found;
+    absorbIncoming();
     const std::deque<SigSeg<float>>& pieces = channels_[static_cast<std::size_t>(channel)].pieces;
     // Pieces of a channel are in order and do not overlap: find the first ending after l.
     auto it = std::partition_point(pieces.begin(), pieces.end(), [&](const SigSeg<float>& piece) { return piece.endIndex() <= l; });
@@ -91,8 +109,7 @@ LiveItems LiveWindow::uncommittedItems(std::int64_t l, std::int64_t h) const {
 }
 
 std::size_t LiveWindow::heldBytes() const {
-    std::lock_guard lock(mutex_);
-    return heldBytes_;
+    return heldBytes_.load(std::memory_order_relaxed);
 }
 
 }  // namespace isochron

@@ -3,10 +3,12 @@
 //
 // The recorder (ArchiveWriter) adds every segment and item it queues for the disk, and tells the
 // window what each commit made durable. The window holds, per channel, the pieces that arrived
-// (shared SigSegs: no copy) and the items, and drops from the oldest end only what is both
-// committed and older than the newest `keepSamples` samples. So it holds at most `keepSamples` per
-// channel plus what is not yet committed (which the writer's queue bounds: queue_mb), and every
-// sample it has dropped is in the archive (unless retention pruned it there too).
+// (shared SigSegs: no copy) and the items, and after each commit (on the writer thread, so the
+// recording thread never releases memory here) drops from the oldest end only what is both committed
+// and older than the newest `keepSamples` samples. So it holds at most `keepSamples` per channel plus
+// what is not yet committed (which the writer's queue bounds: queue_mb) plus what arrived since the
+// last commit (commit_s), and every sample it has dropped is in the archive (unless retention pruned
+// it there too).
 //
 // Items carry no identity, so a reader that combines the archive with the window must not count an
 // item twice nor miss one committed meanwhile: the window reports, with the items not yet committed,
@@ -15,6 +17,7 @@
 // whatever commits happen while the reader reads.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -58,7 +61,7 @@ public:
     LiveItems uncommittedItems(std::int64_t l, std::int64_t h) const;
 
     int channels() const { return static_cast<int>(channels_.size()); }
-    /// Bytes of samples and JSON text held now. [any thread]
+    /// Bytes of samples and JSON text held now. [any thread] [no lock]
     std::size_t heldBytes() const;
 
 private:
@@ -71,18 +74,31 @@ private:
         ArchivedItem item;
     };
 
-    void evict(Channel& channel);
-    void evictItems();
+    struct Incoming {
+        int channel = 0;
+        SigSeg<float> samples;
+    };
+
+    /// Moves what the recording thread added into the channels. [mutex_ held]
+    void absorbIncoming() const;
+    void evict(Channel& channel, std::vector<SigSeg<float>>& dropped);
+    void evictItems(std::vector<HeldItem>& dropped);
 
     const std::int64_t keepSamples_;
+    // The recording thread only appends to incoming_ under its own lock, held for a push_back; the
+    // writer thread and readers move it into channels_ under mutex_ (a swap under incomingMutex_),
+    // so the recording thread never waits while another thread evicts or reads.
+    mutable std::mutex incomingMutex_;
+    mutable std::vector<Incoming> incoming_;
+    mutable std::vector<Incoming> absorbed_;  // swapped with incoming_, emptied, kept for its capacity
     mutable std::mutex mutex_;
-    std::vector<Channel> channels_;
+    mutable std::vector<Channel> channels_;
     std::deque<HeldItem> items_;
     std::uint64_t itemsAdded_ = 0;
     std::uint64_t itemsCommitted_ = 0;
     std::int64_t storedRowBound_ = 0;
     std::int64_t newestItemEnd_ = 0;
-    std::size_t heldBytes_ = 0;
+    std::atomic<std::size_t> heldBytes_ = 0;  // counted when added, so heldBytes() takes no lock
 };
 
 }  // namespace isochron

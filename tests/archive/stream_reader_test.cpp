@@ -203,8 +203,9 @@ TEST_CASE("StreamReader gets an interval across live and stored data while recor
         // Seamless: the live window reaches back at least to what is committed...
         CHECK(liveStart <= committed);
         CHECK(liveHeld == recorded(liveStart, h, kTotal));
-        // ...and is bounded: committed pieces older than the newest kLiveSamples are dropped.
-        CHECK(liveStart > std::min(committed, kTotal - kLiveSamples) - kMaxPiece);
+        // ...and is bounded: at the commit, committed pieces more than kLiveSamples older than the
+        // newest (which was at least the committed end) were dropped.
+        CHECK(liveStart > committed - kLiveSamples - kMaxPiece);
     }
 
     gate.release();
