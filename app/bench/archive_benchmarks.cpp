@@ -91,6 +91,7 @@ void archiveWrite(const BenchContext&, const Report& report) {
         {
             ArchiveWriter::Options options;
             options.queueBytes = std::size_t{1} << 30;  // measure the disk, not the queue's limit
+            options.liveSamples = 10 * static_cast<std::int64_t>(kRate);  // io.archive_sink's default live window (live_s 10)
             ArchiveWriter writer(std::make_unique<ArchiveStore>(path.string(), ArchiveAccess::Record), streamInfo(), options);
             const Timebase* timebase = &Timebase::get(kRate);
             for (std::int64_t block = 0; block < kSeconds * static_cast<std::int64_t>(kRate) / kBlock; ++block) {

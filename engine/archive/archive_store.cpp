@@ -202,7 +202,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
         db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation FROM streams WHERE name = ?", path_);
     db_->streamEnd = std::make_unique<Statement>(
         db, "SELECT start + length FROM segments WHERE stream = ? AND channel = ? ORDER BY start DESC LIMIT 1", path_);
-    db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + length) FROM events WHERE stream = ?", path_);
+    db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + max(length, 1)) FROM events WHERE stream = ?", path_);
     db_->nextStart = std::make_unique<Statement>(
         db, "SELECT start FROM segments WHERE stream = ? AND channel = ? AND start + length > ? ORDER BY start LIMIT 1", path_);
     // The last piece starting at or before l (it may reach into [l, h)), then every piece starting in (l, h).
@@ -212,7 +212,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
                                                   "AND start < ?4 ORDER BY start",
                                                   path_);
     db_->itemsIn = std::make_unique<Statement>(
-        db, "SELECT start, length, item FROM events WHERE stream = ? AND start >= ? AND start < ? ORDER BY start, rowid", path_);
+        db, "SELECT start, length, item FROM events WHERE stream = ? AND start >= ? AND start < ? AND rowid <= ? ORDER BY start, rowid", path_);
 }
 
 ArchiveStore::~ArchiveStore() {
@@ -320,7 +320,7 @@ void ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_
     insert.run();
 }
 
-void ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json) {
+std::int64_t ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json) {
     if (!inTransaction_) {
         db_->exec("BEGIN IMMEDIATE", path_);
         inTransaction_ = true;
@@ -328,6 +328,15 @@ void ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::in
     Statement& insert = *db_->insertItem;
     insert.bind(1, streamId).bind(2, start).bind(3, length).bind(4, json);
     insert.run();
+    return sqlite3_last_insert_rowid(db_->db);
+}
+
+std::int64_t ArchiveStore::lastItemRow() {
+    Statement query(db_->db, "SELECT max(rowid) FROM events", path_);
+    query.step();
+    const std::int64_t row = query.isNull(0) ? 0 : query.integer(0);
+    query.reset();
+    return row;
 }
 
 void ArchiveStore::commit() {
@@ -403,9 +412,9 @@ std::vector<ArchivedPiece> ArchiveStore::get(const std::string& name, int channe
     return pieces;
 }
 
-std::vector<ArchivedItem> ArchiveStore::getItems(const std::string& name, std::int64_t l, std::int64_t h) {
+std::vector<ArchivedItem> ArchiveStore::getItems(const std::string& name, std::int64_t l, std::int64_t h, std::int64_t maxRow) {
     Statement& query = *db_->itemsIn;
-    query.bind(1, streamId(name)).bind(2, l).bind(3, h);
+    query.bind(1, streamId(name)).bind(2, l).bind(3, h).bind(4, maxRow);
     std::vector<ArchivedItem> items;
     while (query.step()) items.push_back({query.integer(0), query.integer(1), query.text(2)});
     return items;

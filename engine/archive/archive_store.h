@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,11 +52,15 @@ struct ArchivedStreamInfo {
     const Timebase& timebase() const { return Timebase::get(rateHz, zeroTimeNs, Clock::named(clock)); }
 };
 
+/// Where a piece of a stream was read: the archive file, or a recorder's in-memory live window.
+enum class PieceOrigin { Stored, Live };
+
 /// Samples [start, start + length) of one channel: stored samples, or a gap when `samples` is empty. [value type]
 struct ArchivedPiece {
     std::int64_t start = 0;
     std::int64_t length = 0;
     SigSeg<float> samples;  ///< empty for a gap; else exactly [start, start + length) on the stream's timebase
+    PieceOrigin origin = PieceOrigin::Stored;  ///< of the samples (a gap: Stored)
 
     bool isGap() const { return samples.empty(); }
     std::int64_t end() const { return start + length; }
@@ -113,12 +118,14 @@ public:
     /// Store `samples` of channel `channel` starting at sample `start` (within the open transaction,
     /// which this begins if none is open). The caller keeps pieces of a channel from overlapping.
     void appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples);
-    /// Store one scalar or event item as JSON text (within the open transaction).
-    void appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json);
+    /// Store one scalar or event item as JSON text (within the open transaction). Returns its row
+    /// id (events.rowid): later items get larger ones.
+    std::int64_t appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json);
     /// Make everything appended so far durable against a crash of the process. No-op without writes.
     void commit();
 
-    /// Index one past the last stored sample of `channel` (or of the items), or nothing when empty.
+    /// Index one past the last stored sample of `channel` (items: past the furthest item end, an item
+    /// of length 0 counting as 1 sample, so that [start, storedEnd) holds every item), or nothing when empty.
     std::optional<std::int64_t> storedEnd(const std::string& name, int channel = 0);
     /// First stored sample index >= `from` of `channel`, or nothing.
     std::optional<std::int64_t> nextStoredStart(const std::string& name, int channel, std::int64_t from);
@@ -126,8 +133,12 @@ public:
     /// order, and every stretch not stored as a gap piece (never stitched). Throws ArchiveError for
     /// an unknown stream or channel.
     std::vector<ArchivedPiece> get(const std::string& name, int channel, std::int64_t l, std::int64_t h);
-    /// Items of stream `name` whose start lies in [l, h), in start order.
-    std::vector<ArchivedItem> getItems(const std::string& name, std::int64_t l, std::int64_t h);
+    /// Items of stream `name` whose start lies in [l, h), in start order; only rows up to
+    /// `maxRow` (events.rowid; LiveWindow's bound) when given.
+    std::vector<ArchivedItem> getItems(const std::string& name, std::int64_t l, std::int64_t h,
+                                       std::int64_t maxRow = std::numeric_limits<std::int64_t>::max());
+    /// The largest item row id in the file (any stream), 0 when it holds no item.
+    std::int64_t lastItemRow();
     /// How much of stream `name` is stored, or nothing when it holds nothing. Throws ArchiveError for an unknown stream.
     std::optional<ArchivedExtent> extent(const std::string& name);
     /// The stretches [start, end) of `channel` that are stored, adjacent pieces merged, in order

@@ -10,6 +10,15 @@ namespace isochron {
 
 ArchiveWriter::ArchiveWriter(std::unique_ptr<ArchiveStore> store, ArchivedStreamInfo info, Options options)
     : store_(std::move(store)), info_(std::move(info)), options_(std::move(options)) {
+    std::int64_t itemRows = 0;
+    try {
+        itemRows = store_->lastItemRow();
+    } catch (const ArchiveError& e) {
+        problem_ = std::string(e.what()) + "; recording stopped";
+    }
+    live_ = std::make_shared<LiveWindow>(info_.kind == ArchivedStreamInfo::Kind::Signal ? info_.channels : 1, options_.liveSamples, itemRows);
+    liveView_ = live_;
+    if (problem_) return;  // no thread: push() refuses, flush() returns at once
     thread_ = std::thread([this] { run(); });
 }
 
@@ -19,18 +28,24 @@ ArchiveWriter::~ArchiveWriter() {
         ending_ = true;
     }
     wake_.notify_one();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 bool ArchiveWriter::pushSamples(int channel, std::int64_t start, SigSeg<float> samples) {
     const std::int64_t length = samples.length();
     const std::size_t bytes = static_cast<std::size_t>(length) * sizeof(float);
-    return push(Write{channel, start, length, std::move(samples), {}, bytes});
+    SigSeg<float> live = samples;
+    if (!push(Write{channel, start, length, std::move(samples), {}, bytes})) return false;
+    live_->addSamples(channel, std::move(live));
+    return true;
 }
 
 bool ArchiveWriter::pushItem(std::int64_t start, std::int64_t length, std::string json) {
     const std::size_t bytes = json.size();
-    return push(Write{-1, start, length, {}, std::move(json), bytes});
+    std::string live = json;
+    if (!push(Write{-1, start, length, {}, std::move(json), bytes})) return false;
+    live_->addItem(start, length, std::move(live));
+    return true;
 }
 
 bool ArchiveWriter::push(Write&& write) {
@@ -65,6 +80,11 @@ void ArchiveWriter::flush() {
 std::optional<std::string> ArchiveWriter::problem() const {
     std::lock_guard lock(mutex_);
     return problem_;
+}
+
+std::optional<ArchiveWriter::CommittedSpan> ArchiveWriter::committedSpan() const {
+    std::lock_guard lock(mutex_);
+    return committedSpan_;
 }
 
 std::size_t ArchiveWriter::pendingBytes() const {
@@ -113,6 +133,11 @@ void ArchiveWriter::run() {
     std::size_t uncommittedBytes = 0;
     std::int64_t uncommittedStart = std::numeric_limits<std::int64_t>::max();
     std::int64_t uncommittedEnd = std::numeric_limits<std::int64_t>::min();
+    // What the live window is told at each commit: per channel the end written, items written.
+    std::vector<std::int64_t> channelEnds(static_cast<std::size_t>(live_->channels()), std::numeric_limits<std::int64_t>::min());
+    std::uint64_t itemsWritten = 0;
+    std::int64_t lastItemRow = 0;
+    std::int64_t itemsThrough = std::numeric_limits<std::int64_t>::min();  // items: the furthest end written
     auto lastCommit = Clock::now();
     for (;;) {
         bool finishing = false;
@@ -136,8 +161,14 @@ void ArchiveWriter::run() {
                     std::lock_guard lock(mutex_);
                     pendingBytes_ -= uncommittedBytes;
                     committedWrites_ += uncommittedWrites;
+                    const std::int64_t through = info_.kind == ArchivedStreamInfo::Kind::Signal
+                                                     ? *std::min_element(channelEnds.begin(), channelEnds.end())
+                                                     : itemsThrough;
+                    if (!committedSpan_) committedSpan_ = CommittedSpan{uncommittedStart, uncommittedStart};
+                    committedSpan_->through = std::max(committedSpan_->through, through);
                 }
                 committed_.notify_all();
+                live_->committed(channelEnds, itemsWritten, lastItemRow);
                 uncommittedWrites = 0;
                 uncommittedBytes = 0;
                 uncommittedStart = std::numeric_limits<std::int64_t>::max();
@@ -154,8 +185,12 @@ void ArchiveWriter::run() {
                         at += run.size();
                     });
                     store_->appendSamples(streamId_, write.channel, write.start, scratch);
+                    std::int64_t& end = channelEnds[static_cast<std::size_t>(write.channel)];
+                    end = std::max(end, write.start + write.length);
                 } else {
-                    store_->appendItem(streamId_, write.start, write.length, write.json);
+                    lastItemRow = store_->appendItem(streamId_, write.start, write.length, write.json);
+                    ++itemsWritten;
+                    itemsThrough = std::max(itemsThrough, write.start + std::max<std::int64_t>(write.length, 1));
                 }
                 write.samples = {};  // the segment goes back to the pool now, not with the whole batch
                 ++uncommittedWrites;

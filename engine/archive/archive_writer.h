@@ -9,6 +9,10 @@
 // committed before stays, nothing after it is written, and push() refuses from then on. The engine
 // thread never waits for the disk, except in flush() (the end of a run).
 //
+// Live window: every segment and item pushed also goes into a LiveWindow (engine/archive/live_window.h)
+// that readers share (liveWindow()), holding the newest `liveSamples` per channel plus whatever is not
+// committed yet, so `get` reaches past what the archive holds (engine/archive/stream_reader.h).
+//
 // Retention: after each commit the writer drops the stream's oldest pieces (whole pieces, oldest
 // first, in steps of one second of data) beyond the newest `keepSamples` or beyond `keepBytes` of
 // payload, whatever the recording that stored them (this run or an earlier one).
@@ -26,6 +30,7 @@
 #include <thread>
 
 #include "engine/archive/archive_store.h"
+#include "engine/archive/live_window.h"
 
 namespace isochron {
 
@@ -49,6 +54,7 @@ public:
         TimeNs commitNs = 500'000'000;       ///< data (or wall time) per transaction: the most a crash loses; > 0
         std::int64_t keepSamples = 0;        ///< retention: keep the newest this many samples of the stream; 0 = all
         std::int64_t keepBytes = 0;          ///< retention: keep at most this many payload bytes of the stream; 0 = no limit
+        std::int64_t liveSamples = 0;        ///< live window: keep the newest this many samples per channel in memory (plus the uncommitted); >= 0
         CommitTrigger trigger;               ///< optional; called after each commit
     };
 
@@ -71,6 +77,16 @@ public:
     std::optional<std::string> problem() const;
     /// Bytes queued and not yet committed. [any thread] [no allocation]
     std::size_t pendingBytes() const;
+    /// Samples [first, through) are committed on every channel: `first` is where this writer's first
+    /// commit began, `through` the least committed end over the channels (items: the furthest item
+    /// end, an item of length 0 counting 1 sample); nothing before a commit. [any thread]
+    struct CommittedSpan {
+        std::int64_t first = 0;
+        std::int64_t through = 0;
+    };
+    std::optional<CommittedSpan> committedSpan() const;
+    /// The stream's recent and uncommitted data, for readers (outlives the writer if they hold it). [any thread]
+    const std::shared_ptr<const LiveWindow>& liveWindow() const { return liveView_; }
 
 private:
     /// One queued write: samples of a channel, or an item's JSON (channel < 0).
@@ -95,6 +111,8 @@ private:
     std::int64_t streamId_ = -1;
     std::int64_t storedBytes_ = 0;  // the stream's payload in the archive (retention by bytes)
     std::int64_t retainedFrom_ = std::numeric_limits<std::int64_t>::min();  // pruned before this (retention by samples)
+    std::shared_ptr<LiveWindow> live_;
+    std::shared_ptr<const LiveWindow> liveView_;  // the same window, for readers
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;      // the writer thread: data queued, a flush or the end asked
@@ -106,6 +124,7 @@ private:
     bool flushAsked_ = false;
     bool ending_ = false;
     std::optional<std::string> problem_;
+    std::optional<CommittedSpan> committedSpan_;
     std::thread thread_;
 };
 

@@ -120,16 +120,6 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
                 }
             }
         }
-        for (const auto* group : {&node.descriptor->inputs, &node.descriptor->outputs}) {
-            for (const PortSpec& port : *group) {
-                if (port.typeParam.empty()) continue;
-                const std::string& text = node.params.getString(port.typeParam);
-                auto named = PortType::parse(text);
-                if (!named || !named->isConcrete()) {
-                    error(spec.id, port.name, "params." + port.typeParam, "'" + text + "' is not a concrete port type (e.g. signal<f32>)");
-                }
-            }
-        }
         if (node.descriptor->deriveParams) {
             try {
                 node.descriptor->deriveParams(node.params);
@@ -139,6 +129,17 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
             } catch (const std::exception& e) {
                 error(spec.id, "", "", e.what());
                 underived.insert(static_cast<int>(result.nodes.size()));
+            }
+        }
+        // After deriveParams: a port type may be derived (io.archive_source's "auto" reads the archive).
+        for (const auto* group : {&node.descriptor->inputs, &node.descriptor->outputs}) {
+            for (const PortSpec& port : *group) {
+                if (port.typeParam.empty() || underived.count(static_cast<int>(result.nodes.size()))) continue;
+                const std::string& text = node.params.getString(port.typeParam);
+                auto named = PortType::parse(text);
+                if (!named || !named->isConcrete()) {
+                    error(spec.id, port.name, "params." + port.typeParam, "'" + text + "' is not a concrete port type (e.g. signal<f32>)");
+                }
             }
         }
         indexOf[node.id] = static_cast<int>(result.nodes.size());

@@ -13,7 +13,10 @@
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_triggers.h"
 #include "engine/archive/archive_writer.h"
+#include "engine/archive/live_streams.h"
+#include "engine/items/event_record.h"
 #include "engine/operators/operator.h"
+#include "engine/time/wall_clock.h"
 
 namespace isochron {
 namespace {
@@ -44,7 +47,7 @@ class ArchiveSink final : public Operator {
 public:
     HeldState heldState() const override {
         HeldState held;
-        if (writer_) held.bytes = writer_->pendingBytes();
+        if (writer_) held.bytes = std::max(writer_->pendingBytes(), writer_->liveWindow()->heldBytes());
         return held;
     }
 
@@ -87,10 +90,18 @@ protected:
         requireRecording();
         if (recordsSignal_) record(port, item.signal<float>());
         else recordItem(item);
+        announceCommits();
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
-        if (writer_) requireRecording();
+        if (!writer_) return inputProgress;
+        requireRecording();
+        announceCommits();
+        if (outputCount() == 0) return inputProgress;
+        // The next announcement starts at the last one's end, or (none yet) at or after the earliest
+        // sample queued; nothing queued yet: at or after the input's progress.
+        if (announced_) return std::min(inputProgress, timebase_->timeOf(*announced_));
+        if (lowestQueued_ != kNothingStored) return std::min(inputProgress, timebase_->timeOf(lowestQueued_));
         return inputProgress;
     }
 
@@ -98,9 +109,11 @@ protected:
         requireRecording();
         if (writer_) writer_->flush();
         requireRecording();
+        announceCommits();
     }
 
     void onDeactivate() override {
+        livePublished_.reset();
         writer_.reset();  // commits what is still queued, unless recording stopped
         store_.reset();
     }
@@ -137,13 +150,29 @@ private:
             options.keepSamples = static_cast<std::int64_t>(std::ceil(params().getReal("keep_hours") * 3600 * timebase.rateHz()));
             options.keepBytes = static_cast<std::int64_t>(params().getReal("keep_gb") * 1e9);
             options.trigger = [](const CommittedInterval& interval) { ArchiveTriggers::instance().notify(interval); };
+            options.liveSamples = static_cast<std::int64_t>(std::ceil(params().getReal("live_s") * timebase.rateHz()));
             writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), std::move(options));
+            livePublished_ = LiveStreams::instance().publish(params().getString("path"), streamName_, writer_->liveWindow());
             timebase_ = &timebase;
         } else if (&timebase != timebase_) {
             throw OperatorError("every item of stream '" + streamName_ + "' must share one timebase: " + timebase_->describe() + ", then " +
                                 timebase.describe());
         }
         return *writer_;
+    }
+
+    /// With the `committed` output: one event "committed" over [last announced end, new end) once the
+    /// writer has committed further on every channel.
+    void announceCommits() {
+        if (outputCount() == 0 || !writer_) return;
+        const std::optional<ArchiveWriter::CommittedSpan> span = writer_->committedSpan();
+        if (!span) return;
+        const std::int64_t from = announced_.value_or(span->first);
+        if (span->through <= from) return;
+        Item event = Item::event(EventRecord::create("committed"), SampleRange{timebase_, from, span->through - from}, 1.0);
+        event.setArrivalNs(wallClockNs());
+        emit(0, std::move(event));
+        announced_ = span->through;
     }
 
     void record(int channel, const SigSeg<float>& samples) {
@@ -157,6 +186,7 @@ private:
         if (from > samples.startIndex()) countLate(channel);
         SigSeg<float> fresh = from > samples.startIndex() ? samples.subseg(from, samples.endIndex() - from) : samples;
         end = fresh.endIndex();
+        lowestQueued_ = lowestQueued_ == kNothingStored ? from : std::min(lowestQueued_, from);
         if (!writer.pushSamples(channel, from, std::move(fresh))) requireRecording();
     }
 
@@ -165,6 +195,7 @@ private:
         if (item.kind() == ItemKind::Event && item.event()->get("persist") == 0.0) return;
         const SampleRange range = item.range();
         ArchiveWriter& writer = writerFor(*range.timebase);
+        lowestQueued_ = lowestQueued_ == kNothingStored ? range.start : std::min(lowestQueued_, range.start);
         if (!writer.pushItem(range.start, range.length, itemJson(item))) requireRecording();
     }
 
@@ -172,9 +203,12 @@ private:
     bool recordsSignal_ = true;
     std::unique_ptr<ArchiveStore> store_;   // opened at activation, handed to the writer at the first item
     std::unique_ptr<ArchiveWriter> writer_;  // from the first item on
+    std::shared_ptr<void> livePublished_;    // the writer's live window, findable by readers while recording
     std::string openProblem_;                // why the archive could not be opened, or empty
     const Timebase* timebase_ = nullptr;     // the stream's, from its first item
     std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued
+    std::int64_t lowestQueued_ = kNothingStored;  // the earliest sample (item start) handed to the writer
+    std::optional<std::int64_t> announced_;       // end of the last "committed" event emitted
 };
 
 }  // namespace
@@ -194,8 +228,17 @@ OperatorDescriptor archiveSinkDescriptor() {
         "archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
         "recording and fails this node with a message naming the file, while the rest of the graph keeps running. "
         "Retention (keep_hours, keep_gb) drops the stream's oldest pieces after each commit; an event whose attribute "
-        "'persist' is 0 is not recorded; code in the process can subscribe to each commit (ArchiveTriggers).";
+        "'persist' is 0 is not recorded; code in the process can subscribe to each commit (ArchiveTriggers). While it "
+        "records, the newest live_s seconds per channel and whatever is not yet committed stay in memory as the stream's "
+        "live window, so a reader in the process (StreamReader) gets an interval across live and stored data. With "
+        "committed_output 1, output committed0 emits an event 'committed' over [a, b) each time everything recorded "
+        "before b is committed on every channel (b: the least committed end over the channels; items: the furthest "
+        "committed item end), one event after the other without overlap, from the first committed sample on; its "
+        "progress waits for the commits.";
     d.inputs = {PortSpec{"in", PortType::any(), "channel k of an f32 signal, or one scalar/event stream", false, "channels"}};
+    d.outputs = {PortSpec{"committed", PortType::event(),
+                          "committed_output 1: an event 'committed' over each stretch of samples newly committed on every channel", false,
+                          "committed_output"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to record into"},
         ParamSpec{"stream", ParamKind::String, std::string(), {}, {}, "", "name of the stream in the archive; empty = this node's id"},
@@ -209,6 +252,10 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"keep_hours", ParamKind::Real, 0.0, 0.0, 1e6, "h", "retention: keep the newest this many hours of the stream, dropping the oldest; 0 = all"},
         ParamSpec{"keep_gb", ParamKind::Real, 0.0, 0.0, 1e6, "GB", "retention: keep at most this many GB (1e9 bytes) of the stream's data, dropping the oldest; 0 = no limit"},
         ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},
+        ParamSpec{"committed_output", ParamKind::Int, std::int64_t{0}, 0.0, 1.0, "",
+                  "1 = an output 'committed0' announcing each newly committed stretch as an event (a trigger for the graph)"},
+        ParamSpec{"live_s", ParamKind::Real, 10.0, 0.0, 3600.0, "s",
+                  "live window: the newest this many seconds per channel stay in memory for readers, besides what is not yet committed"},
     };
     d.create = [] { return std::make_unique<ArchiveSink>(); };
     return d;

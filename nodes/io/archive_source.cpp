@@ -1,11 +1,15 @@
 #include "nodes/io/archive_source.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include "engine/archive/archive_store.h"
+#include "engine/items/event_record.h"
 #include "engine/operators/operator.h"
 #include "engine/time/wall_clock.h"
 #include "nodes/io/block_pacer.h"
@@ -13,27 +17,61 @@
 namespace isochron {
 namespace {
 
-/// The recorded stream `name` of `store`, which must be a signal stream (else ArchiveError).
-ArchivedStreamInfo signalStream(ArchiveStore& store, const std::string& name) {
+/// The recorded stream `name` of `store` (else ArchiveError).
+ArchivedStreamInfo recordedStream(ArchiveStore& store, const std::string& name) {
     const std::optional<ArchivedStreamInfo> info = store.stream(name);
     if (!info) throw ArchiveError("archive '" + store.path() + "' holds no stream '" + name + "'");
-    if (info->kind != ArchivedStreamInfo::Kind::Signal) {
-        throw ArchiveError("stream '" + name + "' of archive '" + store.path() + "' holds scalars/events; io.archive_source replays signals");
-    }
     return *info;
 }
 
-/// Replays samples [from, to) of a recorded signal stream: the interval is cut into blocks (BlockPacer,
+/// What the replay's outputs carry: signal<f32>, or for an item stream the kind of its first stored
+/// item (event or scalar; event when it holds none).
+std::string replayedType(ArchiveStore& store, const ArchivedStreamInfo& info) {
+    if (info.kind == ArchivedStreamInfo::Kind::Signal) return "signal<f32>";
+    const std::optional<std::int64_t> first = store.storedStart(info.name);
+    if (!first) return "event";
+    const std::vector<ArchivedItem> items = store.getItems(info.name, *first, *first + 1);
+    return !items.empty() && nlohmann::json::parse(items.front().json, nullptr, false).value("kind", "") == "scalar" ? "scalar" : "event";
+}
+
+/// A JSON number, or NaN for null (how the archive stores a NaN).
+double numberOr(const nlohmann::json& value) { return value.is_number() ? value.get<double>() : std::numeric_limits<double>::quiet_NaN(); }
+
+/// The stored item as the item io.archive_sink recorded (docs/archive.md: kind, label, score,
+/// attributes / value), over its recorded range on `timebase`. Throws OperatorError for malformed JSON
+/// or an item of another kind than `kind`.
+Item replayedItem(const ArchivedItem& stored, const Timebase* timebase, ItemKind kind) {
+    const nlohmann::json json = nlohmann::json::parse(stored.json, nullptr, false);
+    const std::string storedKind = json.is_object() ? json.value("kind", "") : "";
+    const SampleRange range{timebase, stored.start, stored.length};
+    if (kind == ItemKind::Scalar && storedKind == "scalar") return Item::scalar(numberOr(json["value"]), range);
+    if (kind == ItemKind::Event && storedKind == "event" && json["label"].is_string() && json["attributes"].is_object()) {
+        EventRecord* record = EventRecord::create(json["label"].get<std::string>());
+        for (const auto& [name, value] : json["attributes"].items()) record->set(name, numberOr(value));
+        return Item::event(record, range, numberOr(json["score"]));
+    }
+    throw OperatorError("the item stored at sample " + std::to_string(stored.start) + " is not " +
+                        (kind == ItemKind::Scalar ? "a scalar" : "an event") + " as io.archive_sink stores them: " + stored.json.substr(0, 200));
+}
+
+/// Replays samples [from, to) of a recorded stream: the interval is cut into blocks (BlockPacer,
 /// positions counted from `from`), and each block emits, per channel, the stored pieces inside it on
 /// the stream's own timebase; what was not stored is not emitted (a gap in the indices), so the
-/// replay is sample-exact what was recorded.
+/// replay is sample-exact what was recorded. An item stream's block emits the items starting in it,
+/// in start order, as the scalars or events they were.
 class ArchiveSource final : public Operator {
 protected:
     void onActivate() override {
         try {
             store_ = std::make_unique<ArchiveStore>(params().getString("path"), ArchiveAccess::Read);
             streamName_ = params().getString("stream");
-            const ArchivedStreamInfo info = signalStream(*store_, streamName_);
+            const ArchivedStreamInfo info = recordedStream(*store_, streamName_);
+            replaysItems_ = info.kind == ArchivedStreamInfo::Kind::Items;
+            const std::string type = replayedType(*store_, info);
+            if (params().getString("type") != type) {
+                throw OperatorError("stream '" + streamName_ + "' replays as " + type + ", not " + params().getString("type") + " (type auto reads it from the archive)");
+            }
+            itemKind_ = type == "scalar" ? ItemKind::Scalar : ItemKind::Event;
             if (info.channels < outputCount()) {
                 throw OperatorError("stream '" + streamName_ + "' has " + std::to_string(info.channels) + " channel(s), fewer than the " +
                                     std::to_string(outputCount()) + " asked for");
@@ -51,6 +89,8 @@ protected:
             BlockPacerSettings settings = pacingSettingsFrom(params());
             settings.rateHz = info.rateHz;
             settings.blockLength = params().getInt("block");
+            // Items are read 10 ms of their timebase at a time, so a paced replay keeps their pace.
+            if (replaysItems_) settings.blockLength = std::clamp<std::int64_t>(std::llround(info.rateHz * 0.01), 1, settings.blockLength);
             settings.totalLength = to - from_;
             pacer_.configure(settings);
         } catch (const ArchiveError& e) {
@@ -65,7 +105,14 @@ protected:
             const std::optional<DueBlock> block = pacer_.nextBlock();
             if (!block) break;
             try {
-                for (int channel = 0; channel < outputCount(); ++channel) {
+                if (replaysItems_) {
+                    for (const ArchivedItem& stored : store_->getItems(streamName_, from_ + block->start, from_ + block->end())) {
+                        Item item = replayedItem(stored, timebase_, itemKind_);
+                        item.setArrivalNs(block->arrivalNs);
+                        emit(0, std::move(item));
+                    }
+                }
+                for (int channel = 0; !replaysItems_ && channel < outputCount(); ++channel) {
                     for (ArchivedPiece& piece : store_->get(streamName_, channel, from_ + block->start, from_ + block->end())) {
                         if (piece.isGap()) continue;
                         Item item = Item::signal(std::move(piece.samples));
@@ -92,6 +139,8 @@ private:
     std::string streamName_;
     const Timebase* timebase_ = nullptr;  // the stream's, as recorded
     std::int64_t from_ = 0;               // sample index of the interval's start
+    bool replaysItems_ = false;           // a scalar/event stream, else a signal
+    ItemKind itemKind_ = ItemKind::Event; // what an item stream's items are
     BlockPacer pacer_;
 };
 
@@ -101,31 +150,37 @@ OperatorDescriptor archiveSourceDescriptor() {
     OperatorDescriptor d;
     d.typeName = "io.archive_source";
     d.category = "io";
-    d.summary = "Replays an interval of a signal stream recorded in a stream archive, sample-exact";
+    d.summary = "Replays an interval of a signal, scalar or event stream recorded in a stream archive, exactly";
     d.documentation =
         "Reads the stream 'stream' of the archive 'path' (docs/archive.md) over [from, from + duration) (seconds: "
         "sample index / rate on the stream's timebase) and emits channel k on output k with the recorded timebase and "
         "sample indices. Stretches that were not recorded are not emitted (a gap in the indices, never stitched). "
+        "A scalar or event stream replays on one output as the items it recorded (label, score, attributes, or value, "
+        "over the recorded sample range), in start order, read 10 ms of the stream's timebase at a time. "
         "Pace 0 replays as fast as possible, pace 1 at the recorded pace.";
-    d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k of the stream", false, "channels"}};
+    d.outputs = {PortSpec{"out", PortType::any(), "channel k of the stream (an item stream: its items, on out0)", false, "channels", "", "type"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to read"},
         ParamSpec{"stream", ParamKind::String, std::string(), {}, {}, "", "name of the recorded signal stream"},
         ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 0.0, 1024.0, "",
-                  "outputs: the stream's first N channels; 0 = as many as the stream has (read from the archive)"},
+                  "outputs: the stream's first N channels; 0 = as many as the stream has (read from the archive); an item stream has 1"},
+        ParamSpec{"type", ParamKind::Choice, std::string("auto"), {}, {}, "",
+                  "what the stream holds: auto = read from the archive (signal<f32>, event or scalar)", {"auto", "signal<f32>", "event", "scalar"}},
         ParamSpec{"from", ParamKind::Real, 0.0, {}, {}, "s", "start of the interval (sample index / rate)"},
         ParamSpec{"duration", ParamKind::Real, 0.0, 0.0, {}, "s", "length of the interval; 0 = up to the end of what is stored"},
-        ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples", "samples per emitted block per channel (at most)"},
+        ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples", "samples per emitted block per channel (at most; items: at most 10 ms)"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
     d.create = [] { return std::make_unique<ArchiveSource>(); };
     d.deriveParams = [](ParamSet& params) {
-        if (params.getInt("channels") != 0) return;
+        if (params.getInt("channels") != 0 && params.getString("type") != "auto") return;
         try {
             ArchiveStore store(params.getString("path"), ArchiveAccess::Read);
-            params.set("channels", static_cast<std::int64_t>(signalStream(store, params.getString("stream")).channels));
+            const ArchivedStreamInfo info = recordedStream(store, params.getString("stream"));
+            if (params.getInt("channels") == 0) params.set("channels", static_cast<std::int64_t>(info.channels));
+            if (params.getString("type") == "auto") params.set("type", replayedType(store, info));
         } catch (const ArchiveError& e) {
-            throw ParameterError("path", std::string(e.what()) + " (channels 0 takes the channel count from the archive)");
+            throw ParameterError("path", std::string(e.what()) + " (channels 0 and type auto are read from the archive)");
         }
     };
     return d;

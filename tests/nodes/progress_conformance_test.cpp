@@ -70,6 +70,20 @@ const std::string& recordedArchive() {
     return path;
 }
 
+/// A scratch archive for io.archive_sink to record into (its committed output is what is checked);
+/// removed when the suite exits.
+const std::string& scratchArchive() {
+    struct Scratch {
+        std::filesystem::path path = std::filesystem::temp_directory_path() / ("isochron-progress-sink-" + std::to_string(::getpid()) + ".sqlite");
+        ~Scratch() {
+            for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+        }
+    };
+    static const Scratch scratch;
+    static const std::string path = scratch.path.string();
+    return path;
+}
+
 const std::map<std::string, Recipe>& recipes() {
     static const std::map<std::string, Recipe> table{
         {"spatial.srp_phat", {R"({"geometry": "square4:0.2", "block": 256})", 4}},
@@ -101,6 +115,7 @@ const std::map<std::string, Recipe>& recipes() {
         {"generators.signal_generator", {R"({"duration": 1, "rate": 16000, "block": 1024, "progress_interval": 4096})"}},
         {"workload.tuple_source", {R"({"count": 5000, "pace": 0, "burst": 100, "progress_interval": 100})"}},
         {"io.jsonl_event_source", {R"({"path": ")" ISOCHRON_SOURCE_DIR R"(/tests/nodes/io/data/events.jsonl", "heartbeat": 0.05, "disorder": 0.1})"}},
+        {"io.archive_sink", {nlohmann::json{{"path", scratchArchive()}, {"stream", "conformance"}, {"committed_output", 1}}.dump(), 2, "signal<f32>"}},
         {"io.archive_source", {nlohmann::json{{"path", recordedArchive()}, {"stream", "recorded"}, {"block", 1024}, {"progress_interval", 4096}}.dump()}},
     };
     return table;
