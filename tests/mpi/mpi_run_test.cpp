@@ -278,6 +278,11 @@ std::string unsplitGraph(const std::string& source, const std::string& replica, 
 }
 
 // Every channel of the reports `prefix`.rankK.json delivered what it sent; returns the samples sent.
+/// Removes what a parasplit run wrote next to `prefix`: its WAV and the three ranks' reports.
+void removeRunFiles(const fs::path& prefix) {
+    for (const char* suffix : {".wav", ".rank0.json", ".rank1.json", ".rank2.json"}) fs::remove(prefix.string() + suffix);
+}
+
 std::uint64_t checkChannelsDelivered(const fs::path& prefix) {
     std::map<int, nlohmann::json> sentOn, receivedOn;
     for (int rank = 0; rank < 3; ++rank) {
@@ -317,10 +322,8 @@ void checkSignalParasplit(const std::string& name, const std::string& splitParam
     CHECK(spreadHash == aloneHash);
     // Two thirds of the windows cross to ranks 1 and 2, and two of the replicas' outputs to rank 2.
     CHECK(checkChannelsDelivered(spread) > static_cast<std::uint64_t>(aloneFrames));
-    for (const char* suffix : {".wav", ".rank0.json", ".rank1.json", ".rank2.json"}) {
-        fs::remove(alone.string() + suffix);
-        fs::remove(spread.string() + suffix);
-    }
+    removeRunFiles(alone);
+    removeRunFiles(spread);
     fs::remove(graphs.string() + "-unsplit.json");
     fs::remove(graphs.string() + "-split.json");
 }
@@ -356,10 +359,8 @@ TEST_CASE("the parasplit sample on three ranks records what its filter records u
     CHECK(spreadFrames == aloneFrames);
     CHECK(spreadHash == aloneHash);
     checkChannelsDelivered(spread);
-    for (const char* suffix : {".wav", ".rank0.json", ".rank1.json", ".rank2.json"}) {
-        fs::remove(alone.string() + suffix);
-        fs::remove(spread.string() + suffix);
-    }
+    removeRunFiles(alone);
+    removeRunFiles(spread);
     fs::remove(reference);
 }
 
