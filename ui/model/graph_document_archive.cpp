@@ -149,6 +149,8 @@ QString GraphDocument::replayArchive(const QString& path, const QString& stream,
     replay.params["path"] = archive.toStdString();
     replay.params["stream"] = stream.toStdString();
     replay.params["channels"] = std::max(1, channels);
+    // Said, not read from the archive: the node stays valid where the file is not (yet) present.
+    replay.params["type"] = "signal<f32>";
     replay.params["from"] = from;
     replay.params["duration"] = duration;
     // A stream recordWire named "node.port" stands in for that output.
