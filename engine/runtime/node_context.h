@@ -158,44 +158,44 @@ public:
     inline void routeToOnlyTarget(OutputState& out, NodeContext& target, Operator& targetOperator, Item&& item);
 
 private:
+    /// Counts `item` as sent on `out`; true when a wire tap must see it first (routeObserved).
+    static inline bool countSent(OutputState& out, const Item& item);
+    /// Gives `item` to one target: DF's direct call while the stack allows, else the scheduler.
+    inline void handTo(NodeContext& target, Operator& targetOperator, int port, Item&& item);
     void routeToMany(OutputState& out, Item&& item);
     /// route() for an output with a wire tap: the tap sees the item, then its targets get it (out of
     /// line, so the common path calls nothing but the target).
     void routeObserved(OutputState& out, Item&& item);
 };
 
-inline void NodeContext::routeOutput(OutputState& out, Item&& item) {
+inline bool NodeContext::countSent(OutputState& out, const Item& item) {
     if (item.isProgress()) {
         ++out.progressItems;
-    } else {
-        ++out.items;
-        out.samples += static_cast<std::uint64_t>(item.sampleCount());
-        if (out.tap) [[unlikely]] return routeObserved(out, std::move(item));
+        return false;
     }
-    // One target is the common case: hand over directly (a tail call, no frame kept). A target DF
-    // marked for direct delivery runs at once without the scheduler's virtual call.
-    if (out.onlyTarget.node) [[likely]] {
-        NodeContext& target = *out.onlyTarget.node;
-        if (target.directDelivery && scheduler->directCallAllowed()) [[likely]] {
-            return Operator::deliverTo(target, *out.onlyTargetOperator, out.onlyTarget.port, std::move(item));
-        }
-        return scheduler->deliver(target, out.onlyTarget.port, std::move(item));
+    ++out.items;
+    out.samples += static_cast<std::uint64_t>(item.sampleCount());
+    return out.tap != nullptr;
+}
+
+inline void NodeContext::handTo(NodeContext& target, Operator& targetOperator, int port, Item&& item) {
+    // A target DF marked for direct delivery runs at once without the scheduler's virtual call.
+    if (target.directDelivery && scheduler->directCallAllowed()) [[likely]] {
+        return Operator::deliverTo(target, targetOperator, port, std::move(item));
     }
+    return scheduler->deliver(target, port, std::move(item));
+}
+
+inline void NodeContext::routeOutput(OutputState& out, Item&& item) {
+    if (countSent(out, item)) [[unlikely]] return routeObserved(out, std::move(item));
+    // One target is the common case: hand over directly (a tail call, no frame kept).
+    if (out.onlyTarget.node) [[likely]] return handTo(*out.onlyTarget.node, *out.onlyTargetOperator, out.onlyTarget.port, std::move(item));
     routeToMany(out, std::move(item));
 }
 
 inline void NodeContext::routeToOnlyTarget(OutputState& out, NodeContext& target, Operator& targetOperator, Item&& item) {
-    if (item.isProgress()) {
-        ++out.progressItems;
-    } else {
-        ++out.items;
-        out.samples += static_cast<std::uint64_t>(item.sampleCount());
-        if (out.tap) [[unlikely]] return routeObserved(out, std::move(item));
-    }
-    if (target.directDelivery && scheduler->directCallAllowed()) [[likely]] {
-        return Operator::deliverTo(target, targetOperator, out.onlyTarget.port, std::move(item));
-    }
-    return scheduler->deliver(target, out.onlyTarget.port, std::move(item));
+    if (countSent(out, item)) [[unlikely]] return routeObserved(out, std::move(item));
+    return handTo(target, targetOperator, out.onlyTarget.port, std::move(item));
 }
 
 }  // namespace isochron
