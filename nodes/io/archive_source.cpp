@@ -105,21 +105,8 @@ protected:
             const std::optional<DueBlock> block = pacer_.nextBlock();
             if (!block) break;
             try {
-                if (replaysItems_) {
-                    for (const ArchivedItem& stored : store_->getItems(streamName_, from_ + block->start, from_ + block->end())) {
-                        Item item = replayedItem(stored, timebase_, itemKind_);
-                        item.setArrivalNs(block->arrivalNs);
-                        emit(0, std::move(item));
-                    }
-                }
-                for (int channel = 0; !replaysItems_ && channel < outputCount(); ++channel) {
-                    for (ArchivedPiece& piece : store_->get(streamName_, channel, from_ + block->start, from_ + block->end())) {
-                        if (piece.isGap()) continue;
-                        Item item = Item::signal(std::move(piece.samples));
-                        item.setArrivalNs(block->arrivalNs);
-                        emit(channel, std::move(item));
-                    }
-                }
+                if (replaysItems_) emitItems(*block);
+                else emitSamples(*block);
             } catch (const ArchiveError& e) {
                 throw OperatorError(e.what());
             }
@@ -135,6 +122,26 @@ protected:
     void onDeactivate() override { store_.reset(); }
 
 private:
+    /// An item stream's block: the items starting in it, as they were recorded.
+    void emitItems(const DueBlock& block) {
+        for (const ArchivedItem& stored : store_->getItems(streamName_, from_ + block.start, from_ + block.end())) {
+            Item item = replayedItem(stored, timebase_, itemKind_);
+            item.setArrivalNs(block.arrivalNs);
+            emit(0, std::move(item));
+        }
+    }
+    /// A signal stream's block: per channel, the stored pieces inside it (gaps are not emitted).
+    void emitSamples(const DueBlock& block) {
+        for (int channel = 0; channel < outputCount(); ++channel) {
+            for (ArchivedPiece& piece : store_->get(streamName_, channel, from_ + block.start, from_ + block.end())) {
+                if (piece.isGap()) continue;
+                Item item = Item::signal(std::move(piece.samples));
+                item.setArrivalNs(block.arrivalNs);
+                emit(channel, std::move(item));
+            }
+        }
+    }
+
     std::unique_ptr<ArchiveStore> store_;
     std::string streamName_;
     const Timebase* timebase_ = nullptr;  // the stream's, as recorded

@@ -116,10 +116,7 @@ protected:
             std::visit([&](auto& cutter) { cutter.push(takeSamples(cutter, item), [&](auto&& window) { emitToNext(std::move(window)); }); }, *cutter_);
             return;
         }
-        if (routing_ == Routing::ByKey) return emit(keyOutput(item), std::move(item));
-        const int output = next_;
-        next_ = (next_ + 1) % outputCount();
-        emit(output, std::move(item));
+        emit(routing_ == Routing::ByKey ? keyOutput(item) : takeTurn(), std::move(item));
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
@@ -139,9 +136,13 @@ private:
     }
     template <class T>
     void emitToNext(SigSeg<T>&& window) {
+        emit(takeTurn(), Item::signal(std::move(window)));
+    }
+    /// Round robin: the output whose turn it is, and the turn passes on.
+    int takeTurn() {
         const int output = next_;
         next_ = (next_ + 1) % outputCount();
-        emit(output, Item::signal(std::move(window)));
+        return output;
     }
     /// The output of an event's key: its attribute `key` (or its label when `key` is empty) hashed;
     /// an event without that attribute goes to output 0.
