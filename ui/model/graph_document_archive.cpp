@@ -83,15 +83,7 @@ QString GraphDocument::recordWire(const QString& key) {
                 return {};
             }
         }
-        if (bus) {
-            channels = 0;
-            for (const PortView& port : source->outputs) {
-                const bool inGroup = port.name.size() > base.size() && port.name.starts_with(base) &&
-                                     port.name.find_first_not_of("0123456789", base.size()) == std::string::npos;
-                channels += inGroup ? 1 : 0;
-            }
-            channels = std::max(channels, 1);
-        }
+        if (bus) channels = std::max(resolution_.current().busWidth(wire.fromNode, wire.fromPort, true), 1);
     }
     NodeSpec recorder;
     recorder.type = kRecorderType;

@@ -1,7 +1,17 @@
 #include "ui/model/graph_resolution.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace isochron::ui {
 namespace {
+
+/// Whether port `name` is one of the group a bus end "group*" names: the group's name, then digits.
+bool inBus(std::string_view name, std::string_view busPort) {
+    const std::string_view base = busPort.substr(0, busPort.size() - 1);
+    return name.size() > base.size() && name.starts_with(base) &&
+           std::all_of(name.begin() + static_cast<std::ptrdiff_t>(base.size()), name.end(), [](unsigned char c) { return std::isdigit(c); });
+}
 
 std::vector<PortView> portViews(const std::vector<ResolvedPort>& ports, const std::vector<PortSpec>& specs, const std::vector<ChannelLayout>& channels) {
     std::vector<PortView> views;
@@ -95,16 +105,17 @@ int GraphResolution::portIndex(std::string_view nodeId, std::string_view port, b
     if (!view) return -1;
     const auto& ports = output ? view->outputs : view->inputs;
     const bool bus = !port.empty() && port.back() == '*';
-    const std::string_view base = bus ? port.substr(0, port.size() - 1) : port;
     for (std::size_t i = 0; i < ports.size(); ++i) {
-        const std::string& name = ports[i].name;
-        if (!bus && name == port) return static_cast<int>(i);
-        if (bus && name.size() > base.size() && name.compare(0, base.size(), base) == 0 &&
-            std::isdigit(static_cast<unsigned char>(name[base.size()]))) {
-            return static_cast<int>(i);
-        }
+        if (bus ? inBus(ports[i].name, port) : ports[i].name == port) return static_cast<int>(i);
     }
     return -1;
+}
+
+int GraphResolution::busWidth(std::string_view nodeId, std::string_view busPort, bool output) const {
+    const NodeResolution* view = node(nodeId);
+    if (!view) return 0;
+    const auto& ports = output ? view->outputs : view->inputs;
+    return static_cast<int>(std::count_if(ports.begin(), ports.end(), [&](const PortView& port) { return inBus(port.name, busPort); }));
 }
 
 }  // namespace isochron::ui

@@ -41,6 +41,8 @@ public:
     const NodeResolution* node(std::string_view id) const;
     /// Index of a port among the node's inputs or outputs; a bus end "group*" maps to its first port. -1 if none.
     int portIndex(std::string_view nodeId, std::string_view port, bool output) const;
+    /// How many ports a bus end "group*" stands for among the node's inputs or outputs (0 if none).
+    int busWidth(std::string_view nodeId, std::string_view busPort, bool output) const;
     /// Every problem, in the validator's order.
     const std::vector<GraphError>& problems() const { return problems_; }
     bool valid() const { return problems_.empty(); }
