@@ -278,6 +278,22 @@ std::string unsplitGraph(const std::string& source, const std::string& replica, 
 }
 
 // Every channel of the reports `prefix`.rankK.json delivered what it sent; returns the samples sent.
+/// An io.wav_file_sink node's body that records one float channel to `prefix`.wav.
+std::string wavSinkAt(const fs::path& prefix) {
+    return R"("type": "io.wav_file_sink", "params": {"channels": 1, "format": "float32", "path": ")" + prefix.string() + R"(.wav"})";
+}
+
+/// The run in one process and the parasplit run recorded the same `frames` samples; returns how many
+/// the run in one process recorded.
+sf_count_t checkSameRecording(const fs::path& alone, const fs::path& spread, sf_count_t frames) {
+    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
+    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
+    CHECK(aloneFrames == frames);
+    CHECK(spreadFrames == aloneFrames);
+    CHECK(spreadHash == aloneHash);
+    return aloneFrames;
+}
+
 /// Removes what a parasplit run wrote next to `prefix`: its WAV and the three ranks' reports.
 void removeRunFiles(const fs::path& prefix) {
     for (const char* suffix : {".wav", ".rank0.json", ".rank1.json", ".rank2.json"}) fs::remove(prefix.string() + suffix);
@@ -304,22 +320,15 @@ const std::string kNoise = R"("type": "generators.signal_generator", "params": {
 
 void checkSignalParasplit(const std::string& name, const std::string& splitParams, const std::string& replica) {
     const fs::path alone = tempPath(name + "-alone"), spread = tempPath(name + "-spread"), graphs = tempPath(name);
-    const auto wavSink = [](const fs::path& prefix) {
-        return R"("type": "io.wav_file_sink", "params": {"channels": 1, "format": "float32", "path": ")" + prefix.string() + R"(.wav"})";
-    };
-    std::ofstream(graphs.string() + "-unsplit.json") << unsplitGraph(kNoise, replica, wavSink(alone), "in0");
-    std::ofstream(graphs.string() + "-split.json") << parasplitGraph(kNoise, splitParams, replica, wavSink(spread), "in0");
+    std::ofstream(graphs.string() + "-unsplit.json") << unsplitGraph(kNoise, replica, wavSinkAt(alone), "in0");
+    std::ofstream(graphs.string() + "-split.json") << parasplitGraph(kNoise, splitParams, replica, wavSinkAt(spread), "in0");
     const Finished one = run(0, {graphs.string() + "-unsplit.json"});
     INFO(one.output);
     REQUIRE(one.status == 0);
     const Finished three = run(3, {graphs.string() + "-split.json", "--report", spread.string() + ".json"});
     INFO(three.output);
     REQUIRE(three.status == 0);
-    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
-    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
-    CHECK(aloneFrames == 2 * 48000);
-    CHECK(spreadFrames == aloneFrames);
-    CHECK(spreadHash == aloneHash);
+    const sf_count_t aloneFrames = checkSameRecording(alone, spread, 2 * 48000);
     // Two thirds of the windows cross to ranks 1 and 2, and two of the replicas' outputs to rank 2.
     CHECK(checkChannelsDelivered(spread) > static_cast<std::uint64_t>(aloneFrames));
     removeRunFiles(alone);
@@ -344,8 +353,7 @@ TEST_CASE("the parasplit sample on three ranks records what its filter records u
     // The sample's source and filter, with no split.
     std::ofstream(reference) << unsplitGraph(R"("type": "generators.signal_generator", "params": {"waveform": "noise", "rate": 48000, "duration": 4, "block": 4096})",
                                              R"("type": "filters.fir", "params": {"taps": 1023, "cutoff_hz": 4000, "method": "direct"})",
-                                             R"("type": "io.wav_file_sink", "params": {"channels": 1, "format": "float32", "path": ")" + alone.string() + R"(.wav"})",
-                                             "in0");
+                                             wavSinkAt(alone), "in0");
     const Finished one = run(0, {reference.string()});
     INFO(one.output);
     REQUIRE(one.status == 0);
@@ -353,11 +361,7 @@ TEST_CASE("the parasplit sample on three ranks records what its filter records u
     const Finished three = run(3, {sample, "--set", "recording.path=" + spread.string() + ".wav", "--report", spread.string() + ".json"});
     INFO(three.output);
     REQUIRE(three.status == 0);
-    const auto [aloneHash, aloneFrames] = sampleHash(alone.string() + ".wav");
-    const auto [spreadHash, spreadFrames] = sampleHash(spread.string() + ".wav");
-    CHECK(aloneFrames == 4 * 48000);
-    CHECK(spreadFrames == aloneFrames);
-    CHECK(spreadHash == aloneHash);
+    checkSameRecording(alone, spread, 4 * 48000);
     checkChannelsDelivered(spread);
     removeRunFiles(alone);
     removeRunFiles(spread);
