@@ -135,6 +135,7 @@ struct Level {
     std::string idOutside;   // that node's id in the level below
     fs::path file;           // canonical path ("" at the top)
     std::string where;       // " (in FILE)" for messages ("" at the top)
+    std::optional<int> partition;  // the subgraph node's partition, or the one it inherited: for nodes that name none
     std::map<std::string, std::map<std::string, json>> written;  // inner parameter values before overrides
     Overrides overrides;
     std::size_t next = 0;  // index of the next node to inline
@@ -219,6 +220,7 @@ private:
     void appendOperator(const Level& level, const NodeSpec& node) {
         NodeSpec copy = node;
         copy.id = level.prefix + node.id;
+        if (!copy.partition) copy.partition = level.partition;
         if (!level.prefix.empty()) resolvePaths(copy, [&](const std::string& param) { return folderOf(level, node.id, param); });
         flat_.nodes.push_back(std::move(copy));
     }
@@ -262,7 +264,9 @@ private:
             }
             passed[param->inner.front().node][param->inner.front().name] = Override{value, folderOf(level, node.id, name)};
         }
-        return open(std::move(inner), std::move(interface), flatId + "/", flatId, node.id, std::move(canonical), std::move(passed));
+        Level opened = open(std::move(inner), std::move(interface), flatId + "/", flatId, node.id, std::move(canonical), std::move(passed));
+        opened.partition = node.partition ? node.partition : level.partition;
+        return opened;
     }
 
     // The files of the levels from `again` up, then `again`: "a -> b -> a"; a cycle of thousands of

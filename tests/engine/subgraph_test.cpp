@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/subgraph.h"
@@ -177,6 +179,37 @@ TEST_CASE("subgraphs nest, and an exposed parameter passes through every level",
                       Catch::Contains("no node named 'n.pre'") && Catch::Contains("inside subgraph 'n' is set through the parameters it exposes: g"));
     feedScripts().clear();
     collections().clear();
+}
+
+TEST_CASE("a subgraph node's partition goes to every node inside that names none, at every level", "[graph][subgraph][partition]") {
+    Folder folder;
+    folder.write("parts/chain.isograph.json", kChain);
+    // `pre` names no partition, `pinned` names its own; `inner` nests the chain one level deeper.
+    folder.write("parts/outer.isograph.json", R"({"format": "isochron-graph/1",
+      "interface": {"inputs": {"x": "pre.in"}, "outputs": {"y": "pinned.out"}},
+      "nodes": [{"id": "pre", "type": "test.gain"}, {"id": "inner", "subgraph": "chain.isograph.json"},
+                {"id": "pinned", "type": "test.gain", "partition": 5}],
+      "edges": [{"from": "pre.out", "to": "inner.in"}, {"from": "inner.out", "to": "pinned.in"}]})");
+    const auto partitionsOf = [&](const std::string& outerFields) {
+        GraphSpec spec = parseGraph(R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "src", "type": "test.feed", "params": {"name": "s", "type": "scalar"}},
+          {"id": "n", "subgraph": "parts/outer.isograph.json")" + outerFields + R"(},
+          {"id": "out", "type": "test.collect", "params": {"name": "c"}, "partition": 1}],
+          "edges": [{"from": "src.out0", "to": "n.x"}, {"from": "n.y", "to": "out.in0"}]})");
+        spec.baseDirectory = folder.path;
+        std::vector<GraphError> errors;
+        ExpandedGraph expanded = expandSubgraphs(spec, testRegistry(), errors);
+        INFO(describe(errors));
+        REQUIRE(errors.empty());
+        std::map<std::string, std::optional<int>> partitions;
+        for (const NodeSpec& node : expanded.flat.nodes) partitions[node.id] = node.partition;
+        return partitions;
+    };
+    using Partitions = std::map<std::string, std::optional<int>>;
+    CHECK(partitionsOf(R"(, "partition": 3)") == Partitions{{"src", std::nullopt}, {"n/pre", 3}, {"n/inner/first", 3}, {"n/inner/second", 3},
+                                                           {"n/pinned", 5}, {"out", 1}});
+    CHECK(partitionsOf("") == Partitions{{"src", std::nullopt}, {"n/pre", std::nullopt}, {"n/inner/first", std::nullopt},
+                                         {"n/inner/second", std::nullopt}, {"n/pinned", 5}, {"out", 1}});
 }
 
 TEST_CASE("files that refer to each other are reported as a cycle", "[graph][subgraph][errors]") {

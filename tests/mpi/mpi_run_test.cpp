@@ -277,7 +277,6 @@ std::string unsplitGraph(const std::string& source, const std::string& replica, 
       {"id": "sink", )" + sink + R"(}], "edges": [{"from": "source.out", "to": "work.in"}, {"from": "work.out", "to": "sink.)" + sinkPort + R"("}]})";
 }
 
-// Every channel of the reports `prefix`.rankK.json delivered what it sent; returns the samples sent.
 /// An io.wav_file_sink node's body that records one float channel to `prefix`.wav.
 std::string wavSinkAt(const fs::path& prefix) {
     return R"("type": "io.wav_file_sink", "params": {"channels": 1, "format": "float32", "path": ")" + prefix.string() + R"(.wav"})";
@@ -299,6 +298,7 @@ void removeRunFiles(const fs::path& prefix) {
     for (const char* suffix : {".wav", ".rank0.json", ".rank1.json", ".rank2.json"}) fs::remove(prefix.string() + suffix);
 }
 
+// Every channel of the reports `prefix`.rankK.json delivered what it sent; returns the samples sent.
 std::uint64_t checkChannelsDelivered(const fs::path& prefix) {
     std::map<int, nlohmann::json> sentOn, receivedOn;
     for (int rank = 0; rank < 3; ++rank) {
@@ -522,4 +522,69 @@ TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the
     CHECK(finished.output.find("node 'recording': cannot start") != std::string::npos);
     fs::remove(tempPath("o.jsonl"));
     fs::remove(tempPath("l.jsonl"));
+}
+
+namespace {
+
+const std::string kSamples = std::string(ISOCHRON_SOURCE_DIR) + "/samples/";
+
+// The JSON lines a sample graph writes to `lines` when its event sink `sink` is sent there: run alone (ranks = 0) or on three ranks.
+std::string sampleLines(const std::string& graph, const std::string& sink, int ranks, const fs::path& lines) {
+    const Finished finished = run(ranks, {graph, "--set", sink + ".path=" + lines.string()});
+    INFO(finished.output);
+    REQUIRE(finished.status == 0);
+    std::string text = readText(lines);
+    fs::remove(lines);
+    return text;
+}
+
+std::size_t lineCount(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("the field sample: two arrays localizing on their ranks, fused on a third, give the positions of one process", "[mpi][field]") {
+    const std::string graph = kSamples + "scale-out-field-arrays.isograph.json";
+    const std::string alone = sampleLines(graph, "positions", 0, tempPath("field-alone.jsonl"));
+    const std::string spread = sampleLines(graph, "positions", 3, tempPath("field-spread.jsonl"));
+    CHECK(lineCount(alone) == 5);  // the recordings' five sounds, each heard by both arrays
+    CHECK(spread == alone);
+}
+
+TEST_CASE("the fine-grid localizer sample split over two ranks gives the bearings of one unsplit localizer", "[mpi][field][parasplit]") {
+    const std::string graph = kSamples + "parasplit-fine-grid-localizer.isograph.json";
+    // The reference: the same graph with one localizer given every detection (no split, no merge).
+    nlohmann::json unsplit = nlohmann::json::parse(readText(graph));
+    auto& nodes = unsplit["nodes"];
+    nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [](const nlohmann::json& n) {
+                    for (const char* gone : {"split", "cut1", "grid1", "merge"}) if (n["id"] == gone) return true;
+                    return false;
+                }), nodes.end());
+    for (auto& node : nodes) {
+        node.erase("partition");
+        if (!node.contains("params")) continue;
+        if (node["params"].contains("path")) {
+            const std::string path = node["params"]["path"];
+            if (path.starts_with("data/")) node["params"]["path"] = kSamples + path;
+        }
+        if (node["params"].contains("geometry")) node["params"]["geometry"] = kSamples + node["params"]["geometry"].get<std::string>();
+    }
+    nlohmann::json edges = nlohmann::json::array();
+    for (const auto& edge : unsplit["edges"]) {
+        const std::string from = edge["from"], to = edge["to"];
+        if (from == "detector.events") edges.push_back({{"from", from}, {"to", "cut0.control"}});
+        else if (from == "grid0.bearings") edges.push_back({{"from", from}, {"to", "bearings.in"}});
+        else if (from.starts_with("split.") || from.starts_with("cut1.") || to.starts_with("cut1.") || from.starts_with("grid1.") ||
+                 from.starts_with("merge."))
+            continue;
+        else edges.push_back(edge);
+    }
+    unsplit["edges"] = edges;
+    const fs::path reference = tempPath("fine-grid-unsplit.json");
+    std::ofstream(reference) << unsplit.dump();
+
+    const std::string expected = sampleLines(reference.string(), "bearings", 0, tempPath("fine-grid-unsplit.jsonl"));
+    CHECK(lineCount(expected) == 5);
+    CHECK(sampleLines(graph, "bearings", 0, tempPath("fine-grid-alone.jsonl")) == expected);
+    CHECK(sampleLines(graph, "bearings", 3, tempPath("fine-grid-spread.jsonl")) == expected);
+    fs::remove(reference);
 }
