@@ -42,6 +42,11 @@ class GraphDocument : public QObject {
     /// Notes on the canvas: [{text, x, y, width, height}], saved in the file's "editor" field.
     Q_PROPERTY(QVariantList notes READ notes NOTIFY graphFieldsChanged)
     Q_PROPERTY(int nodeCount READ nodeCount NOTIFY structureChanged)
+    /// The partitions nodes are in, for mpirun (docs/scale-out.md): [{partition, nodes}] by partition,
+    /// nodes without one counted in 0; empty while no node names a partition.
+    Q_PROPERTY(QVariantList partitions READ partitions NOTIFY revisionChanged)
+    /// The largest partition setPartitionOfSelection takes.
+    Q_PROPERTY(int maxPartition READ maxPartition CONSTANT)
     /// Counts every change (edits, undo/redo, moves, also the transient ones of a drag), for QML
     /// bindings that depend on the whole graph.
     Q_PROPERTY(int revision READ revision NOTIFY revisionChanged)
@@ -70,6 +75,8 @@ public:
     QVariantMap schedulerParams() const;
     QVariantList notes() const;
     int nodeCount() const { return static_cast<int>(store_.spec().nodes.size()); }
+    QVariantList partitions() const;
+    static int maxPartition() { return kMaxEditorPartition; }
     int revision() const { return revision_; }
     /// Whether the engine's validator finds no problem.
     bool valid();
@@ -146,6 +153,11 @@ public:
     /// Give an output its own QoS graph (points as qosOf gives them). Returns why not, or empty.
     Q_INVOKABLE QString setQos(const QString& nodeId, const QVariantList& points);
     /// Give a node a new id; returns why not (taken, not an identifier) or empty.
+    /// The selected nodes run in `partition` (the rank under mpirun; -1: none, i.e. 0): one undo
+    /// step. "" or why not (graph_document_partitions.cpp).
+    Q_INVOKABLE QString setPartitionOfSelection(int partition);
+    /// The largest partition the editor sets (the keyboard reaches 0-9, the inspector more).
+    static constexpr int kMaxEditorPartition = 1023;
     Q_INVOKABLE QString renameNode(const QString& nodeId, const QString& newId);
     void setGraphName(const QString& name);
     void setDescription(const QString& text);

@@ -35,7 +35,7 @@ QHash<int, QByteArray> NodeListModel::roleNames() const {
             {XRole, "posX"},        {YRole, "posY"},            {WidthRole, "boxWidth"},      {HeightRole, "boxHeight"},
             {InputsRole, "inputs"}, {OutputsRole, "outputs"},   {ProblemsRole, "problems"},   {StatusRole, "status"},
             {StatusTextRole, "statusText"}, {SelectedRole, "selected"}, {CommentRole, "comment"}, {KnownRole, "known"},
-            {SkewTextRole, "skewText"}};
+            {SkewTextRole, "skewText"}, {PartitionRole, "partition"}};
 }
 
 QVariantList NodeListModel::portList(const NodeSpec& node, bool outputs) const {
@@ -117,6 +117,7 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const {
             return run != runStates_.cend() ? run->skew : QString();
         }
         case SelectedRole: return selection_.hasNode(id);
+        case PartitionRole: return node.partition.value_or(-1);
         case CommentRole:
             return node.extra.contains("comment") && node.extra["comment"].is_string()
                        ? QString::fromStdString(node.extra["comment"].get<std::string>())

@@ -43,6 +43,7 @@ public:
         CommentRole,
         KnownRole,
         SkewTextRole,
+        PartitionRole,
     };
 
     NodeListModel(GraphStore& store, ResolutionCache& resolution, Selection& selection, QObject* parent = nullptr);

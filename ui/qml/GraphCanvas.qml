@@ -491,6 +491,54 @@ FocusScope {
         }
     }
 
+    Rectangle {  // the partitions in use, their colours and the mpirun that runs them (docs/scale-out.md)
+        id: partitionLegend
+        objectName: "partitionLegend"
+        readonly property var partitions: canvas.document.partitions
+        visible: partitions.length > 0
+        z: 5
+        anchors.left: parent.left
+        anchors.bottom: parent.bottom
+        anchors.margins: 12
+        width: legendColumn.implicitWidth + 20
+        height: legendColumn.implicitHeight + 14
+        radius: 6
+        color: Theme.panel
+        border.color: Theme.border
+        opacity: 0.94
+        Column {
+            id: legendColumn
+            x: 10; y: 7
+            spacing: 3
+            Text {
+                objectName: "partitionLegendTitle"
+                readonly property var last: partitionLegend.partitions.length ? partitionLegend.partitions[partitionLegend.partitions.length - 1] : null
+                text: last ? qsTr("Partitions: mpirun -np %1").arg(last.partition + 1) : ""
+                font.pixelSize: Theme.smallFontSize
+                font.bold: true
+                color: Theme.text
+            }
+            Repeater {
+                model: partitionLegend.partitions
+                delegate: Row {
+                    required property var modelData
+                    spacing: 6
+                    Rectangle { width: 10; height: 10; radius: 2; y: 2; color: Theme.partitionColor(modelData.partition) }
+                    Text {
+                        text: (modelData.nodes === 1 ? qsTr("rank %1: 1 node") : qsTr("rank %1: %2 nodes").arg("%1").arg(modelData.nodes)).arg(modelData.partition)
+                        font.pixelSize: Theme.smallFontSize
+                        color: Theme.textDim
+                    }
+                }
+            }
+            Text {
+                text: qsTr("Alt+0…9 sets the selection's rank, Alt+− clears it")
+                font.pixelSize: Theme.smallFontSize - 1
+                color: Theme.textFaint
+            }
+        }
+    }
+
     Minimap {  // only while part of the graph is out of view; faint over nodes until pointed at
         id: minimap
         objectName: "minimap"
@@ -655,8 +703,27 @@ FocusScope {
             text: qsTr("Ungroup"); onTriggered: canvas.document.ungroup(nodeMenu.nodeId)
         }
         MenuSeparator {}
+        AppMenu {
+            id: partitionMenu
+            objectName: "partitionMenu"
+            title: qsTr("Run on rank (partition)")
+            MenuItem { text: qsTr("None: rank 0 (Alt+−)"); onTriggered: canvas.setPartitionFromMenu(-1) }
+            MenuItem { text: qsTr("Rank 0 (Alt+0)"); onTriggered: canvas.setPartitionFromMenu(0) }
+            MenuItem { text: qsTr("Rank 1 (Alt+1)"); onTriggered: canvas.setPartitionFromMenu(1) }
+            MenuItem { text: qsTr("Rank 2 (Alt+2)"); onTriggered: canvas.setPartitionFromMenu(2) }
+            MenuItem { text: qsTr("Rank 3 (Alt+3)"); onTriggered: canvas.setPartitionFromMenu(3) }
+        }
+        MenuSeparator {}
         MenuItem { text: qsTr("Delete"); onTriggered: canvas.document.deleteSelection() }
     }
+
+    // The node the menu was opened on, with the rest of the selection if it is part of it, goes to `partition`.
+    function setPartitionFromMenu(partition) {
+        const id = nodeMenu.nodeId
+        if (!document.selection.hasNode(id)) document.selection.selectNode(id, false)
+        showRefusal(document.setPartitionOfSelection(partition))
+    }
+    function showRefusal(why) { if (why.length > 0) toast.show(why, Qt.point(width / 2, height / 2)) }
 
     Keys.onPressed: (event) => {
         const step = (event.modifiers & Qt.ShiftModifier) ? Theme.gridStep * 5 : Theme.gridStep
@@ -672,6 +739,11 @@ FocusScope {
         else if (event.key === Qt.Key_Right) { panX -= 60; event.accepted = true }
         else if (event.key === Qt.Key_Up) { panY += 60; event.accepted = true }
         else if (event.key === Qt.Key_Down) { panY -= 60; event.accepted = true }
+        else if ((event.modifiers & Qt.AltModifier) && document.selection.nodeCount > 0
+                 && ((event.key >= Qt.Key_0 && event.key <= Qt.Key_9) || event.key === Qt.Key_Minus)) {
+            showRefusal(document.setPartitionOfSelection(event.key === Qt.Key_Minus ? -1 : event.key - Qt.Key_0))
+            event.accepted = true
+        }
         else if (event.key === Qt.Key_N && event.modifiers === Qt.NoModifier) {
             const p = viewCentre()
             document.addNote(p.x, p.y, "")

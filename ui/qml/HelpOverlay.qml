@@ -48,6 +48,7 @@ Popup {
             ["Ctrl+L", qsTr("auto-layout (selection or whole graph)")],
             ["Ctrl+G", qsTr("group the selection into a subgraph file")],
             ["Ctrl+Shift+G", qsTr("ungroup the selected subgraph node")],
+            ["Alt+0 … Alt+9 / Alt+−", qsTr("run the selection on that rank under mpirun (its partition) / on none")],
             ["Double-click a subgraph node", qsTr("open its file in a new window")],
             ["G", qsTr("snap to grid on/off")]]},
         {title: qsTr("Files and running"), items: [

@@ -185,6 +185,29 @@ Rectangle {
                             }
                         }
                     }
+                    SectionLabel { text: qsTr("Partition") }
+                    RowLayout {
+                        spacing: 8
+                        Rectangle { width: 12; height: 12; radius: 2; visible: partitionBox.value >= 0; color: Theme.partitionColor(partitionBox.value) }
+                        SpinBox {
+                            id: partitionBox
+                            objectName: "partitionBox"
+                            from: -1
+                            to: inspector.document.maxPartition
+                            editable: true
+                            value: inspector.node.partition === undefined ? -1 : inspector.node.partition
+                            textFromValue: (value) => value < 0 ? qsTr("none") : qsTr("rank %1").arg(value)
+                            valueFromText: (text) => { const n = parseInt(text.replace(/[^0-9]/g, "")); return isNaN(n) ? -1 : n }
+                            onValueModified: inspector.document.setPartitionOfSelection(value)
+                        }
+                        Text {
+                            Layout.fillWidth: true
+                            wrapMode: Text.WordWrap
+                            text: qsTr("The rank that runs this node under mpirun (docs/scale-out.md); in one process it is ignored.")
+                            font.pixelSize: Theme.smallFontSize
+                            color: Theme.textDim
+                        }
+                    }
                     SectionLabel { text: qsTr("Note") }
                     TextArea {
                         id: commentField

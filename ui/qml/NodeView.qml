@@ -1,6 +1,7 @@
 // One node on the canvas: title bar with status badge (and, while running and after, the skew between a
 // multi-input node's inputs), typed port rows, selection outline.
-// Dragging the body moves the selection; dragging a port draws a wire (see GraphCanvas).
+// Dragging the body moves the selection; dragging a port draws a wire (see GraphCanvas). A node with a
+// partition (the rank that runs it under mpirun) is edged in the partition's colour with a "rank k" pill.
 import QtQuick
 import QtQuick.Controls
 import Isochron.Ui
@@ -24,6 +25,7 @@ Item {
     required property bool selected
     required property string comment
     required property bool known
+    required property int partition
     property Item host
 
     x: posX
@@ -42,8 +44,10 @@ Item {
         anchors.fill: parent
         radius: 7
         color: Theme.nodeBody
-        border.width: node.selected ? 2 : 1
-        border.color: node.selected ? Theme.selection : (node.status === "error" ? Qt.rgba(0.94, 0.27, 0.27, 0.8) : Theme.nodeBorder)
+        border.width: node.selected || node.partition >= 0 ? 2 : 1
+        border.color: node.selected ? Theme.selection
+                      : node.status === "error" ? Qt.rgba(0.94, 0.27, 0.27, 0.8)
+                      : node.partition >= 0 ? Theme.partitionColor(node.partition) : Theme.nodeBorder
     }
     Rectangle {  // title bar
         x: 1; y: 1
@@ -60,12 +64,31 @@ Item {
         }
         Text {
             x: 18; anchors.verticalCenter: parent.verticalCenter
-            width: parent.width - 44 - (skewPill.visible ? skewPill.width + 4 : 0)
+            width: parent.width - 44 - (skewPill.visible ? skewPill.width + 4 : 0) - (partitionPill.visible ? partitionPill.width + 4 : 0)
             text: node.nodeId
             font.pixelSize: Theme.fontSize
             font.bold: true
             color: Theme.text
             elide: Text.ElideRight
+        }
+        Rectangle {  // the partition: which rank runs the node under mpirun
+            id: partitionPill
+            objectName: "partitionPill"
+            visible: node.partition >= 0
+            anchors.right: skewPill.visible ? skewPill.left : badge.left; anchors.rightMargin: 5
+            anchors.verticalCenter: parent.verticalCenter
+            width: partitionLabel.implicitWidth + 10
+            height: 16
+            radius: 8
+            color: Theme.partitionColor(node.partition)
+            Text {
+                id: partitionLabel
+                anchors.centerIn: parent
+                text: qsTr("rank %1").arg(node.partition)
+                font.pixelSize: 9
+                font.bold: true
+                color: "white"
+            }
         }
         Rectangle {  // skew between the inputs while running
             id: skewPill

@@ -50,6 +50,12 @@ QtObject {
     }
 
     /// Colour of a node's run or problem state.
+    // A partition's colour on the canvas (the rank that runs it under mpirun): distinct for 0-7, then repeating.
+    function partitionColor(partition) {
+        const colors = ["#0ea5e9", "#f97316", "#22c55e", "#e11d48", "#a855f7", "#eab308", "#14b8a6", "#64748b"]
+        return partition < 0 ? "transparent" : colors[partition % colors.length]
+    }
+
     function statusColor(status) {
         switch (status) {
         case "error": case "failed": return error
