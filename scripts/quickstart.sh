@@ -20,6 +20,8 @@ packages=(
   # Clang: libFuzzer targets (tests/fuzz) with its fuzzer and sanitizer runtimes, and a plugin built
   # with another compiler and C++ library than the host (tests/plugins/toolchain_test.sh).
   clang libclang-rt-14-dev libc++-dev libc++abi-dev
+  # valgrind memcheck over the sample graphs (tests/samples/memcheck_samples.sh): uninitialised reads.
+  valgrind
   # The editor (Qt 6 Quick) and its headless tests: offscreen Quick Tests, a smoke test under Xvfb.
   qt6-base-dev qt6-declarative-dev qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-templates qml6-module-qtquick-layouts
