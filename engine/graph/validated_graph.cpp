@@ -324,7 +324,12 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         if (settled) pending.insert(pending.end(), targetsOf[static_cast<std::size_t>(n)].begin(), targetsOf[static_cast<std::size_t>(n)].end());
     }
 
-    // Every edge must carry a concrete type its input accepts.
+    // Every edge must carry a concrete type its input accepts. An output whose type is unknown is
+    // reported once, and not at all when its node was already refused (a source whose type a bad
+    // parameter was to give: that parameter's error says it).
+    std::set<std::string> refusedNodes;
+    for (const GraphError& e : errors) refusedNodes.insert(e.node);
+    std::set<std::pair<int, int>> unknownOutputsReported;
     for (std::size_t i = 0; i < result.edges.size(); ++i) {
         const ValidatedEdge& e = result.edges[i];
         ValidatedNode& source = result.nodes[e.fromNode];
@@ -334,6 +339,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         std::string from = source.id + "." + source.outputs[e.fromPort].name;
         std::string to = target.id + "." + target.inputs[e.toPort].name;
         if (!produced.isConcrete()) {
+            if (refusedNodes.count(source.id) || !unknownOutputsReported.insert({e.fromNode, e.fromPort}).second) continue;
             // Its type follows an input: unconnected, or fed by an output of unknown type (a loop).
             const int in = typeSource(source, source.outputs[e.fromPort]);
             const bool fed = in >= 0 && edgeInto.count({e.fromNode, in});

@@ -20,8 +20,10 @@ namespace {
 /// The recorded stream `name` of `store` (else ArchiveError).
 ArchivedStreamInfo recordedStream(ArchiveStore& store, const std::string& name) {
     const std::optional<ArchivedStreamInfo> info = store.stream(name);
-    if (!info) throw ArchiveError("archive '" + store.path() + "' holds no stream '" + name + "'");
-    return *info;
+    if (info) return *info;
+    std::string held;
+    for (const ArchivedStreamInfo& stream : store.streams()) held += (held.empty() ? "" : ", ") + stream.name;
+    throw ArchiveError("archive '" + store.path() + "' holds no stream '" + name + "' (" + (held.empty() ? "it holds none" : "it holds: " + held) + ")");
 }
 
 /// What the replay's outputs carry: signal<f32>, or for an item stream the kind of its first stored
@@ -168,7 +170,7 @@ OperatorDescriptor archiveSourceDescriptor() {
     d.outputs = {PortSpec{"out", PortType::any(), "channel k of the stream (an item stream: its items, on out0)", false, "channels", "", "type"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to read"},
-        ParamSpec{"stream", ParamKind::String, std::string(), {}, {}, "", "name of the recorded signal stream"},
+        ParamSpec{"stream", ParamKind::String, std::string(), {}, {}, "", "name of the recorded stream (signal, event or scalar)"},
         ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 0.0, 1024.0, "",
                   "outputs: the stream's first N channels; 0 = as many as the stream has (read from the archive); an item stream has 1"},
         ParamSpec{"type", ParamKind::Choice, std::string("auto"), {}, {}, "",
@@ -180,14 +182,16 @@ OperatorDescriptor archiveSourceDescriptor() {
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
     d.create = [] { return std::make_unique<ArchiveSource>(); };
     d.deriveParams = [](ParamSet& params) {
-        if (params.getInt("channels") != 0 && params.getString("type") != "auto") return;
+        const bool readChannels = params.getInt("channels") == 0, readType = params.getString("type") == "auto";
+        if (!readChannels && !readType) return;
         try {
             ArchiveStore store(params.getString("path"), ArchiveAccess::Read);
             const ArchivedStreamInfo info = recordedStream(store, params.getString("stream"));
             if (params.getInt("channels") == 0) params.set("channels", static_cast<std::int64_t>(info.channels));
             if (params.getString("type") == "auto") params.set("type", replayedType(store, info));
         } catch (const ArchiveError& e) {
-            throw ParameterError("path", std::string(e.what()) + " (channels 0 and type auto are read from the archive)");
+            const std::string read = readChannels && readType ? "channels 0 and type auto are" : readChannels ? "channels 0 is" : "type auto is";
+            throw ParameterError("path", std::string(e.what()) + " (" + read + " read from the archive)");
         }
     };
     return d;
