@@ -233,7 +233,7 @@ TEST_CASE("the timeline shows what io.archive_sink recorded from wires the edito
     // Replay an interval of a lane through the graph: the source takes over the recorded output's
     // wires (not its recorder's), in one undo step.
     const std::string recorded = text(document);
-    const QString replay = document.replayArchive(archive, "feed.out0", 1, 0.5, 1.0, 0, 0);
+    const QString replay = document.replayArchive(archive, "feed.out0", "signal<f32>", 1, 0.5, 1.0, 0, 0);
     REQUIRE(replay == "replay_feed_out0");
     const NodeSpec* source = document.spec().findNode("replay_feed_out0");
     REQUIRE(source != nullptr);
@@ -252,7 +252,21 @@ TEST_CASE("the timeline shows what io.archive_sink recorded from wires the edito
     CHECK(document.selection()->nodes() == QStringList{"replay_feed_out0"});
     document.undo();
     CHECK(text(document) == recorded);
-    CHECK(document.replayArchive(archive, "feed.out0", 1, 0.5, 0, 0, 0).isEmpty());  // an empty interval
+    CHECK(document.replayArchive(archive, "feed.out0", "signal<f32>", 1, 0.5, 0, 0, 0).isEmpty());  // an empty interval
+
+    // An event lane replays as events, on out0, taking over the event output's wire.
+    CHECK(role("feed_2.out0", ArchiveTimelineModel::ItemKindRole) == "event");
+    CHECK(role("feed.out0", ArchiveTimelineModel::ItemKindRole) == "");
+    const QString events = document.replayArchive(archive, "feed_2.out0", "event", 1, 0.0, 3.0, 0, 0);
+    REQUIRE(events == "replay_feed_2_out0");
+    CHECK(document.spec().findNode("replay_feed_2_out0")->params.at("type") == "event");
+    CHECK(has(EdgeSpec{"replay_feed_2_out0", "out0", "c", "in"}));
+    CHECK(has(EdgeSpec{"feed_2", "out0", "record_feed_2_out0", "in0"}));
+    CHECK(document.valid());
+    document.undo();
+    CHECK(text(document) == recorded);
+    CHECK(document.replayArchive(archive, "feed_2.out0", "time_range", 1, 0.0, 3.0, 0, 0).isEmpty());
+    CHECK(document.lastError().contains("time_range"));
 
     // The timeline reads the file as stored: a missing file is an error, the lanes stay empty.
     model.open(folder.filePath("no-such.sqlite"));
@@ -275,7 +289,7 @@ TEST_CASE("recording a bus wire records all its ports as the channels of one str
     CHECK(events == "record_tracker_events");
     CHECK(document.valid());
     // Replaying the recorded bus takes over the bus wire, not the recorder's.
-    const QString replay = document.replayArchive("/tmp/elsewhere/localize-file.archive.sqlite", "source.out", 4, 1.0, 0.5, 0, 0);
+    const QString replay = document.replayArchive("/tmp/elsewhere/localize-file.archive.sqlite", "source.out", "signal<f32>", 4, 1.0, 0.5, 0, 0);
     REQUIRE(replay == "replay_source_out");
     CHECK(document.spec().findNode("replay_source_out")->params.at("path") == "/tmp/elsewhere/localize-file.archive.sqlite");
     CHECK(document.spec().edges.back() == EdgeSpec{"replay_source_out", "out*", "stft", "in*"});

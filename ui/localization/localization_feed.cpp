@@ -1,8 +1,13 @@
 #include "ui/localization/localization_feed.h"
 
+#include <QFileInfo>
+#include <QUrl>
+
+#include <algorithm>
 #include <cmath>
 
 #include "nodes/io/item_tap.h"
+#include "ui/localization/archived_bearings.h"
 
 namespace isochron::ui {
 namespace {
@@ -17,8 +22,25 @@ double secondsOf(std::int64_t index, const SampleRange& range) {
 
 }  // namespace
 
+constexpr double kLiveHistorySeconds = 30;  // BearingEventModel's default: marks fade over the last 30 s
+
+/// One openPast: filled on the reader thread, taken over on the UI thread.
+struct LocalizationFeed::PastReading {
+    std::string path, stream;
+    double from = 0, to = 0;
+    std::vector<BearingEvent> events;
+    QString error;
+};
+
 LocalizationFeed::LocalizationFeed(QObject* parent) : QObject(parent) {}
-LocalizationFeed::~LocalizationFeed() = default;
+
+LocalizationFeed::~LocalizationFeed() {
+    if (pastReader_) {
+        pastReader_->disconnect(this);
+        pastReader_->wait();  // a read is bounded by the interval; it must not outlive the feed
+        delete pastReader_;
+    }
+}
 
 QVariantList LocalizationFeed::arrays() const {
     QVariantList list;
@@ -33,11 +55,16 @@ void LocalizationFeed::setOutputs(LocalizationOutputs outputs) {
                       outputs.triangulation == outputs_.triangulation && outputs.arrayPoses == outputs_.arrayPoses;
     outputs_ = std::move(outputs);
     if (same) return;
-    if (!taps_.bearings) beginRun();  // another graph: the last run's events are not its own
+    if (!taps_.bearings && past_.isEmpty()) beginRun();  // another graph: the last run's events are not its own
     Q_EMIT outputsChanged();
 }
 
 void LocalizationFeed::beginRun() {
+    clearShown();
+    if (!past_.isEmpty()) closePast();
+}
+
+void LocalizationFeed::clearShown() {
     events_.clear();
     tracks_.clear();
     positions_.clear();
@@ -138,7 +165,62 @@ std::vector<float> LocalizationFeed::clipOf(int row, int mic, double& rateHz) co
     return audio_.extract(e.startSeconds, e.endSeconds, mic);
 }
 
+void LocalizationFeed::openPast(const QString& pathOrUrl, const QString& stream, double fromSeconds, double toSeconds) {
+    auto reading = std::make_shared<PastReading>();
+    const QString local = pathOrUrl.startsWith(QStringLiteral("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
+    reading->path = QFileInfo(local).absoluteFilePath().toStdString();
+    reading->stream = stream.toStdString();
+    reading->from = fromSeconds;
+    reading->to = toSeconds;
+    if (pastReader_) pastReader_->disconnect(this);  // the newest request wins; the older read ends unheard
+    pastReader_ = QThread::create([reading] {
+        try {
+            reading->events = readArchivedBearings(reading->path, reading->stream, reading->from, reading->to);
+        } catch (const std::exception& e) {
+            reading->error = QString::fromStdString(e.what());
+        }
+    });
+    QThread* reader = pastReader_;
+    connect(reader, &QThread::finished, reader, &QObject::deleteLater);
+    connect(reader, &QThread::finished, this, [this, reading] { showPast(reading); });
+    reader->start();
+    Q_EMIT pastChanged();
+}
+
+void LocalizationFeed::showPast(const std::shared_ptr<PastReading>& reading) {
+    pastReader_ = nullptr;
+    if (!reading->error.isEmpty()) {
+        Q_EMIT pastChanged();
+        Q_EMIT pastOpened(reading->error);
+        return;
+    }
+    clearShown();
+    const QString file = QString::fromStdString(reading->path);
+    past_ = tr("%1 · %2 · %3 – %4 s")
+                .arg(QFileInfo(file).fileName(), QString::fromStdString(reading->stream))
+                .arg(reading->from, 0, 'f', 3)
+                .arg(reading->to, 0, 'f', 3);
+    pastPath_ = file;
+    // Every event of the interval stays visible: the marks fade over the whole interval, not the last 30 s.
+    events_.setHistorySeconds(std::max(kLiveHistorySeconds, reading->to - reading->from));
+    events_.append(reading->events);
+    Q_EMIT pastChanged();
+    Q_EMIT outputsChanged();
+    Q_EMIT pastOpened(QString());
+}
+
+void LocalizationFeed::closePast() {
+    if (past_.isEmpty()) return;
+    past_.clear();
+    pastPath_.clear();
+    clearShown();
+    events_.setHistorySeconds(kLiveHistorySeconds);
+    Q_EMIT pastChanged();
+    Q_EMIT outputsChanged();
+}
+
 QString LocalizationFeed::play(int row, int mic) {
+    if (!past_.isEmpty()) return tr("Past events have no audio here: replay the recorded audio through the graph to hear it");
     double rate = 0;
     std::vector<float> clip = clipOf(row, mic, rate);
     if (clip.empty()) return tr("No audio is held for this event (only the first array's recent events can be played)");
