@@ -257,8 +257,8 @@ TEST_CASE("the timeline shows what io.archive_sink recorded from wires the edito
     // An event lane replays as events, on out0, taking over the event output's wire.
     CHECK(role("feed_2.out0", ArchiveTimelineModel::ItemKindRole) == "event");
     CHECK(role("feed.out0", ArchiveTimelineModel::ItemKindRole) == "");
-    const QString events = document.replayArchive(archive, "feed_2.out0", "event", 1, 0.0, 3.0, 0, 0);
-    REQUIRE(events == "replay_feed_2_out0");
+    const QString eventReplay = document.replayArchive(archive, "feed_2.out0", "event", 1, 0.0, 3.0, 0, 0);
+    REQUIRE(eventReplay == "replay_feed_2_out0");
     CHECK(document.spec().findNode("replay_feed_2_out0")->params.at("type") == "event");
     CHECK(has(EdgeSpec{"replay_feed_2_out0", "out0", "c", "in"}));
     CHECK(has(EdgeSpec{"feed_2", "out0", "record_feed_2_out0", "in0"}));

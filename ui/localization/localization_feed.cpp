@@ -80,12 +80,17 @@ void LocalizationFeed::attach(LocalizationChannels channels) {
 }
 
 void LocalizationFeed::drain(bool running) {
-    if (running && sinceDrain_.isValid()) events_.advance(static_cast<double>(sinceDrain_.restart()) / 1000.0);
+    // While past events are shown the taps are still emptied (their rings must not fill), into nothing.
+    const bool live = past_.isEmpty();
+    if (running && sinceDrain_.isValid()) {
+        const double wallSeconds = static_cast<double>(sinceDrain_.restart()) / 1000.0;
+        if (live) events_.advance(wallSeconds);
+    }
     bool audioArrived = false;
     if (taps_.audio) {
         while (auto tapped = taps_.audio->pop()) {
             const Item& item = tapped->item;
-            if (item.kind() != ItemKind::Signal || item.sampleType() != SampleType::Float32) continue;
+            if (!live || item.kind() != ItemKind::Signal || item.sampleType() != SampleType::Float32) continue;
             const SampleRange range = item.range();
             std::vector<float> samples;
             samples.reserve(static_cast<std::size_t>(range.length));
@@ -110,7 +115,7 @@ void LocalizationFeed::drain(bool running) {
             e.array = tapped->port;
             arrived.push_back(e);
         }
-        events_.append(arrived);
+        if (live) events_.append(arrived);
     }
     std::vector<TrackPoint> points;
     if (taps_.tracks) {
@@ -133,12 +138,12 @@ void LocalizationFeed::drain(bool running) {
                                   tapped->port, attribute(*record, "steady", 0) > 0});
         }
     }
-    tracks_.append(points, background);
+    if (live) tracks_.append(points, background);
     bool positionsArrived = false;
     if (taps_.positions) {
         while (auto tapped = taps_.positions->pop()) {
             const EventRecord* record = tapped->item.event();
-            if (!record) continue;
+            if (!record || !live) continue;
             const SampleRange range = tapped->item.range();
             positions_.push_back({secondsOf(range.start, range), secondsOf(range.end(), range), attribute(*record, "x_m", 0),
                                   attribute(*record, "y_m", 0), attribute(*record, "residual_m", 0)});

@@ -78,7 +78,8 @@ public:
     void beginRun();
     /// The running engine's tap channels (null for taps the graph has no use for).
     void attach(LocalizationChannels channels);
-    /// Take everything the taps hold; while `running`, the event clock moves on with wall time.
+    /// Take everything the taps hold; while `running`, the event clock moves on with wall time. While
+    /// past events are shown, what the taps hold is dropped (a run that started meanwhile ends them).
     void drain(bool running);
     /// The run ended: drop the channels (after a last drain).
     void detach();
