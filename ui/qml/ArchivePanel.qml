@@ -56,8 +56,9 @@ Rectangle {
     }
     /// x of time `t` (seconds) in a lane `width` wide.
     function xOf(t, width) { return (t - timeline.axisStart) / span * width }
-    /// Time (seconds) at x in a lane `width` wide, within the axis.
-    function timeAt(x, width) { return timeline.axisStart + Math.max(0, Math.min(1, x / width)) * span }
+    /// Time (seconds) at x in a lane `width` wide, within the axis; within 4 px of either end, that end
+    /// (the axis begins at the first stored instant, an event's tick sits on the edge: a drag from there takes it).
+    function timeAt(x, width) { return timeline.axisStart + (x <= 4 ? 0 : x >= width - 4 ? 1 : x / width) * span }
     function timeText(t) { return span >= 600 ? (t / 60).toFixed(1) + " min" : t.toFixed(span >= 20 ? 0 : span >= 2 ? 1 : 2) + " s" }
 
     ArchiveTimelineModel { id: timeline }
