@@ -299,6 +299,20 @@ TestCase {
         const live = recordTrackerEvents(archive)
         const panel = archivePanelOn(archive)
         const scrub = laneScrub(panel, "tracker.events")
+        // An interval between two events holds none: refused, saying so, and the view stays live.
+        const ticks = panel.timeline.data(panel.timeline.index(0, 0), Qt.UserRole + 14)
+        const between = (t) => panel.xOf(t, scrub.width)
+        const a = between(ticks[0]) + 8, b = between(ticks[1]) - 8
+        verify(b - a > 20, "room between the first two ticks")
+        mouseDrag(scrub, a, scrub.height / 2, b - a, 0)
+        mouseClick(findChild(panel, "showPastButton"))
+        const errorBox = findChild(window, "errorBox")
+        tryVerify(() => errorBox.opened, 20000, "the error is shown")
+        verify(errorBox.informativeText.indexOf("holds no events from") >= 0, errorBox.informativeText)
+        compare(window.runController.localization.past, "")
+        compare(window.bottomTab, 5)
+        errorBox.close()
+
         mouseDrag(scrub, 2, scrub.height / 2, scrub.width - 4, 0)  // from 2 px in: the edge snaps to the first event
         const show = findChild(panel, "showPastButton")
         verify(show.visible && show.enabled, "an event lane can be shown in the Localization tab")
