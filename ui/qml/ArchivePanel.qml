@@ -40,7 +40,8 @@ Rectangle {
 
     function replayChosen() {
         if (!canReplay) return
-        replayRequested(timeline.path, chosenStream, chosenKind === "signal" ? "signal<f32>" : chosenItemKind, chosenChannels, intervalFrom, intervalTo - intervalFrom)
+        const duration = Math.round((intervalTo - intervalFrom) * 1000) / 1000  // 2.312, not 2.3120000000000003
+        replayRequested(timeline.path, chosenStream, chosenKind === "signal" ? "signal<f32>" : chosenItemKind, chosenChannels, intervalFrom, duration)
     }
     function showChosenInLocalization() { if (canShowPast) showPastRequested(timeline.path, chosenStream, intervalFrom, intervalTo) }
 

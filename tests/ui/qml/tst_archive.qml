@@ -256,6 +256,8 @@ TestCase {
         const replay = "replay_tracker_events"
         compare(document.operatorOf(replay).typeName, "io.archive_source")
         compare(document.parametersOf(replay).find(p => p.name === "type").value, "event")
+        const duration = document.parametersOf(replay).find(p => p.name === "duration").value
+        verify(/^\d+(\.\d{1,3})?$/.test(String(duration)), "to the millisecond: " + duration)
         compare(document.edges.wireInto("events", "in").fromNode, replay)  // the replay stands in for tracker.events
         verify(document.valid)
 
