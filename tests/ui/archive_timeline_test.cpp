@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 
+#include "engine/archive/archive_store.h"
 #include "engine/graph/graph_file.h"
 #include "engine/items/event_record.h"
 #include "tests/support/graph_run.h"
@@ -304,4 +305,50 @@ TEST_CASE("recording a bus wire records all its ports as the channels of one str
     CHECK(document.recordWire("stft.spectra>activity.spectra").isEmpty());  // custom items: refused, saying why
     INFO(document.lastError().toStdString());
     CHECK(document.lastError().contains("stft.spectra carries custom<spatial.array_spectra>"));
+}
+
+TEST_CASE("the timeline follows an archive as a writer adds to it, rows staying rows", "[ui][archive]") {
+    QTemporaryDir folder;
+    const std::string path = folder.filePath("growing.sqlite").toStdString();
+    ArchiveStore writer(path, ArchiveAccess::Record);
+    ArchivedStreamInfo info;
+    info.name = "mic";
+    info.rateHz = 1000;
+    const std::int64_t mic = writer.openStream(info);
+    writer.appendSamples(mic, 0, 0, std::vector<float>(500, 0.1f));
+    writer.commit();
+
+    ArchiveTimelineModel model;
+    int loads = 0, resets = 0, inserted = 0;
+    QObject::connect(&model, &ArchiveTimelineModel::loaded, [&] { ++loads; });
+    QObject::connect(&model, &QAbstractItemModel::modelReset, [&] { ++resets; });
+    QObject::connect(&model, &QAbstractItemModel::rowsInserted, [&] { ++inserted; });
+    model.open(QString::fromStdString(path));
+    REQUIRE(waitUntil([&] { return loads >= 1 && !model.loading(); }));
+    REQUIRE(model.rowCount() == 1);
+    CHECK(model.axisEnd() == 0.5);
+    const int resetsAfterOpen = resets;
+
+    // More samples of the same stream, committed: the model reads them by itself.
+    writer.appendSamples(mic, 0, 500, std::vector<float>(700, 0.2f));
+    writer.commit();
+    REQUIRE(waitUntil([&] { return model.axisEnd() == 1.2; }));
+    CHECK(model.rowCount() == 1);
+
+    // A new stream whose name sorts first comes below the one shown, as an inserted row.
+    ArchivedStreamInfo events;
+    events.name = "a.events";
+    events.kind = ArchivedStreamInfo::Kind::Items;
+    events.rateHz = 1000;
+    events.sampleType = "json";
+    const std::int64_t items = writer.openStream(events);
+    writer.appendItem(items, 2000, 10, "{\"kind\":\"scalar\",\"value\":3}");
+    writer.commit();
+    REQUIRE(waitUntil([&] { return model.rowCount() == 2; }));
+    CHECK(model.rowOf("mic") == 0);
+    CHECK(model.rowOf("a.events") == 1);
+    CHECK(model.data(model.index(1), ArchiveTimelineModel::ItemKindRole) == "scalar");
+    CHECK(model.axisEnd() == Approx(2.01));
+    CHECK(inserted >= 1);
+    CHECK(resets == resetsAfterOpen);  // the view was never reset: selection and scroll stay
 }

@@ -96,7 +96,7 @@ Rectangle {
                 font.pixelSize: Theme.smallFontSize
                 color: timeline.error.length ? Theme.error : Theme.textDim
                 text: timeline.loading ? qsTr("Reading %1…").arg(timeline.path)
-                      : timeline.error.length ? timeline.error
+                      : timeline.error.length ? timeline.error + qsTr(" (read again as soon as the file changes)")
                       : timeline.path.length ? qsTr("%1 — %n stream(s)", "", timeline.count).arg(timeline.path)
                       : qsTr("Open an archive file (SQLite) that io.archive_sink wrote, e.g. with Record this wire (Ctrl+R)")
             }
