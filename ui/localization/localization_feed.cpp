@@ -20,9 +20,9 @@ double secondsOf(std::int64_t index, const SampleRange& range) {
     return range.timebase ? static_cast<double>(index) / range.timebase->rateHz() : 0.0;
 }
 
-}  // namespace
-
 constexpr double kLiveHistorySeconds = 30;  // BearingEventModel's default: marks fade over the last 30 s
+
+}  // namespace
 
 /// One openPast: filled on the reader thread, taken over on the UI thread.
 struct LocalizationFeed::PastReading {
