@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 
+#include "engine/archive/archive_store.h"
 #include "engine/graph/graph_file.h"
 #include "engine/items/event_record.h"
 #include "tests/support/graph_run.h"
@@ -233,7 +234,7 @@ TEST_CASE("the timeline shows what io.archive_sink recorded from wires the edito
     // Replay an interval of a lane through the graph: the source takes over the recorded output's
     // wires (not its recorder's), in one undo step.
     const std::string recorded = text(document);
-    const QString replay = document.replayArchive(archive, "feed.out0", 1, 0.5, 1.0, 0, 0);
+    const QString replay = document.replayArchive(archive, "feed.out0", "signal<f32>", 1, 0.5, 1.0, 0, 0);
     REQUIRE(replay == "replay_feed_out0");
     const NodeSpec* source = document.spec().findNode("replay_feed_out0");
     REQUIRE(source != nullptr);
@@ -252,7 +253,21 @@ TEST_CASE("the timeline shows what io.archive_sink recorded from wires the edito
     CHECK(document.selection()->nodes() == QStringList{"replay_feed_out0"});
     document.undo();
     CHECK(text(document) == recorded);
-    CHECK(document.replayArchive(archive, "feed.out0", 1, 0.5, 0, 0, 0).isEmpty());  // an empty interval
+    CHECK(document.replayArchive(archive, "feed.out0", "signal<f32>", 1, 0.5, 0, 0, 0).isEmpty());  // an empty interval
+
+    // An event lane replays as events, on out0, taking over the event output's wire.
+    CHECK(role("feed_2.out0", ArchiveTimelineModel::ItemKindRole) == "event");
+    CHECK(role("feed.out0", ArchiveTimelineModel::ItemKindRole) == "");
+    const QString eventReplay = document.replayArchive(archive, "feed_2.out0", "event", 1, 0.0, 3.0, 0, 0);
+    REQUIRE(eventReplay == "replay_feed_2_out0");
+    CHECK(document.spec().findNode("replay_feed_2_out0")->params.at("type") == "event");
+    CHECK(has(EdgeSpec{"replay_feed_2_out0", "out0", "c", "in"}));
+    CHECK(has(EdgeSpec{"feed_2", "out0", "record_feed_2_out0", "in0"}));
+    CHECK(document.valid());
+    document.undo();
+    CHECK(text(document) == recorded);
+    CHECK(document.replayArchive(archive, "feed_2.out0", "time_range", 1, 0.0, 3.0, 0, 0).isEmpty());
+    CHECK(document.lastError().contains("time_range"));
 
     // The timeline reads the file as stored: a missing file is an error, the lanes stay empty.
     model.open(folder.filePath("no-such.sqlite"));
@@ -275,7 +290,7 @@ TEST_CASE("recording a bus wire records all its ports as the channels of one str
     CHECK(events == "record_tracker_events");
     CHECK(document.valid());
     // Replaying the recorded bus takes over the bus wire, not the recorder's.
-    const QString replay = document.replayArchive("/tmp/elsewhere/localize-file.archive.sqlite", "source.out", 4, 1.0, 0.5, 0, 0);
+    const QString replay = document.replayArchive("/tmp/elsewhere/localize-file.archive.sqlite", "source.out", "signal<f32>", 4, 1.0, 0.5, 0, 0);
     REQUIRE(replay == "replay_source_out");
     CHECK(document.spec().findNode("replay_source_out")->params.at("path") == "/tmp/elsewhere/localize-file.archive.sqlite");
     CHECK(document.spec().edges.back() == EdgeSpec{"replay_source_out", "out*", "stft", "in*"});
@@ -290,4 +305,50 @@ TEST_CASE("recording a bus wire records all its ports as the channels of one str
     CHECK(document.recordWire("stft.spectra>activity.spectra").isEmpty());  // custom items: refused, saying why
     INFO(document.lastError().toStdString());
     CHECK(document.lastError().contains("stft.spectra carries custom<spatial.array_spectra>"));
+}
+
+TEST_CASE("the timeline follows an archive as a writer adds to it, rows staying rows", "[ui][archive]") {
+    QTemporaryDir folder;
+    const std::string path = folder.filePath("growing.sqlite").toStdString();
+    ArchiveStore writer(path, ArchiveAccess::Record);
+    ArchivedStreamInfo info;
+    info.name = "mic";
+    info.rateHz = 1000;
+    const std::int64_t mic = writer.openStream(info);
+    writer.appendSamples(mic, 0, 0, std::vector<float>(500, 0.1f));
+    writer.commit();
+
+    ArchiveTimelineModel model;
+    int loads = 0, resets = 0, inserted = 0;
+    QObject::connect(&model, &ArchiveTimelineModel::loaded, [&] { ++loads; });
+    QObject::connect(&model, &QAbstractItemModel::modelReset, [&] { ++resets; });
+    QObject::connect(&model, &QAbstractItemModel::rowsInserted, [&] { ++inserted; });
+    model.open(QString::fromStdString(path));
+    REQUIRE(waitUntil([&] { return loads >= 1 && !model.loading(); }));
+    REQUIRE(model.rowCount() == 1);
+    CHECK(model.axisEnd() == 0.5);
+    const int resetsAfterOpen = resets;
+
+    // More samples of the same stream, committed: the model reads them by itself.
+    writer.appendSamples(mic, 0, 500, std::vector<float>(700, 0.2f));
+    writer.commit();
+    REQUIRE(waitUntil([&] { return model.axisEnd() == 1.2; }));
+    CHECK(model.rowCount() == 1);
+
+    // A new stream whose name sorts first comes below the one shown, as an inserted row.
+    ArchivedStreamInfo events;
+    events.name = "a.events";
+    events.kind = ArchivedStreamInfo::Kind::Items;
+    events.rateHz = 1000;
+    events.sampleType = "json";
+    const std::int64_t items = writer.openStream(events);
+    writer.appendItem(items, 2000, 10, "{\"kind\":\"scalar\",\"value\":3}");
+    writer.commit();
+    REQUIRE(waitUntil([&] { return model.rowCount() == 2; }));
+    CHECK(model.rowOf("mic") == 0);
+    CHECK(model.rowOf("a.events") == 1);
+    CHECK(model.data(model.index(1), ArchiveTimelineModel::ItemKindRole) == "scalar");
+    CHECK(model.axisEnd() == Approx(2.01));
+    CHECK(inserted >= 1);
+    CHECK(resets == resetsAfterOpen);  // the view was never reset: selection and scroll stay
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 namespace isochron::ui {
 
 ChannelCoverage combineCoverage(const std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>>& channels,
@@ -63,7 +65,11 @@ std::vector<TimelineLane> readArchiveTimeline(const std::string& path, std::size
                 lane.gaps = toSpans(coverage.none);
             } else {
                 lane.eventCount = extent->rows;
-                for (const ArchivedItem& item : store.getItems(name, extent->start, extent->end)) {
+                const std::vector<ArchivedItem> items = store.getItems(name, extent->start, extent->end);
+                // As io.archive_source's type auto reads it: the first item's kind (an event stream when unclear).
+                const nlohmann::json first = items.empty() ? nlohmann::json() : nlohmann::json::parse(items.front().json, nullptr, false);
+                lane.itemKind = first.is_object() && first.value("kind", "") == "scalar" ? "scalar" : "event";
+                for (const ArchivedItem& item : items) {
                     if (lane.eventTimes.size() >= maxTicks) break;
                     lane.eventTimes.push_back(seconds(item.start));
                 }

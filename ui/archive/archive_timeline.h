@@ -31,6 +31,7 @@ struct TimelineLane {
     std::vector<TimelineSpan> gaps;    ///< inside [start, end), stored in no channel (signals)
     std::vector<double> eventTimes;    ///< item streams: start of each item, the first maxTicks of them
     std::int64_t eventCount = 0;       ///< item streams: items stored (may exceed eventTimes.size())
+    std::string itemKind;              ///< item streams: "event" or "scalar", the kind of the first stored item
 };
 
 /// Every stream of the archive at `path`, by name, read through one ArchiveStore opened for reading

@@ -1,5 +1,6 @@
 #include "ui/archive/archive_timeline_model.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QUrl>
 #include <QVariantMap>
@@ -37,7 +38,10 @@ struct ArchiveTimelineModel::Reading {
     QString error;
 };
 
-ArchiveTimelineModel::ArchiveTimelineModel(QObject* parent) : QAbstractListModel(parent) {}
+ArchiveTimelineModel::ArchiveTimelineModel(QObject* parent) : QAbstractListModel(parent) {
+    follow_.setInterval(kFollowIntervalMs);
+    connect(&follow_, &QTimer::timeout, this, &ArchiveTimelineModel::followFile);
+}
 
 ArchiveTimelineModel::~ArchiveTimelineModel() {
     if (reader_) {
@@ -83,6 +87,7 @@ QVariant ArchiveTimelineModel::data(const QModelIndex& index, int role) const {
         return ticks;
     }
     case EventCountRole: return static_cast<double>(lane.eventCount);
+    case ItemKindRole: return QString::fromStdString(lane.itemKind);
     default: return {};
     }
 }
@@ -91,7 +96,7 @@ QHash<int, QByteArray> ArchiveTimelineModel::roleNames() const {
     return {{NameRole, "name"},       {KindRole, "kind"},       {ChannelsRole, "channels"}, {RateRole, "rate"},
             {ClockRole, "clock"},     {UnitsRole, "units"},     {SummaryRole, "summary"},   {EmptyRole, "empty"},
             {StartRole, "start"},     {EndRole, "end"},         {StoredRole, "stored"},     {PartialRole, "partial"},
-            {GapsRole, "gaps"},       {TicksRole, "ticks"},     {EventCountRole, "eventCount"}};
+            {GapsRole, "gaps"},       {TicksRole, "ticks"},     {EventCountRole, "eventCount"}, {ItemKindRole, "itemKind"}};
 }
 
 int ArchiveTimelineModel::rowOf(const QString& name) const {
@@ -103,9 +108,30 @@ int ArchiveTimelineModel::rowOf(const QString& name) const {
 
 void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     const QString local = pathOrUrl.startsWith(QStringLiteral("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
-    path_ = QFileInfo(local).absoluteFilePath();
+    const QString path = QFileInfo(local).absoluteFilePath();
+    if (path != path_) {  // another file: its streams in their own order
+        beginResetModel();
+        lanes_.clear();
+        endResetModel();
+    }
+    path_ = path;
     Q_EMIT pathChanged();
     reload();
+    follow_.start();
+}
+
+QString ArchiveTimelineModel::fileStamp() const {
+    QString stamp;
+    for (const QString& file : {path_, path_ + QStringLiteral("-wal")}) {
+        const QFileInfo info(file);  // a fresh stat each time
+        stamp += info.exists() ? QStringLiteral("%1@%2;").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch()) : QStringLiteral("-;");
+    }
+    return stamp;
+}
+
+void ArchiveTimelineModel::followFile() {
+    // While a read is under way, a change shows at the next look: the stamp is taken when a read begins.
+    if (!reader_ && fileStamp() != readStamp_) reload();
 }
 
 void ArchiveTimelineModel::reload() {
@@ -116,6 +142,9 @@ void ArchiveTimelineModel::reload() {
     }
     auto reading = std::make_shared<Reading>();
     reading->path = path_.toStdString();
+    // Before the read: a change while it reads makes the next look read again. (Closing the reader may
+    // itself fold the WAL into the file; that costs one more read, after which the stamp holds still.)
+    readStamp_ = fileStamp();
     reader_ = QThread::create([reading] {
         try {
             reading->lanes = readArchiveTimeline(reading->path);
@@ -136,9 +165,8 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
         reload();
         return;
     }
-    beginResetModel();
-    lanes_ = std::move(reading->lanes);
     error_ = reading->error;
+    takeLanes(std::move(reading->lanes));
     axisStart_ = axisEnd_ = 0;
     bool first = true;
     for (const TimelineLane& lane : lanes_) {
@@ -147,9 +175,39 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
         axisEnd_ = first ? lane.end : std::max(axisEnd_, lane.end);
         first = false;
     }
-    endResetModel();
     Q_EMIT loadingChanged();
     Q_EMIT loaded();
+}
+
+void ArchiveTimelineModel::takeLanes(std::vector<TimelineLane> lanes) {
+    // Streams keep their rows while they are there (in the order first read), new ones come last.
+    std::vector<TimelineLane> kept(lanes_.size());
+    std::vector<TimelineLane> added;
+    std::size_t found = 0;
+    for (TimelineLane& lane : lanes) {
+        const auto old = std::find_if(lanes_.begin(), lanes_.end(), [&](const TimelineLane& l) { return l.info.name == lane.info.name; });
+        if (old == lanes_.end()) {
+            added.push_back(std::move(lane));
+        } else {
+            kept[static_cast<std::size_t>(old - lanes_.begin())] = std::move(lane);
+            ++found;
+        }
+    }
+    if (found < lanes_.size()) {  // a stream went (another file under the name): start over
+        beginResetModel();
+        lanes_ = std::move(kept);
+        lanes_.erase(std::remove_if(lanes_.begin(), lanes_.end(), [](const TimelineLane& l) { return l.info.name.empty(); }), lanes_.end());
+        for (TimelineLane& lane : added) lanes_.push_back(std::move(lane));
+        endResetModel();
+        return;
+    }
+    lanes_ = std::move(kept);
+    if (!lanes_.empty()) Q_EMIT dataChanged(index(0), index(static_cast<int>(lanes_.size()) - 1));
+    if (!added.empty()) {
+        beginInsertRows({}, static_cast<int>(lanes_.size()), static_cast<int>(lanes_.size() + added.size()) - 1);
+        for (TimelineLane& lane : added) lanes_.push_back(std::move(lane));
+        endInsertRows();
+    }
 }
 
 }  // namespace isochron::ui

@@ -1,9 +1,11 @@
 // The editor's archive timeline strip: one row per stream of an opened archive file (readArchiveTimeline),
-// read off the UI thread, with the time axis all lanes share.
+// read off the UI thread, with the time axis all lanes share; it follows the file by itself (a recorder
+// adding to it, in this process or another) by looking at the file and its WAL twice a second.
 #pragma once
 
 #include <QAbstractListModel>
 #include <QThread>
+#include <QTimer>
 #include <QtQml/qqmlregistration.h>
 
 #include <memory>
@@ -44,7 +46,11 @@ public:
         GapsRole,        ///< [{start, end}] in none
         TicksRole,       ///< [seconds] of stored events
         EventCountRole,
+        ItemKindRole,    ///< item streams: "event" or "scalar" (what io.archive_source's type auto reads)
     };
+
+    /// How often the open file is looked at for changes (ms): a stat of the file and its WAL, no read.
+    static constexpr int kFollowIntervalMs = 500;
 
     explicit ArchiveTimelineModel(QObject* parent = nullptr);
     ~ArchiveTimelineModel() override;
@@ -61,7 +67,9 @@ public:
 
     /// Read the archive at `pathOrUrl` (a path or file: URL) on a worker thread; `loaded` follows.
     Q_INVOKABLE void open(const QString& pathOrUrl);
-    /// Read the open archive again (a recorder may have added to it).
+    /// Read the open archive again (a recorder may have added to it). Also done by itself when the file
+    /// or its WAL changes (size or time stamp); rows of streams read before stay rows (views keep their
+    /// place), new streams are added at the end.
     Q_INVOKABLE void reload();
     /// Row of the stream `name`, or -1.
     Q_INVOKABLE int rowOf(const QString& name) const;
@@ -75,6 +83,11 @@ Q_SIGNALS:
 private:
     struct Reading;
     void finish(const std::shared_ptr<Reading>& reading);
+    /// Take over `lanes`: changed rows in place when the streams read before are still first, else a reset.
+    void takeLanes(std::vector<TimelineLane> lanes);
+    /// Size and modification time of the file and of its WAL, as one comparable text.
+    QString fileStamp() const;
+    void followFile();
 
     QString path_;
     QString error_;
@@ -82,6 +95,8 @@ private:
     double axisStart_ = 0, axisEnd_ = 0;
     QThread* reader_ = nullptr;
     bool readAgain_ = false;  // reload() came while reading
+    QTimer follow_;           // looks at the file for changes
+    QString readStamp_;       // fileStamp() when the last read began
 };
 
 }  // namespace isochron::ui

@@ -1,8 +1,13 @@
 #include "ui/localization/localization_feed.h"
 
+#include <QFileInfo>
+#include <QUrl>
+
+#include <algorithm>
 #include <cmath>
 
 #include "nodes/io/item_tap.h"
+#include "ui/localization/archived_bearings.h"
 
 namespace isochron::ui {
 namespace {
@@ -15,10 +20,27 @@ double secondsOf(std::int64_t index, const SampleRange& range) {
     return range.timebase ? static_cast<double>(index) / range.timebase->rateHz() : 0.0;
 }
 
+constexpr double kLiveHistorySeconds = 30;  // BearingEventModel's default: marks fade over the last 30 s
+
 }  // namespace
 
+/// One openPast: filled on the reader thread, taken over on the UI thread.
+struct LocalizationFeed::PastReading {
+    std::string path, stream;
+    double from = 0, to = 0;
+    std::vector<BearingEvent> events;
+    QString error;
+};
+
 LocalizationFeed::LocalizationFeed(QObject* parent) : QObject(parent) {}
-LocalizationFeed::~LocalizationFeed() = default;
+
+LocalizationFeed::~LocalizationFeed() {
+    if (pastReader_) {
+        pastReader_->disconnect(this);
+        pastReader_->wait();  // a read is bounded by the interval; it must not outlive the feed
+        delete pastReader_;
+    }
+}
 
 QVariantList LocalizationFeed::arrays() const {
     QVariantList list;
@@ -33,11 +55,16 @@ void LocalizationFeed::setOutputs(LocalizationOutputs outputs) {
                       outputs.triangulation == outputs_.triangulation && outputs.arrayPoses == outputs_.arrayPoses;
     outputs_ = std::move(outputs);
     if (same) return;
-    if (!taps_.bearings) beginRun();  // another graph: the last run's events are not its own
+    if (!taps_.bearings && past_.isEmpty()) beginRun();  // another graph: the last run's events are not its own
     Q_EMIT outputsChanged();
 }
 
 void LocalizationFeed::beginRun() {
+    clearShown();
+    if (!past_.isEmpty()) closePast();
+}
+
+void LocalizationFeed::clearShown() {
     events_.clear();
     tracks_.clear();
     positions_.clear();
@@ -53,12 +80,17 @@ void LocalizationFeed::attach(LocalizationChannels channels) {
 }
 
 void LocalizationFeed::drain(bool running) {
-    if (running && sinceDrain_.isValid()) events_.advance(static_cast<double>(sinceDrain_.restart()) / 1000.0);
+    // While past events are shown the taps are still emptied (their rings must not fill), into nothing.
+    const bool live = past_.isEmpty();
+    if (running && sinceDrain_.isValid()) {
+        const double wallSeconds = static_cast<double>(sinceDrain_.restart()) / 1000.0;
+        if (live) events_.advance(wallSeconds);
+    }
     bool audioArrived = false;
     if (taps_.audio) {
         while (auto tapped = taps_.audio->pop()) {
             const Item& item = tapped->item;
-            if (item.kind() != ItemKind::Signal || item.sampleType() != SampleType::Float32) continue;
+            if (!live || item.kind() != ItemKind::Signal || item.sampleType() != SampleType::Float32) continue;
             const SampleRange range = item.range();
             std::vector<float> samples;
             samples.reserve(static_cast<std::size_t>(range.length));
@@ -83,7 +115,7 @@ void LocalizationFeed::drain(bool running) {
             e.array = tapped->port;
             arrived.push_back(e);
         }
-        events_.append(arrived);
+        if (live) events_.append(arrived);
     }
     std::vector<TrackPoint> points;
     if (taps_.tracks) {
@@ -106,12 +138,12 @@ void LocalizationFeed::drain(bool running) {
                                   tapped->port, attribute(*record, "steady", 0) > 0});
         }
     }
-    tracks_.append(points, background);
+    if (live) tracks_.append(points, background);
     bool positionsArrived = false;
     if (taps_.positions) {
         while (auto tapped = taps_.positions->pop()) {
             const EventRecord* record = tapped->item.event();
-            if (!record) continue;
+            if (!record || !live) continue;
             const SampleRange range = tapped->item.range();
             positions_.push_back({secondsOf(range.start, range), secondsOf(range.end(), range), attribute(*record, "x_m", 0),
                                   attribute(*record, "y_m", 0), attribute(*record, "residual_m", 0)});
@@ -138,7 +170,62 @@ std::vector<float> LocalizationFeed::clipOf(int row, int mic, double& rateHz) co
     return audio_.extract(e.startSeconds, e.endSeconds, mic);
 }
 
+void LocalizationFeed::openPast(const QString& pathOrUrl, const QString& stream, double fromSeconds, double toSeconds) {
+    auto reading = std::make_shared<PastReading>();
+    const QString local = pathOrUrl.startsWith(QStringLiteral("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
+    reading->path = QFileInfo(local).absoluteFilePath().toStdString();
+    reading->stream = stream.toStdString();
+    reading->from = fromSeconds;
+    reading->to = toSeconds;
+    if (pastReader_) pastReader_->disconnect(this);  // the newest request wins; the older read ends unheard
+    pastReader_ = QThread::create([reading] {
+        try {
+            reading->events = readArchivedBearings(reading->path, reading->stream, reading->from, reading->to);
+        } catch (const std::exception& e) {
+            reading->error = QString::fromStdString(e.what());
+        }
+    });
+    QThread* reader = pastReader_;
+    connect(reader, &QThread::finished, reader, &QObject::deleteLater);
+    connect(reader, &QThread::finished, this, [this, reading] { showPast(reading); });
+    reader->start();
+    Q_EMIT pastChanged();
+}
+
+void LocalizationFeed::showPast(const std::shared_ptr<PastReading>& reading) {
+    pastReader_ = nullptr;
+    if (!reading->error.isEmpty()) {
+        Q_EMIT pastChanged();
+        Q_EMIT pastOpened(reading->error);
+        return;
+    }
+    clearShown();
+    const QString file = QString::fromStdString(reading->path);
+    past_ = tr("%1 · %2 · %3 – %4 s")
+                .arg(QFileInfo(file).fileName(), QString::fromStdString(reading->stream))
+                .arg(reading->from, 0, 'f', 3)
+                .arg(reading->to, 0, 'f', 3);
+    pastPath_ = file;
+    // Every event of the interval stays visible: the marks fade over the whole interval, not the last 30 s.
+    events_.setHistorySeconds(std::max(kLiveHistorySeconds, reading->to - reading->from));
+    events_.append(reading->events);
+    Q_EMIT pastChanged();
+    Q_EMIT outputsChanged();
+    Q_EMIT pastOpened(QString());
+}
+
+void LocalizationFeed::closePast() {
+    if (past_.isEmpty()) return;
+    past_.clear();
+    pastPath_.clear();
+    clearShown();
+    events_.setHistorySeconds(kLiveHistorySeconds);
+    Q_EMIT pastChanged();
+    Q_EMIT outputsChanged();
+}
+
 QString LocalizationFeed::play(int row, int mic) {
+    if (!past_.isEmpty()) return tr("Past events have no audio here: replay the recorded audio through the graph to hear it");
     double rate = 0;
     std::vector<float> clip = clipOf(row, mic, rate);
     if (clip.empty()) return tr("No audio is held for this event (only the first array's recent events can be played)");

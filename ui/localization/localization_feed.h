@@ -1,11 +1,13 @@
 // The localization view's data: what the running graph's localization taps deliver, drained on the
 // ui thread 30 times a second (RunController's telemetry poll) into the event list, the tracks and
 // background for the bearing-time plot, the positions for the map and the recent audio; and
-// play-back of an event's audio.
+// play-back of an event's audio. Or, instead of the run's, past localization events read from an
+// archive (openPast), shown the same way and labelled as past until a run starts or closePast.
 #pragma once
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QThread>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
 
@@ -30,8 +32,15 @@ class LocalizationFeed : public QObject {
     Q_OBJECT
     QML_ELEMENT
     QML_UNCREATABLE("owned by RunController")
-    /// The graph has a bearing estimator (the view is worth showing).
+    /// The graph has a bearing estimator, or past events are shown (the view is worth showing).
     Q_PROPERTY(bool available READ available NOTIFY outputsChanged)
+    /// Past events are shown: where from, "<archive file> · <stream> · <from> – <to> s"; empty while
+    /// the view shows the graph's runs.
+    Q_PROPERTY(QString past READ past NOTIFY pastChanged)
+    /// The archive file the past events come from (absolute), or empty.
+    Q_PROPERTY(QString pastPath READ pastPath NOTIFY pastChanged)
+    /// Reading past events (openPast) is under way.
+    Q_PROPERTY(bool pastLoading READ pastLoading NOTIFY pastChanged)
     /// The graph triangulates (several arrays): the map has something to show.
     Q_PROPERTY(bool hasMap READ hasMap NOTIFY outputsChanged)
     /// Array poses for the map: [{x, y, heading}] (m, m, deg).
@@ -49,7 +58,10 @@ public:
     explicit LocalizationFeed(QObject* parent = nullptr);
     ~LocalizationFeed() override;
 
-    bool available() const { return !outputs_.empty(); }
+    bool available() const { return !outputs_.empty() || !past_.isEmpty(); }
+    QString past() const { return past_; }
+    QString pastPath() const { return pastPath_; }
+    bool pastLoading() const { return pastReader_ != nullptr; }
     bool hasMap() const { return !outputs_.triangulation.empty(); }
     QVariantList arrays() const;
     BearingEventModel* events() { return &events_; }
@@ -66,10 +78,18 @@ public:
     void beginRun();
     /// The running engine's tap channels (null for taps the graph has no use for).
     void attach(LocalizationChannels channels);
-    /// Take everything the taps hold; while `running`, the event clock moves on with wall time.
+    /// Take everything the taps hold; while `running`, the event clock moves on with wall time. While
+    /// past events are shown, what the taps hold is dropped (a run that started meanwhile ends them).
     void drain(bool running);
     /// The run ended: drop the channels (after a last drain).
     void detach();
+
+    /// Show the localization events that the item stream `stream` of the archive `pathOrUrl` holds
+    /// from `fromSeconds` to `toSeconds` (seconds from the stream's sample 0) instead of the run's,
+    /// read on a worker thread (readArchivedBearings); pastOpened follows. On an error the view stays as it was.
+    Q_INVOKABLE void openPast(const QString& pathOrUrl, const QString& stream, double fromSeconds, double toSeconds);
+    /// Stop showing past events (the view is empty until the next run).
+    Q_INVOKABLE void closePast();
 
     /// Play row `row`'s audio (mic `mic`, or all mixed when < 0) on the default output. Returns
     /// empty when it plays, else a message for the user.
@@ -81,8 +101,16 @@ Q_SIGNALS:
     void outputsChanged();
     void audioChanged();
     void positionsChanged();
+    void pastChanged();
+    /// An openPast finished: `error` is empty when the past events are shown, else what was wrong.
+    void pastOpened(const QString& error);
 
 private:
+    struct PastReading;
+    /// Forget every event, track, position and clip (a run starts, or past events come or go).
+    void clearShown();
+    void showPast(const std::shared_ptr<PastReading>& reading);
+
     LocalizationOutputs outputs_;
     BearingEventModel events_;
     TrackHistory tracks_;
@@ -92,6 +120,8 @@ private:
     LocalizationChannels taps_;
     QElapsedTimer sinceDrain_;
     quint64 dropped_ = 0;
+    QString past_, pastPath_;
+    QThread* pastReader_ = nullptr;
 };
 
 }  // namespace isochron::ui

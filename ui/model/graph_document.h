@@ -205,12 +205,14 @@ public:
     Q_INVOKABLE bool stopRecordingWire(const QString& key);
     /// recordWire or stopRecordingWire, whichever applies; returns whether the output is now recorded.
     Q_INVOKABLE bool toggleRecording(const QString& key);
-    /// Replay [from, from + duration) seconds of the signal stream `stream` (`channels` channels) of the
-    /// archive `path` through the graph, in one undo step: an io.archive_source node, placed at (x, y),
+    /// Replay [from, from + duration) seconds of the stream `stream` of the archive `path` through the
+    /// graph: a signal stream of `channels` channels (`type` "signal<f32>"), or an item stream ("event"
+    /// or "scalar", one output), in one undo step: an io.archive_source node, placed at (x, y),
     /// or beside the node when `stream` names an output "node.port" of this graph (as recordWire names
     /// streams), and then taking over that output's wires (the port's, its bus's or its bus ports';
     /// its recorders excepted). Returns the new node's id (selected), or empty with lastError.
-    Q_INVOKABLE QString replayArchive(const QString& path, const QString& stream, int channels, double from, double duration, qreal x, qreal y);
+    Q_INVOKABLE QString replayArchive(const QString& path, const QString& stream, const QString& type, int channels, double from, double duration,
+                                      qreal x, qreal y);
 
     Q_INVOKABLE void undo() { undoStack_.undo(); }
     Q_INVOKABLE void redo() { undoStack_.redo(); }

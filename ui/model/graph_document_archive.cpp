@@ -1,6 +1,6 @@
 // GraphDocument's record toggle on wires: "Record this wire" adds an io.archive_sink fed by the
 // wire's output, "Stop recording" removes it again; "Replay" adds an io.archive_source standing in for
-// a recorded output. Each is one undo step (docs/archive.md, "In the editor").
+// a recorded output (signals, events or scalars). Each is one undo step (docs/archive.md, "In the editor").
 #include <QDir>
 #include <QFileInfo>
 #include <QUrl>
@@ -121,7 +121,14 @@ bool GraphDocument::toggleRecording(const QString& key) {
     return !recordWire(key).isEmpty();
 }
 
-QString GraphDocument::replayArchive(const QString& path, const QString& stream, int channels, double from, double duration, qreal x, qreal y) {
+QString GraphDocument::replayArchive(const QString& path, const QString& stream, const QString& type, int channels, double from, double duration,
+                                     qreal x, qreal y) {
+    const bool items = type == QStringLiteral("event") || type == QStringLiteral("scalar");
+    if (!items && type != QStringLiteral("signal<f32>")) {
+        fail(tr("An archive replays signal<f32>, event or scalar streams, not '%1'.").arg(type));
+        return {};
+    }
+    if (items) channels = 1;  // an item stream replays on out0
     if (!(from >= 0) || !(duration > 0)) {
         fail(tr("Choose an interval to replay (from %1 s for %2 s is none).").arg(from).arg(duration));
         return {};
@@ -142,7 +149,7 @@ QString GraphDocument::replayArchive(const QString& path, const QString& stream,
     replay.params["stream"] = stream.toStdString();
     replay.params["channels"] = std::max(1, channels);
     // Said, not read from the archive: the node stays valid where the file is not (yet) present.
-    replay.params["type"] = "signal<f32>";
+    replay.params["type"] = type.toStdString();
     replay.params["from"] = from;
     replay.params["duration"] = duration;
     // A stream recordWire named "node.port" stands in for that output.

@@ -1,7 +1,8 @@
 // The archive timeline strip: an archive file's streams, one lane each on a shared time axis (seconds
 // from sample 0, as io.archive_source and isochron-archive count), with what is stored, what only some
-// channels hold, the gaps, and stored events as ticks; Reload picks up what a recorder added. Drag
-// across a signal lane to choose an interval, then replay it through the graph (an io.archive_source).
+// channels hold, the gaps, and stored events as ticks; the lanes follow what a recorder adds by
+// themselves (Reload reads at once). Drag across a lane to choose an interval, then replay it through
+// the graph (an io.archive_source), or show an event lane's localization events in the Localization tab.
 // C++: ArchiveTimelineModel (ui/archive).
 import QtQuick
 import QtQuick.Controls
@@ -18,13 +19,31 @@ Rectangle {
     /// The interval chosen by dragging across a lane: its stream ("" for none), kind, channels and times.
     property string chosenStream
     property string chosenKind
+    property string chosenItemKind
     property int chosenChannels: 1
     property real chosenFrom: 0
     property real chosenTo: 0
-    /// "Replay this interval through the graph" was pressed (Main adds the io.archive_source).
-    signal replayRequested(string path, string stream, int channels, real from, real duration)
+    /// The chosen interval to the millisecond, widened outwards (a dragged interval is no more exact
+    /// than that, reads better in the inspector, and keeps an event at either edge).
+    readonly property real intervalFrom: Math.floor(Math.min(chosenFrom, chosenTo) * 1000) / 1000
+    readonly property real intervalTo: Math.ceil(Math.max(chosenFrom, chosenTo) * 1000) / 1000
+    readonly property bool canReplay: chosenStream.length > 0 && intervalTo > intervalFrom
+    readonly property bool canShowPast: canReplay && chosenKind === "events"
+    /// "Replay this interval through the graph" was pressed (Main adds the io.archive_source);
+    /// `type` is signal<f32>, event or scalar.
+    signal replayRequested(string path, string stream, string type, int channels, real from, real duration)
+    /// "Show in Localization tab" was pressed on an event lane's interval.
+    signal showPastRequested(string path, string stream, real from, real to)
     color: Theme.panelAlt
-    Connections { target: timeline; function onLoaded() { panel.chosenStream = "" } }
+    // The lanes are read again as the file grows: a choice stays while its stream is there.
+    Connections { target: timeline; function onLoaded() { if (timeline.rowOf(panel.chosenStream) < 0) panel.chosenStream = "" } }
+
+    function replayChosen() {
+        if (!canReplay) return
+        const duration = Math.round((intervalTo - intervalFrom) * 1000) / 1000  // 2.312, not 2.3120000000000003
+        replayRequested(timeline.path, chosenStream, chosenKind === "signal" ? "signal<f32>" : chosenItemKind, chosenChannels, intervalFrom, duration)
+    }
+    function showChosenInLocalization() { if (canShowPast) showPastRequested(timeline.path, chosenStream, intervalFrom, intervalTo) }
 
     /// The archive the graph's "Record this wire" writes into (resolved beside the graph file), or "".
     function graphArchive() {
@@ -38,8 +57,9 @@ Rectangle {
     }
     /// x of time `t` (seconds) in a lane `width` wide.
     function xOf(t, width) { return (t - timeline.axisStart) / span * width }
-    /// Time (seconds) at x in a lane `width` wide, within the axis.
-    function timeAt(x, width) { return timeline.axisStart + Math.max(0, Math.min(1, x / width)) * span }
+    /// Time (seconds) at x in a lane `width` wide, within the axis; within 4 px of either end, that end
+    /// (the axis begins at the first stored instant, an event's tick sits on the edge: a drag from there takes it).
+    function timeAt(x, width) { return timeline.axisStart + (x <= 4 ? 0 : x >= width - 4 ? 1 : x / width) * span }
     function timeText(t) { return span >= 600 ? (t / 60).toFixed(1) + " min" : t.toFixed(span >= 20 ? 0 : span >= 2 ? 1 : 2) + " s" }
 
     ArchiveTimelineModel { id: timeline }
@@ -61,7 +81,14 @@ Rectangle {
                 ToolTip.text: enabled ? panel.graphArchive() : qsTr("Save the graph first: its archive sits beside it")
                 onClicked: timeline.open(panel.graphArchive())
             }
-            Button { objectName: "reloadArchiveButton"; text: qsTr("Reload"); enabled: timeline.path.length > 0; onClicked: timeline.reload() }
+            Button {
+                objectName: "reloadArchiveButton"
+                text: qsTr("Reload")
+                enabled: timeline.path.length > 0
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Read the file now (the lanes also follow it by themselves, twice a second)")
+                onClicked: timeline.reload()
+            }
             Text {
                 objectName: "archiveStatus"
                 Layout.fillWidth: true
@@ -69,7 +96,7 @@ Rectangle {
                 font.pixelSize: Theme.smallFontSize
                 color: timeline.error.length ? Theme.error : Theme.textDim
                 text: timeline.loading ? qsTr("Reading %1…").arg(timeline.path)
-                      : timeline.error.length ? timeline.error
+                      : timeline.error.length ? timeline.error + qsTr(" (read again as soon as the file changes)")
                       : timeline.path.length ? qsTr("%1 — %n stream(s)", "", timeline.count).arg(timeline.path)
                       : qsTr("Open an archive file (SQLite) that io.archive_sink wrote, e.g. with Record this wire (Ctrl+R)")
             }
@@ -110,6 +137,7 @@ Rectangle {
                 required property var gaps
                 required property var ticks
                 required property int channels
+                required property string itemKind
                 width: lanes.width
                 height: 36
                 Column {
@@ -173,6 +201,7 @@ Rectangle {
                             panel.chosenStream = lane.name
                             panel.chosenKind = lane.kind
                             panel.chosenChannels = lane.channels
+                            panel.chosenItemKind = lane.itemKind
                             panel.chosenFrom = panel.chosenTo = panel.timeAt(mouse.x, width)
                         }
                         onPositionChanged: (mouse) => panel.chosenTo = panel.timeAt(mouse.x, width)
@@ -185,26 +214,31 @@ Rectangle {
             visible: timeline.count > 0
             spacing: 8
             Layout.fillWidth: true
-            // To the millisecond: a dragged interval is no more exact than that, and reads better in the inspector.
-            readonly property real from: Math.round(Math.min(panel.chosenFrom, panel.chosenTo) * 1000) / 1000
-            readonly property real duration: Math.round(Math.abs(panel.chosenTo - panel.chosenFrom) * 1000) / 1000
             Text {
                 objectName: "chosenInterval"
                 Layout.fillWidth: true
                 font.pixelSize: Theme.smallFontSize
                 color: Theme.textDim
                 text: panel.chosenStream.length
-                      ? qsTr("%1: %2 s to %3 s (%4 s)").arg(panel.chosenStream).arg(parent.from.toFixed(3)).arg((parent.from + parent.duration).toFixed(3)).arg(parent.duration.toFixed(3))
+                      ? qsTr("%1: %2 s to %3 s (%4 s)").arg(panel.chosenStream).arg(panel.intervalFrom.toFixed(3)).arg(panel.intervalTo.toFixed(3)).arg((panel.intervalTo - panel.intervalFrom).toFixed(3))
                       : qsTr("Drag across a lane to choose an interval")
+            }
+            Button {
+                objectName: "showPastButton"
+                visible: panel.chosenKind === "events"
+                text: qsTr("Show in Localization tab")
+                enabled: panel.canShowPast
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Shows this interval's localization events (azimuth, elevation) as past events in the Localization tab (Ctrl+Shift+L)")
+                onClicked: panel.showChosenInLocalization()
             }
             Button {
                 objectName: "replayButton"
                 text: qsTr("Replay this interval through the graph")
-                enabled: panel.chosenStream.length > 0 && panel.chosenKind === "signal" && parent.duration > 0
+                enabled: panel.canReplay
                 ToolTip.visible: hovered
-                ToolTip.text: panel.chosenKind === "events" ? qsTr("Replaying events is not there yet: signals only")
-                              : qsTr("Adds an io.archive_source for this interval; for a stream recorded from a wire, it takes over that wire")
-                onClicked: panel.replayRequested(timeline.path, panel.chosenStream, panel.chosenChannels, parent.from, parent.duration)
+                ToolTip.text: qsTr("Adds an io.archive_source for this interval; for a stream recorded from a wire, it takes over that wire (Ctrl+Shift+P)")
+                onClicked: panel.replayChosen()
             }
         }
 

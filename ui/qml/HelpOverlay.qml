@@ -32,7 +32,9 @@ Popup {
             ["Drag from a port", qsTr("wire; drop on a node to use its first fitting input")],
             ["Drag a wire's input end", qsTr("reroute it; drop on nothing to delete it")],
             ["Right click a wire", qsTr("probe it (the probes that can show its type), record it or delete it")],
-            ["Ctrl+R", qsTr("record the selected wire into the graph's archive (again: stop recording)")]]},
+            ["Ctrl+R", qsTr("record the selected wire into the graph's archive (again: stop recording)")],
+            ["Ctrl+Shift+P", qsTr("replay the interval chosen on an Archive tab lane through the graph")],
+            ["Ctrl+Shift+L", qsTr("show the localization events of the interval chosen on an Archive tab event lane")]]},
         {title: qsTr("Probes"), items: [
             ["Drag a probe's title", qsTr("move it over the canvas")],
             ["▾ / double-click the title", qsTr("collapse or expand it")],

@@ -2,6 +2,8 @@
 // over the last 30 s; for a frame-wise graph the bearing-time plot beside it (every track as a line,
 // the background shaded, each sound a bar); the map of triangulated sources when several arrays
 // triangulate; and the event list, whose Play button (or Space) plays an event's audio (a mic or the mix).
+// Past events opened from an archive (the Archive tab's "Show in Localization tab") show the same way,
+// under a bar saying where they come from, until "Back to live" or the next run.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -19,8 +21,44 @@ Rectangle {
         if (why.length > 0) toast.show(why, Qt.point(eventList.x, 8))
     }
 
+    Rectangle {  // past events: where they come from
+        id: pastBar
+        objectName: "pastEventsBar"
+        visible: panel.feed.past.length > 0
+        anchors.left: parent.left; anchors.right: parent.right; anchors.top: parent.top
+        anchors.margins: 8
+        height: visible ? 28 : 0
+        radius: 4
+        color: Theme.accentSoft
+        border.color: Theme.accent
+        RowLayout {
+            anchors.fill: parent
+            anchors.leftMargin: 8
+            anchors.rightMargin: 4
+            Text {
+                objectName: "pastEventsLabel"
+                Layout.fillWidth: true
+                elide: Text.ElideMiddle
+                font.pixelSize: Theme.smallFontSize
+                font.weight: Font.DemiBold
+                color: Theme.text
+                text: qsTr("Past events from the archive: %1").arg(panel.feed.past)
+                ToolTip.visible: pastHover.hovered
+                ToolTip.text: panel.feed.pastPath
+                HoverHandler { id: pastHover }
+            }
+            Button {
+                objectName: "backToLiveButton"
+                implicitHeight: 22
+                text: qsTr("Back to live")
+                onClicked: panel.feed.closePast()
+            }
+        }
+    }
+
     RowLayout {
-        anchors.fill: parent
+        anchors.left: parent.left; anchors.right: parent.right; anchors.bottom: parent.bottom
+        anchors.top: pastBar.visible ? pastBar.bottom : parent.top
         anchors.margins: 8
         spacing: 8
 
@@ -189,8 +227,10 @@ Rectangle {
                     Layout.fillWidth: true
                     Text {
                         Layout.fillWidth: true
+                        objectName: "eventCountLabel"
                         text: panel.feed.events.count
-                              ? qsTr("%1 events").arg(panel.feed.events.count) + (panel.feed.dropped ? qsTr(" (%1 dropped)").arg(panel.feed.dropped) : "")
+                              ? (panel.feed.past.length ? qsTr("%1 past events").arg(panel.feed.events.count)
+                                 : qsTr("%1 events").arg(panel.feed.events.count) + (panel.feed.dropped ? qsTr(" (%1 dropped)").arg(panel.feed.dropped) : ""))
                               : (panel.run.running ? qsTr("Listening…") : qsTr("Run the graph (F5) to see where sounds come from."))
                         font.pixelSize: Theme.smallFontSize
                         color: Theme.textDim

@@ -219,6 +219,9 @@ ApplicationWindow {
         onTriggered: canvas.toggleRecording(wire, Qt.point(canvas.width / 2, canvas.height / 2))
     }
     Action { id: archiveAction; text: qsTr("Open &Archive…"); onTriggered: { bottomTabs.currentIndex = 5; archivePanel.chooseFile() } }
+    // The interval chosen on an Archive tab lane: replay it, or show its localization events.
+    Action { id: replayIntervalAction; text: qsTr("Re&play Archive Interval"); shortcut: "Ctrl+Shift+P"; enabled: archivePanel.canReplay; onTriggered: archivePanel.replayChosen() }
+    Action { id: pastEventsAction; text: qsTr("Show Archived &Events in Localization"); shortcut: "Ctrl+Shift+L"; enabled: archivePanel.canShowPast; onTriggered: archivePanel.showChosenInLocalization() }
 
     menuBar: MenuBar {
         AppMenu {
@@ -279,6 +282,8 @@ ApplicationWindow {
             AppMenuItem { action: recoverAction }
             MenuSeparator {}
             AppMenuItem { action: archiveAction }
+            AppMenuItem { action: replayIntervalAction }
+            AppMenuItem { action: pastEventsAction }
             MenuSeparator {}
             AppMenuItem { action: quitAction }
         }
@@ -485,12 +490,20 @@ ApplicationWindow {
                             objectName: "archivePanel"
                             document: document
                             recent: recent
-                            onReplayRequested: (path, stream, channels, from, duration) => {
+                            onReplayRequested: (path, stream, type, channels, from, duration) => {
                                 const p = canvas.viewCentre()
-                                const id = document.replayArchive(path, stream, channels, from, duration, p.x - 92, p.y - 30)
+                                const id = document.replayArchive(path, stream, type, channels, from, duration, p.x - 92, p.y - 30)
                                 if (!id.length) { showError(qsTr("Cannot replay %1").arg(stream), document.lastError); return }
                                 canvas.centerOn(id)
                                 UiLog.info("replay: " + id + " " + stream + " from " + from + " s for " + duration + " s")
+                            }
+                            onShowPastRequested: (path, stream, from, to) => run.localization.openPast(path, stream, from, to)
+                            Connections {
+                                target: run.localization
+                                function onPastOpened(error) {
+                                    if (error.length) { showError(qsTr("Cannot show these events in the Localization tab"), error); return }
+                                    bottomTabs.currentIndex = 3
+                                }
                             }
                         }
                     }

@@ -1,7 +1,8 @@
 // The archive in the real editor window: record a wire from its context menu or with Ctrl+R (one
 // undo step, Ctrl+R again stops), a wire the archive cannot hold is refused with a toast, and after a
 // run the Archive tab shows the stream io.archive_sink recorded, and an interval dragged on its lane
-// replays through the graph.
+// replays through the graph. The timeline follows a growing archive without Reload; an event lane's
+// interval replays the recorded events, and its localization events open in the Localization tab.
 import QtQuick
 import QtTest
 
@@ -23,6 +24,8 @@ TestCase {
         waitForRendering(window.contentItem)
     }
     function cleanup() {
+        window.runController.stopAll()
+        tryVerify(() => !window.runController.running, 5000)
         document.newGraph()
         window.close()
         window.destroy()
@@ -131,4 +134,211 @@ TestCase {
         compare(document.edges.wireInto(recorder, "in0").fromNode, "sweep")           // its recorder stays on the live output
         verify(document.valid)
     }
+
+    function findAll(item, name, found) {
+        found = found || []
+        if (!item) return found
+        if (item.objectName === name) found.push(item)
+        const children = item.children || []
+        for (let i = 0; i < children.length; ++i) findAll(children[i], name, found)
+        return found
+    }
+    // The scrub area of the lane of `stream` in the Archive panel.
+    function laneScrub(panel, stream) {
+        const found = findAll(panel, "laneScrub").filter(s => s.parent.parent.name === stream)
+        compare(found.length, 1, "one lane " + stream)
+        return found[0]
+    }
+    // Open localize-file, record tracker.events with Ctrl+R into `archive`, run to the end; returns the
+    // live run's bearings, oldest first, as the Localization tab got them from the tracker.
+    function recordTrackerEvents(archive) {
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        waitForRendering(window.contentItem)
+        document.selection.selectWire("tracker.events>events.in")
+        canvas.forceActiveFocus()
+        keyClick(Qt.Key_R, Qt.ControlModifier)
+        const recorder = document.recorderOf("tracker.events>events.in")
+        compare(recorder, "record_tracker_events")
+        compare(document.setParameter(recorder, "path", archive), "")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        const events = window.runController.localization.events
+        verify(events.count >= 2, "the recording holds sounds: " + events.count)
+        const live = []
+        for (let row = events.count - 1; row >= 0; --row) live.push({start: at(events, row, "startTime"), azimuth: at(events, row, "azimuth")})
+        return live
+    }
+    function at(model, row, role) { return model.data(model.index(row, 0), Qt.UserRole + 1 + ["startTime", "endTime", "azimuth"].indexOf(role)) }
+    // The Archive tab on `archive`, read.
+    function archivePanelOn(archive) {
+        window.bottomTab = 5
+        const panel = findChild(window, "archivePanel")
+        tryVerify(() => panel.visible, 2000)
+        panel.timeline.open(archive)
+        tryCompare(panel.timeline, "loading", false, 20000)
+        compare(panel.timeline.error, "")
+        waitForRendering(window.contentItem)
+        return panel
+    }
+
+    function test_timelineFollowsAGrowingArchive() {
+        document.setParameter("sweep", "duration", 1)
+        document.setParameter("sweep", "pace", 0)
+        document.selection.selectWire("sweep.out>high.in")
+        canvas.forceActiveFocus()
+        keyClick(Qt.Key_R, Qt.ControlModifier)
+        const recorder = document.recorderOf("sweep.out>high.in")
+        const archive = temporaryDirectory + "/isochron-tst-follow.sqlite"
+        compare(document.setParameter(recorder, "path", archive), "")
+
+        // Opened before anything is recorded: no file yet.
+        window.bottomTab = 5
+        const panel = findChild(window, "archivePanel")
+        tryVerify(() => panel.visible, 2000)
+        let loads = 0
+        const counter = () => { ++loads }
+        panel.timeline.loaded.connect(counter)
+        panel.timeline.open(archive)
+        tryCompare(panel.timeline, "loading", false, 20000)
+        verify(panel.timeline.error.length > 0, "no archive yet")
+        compare(panel.timeline.count, 0)
+
+        // A run records: the lane appears, then reaches the end of the run, with no Reload.
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        tryCompare(panel.timeline, "count", 1, 10000)
+        tryCompare(panel.timeline, "axisEnd", 1, 10000)
+        compare(panel.timeline.error, "")
+        waitForRendering(window.contentItem)
+
+        // Choose an interval; recording another stream into the file adds its lane below, and the
+        // choice, the first lane (the same delegate: the view kept its place) and the axis stay.
+        const scrub = laneScrub(panel, "sweep.out")
+        mouseDrag(scrub, scrub.width / 4, scrub.height / 2, scrub.width / 2, 0)
+        compare(panel.chosenStream, "sweep.out")
+        const from = panel.intervalFrom, to = panel.intervalTo
+        const lanes = findChild(panel, "archiveLanes")
+        const firstLane = lanes.itemAtIndex(0)
+        compare(document.setParameter(recorder, "stream", "sweep.again"), "")
+        const before = loads
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        tryCompare(panel.timeline, "count", 2, 10000)
+        verify(loads > before)
+        compare(panel.timeline.rowOf("sweep.out"), 0)
+        compare(panel.timeline.rowOf("sweep.again"), 1)
+        compare(lanes.itemAtIndex(0), firstLane)
+        compare(panel.chosenStream, "sweep.out")
+        compare(panel.intervalFrom, from)
+        compare(panel.intervalTo, to)
+        compare(panel.timeline.axisEnd, 1)
+        panel.timeline.loaded.disconnect(counter)
+    }
+
+    function test_eventLaneReplaysTheRecordedEvents() {
+        const archive = temporaryDirectory + "/isochron-tst-events.sqlite"
+        const live = recordTrackerEvents(archive)
+        const panel = archivePanelOn(archive)
+        compare(panel.timeline.count, 1)
+        const recordedTicks = panel.timeline.data(panel.timeline.index(0, 0), Qt.UserRole + 14)  // TicksRole
+        compare(recordedTicks.length, live.length)
+
+        // Drag across the whole event lane, replay it with the keyboard.
+        const scrub = laneScrub(panel, "tracker.events")
+        mouseDrag(scrub, 2, scrub.height / 2, scrub.width - 4, 0)  // from 2 px in: the edge snaps to the first event
+        compare(panel.chosenKind, "events")
+        compare(panel.chosenItemKind, "event")
+        verify(panel.intervalFrom <= recordedTicks[0] && panel.intervalTo > recordedTicks[recordedTicks.length - 1])
+        verify(findChild(panel, "replayButton").enabled, "an event lane replays")
+        const nodes = document.nodeCount
+        keyClick(Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+        compare(document.nodeCount, nodes + 1)
+        const replay = "replay_tracker_events"
+        compare(document.operatorOf(replay).typeName, "io.archive_source")
+        compare(document.parametersOf(replay).find(p => p.name === "type").value, "event")
+        const duration = document.parametersOf(replay).find(p => p.name === "duration").value
+        verify(/^\d+(\.\d{1,3})?$/.test(String(duration)), "to the millisecond: " + duration)
+        compare(document.edges.wireInto("events", "in").fromNode, replay)  // the replay stands in for tracker.events
+        verify(document.valid)
+
+        // Record what reaches the graph from the replay into a second archive; stop recording the live tracker.
+        document.selection.selectWire("tracker.events>record_tracker_events.in0")
+        canvas.forceActiveFocus()
+        keyClick(Qt.Key_R, Qt.ControlModifier)
+        compare(document.recorderOf("tracker.events>record_tracker_events.in0"), "")
+        document.selection.selectWire(replay + ".out0>events.in")
+        keyClick(Qt.Key_R, Qt.ControlModifier)
+        const downstream = document.recorderOf(replay + ".out0>events.in")
+        verify(downstream.length > 0)
+        const replayed = temporaryDirectory + "/isochron-tst-replayed.sqlite"
+        compare(document.setParameter(downstream, "path", replayed), "")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+
+        // The same events, at the same times, with the same bearings.
+        panel.timeline.open(replayed)
+        tryCompare(panel.timeline, "loading", false, 20000)
+        compare(panel.timeline.error, "")
+        compare(panel.timeline.count, 1)
+        compare(panel.timeline.data(panel.timeline.index(0, 0), Qt.UserRole + 1), replay + ".out0")  // NameRole
+        compare(panel.timeline.data(panel.timeline.index(0, 0), Qt.UserRole + 14), recordedTicks)
+        const feed = window.runController.localization
+        const opened = signalSpy.createObject(test, {target: feed, signalName: "pastOpened"})
+        feed.openPast(replayed, replay + ".out0", 0, 1000)
+        opened.wait(20000)
+        compare(opened.signalArguments[0][0], "")
+        compare(feed.events.count, live.length)
+        for (let i = 0; i < live.length; ++i) {
+            const row = live.length - 1 - i
+            fuzzyCompare(at(feed.events, row, "startTime"), live[i].start, 1e-9)
+            fuzzyCompare(at(feed.events, row, "azimuth"), live[i].azimuth, 1e-9)
+        }
+        opened.destroy()
+    }
+
+    function test_localizationTabShowsArchivedEvents() {
+        const archive = temporaryDirectory + "/isochron-tst-past.sqlite"
+        const live = recordTrackerEvents(archive)
+        const panel = archivePanelOn(archive)
+        const scrub = laneScrub(panel, "tracker.events")
+        // An interval between two events holds none: refused, saying so, and the view stays live.
+        const ticks = panel.timeline.data(panel.timeline.index(0, 0), Qt.UserRole + 14)
+        const between = (t) => panel.xOf(t, scrub.width)
+        const a = between(ticks[0]) + 8, b = between(ticks[1]) - 8
+        verify(b - a > 20, "room between the first two ticks")
+        mouseDrag(scrub, a, scrub.height / 2, b - a, 0)
+        mouseClick(findChild(panel, "showPastButton"))
+        const errorBox = findChild(window, "errorBox")
+        tryVerify(() => errorBox.opened, 20000, "the error is shown")
+        verify(errorBox.informativeText.indexOf("holds no events from") >= 0, errorBox.informativeText)
+        compare(window.runController.localization.past, "")
+        compare(window.bottomTab, 5)
+        errorBox.close()
+
+        mouseDrag(scrub, 2, scrub.height / 2, scrub.width - 4, 0)  // from 2 px in: the edge snaps to the first event
+        const show = findChild(panel, "showPastButton")
+        verify(show.visible && show.enabled, "an event lane can be shown in the Localization tab")
+        keyClick(Qt.Key_L, Qt.ControlModifier | Qt.ShiftModifier)
+        tryCompare(window, "bottomTab", 3, 20000)
+
+        const feed = window.runController.localization
+        compare(feed.events.count, live.length)
+        fuzzyCompare(at(feed.events, live.length - 1, "azimuth"), live[0].azimuth, 1e-9)  // first (oldest, bottom row)
+        fuzzyCompare(at(feed.events, 0, "azimuth"), live[live.length - 1].azimuth, 1e-9)  // last (newest, top row)
+        const bar = findChild(window, "pastEventsBar")
+        tryVerify(() => bar.visible, 2000, "past events are labelled as such")
+        const label = findChild(window, "pastEventsLabel").text
+        verify(label.indexOf("isochron-tst-past.sqlite") >= 0 && label.indexOf("tracker.events") >= 0, label)
+        verify(label.indexOf(panel.intervalFrom.toFixed(3)) >= 0 && label.indexOf(panel.intervalTo.toFixed(3)) >= 0, label)
+        compare(findChild(window, "eventCountLabel").text, live.length + " past events")
+        tryCompare(findChild(window, "eventList"), "count", live.length)
+        // Play explains that past events have no audio here; Back to live empties the view.
+        compare(feed.play(0, -1).indexOf("Past events") >= 0, true)
+        mouseClick(findChild(window, "backToLiveButton"))
+        compare(feed.past, "")
+        compare(feed.events.count, 0)
+        verify(!bar.visible)
+    }
+
+    Component { id: signalSpy; SignalSpy {} }
 }
