@@ -3,8 +3,8 @@
 // Windows of `window` samples start at firstIndex + k * hop, where firstIndex is the first sample
 // the windower sees: hop < window overlaps windows, hop > window skips samples between them. Incoming
 // segments are appended to one pending SigSeg (copy-free), each complete window is a subseg of it,
-// and samples no later window needs are dropped at once, so at most about window + one segment is
-// held. A segment that is itself exactly the next window (source blocks aligned with the windows)
+// and samples no later window needs are dropped (those of the newest segment, which shares their
+// storage, once the next one arrives), so at most about window + one segment is held. A segment that is itself exactly the next window (source blocks aligned with the windows)
 // is passed on as is: same storage, no work.
 //
 // A jump in startIndex (lost samples) drops the windows that would span it; windowing resumes at
@@ -61,6 +61,7 @@ public:
         }
         receivedEnd_ = segment.endIndex();
         if (receivedEnd_ <= nextStart_) return;  // only samples between windows (hop > window)
+        const std::int64_t segmentStart = segment.startIndex();
 
         if (pending_.empty()) {
             pending_ = std::move(segment);
@@ -80,13 +81,17 @@ public:
         }
         if (nextStart_ >= pending_.endIndex()) {
             pending_ = SigSeg<T>();
-        } else if (nextStart_ > pending_.startIndex()) {
+        } else if (nextStart_ > pending_.startIndex() && nextStart_ >= segmentStart && segment.list() != nullptr &&
+                   segment.list()->referenceCount() > 1) {
             // Samples that all came with this segment are held through it when its storage list is
             // shared: its producer cuts segments from one longer view, so the next one continues that
             // list and appending it costs no list work (and the pieces gathered so far are let go).
-            const bool throughSegment = nextStart_ >= segment.startIndex() && segment.list() != pending_.list() &&
-                                        segment.list() != nullptr && segment.list()->referenceCount() > 1;
-            pending_ = (throughSegment ? segment : pending_).subseg(nextStart_, pending_.endIndex() - nextStart_);
+            // The segment is held whole, not re-cut: its samples before nextStart_ share its storage
+            // anyway, and a move costs no reference-count updates (a subseg costs two).
+            pending_ = std::move(segment);
+        } else if (nextStart_ > pending_.startIndex() && pending_.startIndex() < segmentStart) {
+            // Samples of earlier segments no window needs: re-cut so that they are let go.
+            pending_ = pending_.subseg(nextStart_, pending_.endIndex() - nextStart_);
         }
     }
 
@@ -96,8 +101,11 @@ public:
         started_ = false;
     }
 
-    /// The samples held for windows not yet complete (empty when none).
-    const SigSeg<T>& held() const { return pending_; }
+    /// Index of the oldest sample held for windows not yet complete; nullopt when none is held.
+    std::optional<std::int64_t> oldestHeldIndex() const {
+        if (pending_.empty()) return std::nullopt;
+        return std::max(pending_.startIndex(), nextStart_);
+    }
     /// Timebase of the stream (null before the first segment).
     const Timebase* timebase() const { return timebase_; }
     /// Start index of the next window to complete (meaningful once a segment arrived).
@@ -116,7 +124,9 @@ private:
     std::int64_t gridOrigin_ = 0;
     std::int64_t nextStart_ = 0;    // start of the next window to complete
     std::int64_t receivedEnd_ = 0;  // one past the newest sample received
-    SigSeg<T> pending_;             // samples from max(nextStart_, first held) to receivedEnd_
+    // Samples from max(nextStart_, first held) to receivedEnd_; it may also view the part of the
+    // newest segment before nextStart_ (that segment held whole: same storage, no re-cut).
+    SigSeg<T> pending_;
 };
 
 }  // namespace isochron
