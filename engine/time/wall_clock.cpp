@@ -1,5 +1,7 @@
 #include "engine/time/wall_clock.h"
 
+#include <cmath>
+#include <cstdint>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -11,6 +13,10 @@
 namespace isochron {
 namespace {
 
+#if defined(__x86_64__)
+__extension__ typedef __int128 WideProduct;  // ticks x 32.32 fixed point without overflow (GCC and Clang)
+#endif
+
 TimeNs systemRealtimeNs() {
     timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -19,7 +25,7 @@ TimeNs systemRealtimeNs() {
 
 struct TscScale {
     bool usable = false;
-    double nsPerTick = 0;
+    std::int64_t nsPerTickQ32 = 0;  // ns per tick in 32.32 fixed point: a multiply and a shift per read
     unsigned long long tickZero = 0;
     TimeNs wallZero = 0;
 };
@@ -36,7 +42,8 @@ bool invariantTsc() {
     return false;
 }
 
-TscScale calibrate() {
+// Out of line: wallClockNs() inlines only the test that the scale is ready.
+[[gnu::noinline, gnu::cold]] TscScale calibrate() {
     TscScale scale;
 #if defined(__x86_64__)
     if (!invariantTsc()) return scale;
@@ -64,10 +71,11 @@ TscScale calibrate() {
         sample(wall1, ticks1);
     } while (wall1 - wall0 < 20'000'000);
     if (ticks1 <= ticks0) return scale;
-    scale.nsPerTick = static_cast<double>(wall1 - wall0) / static_cast<double>(ticks1 - ticks0);
+    const double nsPerTick = static_cast<double>(wall1 - wall0) / static_cast<double>(ticks1 - ticks0);
+    scale.nsPerTickQ32 = std::llround(std::ldexp(nsPerTick, 32));
     scale.tickZero = ticks1;
     scale.wallZero = wall1;
-    scale.usable = scale.nsPerTick > 0.01 && scale.nsPerTick < 100.0;
+    scale.usable = nsPerTick > 0.01 && nsPerTick < 100.0;
 #endif
     return scale;
 }
@@ -83,8 +91,9 @@ TimeNs wallClockNs() {
 #if defined(__x86_64__)
     const TscScale& scale = tscScale();
     if (scale.usable) {
+        // Integer scaling: converting to double and back cost as much as the TSC read itself.
         const long long ticks = static_cast<long long>(__rdtsc() - scale.tickZero);
-        return scale.wallZero + static_cast<TimeNs>(static_cast<double>(ticks) * scale.nsPerTick);
+        return scale.wallZero + static_cast<TimeNs>((static_cast<WideProduct>(ticks) * scale.nsPerTickQ32) >> 32);
     }
 #endif
     return systemRealtimeNs();

@@ -150,7 +150,7 @@ private:
     SourceStatus produceFromRecording() {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell behind the recording's pace: dropped " + std::to_string(dropped) + " frames");
-        while (admissionOpen()) {
+        while (!pacer_.roundOver() && admissionOpen()) {
             const auto block = pacer_.nextBlock();
             if (!block) break;
             if (block->start != readPosition_ && sf_seek(recording_.get(), block->start, SEEK_SET) < 0) {

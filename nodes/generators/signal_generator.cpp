@@ -69,7 +69,7 @@ protected:
         if (dropped > 0) {
             warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples");
         }
-        while (admissionOpen()) {
+        while (!pacer_.roundOver() && admissionOpen()) {
             auto block = pacer_.nextBlock();
             if (!block) break;
             SigSeg<float> samples = SigSeg<float>::allocate(block->length, block->start, timebase_);

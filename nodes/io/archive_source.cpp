@@ -103,7 +103,7 @@ protected:
     SourceStatus onProduce() override {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples per channel");
-        while (admissionOpen()) {
+        while (!pacer_.roundOver() && admissionOpen()) {
             const std::optional<DueBlock> block = pacer_.nextBlock();
             if (!block) break;
             try {

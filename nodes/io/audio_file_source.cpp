@@ -115,7 +115,7 @@ protected:
         if (dropped > 0) {
             warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " samples per channel");
         }
-        while (admissionOpen()) {
+        while (!pacer_.roundOver() && admissionOpen()) {
             auto block = pacer_.nextBlock();
             if (!block) break;
             if (preloaded_) emitPreloaded(*block);
@@ -193,8 +193,8 @@ private:
                 loopViews_.push_back(SigSeg<float>::wrap(storage.get(), 0, frames_, loopStart, timebase_));
             }
         }
-        for (int c = 0; c < outputCount(); ++c) {
-            emitSignal(c, loopViews_[static_cast<std::size_t>(c)].subseg(block.start, block.length), block.arrivalNs);
+        for (std::size_t c = 0; c < loopViews_.size(); ++c) {  // one view per output
+            emitSignal(static_cast<int>(c), loopViews_[c].subseg(block.start, block.length), block.arrivalNs);
         }
     }
 

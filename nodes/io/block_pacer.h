@@ -67,6 +67,9 @@ public:
     /// Begin a round at wall time `nowNs` admitting at most `budget` (>= 1) blocks. Returns how many
     /// samples were dropped because the source fell more than max_lag behind (0 if none).
     std::int64_t beginRound(std::int64_t budget, TimeNs nowNs);
+    /// Whether this round has no block left to give (its budget used, or the stream finished): the
+    /// source need not ask for admission again. A paced round also ends when nextBlock() says so.
+    bool roundOver() const { return roundBlocksLeft_ <= 0 || finished(); }
     /// The next block of this round (the position moves past it), or nullopt when the round is over.
     std::optional<DueBlock> nextBlock();
     /// What the source's produce() returns after the round: finished; waitUntil(due time) when the

@@ -73,7 +73,7 @@ protected:
     SourceStatus onProduce() override {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell more than max_lag behind the pace: skipped " + std::to_string(dropped / timebase_->rateHz()) + " s of the log");
-        while (admissionOpen()) {
+        while (!pacer_.roundOver() && admissionOpen()) {
             auto block = pacer_.nextBlock();
             if (!block) break;
             for (; next_ < events_.size() && arrivals_[next_] < block->end(); ++next_) {

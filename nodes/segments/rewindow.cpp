@@ -32,7 +32,8 @@ protected:
         // Held samples come out later, in windows that start at the oldest of them.
         return std::visit(
             [&](const auto& windower) {
-                return windower.held().empty() ? inputProgress : std::min(inputProgress, windower.held().startTime());
+                const std::optional<std::int64_t> oldest = windower.oldestHeldIndex();
+                return oldest ? std::min(inputProgress, windower.timebase()->timeOf(*oldest)) : inputProgress;
             },
             *windower_);
     }

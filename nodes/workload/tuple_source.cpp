@@ -34,7 +34,7 @@ protected:
     SourceStatus onProduce() override {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " items");
-        while (admissionOpen()) {
+        while (!pacer_.roundOver() && admissionOpen()) {
             auto block = pacer_.nextBlock();
             if (!block) break;
             // Locals, not members, in the loop: emit() is opaque to the compiler, so members would

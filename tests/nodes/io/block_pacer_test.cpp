@@ -39,8 +39,10 @@ TEST_CASE("BlockPacer cuts on a block grid that restarts every cycle", "[io][blo
     std::vector<bool> progress;
     while (!pacer.finished()) {
         pacer.beginRound(5, 0);
+        CHECK_FALSE(pacer.roundOver());
         auto block = pacer.nextBlock();  // unpaced: one block per round whatever the budget
         REQUIRE(block);
+        CHECK(pacer.roundOver());  // the source need not ask for admission again
         CHECK_FALSE(pacer.nextBlock());
         CHECK(block->arrivalNs > 0);
         blocks.emplace_back(block->start, block->length);
@@ -63,6 +65,7 @@ TEST_CASE("BlockPacer paced: blocks are due at anchor + end / (rate * pace), up 
     CHECK(status.wakeAtNs == 1050 * kMs);
 
     pacer.beginRound(10, 1120 * kMs);
+    CHECK_FALSE(pacer.roundOver());
     auto first = pacer.nextBlock();
     REQUIRE(first);
     CHECK(first->arrivalNs == 1050 * kMs);  // stamped with its due time, not with "now"
@@ -73,9 +76,11 @@ TEST_CASE("BlockPacer paced: blocks are due at anchor + end / (rate * pace), up 
     CHECK(pacer.endRound().wakeAtNs == 1150 * kMs);
 
     CHECK(roundStarts(pacer, 1300 * kMs, 2) == std::vector<std::int64_t>{200, 300});  // budget 2 of 4 due
+    CHECK(pacer.roundOver());
     CHECK(pacer.endRound().state == SourceStatus::State::Produced);
     CHECK(roundStarts(pacer, 1300 * kMs) == std::vector<std::int64_t>{400, 500});
     CHECK(roundStarts(pacer, 2000 * kMs) == std::vector<std::int64_t>{600, 700, 800, 900});
+    CHECK(pacer.roundOver());  // budget left, but the stream is finished
     CHECK(pacer.endRound().state == SourceStatus::State::Finished);
 }
 

@@ -259,6 +259,45 @@ TEST_CASE("rewindow holds progress back to the oldest sample it still holds", "[
     probes().clear();
 }
 
+TEST_CASE("rewindow promises progress up to the start of the next window, whatever holds its samples", "[segments][rewindow]") {
+    // Segments longer than the hop: the windower may hold the newest segment whole (when its storage
+    // list is shared, as a replaying source's blocks are), samples before the next window's start
+    // included; its promise must still reach that start, neither earlier nor later.
+    registerStreamProbes();
+    const Timebase& tb = Timebase::get(1000);
+    constexpr std::int64_t kSegment = 1200, kSegments = 6, kWindow = 1000, kHop = 500;
+    const SigSeg<float> whole = makeSignal(ramp(kSegment * kSegments, 1.0f), 0, tb);
+    // Reference: after the segment ending at `end` (progress to its end follows it), the promise is
+    // min(end, start of the first grid window not complete yet).
+    std::vector<TimeNs> want;
+    for (std::int64_t end = kSegment; end <= kSegment * kSegments; end += kSegment) {
+        std::int64_t next = 0;
+        while (next + kWindow <= end) next += kHop;
+        const TimeNs promise = tb.timeOf(std::min(end, next));
+        if (want.empty() || promise > want.back()) want.push_back(promise);
+    }
+    for (const bool oneList : {true, false}) {
+        FeedScript script;
+        for (std::int64_t at = 0; at < whole.endIndex(); at += kSegment) {
+            SigSeg<float> segment = oneList ? whole.subseg(at, kSegment) : makeSignal(samplesOf(Item::signal(whole.subseg(at, kSegment))), at, tb);
+            const TimeNs end = segment.endTime();
+            script.batches.push_back({{0, Item::signal(std::move(segment))}, {0, Item::progress(end)}});
+        }
+        feedScripts()["rewindow"] = script;
+        for (const auto& scheduler : schedulerMatrix()) {
+            INFO((oneList ? "segments of one list, " : "separate segments, ") << scheduler);
+            REQUIRE(runGraph(rewindowGraph(kWindow, kHop, "next"), scheduler).completed);
+            const Probed& probed = probes()["next"];
+            CHECK(probed.itemCount == (kSegment * kSegments - kWindow) / kHop + 1);
+            CHECK(probed.brokenPromises == 0);
+            CHECK(probed.progress == want);  // the end of the stream comes as finished, not as a time
+            CHECK(probed.finished);
+            probes().clear();
+        }
+    }
+    feedScripts().clear();
+}
+
 TEST_CASE("rewindow works for every sample type", "[segments][rewindow]") {
     const Timebase& tb = Timebase::get(1000);
     FeedScript script;
