@@ -1,5 +1,6 @@
 #include "engine/plugins/sandbox/exchange_codec.h"
 
+#include "engine/memory/shared_sample_arena.h"
 #include "engine/plugins/abi_values.h"
 
 namespace isochron::sandbox {
@@ -63,6 +64,13 @@ void putInlineSamples(ExchangeWriter& out, const isochron_segment& segment) {
     if (bytes > 0) std::memcpy(at, segment.samples, bytes);
 }
 
+void putArenaOrInlineSamples(ExchangeWriter& out, const isochron_segment& segment, const SharedSampleArena* arena) {
+    const std::size_t bytes = sampleBytes(segment.sample_type, segment.length);
+    if (!arena || bytes == 0 || !arena->contains(segment.samples, bytes)) return putInlineSamples(out, segment);
+    out.put(SamplesAt::Arena);
+    out.put(arena->offsetOf(segment.samples));
+}
+
 void takeItem(ExchangeReader& in, WireItem& wire) {
     wire.item = {};
     wire.item.kind = in.get<std::uint32_t>();
@@ -95,8 +103,8 @@ void takeItem(ExchangeReader& in, WireItem& wire) {
         wire.samplesAt = in.get<SamplesAt>();
         if (wire.samplesAt == SamplesAt::Inline) {
             wire.segment.samples = const_cast<std::byte*>(in.take(sampleBytes(wire.segment.sample_type, wire.segment.length), kSampleAlignment));
-        } else if (wire.samplesAt == SamplesAt::Responses) {
-            wire.responseOffset = in.get<std::uint64_t>();
+        } else if (wire.samplesAt == SamplesAt::Responses || wire.samplesAt == SamplesAt::Arena) {
+            wire.offset = in.get<std::uint64_t>();
         }
         wire.item.segment = &wire.segment;
     }

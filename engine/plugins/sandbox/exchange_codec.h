@@ -4,7 +4,8 @@
 //
 // An item on the wire: kind, range (timebase, start, length), value; then for a signal or frame its
 // segment (sample type, start, length, timebase, and where the samples are: in this message, in
-// the response area at an offset, or "the samples of the item being processed" from an index on),
+// the response area at an offset, in the host's shared sample arena at an offset, or "the samples
+// of the item being processed" from an index on),
 // for an event or custom item its record (label, fields). Timebases travel as (rate, zero time,
 // clock) and are interned again on arrival.
 #pragma once
@@ -19,6 +20,10 @@
 #include <vector>
 
 #include "isochron/isochron.h"
+
+namespace isochron {
+class SharedSampleArena;
+}
 
 namespace isochron::sandbox {
 
@@ -109,6 +114,7 @@ enum class SamplesAt : std::uint32_t {
     Inline = 0,      ///< right here in the message
     Responses = 1,   ///< in the response area at an offset (a segment the child allocated for this hook)
     InputItem = 2,   ///< the samples of the item being processed (the host shares them again)
+    Arena = 3,       ///< in the host's SharedSampleArena at an offset (host -> child only; read-only there)
 };
 
 /// Write `timebase` (null allowed) as rate, zero time and clock.
@@ -121,6 +127,9 @@ const isochron_timebase* takeTimebase(ExchangeReader& in);
 void putItemHead(ExchangeWriter& out, const isochron_item& item);
 /// Write a segment's samples into the message (SamplesAt::Inline).
 void putInlineSamples(ExchangeWriter& out, const isochron_segment& segment);
+/// Write where a segment's samples are in the host's shared sample arena (SamplesAt::Arena) when
+/// they lie there, else the samples themselves (putInlineSamples). [no allocation]
+void putArenaOrInlineSamples(ExchangeWriter& out, const isochron_segment& segment, const SharedSampleArena* arena);
 
 /// An item read from a message: views into the message and into its own storage. [one thread]
 struct WireItem {
@@ -129,7 +138,7 @@ struct WireItem {
     isochron_record record{};
     std::vector<isochron_field> fields;
     SamplesAt samplesAt = SamplesAt::Inline;
-    std::uint64_t responseOffset = 0;  ///< SamplesAt::Responses
+    std::uint64_t offset = 0;  ///< SamplesAt::Responses and SamplesAt::Arena: where the samples start
 
     WireItem() { fields.reserve(ISOCHRON_MAX_CUSTOM_FIELDS); }
     WireItem(const WireItem&) = delete;

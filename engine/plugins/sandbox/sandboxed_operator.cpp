@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/memory/shared_sample_arena.h"
 #include "engine/operators/operator.h"
 #include "engine/plugins/abi_items.h"
 #include "engine/plugins/sandbox/exchange_codec.h"
@@ -52,7 +53,7 @@ public:
 protected:
     void onActivate() override {
         exchange_.emplace(SharedExchange::create());
-        child_.emplace(pluginFile_, declared_->typeName, exchange_->fd());
+        child_.emplace(pluginFile_, declared_->typeName, exchange_->fd(), arena_ ? arena_->fd() : -1);
         view_.reserve();
         for (Batch* batch : {&staged_, &flight_}) {
             batch->inputs.reserve(kBatchCalls);
@@ -83,7 +84,7 @@ protected:
         ExchangeWriter& out = record(Request::Process, "process", std::move(item));
         out.put(static_cast<std::uint32_t>(inputPort));
         putItemHead(out, view);
-        if (view.segment) putInlineSamples(out, *view.segment);
+        if (view.segment) putArenaOrInlineSamples(out, *view.segment, arena_);  // the item is kept until answered
         noteHeld();
         if (!streaming) {
             answerAll();
@@ -338,7 +339,14 @@ private:
     void resolveSamples(const Item& input) {
         isochron_segment& segment = emitted_.segment;
         if (emitted_.samplesAt == SamplesAt::Responses) {
-            segment.samples = exchange_->responses() + emitted_.responseOffset;
+            // The child writes the response area: its offsets are checked like everything it sends.
+            const std::size_t bytes = sampleBytes(segment.sample_type, segment.length);
+            if (emitted_.offset > SharedExchange::kAreaBytes || bytes > SharedExchange::kAreaBytes - emitted_.offset) {
+                throw OperatorError("its sandboxed process sent samples outside of its response area");
+            }
+            segment.samples = exchange_->responses() + emitted_.offset;
+        } else if (emitted_.samplesAt == SamplesAt::Arena) {
+            throw OperatorError("its sandboxed process sent samples in the host's arena, which it can only read");
         } else if (emitted_.samplesAt == SamplesAt::InputItem) {
             if (input.isProgress() || !input.segment().list()) throw OperatorError("the plugin emitted input samples outside of process");
             const SegmentHandle& whole = input.segment();
@@ -359,6 +367,7 @@ private:
     std::filesystem::path pluginFile_;
     std::shared_ptr<const OperatorDescriptor> declared_;
     std::chrono::milliseconds watchdog_;
+    SharedSampleArena* arena_ = SharedSampleArena::instance();  // null: every segment's samples are copied in
     std::optional<SharedExchange> exchange_;
     std::optional<SandboxProcess> child_;
     AbiItemView view_;
