@@ -10,23 +10,36 @@ std::size_t sampleBytes(std::uint32_t sampleType, std::int64_t length) {
     return type ? sampleSize(*type) * static_cast<std::size_t>(length < 0 ? 0 : length) : 0;
 }
 
+namespace {
+enum TimebaseOnWire : std::uint32_t { kNoTimebase = 0, kFullTimebase = 1, kRepeatedTimebase = 2 };
+}  // namespace
+
 void putTimebase(ExchangeWriter& out, const isochron_timebase* timebase) {
-    out.put(static_cast<std::uint32_t>(timebase != nullptr));
-    if (!timebase) return;
+    if (!timebase) return out.put(std::uint32_t{kNoTimebase});
+    if (timebase == out.lastTimebase()) return out.put(std::uint32_t{kRepeatedTimebase});
+    out.put(std::uint32_t{kFullTimebase});
     out.put(timebase->rate_hz);
     out.put(timebase->zero_time_ns);
     out.putText(timebase->clock);
+    out.lastTimebase() = timebase;
 }
 
 const isochron_timebase* takeTimebase(ExchangeReader& in) {
-    if (!in.get<std::uint32_t>()) return nullptr;
+    const auto form = in.get<std::uint32_t>();
+    if (form == kNoTimebase) return nullptr;
+    if (form == kRepeatedTimebase) {
+        if (!in.lastTimebase()) throw std::out_of_range("a sandbox message repeats a timebase it never gave");
+        return in.lastTimebase();
+    }
     const auto rate = in.get<double>();
     const auto zero = in.get<std::int64_t>();
     const char* clock = in.text();
     // Item after item carries the same timebase: skip the interning tables' locks for it.
     thread_local const isochron_timebase* last = nullptr;
-    if (last && last->rate_hz == rate && last->zero_time_ns == zero && std::strcmp(last->clock, clock) == 0) return last;
-    last = abiTimebase(Timebase::get(rate, zero, Clock::named(clock)));
+    if (!last || last->rate_hz != rate || last->zero_time_ns != zero || std::strcmp(last->clock, clock) != 0) {
+        last = abiTimebase(Timebase::get(rate, zero, Clock::named(clock)));
+    }
+    in.lastTimebase() = last;
     return last;
 }
 
