@@ -219,16 +219,25 @@ private:
     }
 
     // Wait for the answer in flight, watching the child (a child that died or overran the watchdog
-    // fails the hook, after what it answered before is replayed).
+    // fails the hook, after what it answered before is replayed). The watchdog times the call the
+    // child is on: from when the batch was sent, and again from each answer the host sees it
+    // commit (looking once a slice: an answer seen late gives the next call more time, never less).
     void awaitFlight() {
+        const auto watchdogNs = std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count();
+        std::size_t committedSeen = 0;
+        std::int64_t callStartNs = flight_.sentAtNs;
         while (!exchange_->awaitResponse(flight_.sequence, kLivenessSlice)) {
+            const std::size_t committed = exchange_->control().committedBytes.load(std::memory_order_acquire);
             if (child_->ended()) {
                 const std::string ending = child_->ending();
-                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
-                    return "its sandboxed process " + ending + " in its " + hook + " hook";
-                });
+                replayAnswered(committed, [&](const char* hook) { return "its sandboxed process " + ending + " in its " + hook + " hook"; });
             }
-            if (steadyNowNs() - currentCallStartNs() > std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count()) {
+            const std::int64_t now = steadyNowNs();
+            if (committed != committedSeen) {
+                committedSeen = committed;
+                callStartNs = now;
+            }
+            if (now - callStartNs > watchdogNs) {
                 child_->kill();
                 replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
                     return "its sandboxed process did not answer within " + std::to_string(watchdog_.count()) + " ms in its " + hook +
@@ -236,14 +245,6 @@ private:
                 });
             }
         }
-    }
-
-    // When the call the child is on now began: when the batch was sent, or when the child
-    // committed its last answer to it (each call has the whole watchdog time).
-    std::int64_t currentCallStartNs() {
-        const ExchangeControl& control = exchange_->control();
-        if (control.committedBytes.load(std::memory_order_acquire) == 0) return flight_.sentAtNs;
-        return std::max(flight_.sentAtNs, control.committedAtNs.load(std::memory_order_relaxed));
     }
 
     Done awaitAndReplayFlight() {
