@@ -11,8 +11,9 @@
 // and hands out fresh blocks by bumping an offset; blocks the pool gives back (trim) keep their
 // address, their pages are returned to the system, and they are handed out again for the same size.
 // When the arena cannot be made (no memfd) or is full, the pool falls back to the system allocator
-// and the sandbox copies those segments, as before. Sanitized builds do not use it (their allocator
-// must see every block to find leaks and overflows).
+// and the sandbox copies those segments, as before. Sanitized builds and runs under valgrind do not
+// use it (their tools must see every block as the allocator's to find leaks, overflows and reads of
+// samples never written).
 #pragma once
 
 #include <array>
