@@ -1,5 +1,7 @@
 #include "engine/memory/memory_pool.h"
 
+#include "engine/memory/shared_sample_arena.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -38,7 +40,11 @@ std::atomic<std::uint64_t> systemAllocationCount{0};
 
 AllocationHeader* systemAllocate(std::size_t capacity, std::uint32_t sizeClass) {
     systemAllocationCount.fetch_add(1, std::memory_order_relaxed);
-    void* raw = ::operator new(kHeaderBytes + capacity, std::align_val_t{64});
+    // Size-classed blocks come from the shared arena (a sandboxed plugin reads their samples in
+    // place), huge ones and any the arena cannot give from the system allocator.
+    SharedSampleArena* arena = sizeClass == kHugeClass ? nullptr : SharedSampleArena::instance();
+    void* raw = arena ? arena->allocate(kHeaderBytes + capacity) : nullptr;
+    if (!raw) raw = ::operator new(kHeaderBytes + capacity, std::align_val_t{64});
     auto* header = static_cast<AllocationHeader*>(raw);
     header->nextFree = nullptr;
     header->capacity = capacity;
@@ -49,6 +55,8 @@ AllocationHeader* systemAllocate(std::size_t capacity, std::uint32_t sizeClass) 
 
 void systemRelease(AllocationHeader* header) {
     header->magic = 0;
+    SharedSampleArena* arena = header->sizeClass == kHugeClass ? nullptr : SharedSampleArena::instance();
+    if (arena && arena->contains(header, kHeaderBytes + header->capacity)) return arena->release(header, kHeaderBytes + header->capacity);
     ::operator delete(static_cast<void*>(header), std::align_val_t{64});
 }
 

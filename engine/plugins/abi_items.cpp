@@ -107,7 +107,9 @@ void AbiItemView::reserve() {
     texts_.reserve(2 * ISOCHRON_MAX_CUSTOM_FIELDS);
 }
 
-const isochron_item& AbiItemView::view(const Item& item) {
+constinit __attribute__((tls_model("initial-exec"))) thread_local AbiItemView::HandedOver AbiItemView::handedOver;
+
+const isochron_item& AbiItemView::viewSlowly(const Item& item) {
     if (item.kind() == ItemKind::Signal) {  // the common case: a signal's range is its segment's
         viewSamples(item.segment());
         item_ = {ISOCHRON_ITEM_SIGNAL, {segment_.timebase, segment_.start_index, segment_.length}, 0.0, &segment_, nullptr};

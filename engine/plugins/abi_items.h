@@ -21,11 +21,46 @@ public:
     /// Room for the fields of any event or custom item. [may allocate]
     void reserve();
     /// The view of `item` (not a progress marker). [no allocation]
-    const isochron_item& view(const Item& item);
+    const isochron_item& view(const Item& item) {
+        const HandedOver& last = handedOver;
+        if (item.kind() == ItemKind::Signal && last.matches(item.segment())) [[likely]] {
+            // The signal a plugin node just handed over on this thread (a chain of plugin nodes):
+            // its view is known, without walking the segment's pieces again.
+            segment_ = {last.sampleType, last.startIndex, last.length, last.timebase, last.samples, &item.segment()};
+            item_ = {ISOCHRON_ITEM_SIGNAL, {last.timebase, last.startIndex, last.length}, 0.0, &segment_, nullptr};
+            return item_;
+        }
+        return viewSlowly(item);
+    }
     /// Whether `item` is the struct the last view() returned. [no allocation]
     bool isView(const isochron_item& item) const { return &item == &item_; }
+    /// The item last viewed, a signal, is being handed over as it is to the next node: remember its
+    /// view for that node's view() on this thread. [no allocation]
+    void handingOver(const SegmentHandle& segment) const {
+        handedOver = {segment.storageIdentity(), segment.startIndex(), segment.length(), segment.timebase(), segment_.sample_type,
+                      segment_.timebase, segment_.samples};
+    }
 
 private:
+    // The view of the signal handed over last on this thread. The storage identity (unique to one
+    // list's samples while they are unchanged: SegmentList::identity) with the range names the same
+    // samples wherever the item went since, so the samples' address is still right.
+    struct HandedOver {
+        std::uint64_t identity = 0;  // 0: none (no list has identity 0)
+        std::int64_t startIndex = 0;
+        std::int64_t length = 0;
+        const Timebase* engineTimebase = nullptr;
+        std::uint32_t sampleType = ISOCHRON_SAMPLE_NONE;
+        const isochron_timebase* timebase = nullptr;
+        void* samples = nullptr;
+        bool matches(const SegmentHandle& segment) const {
+            return identity != 0 && segment.storageIdentity() == identity && segment.startIndex() == startIndex && segment.length() == length &&
+                   segment.timebase() == engineTimebase;
+        }
+    };
+    static constinit __attribute__((tls_model("initial-exec"))) thread_local HandedOver handedOver;
+
+    const isochron_item& viewSlowly(const Item& item);
     void viewSamples(const SegmentHandle& segment);
     void viewEvent(const EventRecord& record);
     void viewCustom(const CustomPayload& payload);

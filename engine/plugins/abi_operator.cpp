@@ -160,8 +160,9 @@ bool AbiOperator::forwardHandedOver(const isochron_host* host, std::uint32_t por
     if (!node.input_ || item != node.inputView_ || port >= node.outputTotal_ || !node.fitsOfInput_[port]) [[unlikely]] {
         return forward(host, port, item);
     }
-    Item handedOver = std::move(*node.input_);
+    Item& handedOver = *node.input_;
     node.input_ = nullptr;
+    if (handedOver.kind() == ItemKind::Signal) node.view_.handingOver(handedOver.segment());
     try {
         node.Operator::emit(static_cast<int>(port), std::move(handedOver));
     } catch (const std::exception& e) {

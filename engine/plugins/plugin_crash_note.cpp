@@ -33,7 +33,7 @@ void onFatalSignal(int signal) {
 
 }  // namespace
 
-__attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* innermostPluginCall = nullptr;
+constinit __attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* innermostPluginCall = nullptr;
 
 void writeCrashNote(int signal) noexcept {
     const PluginCallScope* call = innermostPluginCall;

@@ -20,7 +20,7 @@ class PluginCallScope;
 /// The innermost plugin call of this thread (PluginCallScope keeps it). Initial-exec TLS: the
 /// signal handler must read it without the dynamic loader (the engine library is loaded with the
 /// program, never by dlopen), and marking a call is then two moves, inline.
-extern __attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* innermostPluginCall;
+extern constinit __attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* innermostPluginCall;
 
 /// Marks the calling thread as running `hook` of `site` while alive. [engine thread] [no allocation]
 class PluginCallScope {

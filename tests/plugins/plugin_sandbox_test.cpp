@@ -1,6 +1,8 @@
-// Sandboxed hosting end to end (isochron-run --sandbox): a plugin that segfaults, hangs or calls
-// abort() disables its node only, the other branch's output is complete, the report names the node
-// and the exit status is 2; sandboxed operators compute exactly what they compute in-process; and
+// Sandboxed hosting end to end (isochron-run --sandbox): a plugin that segfaults (also halfway
+// through writing a segment), hangs or calls abort() disables its node only, the other branch's
+// output is complete, the report names the node and the exit status is 2; a plugin cannot write
+// the host's samples it reads in place; sandboxed operators compute exactly what they compute
+// in-process (their inputs read in place from the shared sample arena); and
 // an in-process crash still names the node and the plugin before the process ends.
 #include <catch2/catch.hpp>
 
@@ -63,7 +65,7 @@ TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables it
 #else
     const char* segfault = "its sandboxed process died of Segmentation fault (signal 11) in its process hook";
 #endif
-    for (const Case& fault : {Case{"faults.segfault", segfault},
+    for (const Case& fault : {Case{"faults.segfault", segfault}, Case{"faults.segfault_while_writing", segfault},
                               Case{"faults.hang", "its sandboxed process did not answer within 1000 ms in its process hook (the watchdog killed it)"},
                               Case{"faults.abort", "its sandboxed process died of Aborted (signal 6) in its process hook"}}) {
         INFO(fault.type);
@@ -84,6 +86,33 @@ TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables it
         CHECK(json["nodes"]["after"]["items_in"] == 2);  // the two segments before the fault went on
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
     }
+}
+
+TEST_CASE("under --sandbox, a plugin cannot write the host's samples it reads in place", "[plugins][sandbox]") {
+    // The faulty node's input and the healthy branch share one segment, which the sandbox reads
+    // in place from the host's shared sample arena, mapped read-only in the child: the plugin's
+    // write into it faults in the child and the healthy branch records the generator's samples
+    // untouched (the same file as with a built-in pass-through in the plugin's place).
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder reference("writes-input-reference");
+    REQUIRE(runRunner(writeFaultGraph(reference.path(), "segments.pass_through").string()).status == 0);
+    ScratchFolder folder("writes-input");
+    const auto report = folder.path() / "report.json";
+    const Result r = runRunner(writeFaultGraph(folder.path(), "faults.writes_input").string() + " --plugin " + faults + " --sandbox --report " + report.string());
+    INFO(r.output);
+    const std::string expected = readText(reference.path() / "healthy.wav");
+    CHECK(expected.size() >= 8000 * 2);
+    CHECK(readText(folder.path() / "healthy.wav") == expected);
+    const nlohmann::json json = readJson(report);
+    CHECK(json["completed"] == true);
+#ifdef ISOCHRON_SANITIZED
+    // Sanitized builds keep the pool out of the arena (shared_sample_arena.h): the child writes a copy.
+    CHECK(r.status == 0);
+#else
+    CHECK(r.status == 2);
+    CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains("its sandboxed process died of Segmentation fault (signal 11) in its process hook"));
+    CHECK(json["nodes"]["after"]["items_in"] == 2);
+#endif
 }
 
 TEST_CASE("under --sandbox, the watchdog times each call, not a batch of them", "[plugins][sandbox]") {

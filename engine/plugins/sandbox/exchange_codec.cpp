@@ -1,5 +1,6 @@
 #include "engine/plugins/sandbox/exchange_codec.h"
 
+#include "engine/memory/shared_sample_arena.h"
 #include "engine/plugins/abi_values.h"
 
 namespace isochron::sandbox {
@@ -9,23 +10,36 @@ std::size_t sampleBytes(std::uint32_t sampleType, std::int64_t length) {
     return type ? sampleSize(*type) * static_cast<std::size_t>(length < 0 ? 0 : length) : 0;
 }
 
+namespace {
+enum TimebaseOnWire : std::uint32_t { kNoTimebase = 0, kFullTimebase = 1, kRepeatedTimebase = 2 };
+}  // namespace
+
 void putTimebase(ExchangeWriter& out, const isochron_timebase* timebase) {
-    out.put(static_cast<std::uint32_t>(timebase != nullptr));
-    if (!timebase) return;
+    if (!timebase) return out.put(std::uint32_t{kNoTimebase});
+    if (timebase == out.lastTimebase()) return out.put(std::uint32_t{kRepeatedTimebase});
+    out.put(std::uint32_t{kFullTimebase});
     out.put(timebase->rate_hz);
     out.put(timebase->zero_time_ns);
     out.putText(timebase->clock);
+    out.lastTimebase() = timebase;
 }
 
 const isochron_timebase* takeTimebase(ExchangeReader& in) {
-    if (!in.get<std::uint32_t>()) return nullptr;
+    const auto form = in.get<std::uint32_t>();
+    if (form == kNoTimebase) return nullptr;
+    if (form == kRepeatedTimebase) {
+        if (!in.lastTimebase()) throw std::out_of_range("a sandbox message repeats a timebase it never gave");
+        return in.lastTimebase();
+    }
     const auto rate = in.get<double>();
     const auto zero = in.get<std::int64_t>();
     const char* clock = in.text();
     // Item after item carries the same timebase: skip the interning tables' locks for it.
     thread_local const isochron_timebase* last = nullptr;
-    if (last && last->rate_hz == rate && last->zero_time_ns == zero && std::strcmp(last->clock, clock) == 0) return last;
-    last = abiTimebase(Timebase::get(rate, zero, Clock::named(clock)));
+    if (!last || last->rate_hz != rate || last->zero_time_ns != zero || std::strcmp(last->clock, clock) != 0) {
+        last = abiTimebase(Timebase::get(rate, zero, Clock::named(clock)));
+    }
+    in.lastTimebase() = last;
     return last;
 }
 
@@ -63,6 +77,13 @@ void putInlineSamples(ExchangeWriter& out, const isochron_segment& segment) {
     if (bytes > 0) std::memcpy(at, segment.samples, bytes);
 }
 
+void putArenaOrInlineSamples(ExchangeWriter& out, const isochron_segment& segment, const SharedSampleArena* arena) {
+    const std::size_t bytes = sampleBytes(segment.sample_type, segment.length);
+    if (!arena || bytes == 0 || !arena->contains(segment.samples, bytes)) return putInlineSamples(out, segment);
+    out.put(SamplesAt::Arena);
+    out.put(arena->offsetOf(segment.samples));
+}
+
 void takeItem(ExchangeReader& in, WireItem& wire) {
     wire.item = {};
     wire.item.kind = in.get<std::uint32_t>();
@@ -95,8 +116,8 @@ void takeItem(ExchangeReader& in, WireItem& wire) {
         wire.samplesAt = in.get<SamplesAt>();
         if (wire.samplesAt == SamplesAt::Inline) {
             wire.segment.samples = const_cast<std::byte*>(in.take(sampleBytes(wire.segment.sample_type, wire.segment.length), kSampleAlignment));
-        } else if (wire.samplesAt == SamplesAt::Responses) {
-            wire.responseOffset = in.get<std::uint64_t>();
+        } else if (wire.samplesAt == SamplesAt::Responses || wire.samplesAt == SamplesAt::Arena) {
+            wire.offset = in.get<std::uint64_t>();
         }
         wire.item.segment = &wire.segment;
     }

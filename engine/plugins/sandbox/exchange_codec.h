@@ -4,9 +4,10 @@
 //
 // An item on the wire: kind, range (timebase, start, length), value; then for a signal or frame its
 // segment (sample type, start, length, timebase, and where the samples are: in this message, in
-// the response area at an offset, or "the samples of the item being processed" from an index on),
+// the response area at an offset, in the host's shared sample arena at an offset, or "the samples
+// of the item being processed" from an index on),
 // for an event or custom item its record (label, fields). Timebases travel as (rate, zero time,
-// clock) and are interned again on arrival.
+// clock) and are interned again on arrival; one that repeats the last in the same message is a flag.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +20,10 @@
 #include <vector>
 
 #include "isochron/isochron.h"
+
+namespace isochron {
+class SharedSampleArena;
+}
 
 namespace isochron::sandbox {
 
@@ -48,7 +53,10 @@ public:
         return area_ + at;
     }
     /// Forget what was written after `mark` (a record that could not be finished).
-    void rewind(std::size_t mark) { used_ = mark; }
+    void rewind(std::size_t mark) {
+        used_ = mark;
+        lastTimebase_ = nullptr;  // it may have been written in full after the mark only
+    }
     template <class T> void put(const T& value) {
         static_assert(std::is_trivially_copyable_v<T>);
         std::memcpy(reserve(sizeof(T), alignof(T)), &value, sizeof(T));
@@ -62,12 +70,15 @@ public:
     void putText(const char* text) { putText(std::string_view(text ? text : "")); }
     std::size_t used() const { return used_; }
     std::byte* area() const { return area_; }
+    /// The timebase written in full last in this message (putTimebase then writes a repeat as a flag).
+    const isochron_timebase*& lastTimebase() { return lastTimebase_; }
 
 private:
     std::byte* area_;
     std::size_t capacity_;
     std::size_t used_ = 0;  // from the start: records
     std::size_t tail_ = 0;  // from the end: reserveFromEnd
+    const isochron_timebase* lastTimebase_ = nullptr;
 };
 
 /// Reads what an ExchangeWriter wrote, in the same order. Throws std::out_of_range past the end.
@@ -89,6 +100,8 @@ public:
     }
     /// Whether everything was read.
     bool atEnd() const { return at_ >= size_; }
+    /// The timebase read in full last in this message (what a repeat flag stands for).
+    const isochron_timebase*& lastTimebase() { return lastTimebase_; }
     /// A text written by putText; points into the area (NUL-terminated).
     const char* text() {
         const auto length = get<std::uint32_t>();
@@ -99,6 +112,7 @@ private:
     const std::byte* area_;
     std::size_t size_;
     std::size_t at_ = 0;
+    const isochron_timebase* lastTimebase_ = nullptr;
 };
 
 /// Alignment of sample blocks in a message.
@@ -109,9 +123,11 @@ enum class SamplesAt : std::uint32_t {
     Inline = 0,      ///< right here in the message
     Responses = 1,   ///< in the response area at an offset (a segment the child allocated for this hook)
     InputItem = 2,   ///< the samples of the item being processed (the host shares them again)
+    Arena = 3,       ///< in the host's SharedSampleArena at an offset (host -> child only; read-only there)
 };
 
-/// Write `timebase` (null allowed) as rate, zero time and clock.
+/// Write `timebase` (null allowed) as rate, zero time and clock, or as a flag when it is the one
+/// written in full last in this message (a batch's items share one: no clock name per item).
 void putTimebase(ExchangeWriter& out, const isochron_timebase* timebase);
 /// Read a timebase and intern it (the ABI's view of the engine's Timebase). [may allocate on first use]
 const isochron_timebase* takeTimebase(ExchangeReader& in);
@@ -121,6 +137,9 @@ const isochron_timebase* takeTimebase(ExchangeReader& in);
 void putItemHead(ExchangeWriter& out, const isochron_item& item);
 /// Write a segment's samples into the message (SamplesAt::Inline).
 void putInlineSamples(ExchangeWriter& out, const isochron_segment& segment);
+/// Write where a segment's samples are in the host's shared sample arena (SamplesAt::Arena) when
+/// they lie there, else the samples themselves (putInlineSamples). [no allocation]
+void putArenaOrInlineSamples(ExchangeWriter& out, const isochron_segment& segment, const SharedSampleArena* arena);
 
 /// An item read from a message: views into the message and into its own storage. [one thread]
 struct WireItem {
@@ -129,7 +148,7 @@ struct WireItem {
     isochron_record record{};
     std::vector<isochron_field> fields;
     SamplesAt samplesAt = SamplesAt::Inline;
-    std::uint64_t responseOffset = 0;  ///< SamplesAt::Responses
+    std::uint64_t offset = 0;  ///< SamplesAt::Responses and SamplesAt::Arena: where the samples start
 
     WireItem() { fields.reserve(ISOCHRON_MAX_CUSTOM_FIELDS); }
     WireItem(const WireItem&) = delete;

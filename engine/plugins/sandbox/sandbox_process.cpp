@@ -33,22 +33,35 @@ std::filesystem::path helperProgram() {
                              " (is Isochron fully installed?)");
 }
 
-SandboxProcess::SandboxProcess(const std::filesystem::path& plugin, const std::string& type, int exchangeFd) {
+SandboxProcess::SandboxProcess(const std::filesystem::path& plugin, const std::string& type, int exchangeFd, int arenaFd) {
     const std::string program = helperProgram().string();
     const std::string parent = std::to_string(getpid());
     const std::string fd = std::to_string(kExchangeFd);
+    const std::string samplesFd = std::to_string(kArenaFd);
     std::vector<const char*> argv = {program.c_str(), kPluginOption, plugin.c_str(), kTypeOption, type.c_str(),
-                                     kExchangeOption, fd.c_str(), kParentOption, parent.c_str(), nullptr};
-    // The memfd is close-on-exec; dup2 onto the agreed number clears that for the child alone.
-    // Duplicated high first, so it cannot already be that number (dup2 onto itself keeps the flag).
+                                     kExchangeOption, fd.c_str(), kParentOption, parent.c_str()};
+    if (arenaFd >= 0) {
+        argv.push_back(kArenaOption);
+        argv.push_back(samplesFd.c_str());
+    }
+    argv.push_back(nullptr);
+    // The memfds are close-on-exec; dup2 onto the agreed numbers clears that for the child alone.
+    // Duplicated high first, so neither can already be one of those numbers (dup2 onto itself keeps the flag).
     const int high = fcntl(exchangeFd, F_DUPFD_CLOEXEC, 64);
     if (high < 0) throw std::runtime_error(std::string("cannot pass the shared memory to the sandbox: ") + std::strerror(errno));
+    const int highArena = arenaFd >= 0 ? fcntl(arenaFd, F_DUPFD_CLOEXEC, 64) : -1;
+    if (arenaFd >= 0 && highArena < 0) {
+        close(high);
+        throw std::runtime_error(std::string("cannot pass the shared sample arena to the sandbox: ") + std::strerror(errno));
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, high, kExchangeFd);
+    if (highArena >= 0) posix_spawn_file_actions_adddup2(&actions, highArena, kArenaFd);
     const int failed = posix_spawn(&pid_, program.c_str(), &actions, nullptr, const_cast<char* const*>(argv.data()), environ);
     posix_spawn_file_actions_destroy(&actions);
     close(high);
+    if (highArena >= 0) close(highArena);
     if (failed != 0) throw std::runtime_error("cannot start " + program + ": " + std::strerror(failed));
 }
 

@@ -1,5 +1,6 @@
 // The child process of a sandboxed node: the helper program isochron-plugin-sandbox, started with
-// the plugin file, the operator type and the exchange's memfd, and how it ended.
+// the plugin file, the operator type, the exchange's memfd and the shared sample arena's, and how
+// it ended.
 #pragma once
 
 #include <sys/types.h>
@@ -16,9 +17,10 @@ std::filesystem::path helperProgram();
 /// A running child; killed (if still running) and reaped on destruction. [one thread]
 class SandboxProcess {
 public:
-    /// Start the helper for operator `type` of `plugin`, sharing the memfd `exchangeFd`.
-    /// Throws std::runtime_error. [may allocate]
-    SandboxProcess(const std::filesystem::path& plugin, const std::string& type, int exchangeFd);
+    /// Start the helper for operator `type` of `plugin`, sharing the memfd `exchangeFd` and the
+    /// arena's memfd `arenaFd` (-1: none; the child maps it read-only). Throws std::runtime_error.
+    /// [may allocate]
+    SandboxProcess(const std::filesystem::path& plugin, const std::string& type, int exchangeFd, int arenaFd);
     ~SandboxProcess();
     SandboxProcess(const SandboxProcess&) = delete;
     SandboxProcess& operator=(const SandboxProcess&) = delete;

@@ -6,7 +6,8 @@
 // the progress of every input, then what the kind needs:
 //   Activate           node id, parameters (JSON object), inputs (name, type, group index,
 //                      connected), outputs (name, type, group index)
-//   Process            input port, item (samples inline)
+//   Process            input port, item (its samples as an offset into the host's shared sample
+//                      arena when they lie there, else inline)
 //   Produce            production budget, whether admission is open
 //   Finish             -
 //   ParameterChanged   name, value (JSON)
@@ -36,7 +37,10 @@ inline constexpr const char* kPluginOption = "--plugin";
 inline constexpr const char* kTypeOption = "--type";
 inline constexpr const char* kExchangeOption = "--exchange-fd";
 inline constexpr const char* kParentOption = "--parent";
+inline constexpr const char* kArenaOption = "--arena-fd";
 /// The exchange's memfd number in the child.
 inline constexpr int kExchangeFd = 3;
+/// The shared sample arena's memfd number in the child (mapped read-only; absent when the host has none).
+inline constexpr int kArenaFd = 4;
 
 }  // namespace isochron::sandbox

@@ -1,5 +1,6 @@
 #include "engine/plugins/sandbox/sandbox_server.h"
 
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/memory/shared_sample_arena.h"
 #include "engine/plugins/abi_descriptor.h"
 #include "engine/plugins/abi_node.h"
 #include "engine/plugins/plugin_library.h"
@@ -28,14 +30,43 @@ namespace {
 /// Where the samples behind a handle the plugin holds are.
 struct ChildSegment {
     enum class Origin { Input, Responses, Kept } origin;
-    std::uint64_t responseOffset = 0;               ///< Responses: from the start of the response area
+    std::uint64_t responseOffset = 0;              ///< Responses: from the start of the response area
     std::shared_ptr<std::vector<std::byte>> kept;  ///< Kept: a copy owned by this process
+};
+
+/// The host's SharedSampleArena, mapped read-only: the samples of the items to process. [one thread]
+class ArenaView {
+public:
+    /// Map the arena's memfd `fd` (-1: the host has none). Throws std::runtime_error.
+    explicit ArenaView(int fd) {
+        if (fd < 0) return;
+        void* mapping = mmap(nullptr, SharedSampleArena::kReservedBytes, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+        close(fd);
+        if (mapping == MAP_FAILED) throw std::runtime_error(std::string("mmap of the host's sample arena: ") + std::strerror(errno));
+        base_ = static_cast<const std::byte*>(mapping);
+    }
+    ~ArenaView() {
+        if (base_) munmap(const_cast<std::byte*>(base_), SharedSampleArena::kReservedBytes);
+    }
+    ArenaView(const ArenaView&) = delete;
+    ArenaView& operator=(const ArenaView&) = delete;
+
+    /// The `bytes` at `offset`; throws std::out_of_range outside the arena.
+    const std::byte* at(std::uint64_t offset, std::size_t bytes) const {
+        if (!base_ || offset > SharedSampleArena::kReservedBytes || bytes > SharedSampleArena::kReservedBytes - offset) {
+            throw std::out_of_range("a sandbox message points outside of the host's sample arena");
+        }
+        return base_ + offset;
+    }
+
+private:
+    const std::byte* base_ = nullptr;
 };
 
 class SandboxServer final : public AbiNode {
 public:
-    SandboxServer(std::filesystem::path plugin, std::string type, int exchangeFd)
-        : plugin_(std::move(plugin)), typeName_(std::move(type)), exchange_(SharedExchange::attach(exchangeFd)) {}
+    SandboxServer(std::filesystem::path plugin, std::string type, int exchangeFd, int arenaFd)
+        : plugin_(std::move(plugin)), typeName_(std::move(type)), exchange_(SharedExchange::attach(exchangeFd)), arena_(arenaFd) {}
 
     ~SandboxServer() override {
         if (instance_ && instance_->destroy) instance_->destroy(instance_);
@@ -110,6 +141,9 @@ private:
                 const auto port = request.get<std::uint32_t>();
                 takeItem(request, input_);
                 inputForwardable_ = true;
+                if (input_.item.segment && input_.samplesAt == SamplesAt::Arena) {
+                    input_.segment.samples = const_cast<std::byte*>(arena_.at(input_.offset, sampleBytes(input_.segment.sample_type, input_.segment.length)));
+                }
                 if (input_.item.segment) {
                     inputSegment_ = {ChildSegment::Origin::Input};
                     input_.segment.handle = &inputSegment_;
@@ -260,6 +294,7 @@ private:
     std::string typeName_;
     std::unique_ptr<PluginLibrary> library_;
     SharedExchange exchange_;
+    ArenaView arena_;
     const isochron_operator_type* type_ = nullptr;
     OperatorDescriptor declared_;
     const isochron_operator* instance_ = nullptr;
@@ -280,6 +315,7 @@ private:
 int runSandboxServer(int argc, char** argv) {
     std::string plugin, type;
     int exchangeFd = -1;
+    int arenaFd = -1;
     pid_t parent = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string option = argv[i];
@@ -287,6 +323,7 @@ int runSandboxServer(int argc, char** argv) {
         else if (option == kTypeOption) type = argv[i + 1];
         else if (option == kExchangeOption) exchangeFd = std::atoi(argv[i + 1]);
         else if (option == kParentOption) parent = static_cast<pid_t>(std::atoi(argv[i + 1]));
+        else if (option == kArenaOption) arenaFd = std::atoi(argv[i + 1]);
     }
     if (plugin.empty() || type.empty() || exchangeFd < 0 || parent <= 0) {
         std::cerr << "isochron-plugin-sandbox: started by the engine for a sandboxed plugin node, not by hand\n";
@@ -296,7 +333,7 @@ int runSandboxServer(int argc, char** argv) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) return 1;
     try {
-        SandboxServer server(plugin, type, exchangeFd);
+        SandboxServer server(plugin, type, exchangeFd, arenaFd);
         server.serve();
     } catch (const std::exception& e) {
         std::cerr << "isochron-plugin-sandbox: " << plugin << ", " << type << ": " << e.what() << "\n";

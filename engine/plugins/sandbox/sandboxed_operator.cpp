@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/memory/shared_sample_arena.h"
 #include "engine/operators/operator.h"
 #include "engine/plugins/abi_items.h"
 #include "engine/plugins/sandbox/exchange_codec.h"
@@ -52,7 +53,7 @@ public:
 protected:
     void onActivate() override {
         exchange_.emplace(SharedExchange::create());
-        child_.emplace(pluginFile_, declared_->typeName, exchange_->fd());
+        child_.emplace(pluginFile_, declared_->typeName, exchange_->fd(), arena_ ? arena_->fd() : -1);
         view_.reserve();
         for (Batch* batch : {&staged_, &flight_}) {
             batch->inputs.reserve(kBatchCalls);
@@ -83,7 +84,7 @@ protected:
         ExchangeWriter& out = record(Request::Process, "process", std::move(item));
         out.put(static_cast<std::uint32_t>(inputPort));
         putItemHead(out, view);
-        if (view.segment) putInlineSamples(out, *view.segment);
+        if (view.segment) putArenaOrInlineSamples(out, *view.segment, arena_);  // the item is kept until answered
         noteHeld();
         if (!streaming) {
             answerAll();
@@ -218,16 +219,25 @@ private:
     }
 
     // Wait for the answer in flight, watching the child (a child that died or overran the watchdog
-    // fails the hook, after what it answered before is replayed).
+    // fails the hook, after what it answered before is replayed). The watchdog times the call the
+    // child is on: from when the batch was sent, and again from each answer the host sees it
+    // commit (looking once a slice: an answer seen late gives the next call more time, never less).
     void awaitFlight() {
+        const auto watchdogNs = std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count();
+        std::size_t committedSeen = 0;
+        std::int64_t callStartNs = flight_.sentAtNs;
         while (!exchange_->awaitResponse(flight_.sequence, kLivenessSlice)) {
+            const std::size_t committed = exchange_->control().committedBytes.load(std::memory_order_acquire);
             if (child_->ended()) {
                 const std::string ending = child_->ending();
-                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
-                    return "its sandboxed process " + ending + " in its " + hook + " hook";
-                });
+                replayAnswered(committed, [&](const char* hook) { return "its sandboxed process " + ending + " in its " + hook + " hook"; });
             }
-            if (steadyNowNs() - currentCallStartNs() > std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count()) {
+            const std::int64_t now = steadyNowNs();
+            if (committed != committedSeen) {
+                committedSeen = committed;
+                callStartNs = now;
+            }
+            if (now - callStartNs > watchdogNs) {
                 child_->kill();
                 replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
                     return "its sandboxed process did not answer within " + std::to_string(watchdog_.count()) + " ms in its " + hook +
@@ -235,14 +245,6 @@ private:
                 });
             }
         }
-    }
-
-    // When the call the child is on now began: when the batch was sent, or when the child
-    // committed its last answer to it (each call has the whole watchdog time).
-    std::int64_t currentCallStartNs() {
-        const ExchangeControl& control = exchange_->control();
-        if (control.committedBytes.load(std::memory_order_acquire) == 0) return flight_.sentAtNs;
-        return std::max(flight_.sentAtNs, control.committedAtNs.load(std::memory_order_relaxed));
     }
 
     Done awaitAndReplayFlight() {
@@ -338,7 +340,14 @@ private:
     void resolveSamples(const Item& input) {
         isochron_segment& segment = emitted_.segment;
         if (emitted_.samplesAt == SamplesAt::Responses) {
-            segment.samples = exchange_->responses() + emitted_.responseOffset;
+            // The child writes the response area: its offsets are checked like everything it sends.
+            const std::size_t bytes = sampleBytes(segment.sample_type, segment.length);
+            if (emitted_.offset > SharedExchange::kAreaBytes || bytes > SharedExchange::kAreaBytes - emitted_.offset) {
+                throw OperatorError("its sandboxed process sent samples outside of its response area");
+            }
+            segment.samples = exchange_->responses() + emitted_.offset;
+        } else if (emitted_.samplesAt == SamplesAt::Arena) {
+            throw OperatorError("its sandboxed process sent samples in the host's arena, which it can only read");
         } else if (emitted_.samplesAt == SamplesAt::InputItem) {
             if (input.isProgress() || !input.segment().list()) throw OperatorError("the plugin emitted input samples outside of process");
             const SegmentHandle& whole = input.segment();
@@ -359,6 +368,7 @@ private:
     std::filesystem::path pluginFile_;
     std::shared_ptr<const OperatorDescriptor> declared_;
     std::chrono::milliseconds watchdog_;
+    SharedSampleArena* arena_ = SharedSampleArena::instance();  // null: every segment's samples are copied in
     std::optional<SharedExchange> exchange_;
     std::optional<SandboxProcess> child_;
     AbiItemView view_;

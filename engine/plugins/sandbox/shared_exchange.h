@@ -28,9 +28,6 @@ struct ExchangeControl {
     /// Bytes of the current response that are complete answers (the child raises it after each one),
     /// so the host can replay what a child finished before it died.
     std::atomic<std::uint64_t> committedBytes{0};
-    /// When the child committed its last answer (steady clock, ns): the watchdog times each call
-    /// of a batch from the end of the one before.
-    std::atomic<std::int64_t> committedAtNs{0};
 };
 
 /// The steady clock both processes read (CLOCK_MONOTONIC: the same for every process), in ns.
@@ -70,10 +67,7 @@ public:
     /// Child: wait (as long as it takes) for the request after `previous`; returns its sequence.
     std::uint32_t awaitRequest(std::uint32_t previous);
     /// Child: the first `bytes` of the response are complete answers. [no allocation]
-    void commitResponse(std::size_t bytes) {
-        control_->committedAtNs.store(steadyNowNs(), std::memory_order_relaxed);
-        control_->committedBytes.store(bytes, std::memory_order_release);
-    }
+    void commitResponse(std::size_t bytes) { control_->committedBytes.store(bytes, std::memory_order_release); }
     /// Child: the response of `bytes` is written; ring the host. [no allocation]
     void sendResponse(std::size_t bytes);
 

@@ -184,10 +184,18 @@ private:
 
     // Runs `hook`, turning any exception into an error report; true when it returned normally.
     template <class F> static bool guarded(const isochron_operator* op, F&& hook) {
-        const isochron_host* host = self(op).host_;
         try {
             hook();
             return true;
+        } catch (...) {
+            return failed(op);
+        }
+    }
+    // Reports the exception being handled as the hook's error; false. [inside a catch block]
+    static bool failed(const isochron_operator* op) {
+        const isochron_host* host = self(op).host_;
+        try {
+            throw;
         } catch (const std::exception& e) {
             host->log(host, ISOCHRON_LOG_ERROR, e.what());
         } catch (...) {
@@ -197,8 +205,15 @@ private:
     }
 
     static bool activate(const isochron_operator* op) { return guarded(op, [&] { self(op).activate(); }); }
+    // Written out, not through guarded: on every item, one frame between the host and process()
+    // (a chain of plugin nodes runs depth-first, and every frame deepens it).
     static bool process(const isochron_operator* op, std::uint32_t port, const isochron_item* item) {
-        return guarded(op, [&] { self(op).process(static_cast<int>(port), Item(*item)); });
+        try {
+            self(op).process(static_cast<int>(port), Item(*item));
+            return true;
+        } catch (...) {
+            return failed(op);
+        }
     }
     static bool produce(const isochron_operator* op, std::uint32_t* state, std::int64_t* wakeAtNs) {
         return guarded(op, [&] {
