@@ -138,7 +138,7 @@ TEST_CASE("rewindow gives the reference windows for segments cut from one storag
     const std::vector<Stretch> stream{{-37, ramp(2500, 3.0f)}};
     const SigSeg<float> whole = makeSignal(stream.front().samples, stream.front().start, tb);
     std::mt19937 random(77);
-    for (const auto [window, hop] : {std::pair<std::int64_t, std::int64_t>{256, 256}, {100, 37}, {64, 100}, {300, 1000}}) {
+    for (const auto& [window, hop] : {std::pair<std::int64_t, std::int64_t>{256, 256}, {100, 37}, {64, 100}, {300, 1000}}) {
         const std::vector<ExpectedWindow> want = referenceWindows(stream, window, hop);
         FeedScript script;
         std::uniform_int_distribution<std::int64_t> pieceLength(1, 700);
