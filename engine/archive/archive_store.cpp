@@ -422,6 +422,8 @@ std::vector<ArchivedPiece> ArchiveStore::get(const std::string& name, int channe
                 throw broken("holds " + std::to_string(bytes.size()) + " bytes for " + std::to_string(length) + " samples");
             }
             std::memcpy(samples.writable().data(), bytes.data() + (from - start) * sizeof(float), static_cast<std::size_t>(to - from) * sizeof(float));
+        } else if (from == start && to == start + length) {  // the whole piece: decoded in place
+            if (!decodeFlacPiece(bytes, *encoding, samples.writable())) throw broken("does not decode as FLAC of " + std::to_string(length) + " samples");
         } else {
             decoded_.resize(static_cast<std::size_t>(length));
             if (!decodeFlacPiece(bytes, *encoding, decoded_)) throw broken("does not decode as FLAC of " + std::to_string(length) + " samples");
