@@ -145,9 +145,11 @@ int listStreams(ArchiveStore& store) {
 
 int describeStream(ArchiveStore& store, const ArchivedStreamInfo& info) {
     const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    std::string storedAs = info.representation;
+    if (info.originalRate() != info.rateHz) storedAs += " (recorded at " + (std::ostringstream() << info.originalRate()).str() + " Hz)";
     std::printf("stream       %s\nkind         %s\ntimebase     %s\nchannels     %d\nsample type  %s\nstored as    %s\nunits        %s\ngraph        %s\nnode         %s\n",
                 info.name.c_str(), signal ? "signal" : "items", info.timebase().describe().c_str(), info.channels, info.sampleType.c_str(),
-                info.representation.c_str(), info.units.empty() ? "-" : info.units.c_str(), info.graph.empty() ? "-" : info.graph.c_str(), info.node.c_str());
+                storedAs.c_str(), info.units.empty() ? "-" : info.units.c_str(), info.graph.empty() ? "-" : info.graph.c_str(), info.node.c_str());
     const std::optional<ArchivedExtent> extent = store.extent(info.name);
     if (!extent) {
         std::printf("stored       nothing\n");

@@ -6,14 +6,16 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <utility>
 
 namespace isochron {
 namespace {
 
 /// The archive's schema version, kept in SQLite's user_version (0 = a new, empty file). Version 2
-/// added streams.representation and segments.encoding; a version 1 file is upgraded when opened.
-constexpr int kSchemaVersion = 2;
+/// added streams.representation and segments.encoding, version 3 streams.original_rate_hz; an older
+/// file is upgraded when opened.
+constexpr int kSchemaVersion = 3;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS streams (
@@ -28,7 +30,8 @@ CREATE TABLE IF NOT EXISTS streams (
   units TEXT NOT NULL,
   graph TEXT NOT NULL,
   node TEXT NOT NULL,
-  representation TEXT NOT NULL DEFAULT 'f32'
+  representation TEXT NOT NULL DEFAULT 'f32',
+  original_rate_hz REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS segments (
   stream INTEGER NOT NULL REFERENCES streams(id),
@@ -49,6 +52,14 @@ CREATE INDEX IF NOT EXISTS events_by_time ON events(stream, start);
 )sql";
 
 std::string kindName(ArchivedStreamInfo::Kind kind) { return kind == ArchivedStreamInfo::Kind::Signal ? "signal" : "items"; }
+
+/// ", downsampled from R Hz" for a stream stored below the rate it was recorded at, else nothing.
+std::string originalRateText(const ArchivedStreamInfo& info) {
+    if (info.originalRate() == info.rateHz) return {};
+    std::ostringstream text;
+    text << ", downsampled from " << info.originalRate() << " Hz";
+    return text.str();
+}
 
 /// SQLite's message for the last failure on `db`, saying why when the disk refused a write (SQLite
 /// keeps no errno for it: ENOSPC reads "database or disk is full", EFBIG and EIO "disk I/O error").
@@ -184,6 +195,14 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
                   "ALTER TABLE segments ADD COLUMN encoding TEXT NOT NULL DEFAULT 'f32'; PRAGMA user_version=2;",
                   path_);
         db_->exec("COMMIT", path_);
+    }
+    if (found == 1 || found == 2) {
+        // Version 2 lacks the rate the recorder received: every stream was stored at it.
+        db_->exec("BEGIN IMMEDIATE", path_);
+        db_->exec("ALTER TABLE streams ADD COLUMN original_rate_hz REAL NOT NULL DEFAULT 0; "
+                  "UPDATE streams SET original_rate_hz = rate_hz; PRAGMA user_version=3;",
+                  path_);
+        db_->exec("COMMIT", path_);
     } else if (found != 0 && found != kSchemaVersion) {
         throw ArchiveError("archive '" + path_ + "' has schema version " + std::to_string(found) + "; this build reads version " +
                            std::to_string(kSchemaVersion));
@@ -199,7 +218,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
     db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples, encoding) VALUES (?, ?, ?, ?, ?, ?)", path_);
     db_->insertItem = std::make_unique<Statement>(db, "INSERT INTO events(stream, start, length, item) VALUES (?, ?, ?, ?)", path_);
     db_->findStream = std::make_unique<Statement>(
-        db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation FROM streams WHERE name = ?", path_);
+        db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation, original_rate_hz FROM streams WHERE name = ?", path_);
     db_->streamEnd = std::make_unique<Statement>(
         db, "SELECT start + length FROM segments WHERE stream = ? AND channel = ? ORDER BY start DESC LIMIT 1", path_);
     db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + max(length, 1)) FROM events WHERE stream = ?", path_);
@@ -239,6 +258,7 @@ ArchivedStreamInfo streamFromRow(const Statement& query) {
     info.graph = query.text(9);
     info.node = query.text(10);
     info.representation = query.text(11);
+    info.originalRateHz = query.real(12);
     return info;
 }
 
@@ -254,21 +274,23 @@ std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
         const ArchivedStreamInfo stored = streamFromRow(find);
         find.reset();
         if (stored.kind != info.kind || stored.rateHz != info.rateHz || stored.zeroTimeNs != info.zeroTimeNs || stored.clock != info.clock ||
-            stored.channels != info.channels || stored.sampleType != info.sampleType) {
+            stored.channels != info.channels || stored.sampleType != info.sampleType || stored.originalRate() != info.originalRate()) {
             throw ArchiveError("archive '" + path_ + "' already holds a stream '" + info.name + "' (" + kindName(stored.kind) + ", " +
                                stored.timebase().describe() + ", " + std::to_string(stored.channels) + " channel(s), " + stored.sampleType +
-                               ") that differs from the one to record (" + kindName(info.kind) + ", " + info.timebase().describe() + ", " +
-                               std::to_string(info.channels) + " channel(s), " + info.sampleType + ")");
+                               originalRateText(stored) + ") that differs from the one to record (" + kindName(info.kind) + ", " +
+                               info.timebase().describe() + ", " + std::to_string(info.channels) + " channel(s), " + info.sampleType +
+                               originalRateText(info) + ")");
         }
         flacStreams_[id] = info.representation == "flac";
         return id;
     }
     Statement insert(db_->db,
-                     "INSERT INTO streams(name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     "INSERT INTO streams(name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation, original_rate_hz) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      path_);
     insert.bind(1, info.name).bind(2, kindName(info.kind)).bind(3, info.rateHz).bind(4, std::int64_t{info.zeroTimeNs}).bind(5, info.clock);
     insert.bind(6, std::int64_t{info.channels}).bind(7, info.sampleType).bind(8, info.units).bind(9, info.graph).bind(10, info.node).bind(11, info.representation);
+    insert.bind(12, info.originalRate());
     insert.run();
     const std::int64_t id = sqlite3_last_insert_rowid(db_->db);
     flacStreams_[id] = info.representation == "flac";
@@ -276,7 +298,7 @@ std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
 }
 
 std::vector<ArchivedStreamInfo> ArchiveStore::streams() {
-    Statement all(db_->db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation FROM streams ORDER BY name",
+    Statement all(db_->db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation, original_rate_hz FROM streams ORDER BY name",
                   path_);
     std::vector<ArchivedStreamInfo> found;
     while (all.step()) found.push_back(streamFromRow(all));
@@ -400,6 +422,8 @@ std::vector<ArchivedPiece> ArchiveStore::get(const std::string& name, int channe
                 throw broken("holds " + std::to_string(bytes.size()) + " bytes for " + std::to_string(length) + " samples");
             }
             std::memcpy(samples.writable().data(), bytes.data() + (from - start) * sizeof(float), static_cast<std::size_t>(to - from) * sizeof(float));
+        } else if (from == start && to == start + length) {  // the whole piece: decoded in place
+            if (!decodeFlacPiece(bytes, *encoding, samples.writable())) throw broken("does not decode as FLAC of " + std::to_string(length) + " samples");
         } else {
             decoded_.resize(static_cast<std::size_t>(length));
             if (!decodeFlacPiece(bytes, *encoding, decoded_)) throw broken("does not decode as FLAC of " + std::to_string(length) + " samples");

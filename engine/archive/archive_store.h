@@ -5,7 +5,7 @@
 // channel count, sample type, units, the graph and node that produced it, its representation);
 // table `segments` holds signal samples, one row per stored piece of one channel (start index,
 // length, samples as a BLOB: f32, or FLAC when the stream's representation is "flac" and the piece is
-// exact at 16 or 24 bits), indexed on (stream, channel, start); table `events` holds scalar and event
+// exact at 16 or 24 bits; a "downsample" stream holds f32 at its stored, lower rate), indexed on (stream, channel, start); table `events` holds scalar and event
 // items as JSON text, indexed on (stream, start). Stored pieces of a channel never overlap. New files
 // use 64 KiB pages (a 0.1 s piece of 48 kHz f32 fits one).
 //
@@ -44,9 +44,15 @@ struct ArchivedStreamInfo {
     std::string units;            ///< free text, e.g. "Pa" or "dBFS"; empty = unknown
     std::string graph;            ///< the graph that recorded it (file or name), may be empty
     std::string node;             ///< id of the recording node in that graph
-    /// How pieces are stored: "f32" (as they come), or "flac" (each piece exact at 16 or 24 bits as
-    /// FLAC, any other kept f32: lossless either way; engine/archive/flac_piece.h)
+    /// How pieces are stored: "f32" (as they come), "flac" (each piece exact at 16 or 24 bits as
+    /// FLAC, any other kept f32: lossless either way; engine/archive/flac_piece.h), or "downsample"
+    /// (resampled to rateHz from originalRateHz by the recorder, stored f32)
     std::string representation = "f32";
+    /// The rate the recorder received, in Hz; 0 = rateHz (stored as received)
+    double originalRateHz = 0;
+
+    /// The rate the recorder received (rateHz unless downsampled). [any thread]
+    double originalRate() const { return originalRateHz > 0 ? originalRateHz : rateHz; }
 
     /// The timebase the stream was recorded on. [any thread] [allocates on first use of a timebase]
     const Timebase& timebase() const { return Timebase::get(rateHz, zeroTimeNs, Clock::named(clock)); }

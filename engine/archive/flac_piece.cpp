@@ -2,8 +2,10 @@
 
 #include <sndfile.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace isochron {
 namespace {
@@ -38,6 +40,33 @@ struct MemoryFile {
         return count;
     }
     static sf_count_t tell(void* self) { return static_cast<MemoryFile*>(self)->position; }
+
+    static SF_VIRTUAL_IO io() { return {&length, &seek, &read, &write, &tell}; }
+};
+
+/// Bytes libsndfile reads as a file, in place (a decoded piece's blob, not copied).
+struct ReadOnlyMemory {
+    std::span<const std::byte> bytes;
+    sf_count_t position = 0;
+
+    static sf_count_t length(void* self) { return static_cast<sf_count_t>(static_cast<ReadOnlyMemory*>(self)->bytes.size()); }
+    static sf_count_t seek(sf_count_t offset, int whence, void* self) {
+        auto* file = static_cast<ReadOnlyMemory*>(self);
+        const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? file->position : static_cast<sf_count_t>(file->bytes.size());
+        if (base + offset < 0) return -1;
+        file->position = base + offset;
+        return file->position;
+    }
+    static sf_count_t read(void* into, sf_count_t count, void* self) {
+        auto* file = static_cast<ReadOnlyMemory*>(self);
+        const sf_count_t available = std::max<sf_count_t>(0, static_cast<sf_count_t>(file->bytes.size()) - file->position);
+        const sf_count_t n = std::min(count, available);
+        if (n > 0) std::memcpy(into, file->bytes.data() + file->position, static_cast<std::size_t>(n));
+        file->position += n;
+        return n;
+    }
+    static sf_count_t write(const void*, sf_count_t, void*) { return 0; }
+    static sf_count_t tell(void* self) { return static_cast<ReadOnlyMemory*>(self)->position; }
 
     static SF_VIRTUAL_IO io() { return {&length, &seek, &read, &write, &tell}; }
 };
@@ -96,14 +125,15 @@ std::optional<std::pair<PieceEncoding, std::vector<std::byte>>> encodeFlacPiece(
 
 bool decodeFlacPiece(std::span<const std::byte> bytes, PieceEncoding encoding, std::span<float> samples) {
     if (encoding == PieceEncoding::Float32) return false;
-    MemoryFile file;
-    file.bytes.assign(bytes.begin(), bytes.end());
-    SF_VIRTUAL_IO io = MemoryFile::io();
+    ReadOnlyMemory file{bytes};
+    SF_VIRTUAL_IO io = ReadOnlyMemory::io();
     SF_INFO info{};
     SNDFILE* sound = sf_open_virtual(&io, SFM_READ, &info, &file);
     if (!sound) return false;
     const bool shaped = info.channels == 1 && info.frames == static_cast<sf_count_t>(samples.size());
-    std::vector<int> codes(samples.size());
+    // The codes, reused by each call on this thread (a get decodes hundreds of pieces).
+    thread_local std::vector<int> codes;
+    codes.resize(samples.size());
     const bool read = shaped && sf_read_int(sound, codes.data(), static_cast<sf_count_t>(codes.size())) == static_cast<sf_count_t>(codes.size());
     sf_close(sound);
     if (!read) return false;

@@ -17,6 +17,7 @@
 #include "engine/items/event_record.h"
 #include "engine/operators/operator.h"
 #include "engine/time/wall_clock.h"
+#include "nodes/io/archive_downsampler.h"
 
 namespace isochron {
 namespace {
@@ -69,12 +70,16 @@ protected:
                 throw OperatorError("records one signal stream (any number of channels) or one scalar/event stream, not a mix");
             }
         }
+        downsampleFactor_ = params().getString("representation") == "downsample" ? params().getInt("downsample_factor") : 1;
+        if (downsampleFactor_ > 1 && !recordsSignal_) throw OperatorError("representation 'downsample' is for signals; this node records items");
         storedEnd_.assign(static_cast<std::size_t>(inputCount()), kNothingStored);
         try {
             store_ = std::make_unique<ArchiveStore>(params().getString("path"), ArchiveAccess::Record);
             if (store_->stream(streamName_)) {
                 for (int channel = 0; channel < inputCount(); ++channel) {
-                    storedEnd_[static_cast<std::size_t>(channel)] = store_->storedEnd(streamName_, channel).value_or(kNothingStored);
+                    // In input samples: a stored sample m stands for input sample m x factor.
+                    const std::optional<std::int64_t> end = store_->storedEnd(streamName_, channel);
+                    storedEnd_[static_cast<std::size_t>(channel)] = end ? *end * downsampleFactor_ : kNothingStored;
                 }
             }
         } catch (const ArchiveError& e) {
@@ -107,12 +112,15 @@ protected:
 
     void onFinish() override {
         requireRecording();
+        for (ArchiveDownsampler& downsampler : downsamplers_) downsampler.finish();
+        requireRecording();
         if (writer_) writer_->flush();
         requireRecording();
         announceCommits();
     }
 
     void onDeactivate() override {
+        downsamplers_.clear();
         livePublished_.reset();
         writer_.reset();  // commits what is still queued, unless recording stopped
         store_.reset();
@@ -129,13 +137,18 @@ private:
         }
     }
 
-    /// Starts the writer at the first item, for a stream on `timebase`; later items must share it.
-    ArchiveWriter& writerFor(const Timebase& timebase) {
+    /// Starts the writer at the first item, for a stream on `inputTimebase` (stored on it, or with
+    /// representation downsample on its rate / factor); later items must share it.
+    ArchiveWriter& writerFor(const Timebase& inputTimebase) {
         if (!writer_) {
+            const Timebase& timebase = downsampleFactor_ > 1 ? Timebase::get(inputTimebase.rateHz() / static_cast<double>(downsampleFactor_),
+                                                                             inputTimebase.zeroTimeNs(), inputTimebase.clock())
+                                                             : inputTimebase;
             ArchivedStreamInfo info;
             info.name = streamName_;
             info.kind = recordsSignal_ ? ArchivedStreamInfo::Kind::Signal : ArchivedStreamInfo::Kind::Items;
             info.rateHz = timebase.rateHz();
+            info.originalRateHz = inputTimebase.rateHz();
             info.zeroTimeNs = timebase.zeroTimeNs();
             info.clock = timebase.clock().name();
             info.channels = recordsSignal_ ? inputCount() : 1;
@@ -154,9 +167,17 @@ private:
             writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), std::move(options));
             livePublished_ = LiveStreams::instance().publish(params().getString("path"), streamName_, writer_->liveWindow());
             timebase_ = &timebase;
-        } else if (&timebase != timebase_) {
-            throw OperatorError("every item of stream '" + streamName_ + "' must share one timebase: " + timebase_->describe() + ", then " +
-                                timebase.describe());
+            inputTimebase_ = &inputTimebase;
+            if (downsampleFactor_ > 1) {
+                for (int channel = 0; channel < inputCount(); ++channel) {
+                    downsamplers_.emplace_back(downsampleFactor_, inputTimebase, timebase, [this, channel](std::int64_t start, SigSeg<float> samples) {
+                        if (!writer_->pushSamples(channel, start, std::move(samples))) requireRecording();
+                    });
+                }
+            }
+        } else if (&inputTimebase != inputTimebase_) {
+            throw OperatorError("every item of stream '" + streamName_ + "' must share one timebase: " + inputTimebase_->describe() +
+                                ", then " + inputTimebase.describe());
         }
         return *writer_;
     }
@@ -186,6 +207,12 @@ private:
         if (from > samples.startIndex()) countLate(channel);
         SigSeg<float> fresh = from > samples.startIndex() ? samples.subseg(from, samples.endIndex() - from) : samples;
         end = fresh.endIndex();
+        if (downsampleFactor_ > 1) {
+            const std::int64_t storedFrom = (from + downsampleFactor_ - 1) / downsampleFactor_;  // at or after `from`, in stored samples
+            lowestQueued_ = lowestQueued_ == kNothingStored ? storedFrom : std::min(lowestQueued_, storedFrom);
+            downsamplers_[static_cast<std::size_t>(channel)].push(fresh);
+            return;
+        }
         lowestQueued_ = lowestQueued_ == kNothingStored ? from : std::min(lowestQueued_, from);
         if (!writer.pushSamples(channel, from, std::move(fresh))) requireRecording();
     }
@@ -205,7 +232,10 @@ private:
     std::unique_ptr<ArchiveWriter> writer_;  // from the first item on
     std::shared_ptr<void> livePublished_;    // the writer's live window, findable by readers while recording
     std::string openProblem_;                // why the archive could not be opened, or empty
-    const Timebase* timebase_ = nullptr;     // the stream's, from its first item
+    const Timebase* timebase_ = nullptr;     // the stored stream's, from its first item
+    const Timebase* inputTimebase_ = nullptr;  // the inputs' (timebase_ unless downsampled)
+    std::int64_t downsampleFactor_ = 1;      // input samples per stored sample (representation downsample)
+    std::vector<ArchiveDownsampler> downsamplers_;  // [channel], representation downsample only
     std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued
     std::int64_t lowestQueued_ = kNothingStored;  // the earliest sample (item start) handed to the writer
     std::optional<std::int64_t> announced_;       // end of the last "committed" event emitted
@@ -228,7 +258,10 @@ OperatorDescriptor archiveSinkDescriptor() {
         "archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
         "recording and fails this node with a message naming the file, while the rest of the graph keeps running. "
         "Retention (keep_hours, keep_gb) drops the stream's oldest pieces after each commit; an event whose attribute "
-        "'persist' is 0 is not recorded; code in the process can subscribe to each commit (ArchiveTriggers). While it "
+        "'persist' is 0 is not recorded; representation downsample (a change of the data, not lossless) stores each "
+        "channel resampled by libsoxr to the input rate / downsample_factor, on a timebase at that rate with the input's zero "
+        "time (stored sample m at input sample m x factor, the filter's delay removed; its tail flushed at a gap and at the "
+        "end), and records the input rate with the stream; code in the process can subscribe to each commit (ArchiveTriggers). While it "
         "records, the newest live_s seconds per channel and whatever is not yet committed stay in memory as the stream's "
         "live window, so a reader in the process (StreamReader) gets an interval across live and stored data. With "
         "committed_output 1, output committed0 emits an event 'committed' over [a, b) each time everything recorded "
@@ -247,8 +280,11 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"graph", ParamKind::String, std::string(), {}, {}, "", "name of the graph that produces the stream, stored with it; may be empty"},
         ParamSpec{"commit_s", ParamKind::Real, 0.5, 0.01, 10.0, "s", "data (or wall time) per transaction: the most a crash loses"},
         ParamSpec{"representation", ParamKind::Choice, std::string("f32"), {}, {}, "",
-                  "how signal pieces are stored: f32 as they come, or flac (lossless: a piece exact at 16 or 24 bits as FLAC, any other as f32)",
-                  {"f32", "flac"}},
+                  "how signal pieces are stored: f32 as they come, flac (lossless: a piece exact at 16 or 24 bits as FLAC, any other as f32), "
+                  "or downsample (resampled to the input rate / downsample_factor, then f32: changes the data)",
+                  {"f32", "flac", "downsample"}},
+        ParamSpec{"downsample_factor", ParamKind::Int, std::int64_t{1}, 1.0, 1024.0, "",
+                  "representation downsample: input samples per stored sample (>= 2; stored rate = input rate / factor); otherwise 1"},
         ParamSpec{"keep_hours", ParamKind::Real, 0.0, 0.0, 1e6, "h", "retention: keep the newest this many hours of the stream, dropping the oldest; 0 = all"},
         ParamSpec{"keep_gb", ParamKind::Real, 0.0, 0.0, 1e6, "GB", "retention: keep at most this many GB (1e9 bytes) of the stream's data, dropping the oldest; 0 = no limit"},
         ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},
@@ -258,6 +294,18 @@ OperatorDescriptor archiveSinkDescriptor() {
                   "live window: the newest this many seconds per channel stay in memory for readers, besides what is not yet committed"},
     };
     d.create = [] { return std::make_unique<ArchiveSink>(); };
+    d.deriveParams = [](ParamSet& params) {
+        const bool downsample = params.getString("representation") == "downsample";
+        const std::int64_t factor = params.getInt("downsample_factor");
+        if (downsample && factor < 2) {
+            throw ParameterError("downsample_factor", "representation downsample needs downsample_factor >= 2 (input samples per stored "
+                                                      "sample); got " + std::to_string(factor));
+        }
+        if (!downsample && factor != 1) {
+            throw ParameterError("downsample_factor", "downsample_factor " + std::to_string(factor) + " needs representation downsample (it is " +
+                                                          params.getString("representation") + ")");
+        }
+    };
     return d;
 }
 

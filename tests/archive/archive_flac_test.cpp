@@ -1,7 +1,7 @@
 // The "flac" representation: pieces exact at 16 or 24 bits are stored as FLAC (smaller), any other
 // piece as f32, and every piece reads back bit for bit over random clipped intervals. The stored
-// encodings and sizes are read with SQLite directly, not through ArchiveStore. A version 1 archive
-// (before representations) opens and reads.
+// encodings and sizes are read with SQLite directly, not through ArchiveStore. Version 1 and 2
+// archives (before representations, before the original rate) open, upgraded, and read.
 #include <catch2/catch.hpp>
 
 #include <sqlite3.h>
@@ -141,8 +141,67 @@ TEST_CASE("A version 1 archive opens, upgraded, and reads its f32 pieces", "[arc
     }
     ArchiveStore store(path, ArchiveAccess::Read);
     CHECK(store.stream("old")->representation == "f32");
+    CHECK(store.stream("old")->originalRateHz == 1000);
     const std::vector<ArchivedPiece> got = store.get("old", 0, 10, 13);
     REQUIRE(got.size() == 1);
     const std::span<const float> read = got[0].samples.materialize();
     CHECK(std::vector<float>(read.begin(), read.end()) == samples);
+}
+
+TEST_CASE("A version 2 archive opens, upgraded to version 3: each stream was stored at the rate it was recorded at", "[archive]") {
+    Folder folder;
+    const std::string path = folder.file("v2.sqlite");
+    {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        const char* v2 =
+            "PRAGMA journal_mode=WAL;"
+            "CREATE TABLE streams (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, rate_hz REAL NOT NULL,"
+            " zero_time_ns INTEGER NOT NULL, clock TEXT NOT NULL, channels INTEGER NOT NULL, sample_type TEXT NOT NULL, units TEXT NOT NULL,"
+            " graph TEXT NOT NULL, node TEXT NOT NULL, representation TEXT NOT NULL DEFAULT 'f32');"
+            "CREATE TABLE segments (stream INTEGER NOT NULL, channel INTEGER NOT NULL, start INTEGER NOT NULL, length INTEGER NOT NULL,"
+            " samples BLOB NOT NULL, encoding TEXT NOT NULL DEFAULT 'f32');"
+            "CREATE INDEX segments_by_time ON segments(stream, channel, start);"
+            "CREATE TABLE events (stream INTEGER NOT NULL, start INTEGER NOT NULL, length INTEGER NOT NULL, item TEXT NOT NULL);"
+            "CREATE INDEX events_by_time ON events(stream, start);"
+            "INSERT INTO streams VALUES (1, 'a', 'signal', 16000, 0, 'media', 1, 'f32', '', '', 'rec', 'flac');"
+            "INSERT INTO streams VALUES (2, 'b', 'signal', 44100, 5, 'media', 2, 'f32', '', '', 'rec', 'f32');"
+            "PRAGMA user_version=2;";
+        REQUIRE(sqlite3_exec(db, v2, nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        ArchiveStore store(path, ArchiveAccess::Read);
+        CHECK(store.stream("a")->originalRateHz == 16000);
+        CHECK(store.stream("a")->representation == "flac");
+        CHECK(store.stream("b")->originalRateHz == 44100);
+        // Recording again into an upgraded stream at its rate is accepted (the same stream).
+        ArchivedStreamInfo again = *store.stream("b");
+        CHECK(store.openStream(again) == 2);
+    }
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    sqlite3_stmt* version = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &version, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(version) == SQLITE_ROW);
+    CHECK(sqlite3_column_int(version, 0) == 3);
+    sqlite3_finalize(version);
+    sqlite3_close(db);
+}
+
+TEST_CASE("A stream recorded downsampled is not the same stream as one recorded at its stored rate", "[archive]") {
+    Folder folder;
+    ArchiveStore store(folder.file("rates.sqlite"), ArchiveAccess::Record);
+    ArchivedStreamInfo downsampled{.name = "array", .rateHz = 16000, .channels = 1, .node = "rec", .representation = "downsample", .originalRateHz = 48000};
+    store.openStream(downsampled);
+    ArchivedStreamInfo direct = downsampled;
+    direct.representation = "f32";
+    direct.originalRateHz = 0;
+    try {
+        store.openStream(direct);
+        FAIL("a stream recorded at 16 kHz was accepted into one downsampled from 48 kHz");
+    } catch (const ArchiveError& e) {
+        CHECK(std::string(e.what()).find("downsampled from 48000 Hz") != std::string::npos);
+    }
+    CHECK(store.stream("array")->originalRateHz == 48000);
 }
