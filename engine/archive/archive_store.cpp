@@ -329,7 +329,7 @@ std::int64_t ArchiveStore::streamId(const std::string& name) {
     return id;
 }
 
-void ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples) {
+std::size_t ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples) {
     if (!inTransaction_) {
         db_->exec("BEGIN IMMEDIATE", path_);
         inTransaction_ = true;
@@ -340,6 +340,7 @@ void ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_
     if (flac) insert.bindBlob(5, flac->second.data(), flac->second.size()).bind(6, std::string(pieceEncodingName(flac->first)));
     else insert.bindBlob(5, samples.data(), samples.size_bytes()).bind(6, std::string("f32"));
     insert.run();
+    return flac ? flac->second.size() : samples.size_bytes();
 }
 
 std::int64_t ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json) {

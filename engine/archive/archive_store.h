@@ -123,7 +123,8 @@ public:
 
     /// Store `samples` of channel `channel` starting at sample `start` (within the open transaction,
     /// which this begins if none is open). The caller keeps pieces of a channel from overlapping.
-    void appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples);
+    /// Returns the bytes stored (FLAC's, when the stream's representation compresses the piece).
+    std::size_t appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples);
     /// Store one scalar or event item as JSON text (within the open transaction). Returns its row
     /// id (events.rowid): later items get larger ones.
     std::int64_t appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json);

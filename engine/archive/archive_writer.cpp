@@ -104,13 +104,18 @@ void ArchiveWriter::enforceRetention(std::int64_t committedEnd) {
         retainedFrom_ = committedEnd - options_.keepSamples;
         storedBytes_ -= store_->prune(info_.name, retainedFrom_).bytes;
     }
-    // Oldest first, a second of data at a time (more when a piece is longer), until within the limit.
-    std::int64_t step = std::max<std::int64_t>(1, static_cast<std::int64_t>(info_.rateHz));
+    // Oldest whole pieces first, until within the limit. Each step drops the samples that would hold
+    // the excess as f32 (a compressed piece holds more samples per byte, so a few steps may follow);
+    // a step that ends inside the oldest piece drops nothing, so it doubles until a piece fits.
+    const std::int64_t bytesPerSample = info_.kind == ArchivedStreamInfo::Kind::Signal ? std::int64_t{sizeof(float)} * info_.channels : 1;
+    std::int64_t grow = 1;
     while (options_.keepBytes > 0 && storedBytes_ > options_.keepBytes) {
         const std::optional<std::int64_t> oldest = store_->storedStart(info_.name);
         if (!oldest) break;
+        const std::int64_t excess = storedBytes_ - options_.keepBytes;
+        const std::int64_t step = grow * std::max<std::int64_t>(1, (excess + bytesPerSample - 1) / bytesPerSample);
         const ArchiveStore::Pruned pruned = store_->prune(info_.name, *oldest + step);
-        if (pruned.rows == 0) step *= 2;
+        grow = pruned.rows == 0 ? grow * 2 : 1;
         storedBytes_ -= pruned.bytes;
     }
 }
@@ -130,7 +135,8 @@ void ArchiveWriter::run() {
     std::vector<float> scratch;
     // What went into the open transaction and is not committed yet.
     std::uint64_t uncommittedWrites = 0;
-    std::size_t uncommittedBytes = 0;
+    std::size_t uncommittedBytes = 0;        // as queued (the writer's memory bound)
+    std::int64_t uncommittedStoredBytes = 0;  // as stored (FLAC's when compressed): retention by bytes
     std::int64_t uncommittedStart = std::numeric_limits<std::int64_t>::max();
     std::int64_t uncommittedEnd = std::numeric_limits<std::int64_t>::min();
     // What the live window is told at each commit: per channel the end written, items written.
@@ -156,7 +162,7 @@ void ArchiveWriter::run() {
                 store_->commit();
                 lastCommit = Clock::now();
                 const CommittedInterval interval{store_->path(), info_.name, uncommittedStart, uncommittedEnd};
-                storedBytes_ += static_cast<std::int64_t>(uncommittedBytes);
+                storedBytes_ += uncommittedStoredBytes;
                 {
                     std::lock_guard lock(mutex_);
                     pendingBytes_ -= uncommittedBytes;
@@ -171,6 +177,7 @@ void ArchiveWriter::run() {
                 live_->committed(channelEnds, itemsWritten, lastItemRow);
                 uncommittedWrites = 0;
                 uncommittedBytes = 0;
+                uncommittedStoredBytes = 0;
                 uncommittedStart = std::numeric_limits<std::int64_t>::max();
                 uncommittedEnd = std::numeric_limits<std::int64_t>::min();
                 if (options_.trigger) options_.trigger(interval);
@@ -184,11 +191,12 @@ void ArchiveWriter::run() {
                         std::copy(run.begin(), run.end(), scratch.begin() + static_cast<std::ptrdiff_t>(at));
                         at += run.size();
                     });
-                    store_->appendSamples(streamId_, write.channel, write.start, scratch);
+                    uncommittedStoredBytes += static_cast<std::int64_t>(store_->appendSamples(streamId_, write.channel, write.start, scratch));
                     std::int64_t& end = channelEnds[static_cast<std::size_t>(write.channel)];
                     end = std::max(end, write.start + write.length);
                 } else {
                     lastItemRow = store_->appendItem(streamId_, write.start, write.length, write.json);
+                    uncommittedStoredBytes += static_cast<std::int64_t>(write.json.size());
                     ++itemsWritten;
                     itemsThrough = std::max(itemsThrough, write.start + std::max<std::int64_t>(write.length, 1));
                 }

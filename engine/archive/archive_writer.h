@@ -14,8 +14,8 @@
 // committed yet, so `get` reaches past what the archive holds (engine/archive/stream_reader.h).
 //
 // Retention: after each commit the writer drops the stream's oldest pieces (whole pieces, oldest
-// first, in steps of one second of data) beyond the newest `keepSamples` or beyond `keepBytes` of
-// payload, whatever the recording that stored them (this run or an earlier one).
+// first) beyond the newest `keepSamples` or beyond `keepBytes` of payload as stored (FLAC's bytes
+// when compressed), whatever the recording that stored them (this run or an earlier one).
 #pragma once
 
 #include <condition_variable>

@@ -85,7 +85,26 @@ TEST_CASE("io.archive_sink keep_gb keeps at most that many bytes, the newest", "
     const std::optional<ArchivedExtent> extent = store.extent("mic");
     REQUIRE(extent.has_value());
     CHECK(extent->bytes <= kLimit);
-    CHECK(extent->bytes > kLimit - static_cast<std::int64_t>(kRate) * 4);  // dropped a second at a time
+    CHECK(extent->bytes > kLimit - kBlock * 4);  // whole pieces dropped: at most one too many
+    checkHolds(path, extent->start, 32000);
+}
+
+TEST_CASE("io.archive_sink keep_gb counts FLAC's bytes: a compressed stream keeps the newest up to the limit", "[io][archive]") {
+    TempDir dir;
+    // The whole recording's size as FLAC, then a limit of half of it.
+    const std::string whole = dir.file("whole.sqlite");
+    REQUIRE(record(whole, knownSignal(0, 40), {{"representation", "flac"}}).failures.empty());
+    const std::int64_t wholeBytes = ArchiveStore(whole, ArchiveAccess::Read).extent("mic").value().bytes;
+    REQUIRE(wholeBytes < 32000 * 4 / 2);  // it did compress
+    const std::int64_t limit = wholeBytes / 2, pieceBytes = 2 * wholeBytes / 40;
+
+    const std::string path = dir.file("flac-bytes.sqlite");
+    REQUIRE(record(path, knownSignal(0, 40), {{"representation", "flac"}, {"keep_gb", static_cast<double>(limit) * 1e-9}}).failures.empty());
+    ArchiveStore store(path, ArchiveAccess::Read);
+    const std::optional<ArchivedExtent> extent = store.extent("mic");
+    REQUIRE(extent.has_value());  // (counting f32's bytes against FLAC's pruned everything)
+    CHECK(extent->bytes <= limit);
+    CHECK(extent->bytes > limit - pieceBytes);
     checkHolds(path, extent->start, 32000);
 }
 
