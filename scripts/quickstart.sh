@@ -47,7 +47,7 @@ cmake --preset release >/dev/null
 if [ "$mode" = run ]; then
   # The programs only (the test suites build with `test`): the editor, the runner and the tools the
   # README and docs use, and the example plugins.
-  cmake --build --preset release -j "$jobs" --target isochron isochron-run isochron-bench isochron-simulate-array \
+  cmake --build --preset release -j "$jobs" --target isochron isochron-run isochron-bench isochron-simulate-array isochron-archive \
     isochron-plugin-check isochron-plugin-manifest isochron-plugin-sandbox biquad zero_crossing_rate tones pass_through
   if [ -x build/release/bin/isochron ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     exec ./build/release/bin/isochron samples/quickstart.isograph.json

@@ -145,7 +145,8 @@ int listStreams(ArchiveStore& store) {
 
 int describeStream(ArchiveStore& store, const ArchivedStreamInfo& info) {
     const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
-    std::string storedAs = info.representation;
+    std::string storedAs = !signal ? std::string("JSON text") : info.representation;
+    if (signal && info.representation == "flac") storedAs += " (lossless: pieces exact at 16 or 24 bits as FLAC, any other piece as f32)";
     if (info.originalRate() != info.rateHz) storedAs += " (recorded at " + (std::ostringstream() << info.originalRate()).str() + " Hz)";
     std::printf("stream       %s\nkind         %s\ntimebase     %s\nchannels     %d\nsample type  %s\nstored as    %s\nunits        %s\ngraph        %s\nnode         %s\n",
                 info.name.c_str(), signal ? "signal" : "items", info.timebase().describe().c_str(), info.channels, info.sampleType.c_str(),
@@ -250,6 +251,13 @@ int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_
     if (sf_close(file) != 0 || !problem.empty()) throw UsageError("cannot write '" + output + "': " + problem);
     std::fprintf(stderr, "wrote %s: %zu frames x %d channel(s) at %g Hz, %s to %s\n", output.c_str(), frames, info.channels, info.rateHz,
                  when(info, l).c_str(), when(info, h).c_str());
+    if (flac) {
+        const auto beyond = std::count_if(interleaved.begin(), interleaved.end(), [](float x) { return !(std::abs(x) <= 1.0f); });
+        if (beyond > 0) {
+            std::fprintf(stderr, "isochron-archive: warning: %lld sample(s) beyond +-1 (or NaN) were clipped in the FLAC file; export as wav to keep them\n",
+                         static_cast<long long>(beyond));
+        }
+    }
     return 0;
 }
 

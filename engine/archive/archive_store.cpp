@@ -181,13 +181,16 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
     sqlite3_extended_result_codes(db_->db, 1);
     // A reader waits for a writer's checkpoint instead of failing at once.
     sqlite3_busy_timeout(db_->db, 5000);
-    // 64 KiB pages (a new file only; must precede WAL mode): a 0.1 s piece of 48 kHz f32 spans 1 page
-    // instead of a chain of 5 overflow pages, so reads and writes take a fifth of the page operations.
-    db_->exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path_);
     Statement version(db_->db, "PRAGMA user_version", path_);
     version.step();
     const std::int64_t found = version.integer(0);
     version.reset();
+    // Before anything is written: a file that is no archive (another SQLite file, an empty file) is
+    // refused as it is, not switched to WAL mode or given tables.
+    if (found == 0 && access == ArchiveAccess::Read) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
+    // 64 KiB pages (a new file only; must precede WAL mode): a 0.1 s piece of 48 kHz f32 spans 1 page
+    // instead of a chain of 5 overflow pages, so reads and writes take a fifth of the page operations.
+    db_->exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path_);
     if (found == 1) {
         // Version 1 lacks the representation policy and the per-piece encoding: every piece was f32.
         db_->exec("BEGIN IMMEDIATE", path_);
@@ -207,7 +210,6 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access) : path
         throw ArchiveError("archive '" + path_ + "' has schema version " + std::to_string(found) + "; this build reads version " +
                            std::to_string(kSchemaVersion));
     }
-    if (found == 0 && access == ArchiveAccess::Read) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
     if (found == 0) {
         db_->exec("BEGIN IMMEDIATE", path_);
         db_->exec(kSchema, path_);
@@ -264,6 +266,22 @@ ArchivedStreamInfo streamFromRow(const Statement& query) {
 
 }  // namespace
 
+std::optional<std::string> ArchiveStore::differences(const ArchivedStreamInfo& stored, const ArchivedStreamInfo& info) const {
+    if (stored.kind == info.kind && stored.rateHz == info.rateHz && stored.zeroTimeNs == info.zeroTimeNs && stored.clock == info.clock &&
+        stored.channels == info.channels && stored.sampleType == info.sampleType && stored.originalRate() == info.originalRate()) {
+        return std::nullopt;
+    }
+    return "archive '" + path_ + "' already holds a stream '" + info.name + "' (" + kindName(stored.kind) + ", " + stored.timebase().describe() +
+           ", " + std::to_string(stored.channels) + " channel(s), " + stored.sampleType + originalRateText(stored) +
+           ") that differs from the one to record (" + kindName(info.kind) + ", " + info.timebase().describe() + ", " +
+           std::to_string(info.channels) + " channel(s), " + info.sampleType + originalRateText(info) + ")";
+}
+
+std::optional<std::string> ArchiveStore::conflictWith(const ArchivedStreamInfo& info) {
+    const std::optional<ArchivedStreamInfo> stored = stream(info.name);
+    return stored ? differences(*stored, info) : std::nullopt;
+}
+
 std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
     if (info.name.empty()) throw ArchiveError("archive '" + path_ + "': a stream needs a name");
     if (!(info.rateHz > 0)) throw ArchiveError("archive '" + path_ + "': stream '" + info.name + "' needs a sample rate > 0");
@@ -273,14 +291,7 @@ std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
         const std::int64_t id = find.integer(0);
         const ArchivedStreamInfo stored = streamFromRow(find);
         find.reset();
-        if (stored.kind != info.kind || stored.rateHz != info.rateHz || stored.zeroTimeNs != info.zeroTimeNs || stored.clock != info.clock ||
-            stored.channels != info.channels || stored.sampleType != info.sampleType || stored.originalRate() != info.originalRate()) {
-            throw ArchiveError("archive '" + path_ + "' already holds a stream '" + info.name + "' (" + kindName(stored.kind) + ", " +
-                               stored.timebase().describe() + ", " + std::to_string(stored.channels) + " channel(s), " + stored.sampleType +
-                               originalRateText(stored) + ") that differs from the one to record (" + kindName(info.kind) + ", " +
-                               info.timebase().describe() + ", " + std::to_string(info.channels) + " channel(s), " + info.sampleType +
-                               originalRateText(info) + ")");
-        }
+        if (std::optional<std::string> why = differences(stored, info)) throw ArchiveError(*why);
         flacStreams_[id] = info.representation == "flac";
         return id;
     }

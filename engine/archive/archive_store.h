@@ -120,6 +120,9 @@ public:
     std::vector<ArchivedStreamInfo> streams();
     /// Metadata of the stream `name`, or nothing.
     std::optional<ArchivedStreamInfo> stream(const std::string& name);
+    /// Why recording `info` into this archive is refused (a stream of that name on another timebase,
+    /// channel count or sample type), or nothing. Reads only: safe while another connection writes.
+    std::optional<std::string> conflictWith(const ArchivedStreamInfo& info);
 
     /// Store `samples` of channel `channel` starting at sample `start` (within the open transaction,
     /// which this begins if none is open). The caller keeps pieces of a channel from overlapping.
@@ -164,6 +167,8 @@ public:
     std::optional<std::int64_t> storedStart(const std::string& name);
 
 private:
+    /// The message refusing `info` where the archive holds `stored` under that name, or nothing.
+    std::optional<std::string> differences(const ArchivedStreamInfo& stored, const ArchivedStreamInfo& info) const;
     struct Connection;
     ArchivedStreamInfo requireStream(const std::string& name);
     std::int64_t streamId(const std::string& name);

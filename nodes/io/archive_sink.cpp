@@ -41,7 +41,8 @@ std::string itemJson(const Item& item) {
 
 /// Records what arrives into one archive stream through an ArchiveWriter (a thread of its own does
 /// the disk work). Pieces of a channel never overlap: the part of a segment before what the channel
-/// already stored (an earlier run of the same stream, or a late item) is dropped and counted late.
+/// already stored (an earlier run of the same stream, or a late item) is dropped and counted late;
+/// so is an item that starts before what earlier runs stored of an item stream.
 /// An archive that cannot be opened or written, or a writer that falls more than `queue_mb` behind,
 /// stops recording and fails this node only (the rest of the graph keeps running).
 class ArchiveSink final : public Operator {
@@ -164,6 +165,19 @@ private:
             options.keepBytes = static_cast<std::int64_t>(params().getReal("keep_gb") * 1e9);
             options.trigger = [](const CommittedInterval& interval) { ArchiveTriggers::instance().notify(interval); };
             options.liveSamples = static_cast<std::int64_t>(std::ceil(params().getReal("live_s") * timebase.rateHz()));
+            // Here, not only on the writer's thread: a stream on another timebase is refused at its
+            // first item, even when everything that comes would be dropped as already stored. (A read:
+            // the engine thread never waits for a write lock.)
+            std::optional<std::string> conflict;
+            try {
+                conflict = store_->conflictWith(info);
+            } catch (const ArchiveError& e) {
+                conflict = e.what();
+            }
+            if (conflict) {
+                openProblem_ = *conflict;
+                throw OperatorError(openProblem_);
+            }
             writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), std::move(options));
             livePublished_ = LiveStreams::instance().publish(params().getString("path"), streamName_, writer_->liveWindow());
             timebase_ = &timebase;
@@ -222,6 +236,12 @@ private:
         if (item.kind() == ItemKind::Event && item.event()->get("persist") == 0.0) return;
         const SampleRange range = item.range();
         ArchiveWriter& writer = writerFor(*range.timebase);
+        // What an earlier recording of the stream stored is not stored again (a rerun, or a replay of
+        // the stream while its recorder is still on); within this run items may come in any order.
+        if (range.start < storedEnd_[0]) {
+            countLate(0);
+            return;
+        }
         lowestQueued_ = lowestQueued_ == kNothingStored ? range.start : std::min(lowestQueued_, range.start);
         if (!writer.pushItem(range.start, range.length, itemJson(item))) requireRecording();
     }
@@ -236,7 +256,7 @@ private:
     const Timebase* inputTimebase_ = nullptr;  // the inputs' (timebase_ unless downsampled)
     std::int64_t downsampleFactor_ = 1;      // input samples per stored sample (representation downsample)
     std::vector<ArchiveDownsampler> downsamplers_;  // [channel], representation downsample only
-    std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued
+    std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued; items: stored before this run
     std::int64_t lowestQueued_ = kNothingStored;  // the earliest sample (item start) handed to the writer
     std::optional<std::int64_t> announced_;       // end of the last "committed" event emitted
 };
@@ -252,7 +272,8 @@ OperatorDescriptor archiveSinkDescriptor() {
         "Appends to the stream 'stream' of the archive file 'path' (created if missing; docs/archive.md): f32 signal "
         "inputs as one channel each (sample pieces keyed by channel and start index), or one scalar/event input as JSON "
         "rows. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
-        "again into an existing stream appends after what it holds and needs the same timebase and channels. A writer "
+        "again into an existing stream appends after what it holds (samples, and items starting, before its stored end are "
+        "dropped and counted late) and needs the same timebase and channels (else this node fails at its first item). A writer "
         "thread does the disk work (inserts, commits, WAL checkpoints) off the engine thread and commits every commit_s "
         "of data or of wall time, so a killed process loses at most about that much plus what waits in its queue. An "
         "archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "

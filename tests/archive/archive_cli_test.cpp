@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <sndfile.h>
+#include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
 
@@ -126,6 +127,34 @@ TEST_CASE("isochron-archive refuses unknown archives and streams, empty interval
     const CommandResult badCommand = archive.run("cat " + archive.path);
     CHECK(badCommand.status == 1);
     CHECK_THAT(badCommand.output, Catch::Contains("unknown command 'cat'"));
+}
+
+TEST_CASE("isochron-archive leaves a file that is no archive as it was: not switched to WAL, no tables added", "[archive][cli]") {
+    const Folder folder;
+    // Another program's SQLite database (rollback journal), and an empty file.
+    const std::string other = folder.file("other.sqlite"), empty = folder.file("empty.sqlite");
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(other.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "CREATE TABLE notes(text TEXT); INSERT INTO notes VALUES ('keep me');", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    std::ofstream{empty};
+    const auto otherSize = std::filesystem::file_size(other);
+    for (const std::string& path : {other, empty}) {
+        INFO(path);
+        const CommandResult listed = runProgram(archiveBinary(), "ls " + path);
+        CHECK(listed.status == 1);
+        CHECK_THAT(listed.output, Catch::Contains("is not a stream archive"));
+    }
+    CHECK(std::filesystem::file_size(empty) == 0);
+    CHECK(std::filesystem::file_size(other) == otherSize);
+    CHECK_FALSE(std::filesystem::exists(other + "-wal"));
+    REQUIRE(sqlite3_open(other.c_str(), &db) == SQLITE_OK);
+    sqlite3_stmt* mode = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &mode, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(mode) == SQLITE_ROW);
+    CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(mode, 0))) == "delete");
+    sqlite3_finalize(mode);
+    sqlite3_close(db);
 }
 
 TEST_CASE("isochron-archive get lists stored pieces and the gap, clipped to the interval", "[archive][cli]") {

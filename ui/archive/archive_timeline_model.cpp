@@ -23,10 +23,12 @@ QString lengthText(double seconds) {
     return QObject::tr("%1 h").arg(seconds / 3600, 0, 'f', 2);
 }
 
+// In binary units, as isochron-archive prints them.
 QString sizeText(std::int64_t bytes) {
-    if (bytes < 10'000) return QObject::tr("%1 B").arg(bytes);
-    if (bytes < 10'000'000) return QObject::tr("%1 kB").arg(static_cast<double>(bytes) / 1e3, 0, 'f', 0);
-    return QObject::tr("%1 MB").arg(static_cast<double>(bytes) / 1e6, 0, 'f', 0);
+    if (bytes < 1024) return QObject::tr("%1 B").arg(bytes);
+    if (bytes < (std::int64_t{1} << 20)) return QObject::tr("%1 KiB").arg(static_cast<double>(bytes) / 1024, 0, 'f', 1);
+    if (bytes < (std::int64_t{1} << 30)) return QObject::tr("%1 MiB").arg(static_cast<double>(bytes) / (1 << 20), 0, 'f', 1);
+    return QObject::tr("%1 GiB").arg(static_cast<double>(bytes) / (1 << 30), 0, 'f', 2);
 }
 
 }  // namespace

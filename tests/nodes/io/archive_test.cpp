@@ -196,6 +196,58 @@ TEST_CASE("io.archive_sink records events as JSON rows with label, score and att
     }
 }
 
+TEST_CASE("io.archive_sink stores events an earlier run stored once: a second run of them is counted late", "[io][archive]") {
+    const Timebase& timebase = Timebase::get(100);
+    const auto eventsFrom = [&](int first, int count) {
+        FeedScript script;
+        for (int i = first; i < first + count; ++i) script.batches.push_back({{0, Item::event(EventRecord::create("clap"), SampleRange{&timebase, 20 * i, 5}, 1.0)}});
+        return script;
+    };
+    TempDir dir;
+    const std::string path = dir.file("events-twice.sqlite");
+    const json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes",
+         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "events"}, {"type", "event"}}}},
+          {{"id", "rec"}, {"type", "io.archive_sink"}, {"params", {{"path", path}, {"stream", "claps"}}}}}},
+        {"edges", {{{"from", "feed.out0"}, {"to", "rec.in0"}}}},
+    };
+    feedScripts()["events"] = eventsFrom(0, 5);
+    REQUIRE(runGraph(graph.dump()).failures.empty());
+    // Again, with three later events after the five: only the three are new.
+    feedScripts()["events"] = eventsFrom(0, 8);
+    REQUIRE(runGraph(graph.dump()).failures.empty());
+    feedScripts().clear();
+    ArchiveStore store(path, ArchiveAccess::Read);
+    const std::vector<ArchivedItem> items = store.getItems("claps", 0, 1000);
+    REQUIRE(items.size() == 8);
+    for (int i = 0; i < 8; ++i) CHECK(items[static_cast<std::size_t>(i)].start == 20 * i);
+}
+
+TEST_CASE("io.archive_sink refuses a stream on another timebase at its first item, even when all of it is already stored", "[io][archive]") {
+    TempDir dir;
+    const std::string path = dir.file("rates.sqlite");
+    const auto graphAt = [&](double rate) {
+        FeedScript script;
+        script.batches.push_back({{0, Item::signal(makeSignal(std::vector<float>(100, 0.5f), 0, Timebase::get(rate)))}});
+        feedScripts()["signal"] = script;
+        const json graph = {
+            {"format", "isochron-graph/1"},
+            {"nodes",
+             {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "signal"}}}},
+              {{"id", "rec"}, {"type", "io.archive_sink"}, {"params", {{"path", path}, {"stream", "mic"}}}}}},
+            {"edges", {{{"from", "feed.out0"}, {"to", "rec.in0"}}}},
+        };
+        return runGraph(graph.dump());
+    };
+    REQUIRE(graphAt(16000).failures.empty());
+    // Samples 0..99 at 48 kHz: all before the stored end, so nothing would be written; still refused.
+    const RunOutcome outcome = graphAt(48000);
+    feedScripts().clear();
+    REQUIRE(outcome.failures.size() == 1);
+    CHECK_THAT(outcome.failures[0], Catch::StartsWith("node 'rec'") && Catch::Contains("already holds a stream 'mic'") && Catch::Contains("16000"));
+}
+
 TEST_CASE("io.archive_sink with an unwritable archive fails alone, naming node and file; the graph keeps its outputs", "[io][archive]") {
     const Timebase& timebase = Timebase::get(8000);
     FeedScript script;
