@@ -122,6 +122,12 @@ void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     follow_.start();
 }
 
+bool ArchiveTimelineModel::openIfExists(const QString& path) {
+    if (path.isEmpty() || !QFileInfo(path).isFile()) return false;
+    open(path);
+    return true;
+}
+
 QString ArchiveTimelineModel::fileStamp() const {
     QString stamp;
     for (const QString& file : {path_, path_ + QStringLiteral("-wal")}) {

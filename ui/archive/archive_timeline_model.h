@@ -67,6 +67,8 @@ public:
 
     /// Read the archive at `pathOrUrl` (a path or file: URL) on a worker thread; `loaded` follows.
     Q_INVOKABLE void open(const QString& pathOrUrl);
+    /// open() when the file exists (the graph's archive once a recording made it); whether it did.
+    Q_INVOKABLE bool openIfExists(const QString& path);
     /// Read the open archive again (a recorder may have added to it). Also done by itself when the file
     /// or its WAL changes (size or time stamp); rows of streams read before stay rows (views keep their
     /// place), new streams are added at the end.

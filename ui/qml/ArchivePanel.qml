@@ -46,6 +46,16 @@ Rectangle {
     function showChosenInLocalization() { if (canShowPast) showPastRequested(timeline.path, chosenStream, intervalFrom, intervalTo) }
 
     /// The archive the graph's "Record this wire" writes into (resolved beside the graph file), or "".
+    // With no file open, the graph's archive opens by itself once it exists (a recording made it),
+    // so a run with recorded wires shows up here without a click.
+    Timer {
+        objectName: "graphArchiveWatch"
+        interval: 1000
+        repeat: true
+        running: panel.visible && timeline.path.length === 0
+        triggeredOnStart: true
+        onTriggered: timeline.openIfExists(panel.graphArchive())
+    }
     function graphArchive() {
         if (!document || !document.baseDirectory.length) return ""
         return document.baseDirectory + "/" + document.defaultArchivePath()

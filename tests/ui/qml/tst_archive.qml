@@ -135,6 +135,28 @@ TestCase {
         verify(document.valid)
     }
 
+    function test_archiveTabOpensTheGraphsArchiveByItself() {
+        // A saved graph (its archive sits beside it) records a wire with the default path and runs.
+        const graph = temporaryDirectory + "/isochron-tst-auto-" + Date.now() + ".isograph.json"
+        verify(document.saveAs(graph))
+        document.setParameter("sweep", "duration", 1)
+        document.setParameter("sweep", "pace", 0)
+        document.selection.selectWire("sweep.out>high.in")
+        canvas.forceActiveFocus()
+        keyClick(Qt.Key_R, Qt.ControlModifier)
+        verify(document.recorderOf("sweep.out>high.in").length > 0)
+        const panel = findChild(window, "archivePanel")
+        compare(panel.timeline.path, "")
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        // The tab, shown now, opens that archive without a click.
+        window.bottomTab = 5
+        tryVerify(() => panel.visible, 2000)
+        tryCompare(panel.timeline, "path", panel.graphArchive(), 5000)
+        tryCompare(panel.timeline, "loading", false, 20000)
+        compare(panel.timeline.count, 1)
+    }
+
     function findAll(item, name, found) {
         found = found || []
         if (!item) return found
