@@ -163,6 +163,9 @@ void ArchiveWriter::run() {
                 lastCommit = Clock::now();
                 const CommittedInterval interval{store_->path(), info_.name, uncommittedStart, uncommittedEnd};
                 storedBytes_ += uncommittedStoredBytes;
+                // The live window lets go of what is now stored before flush() can see the commit (a
+                // reader right after flush() finds it stored, not also live).
+                live_->committed(channelEnds, itemsWritten, lastItemRow);
                 {
                     std::lock_guard lock(mutex_);
                     pendingBytes_ -= uncommittedBytes;
@@ -174,7 +177,6 @@ void ArchiveWriter::run() {
                     committedSpan_->through = std::max(committedSpan_->through, through);
                 }
                 committed_.notify_all();
-                live_->committed(channelEnds, itemsWritten, lastItemRow);
                 uncommittedWrites = 0;
                 uncommittedBytes = 0;
                 uncommittedStoredBytes = 0;
