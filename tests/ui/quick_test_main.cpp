@@ -12,7 +12,7 @@
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
 /// Gives the tests the module, the source tree and a folder for files they write (removed at the
-/// end), with settings and recovery files apart from the user's.
+/// end), with settings and recovery files in it, apart from the user's and from other runs'.
 class EditorTestSetup : public QObject {
     Q_OBJECT
 public Q_SLOTS:
@@ -23,6 +23,9 @@ public Q_SLOTS:
         isochron::test::installNoAudioDevices();  // as on CI, whatever the machine has
         // Windows keep recovery files of unsaved graphs: here, not among the user's.
         qputenv("ISOCHRON_RECOVERY_DIR", temporary_.filePath("recovery").toUtf8());
+        // Settings (window layout, splits, theme) too: a test that drags a split and checks that a new
+        // window remembers it must not see another run's, or leave its own to the next.
+        qputenv("XDG_CONFIG_HOME", temporary_.filePath("config").toUtf8());
     }
     void qmlEngineAvailable(QQmlEngine* engine) {
         engine->addImportPath("qrc:/qt/qml");
