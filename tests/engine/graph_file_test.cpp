@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -69,7 +71,7 @@ TEST_CASE("a graph file round-trips through serialize and parse, keeping editor 
 }
 
 TEST_CASE("saving is atomic and loading resolves relative paths from the file's folder", "[graph]") {
-    auto dir = std::filesystem::temp_directory_path() / "isochron-graph-file-test";
+    auto dir = std::filesystem::temp_directory_path() / ("isochron-graph-file-test-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     GraphSpec spec = parseGraph(kGood);
     saveGraphFile(spec, dir / "g.isograph.json");

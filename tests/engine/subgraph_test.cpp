@@ -3,6 +3,8 @@
 // flat under every scheduler, and every bad reference is reported by node and field.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +26,7 @@ const Timebase& tb() { return Timebase::get(100); }
 
 // A folder of graph files for one test, removed afterwards.
 struct Folder {
-    fs::path path = fs::temp_directory_path() / "isochron-subgraph-test";
+    fs::path path = fs::temp_directory_path() / ("isochron-subgraph-test-" + std::to_string(getpid()));
     Folder() {
         fs::remove_all(path);
         fs::create_directories(path / "parts");

@@ -2,6 +2,8 @@
 // flat, under several schedulers; the subgraph's relative paths are resolved from its own folder.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -32,7 +34,7 @@ std::string sourceNode() {
 }  // namespace
 
 TEST_CASE("a graph using a subgraph writes exactly what the same graph written flat writes", "[runner][subgraph]") {
-    const fs::path folder = fs::temp_directory_path() / "isochron-runner-subgraph-test";
+    const fs::path folder = fs::temp_directory_path() / ("isochron-runner-subgraph-test-" + std::to_string(getpid()));
     fs::remove_all(folder);
     fs::create_directories(folder / "parts");
     // Inside the subgraph the threshold is 0.5 (nothing is voiced); the graph using it exposes and sets 0.01.

@@ -3,6 +3,8 @@
 // scheduler replays the same input.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -175,7 +177,7 @@ TEST_CASE("live parameters reach the running engine; other edits ask for a resta
 }
 
 TEST_CASE("probes and live parameters reach inside a subgraph node", "[ui][run][subgraph]") {
-    const std::filesystem::path folder = std::filesystem::temp_directory_path() / "isochron-run-subgraph-test";
+    const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("isochron-run-subgraph-test-" + std::to_string(getpid()));
     std::filesystem::remove_all(folder);
     std::filesystem::create_directories(folder);
     GraphDocument document;

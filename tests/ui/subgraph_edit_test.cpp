@@ -3,6 +3,8 @@
 // parameters; ungrouping gives back the original graph.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -41,7 +43,7 @@ std::string canonical(GraphSpec spec) {
 }
 
 struct Folder {
-    fs::path path = fs::temp_directory_path() / "isochron-subgraph-edit-test";
+    fs::path path = fs::temp_directory_path() / ("isochron-subgraph-edit-test-" + std::to_string(getpid()));
     Folder() {
         fs::remove_all(path);
         fs::create_directories(path);

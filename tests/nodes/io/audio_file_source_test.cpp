@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -410,7 +412,7 @@ TEST_CASE("a paced audio_file_source that falls behind drops the overdue blocks 
 }
 
 TEST_CASE("channels 0 takes the channel count from the file, so a bus adapts to it", "[io][audio_file_source]") {
-    auto dir = std::filesystem::temp_directory_path() / "isochron-auto-channels";
+    auto dir = std::filesystem::temp_directory_path() / ("isochron-auto-channels-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     auto path = dir / "three.wav";
     {

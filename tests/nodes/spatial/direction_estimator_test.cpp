@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -64,7 +66,7 @@ TEST_CASE("SRP-PHAT and AML find azimuths of a 4-mic square within 5 deg (median
 
 TEST_CASE("with a 3-D array, SRP-PHAT and AML find elevation too", "[spatial][srp][aml]") {
     // A square with a fifth mic above its centre; geometry given as a JSON file.
-    const auto path = std::filesystem::temp_directory_path() / "isochron-pyramid-array.json";
+    const auto path = std::filesystem::temp_directory_path() / ("isochron-pyramid-array-" + std::to_string(getpid()) + ".json");
     std::ofstream(path) << R"({"mics": [[0.1, 0.1, 0], [-0.1, 0.1, 0], [-0.1, -0.1, 0], [0.1, -0.1, 0], [0, 0, 0.15]]})";
     const ArrayGeometry pyramid = loadGeometry(path.string());
     const auto directions = randomDirections(50, 0.0, 60.0, 7);

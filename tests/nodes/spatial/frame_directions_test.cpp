@@ -4,6 +4,8 @@
 // and scheduler.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -187,7 +189,7 @@ namespace {
 
 /// A file `name` in a fresh temporary folder holding `text`.
 std::filesystem::path writeTemporary(const std::string& name, const std::string& text) {
-    const auto folder = std::filesystem::temp_directory_path() / "isochron-frame-directions-test";
+    const auto folder = std::filesystem::temp_directory_path() / ("isochron-frame-directions-test-" + std::to_string(getpid()));
     std::filesystem::create_directories(folder);
     const auto path = folder / name;
     std::ofstream(path) << text;
@@ -228,7 +230,7 @@ TEST_CASE("a geometry that does not fit the audio is refused when the graph is v
             CHECK_THAT(errors[0].message, Catch::Contains(file.string()) && Catch::Contains(problem));
         }
     }
-    std::filesystem::remove_all(std::filesystem::temp_directory_path() / "isochron-frame-directions-test");
+    std::filesystem::remove_all(std::filesystem::temp_directory_path() / ("isochron-frame-directions-test-" + std::to_string(getpid())));
 }
 
 TEST_CASE("frames too short for the array name the STFT's frame parameter and the shortest frame that works",

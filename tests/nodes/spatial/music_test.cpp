@@ -1,6 +1,8 @@
 // spatial.music: wideband MUSIC bearings, one per expected source.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -51,7 +53,7 @@ TEST_CASE("MUSIC finds azimuths of a 4-mic square within 5 deg (median) at 20 dB
         CHECK(quantile(errors, 0.9) <= 10.0);
     }
     {
-        const auto path = std::filesystem::temp_directory_path() / "isochron-music-pyramid.json";
+        const auto path = std::filesystem::temp_directory_path() / ("isochron-music-pyramid-" + std::to_string(getpid()) + ".json");
         std::ofstream(path) << R"({"mics": [[0.1, 0.1, 0], [-0.1, 0.1, 0], [-0.1, -0.1, 0], [0.1, -0.1, 0], [0, 0, 0.15]]})";
         const auto directions = randomDirections(40, 0.0, 60.0, 7);
         const auto events = simulateDirections(loadGeometry(path.string()), directions, 20.0, std::nullopt, burst);
