@@ -5,71 +5,56 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 namespace isochron {
 namespace {
 
-/// A growable byte buffer libsndfile reads and writes as a file.
+/// Bytes in memory that libsndfile reads (and, for a growable vector, writes) as a file: a
+/// std::vector<std::byte> for encoding, or a span read in place (a decoded piece's blob, not copied).
+template <class Bytes>
 struct MemoryFile {
-    std::vector<std::byte> bytes;
+    static constexpr bool kWritable = std::is_same_v<Bytes, std::vector<std::byte>>;
+    Bytes bytes;
     sf_count_t position = 0;
 
-    static sf_count_t length(void* self) { return static_cast<sf_count_t>(static_cast<MemoryFile*>(self)->bytes.size()); }
+    static MemoryFile& of(void* self) { return *static_cast<MemoryFile*>(self); }
+    static sf_count_t length(void* self) { return static_cast<sf_count_t>(of(self).bytes.size()); }
     static sf_count_t seek(sf_count_t offset, int whence, void* self) {
-        auto* file = static_cast<MemoryFile*>(self);
-        const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? file->position : static_cast<sf_count_t>(file->bytes.size());
+        MemoryFile& file = of(self);
+        const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? file.position : static_cast<sf_count_t>(file.bytes.size());
         if (base + offset < 0) return -1;
-        file->position = base + offset;
-        return file->position;
+        file.position = base + offset;
+        return file.position;
     }
     static sf_count_t read(void* into, sf_count_t count, void* self) {
-        auto* file = static_cast<MemoryFile*>(self);
-        const sf_count_t available = std::max<sf_count_t>(0, static_cast<sf_count_t>(file->bytes.size()) - file->position);
+        MemoryFile& file = of(self);
+        const sf_count_t available = std::max<sf_count_t>(0, static_cast<sf_count_t>(file.bytes.size()) - file.position);
         const sf_count_t n = std::min(count, available);
-        if (n > 0) std::memcpy(into, file->bytes.data() + file->position, static_cast<std::size_t>(n));
-        file->position += n;
+        if (n > 0) std::memcpy(into, file.bytes.data() + file.position, static_cast<std::size_t>(n));
+        file.position += n;
         return n;
     }
     static sf_count_t write(const void* from, sf_count_t count, void* self) {
-        auto* file = static_cast<MemoryFile*>(self);
-        const std::size_t end = static_cast<std::size_t>(file->position + count);
-        if (end > file->bytes.size()) file->bytes.resize(end);
-        std::memcpy(file->bytes.data() + file->position, from, static_cast<std::size_t>(count));
-        file->position += count;
-        return count;
+        if constexpr (!kWritable) {
+            return 0;
+        } else {
+            MemoryFile& file = of(self);
+            const std::size_t end = static_cast<std::size_t>(file.position + count);
+            if (end > file.bytes.size()) file.bytes.resize(end);
+            std::memcpy(file.bytes.data() + file.position, from, static_cast<std::size_t>(count));
+            file.position += count;
+            return count;
+        }
     }
-    static sf_count_t tell(void* self) { return static_cast<MemoryFile*>(self)->position; }
+    static sf_count_t tell(void* self) { return of(self).position; }
 
     static SF_VIRTUAL_IO io() { return {&length, &seek, &read, &write, &tell}; }
 };
-
-/// Bytes libsndfile reads as a file, in place (a decoded piece's blob, not copied).
-struct ReadOnlyMemory {
-    std::span<const std::byte> bytes;
-    sf_count_t position = 0;
-
-    static sf_count_t length(void* self) { return static_cast<sf_count_t>(static_cast<ReadOnlyMemory*>(self)->bytes.size()); }
-    static sf_count_t seek(sf_count_t offset, int whence, void* self) {
-        auto* file = static_cast<ReadOnlyMemory*>(self);
-        const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? file->position : static_cast<sf_count_t>(file->bytes.size());
-        if (base + offset < 0) return -1;
-        file->position = base + offset;
-        return file->position;
-    }
-    static sf_count_t read(void* into, sf_count_t count, void* self) {
-        auto* file = static_cast<ReadOnlyMemory*>(self);
-        const sf_count_t available = std::max<sf_count_t>(0, static_cast<sf_count_t>(file->bytes.size()) - file->position);
-        const sf_count_t n = std::min(count, available);
-        if (n > 0) std::memcpy(into, file->bytes.data() + file->position, static_cast<std::size_t>(n));
-        file->position += n;
-        return n;
-    }
-    static sf_count_t write(const void*, sf_count_t, void*) { return 0; }
-    static sf_count_t tell(void* self) { return static_cast<ReadOnlyMemory*>(self)->position; }
-
-    static SF_VIRTUAL_IO io() { return {&length, &seek, &read, &write, &tell}; }
-};
+using GrowingMemoryFile = MemoryFile<std::vector<std::byte>>;
+using ReadOnlyMemory = MemoryFile<std::span<const std::byte>>;
 
 /// Bits of the narrowest width (16 or 24) at which every sample is an exact code in [-1, 1), or 0.
 int exactBits(std::span<const float> samples) {
@@ -107,8 +92,8 @@ std::optional<PieceEncoding> pieceEncodingNamed(std::string_view name) {
 std::optional<std::pair<PieceEncoding, std::vector<std::byte>>> encodeFlacPiece(std::span<const float> samples) {
     const int bits = exactBits(samples);
     if (bits == 0 || samples.empty()) return std::nullopt;
-    MemoryFile file;
-    SF_VIRTUAL_IO io = MemoryFile::io();
+    GrowingMemoryFile file;
+    SF_VIRTUAL_IO io = GrowingMemoryFile::io();
     SF_INFO info{};
     info.samplerate = 48000;  // FLAC wants a rate; the archive's timebase is the one that counts
     info.channels = 1;
