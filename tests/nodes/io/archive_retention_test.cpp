@@ -157,14 +157,8 @@ TEST_CASE("io.archive_sink leaves out events marked persist = 0", "[io][archive]
     feedScripts()["events"] = script;
     TempDir dir;
     const std::string path = dir.file("events.sqlite");
-    const json graph = {
-        {"format", "isochron-graph/1"},
-        {"nodes",
-         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "events"}, {"type", "event"}}}},
-          {{"id", "rec"}, {"type", "io.archive_sink"}, {"params", {{"path", path}, {"stream", "claps"}}}}}},
-        {"edges", {{{"from", "feed.out0"}, {"to", "rec.in0"}}}},
-    };
-    REQUIRE(runGraph(graph.dump()).failures.empty());
+    const std::string graph = recordEventsGraph(path, "claps");
+    REQUIRE(runGraph(graph).failures.empty());
     feedScripts().clear();
     ArchiveStore store(path, ArchiveAccess::Read);
     std::vector<double> stored;

@@ -170,14 +170,8 @@ TEST_CASE("io.archive_sink records events as JSON rows with label, score and att
     feedScripts()["events"] = script;
     TempDir dir;
     const std::string path = dir.file("events.sqlite");
-    const json graph = {
-        {"format", "isochron-graph/1"},
-        {"nodes",
-         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "events"}, {"type", "event"}}}},
-          {{"id", "rec"}, {"type", "io.archive_sink"}, {"params", {{"path", path}, {"stream", "detections"}}}}}},
-        {"edges", {{{"from", "feed.out0"}, {"to", "rec.in0"}}}},
-    };
-    const RunOutcome outcome = runGraph(graph.dump());
+    const std::string graph = recordEventsGraph(path, "detections");
+    const RunOutcome outcome = runGraph(graph);
     feedScripts().clear();
     REQUIRE(outcome.failures.empty());
 
@@ -205,18 +199,12 @@ TEST_CASE("io.archive_sink stores events an earlier run stored once: a second ru
     };
     TempDir dir;
     const std::string path = dir.file("events-twice.sqlite");
-    const json graph = {
-        {"format", "isochron-graph/1"},
-        {"nodes",
-         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "events"}, {"type", "event"}}}},
-          {{"id", "rec"}, {"type", "io.archive_sink"}, {"params", {{"path", path}, {"stream", "claps"}}}}}},
-        {"edges", {{{"from", "feed.out0"}, {"to", "rec.in0"}}}},
-    };
+    const std::string graph = recordEventsGraph(path, "claps");
     feedScripts()["events"] = eventsFrom(0, 5);
-    REQUIRE(runGraph(graph.dump()).failures.empty());
+    REQUIRE(runGraph(graph).failures.empty());
     // Again, with three later events after the five: only the three are new.
     feedScripts()["events"] = eventsFrom(0, 8);
-    REQUIRE(runGraph(graph.dump()).failures.empty());
+    REQUIRE(runGraph(graph).failures.empty());
     feedScripts().clear();
     ArchiveStore store(path, ArchiveAccess::Read);
     const std::vector<ArchivedItem> items = store.getItems("claps", 0, 1000);

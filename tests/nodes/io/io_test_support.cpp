@@ -83,6 +83,17 @@ SoundData readSound(const std::string& path) {
     return data;
 }
 
+std::string recordEventsGraph(const std::string& path, const std::string& stream) {
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes",
+         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "events"}, {"type", "event"}}}},
+          {{"id", "rec"}, {"type", "io.archive_sink"}, {"params", {{"path", path}, {"stream", stream}}}}}},
+        {"edges", {{{"from", "feed.out0"}, {"to", "rec.in0"}}}},
+    };
+    return graph.dump();
+}
+
 std::string sourceToCollect(const std::string& sourceType, const nlohmann::json& params, int outputs,
                             const std::string& collectName) {
     nlohmann::json edges = nlohmann::json::array();

@@ -55,6 +55,10 @@ SoundData readSound(const std::string& path);
 std::string sourceToCollect(const std::string& sourceType, const nlohmann::json& params, int outputs,
                             const std::string& collectName);
 
+/// Graph JSON: the events of feed script "events" (test.feed "feed") recorded by io.archive_sink
+/// "rec" into stream `stream` of the archive `path`.
+std::string recordEventsGraph(const std::string& path, const std::string& stream);
+
 /// The samples of consecutive signal items, concatenated.
 std::vector<float> concatenated(const std::vector<Item>& items);
 /// Whether each item starts where the previous one ended, the first at `firstIndex`.
