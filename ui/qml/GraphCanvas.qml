@@ -525,7 +525,9 @@ FocusScope {
                     spacing: 6
                     Rectangle { width: 10; height: 10; radius: 2; y: 2; color: Theme.partitionColor(modelData.partition) }
                     Text {
-                        text: (modelData.nodes === 1 ? qsTr("rank %1: 1 node") : qsTr("rank %1: %2 nodes").arg("%1").arg(modelData.nodes)).arg(modelData.partition)
+                        objectName: "partitionLegendRow"
+                        text: modelData.nodes === 1 ? qsTr("rank %1: 1 node").arg(modelData.partition)
+                                                    : qsTr("rank %1: %2 nodes").arg(modelData.partition).arg(modelData.nodes)
                         font.pixelSize: Theme.smallFontSize
                         color: Theme.textDim
                     }

@@ -34,6 +34,11 @@ TestCase {
         return canvas.toScreen(node.posX + 40, node.posY + 12)
     }
 
+    // The texts of the legend's rows under `item`, in order.
+    function collectRows(item, rows) {
+        if (item.objectName === "partitionLegendRow") rows.push(item.text)
+        for (let i = 0; i < item.children.length; ++i) collectRows(item.children[i], rows)
+    }
     function legendTitle() { return findChild(canvas, "partitionLegendTitle").text }
 
     function test_legendShowsTheSamplesRanks() {
@@ -41,6 +46,9 @@ TestCase {
         verify(legend.visible)
         compare(legendTitle(), "Partitions: mpirun -np 3")
         compare(document.partitions.length, 3)
+        const rows = []
+        for (let i = 0; i < legend.children.length; ++i) collectRows(legend.children[i], rows)
+        compare(rows, ["rank 0: 1 node", "rank 1: 4 nodes", "rank 2: 4 nodes"])
     }
 
     function test_clickAndAltDigitSetsTheRankOneUndoStep() {
