@@ -1,5 +1,6 @@
 #include "engine/graph/graph_file.h"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -199,13 +200,15 @@ GraphSpec loadGraphFile(const std::filesystem::path& path) {
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw GraphException({{"", "", "", "cannot open graph file " + path.string() + ": " + std::strerror(errno)}});
-    // Read at most one byte more than a graph file may hold, to tell a file that is too large.
-    std::string text(kMaxGraphFileBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxGraphFileBytes) {
-        throw GraphException({{"", "", "", path.string() + " is larger than " + std::to_string(kMaxGraphFileBytes >> 20) +
-                                               " MiB, more than a graph file may hold"}});
+    // Read in chunks, stopping as soon as the file holds more than a graph file may.
+    std::string text;
+    std::array<char, 64 * 1024> chunk{};
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxGraphFileBytes) {
+            throw GraphException({{"", "", "", path.string() + " is larger than " + std::to_string(kMaxGraphFileBytes >> 20) +
+                                                   " MiB, more than a graph file may hold"}});
+        }
     }
     try {
         GraphSpec graph = parseGraph(text);
