@@ -13,6 +13,7 @@
 
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
+#include "app/run/output_paths.h"
 #include "app/run/scale_out.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
@@ -37,38 +38,6 @@ std::atomic<int> stopSignal{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
 void onStopSignal(int signal) { stopSignal.store(signal); }
-
-// Whether two paths name the same file (existing files by identity, others by their normal form).
-bool sameFile(const std::string& a, const std::string& b) {
-    std::error_code error, errorA, errorB;
-    if (std::filesystem::equivalent(a, b, error)) return true;
-    const std::filesystem::path normalA = std::filesystem::weakly_canonical(a, errorA);
-    const std::filesystem::path normalB = std::filesystem::weakly_canonical(b, errorB);
-    return !errorA && !errorB && normalA == normalB;
-}
-
-// Refuse output paths that would destroy an input or each other, and ones that cannot be written,
-// before anything runs (a run may take an hour). The report file is probed without truncating it.
-void checkOutputPaths(const run::RunOptions& options) {
-    auto refuseGraphFile = [&](const std::optional<std::string>& path, const char* flag) {
-        if (path && sameFile(*path, options.graphPath)) {
-            throw std::runtime_error(std::string(flag) + " " + *path + " is the graph file itself: it would be overwritten");
-        }
-    };
-    refuseGraphFile(options.reportPath, "--report");
-    refuseGraphFile(options.telemetryPath, "--telemetry");
-    if (options.reportPath && options.telemetryPath && sameFile(*options.reportPath, *options.telemetryPath)) {
-        throw std::runtime_error("--report and --telemetry name the same file " + *options.reportPath + ": each would clobber the other");
-    }
-    if (options.reportPath) {
-        std::error_code error;
-        const bool existed = std::filesystem::exists(*options.reportPath, error);
-        std::ofstream probe(*options.reportPath, std::ios::app);
-        if (!probe) throw std::runtime_error("cannot write report " + *options.reportPath + ": " + std::strerror(errno));
-        probe.close();
-        if (!existed) std::filesystem::remove(*options.reportPath, error);
-    }
-}
 
 /// Whether `text` contains `word`, ignoring case.
 bool mentions(const std::string& text, const std::string& word) {
@@ -195,6 +164,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     // Under mpirun every rank's lines say which rank wrote them.
     const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
+    run::checkNodeOutputPaths(graph, options.graphPath);
     if (options.checkOnly) {
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
@@ -204,7 +174,11 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         }
         return 0;
     }
-    checkOutputPaths(options);
+    run::checkRunOutputPaths(options, graph);
+    // A run that can never end says so before it starts, not only under --check.
+    if (!options.quiet) {
+        for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
+    }
     Engine engine(graph, scheduler);
     // What the nodes chose or warned about while starting (a recording standing in for a missing device)
     // matters now, not in the summary after a long run.

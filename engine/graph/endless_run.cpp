@@ -77,6 +77,9 @@ void warnEndlessSources(const ValidatedGraph& graph, const std::vector<std::vect
     }
 }
 
+// What the operators on a loop say about letting it drain (see endless_run.h).
+enum class Drains { Never, Unknown, Yes };
+
 void warnLoopsThatNeverDrain(const ValidatedGraph& graph, const std::vector<std::vector<int>>& successors, std::vector<GraphError>& warnings) {
     const std::vector<int> cycle = cycleOfEachNode(successors);
     std::vector<int> sources;
@@ -84,10 +87,12 @@ void warnLoopsThatNeverDrain(const ValidatedGraph& graph, const std::vector<std:
         if (graph.nodes[v].descriptor->isSource()) sources.push_back(static_cast<int>(v));
     }
     const std::vector<bool> fed = reachedFrom(successors, sources);
-    // Per cycle, in graph order of first members: its members, and whether all of them pass every item.
+    // Per cycle, in graph order of first members: its members, the ones that declare nothing, and
+    // whether one of them declares it may drop items.
     struct Loop {
         std::vector<std::string> members;
-        bool passesEverything = true;
+        std::vector<std::string> undeclared;
+        bool someDrop = false;
         bool fed = false;
         std::string first;
     };
@@ -106,16 +111,26 @@ void warnLoopsThatNeverDrain(const ValidatedGraph& graph, const std::vector<std:
         loop.members.push_back("'" + node.id + "'");
         loop.fed = loop.fed || fed[v];
         const auto& passes = node.descriptor->passesEveryItem;
-        loop.passesEverything = loop.passesEverything && passes && passes(node.params);
+        if (!passes) loop.undeclared.push_back("'" + node.id + "' (" + node.descriptor->typeName + ")");
+        else if (!passes(node.params)) loop.someDrop = true;
     }
     for (std::size_t c : order) {
         const Loop& loop = loops[c];
-        if (!loop.passesEverything || !loop.fed) continue;
+        if (loop.someDrop || !loop.fed) continue;
         const std::string through = loop.members.size() == 1 ? "feeds itself in a loop" : "is on a loop through " + nameList(loop.members);
-        warnings.push_back({loop.first, "", "",
-                            through + " that never drains: every node on it passes each item on, so items that enter it circulate "
-                                      "forever and the run ends only when stopped (a node that drops items, e.g. a universal box of "
-                                      "selectivity below 1, lets it drain)"});
+        if (loop.undeclared.empty()) {
+            warnings.push_back({loop.first, "", "",
+                                through + " that never drains: every node on it passes each item on, so items that enter it circulate "
+                                          "forever and the run ends only when stopped (a node that drops items, e.g. a universal box of "
+                                          "selectivity below 1, lets it drain)"});
+        } else {
+            warnings.push_back({loop.first, "", "",
+                                through + " that may never drain: no node on it is known to drop items (" + nameList(loop.undeclared) +
+                                    (loop.undeclared.size() == 1 ? " does" : " do") +
+                                    " not say), so items that enter it may circulate forever, the run then ending only when stopped, and "
+                                    "what it computes may depend on the order the scheduler delivers items in (a node that drops items, "
+                                    "e.g. a universal box of selectivity below 1, lets it drain)"});
+        }
     }
 }
 

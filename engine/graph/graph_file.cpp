@@ -1,5 +1,6 @@
 #include "engine/graph/graph_file.h"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <system_error>
 
 #include "engine/graph/graph_spec.h"
+#include "engine/graph/json_nesting.h"
 
 namespace isochron {
 namespace {
@@ -51,6 +53,7 @@ bool splitEndpoint(const std::string& text, std::string& node, std::string& port
 }
 
 GraphSpec parseGraph(const std::string& jsonText) {
+    if (const std::string deep = jsonNestingProblem(jsonText); !deep.empty()) throw GraphException({{"", "", "", "not a graph: " + deep}});
     json root;
     try {
         root = json::parse(jsonText);
@@ -186,14 +189,29 @@ GraphSpec parseGraph(const std::string& jsonText) {
 }
 
 GraphSpec loadGraphFile(const std::filesystem::path& path) {
+    namespace fs = std::filesystem;
     std::error_code error;
-    if (std::filesystem::is_directory(path, error)) throw GraphException({{"", "", "", path.string() + " is a folder, not a graph file"}});
+    const fs::file_status status = fs::status(path, error);
+    if (fs::is_directory(status)) throw GraphException({{"", "", "", path.string() + " is a folder, not a graph file"}});
+    // A device (/dev/zero) or a pipe never ends: reading it filled memory without end.
+    if (fs::exists(status) && !fs::is_regular_file(status)) {
+        const char* what = fs::is_fifo(status) ? "a named pipe" : fs::is_character_file(status) || fs::is_block_file(status) ? "a device" : "not a regular file";
+        throw GraphException({{"", "", "", path.string() + " is " + what + ", not a graph file (a graph file must be a regular file)"}});
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw GraphException({{"", "", "", "cannot open graph file " + path.string() + ": " + std::strerror(errno)}});
-    std::stringstream buffer;
-    buffer << in.rdbuf();
+    // Read in chunks, stopping as soon as the file holds more than a graph file may.
+    std::string text;
+    std::array<char, 64 * 1024> chunk{};
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxGraphFileBytes) {
+            throw GraphException({{"", "", "", path.string() + " is larger than " + std::to_string(kMaxGraphFileBytes >> 20) +
+                                                   " MiB, more than a graph file may hold"}});
+        }
+    }
     try {
-        GraphSpec graph = parseGraph(buffer.str());
+        GraphSpec graph = parseGraph(text);
         graph.baseDirectory = std::filesystem::absolute(path).parent_path();
         return graph;
     } catch (const GraphException& e) {

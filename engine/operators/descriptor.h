@@ -87,8 +87,10 @@ struct OperatorDescriptor {
     /// when stopped. [setup thread]
     std::function<std::string(const ParamSet& params)> endlessBecause;
     /// Optional: whether, with these parameters, every item received makes at least one item on every
-    /// output (a pass-through, a universal box of selectivity 1). A loop of such nodes never drains,
-    /// which `isochron-run --check` warns about. Absent means "not known". [setup thread]
+    /// output (true: a pass-through, a universal box of selectivity 1), or whether items may be
+    /// dropped (false: a universal box of selectivity below 1), which lets a loop through the node
+    /// drain. Absent means "not known": a loop with no node declaring false is warned about by
+    /// `isochron-run --check` (see engine/graph/endless_run.h). [setup thread]
     std::function<bool(const ParamSet& params)> passesEveryItem;
     /// Optional: the channels each output carries (one layout per resolved output port, `outputs` of
     /// them), from the parameters and what each resolved input carries (an empty layout: unknown or

@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include "nodes/io/output_path.h"
+
 namespace isochron {
 namespace {
 
@@ -53,14 +55,15 @@ void SoundFileSink::onActivate() {
         destination_ = Destination::StandardOutput;
         writingPath_ = "standard output";
     } else {
-        // A renamed file would replace a symlink or a device: write through the link, and into a
-        // device in place.
-        std::error_code error;
-        if (fs::is_symlink(fs::symlink_status(path_, error))) {
-            const fs::path target = fs::weakly_canonical(path_, error);
-            if (error) throw OperatorError("cannot follow the symlink '" + path_ + "': " + error.message());
-            path_ = target.string();
+        // A renamed file would replace a symlink or a device: write through the link (to the file
+        // it names, created when missing), and into a device in place.
+        try {
+            refuseBlockingOutput(path_);
+            path_ = followSymlinks(path_);
+        } catch (const std::runtime_error& e) {
+            throw OperatorError(e.what());
         }
+        std::error_code error;
         const fs::file_status status = fs::status(path_, error);
         if (fs::is_directory(status)) throw OperatorError("'" + path_ + "' is a directory, not a file");
         destination_ = fs::exists(status) && !fs::is_regular_file(status) ? Destination::InPlace : Destination::PartialThenRename;
@@ -119,6 +122,13 @@ void SoundFileSink::onDeactivate() {
 
 void SoundFileSink::openFile(const Timebase& timebase) {
     rateHz_ = timebase.rateHz();
+    // A sound file states its rate as a whole number of Hz that fits a 32-bit int (libsndfile's
+    // SF_INFO): 3e9 Hz wrapped to a negative rate, 1e10 Hz to 1410065408.
+    constexpr double kLargestRateHz = std::numeric_limits<int>::max();
+    if (!(rateHz_ >= 0.5 && rateHz_ < kLargestRateHz + 0.5)) {
+        throw OperatorError("the stream's rate " + std::to_string(rateHz_) + " Hz cannot be stated in a sound file (from 1 to " +
+                            std::to_string(std::numeric_limits<int>::max()) + " Hz)");
+    }
     SF_INFO info{};
     info.samplerate = static_cast<int>(std::lround(rateHz_));
     info.channels = inputCount();

@@ -6,8 +6,9 @@
 // end) are written as zeros, with a warning. The file is opened at the first segment (its rate is not
 // known before), grows under `path.partial` and is renamed to `path` when closed. What is not a
 // regular file is never replaced: a symlink is written through (the file it names is renamed
-// over), a device (/dev/null) is written in place, and "-" writes to standard output when that is a
-// file (a WAV header is completed by seeking back, which a pipe or terminal cannot).
+// over, and created when the link dangles), a device (/dev/null) is written in place, a named pipe or
+// a socket is refused (output_path.h), and "-" writes to standard output when that is a file (a WAV
+// header is completed by seeking back, which a pipe or terminal cannot).
 #pragma once
 
 #include <cstdint>

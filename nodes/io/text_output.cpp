@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "nodes/io/output_path.h"
+
 namespace isochron {
 namespace {
 
@@ -18,6 +20,7 @@ void TextOutput::open(const std::string& path) {
         out_ = stdout;
         return;
     }
+    refuseBlockingOutput(path);
     buffer_.resize(kFileBufferBytes);
     file_.reset(std::fopen(path.c_str(), "w"));
     if (!file_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));

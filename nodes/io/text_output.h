@@ -13,7 +13,7 @@ namespace isochron {
 class TextOutput {
 public:
     /// Open `path` for writing (replacing it), or standard output for "-". Throws std::runtime_error
-    /// naming the file and the system's reason. [allocates]
+    /// naming the file and the system's reason, or refusing a named pipe or socket (output_path.h). [allocates]
     void open(const std::string& path);
     /// The stream to write to (valid after open()). [no allocation]
     std::FILE* stream() const { return out_; }

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/graph/json_nesting.h"
+
 namespace isochron {
 namespace {
 
@@ -169,6 +171,7 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
     if (jsonText.find_first_not_of(" \t\r\n") == std::string_view::npos) {
         throw std::invalid_argument(sourceName + " is empty: expected {\"mics\": [[x, y, z], ...]} in metres");
     }
+    if (const std::string deep = jsonNestingProblem(jsonText); !deep.empty()) throw std::invalid_argument(sourceName + ": " + deep);
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(markNonFiniteNumbers(jsonText));

@@ -1,7 +1,8 @@
 // Runs that can never end are named before they start (isochron-run --check): an endless source, with
-// the files it fills, and a loop whose every node passes each item on. A warned loop really circulates
-// without end (it passes on far more items than ever entered it until stopped); graphs without a
-// warning really end.
+// the files it fills, and a fed loop with no node that declares it may drop items (certain when every
+// node on it declares it passes each item on, "may never drain" when some declare nothing). A warned
+// loop really circulates without end (it passes on far more items than ever entered it until
+// stopped); graphs without a warning really end.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -90,13 +91,51 @@ TEST_CASE("a loop that drains is not warned about, and ends", "[graph][endless]"
     }
 }
 
-TEST_CASE("a loop through a node that declares nothing about its items is assumed to drain", "[graph][endless]") {
-    // test.fail_after passes items on, but its descriptor does not say so: no warning (not run: it would not end).
-    const std::vector<GraphError> warnings = warningsFor(fedLoop(R"({"id": "box", "type": "workload.universal_box", "params": {"inputs": 2}},
+TEST_CASE("a loop through nodes that declare nothing about their items is warned about as one that may never drain", "[graph][endless]") {
+    SECTION("a node that passes items on without saying so") {
+        const std::vector<GraphError> warnings = warningsFor(fedLoop(R"({"id": "box", "type": "workload.universal_box", "params": {"inputs": 2}},
       {"id": "f", "type": "test.fail_after", "params": {"n": 1000000000}})",
-                                                                 R"({"from": "box.out", "to": "f.in"}, {"from": "f.out", "to": "box.in1"})"));
-    INFO(describe(warnings));
-    CHECK(warnings.empty());
+                                                                     R"({"from": "box.out", "to": "f.in"}, {"from": "f.out", "to": "box.in1"})"));
+        INFO(describe(warnings));
+        REQUIRE(warnings.size() == 1);
+        CHECK(warnings.front().node == "box");
+        CHECK(warnings.front().message.find("is on a loop through 'box' and 'f' that may never drain: no node on it is known to drop items "
+                                            "('f' (test.fail_after) does not say)") == 0);
+    }
+    SECTION("a gain of 0 dB into a union that feeds it: circulates until stopped") {
+        // The try-out's gain-1 loop: no warning, and it ran until killed.
+        const std::string text = R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "gen", "type": "generators.signal_generator", "params": {"duration": 0.01, "rate": 8000, "block": 8}},
+          {"id": "u", "type": "streams.union", "params": {"inputs": 2}},
+          {"id": "g", "type": "channels.gain", "params": {"gain_db": 0}},
+          {"id": "sink", "type": "io.null_sink"}],
+          "edges": [{"from": "gen.out", "to": "u.in0"}, {"from": "u.out", "to": "g.in0"}, {"from": "g.out0", "to": "u.in1"},
+                    {"from": "g.out0", "to": "sink.in"}]})";
+        const std::vector<GraphError> warnings = warningsFor(text);
+        INFO(describe(warnings));
+        REQUIRE(warnings.size() == 1);
+        CHECK(warnings.front().node == "u");
+        CHECK(warnings.front().message.find("is on a loop through 'u' and 'g' that may never drain") == 0);
+        // 10 items entered; far more pass until the run is stopped.
+        Engine engine(validateGraph(parseGraph(text), testRegistry()), parseSchedulerText("df"));
+        auto counter = std::make_shared<StopAfter>(engine, 10'000);
+        engine.setTap("g", "out0", counter);
+        const RunOutcome outcome = engine.run();
+        CHECK(outcome.stopped);
+        CHECK(counter->seen() > 10'000);
+    }
+    SECTION("math.add feeding its own input, with no delay") {
+        const std::vector<GraphError> warnings = warningsFor(R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "gen", "type": "generators.signal_generator", "params": {"duration": 0.1}},
+          {"id": "a", "type": "math.add"}, {"id": "sink", "type": "io.null_sink"}],
+          "edges": [{"from": "gen.out", "to": "a.a"}, {"from": "a.out", "to": "a.b"}, {"from": "a.out", "to": "sink.in"}]})");
+        INFO(describe(warnings));
+        REQUIRE(warnings.size() == 1);
+        CHECK(warnings.front().node == "a");
+        CHECK(warnings.front().message.find("feeds itself in a loop that may never drain: no node on it is known to drop items ('a' (math.add) "
+                                            "does not say)") == 0);
+        CHECK(warnings.front().message.find("depend on the order the scheduler delivers items in") != std::string::npos);
+    }
 }
 
 TEST_CASE("a loop through several nodes is named by all of them, once", "[graph][endless]") {

@@ -1,11 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "engine/graph/graph_file.h"
+#include "engine/graph/json_nesting.h"
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/engine.h"
 #include "tests/support/test_operators.h"
@@ -82,6 +84,38 @@ TEST_CASE("saving is atomic and loading resolves relative paths from the file's 
     CHECK_THROWS_WITH(loadGraphFile(dir / "missing.isograph.json"), Catch::Contains("cannot open graph file") && Catch::Contains("No such file"));
     // A folder opened as a graph file was "not valid JSON".
     CHECK_THROWS_WITH(loadGraphFile(std::filesystem::temp_directory_path()), Catch::Contains("is a folder, not a graph file"));
+}
+
+TEST_CASE("JSON nested beyond the limit is refused before it is parsed, naming the depth", "[graph][errors]") {
+    // A node's comment 200 000 levels deep crashed the loader with SIGSEGV (the kept value is copied recursively).
+    auto nested = [](std::size_t levels) {
+        return R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.gain", "comment": )" + std::string(levels, '[') +
+               std::string(levels, ']') + "}]}";
+    };
+    auto errors = loadErrors(nested(200'000));
+    CHECK(anyError(errors, "", "", "", "nested more than 1000 levels deep (at byte"));
+    // The limit counts every level: the file's object, "nodes", the node, then the comment.
+    CHECK_FALSE(anyError(loadErrors(nested(kMaxJsonNesting - 3)), "", "", "", "nested"));
+    CHECK(anyError(loadErrors(nested(kMaxJsonNesting - 2)), "", "", "", "nested more than 1000 levels deep"));
+    // Brackets inside strings are text, not nesting.
+    CHECK_FALSE(anyError(loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.gain", "comment": ")" +
+                                    std::string(5000, '[') + R"(\"[{"}]})"),
+                         "", "", "", "nested"));
+}
+
+TEST_CASE("a graph path that is not a regular file, or a file too large, is refused before it is read", "[graph][errors]") {
+    // /dev/zero as the graph file read without end (4 GB in 5 s).
+    CHECK_THROWS_WITH(loadGraphFile("/dev/zero"), Catch::Contains("/dev/zero is a device, not a graph file"));
+    const auto dir = std::filesystem::temp_directory_path() / ("isochron-graph-file-special-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const auto fifo = dir / "pipe.isograph.json";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(loadGraphFile(fifo), Catch::Contains("is a named pipe, not a graph file"));
+    const auto large = dir / "large.isograph.json";
+    std::ofstream{large}.close();
+    std::filesystem::resize_file(large, kMaxGraphFileBytes + 1);  // sparse: no disk used
+    CHECK_THROWS_WITH(loadGraphFile(large), Catch::Contains("is larger than 64 MiB"));
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("structural errors name the field", "[graph][errors]") {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
 
@@ -41,11 +42,41 @@ fs::path writeGraph(const std::string& name, double seconds, const std::string& 
     return path;
 }
 
+// A graph file: a mono sound file at `inPath` into WAV sinks at each of `outPaths` (a, b, ...).
+fs::path writeCopyGraph(const std::string& name, const std::string& inPath, const std::vector<std::string>& outPaths) {
+    const fs::path path = tempPath(name + ".isograph.json");
+    std::ofstream graph(path);
+    graph << R"({"format": "isochron-graph/1", "nodes": [{"id": "src", "type": "io.audio_file_source", "params": {"path": ")" << inPath
+          << R"(", "channels": 1}})";
+    for (std::size_t i = 0; i < outPaths.size(); ++i) {
+        graph << R"(, {"id": ")" << char('a' + i) << R"(", "type": "io.wav_file_sink", "params": {"path": ")" << outPaths[i] << R"("}})";
+    }
+    graph << R"(], "edges": [)";
+    for (std::size_t i = 0; i < outPaths.size(); ++i) graph << (i ? ", " : "") << R"({"from": "src.out0", "to": ")" << char('a' + i) << R"(.in0"})";
+    graph << "]}";
+    return path;
+}
+
+// A mono 8 kHz WAV of `frames` frames of a ramp.
+void writeWav(const fs::path& path, int frames) {
+    SF_INFO info{};
+    info.samplerate = 8000;
+    info.channels = 1;
+    info.format = SF_FORMAT_WAV | SF_FORMAT_PCM_16;
+    SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+    REQUIRE(file);
+    std::vector<float> samples(static_cast<std::size_t>(frames));
+    for (int i = 0; i < frames; ++i) samples[static_cast<std::size_t>(i)] = static_cast<float>(i % 100) / 200.0f;
+    sf_writef_float(file, samples.data(), frames);
+    sf_close(file);
+}
+
 // A child isochron-run: standard output to `stdoutFd`, standard error to the file `stderrPath`.
 pid_t startRun(const std::vector<std::string>& arguments, int stdoutFd, const fs::path& stderrPath) {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
+        alarm(120);  // a run that hangs (a sink blocked on a pipe) ends the test instead of stalling it
         const int err = ::open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (err < 0 || dup2(stdoutFd, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(127);
         std::vector<char*> argv{const_cast<char*>(ISOCHRON_RUN_BINARY)};
@@ -125,6 +156,67 @@ TEST_CASE("output paths are checked before the run: the graph file, each other, 
     CHECK(readText(graph) == graphText);
     CHECK_FALSE(fs::exists(wav));
     fs::remove(graph);
+}
+
+TEST_CASE("output paths are checked against the files nodes read and write, before the run", "[runner][faults]") {
+    // Each of these ran and overwrote the file with exit 0.
+    const fs::path in = tempPath("copy-in.wav"), out = tempPath("copy-out.wav");
+    fs::remove(out);
+    writeWav(in, 800);
+    SECTION("a report over the input a source reads") {
+        const fs::path graph = writeCopyGraph("report-over-input", in.string(), {out.string()});
+        Finished r = run({graph.string(), "--report", in.string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("--report " + in.string() + " is the file node 'src' reads (parameter 'path'): it would be overwritten") != std::string::npos);
+        CHECK_FALSE(fs::exists(out));
+        fs::remove(graph);
+    }
+    SECTION("telemetry over a sink's output, through another spelling of its path") {
+        const fs::path graph = writeCopyGraph("telemetry-over-output", in.string(), {out.string()});
+        Finished r = run({graph.string(), "--telemetry", (out.parent_path() / "." / out.filename()).string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("is the file node 'a' writes (parameter 'path')") != std::string::npos);
+        CHECK_FALSE(fs::exists(out));
+        fs::remove(graph);
+    }
+    SECTION("a sink over the graph file, also under --check") {
+        const fs::path graph = tempPath("sink-over-graph.isograph.json");
+        fs::rename(writeCopyGraph("sink-over-graph-draft", in.string(), {graph.string()}), graph);
+        const std::string graphText = readText(graph);
+        for (const char* mode : {"--quiet", "--check"}) {
+            INFO(mode);
+            Finished r = run({graph.string(), mode});
+            CHECK(r.status == 1);
+            CHECK(r.err.find("node 'a' writes (parameter 'path') " + graph.string() + ", the graph file itself: it would be overwritten") !=
+                  std::string::npos);
+            CHECK(readText(graph) == graphText);
+        }
+        fs::remove(graph);
+    }
+    SECTION("two sinks on one file, also under --check") {
+        // The run failed at the end ("cannot rename ... .partial") and one output was lost.
+        const fs::path graph = writeCopyGraph("two-sinks", in.string(), {out.string(), out.string()});
+        for (const char* mode : {"--quiet", "--check"}) {
+            INFO(mode);
+            Finished r = run({graph.string(), mode});
+            CHECK(r.status == 1);
+            CHECK(r.err.find("node 'a' writes (parameter 'path') " + out.string() + " and node 'b' writes (parameter 'path') " + out.string() +
+                             ": one file, each would clobber the other") != std::string::npos);
+            CHECK_FALSE(fs::exists(out));
+        }
+        fs::remove(graph);
+    }
+    SECTION("a sink may write the file a source reads: it is written under another name and renamed") {
+        const fs::path graph = writeCopyGraph("sink-over-input", in.string(), {in.string()});
+        Finished r = run({graph.string(), "--quiet"});
+        INFO(r.err);
+        CHECK(r.status == 0);
+        CHECK(framesOf(in) == 800);
+        fs::remove(graph);
+    }
+    CHECK(framesOf(in) == 800);  // the input is intact whatever was refused
+    fs::remove(in);
+    fs::remove(out);
 }
 
 TEST_CASE("--check warns about a run that can never end, naming the node and the file it fills", "[runner][faults]") {
@@ -226,6 +318,50 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
         CHECK(framesOf(target) == 4000);
         fs::remove(link);
         fs::remove(target);
+        fs::remove(graph);
+    }
+    SECTION("a dangling symlink stays a symlink; the file it names is created") {
+        // The finished file was renamed over the link, and the file it names never appeared.
+        const fs::path target = tempPath("dangling-target.wav"), link = tempPath("dangling.wav");
+        fs::remove(target);
+        fs::remove(link);
+        fs::create_symlink(target.filename(), link);  // relative to the link's folder
+        const fs::path graph = writeGraph("dangling", 0.5, link.string());
+        Finished r = run({graph.string(), "--quiet"});
+        INFO(r.err);
+        CHECK(r.status == 0);
+        CHECK(fs::is_symlink(fs::symlink_status(link)));
+        CHECK(framesOf(target) == 4000);
+        CHECK_FALSE(fs::exists(tempPath("dangling-target.wav.partial")));
+        fs::remove(link);
+        fs::remove(target);
+        fs::remove(graph);
+    }
+    SECTION("a symlink into a folder that does not exist is refused at start, and stays") {
+        const fs::path link = tempPath("dangling-nowhere.wav");
+        fs::remove(link);
+        fs::create_symlink(tempPath("no-such-folder/target.wav"), link);
+        const fs::path graph = writeGraph("dangling-nowhere", 0.5, link.string());
+        Finished r = run({graph.string(), "--quiet"});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("node 'wav'") != std::string::npos);
+        CHECK(r.err.find("no-such-folder/target.wav.partial': No such file or directory") != std::string::npos);
+        CHECK(fs::is_symlink(fs::symlink_status(link)));
+        fs::remove(link);
+        fs::remove(graph);
+    }
+    SECTION("a named pipe is refused at start, naming node, parameter and path") {
+        // Opening the pipe waited for a reader without end, deaf to Ctrl-C and SIGTERM.
+        const fs::path fifo = tempPath("sink.fifo");
+        fs::remove(fifo);
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        const fs::path graph = writeGraph("fifo", 0.5, fifo.string());
+        Finished r = run({graph.string(), "--quiet"});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("node 'wav'") != std::string::npos);
+        CHECK(r.err.find("parameter 'path': '" + fifo.string() + "' is a named pipe (FIFO)") != std::string::npos);
+        CHECK(fs::is_fifo(fifo));
+        fs::remove(fifo);
         fs::remove(graph);
     }
     SECTION("a device is written in place, never replaced") {

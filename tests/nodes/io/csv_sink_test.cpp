@@ -2,6 +2,10 @@
 // the same under every scheduler.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -59,4 +63,18 @@ TEST_CASE("io.csv_sink names its columns after the ports by default and refuses 
     TempDir dir;
     CHECK(writeCsv(dir, "", "df").starts_with("t_start,t_end,in0,in1\n"));
     CHECK_THROWS_WITH(writeCsv(dir, "only_one", "df"), Catch::Contains("node 'csv'") && Catch::Contains("1 name(s) for 2 column(s)"));
+}
+
+TEST_CASE("io.csv_sink refuses a named pipe at start, naming the node, the parameter and the path", "[io][csv_sink]") {
+    // Opening a pipe for writing waits for a reader, in a call no stop request interrupts. A reader
+    // is held open here so that, were the pipe accepted, the open would return and the run go on.
+    TempDir dir;
+    const std::string fifo = dir.file("out.csv");
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    REQUIRE(reader >= 0);
+    CHECK_THROWS_WITH(writeCsv(dir, "", "df"), Catch::Contains("node 'csv'") && Catch::Contains("parameter 'path'") &&
+                                                   Catch::Contains("'" + fifo + "' is a named pipe (FIFO)"));
+    feedScripts().clear();
+    ::close(reader);
 }

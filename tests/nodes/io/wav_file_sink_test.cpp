@@ -196,6 +196,25 @@ TEST_CASE("wav_file_sink refuses a path it cannot write and writes nothing witho
     feedScripts().clear();
 }
 
+TEST_CASE("wav_file_sink refuses a rate a sound file cannot state, and writes no file", "[io][wav_file_sink]") {
+    // 3e9 Hz was written as -1294967296 Hz and 1e10 Hz as 1410065408 Hz (an int's wrap), with exit 0.
+    for (const double rateHz : {3e9, 1e10, 0.25}) {
+        INFO(rateHz);
+        const Timebase& timebase = Timebase::get(rateHz);
+        FeedScript script;
+        script.batches = {{{0, Item::signal(ramp(0, 10, timebase))}, {1, Item::signal(ramp(0, 10, timebase))}}};
+        feedScripts()["fast"] = script;
+        TempDir dir;
+        const std::string output = dir.file("fast.wav");
+        RunReport report = runGraphReporting(feedGraph("fast", output));
+        REQUIRE(report.outcome.failures.size() == 1);
+        CHECK_THAT(report.outcome.failures[0], Catch::Contains("node 'sink'") && Catch::Contains("cannot be stated in a sound file") &&
+                                                   Catch::Contains("2147483647 Hz"));
+        CHECK_FALSE(std::filesystem::exists(output));
+        feedScripts().clear();
+    }
+}
+
 TEST_CASE("wav_file_sink ignores samples an input repeats, with a warning", "[io][wav_file_sink]") {
     const Timebase& timebase = Timebase::get(1000);
     FeedScript script;

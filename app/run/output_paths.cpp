@@ -1,0 +1,94 @@
+#include "app/run/output_paths.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+namespace isochron::run {
+namespace {
+
+// Whether two paths name the same file (existing files by identity, others by their normal form).
+bool sameFile(const std::string& a, const std::string& b) {
+    std::error_code error, errorA, errorB;
+    if (std::filesystem::equivalent(a, b, error)) return true;
+    const std::filesystem::path normalA = std::filesystem::weakly_canonical(a, errorA);
+    const std::filesystem::path normalB = std::filesystem::weakly_canonical(b, errorB);
+    return !errorA && !errorB && normalA == normalB;
+}
+
+// A file named by a node's path parameter. A node without outputs (a sink) writes its files; the
+// others read theirs (sources, array geometries).
+struct NodeFile {
+    std::string node;
+    std::string param;
+    std::string path;
+    bool written = false;
+    bool shared = false;  // an archive: several sinks may record into one
+
+    std::string describe() const { return "node '" + node + "' " + (written ? "writes" : "reads") + " (parameter '" + param + "')"; }
+};
+
+std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
+    std::vector<NodeFile> files;
+    for (const ValidatedNode& node : graph.nodes) {
+        for (const ParamSpec& spec : node.descriptor->params) {
+            if (spec.kind != ParamKind::Path) continue;
+            const std::string& path = node.params.getString(spec.name);
+            if (path.empty() || path == "-" || path.starts_with("{")) continue;  // none, standard output, inline JSON
+            const bool written = node.outputs.empty() || node.descriptor->typeName == "io.archive_sink";
+            files.push_back({node.id, spec.name, path, written, node.descriptor->typeName == "io.archive_sink"});
+        }
+    }
+    return files;
+}
+
+}  // namespace
+
+void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphPath) {
+    const std::vector<NodeFile> files = nodeFiles(graph);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (!files[i].written) continue;
+        if (sameFile(files[i].path, graphPath)) {
+            throw std::runtime_error(files[i].describe() + " " + files[i].path + ", the graph file itself: it would be overwritten");
+        }
+        for (std::size_t j = i + 1; j < files.size(); ++j) {
+            if (!files[j].written || (files[i].shared && files[j].shared) || !sameFile(files[i].path, files[j].path)) continue;
+            throw std::runtime_error(files[i].describe() + " " + files[i].path + " and " + files[j].describe() + " " + files[j].path +
+                                     ": one file, each would clobber the other");
+        }
+    }
+}
+
+void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph) {
+    const std::vector<NodeFile> files = nodeFiles(graph);
+    auto refuseInputs = [&](const std::optional<std::string>& path, const char* flag) {
+        if (!path) return;
+        if (sameFile(*path, options.graphPath)) {
+            throw std::runtime_error(std::string(flag) + " " + *path + " is the graph file itself: it would be overwritten");
+        }
+        for (const NodeFile& file : files) {
+            if (!sameFile(*path, file.path)) continue;
+            throw std::runtime_error(std::string(flag) + " " + *path + " is the file " + file.describe() + ": " +
+                                     (file.written ? "each would clobber the other" : "it would be overwritten"));
+        }
+    };
+    refuseInputs(options.reportPath, "--report");
+    refuseInputs(options.telemetryPath, "--telemetry");
+    if (options.reportPath && options.telemetryPath && sameFile(*options.reportPath, *options.telemetryPath)) {
+        throw std::runtime_error("--report and --telemetry name the same file " + *options.reportPath + ": each would clobber the other");
+    }
+    if (options.reportPath) {
+        std::error_code error;
+        const bool existed = std::filesystem::exists(*options.reportPath, error);
+        std::ofstream probe(*options.reportPath, std::ios::app);
+        if (!probe) throw std::runtime_error("cannot write report " + *options.reportPath + ": " + std::strerror(errno));
+        probe.close();
+        if (!existed) std::filesystem::remove(*options.reportPath, error);
+    }
+}
+
+}  // namespace isochron::run

@@ -1,0 +1,21 @@
+// The files a run would write, checked before anything runs (a run may take an hour): the report and
+// the telemetry file against the graph file, each other and every file a node reads or writes, and
+// each sink's file against the graph file and the other sinks'. Paths name the same file when they
+// are one existing file (by identity: links, "./x") or have the same normal form.
+#pragma once
+
+#include "app/run/command_line.h"
+#include "engine/graph/validated_graph.h"
+
+namespace isochron::run {
+
+/// Throws std::runtime_error naming both sides when a sink would write the graph file or a file
+/// another sink writes (archives excepted: several streams record into one). Also under --check.
+/// [setup thread]
+void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphPath);
+
+/// Throws std::runtime_error when --report or --telemetry would overwrite the graph file, each other
+/// or a node's file, or cannot be written (probed without truncating). [setup thread]
+void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph);
+
+}  // namespace isochron::run

@@ -1,0 +1,41 @@
+#include "nodes/io/output_path.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+namespace isochron {
+namespace {
+
+/// Links followed before a chain is taken for a loop (Linux's own limit, MAXSYMLINKS).
+constexpr int kMaxSymlinks = 40;
+
+}  // namespace
+
+void refuseBlockingOutput(const std::string& path) {
+    namespace fs = std::filesystem;
+    if (path == "-") return;
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);  // follows symlinks
+    const char* what = fs::is_fifo(status) ? "a named pipe (FIFO)" : fs::is_socket(status) ? "a socket" : nullptr;
+    if (!what) return;
+    throw std::runtime_error("parameter 'path': '" + path + "' is " + what +
+                             ": a sink does not write to one (opening a pipe waits, without end and unstoppable, for a reader); give a "
+                             "regular file or a device, or '-' for standard output");
+}
+
+std::string followSymlinks(const std::string& path) {
+    namespace fs = std::filesystem;
+    fs::path current = path;
+    for (int hops = 0; hops <= kMaxSymlinks; ++hops) {
+        std::error_code error;
+        if (!fs::is_symlink(fs::symlink_status(current, error))) return current.string();
+        const fs::path target = fs::read_symlink(current, error);
+        if (error) throw std::runtime_error("cannot follow the symlink '" + current.string() + "': " + error.message());
+        current = target.is_absolute() ? target : current.parent_path() / target;
+    }
+    throw std::runtime_error("cannot follow the symlink '" + path + "': more than " + std::to_string(kMaxSymlinks) +
+                             " links in a row (a loop of links?)");
+}
+
+}  // namespace isochron

@@ -1,0 +1,21 @@
+// Where a sink may write: the checks every file sink (sound files, CSV, JSON lines) makes on its
+// `path` before opening it. Opening a named pipe (FIFO) for writing blocks until another program
+// opens its other end, in a call no stop request can interrupt (Ctrl-C and SIGTERM were ignored),
+// and a socket cannot be opened at all; both are refused with the reason. A symlink is followed to
+// the file it names, which need not exist yet (a dangling link is written through, never replaced).
+#pragma once
+
+#include <string>
+
+namespace isochron {
+
+/// Throws std::runtime_error saying why a sink cannot write `path` ("parameter 'path': ..."), when it
+/// is (or a symlink leads to) a named pipe or a socket; "-" (standard output) is not checked. [setup thread]
+void refuseBlockingOutput(const std::string& path);
+
+/// The file `path` names once every symlink in its last component is followed (a chain of links, each
+/// relative to the folder it lies in), whether that file exists or not; `path` itself when it is not a
+/// symlink. Throws std::runtime_error for a loop of links. [setup thread]
+std::string followSymlinks(const std::string& path);
+
+}  // namespace isochron
