@@ -81,13 +81,26 @@ void AbiOperator::onActivate() {
 void AbiOperator::process(int inputPort, Item&& item) {
     if (!instance_->process) throw OperatorError("its operator type takes no input (it has no process hook)");
     clearError();
-    PluginCallScope scope(site_, "process");
     input_ = &item;
     inputView_ = &view_.view(item);
     fitsOfInput_ = forwardFits_.data() + static_cast<std::size_t>(inputPort) * outputTotal_;
-    const bool ok = instance_->process(instance_, static_cast<std::uint32_t>(inputPort), inputView_);
+    bool ok;
+    {
+        PluginCallScope scope(site_, "process");
+        ok = instance_->process(instance_, static_cast<std::uint32_t>(inputPort), inputView_);
+    }
     input_ = nullptr;
-    endHook(ok, "process");
+    if (!forwardPending_) return endHook(ok, "process");
+    if (!ok) [[unlikely]] {
+        sendPendingForward();  // it was sent before the hook failed
+        endHookSlowly(false, "process");
+    }
+    endHook(true, "process");
+    // The hand-over the plugin asked for, last and in tail position: the next node's hop replaces
+    // this one's frame instead of nesting under the plugin's (see forwardHandedOver).
+    const int port = forwardPort_;
+    forwardPending_ = false;
+    return Operator::emit(port, std::move(item));
 }
 
 SourceStatus AbiOperator::onProduce() {
@@ -144,7 +157,9 @@ void AbiOperator::endHookSlowly(bool ok, const char* hook) {
 }
 
 void AbiOperator::emitItem(std::uint32_t port, const isochron_item& item) {
-    Operator::emit(static_cast<int>(port), engineItemFromAbi(item, outputSpec(port)));
+    Item emitted = engineItemFromAbi(item, outputSpec(port));
+    if (forwardPending_) sendPendingForward();
+    Operator::emit(static_cast<int>(port), std::move(emitted));
 }
 
 void AbiOperator::forwardItem(std::uint32_t port, const isochron_item& item) {
@@ -155,21 +170,28 @@ void AbiOperator::forwardItem(std::uint32_t port, const isochron_item& item) {
     Operator::emit(static_cast<int>(port), std::move(handedOver));
 }
 
+void AbiOperator::emitProgressNs(std::int64_t timeNs) {
+    if (forwardPending_) sendPendingForward();
+    Operator::emitProgress(timeNs);
+}
+
 bool AbiOperator::forwardHandedOver(const isochron_host* host, std::uint32_t port, const isochron_item* item) {
     auto& node = static_cast<AbiOperator&>(self(host));
     if (!node.input_ || item != node.inputView_ || port >= node.outputTotal_ || !node.fitsOfInput_[port]) [[unlikely]] {
         return forward(host, port, item);
     }
-    Item& handedOver = *node.input_;
-    node.input_ = nullptr;
+    const Item& handedOver = *node.input_;
     if (handedOver.kind() == ItemKind::Signal) node.view_.handingOver(handedOver.segment());
-    try {
-        node.Operator::emit(static_cast<int>(port), std::move(handedOver));
-    } catch (const std::exception& e) {
-        node.logError(e.what());
-        return false;
-    }
+    node.forwardPort_ = static_cast<int>(port);
+    node.forwardPending_ = true;
+    node.pendingItem_ = node.input_;
+    node.input_ = nullptr;
     return true;
+}
+
+void AbiOperator::sendPendingForward() {
+    forwardPending_ = false;
+    Operator::emit(forwardPort_, std::move(*pendingItem_));
 }
 
 AbiOperator::SegmentSlot* AbiOperator::newSlot(SegmentHandle segment, bool kept) {

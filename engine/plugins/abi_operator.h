@@ -49,7 +49,7 @@ private:
     std::int64_t inputProgressNs(std::uint32_t port) const override { return Operator::inputProgress(static_cast<int>(port)); }
     void emitItem(std::uint32_t port, const isochron_item& item) override;
     void forwardItem(std::uint32_t port, const isochron_item& item) override;
-    void emitProgressNs(std::int64_t timeNs) override { Operator::emitProgress(timeNs); }
+    void emitProgressNs(std::int64_t timeNs) override;
     void allocateSegment(std::uint32_t sampleType, std::int64_t length, std::int64_t startIndex, const isochron_timebase* timebase,
                          isochron_segment& segment) override;
     void subsegment(const isochron_segment& segment, std::int64_t startIndex, std::int64_t length, isochron_segment& part) override;
@@ -59,9 +59,14 @@ private:
     bool sourceAdmitted() const override { return admissionOpen(); }
     void warning(std::string message) override { warn(std::move(message)); }
 
-    /// The host table's forward: hands the item over at once when the current input's items always
-    /// fit the output (decided at activation); anything else takes AbiNode's checked forward.
+    /// The host table's forward: when the current input's items always fit the output (decided at
+    /// activation) the item is only marked for handing over, and goes when process() returns, or
+    /// before anything else the hook sends (emit, progress), so the order of outputs is the one
+    /// the plugin chose. Sent last, it leaves process() in tail position: the next node's hop does
+    /// not nest under the plugin's frames. Anything else takes AbiNode's checked forward, at once.
     static bool forwardHandedOver(const isochron_host* host, std::uint32_t port, const isochron_item* item);
+    /// Sends the item forwardHandedOver marked. [engine thread]
+    void sendPendingForward();
 
     SegmentSlot* newSlot(SegmentHandle segment, bool kept);
     void freeSlot(SegmentSlot* slot);
@@ -73,6 +78,9 @@ private:
     const isochron_operator* instance_ = nullptr;
     AbiItemView view_;
     Item* input_ = nullptr;  // the item being processed, which forward hands over
+    Item* pendingItem_ = nullptr;  // the input forwardHandedOver marked, while forwardPending_
+    int forwardPort_ = 0;          // and the output it goes to
+    bool forwardPending_ = false;
     const isochron_item* inputView_ = nullptr;  // the view of it the plugin got
     std::vector<std::uint8_t> forwardFits_;  // [input * outputs + output]: every item of that input fits that output
     const std::uint8_t* fitsOfInput_ = nullptr;  // forwardFits_'s row of the input being processed
