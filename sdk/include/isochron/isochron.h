@@ -267,8 +267,10 @@ typedef struct isochron_host {
     bool (*emit)(const struct isochron_host *host, uint32_t output_port, const isochron_item *item);
     /* Send the item process() got on output_port as it is, handing it over instead of sharing it:
      * the cheapest way to pass an item through (no reference counting). It is the hook's last use
-     * of the item: do not read it (or emit or forward it) afterwards. False (and an error) for
-     * another item or a port it does not fit. [no allocation] */
+     * of the item: do not read it (or emit or forward it) afterwards. The host may send it only
+     * when the hook returns, but always before anything the hook sends after forwarding, so the
+     * outputs' order is the one the hook chose. False (and an error) for another item or a port
+     * it does not fit. [no allocation] */
     bool (*forward)(const struct isochron_host *host, uint32_t output_port, const isochron_item *item);
     /* Promise that no item with time < time_ns will follow on any output; ignored unless it
      * advances the promise. [no allocation] */

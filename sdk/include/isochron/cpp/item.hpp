@@ -68,20 +68,26 @@ class Item {
 public:
     /// A view of an item the host handed in (raw() then gives the host's own struct back, so the
     /// host knows the item when it is forwarded).
-    explicit Item(const isochron_item& raw) : raw_(raw), hosts_(&raw) {}
+    /// A view reads the host's struct where it is (no copy: the host has just written it, and
+    /// reading a fresh copy of it back costs more than the pointer).
+    explicit Item(const isochron_item& raw) : raw_(&raw) {}
     Item(const Item& other) { *this = other; }
     Item& operator=(const Item& other) {
-        raw_ = other.raw_;
-        hosts_ = other.hosts_;
-        // An item built here points at its own storage: the copy points at the copy's.
-        if (other.raw_.segment == &other.segment_) {
-            segment_ = other.segment_;
-            raw_.segment = &segment_;
+        if (other.raw_ != &other.own_) {  // a view: the copy views the same host item
+            raw_ = other.raw_;
+            return *this;
         }
-        if (other.raw_.record == &other.record_) {
+        // An item built here points at its own storage: the copy points at the copy's.
+        own_ = other.own_;
+        raw_ = &own_;
+        if (other.own_.segment == &other.segment_) {
+            segment_ = other.segment_;
+            own_.segment = &segment_;
+        }
+        if (other.own_.record == &other.record_) {
             record_ = other.record_;
             std::copy_n(other.fields_.begin(), other.record_.field_count, fields_.begin());
-            raw_.record = &record_;
+            own_.record = &record_;
             record_.fields = fields_.data();
         }
         return *this;
@@ -95,14 +101,14 @@ public:
     template <class T> static Item signal(const Segment<T>& samples) {
         Item item(ISOCHRON_ITEM_SIGNAL, samples.range(), 0.0);
         item.segment_ = samples.raw();
-        item.raw_.segment = &item.segment_;
+        item.own_.segment = &item.segment_;
         return item;
     }
     /// A frame: values (e.g. spectrum bins) computed from the samples `covered`.
     template <class T> static Item frame(const Segment<T>& values, Range covered) {
         Item item(ISOCHRON_ITEM_FRAME, covered, 0.0);
         item.segment_ = values.raw();
-        item.raw_.segment = &item.segment_;
+        item.own_.segment = &item.segment_;
         return item;
     }
     /// An event over `range` with a label, a score and numeric fields (at most
@@ -115,42 +121,42 @@ public:
         return Item(ISOCHRON_ITEM_CUSTOM, range, value, typeName, fields);
     }
 
-    ItemKind kind() const { return static_cast<ItemKind>(raw_.kind); }
+    ItemKind kind() const { return static_cast<ItemKind>(raw_->kind); }
     /// The samples the item is about (a signal's own range).
-    Range range() const { return Range::of(raw_.range); }
+    Range range() const { return Range::of(raw_->range); }
     /// Scalar value, event score or custom item value.
-    double value() const { return raw_.value; }
+    double value() const { return raw_->value; }
     /// The samples of a signal or values of a frame; throws Error for another kind or type.
     template <class T> Segment<T> signal() const {
-        if (!raw_.segment) throw Error("the item carries no samples (it is not a signal or a frame)");
-        return Segment<T>(*raw_.segment);
+        if (!raw_->segment) throw Error("the item carries no samples (it is not a signal or a frame)");
+        return Segment<T>(*raw_->segment);
     }
     /// The label or type name and fields of an event or custom item; throws Error for other kinds.
     Record record() const {
-        if (!raw_.record) throw Error("the item carries no record (it is not an event or a custom item)");
-        return Record(raw_.record);
+        if (!raw_->record) throw Error("the item carries no record (it is not an event or a custom item)");
+        return Record(raw_->record);
     }
 
-    const isochron_item& raw() const { return hosts_ ? *hosts_ : raw_; }
+    const isochron_item& raw() const { return *raw_; }
 
 private:
-    Item(std::uint32_t kind, Range range, double value) {
-        raw_.kind = kind;
-        raw_.range = range.raw();
-        raw_.value = value;
+    Item(std::uint32_t kind, Range range, double value) : raw_(&own_), own_{} {
+        own_.kind = kind;
+        own_.range = range.raw();
+        own_.value = value;
     }
     Item(std::uint32_t kind, Range range, double value, const char* label, std::initializer_list<Field> fields) : Item(kind, range, value) {
         if (fields.size() > fields_.size()) throw Error("an item holds at most " + std::to_string(fields_.size()) + " fields");
         std::uint32_t count = 0;
         for (const Field& field : fields) fields_[count++] = field.raw;
         record_ = {label, count, fields_.data()};
-        raw_.record = &record_;
+        own_.record = &record_;
     }
 
-    // What an item built here points at; a view of a host item never touches them, so they stay
+    const isochron_item* raw_;  // the host's item this one views, or own_ for one built here
+    // What an item built here holds; a view of a host item never touches them, so they stay
     // uninitialized (a view is made for every item a hook gets).
-    isochron_item raw_{};
-    const isochron_item* hosts_ = nullptr;  // the host's item this one views; null for one built here
+    isochron_item own_;
     isochron_segment segment_;
     isochron_record record_;
     std::array<isochron_field, ISOCHRON_MAX_CUSTOM_FIELDS> fields_;

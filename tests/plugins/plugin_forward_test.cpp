@@ -1,0 +1,59 @@
+// forward() hands the item a hook got over to the next node, in-process only once the hook has
+// returned (so the next hop does not nest under the plugin's frames): whatever the hook sends after
+// forwarding must still follow the forwarded item, in-process as in the sandbox.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "tests/plugins/plugin_test_support.h"
+#include "tests/support/graph_run.h"
+#include "tests/support/test_operators.h"
+
+using namespace isochron;
+using namespace isochron::test;
+
+TEST_CASE("what a hook emits after forward follows the forwarded item, in-process and sandboxed", "[plugins][forward]") {
+    const Timebase& timebase = Timebase::get(8000);
+    for (const bool sandboxed : {false, true}) {
+        INFO((sandboxed ? "sandboxed" : "in-process"));
+        PluginHost host(testRegistry());
+        PluginHosting hosting;
+        hosting.sandboxed = sandboxed;
+        host.load(fixturePlugin("halves"), hosting);
+        std::mt19937 random(17);
+        std::uniform_int_distribution<std::int64_t> length(1, 300);
+        FeedScript script;
+        std::vector<std::pair<std::int64_t, std::int64_t>> expected;  // (start, length) of each output item, in order
+        std::vector<float> samples;
+        for (std::int64_t start = 0; start < 4000;) {
+            const std::int64_t count = length(random);
+            std::vector<float> piece(static_cast<std::size_t>(count));
+            for (std::int64_t i = 0; i < count; ++i) piece[static_cast<std::size_t>(i)] = static_cast<float>(start + i);
+            script.batches.push_back({{0, Item::signal(makeSignal(piece, start, timebase))}});
+            expected.emplace_back(start, count);
+            expected.emplace_back(start + count / 2, count - count / 2);
+            start += count;
+        }
+        feedScripts()["input"] = std::move(script);
+        const std::string graph = R"({"format": "isochron-graph/1",
+            "nodes": [{"id": "feed", "type": "test.feed", "params": {"name": "input", "type": "signal<f32>"}},
+                      {"id": "echo", "type": "halves.echo"},
+                      {"id": "out", "type": "test.collect", "params": {"name": "output"}}],
+            "edges": [{"from": "feed.out0", "to": "echo.in"}, {"from": "echo.out", "to": "out.in0"}]})";
+        const RunOutcome outcome = runGraphWith(host.registry(), graph);
+        INFO((outcome.failures.empty() ? std::string() : outcome.failures[0]));
+        REQUIRE(outcome.failures.empty());
+        const std::vector<Item>& items = collections()["output"].items.at(0);
+        REQUIRE(items.size() == expected.size());
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            INFO("item " << i);
+            const auto [start, count] = expected[i];
+            REQUIRE(items[i].segment().startIndex() == start);
+            REQUIRE(items[i].segment().length() == count);
+            const std::vector<float> values = samplesOf(items[i]);
+            CHECK(values.front() == static_cast<float>(start));
+            CHECK(values.back() == static_cast<float>(start + count - 1));
+        }
+        collections().clear();
+    }
+}
