@@ -7,11 +7,13 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "engine/archive/archive_store.h"
 #include "engine/archive/flac_batch.h"
@@ -260,26 +262,42 @@ TEST_CASE("A get long enough to decode on two threads reads every piece bit for 
         }
     }
 
-    // Piece 30 (a 16-bit sine) damaged in the middle of its bytes: a get over it names it, and the
-    // same reader goes on reading the pieces around it.
-    const std::int64_t damaged = starts[30];
-    {
+    // Two pieces damaged: piece 30 (a 16-bit sine) has four bytes in its middle overwritten, piece 40
+    // (24-bit noise) one bit flipped in its last byte, the last frame's CRC. A get over either names
+    // it, and the same reader goes on reading the pieces around them.
+    const auto damage = [&](std::int64_t start, const auto& change) {
         sqlite3* db = nullptr;
         REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-        const std::string update = "UPDATE segments SET samples = substr(samples, 1, length(samples) / 2) || x'00ff00ff' || substr(samples, length(samples) / 2 + 5) "
-                                   "WHERE start = " + std::to_string(damaged);
-        REQUIRE(sqlite3_exec(db, update.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_stmt* query = nullptr;
+        const std::string select = "SELECT samples FROM segments WHERE encoding != 'f32' AND start = " + std::to_string(start);
+        REQUIRE(sqlite3_prepare_v2(db, select.c_str(), -1, &query, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_step(query) == SQLITE_ROW);
+        const auto* blob = static_cast<const unsigned char*>(sqlite3_column_blob(query, 0));
+        std::vector<unsigned char> bytes(blob, blob + sqlite3_column_bytes(query, 0));
+        sqlite3_finalize(query);
+        change(bytes);
+        const std::string update = "UPDATE segments SET samples = ? WHERE start = " + std::to_string(start);
+        REQUIRE(sqlite3_prepare_v2(db, update.c_str(), -1, &query, nullptr) == SQLITE_OK);
+        sqlite3_bind_blob(query, 1, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+        REQUIRE(sqlite3_step(query) == SQLITE_DONE);
+        sqlite3_finalize(query);
         REQUIRE(sqlite3_changes(db) == 1);
         sqlite3_close(db);
-    }
+    };
+    damage(starts[30], [](std::vector<unsigned char>& bytes) { std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2), 4, 0x5a); });
+    damage(starts[40], [](std::vector<unsigned char>& bytes) { bytes.back() ^= 1; });
     ArchiveStore store(path, ArchiveAccess::Read);
-    try {
-        store.get("mic", 0, 0, total);
-        FAIL("a damaged FLAC piece was read");
-    } catch (const ArchiveError& e) {
-        CHECK(std::string(e.what()).find("the piece at sample " + std::to_string(damaged) + " does not decode as FLAC of " +
-                                         std::to_string(starts[31] - damaged) + " samples") != std::string::npos);
+    for (const int damaged : {30, 40}) {
+        try {
+            store.get("mic", 0, starts[static_cast<std::size_t>(damaged)] - 1, starts[static_cast<std::size_t>(damaged) + 1]);
+            FAIL("the damaged FLAC piece " << damaged << " was read");
+        } catch (const ArchiveError& e) {
+            CHECK(std::string(e.what()).find("the piece at sample " + std::to_string(starts[static_cast<std::size_t>(damaged)]) + " does not decode as FLAC of " +
+                                             std::to_string(starts[static_cast<std::size_t>(damaged) + 1] - starts[static_cast<std::size_t>(damaged)]) +
+                                             " samples") != std::string::npos);
+        }
     }
-    readsBack(store, 0, damaged);
-    readsBack(store, starts[31], total);
+    readsBack(store, 0, starts[30]);
+    readsBack(store, starts[31], starts[40]);
+    readsBack(store, starts[41], total);
 }
