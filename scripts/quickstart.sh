@@ -12,7 +12,7 @@ case "$mode" in run | test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  libfftw3-dev libsoxr-dev portaudio19-dev libasound2-dev libjack-jackd2-dev libsndfile1-dev libeigen3-dev catch2 nlohmann-json3-dev
+  libfftw3-dev libsoxr-dev portaudio19-dev libasound2-dev libjack-jackd2-dev libsndfile1-dev libflac-dev libeigen3-dev catch2 nlohmann-json3-dev
   libsqlite3-dev
   # Scale-out across processes and hosts (distributed/, docs/scale-out.md): Open MPI and its mpirun.
   openmpi-bin libopenmpi-dev

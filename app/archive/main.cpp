@@ -6,12 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -173,6 +175,20 @@ nlohmann::json itemLine(const ArchivedStreamInfo& info, const ArchivedItem& item
     return {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}, {"item", nlohmann::json::parse(item.json)}};
 }
 
+/// The root mean square of `samples`, summed in double in four interleaved sums (one running sum
+/// waits for each addition: a quarter of the time; get prints it for every piece).
+double rms(const SigSeg<float>& samples) {
+    std::array<double, 4> sums{};
+    samples.forEachSpan([&](std::span<const float> run) {
+        std::size_t i = 0;
+        for (; i + 4 <= run.size(); i += 4) {
+            for (std::size_t k = 0; k < 4; ++k) sums[k] += static_cast<double>(run[i + k]) * run[i + k];
+        }
+        for (; i < run.size(); ++i) sums[0] += static_cast<double>(run[i]) * run[i];
+    });
+    return std::sqrt((sums[0] + sums[1] + sums[2] + sums[3]) / static_cast<double>(samples.length()));
+}
+
 int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
     const auto [l, h] = interval(store, info, options);
     if (info.kind == ArchivedStreamInfo::Kind::Items) {
@@ -191,11 +207,7 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
                 std::printf("gap     %lld samples\n", static_cast<long long>(piece.length));
                 continue;
             }
-            double sumOfSquares = 0;
-            piece.samples.forEachSpan([&](std::span<const float> run) {
-                for (float sample : run) sumOfSquares += static_cast<double>(sample) * sample;
-            });
-            std::printf("stored  %lld samples, rms %.6g\n", static_cast<long long>(piece.length), std::sqrt(sumOfSquares / static_cast<double>(piece.length)));
+            std::printf("stored  %lld samples, rms %.6g\n", static_cast<long long>(piece.length), rms(piece.samples));
         }
     }
     return 0;

@@ -31,6 +31,8 @@
 
 namespace isochron {
 
+class FlacBatch;
+
 /// What a recorded stream is and where it came from. [value type]
 struct ArchivedStreamInfo {
     enum class Kind { Signal, Items };
@@ -177,7 +179,7 @@ private:
     std::unique_ptr<Connection> db_;
     bool inTransaction_ = false;
     std::map<std::int64_t, bool> flacStreams_;  // stream id -> pieces go in as FLAC when exact (openStream)
-    std::vector<float> decoded_;                // a FLAC piece's samples, reused by get()
+    std::unique_ptr<FlacBatch> flac_;           // the FLAC pieces of a get() and their decoders, kept from get to get
 };
 
 }  // namespace isochron

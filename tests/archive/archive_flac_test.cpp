@@ -1,18 +1,22 @@
 // The "flac" representation: pieces exact at 16 or 24 bits are stored as FLAC (smaller), any other
 // piece as f32, and every piece reads back bit for bit over random clipped intervals. The stored
 // encodings and sizes are read with SQLite directly, not through ArchiveStore. Version 1 and 2
-// archives (before representations, before the original rate) open, upgraded, and read.
+// archives (before representations, before the original rate) open, upgraded, and read. A long get
+// (decoded on two threads) reads back bit for bit, and a damaged FLAC piece is named.
 #include <catch2/catch.hpp>
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "engine/archive/archive_store.h"
+#include "engine/archive/flac_batch.h"
 
 using namespace isochron;
 
@@ -204,4 +208,96 @@ TEST_CASE("A stream recorded downsampled is not the same stream as one recorded 
         CHECK(std::string(e.what()).find("downsampled from 48000 Hz") != std::string::npos);
     }
     CHECK(store.stream("array")->originalRateHz == 48000);
+}
+
+TEST_CASE("A get long enough to decode on two threads reads every piece bit for bit, and a damaged piece is named", "[archive]") {
+    Folder folder;
+    const std::string path = folder.file("long.sqlite");
+    // Pieces of random lengths (one FLAC frame or several, the last one short), alternately a 16-bit
+    // sine, 24-bit noise and, now and then, f32 noise among them.
+    std::mt19937 random(17);
+    std::uniform_int_distribution<std::int64_t> pieceLength(500, 9000);
+    std::uniform_int_distribution<int> code24(-(1 << 23), (1 << 23) - 1);
+    std::uniform_real_distribution<float> any(-1.0f, 1.0f);
+    std::vector<float> written;
+    std::vector<std::int64_t> starts;
+    {
+        ArchiveStore store(path, ArchiveAccess::Record);
+        const std::int64_t id = store.openStream({.name = "mic", .rateHz = 48000, .representation = "flac"});
+        for (int p = 0; p < 60; ++p) {
+            std::vector<float> piece(static_cast<std::size_t>(pieceLength(random)));
+            for (std::size_t i = 0; i < piece.size(); ++i) {
+                const double t = static_cast<double>(written.size() + i);
+                piece[i] = p % 3 == 0 ? static_cast<float>(std::lrint(20000 * std::sin(0.01 * t))) / 32768.0f
+                         : p % 7 == 1 ? any(random)
+                                      : static_cast<float>(code24(random)) / 8388608.0f;
+            }
+            starts.push_back(static_cast<std::int64_t>(written.size()));
+            store.appendSamples(id, 0, starts.back(), piece);
+            written.insert(written.end(), piece.begin(), piece.end());
+        }
+        store.commit();
+    }
+    const auto total = static_cast<std::int64_t>(written.size());
+    REQUIRE(total > 2 * FlacBatch::kTwoThreadSamples);
+    const auto readsBack = [&](ArchiveStore& store, std::int64_t l, std::int64_t h) {
+        std::int64_t next = l;
+        for (const ArchivedPiece& piece : store.get("mic", 0, l, h)) {
+            REQUIRE_FALSE(piece.isGap());
+            REQUIRE(piece.start == next);
+            const std::span<const float> samples = piece.samples.materialize();
+            for (std::int64_t i = 0; i < piece.length; ++i) REQUIRE(sameBits(samples[static_cast<std::size_t>(i)], written[static_cast<std::size_t>(piece.start + i)]));
+            next = piece.end();
+        }
+        REQUIRE(next == h);
+    };
+    {
+        ArchiveStore store(path, ArchiveAccess::Read);
+        readsBack(store, 0, total);
+        std::uniform_int_distribution<std::int64_t> index(0, total);
+        for (int trial = 0; trial < 30; ++trial) {
+            std::int64_t l = index(random), h = index(random);
+            if (l > h) std::swap(l, h);
+            if (l < h) readsBack(store, l, h);
+        }
+    }
+
+    // Two pieces damaged: piece 30 (a 16-bit sine) has four bytes in its middle overwritten, piece 40
+    // (24-bit noise) one bit flipped in its last byte, the last frame's CRC. A get over either names
+    // it, and the same reader goes on reading the pieces around them.
+    const auto damage = [&](std::int64_t start, const auto& change) {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        sqlite3_stmt* query = nullptr;
+        const std::string select = "SELECT samples FROM segments WHERE encoding != 'f32' AND start = " + std::to_string(start);
+        REQUIRE(sqlite3_prepare_v2(db, select.c_str(), -1, &query, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_step(query) == SQLITE_ROW);
+        const auto* blob = static_cast<const unsigned char*>(sqlite3_column_blob(query, 0));
+        std::vector<unsigned char> bytes(blob, blob + sqlite3_column_bytes(query, 0));
+        sqlite3_finalize(query);
+        change(bytes);
+        const std::string update = "UPDATE segments SET samples = ? WHERE start = " + std::to_string(start);
+        REQUIRE(sqlite3_prepare_v2(db, update.c_str(), -1, &query, nullptr) == SQLITE_OK);
+        sqlite3_bind_blob(query, 1, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+        REQUIRE(sqlite3_step(query) == SQLITE_DONE);
+        sqlite3_finalize(query);
+        REQUIRE(sqlite3_changes(db) == 1);
+        sqlite3_close(db);
+    };
+    damage(starts[30], [](std::vector<unsigned char>& bytes) { std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2), 4, 0x5a); });
+    damage(starts[40], [](std::vector<unsigned char>& bytes) { bytes.back() ^= 1; });
+    ArchiveStore store(path, ArchiveAccess::Read);
+    for (const int damaged : {30, 40}) {
+        try {
+            store.get("mic", 0, starts[static_cast<std::size_t>(damaged)] - 1, starts[static_cast<std::size_t>(damaged) + 1]);
+            FAIL("the damaged FLAC piece " << damaged << " was read");
+        } catch (const ArchiveError& e) {
+            CHECK(std::string(e.what()).find("the piece at sample " + std::to_string(starts[static_cast<std::size_t>(damaged)]) + " does not decode as FLAC of " +
+                                             std::to_string(starts[static_cast<std::size_t>(damaged) + 1] - starts[static_cast<std::size_t>(damaged)]) +
+                                             " samples") != std::string::npos);
+        }
+    }
+    readsBack(store, 0, starts[30]);
+    readsBack(store, starts[31], starts[40]);
+    readsBack(store, starts[41], total);
 }
