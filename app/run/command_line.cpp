@@ -47,8 +47,9 @@ between partitions become MPI channels; each rank prints its own summary and wri
 --telemetry files with ".rankK" before the extension (docs/scale-out.md).
 
 Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the report or telemetry
-could not be written, 2 a node failed while running (the message names it, and its plugin file if
-it has one), 128 + the signal when stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 standard
+could not be written, 2 a node failed while running (the message, printed when it fails, names it and
+its plugin file if it has one; sources that fed only failed nodes are stopped, the rest of the graph
+runs to its end), 128 + the signal when stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 standard
 output closed); the report is written in every case.
 )";
 }

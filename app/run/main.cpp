@@ -190,6 +190,9 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
             warningsShown[node->id] = node->warnings.size();
         }
     }
+    // A node that fails is named at once (a sink on a full disk may fail long before the run ends);
+    // the summary lists it again.
+    engine.setFailureListener([&rankTag](const std::string& failure) { std::cerr << "isochron-run: " << rankTag << "error: " << failure << std::endl; });
     std::shared_ptr<SnapshotChannel> telemetry;
     std::ofstream telemetryFile;
     std::string telemetryError;  // the first write error, reported when the run ends
@@ -248,8 +251,6 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (!rankTag.empty()) std::cout << rankTag << "partition " << scaleOut.rank() << "\n";
         std::cout << summary.toText() << scaleOut.channelsText() << std::flush;
         std::cerr << summary.problemsText(warningsShown);
-    } else {
-        for (const auto& f : outcome.failures) std::cerr << "error: " << f << "\n";
     }
     bool writeFailed = false;
     if (options.reportPath) {

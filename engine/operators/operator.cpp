@@ -296,6 +296,7 @@ void Operator::fail(const char* hook, const std::string& message) {
     node.failed = true;
     node.failure = std::string(message) + " (in " + hook + ")";
     node.finished = true;
+    node.engine->nodeFailed(node);
     // Downstream must not wait forever for a disabled node: end its outputs.
     if (node.outputProgress < kEndOfTime) {
         node.outputProgress = kEndOfTime;
@@ -336,6 +337,6 @@ int Operator::outputCount() const { return static_cast<int>(node_->outputs.size(
 const ResolvedPort& Operator::inputPort(int index) const { return node_->inputs[static_cast<std::size_t>(index)].port; }
 const ResolvedPort& Operator::outputPort(int index) const { return node_->outputs[static_cast<std::size_t>(index)].port; }
 bool Operator::inputConnected(int index) const { return node_->inputs[static_cast<std::size_t>(index)].connected; }
-bool Operator::admissionOpen() const { return node_->engine->admissionOpen(); }
+bool Operator::admissionOpen() const { return node_->engine->admissionOpen(*node_); }
 
 }  // namespace isochron

@@ -130,6 +130,17 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         throw GraphException(std::move(errors));
     }
     markCycles(nodes_);
+    predecessorStart_.assign(nodes_.size() + 1, 0);
+    for (const ValidatedEdge& e : graph.edges) ++predecessorStart_[static_cast<std::size_t>(e.toNode) + 1];
+    for (std::size_t v = 0; v < nodes_.size(); ++v) predecessorStart_[v + 1] += predecessorStart_[v];
+    predecessors_.resize(graph.edges.size());
+    std::vector<int> filled(predecessorStart_.begin(), predecessorStart_.end() - 1);
+    for (const ValidatedEdge& e : graph.edges) predecessors_[static_cast<std::size_t>(filled[static_cast<std::size_t>(e.toNode)]++)] = e.fromNode;
+    failureTaken_.assign(nodes_.size(), 0);
+    cutOff_.assign(nodes_.size(), 0);
+    searchStack_.reserve(nodes_.size());
+    findNodesReachingOutputs(reachedOutputAtStart_);
+    reachesOutput_ = reachedOutputAtStart_;
     scheduler_->prepare(nodes_);
     scheduler_->setCheckpoint([this] { checkpoint(); });
     scheduler_->setStopRequest(&stop_);
@@ -162,6 +173,7 @@ std::shared_ptr<SnapshotChannel> Engine::openTelemetry(double hz) {
 
 void Engine::checkpoint() {
     applyPendingChanges();
+    if (failuresPending_.load(std::memory_order_relaxed)) takeFailures();
     if (telemetryActive_) telemetry_->tick(wallClockNs(), runStartNs_, "running");
 }
 
@@ -230,6 +242,78 @@ void Engine::applyPendingChanges() {
     }
 }
 
+void Engine::nodeFailed(const NodeContext& node) {
+    std::lock_guard lock(failureMutex_);
+    newFailures_.push_back(&node);
+    failuresPending_.store(true, std::memory_order_release);
+}
+
+void Engine::findNodesReachingOutputs(std::vector<char>& reaches) {
+    // Backwards from every sink that works, never through a failed node: an explicit stack, so
+    // a chain of any length needs no deeper call stack.
+    reaches.assign(nodes_.size(), 0);
+    searchStack_.clear();
+    for (const NodeContext* node : nodes_) {
+        const auto v = static_cast<std::size_t>(node->index);
+        if (node->isSink() && !failureTaken_[v]) {
+            reaches[v] = 1;
+            searchStack_.push_back(node->index);
+        }
+    }
+    while (!searchStack_.empty()) {
+        const auto v = static_cast<std::size_t>(searchStack_.back());
+        searchStack_.pop_back();
+        for (int p = predecessorStart_[v]; p < predecessorStart_[v + 1]; ++p) {
+            const auto u = static_cast<std::size_t>(predecessors_[static_cast<std::size_t>(p)]);
+            if (reaches[u] || failureTaken_[u]) continue;
+            reaches[u] = 1;
+            searchStack_.push_back(static_cast<int>(u));
+        }
+    }
+}
+
+void Engine::takeFailures() {
+    std::vector<const NodeContext*> failures;
+    {
+        std::lock_guard lock(failureMutex_);
+        failures.swap(newFailures_);
+        failuresPending_.store(false, std::memory_order_relaxed);
+    }
+    // A node that already reached no working output changes nothing for the others.
+    bool reachabilityChanged = false;
+    for (const NodeContext* node : failures) {
+        const auto v = static_cast<std::size_t>(node->index);
+        if (failureTaken_[v]) continue;
+        failureTaken_[v] = 1;
+        reachabilityChanged = reachabilityChanged || reachesOutput_[v];
+        if (failureListener_) failureListener_("node '" + node->id + "': " + node->failure + originNote(*node));
+    }
+    if (!reachabilityChanged) return;
+    findNodesReachingOutputs(reachesOutput_);
+    for (const NodeContext* node : nodes_) {
+        const auto v = static_cast<std::size_t>(node->index);
+        if (node->isSource() && reachedOutputAtStart_[v] && !reachesOutput_[v] && !failureTaken_[v] && !cutOff_[v]) {
+            cutOff_[v] = 1;
+            cutOffPending_ = true;
+        }
+    }
+}
+
+void Engine::stopCutOffSources(std::vector<NodeContext*>& active) {
+    cutOffPending_ = false;
+    for (NodeContext* source : active) {
+        if (!cutOff_[static_cast<std::size_t>(source->index)] || source->finished || source->failed) continue;
+        ++source->warningCount;
+        source->warnings.push_back("stopped early: every path from it ends at a failed node, so its items could reach no output");
+        cutOffSources_.push_back(source->id);
+        // Its end reaches the nodes below it, which then finish as after a normal end.
+        scheduler_->beginRound();
+        source->op->forceFinish();
+        scheduler_->drain(stop_);
+    }
+    std::erase_if(active, [this](NodeContext* n) { return cutOff_[static_cast<std::size_t>(n->index)]; });
+}
+
 void Engine::sleepUntilWall(TimeNs wakeAtNs) {
     std::unique_lock lock(mutex_);
     TimeNs delay = wakeAtNs - wallClockNs();
@@ -294,6 +378,8 @@ RunOutcome Engine::run() {
     }
     scheduler_->beginRound();
     scheduler_->drain(stop_);
+    if (failuresPending_.load(std::memory_order_relaxed)) takeFailures();  // a node that failed as it started
+    if (cutOffPending_) stopCutOffSources(active);
     const std::int64_t budget = burst_ > 0 ? burst_ : std::numeric_limits<std::int64_t>::max();
     while (!stop_.load(std::memory_order_relaxed)) {
         applyPendingChanges();
@@ -308,12 +394,16 @@ RunOutcome Engine::run() {
             continue;
         }
         for (NodeContext* source : active) {
+            if (cutOff_[static_cast<std::size_t>(source->index)]) continue;
             SourceStatus status = source->op->produce(budget);
             if (status.state == SourceStatus::State::Produced) produced = true;
             else if (status.state == SourceStatus::State::Waiting) wakeAt = std::min(wakeAt, status.wakeAtNs);
+            if (failuresPending_.load(std::memory_order_relaxed)) takeFailures();
         }
         std::erase_if(active, [](NodeContext* n) { return n->finished || n->failed; });
         scheduler_->drain(stop_);
+        if (failuresPending_.load(std::memory_order_relaxed)) takeFailures();
+        if (cutOffPending_) stopCutOffSources(active);
         if (active.empty()) break;
         if (!produced) {
             // Waiting rounds are slow: check telemetry on each (tickRound() counts rounds).
@@ -325,6 +415,8 @@ RunOutcome Engine::run() {
         finishStragglers();
         outcome.completed = true;
     }
+    if (failuresPending_.load(std::memory_order_relaxed)) takeFailures();  // the listener hears of every failure
+    outcome.cutOffSources = cutOffSources_;
     outcome.stopped = stop_.load();
     const TimeNs ended = wallClockNs();
     outcome.wallSeconds = static_cast<double>(ended - started) / 1e9;

@@ -4,10 +4,16 @@
 // per source with rate control), then lets the scheduler drain the graph to quiescence. When no
 // source has anything ready the engine sleeps until the earliest wake-up a source asked for or until
 // wake() is called. Rate control (burst > 0) bounds the memory in flight, as in XStream section III-C.
+//
+// Failures: a node whose hook throws is disabled (Operator). The engine then stops every source
+// whose items can no longer reach a working output (each path from it ends at a failed node): a
+// run whose only sink failed ends at once, while the branches that still reach an output run to
+// their end.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <memory_resource>
 #include <mutex>
@@ -28,6 +34,9 @@ struct RunOutcome {
     bool stopped = false;    ///< requestStop() ended it
     double wallSeconds = 0;
     std::vector<std::string> failures;  ///< "node 'x': message" for every node that failed
+    /// Sources the engine stopped early because every path from them ended at a failed node (their
+    /// items could reach no output any more), in the order they were stopped.
+    std::vector<std::string> cutOffSources;
 };
 
 /// Runs one graph once. [constructed and run on the engine thread; requestStop/wake/postParameter from any thread]
@@ -58,6 +67,13 @@ public:
     /// and during run(). Checked now (throws std::invalid_argument naming the node or port); the
     /// engine keeps `tap` alive until it is replaced or the engine is gone. [any thread]
     void setTap(const std::string& nodeId, const std::string& port, std::shared_ptr<WireTap> tap);
+    /// Called with "node 'x': message" (the text RunOutcome::failures will hold) soon after a node
+    /// fails, not only when the run ends: at the engine's next checkpoint, source admission or
+    /// round. Runs on the engine thread; must not call back into the engine. [before run()]
+    void setFailureListener(std::function<void(const std::string& failure)> listener) { failureListener_ = std::move(listener); }
+    /// A node's hook threw and the node is now disabled (Operator reports it here). The engine
+    /// handles it on its own thread soon after. [any thread that runs the node's operator]
+    void nodeFailed(const NodeContext& node);
 
     /// The running nodes, in graph-file order.
     const std::vector<NodeContext*>& nodes() const { return nodes_; }
@@ -72,13 +88,15 @@ public:
     std::uint64_t memoryLimit() const { return memoryLimitBytes_; }
     /// Rounds in which admission was paused by the memory guard.
     std::uint64_t admissionPauses() const { return admissionPauses_; }
-    /// Whether sources may emit now: false once a stop is requested (a source far behind its pace
-    /// would otherwise emit seconds of blocks in one call before the stop is seen) and while the
-    /// memory guard holds. Cheap: looks at the pool on every 64th call. Also publishes a telemetry
-    /// snapshot when one is due, so a backlog admitted in one round does not freeze the plots. [engine thread]
-    bool admissionOpen() {
+    /// Whether `source` may emit now: false once a stop is requested (a source far behind its pace
+    /// would otherwise emit seconds of blocks in one call before the stop is seen), once its items
+    /// can reach no working output (see cutOff_), and while the memory guard holds. Cheap: looks at
+    /// the pool on every 64th call. Also publishes a telemetry snapshot when one is due, so a backlog
+    /// admitted in one round does not freeze the plots. [engine thread]
+    bool admissionOpen(const NodeContext& source) {
         if (telemetryActive_) telemetry_->tickAdmission(runStartNs_, "running");
-        return !stop_.load(std::memory_order_relaxed) && !memoryGuardHolds();
+        if (failuresPending_.load(std::memory_order_relaxed)) [[unlikely]] takeFailures();
+        return !stop_.load(std::memory_order_relaxed) && !cutOff_[static_cast<std::size_t>(source.index)] && !memoryGuardHolds();
     }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
@@ -98,6 +116,12 @@ private:
     void checkpoint();
     void sleepUntilWall(TimeNs wakeAtNs);
     void finishStragglers();
+    /// Report the failures nodeFailed() queued, and mark the sources they cut off. [engine thread]
+    void takeFailures();
+    /// Fill `reaches` with whether each node reaches a sink that has not failed (sinks included). [engine thread]
+    void findNodesReachingOutputs(std::vector<char>& reaches);
+    /// End the active sources that were cut off and take them out of `active`. [engine thread]
+    void stopCutOffSources(std::vector<NodeContext*>& active);
 
     // Node state lives in one region, in graph order, so a traversal walks memory forward whatever
     // state the heap was in: the arena holds ports and targets, nodeStorage_ the contexts.
@@ -124,6 +148,28 @@ private:
     std::vector<PendingParameter> pending_;
     std::vector<PendingTap> pendingTaps_;
     std::vector<std::pair<OutputState*, std::shared_ptr<WireTap>>> taps_;  // engine thread: the attached taps' owners
+
+    // Failures and the sources they cut off. nodeFailed() may run on a scheduler's worker thread:
+    // it only queues the node; the engine thread does the rest.
+    std::mutex failureMutex_;  // guards newFailures_
+    std::vector<const NodeContext*> newFailures_;
+    std::atomic<bool> failuresPending_{false};
+    std::function<void(const std::string&)> failureListener_;
+    // Engine thread: the edges reversed (predecessors of node v: predecessors_[predecessorStart_[v]
+    // .. predecessorStart_[v + 1]), one entry per edge), which nodes reached a sink before anything
+    // failed and which reach one that works now, and the failures taken so far (the engine's copy of
+    // NodeContext::failed, which a worker thread may be writing).
+    std::vector<int> predecessorStart_;
+    std::vector<int> predecessors_;
+    std::vector<char> reachedOutputAtStart_;
+    std::vector<char> reachesOutput_;
+    std::vector<char> failureTaken_;
+    std::vector<int> searchStack_;
+    /// Sources that reached a sink before failures and no longer reach one that works: admission
+    /// closes for them and the engine ends them. Sources that never reached a sink are left alone.
+    std::vector<char> cutOff_;
+    bool cutOffPending_ = false;  // some source in cutOff_ is not stopped yet
+    std::vector<std::string> cutOffSources_;
 };
 
 }  // namespace isochron

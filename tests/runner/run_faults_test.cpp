@@ -1,7 +1,7 @@
 // isochron-run under faults a user meets: output paths that would destroy an input or cannot be
 // written (refused before the run), write errors (a full disk: reported, non-zero exit), the run ended
 // by a hang-up or a closed standard output (the report is still written), node errors kept off
-// standard output, sound file sinks given a symlink, a device or "-", and --check warning about runs
+// standard output and printed when they happen, a failed sink ending the sources that fed only it, sound file sinks given a symlink, a device or "-", and --check warning about runs
 // that can never end.
 #include <catch2/catch.hpp>
 
@@ -301,6 +301,84 @@ TEST_CASE("node errors go to standard error, not into what a sink writes to stan
     CHECK(r.err.find("error: node 'wav'") != std::string::npos);
     CHECK(r.out.find("error:") == std::string::npos);
     fs::remove(graph);
+}
+
+TEST_CASE("a sink that fails ends a run that fed only it, at once, with the node and the write error named", "[runner][faults]") {
+    // An endless generator into /dev/full: the generator kept producing into the failed sink until
+    // the run was killed, and the error showed only then. The test's alarm in the child is the hang guard.
+    const fs::path graph = writeGraph("endless-into-full", 0, "/dev/full");
+    const fs::path report = tempPath("endless-into-full-report.json");
+    for (const char* scheduler : {"df", "fifo", "rtc", "superbox-mc", "qos-bucket"}) {
+        INFO(scheduler);
+        Finished r = run({graph.string(), "--scheduler", scheduler, "--report", report.string()});
+        INFO(r.err);
+        CHECK(r.status == 2);
+        CHECK(r.err.find("isochron-run: error: node 'wav': cannot write '/dev/full'") != std::string::npos);
+        CHECK(r.err.find("No space left on device") != std::string::npos);
+        CHECK(r.err.find("warning: node 'gen': stopped early") != std::string::npos);
+        const auto json = nlohmann::json::parse(readText(report));
+        REQUIRE(json["failures"].size() == 1);
+        CHECK(json["failures"][0].get<std::string>().starts_with("node 'wav': cannot write '/dev/full'"));
+        CHECK(json["nodes"]["gen"]["warnings"][0].get<std::string>().starts_with("stopped early"));
+    }
+    fs::remove(report);
+    fs::remove(graph);
+}
+
+TEST_CASE("a sink's failure is printed when it happens, while the rest of the graph runs on", "[runner][faults]") {
+    // Two endless branches: one into /dev/full, one into a null sink. The run cannot end by itself,
+    // so the error line is read from standard error while it runs, and only then is it stopped.
+    const fs::path graph = tempPath("two-branches.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "doomed", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0, "block": 400}},
+      {"id": "disk", "type": "io.wav_file_sink", "params": {"path": "/dev/full"}},
+      {"id": "steady", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0, "block": 400}},
+      {"id": "sink", "type": "io.null_sink"}],
+      "edges": [{"from": "doomed.out", "to": "disk.in0"}, {"from": "steady.out", "to": "sink.in"}]})";
+    const fs::path errors = tempPath("two-branches-stderr"), report = tempPath("two-branches-report.json");
+    fs::remove(errors);
+    REQUIRE(mkfifo(errors.c_str(), 0600) == 0);
+    const int out = ::open("/dev/null", O_WRONLY);
+    REQUIRE(out >= 0);
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, out, errors);
+    ::close(out);
+    const int err = ::open(errors.c_str(), O_RDONLY);  // waits for the child to open its end
+    REQUIRE(err >= 0);
+    std::string text;
+    char c = 0;
+    while (text.find("error: node 'disk'") == std::string::npos && ::read(err, &c, 1) == 1) text += c;
+    REQUIRE(text.find("error: node 'disk'") != std::string::npos);
+    REQUIRE(kill(pid, SIGINT) == 0);
+    while (::read(err, &c, 1) == 1) text += c;
+    ::close(err);
+    INFO(text);
+    CHECK(waitFor(pid) == 2);  // a node failed: that outranks the stop
+    const auto json = nlohmann::json::parse(readText(report));
+    CHECK(json["stopped"] == true);
+    REQUIRE(json["failures"].size() == 1);
+    CHECK(json["failures"][0].get<std::string>().starts_with("node 'disk': cannot write '/dev/full'"));
+    CHECK(json["nodes"]["doomed"]["warnings"][0].get<std::string>().starts_with("stopped early"));
+    CHECK_FALSE(json["nodes"]["steady"].contains("warnings"));
+    CHECK(json["outputs"]["sink"]["items"].get<std::uint64_t>() > 0);
+    fs::remove(report);
+    fs::remove(errors);
+    fs::remove(graph);
+}
+
+TEST_CASE("a sink that fails leaves the other outputs of its source whole", "[runner][faults]") {
+    const fs::path in = tempPath("fan-in.wav"), alone = tempPath("fan-alone.wav"), beside = tempPath("fan-beside.wav");
+    writeWav(in, 24000);
+    const fs::path reference = writeCopyGraph("fan-reference", in.string(), {alone.string()});
+    const fs::path withFailure = writeCopyGraph("fan-with-failure", in.string(), {beside.string(), "/dev/full"});
+    Finished good = run({reference.string(), "--quiet"});
+    REQUIRE(good.status == 0);
+    Finished failing = run({withFailure.string(), "--quiet"});
+    INFO(failing.err);
+    CHECK(failing.status == 2);
+    CHECK(failing.err.find("error: node 'b': cannot write '/dev/full'") != std::string::npos);
+    CHECK(framesOf(beside) == 24000);
+    CHECK(readText(beside) == readText(alone));
+    for (const fs::path& path : {in, alone, beside, reference, withFailure}) fs::remove(path);
 }
 
 TEST_CASE("a sound file sink writes through a symlink and into a device, and '-' is standard output", "[runner][faults]") {

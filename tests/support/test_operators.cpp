@@ -120,6 +120,17 @@ private:
     std::int64_t seen_ = 0;
 };
 
+// An output that takes items but throws on the n-th one (a sink on a full disk).
+class FailingSink final : public Operator {
+protected:
+    void process(int, Item&&) override {
+        if (++seen_ == params().getInt("n")) throw OperatorError("planted sink failure on item " + std::to_string(seen_));
+    }
+
+private:
+    std::int64_t seen_ = 0;
+};
+
 // Multiplies scalar values by a live `gain`.
 class Gain final : public Operator {
 protected:
@@ -202,6 +213,11 @@ OperatorRegistry& testRegistry() {
         fail.outputs = {PortSpec{"out", PortType::any(), "the same", false, "", "in"}};
         fail.params = {ParamSpec{"n", ParamKind::Int, std::int64_t{3}, 1.0, 1e9, "items", "which item throws"}};
         r.add(std::move(fail));
+
+        auto failingSink = simple("fail_sink", "An output that throws on the n-th item", [] { return std::make_unique<FailingSink>(); });
+        failingSink.inputs = {PortSpec{"in", PortType::any(), "anything"}};
+        failingSink.params = {ParamSpec{"n", ParamKind::Int, std::int64_t{3}, 1.0, 1e9, "items", "which item throws"}};
+        r.add(std::move(failingSink));
 
         auto gain = simple("gain", "Multiplies scalars by a live gain", [] { return std::make_unique<Gain>(); });
         gain.inputs = {PortSpec{"in", PortType::scalar(), "values"}};

@@ -37,7 +37,7 @@ std::map<std::string, std::promise<void>>& endlessStarted();
 /// The built-ins plus the test operators: test.feed, test.collect, test.endless (scalars forever),
 /// test.merge (two scalar inputs
 /// merged by time via progress), test.loop (scalars sent `laps` times around a cycle), test.fail_after
-/// (throws on the n-th item) and test.gain (scalars times a live `gain`).
+/// (throws on the n-th item), test.fail_sink (an output that throws on the n-th item) and test.gain (scalars times a live `gain`).
 OperatorRegistry& testRegistry();
 
 }  // namespace isochron::test
