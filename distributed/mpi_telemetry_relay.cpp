@@ -58,6 +58,7 @@ bool MpiTelemetryRelay::send(const TelemetrySnapshot& snapshot, bool final) {
     if (finalSent_) return true;  // and rank 0 took it
     encodeTelemetry(snapshot, nodeIds_, outgoing_);
     MPI_Isend(outgoing_.data(), static_cast<int>(outgoing_.size()), MPI_BYTE, 0, kSnapshotTag, communicator_->comm, &request);
+    ++sent_;
     finalSent_ = final;
     return false;
 }
@@ -73,7 +74,14 @@ void MpiTelemetryRelay::receive() {
         incoming_.resize(static_cast<std::size_t>(size));
         MPI_Recv(incoming_.data(), size, MPI_BYTE, status.MPI_SOURCE, kSnapshotTag, communicator_->comm, MPI_STATUS_IGNORE);
         decodeTelemetry(incoming_, latest_[static_cast<std::size_t>(status.MPI_SOURCE)]);
+        ++received_;
     }
+}
+
+std::string MpiTelemetryRelay::figuresText() const {
+    if (rank_ == 0) return "telemetry: merged " + std::to_string(received_) + " snapshots of the other ranks\n";
+    return "telemetry: sent " + std::to_string(sent_) + " snapshots to rank 0, skipped " + std::to_string(skipped_) +
+           " (rank 0 had not yet taken the one before)\n";
 }
 
 bool MpiTelemetryRelay::merge(TelemetrySnapshot& snapshot) {

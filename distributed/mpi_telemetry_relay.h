@@ -34,8 +34,8 @@ public:
     bool exchange(TelemetrySnapshot& snapshot, bool final) override;
     /// Stop waiting for other ranks' last snapshots (the run is stopping). [any thread]
     void stop() { stopped_.store(true); }
-    /// Snapshots this rank did not send because rank 0 had not yet taken the one before. [engine thread]
-    std::uint64_t skipped() const { return skipped_; }
+    /// One line for the run's summary: snapshots sent and skipped (ranks but 0) or received (rank 0). [after the run]
+    std::string figuresText() const;
 
 private:
     /// Ranks but 0: send `snapshot` unless the previous send is still open; whether the last one was taken once `final`.
@@ -51,7 +51,7 @@ private:
     std::vector<std::string> nodeIds_;
     std::vector<std::byte> outgoing_, incoming_;
     bool finalSent_ = false;
-    std::uint64_t skipped_ = 0;
+    std::uint64_t sent_ = 0, skipped_ = 0, received_ = 0;
     std::vector<TelemetrySnapshot> latest_;  // rank 0: each rank's latest snapshot (sequence 0: none yet)
     std::atomic<bool> stopped_{false};
 };

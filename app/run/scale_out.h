@@ -50,7 +50,7 @@ public:
     void relayTelemetry(Engine& engine, bool wanted, double hz);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
-    /// One line per channel end of this rank, for the summary ("" alone).
+    /// One line per channel end of this rank, and one for telemetry across ranks, for the summary ("" alone).
     std::string channelsText() const;
     /// The report's "channels" array (null alone).
     nlohmann::ordered_json channelsJson() const;

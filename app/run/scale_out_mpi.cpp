@@ -97,7 +97,11 @@ void ScaleOut::stop() {
     if (state_->relay) state_->relay->stop();
 }
 
-std::string ScaleOut::channelsText() const { return state_->channels ? state_->channels->figuresText() : std::string(); }
+std::string ScaleOut::channelsText() const {
+    std::string text = state_->channels ? state_->channels->figuresText() : std::string();
+    if (state_->relay) text += state_->relay->figuresText();
+    return text;
+}
 
 nlohmann::ordered_json ScaleOut::channelsJson() const { return state_->channels ? state_->channels->figuresJson() : nlohmann::ordered_json(); }
 
