@@ -201,6 +201,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (!telemetryFile) throw std::runtime_error("cannot write telemetry file " + *options.telemetryPath + ": " + std::strerror(errno));
         telemetry = engine.openTelemetry(options.telemetryRate);
     }
+    scaleOut.relayTelemetry(engine, telemetry != nullptr, options.telemetryRate);
     std::vector<std::string> nodeIds;
     for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
     auto drainTelemetry = [&] {

@@ -12,6 +12,10 @@
 
 #include "engine/graph/validated_graph.h"
 
+namespace isochron {
+class Engine;
+}
+
 namespace isochron::run {
 
 /// The number of ranks an MPI launcher (mpirun, mpiexec) says this process is one of; 1 without one. [any thread]
@@ -39,9 +43,14 @@ public:
     /// and in a build without MPI. Throws GraphException for partitions that cannot run (a cycle,
     /// custom items between ranks, or more partitions than the ranks started).
     std::string partitionPlan(const GraphSpec& file, const ValidatedGraph& graph) const;
+    /// Telemetry across ranks: when rank 0 reads telemetry (`wanted` there, at `hz` there), every rank's
+    /// `engine` sends its snapshots to rank 0, whose snapshots then hold every node with its rank
+    /// (docs/telemetry-format.md). Every rank calls it after building its engine and before running
+    /// it (they agree with rank 0 over MPI). Alone: nothing.
+    void relayTelemetry(Engine& engine, bool wanted, double hz);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
-    /// One line per channel end of this rank, for the summary ("" alone).
+    /// One line per channel end of this rank, and one for telemetry across ranks, for the summary ("" alone).
     std::string channelsText() const;
     /// The report's "channels" array (null alone).
     nlohmann::ordered_json channelsJson() const;

@@ -34,6 +34,7 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
 
 std::string ScaleOut::partitionPlan(const GraphSpec&, const ValidatedGraph&) const { return {}; }
 
+void ScaleOut::relayTelemetry(Engine&, bool, double) {}
 void ScaleOut::stop() {}
 std::string ScaleOut::channelsText() const { return {}; }
 nlohmann::ordered_json ScaleOut::channelsJson() const { return nullptr; }

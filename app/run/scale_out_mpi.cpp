@@ -10,7 +10,9 @@
 #include <optional>
 
 #include "distributed/mpi_channels.h"
+#include "distributed/mpi_telemetry_relay.h"
 #include "distributed/partition_plan.h"
+#include "engine/runtime/engine.h"
 
 namespace isochron::run {
 
@@ -20,6 +22,7 @@ struct ScaleOut::State {
     int ranks = 1;
     std::unique_ptr<distributed::MpiChannels> channels;
     std::optional<distributed::LocalPart> part;
+    std::shared_ptr<distributed::MpiTelemetryRelay> relay;
 };
 
 ScaleOut::ScaleOut(int& argc, char**& argv) : state_(std::make_unique<State>()) {
@@ -78,11 +81,27 @@ std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph&
     return text.str();
 }
 
-void ScaleOut::stop() {
-    if (state_->channels) state_->channels->stop();
+void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
+    if (state_->ranks == 1) return;
+    double rankZero[2] = {wanted ? 1.0 : 0.0, hz};  // whether rank 0 reads telemetry, and how often
+    MPI_Bcast(rankZero, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rankZero[0] == 0) return;
+    std::vector<std::string> nodeIds;
+    for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
+    state_->relay = std::make_shared<distributed::MpiTelemetryRelay>(std::move(nodeIds));
+    engine.relayTelemetry(state_->relay, rankZero[1]);
 }
 
-std::string ScaleOut::channelsText() const { return state_->channels ? state_->channels->figuresText() : std::string(); }
+void ScaleOut::stop() {
+    if (state_->channels) state_->channels->stop();
+    if (state_->relay) state_->relay->stop();
+}
+
+std::string ScaleOut::channelsText() const {
+    std::string text = state_->channels ? state_->channels->figuresText() : std::string();
+    if (state_->relay) text += state_->relay->figuresText();
+    return text;
+}
 
 nlohmann::ordered_json ScaleOut::channelsJson() const { return state_->channels ? state_->channels->figuresJson() : nlohmann::ordered_json(); }
 
@@ -99,6 +118,7 @@ int ScaleOut::finish(int status) {
     if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
     state_->part.reset();
     state_->channels.reset();
+    state_->relay.reset();
     MPI_Finalize();
     state_->joined = false;
     return status;

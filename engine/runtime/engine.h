@@ -59,6 +59,12 @@ public:
     /// A stream of telemetry snapshots at `hz` (20-60 is typical) for one reader; open before run().
     /// Reading it never blocks the engine. [any thread, before run()]
     std::shared_ptr<SnapshotChannel> openTelemetry(double hz = 30.0);
+    /// Show every telemetry snapshot, taken at `hz`, to `relay` first: a run spread over ranks
+    /// gathers them on rank 0 (docs/scale-out.md). [any thread, before run()]
+    void relayTelemetry(std::shared_ptr<TelemetryRelay> relay, double hz) {
+        telemetry_->setRate(hz);
+        telemetry_->setRelay(std::move(relay));
+    }
     /// Change a live parameter while running; validated now (throws std::invalid_argument naming
     /// the node and parameter), applied by the engine thread between items. [any thread]
     void postParameter(const std::string& nodeId, const std::string& name, const ParamValue& value);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
+#include <string_view>
+#include <thread>
 
 #include "engine/memory/memory_pool.h"
 #include "engine/time/wall_clock.h"
@@ -84,18 +87,37 @@ void TelemetryCollector::adaptSamplePeriod(double meanCostNs) {
 void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* state) {
     nextNs_ = now + periodNs_;
     refreshEstimates();
-    if (channels_.empty()) return;
+    if (!hasReaders()) return;
+    const bool final = std::string_view(state) != "running";
+    // At the end of a run spread over ranks, the other ranks may still be running: keep publishing
+    // what they report until they have ended too.
+    while (!post(now, runStartNs, state, final)) {
+        std::this_thread::sleep_for(std::chrono::nanoseconds(periodNs_));
+        now = wallClockNs();
+    }
+}
+
+bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, bool final) {
     const double seconds = lastSnapshotNs_ ? static_cast<double>(now - lastSnapshotNs_) / 1e9 : 0.0;
     ++sequence_;
-    bool filled = false;
+    bool complete = true;
+    if (relay_) {
+        fill(relayed_, now, runStartNs, state, seconds);
+        complete = relay_->exchange(relayed_, final);
+    }
+    bool filled = relay_ != nullptr;
     for (auto& channel : channels_) {
         TelemetrySnapshot* snapshot = channel->beginWrite();
         if (!snapshot) continue;
-        fill(*snapshot, now, runStartNs, state, seconds);
+        if (relay_) {
+            *snapshot = relayed_;
+        } else {
+            fill(*snapshot, now, runStartNs, state, seconds);
+        }
         channel->endWrite(snapshot);
         filled = true;
     }
-    if (!filled) return;
+    if (!filled) return complete;
     lastSnapshotNs_ = now;
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         const NodeContext& node = *nodes_[i];
@@ -104,6 +126,7 @@ void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* stat
         for (const auto& in : node.inputs) samples += in.samples;
         outputHistory_[i].samplesIn = samples;
     }
+    return complete;
 }
 
 void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartNs, const char* state, double seconds) {
@@ -118,6 +141,7 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
     s.nodes.resize(nodes_.size());
     s.outputs.clear();
     s.queues.clear();
+    s.ranks.clear();
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         const NodeContext& node = *nodes_[i];
         NodeTelemetry& t = s.nodes[i];

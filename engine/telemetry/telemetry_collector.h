@@ -1,6 +1,7 @@
 // The engine side of telemetry: refreshes each node's running estimates (cost per item,
 // selectivity) and, when readers are attached, fills a snapshot for each of them 20-60 times a
-// second. Runs on the engine thread between items; never blocks (see SnapshotChannel).
+// second. Runs on the engine thread between items; never blocks (see SnapshotChannel). Under mpirun a
+// TelemetryRelay also sees each snapshot and merges the other ranks' figures into it.
 #pragma once
 
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "engine/runtime/node_context.h"
 #include "engine/telemetry/snapshot_channel.h"
+#include "engine/telemetry/telemetry_relay.h"
 #include "engine/time/clock_stride.h"
 
 namespace isochron {
@@ -19,7 +21,11 @@ public:
 
     /// A new reader's channel. [before Engine::run(), any thread]
     std::shared_ptr<SnapshotChannel> open();
-    bool hasReaders() const { return !channels_.empty(); }
+    bool hasReaders() const { return !channels_.empty() || relay_ != nullptr; }
+    /// Show every snapshot to `relay` first (a run spread over ranks). At the end of the run the
+    /// collector publishes once a period until the relay says every rank has ended: the only
+    /// time it waits. [before Engine::run(), any thread]
+    void setRelay(std::shared_ptr<TelemetryRelay> relay) { relay_ = std::move(relay); }
     /// Snapshot rate (Hz, 1-1000; default 30).
     void setRate(double hz);
 
@@ -51,11 +57,15 @@ private:
     /// Set the nodes' cost clocks' sampling period from the mean cost per timed invocation.
     void adaptSamplePeriod(double meanCostNs);
     void fill(TelemetrySnapshot& snapshot, TimeNs now, TimeNs runStartNs, const char* state, double seconds);
+    /// Fill one snapshot (through the relay, if any) and hand it to every reader; whether it is complete (see TelemetryRelay).
+    bool post(TimeNs now, TimeNs runStartNs, const char* state, bool final);
 
     std::vector<NodeContext*> nodes_;
     std::vector<History> history_;         // at the previous tick
     std::vector<History> outputHistory_;   // at the previous snapshot (for rates)
     std::vector<std::shared_ptr<SnapshotChannel>> channels_;
+    std::shared_ptr<TelemetryRelay> relay_;
+    TelemetrySnapshot relayed_;  // filled, then extended by the relay, then copied to each reader
     TimeNs periodNs_ = 33'333'333;
     TimeNs nextNs_ = 0;
     TimeNs lastSnapshotNs_ = 0;

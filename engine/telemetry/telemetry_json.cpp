@@ -11,6 +11,11 @@ nlohmann::ordered_json watermarkJson(TimeNs t) {
     return t;
 }
 
+// Node i's id: the reader's name for a node of this rank, the snapshot's own for another rank's.
+const std::string& nodeIdOf(const TelemetrySnapshot& s, const std::vector<std::string>& nodeIds, std::size_t i) {
+    return i < nodeIds.size() && s.nodes.at(i).id.empty() ? nodeIds[i] : s.nodes.at(i).id;
+}
+
 }  // namespace
 
 nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::vector<std::string>& nodeIds) {
@@ -22,42 +27,50 @@ nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::ve
     root["elapsed_s"] = s.elapsedSeconds;
     root["state"] = s.engineState;
     root["memory"] = {{"live_bytes", s.liveBytes}, {"live_allocations", s.liveAllocations}, {"cached_bytes", s.cachedBytes}};
+    // Figures by rank only in a run spread over ranks: one process writes what it always wrote.
+    const bool spread = !s.ranks.empty();
     ordered_json nodes = ordered_json::object();
-    for (std::size_t i = 0; i < s.nodes.size() && i < nodeIds.size(); ++i) {
+    for (std::size_t i = 0; i < s.nodes.size(); ++i) {
         const NodeTelemetry& n = s.nodes[i];
-        nodes[nodeIds[i]] = {{"calls", n.calls},
-                             {"items_in", n.itemsIn},
-                             {"items_out", n.itemsOut},
-                             {"samples_in", n.samplesIn},
-                             {"samples_out", n.samplesOut},
-                             {"cost_ns_per_item", n.costNsPerItem},
-                             {"selectivity", n.selectivity},
-                             {"queued_items", n.queuedItems},
-                             {"queued_bytes", n.queuedBytes},
-                             {"warnings", n.warnings},
-                             {"watermark_ns", watermarkJson(n.watermarkNs)},
-                             {"skew_ms", n.skewMs},
-                             {"held_items", n.heldItems},
-                             {"held_bytes", n.heldBytes},
-                             {"failed", n.failed},
-                             {"finished", n.finished}};
-        if (n.failed) nodes[nodeIds[i]]["failure"] = n.failure;
+        if (i >= nodeIds.size() && n.id.empty()) continue;
+        const std::string& id = nodeIdOf(s, nodeIds, i);
+        nodes[id] = {{"calls", n.calls},
+                     {"items_in", n.itemsIn},
+                     {"items_out", n.itemsOut},
+                     {"samples_in", n.samplesIn},
+                     {"samples_out", n.samplesOut},
+                     {"cost_ns_per_item", n.costNsPerItem},
+                     {"selectivity", n.selectivity},
+                     {"queued_items", n.queuedItems},
+                     {"queued_bytes", n.queuedBytes},
+                     {"warnings", n.warnings},
+                     {"watermark_ns", watermarkJson(n.watermarkNs)},
+                     {"skew_ms", n.skewMs},
+                     {"held_items", n.heldItems},
+                     {"held_bytes", n.heldBytes},
+                     {"failed", n.failed},
+                     {"finished", n.finished}};
+        if (n.failed) nodes[id]["failure"] = n.failure;
+        if (spread) nodes[id]["rank"] = n.rank;
     }
     root["nodes"] = nodes;
     ordered_json outputs = ordered_json::object();
     for (const OutputTelemetry& o : s.outputs) {
-        outputs[nodeIds.at(static_cast<std::size_t>(o.node))] = {
+        const auto node = static_cast<std::size_t>(o.node);
+        ordered_json& output = outputs[nodeIdOf(s, nodeIds, node)];
+        output = {
             {"items", o.items},
             {"samples", o.samples},
             {"items_per_s", o.itemsPerSecond},
             {"samples_per_s", o.samplesPerSecond},
             {"latency_ms", {{"last", o.latencyLastMs}, {"p50", o.latencyP50Ms}, {"p95", o.latencyP95Ms}, {"p99", o.latencyP99Ms}}},
             {"utility", {{"now", o.utilityNow}, {"average", o.utilityAverage}}}};
+        if (spread) output["rank"] = s.nodes[node].rank;
     }
     root["outputs"] = outputs;
     ordered_json queues = ordered_json::array();
     for (const QueueTelemetry& q : s.queues) {
-        queues.push_back({{"node", nodeIds.at(static_cast<std::size_t>(q.node))},
+        queues.push_back({{"node", nodeIdOf(s, nodeIds, static_cast<std::size_t>(q.node))},
                           {"port", q.port},
                           {"items", q.items},
                           {"bytes", q.bytes},
@@ -66,6 +79,24 @@ nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::ve
                           {"late_items", q.lateItems}});
     }
     root["queues"] = queues;
+    if (spread) {
+        ordered_json ranks = ordered_json::array();
+        for (const RankTelemetry& r : s.ranks) {
+            ranks.push_back({{"rank", r.rank},
+                             {"sequence", r.sequence},
+                             {"elapsed_s", r.elapsedSeconds},
+                             {"state", r.engineState},
+                             {"items", r.items},
+                             {"samples", r.samples},
+                             {"items_per_s", r.itemsPerSecond},
+                             {"samples_per_s", r.samplesPerSecond},
+                             {"queued_items", r.queuedItems},
+                             {"queued_bytes", r.queuedBytes},
+                             {"latency_ms", {{"p50", r.latencyP50Ms}, {"p95", r.latencyP95Ms}, {"p99", r.latencyP99Ms}}},
+                             {"live_bytes", r.liveBytes}});
+        }
+        root["ranks"] = ranks;
+    }
     return root;
 }
 

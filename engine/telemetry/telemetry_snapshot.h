@@ -1,5 +1,7 @@
 // One telemetry snapshot: every figure the editor plots and `isochron-run --telemetry` writes,
-// taken by the engine thread 20-60 times a second. Versioned as "isochron-telemetry/1".
+// taken by the engine thread 20-60 times a second. Versioned as "isochron-telemetry/1". Under mpirun
+// rank 0's snapshots also hold every other rank's nodes and outputs, each with its rank, and one
+// RankTelemetry per rank (a TelemetryRelay gathers them; docs/scale-out.md).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,8 @@ struct NodeTelemetry {
     bool failed = false;
     bool finished = false;
     std::string failure;  ///< why the node was disabled (names the plugin file for plugin operators); empty unless failed
+    int rank = 0;         ///< the rank that runs the node (0 in one process)
+    std::string id;       ///< set only for a node of another rank: readers name this rank's nodes from their own list
 };
 
 /// Figures of one output (a node without output ports). [value type]
@@ -38,6 +42,19 @@ struct OutputTelemetry {
     double latencyP50Ms = 0, latencyP95Ms = 0, latencyP99Ms = 0;  ///< over the recent window
     double utilityNow = 0;       ///< QoS utility at the most recent latency
     double utilityAverage = 0;   ///< mean utility over every item of the run
+};
+
+/// Figures of one rank of a run spread over ranks, from its latest snapshot. [value type]
+struct RankTelemetry {
+    int rank = 0;
+    std::uint64_t sequence = 0;    ///< that rank's latest snapshot (0: none has arrived yet)
+    double elapsedSeconds = 0;     ///< since that rank's engine started
+    std::string engineState;       ///< "running", "finished", "stopped" ("" before its first snapshot)
+    std::uint64_t items = 0, samples = 0;             ///< reached the rank's outputs: its sinks and its channels to other ranks
+    double itemsPerSecond = 0, samplesPerSecond = 0;  ///< the same, per second (the rank's throughput)
+    std::uint64_t queuedItems = 0, queuedBytes = 0;   ///< waiting in its nodes' input queues
+    double latencyP50Ms = 0, latencyP95Ms = 0, latencyP99Ms = 0;  ///< the highest of its outputs' (end to end: from the data's arrival on its first rank)
+    std::uint64_t liveBytes = 0;   ///< its memory pool's bytes handed out
 };
 
 /// Per input port queue figures (one entry per connected input). [value type]
@@ -62,7 +79,8 @@ struct TelemetrySnapshot {
     std::uint64_t cachedBytes = 0;      ///< memory pool: kept for reuse
     std::vector<NodeTelemetry> nodes;
     std::vector<OutputTelemetry> outputs;
-    std::vector<QueueTelemetry> queues;
+    std::vector<QueueTelemetry> queues;  ///< this rank's inputs only
+    std::vector<RankTelemetry> ranks;    ///< one per rank, by rank, under mpirun; empty in one process
 };
 
 }  // namespace isochron

@@ -588,3 +588,79 @@ TEST_CASE("the fine-grid localizer sample split over two ranks gives the bearing
     CHECK(sampleLines(graph, "bearings", 3, tempPath("fine-grid-spread.jsonl")) == expected);
     fs::remove(reference);
 }
+
+namespace {
+
+// The last line of a JSON-lines file.
+nlohmann::json lastLine(const fs::path& path) {
+    INFO("telemetry " << path);
+    std::ifstream in(path);
+    std::string line, last;
+    while (std::getline(in, line)) {
+        if (!line.empty()) last = line;
+    }
+    REQUIRE(!last.empty());
+    return nlohmann::json::parse(last);
+}
+
+}  // namespace
+
+TEST_CASE("rank 0's telemetry lists every rank's nodes with their rank and the counts each rank reports", "[mpi][telemetry]") {
+    const fs::path spread = tempPath("telemetry");
+    std::vector<std::string> arguments = outputsTo(spread, spread.string() + ".json");
+    arguments.insert(arguments.end(), {"--telemetry", spread.string() + ".jsonl"});
+    const Finished three = run(3, arguments);
+    INFO(three.output);
+    REQUIRE(three.status == 0);
+
+    // The run has ended, so rank 0's last snapshot holds each rank's last one: every count is final.
+    const nlohmann::json telemetry = lastLine(spread.string() + ".rank0.jsonl");
+    CHECK(telemetry["state"] == "finished");
+    REQUIRE(telemetry["ranks"].size() == 3);
+    std::size_t nodesReported = 0;
+    for (int rank = 0; rank < 3; ++rank) {
+        INFO("rank " << rank);
+        const nlohmann::json report = readJson(spread.string() + ".rank" + std::to_string(rank) + ".json");
+        const nlohmann::json& totals = telemetry["ranks"][static_cast<std::size_t>(rank)];
+        CHECK(totals["rank"] == rank);
+        CHECK(totals["state"] == "finished");
+        std::uint64_t itemsIn = 0;
+        for (const auto& [id, node] : report["nodes"].items()) {
+            INFO("node " << id);
+            ++nodesReported;
+            REQUIRE(telemetry["nodes"].contains(id));
+            const nlohmann::json& seen = telemetry["nodes"][id];
+            CHECK(seen["rank"] == rank);
+            for (const char* count : {"items_in", "items_out", "samples_in", "samples_out"}) CHECK(seen[count] == node[count]);
+            itemsIn += node["items_in"].get<std::uint64_t>();
+        }
+        CHECK(itemsIn > 0);  // every rank did something: the counts compared are not all zero
+        std::uint64_t items = 0, samples = 0;
+        for (const auto& [id, output] : report["outputs"].items()) {
+            INFO("output " << id);
+            REQUIRE(telemetry["outputs"].contains(id));
+            CHECK(telemetry["outputs"][id]["rank"] == rank);
+            CHECK(telemetry["outputs"][id]["items"] == output["items"]);
+            items += output["items"].get<std::uint64_t>();
+            samples += output["samples"].get<std::uint64_t>();
+        }
+        CHECK(totals["items"] == items);
+        CHECK(totals["samples"] == samples);
+    }
+    // Every node appears once: none is missing and none is there twice (keys are unique, so compare counts).
+    CHECK(telemetry["nodes"].size() == nodesReported);
+    // The sinks run on rank 2 and their latency is measured from the data's arrival on rank 0 (carried
+    // by the channels): every item that reached them was timed.
+    const nlohmann::json rank2 = readJson(spread.string() + ".rank2.json");
+    CHECK(rank2["outputs"]["recording"]["latency_ms"]["count"] == rank2["outputs"]["recording"]["items"]);
+    // Only the last line says the whole run finished.
+    std::ifstream lines(spread.string() + ".rank0.jsonl");
+    int finishedLines = 0;
+    for (std::string line; std::getline(lines, line);) finishedLines += nlohmann::json::parse(line)["state"] == "finished" ? 1 : 0;
+    CHECK(finishedLines == 1);
+
+    for (const char* suffix : {".wav", "-onsets.jsonl", "-level.jsonl"}) fs::remove(spread.string() + suffix);
+    for (int rank = 0; rank < 3; ++rank) {
+        for (const char* extension : {".json", ".jsonl"}) fs::remove(spread.string() + ".rank" + std::to_string(rank) + extension);
+    }
+}

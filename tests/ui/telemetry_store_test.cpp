@@ -54,3 +54,47 @@ TEST_CASE("the editor's internal nodes are measured but not listed", "[ui][telem
     store.add(snapshot);
     CHECK(store.latest("node/editor_positions/queued") == 7);  // still measured: only the listing leaves it out
 }
+
+TEST_CASE("a run spread over ranks gets one row per rank with its throughput, queue and latency", "[ui][telemetry]") {
+    TelemetryStore store;
+    store.beginRun("df", {"source", "sink"}, {"sink"}, {"source"});
+    CHECK(store.ranks().isEmpty());
+    TelemetrySnapshot snapshot;
+    snapshot.nodes.resize(2);
+    store.add(snapshot);  // one process: no rows
+    CHECK(store.ranks().isEmpty());
+    for (int i = 1; i <= 2; ++i) {
+        snapshot.elapsedSeconds = 0.5 * i;
+        snapshot.ranks.resize(3);
+        for (int rank = 0; rank < 3; ++rank) {
+            RankTelemetry& r = snapshot.ranks[static_cast<std::size_t>(rank)];
+            r.rank = rank;
+            r.engineState = rank == 2 && i == 2 ? "finished" : "running";
+            r.samplesPerSecond = 48000.0 * (rank + 1) * i;
+            r.itemsPerSecond = 10.0 * rank;
+            r.queuedItems = static_cast<std::uint64_t>(rank * 4 + i);
+            r.latencyP95Ms = 2.5 * rank + i;
+        }
+        store.add(snapshot);
+    }
+    const QVariantList rows = store.ranks();
+    REQUIRE(rows.size() == 3);
+    for (int rank = 0; rank < 3; ++rank) {
+        INFO("rank " << rank);
+        const QVariantMap row = rows[rank].toMap();
+        CHECK(row["rank"].toInt() == rank);
+        CHECK(row["samplesPerSecond"].toDouble() == Approx(96000.0 * (rank + 1)));  // the newest snapshot's
+        CHECK(row["queuedItems"].toDouble() == rank * 4 + 2);
+        CHECK(row["latencyP95Ms"].toDouble() == Approx(2.5 * rank + 2));
+        CHECK(row["state"].toString() == (rank == 2 ? "finished" : "running"));
+        const std::string prefix = "rank/" + std::to_string(rank) + "/";
+        CHECK(store.latest(QString::fromStdString(prefix + "samples_per_s")) == Approx(96000.0 * (rank + 1)));
+        CHECK(store.latest(QString::fromStdString(prefix + "queued")) == rank * 4 + 2);
+        const SeriesRing* series = store.series(-1, prefix + "latency_p95_ms");
+        REQUIRE(series);
+        CHECK(series->size() == 2);
+    }
+    // A new run starts without the old run's rows.
+    store.beginRun("df", {"source"}, {});
+    CHECK(store.ranks().isEmpty());
+}

@@ -1,7 +1,8 @@
 // Live plots of the running graph: every output with a latency sparkline; for the chosen output
 // its latency (last item, p50, p95), throughput and QoS curve; per operator queue lengths, cost per
-// item and selectivity (their legends beside the plot); engine memory. Cards are at least about
-// 300 × 110 px: as many columns as fit (up to three), scrolling when the rows do not.
+// item and selectivity (their legends beside the plot); engine memory; under mpirun one row per rank
+// (throughput, queue, latency p95). Cards are at least about 300 × 110 px: as many columns as fit
+// (up to three), scrolling when the rows do not.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -44,38 +45,75 @@ Rectangle {
         anchors.margins: 8
         spacing: 8
 
-        Rectangle {  // outputs, each with a latency sparkline
+        ColumnLayout {  // outputs, each with a latency sparkline; under mpirun the ranks below them
             Layout.preferredWidth: 230
+            Layout.maximumWidth: 230
             Layout.fillHeight: true
-            color: Theme.panel
-            radius: 6
-            border.color: Theme.border
-            ListView {
-                id: outputs
-                anchors.fill: parent
-                anchors.margins: 4
-                clip: true
-                model: panel.run.telemetry.outputs
-                header: Text { text: qsTr("Outputs — latency p50 (ms)"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
-                delegate: Rectangle {
-                    id: outputRow
-                    required property string modelData
-                    width: ListView.view.width
-                    height: 40
-                    radius: 4
-                    color: panel.output === modelData ? Theme.accentSoft : "transparent"
-                    readonly property real p50: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + modelData + "/latency_p50_ms") }
-                    Text { x: 6; y: 4; text: outputRow.modelData; font.pixelSize: Theme.smallFontSize; color: Theme.text; width: 110; elide: Text.ElideRight }
-                    Text { x: 6; y: 20; text: outputRow.p50.toFixed(2); font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.textDim }
-                    LivePlot {
-                        x: 120; y: 4
-                        width: parent.width - 126; height: 32
-                        store: panel.run.telemetry
-                        timeWindow: panel.window
-                        gridColor: "transparent"
-                        series: [{key: "output/" + outputRow.modelData + "/latency_p50_ms", color: Theme.accent, width: 1.2}]
+            spacing: 8
+            Rectangle {
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                color: Theme.panel
+                radius: 6
+                border.color: Theme.border
+                ListView {
+                    id: outputs
+                    anchors.fill: parent
+                    anchors.margins: 4
+                    clip: true
+                    model: panel.run.telemetry.outputs
+                    header: Text { text: qsTr("Outputs — latency p50 (ms)"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
+                    delegate: Rectangle {
+                        id: outputRow
+                        required property string modelData
+                        width: ListView.view.width
+                        height: 40
+                        radius: 4
+                        color: panel.output === modelData ? Theme.accentSoft : "transparent"
+                        readonly property real p50: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + modelData + "/latency_p50_ms") }
+                        Text { x: 6; y: 4; text: outputRow.modelData; font.pixelSize: Theme.smallFontSize; color: Theme.text; width: 110; elide: Text.ElideRight }
+                        Text { x: 6; y: 20; text: outputRow.p50.toFixed(2); font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont; color: Theme.textDim }
+                        LivePlot {
+                            x: 120; y: 4
+                            width: parent.width - 126; height: 32
+                            store: panel.run.telemetry
+                            timeWindow: panel.window
+                            gridColor: "transparent"
+                            series: [{key: "output/" + outputRow.modelData + "/latency_p50_ms", color: Theme.accent, width: 1.2}]
+                        }
+                        MouseArea { anchors.fill: parent; onClicked: panel.chosen = outputRow.modelData }
                     }
-                    MouseArea { anchors.fill: parent; onClicked: panel.chosen = outputRow.modelData }
+                }
+            }
+            Rectangle {  // one row per rank when the telemetry comes from a run spread over ranks
+                objectName: "rankRows"
+                visible: panel.run.telemetry.ranks.length > 0
+                Layout.fillWidth: true
+                Layout.preferredHeight: rankColumn.implicitHeight + 8
+                color: Theme.panel
+                radius: 6
+                border.color: Theme.border
+                Column {
+                    id: rankColumn
+                    x: 4; y: 4
+                    width: parent.width - 8
+                    Text { text: qsTr("Ranks — samples/s · queued · p95 ms"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
+                    Repeater {
+                        model: panel.run.telemetry.ranks
+                        delegate: Text {
+                            required property var modelData
+                            objectName: "rankRow" + modelData.rank
+                            width: rankColumn.width
+                            leftPadding: 6
+                            elide: Text.ElideRight
+                            font.pixelSize: Theme.smallFontSize
+                            font.family: Theme.monoFont
+                            color: modelData.state === "running" ? Theme.text : Theme.textDim
+                            text: qsTr("rank %1  %2  %3  %4").arg(modelData.rank).arg(panel.rate(modelData.samplesPerSecond))
+                                      .arg(modelData.queuedItems).arg(modelData.latencyP95Ms.toFixed(2))
+                                  + (modelData.state === "running" ? "" : "  " + modelData.state)
+                        }
+                    }
                 }
             }
         }

@@ -34,6 +34,10 @@ int TelemetryStore::beginRun(const QString& label, std::vector<std::string> node
     record->latencySamples.reserve(1 << 16);
     runs_.push_back(std::move(record));
     Q_EMIT runsChanged();
+    if (!ranks_.isEmpty()) {
+        ranks_.clear();
+        Q_EMIT ranksChanged();
+    }
     return static_cast<int>(runs_.size()) - 1;
 }
 
@@ -85,7 +89,27 @@ void TelemetryStore::add(const TelemetrySnapshot& s) {
         run.lastSourceSamples = sourceSamples;
         run.lastSourceTime = t;
     }
+    if (!s.ranks.empty()) addRanks(run, s);
     Q_EMIT updated();
+}
+
+void TelemetryStore::addRanks(RunRecord& run, const TelemetrySnapshot& s) {
+    const double t = s.elapsedSeconds;
+    ranks_.clear();
+    for (const RankTelemetry& r : s.ranks) {
+        const std::string prefix = "rank/" + std::to_string(r.rank) + "/";
+        ring(run, prefix + "samples_per_s").push(t, r.samplesPerSecond);
+        ring(run, prefix + "items_per_s").push(t, r.itemsPerSecond);
+        ring(run, prefix + "queued").push(t, static_cast<double>(r.queuedItems));
+        ring(run, prefix + "latency_p95_ms").push(t, r.latencyP95Ms);
+        ranks_.append(QVariantMap{{"rank", r.rank},
+                                  {"state", QString::fromStdString(r.engineState)},
+                                  {"itemsPerSecond", r.itemsPerSecond},
+                                  {"samplesPerSecond", r.samplesPerSecond},
+                                  {"queuedItems", static_cast<double>(r.queuedItems)},
+                                  {"latencyP95Ms", r.latencyP95Ms}});
+    }
+    Q_EMIT ranksChanged();
 }
 
 void TelemetryStore::finishRun(const QVariantMap& summary) {
@@ -96,6 +120,8 @@ void TelemetryStore::finishRun(const QVariantMap& summary) {
 
 void TelemetryStore::clear() {
     runs_.clear();
+    ranks_.clear();
+    Q_EMIT ranksChanged();
     Q_EMIT runsChanged();
     Q_EMIT updated();
 }

@@ -23,7 +23,8 @@ namespace isochron::ui {
 /// ".../latency_p50_ms", ".../latency_p95_ms", ".../items_per_s", ".../samples_per_s",
 /// ".../utility", "node/<id>/queued", "node/<id>/cost_us", "node/<id>/selectivity",
 /// "engine/memory_mib", "engine/samples_per_s" (reaching the outputs), "engine/source_samples_per_s"
-/// (sent by the sources: the rate the graph reads its input). [ui thread]
+/// (sent by the sources: the rate the graph reads its input); under mpirun also "rank/<k>/samples_per_s",
+/// "rank/<k>/items_per_s", "rank/<k>/queued", "rank/<k>/latency_p95_ms" (made when rank k first appears). [ui thread]
 struct RunRecord {
     QString label;  ///< scheduler text, e.g. "fifo-slice:slice_us=28"
     std::vector<std::string> nodeIds;
@@ -46,6 +47,9 @@ class TelemetryStore : public QObject {
     Q_PROPERTY(int runCount READ runCount NOTIFY runsChanged)
     Q_PROPERTY(QStringList outputs READ outputs NOTIFY runsChanged)
     Q_PROPERTY(QStringList nodes READ nodes NOTIFY runsChanged)
+    /// One row per rank of a run spread over ranks, from the newest snapshot: rank, state, itemsPerSecond,
+    /// samplesPerSecond, queuedItems, latencyP95Ms. Empty in one process.
+    Q_PROPERTY(QVariantList ranks READ ranks NOTIFY ranksChanged)
 public:
     explicit TelemetryStore(QObject* parent = nullptr);
 
@@ -63,6 +67,7 @@ public:
     /// Outputs and nodes of the newest run (without the editor's internal ones).
     QStringList outputs() const;
     QStringList nodes() const;
+    QVariantList ranks() const { return ranks_; }
     /// A series of run `run` (-1: the newest), or null.
     const SeriesRing* series(int run, const std::string& key) const;
     const RunRecord* run(int index) const;
@@ -81,10 +86,14 @@ Q_SIGNALS:
     void runsChanged();
     /// New points arrived (plots redraw).
     void updated();
+    void ranksChanged();
 
 private:
     SeriesRing& ring(RunRecord& run, const std::string& key);
+    /// The per-rank series and rows from a snapshot that has ranks.
+    void addRanks(RunRecord& run, const TelemetrySnapshot& snapshot);
     std::vector<std::unique_ptr<RunRecord>> runs_;
+    QVariantList ranks_;
 };
 
 }  // namespace isochron::ui
