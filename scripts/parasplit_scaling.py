@@ -12,7 +12,12 @@ end), and CPU efficiency = the reference's CPU time / the run's, the paper's eff
 work that is the operator's own): unlike wall times it barely depends on what else runs on the
 machine. Best of `--repeats` runs each, interleaved.
 
-    scripts/parasplit_scaling.py [--bin build/release/bin] [--seconds 60] [--taps 4095] [--window 96000] [--repeats 3] [--max-q 4]
+With `--threads` the same split graphs run in one process instead, each q whole (one engine thread)
+and with `--partitions threads` (partition k on thread k), alternating; the table gives each one's
+range (min–max) of wall and CPU time over `--repeats` runs and the speed-up of threads over whole
+from the medians.
+
+    scripts/parasplit_scaling.py [--bin build/release/bin] [--seconds 60] [--taps 4095] [--window 96000] [--repeats 3] [--max-q 4] [--threads]
 """
 import argparse
 import json
@@ -47,20 +52,22 @@ def split_graph(seconds, taps, window, q):
     return {"format": "isochron-graph/1", "scheduler": {"name": "df"}, "nodes": nodes, "edges": edges}
 
 
-def run(binary, graph, ranks, folder, name):
+def run(binary, graph, ranks, folder, name, threads=False):
     path = os.path.join(folder, name + ".isograph.json")
     report = os.path.join(folder, name + ".json")
     with open(path, "w") as f:
         json.dump(graph, f)
     command = [os.path.join(binary, "isochron-run"), path, "--report", report]
-    if ranks > 1:
+    if threads:
+        command += ["--partitions", "threads"]
+    elif ranks > 1:
         command = ["mpirun", "-np", str(ranks), "--oversubscribe"] + command
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    reports = [report] if ranks == 1 else [os.path.join(folder, f"{name}.rank{r}.json") for r in range(ranks)]
+    reports = [report] if ranks == 1 or threads else [os.path.join(folder, f"{name}.rank{r}.json") for r in range(ranks)]
     walls = []
     for r in reports:
         with open(r) as f:
@@ -68,6 +75,30 @@ def run(binary, graph, ranks, folder, name):
         assert data["completed"], r
         walls.append(data["wall_s"])
     return max(walls), cpu
+
+
+def compare_threads(args):
+    """Each q's split graph run whole and on threads, alternating: ranges of wall and CPU time."""
+    qs = list(range(1, args.max_q + 1))
+    walls = {(q, t): [] for q in qs for t in (False, True)}
+    cpus = {(q, t): [] for q in qs for t in (False, True)}
+    with tempfile.TemporaryDirectory(prefix="isochron-parasplit-") as folder:
+        for _ in range(args.repeats):
+            for q in qs:
+                for threads in (False, True):
+                    wall, seconds = run(args.bin, split_graph(args.seconds, args.taps, args.window, q), 1, folder, f"{q}", threads)
+                    walls[(q, threads)].append(wall)
+                    cpus[(q, threads)].append(seconds)
+    median = lambda values: sorted(values)[len(values) // 2]
+    span = lambda values: f"{min(values):.3f}–{max(values):.3f}"
+    print(f"FIR {args.taps} taps (direct form), {args.seconds:g} s of 48 kHz noise, windows {args.window} + {args.taps - 1}, "
+          f"{args.repeats} runs each, alternating; load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs")
+    print("| q | whole: wall s | whole: CPU s | threads: wall s | threads: CPU s | speed-up (median wall) | CPU threads / whole (median) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for q in qs:
+        w, t = (q, False), (q, True)
+        print(f"| {q} | {span(walls[w])} | {span(cpus[w])} | {span(walls[t])} | {span(cpus[t])} | "
+              f"{median(walls[w]) / median(walls[t]):.2f} | {median(cpus[t]) / median(cpus[w]):.2f} |")
 
 
 def main():
@@ -78,7 +109,10 @@ def main():
     parser.add_argument("--window", type=int, default=96000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--max-q", type=int, default=4)
+    parser.add_argument("--threads", action="store_true", help="compare whole and --partitions threads in one process")
     args = parser.parse_args()
+    if args.threads:
+        return compare_threads(args)
     qs = list(range(1, args.max_q + 1))
     keys = ["unsplit"] + qs
     best = {k: float("inf") for k in keys}

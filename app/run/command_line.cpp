@@ -26,9 +26,13 @@ Options:
   --report FILE.json          write the run report as JSON
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
   --telemetry-rate HZ         snapshots per second (default 30)
-  --channel-credits N         under mpirun: messages (segments, events, progress) one channel between
-                              ranks may have in flight before its sender waits (default 8, 1-4096;
-                              docs/scale-out.md)
+  --partitions whole|threads  without mpirun, how a graph with partitions runs: whole on one engine
+                              thread (default), or partition k on thread k of this process, each with
+                              its own engine and scheduler, edges between partitions becoming
+                              in-process channels (docs/scale-out.md)
+  --channel-credits N         messages (segments, events, progress) one channel between ranks, or
+                              between partitions on threads, may have in flight before its sender
+                              waits (default 8, 1-4096; docs/scale-out.md)
   --check                     validate the graph, warn about runs that can never end, and exit
   --quiet                     print nothing but errors
   --list-operators [WORD]     list every operator type with its ports and parameters (with WORD:
@@ -44,7 +48,8 @@ Options:
 
 Under mpirun -np N, rank k runs the nodes of partition k (the nodes' "partition" field) and edges
 between partitions become MPI channels; each rank prints its own summary and writes --report and
---telemetry files with ".rankK" before the extension (docs/scale-out.md).
+--telemetry files with ".rankK" before the extension (docs/scale-out.md). With --partitions threads
+(no mpirun) partition k runs on thread k instead, and the summary and report list every node once.
 
 Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the report or telemetry
 could not be written, 2 a node failed while running (the message, printed when it fails, names it and
@@ -110,6 +115,11 @@ RunOptions parseCommandLine(int argc, char** argv) {
             if (used != value.size() || options.channelCredits < 1 || options.channelCredits > 4096) {
                 throw std::invalid_argument("--channel-credits needs a whole number from 1 to 4096, got '" + value + "'");
             }
+        }
+        else if (arg == "--partitions") {
+            const std::string value = needValue(i, arg);
+            if (value != "whole" && value != "threads") throw std::invalid_argument("--partitions needs 'whole' or 'threads', got '" + value + "'");
+            options.partitionsOnThreads = value == "threads";
         }
         else if (arg == "--check") options.checkOnly = true;
         else if (arg == "--quiet" || arg == "-q") options.quiet = true;

@@ -19,7 +19,8 @@ struct RunOptions {
     std::optional<std::string> reportPath;
     std::optional<std::string> telemetryPath;  ///< JSON lines, one snapshot each
     double telemetryRate = 30.0;               ///< snapshots per second
-    int channelCredits = 8;                    ///< under mpirun: messages a channel may have in flight (1-4096)
+    int channelCredits = 8;                    ///< between partitions: messages a channel may have in flight (1-4096)
+    bool partitionsOnThreads = false;          ///< --partitions threads: partition k on thread k of this process
     bool quiet = false;
     bool checkOnly = false;
     bool listOperators = false;

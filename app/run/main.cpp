@@ -14,6 +14,7 @@
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
 #include "app/run/output_paths.h"
+#include "app/run/partition_threads.h"
 #include "app/run/scale_out.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
@@ -158,7 +159,13 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     const ValidatedGraph whole = validateGraph(spec, registry);
     schedulerParams(scheduler);  // reject a bad scheduler before anything starts
     std::vector<std::string> scaleOutNotes;
-    const ValidatedGraph& graph = scaleOut.localGraph(spec, whole, options.channelCredits, scaleOutNotes);
+    if (options.partitionsOnThreads && scaleOut.ranks() > 1) {
+        throw std::runtime_error("--partitions threads runs every partition in this one process: start it without mpirun (under mpirun, rank k runs partition k)");
+    }
+    // --partitions threads: every partition on a thread of its own here, instead of one rank each.
+    const bool onThreads = options.partitionsOnThreads && distributed::isPartitioned(spec);
+    if (options.partitionsOnThreads && !onThreads) scaleOutNotes.push_back("the graph has no partitions: --partitions threads runs it whole on one thread");
+    const ValidatedGraph& graph = onThreads ? whole : scaleOut.localGraph(spec, whole, options.channelCredits, scaleOutNotes);
     if (!options.quiet) {
         for (const auto& note : scaleOutNotes) std::cerr << "isochron-run: note: " << note << "\n";
     }
@@ -179,12 +186,18 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (!options.quiet) {
         for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
     }
-    Engine engine(graph, scheduler);
+    std::unique_ptr<run::PartitionThreads> threads;
+    std::unique_ptr<Engine> single;
+    if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
+    else single = std::make_unique<Engine>(graph, scheduler);
+    // Telemetry comes from one engine: partition 0's on threads.
+    Engine& engine = threads ? threads->engine(0) : *single;
     // What the nodes chose or warned about while starting (a recording standing in for a missing device)
     // matters now, not in the summary after a long run.
     std::map<std::string, std::size_t, std::less<>> warningsShown;  // not repeated in the summary
     if (!options.quiet) {
-        for (const NodeContext* node : engine.nodes()) {
+        const std::vector<const NodeContext*> started = threads ? threads->nodes() : std::vector<const NodeContext*>(engine.nodes().begin(), engine.nodes().end());
+        for (const NodeContext* node : started) {
             for (const auto& notice : node->notices) std::cerr << "isochron-run: node '" << node->id << "': " << notice << "\n";
             for (const auto& warning : node->warnings) std::cerr << "isochron-run: warning: node '" << node->id << "': " << warning << "\n";
             warningsShown[node->id] = node->warnings.size();
@@ -223,7 +236,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         TimeNs stopSeenNs = 0;
         while (!done.load()) {
             if (stopSignal.load() != 0) {
-                engine.requestStop();
+                if (threads) threads->requestStop();
+                else engine.requestStop();
                 scaleOut.stop();
                 // A rank waiting inside MPI on a rank that died never returns to the engine: leave
                 // within a fraction of a second, as mpirun expects of the ranks it ends.
@@ -241,16 +255,18 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     });
     if (!options.quiet) {
         std::cout << rankTag << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
-                  << scheduler.name << " (Ctrl-C to stop)" << std::endl;
+                  << scheduler.name;
+        if (threads) std::cout << ", " << threads->partitions() << " partitions on threads";
+        std::cout << " (Ctrl-C to stop)" << std::endl;
     }
-    RunOutcome outcome = engine.run();
+    RunOutcome outcome = threads ? threads->run() : engine.run();
     done.store(true);
     watcher.join();
     drainTelemetry();
-    RunSummary summary = summarizeRun(engine, outcome);
+    RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
         if (!rankTag.empty()) std::cout << rankTag << "partition " << scaleOut.rank() << "\n";
-        std::cout << summary.toText() << scaleOut.channelsText() << std::flush;
+        std::cout << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;
         std::cerr << summary.problemsText(warningsShown);
     }
     bool writeFailed = false;
@@ -261,6 +277,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
             json["rank"] = scaleOut.rank();
             json["ranks"] = scaleOut.ranks();
             json["channels"] = scaleOut.channelsJson();
+        }
+        if (threads) {
+            json["partitions"] = threads->partitions();
+            json["channels"] = threads->channelsJson();
         }
         if (report) report << json.dump(2) << "\n";
         report.close();

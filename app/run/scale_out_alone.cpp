@@ -24,8 +24,9 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
     for (const NodeSpec& node : file.nodes) {
         if (node.partition.value_or(0) != 0) {
             notes.push_back("the graph puts nodes into partitions, but this isochron-run was built without MPI: the whole graph runs in this "
-                            "process. To run partition k on rank k, install Open MPI (Debian: openmpi-bin libopenmpi-dev), configure again "
-                            "(cmake --preset release) and start it with mpirun -np N (docs/scale-out.md)");
+                            "process (--partitions threads runs partition k on thread k). To run partition k on rank k, install Open MPI "
+                            "(Debian: openmpi-bin libopenmpi-dev), configure again (cmake --preset release) and start it with mpirun -np N "
+                            "(docs/scale-out.md)");
             break;
         }
     }

@@ -296,7 +296,7 @@ void Operator::fail(const char* hook, const std::string& message) {
     node.failed = true;
     node.failure = std::string(message) + " (in " + hook + ")";
     node.finished = true;
-    node.engine->nodeFailed(node);
+    if (node.engine) node.engine->nodeFailed(node);
     // Downstream must not wait forever for a disabled node: end its outputs.
     if (node.outputProgress < kEndOfTime) {
         node.outputProgress = kEndOfTime;

@@ -246,6 +246,7 @@ void Engine::nodeFailed(const NodeContext& node) {
     std::lock_guard lock(failureMutex_);
     newFailures_.push_back(&node);
     failuresPending_.store(true, std::memory_order_release);
+    nodeFailed_.store(true, std::memory_order_relaxed);
 }
 
 void Engine::findNodesReachingOutputs(std::vector<char>& reaches) {

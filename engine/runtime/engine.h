@@ -106,6 +106,9 @@ public:
     }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
+    /// Whether a node has failed since the engine was built (run()'s outcome names it): lets whoever
+    /// runs several engines together end them all at the first failure. [any thread]
+    bool anyNodeFailed() const { return nodeFailed_.load(std::memory_order_relaxed); }
 
 private:
     struct PendingParameter {
@@ -147,6 +150,7 @@ private:
     bool overMemoryLimit_ = false;
     std::uint64_t admissionPauses_ = 0;
     std::atomic<bool> stop_{false};
+    std::atomic<bool> nodeFailed_{false};
     std::atomic<bool> changesPending_{false};
     std::mutex mutex_;  // guards pending_, pendingTaps_ and the sleep
     std::condition_variable wakeUp_;

@@ -1,0 +1,125 @@
+#include "app/run/partition_threads.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "engine/time/wall_clock.h"
+
+namespace isochron::run {
+
+PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& graph, const SchedulerSpec& scheduler, int channelCapacity)
+    : graph_(graph), channels_(channelCapacity) {
+    const std::vector<int> partitions = distributed::nodePartitions(file, graph);
+    const int count = *std::max_element(partitions.begin(), partitions.end()) + 1;
+    std::vector<GraphError> errors = distributed::checkPartitions(graph, partitions, count);
+    if (!errors.empty()) throw GraphException(std::move(errors));
+    for (int k = 0; k < count; ++k) {
+        parts_.push_back(distributed::localPart(
+            graph, partitions, k, [&](const distributed::ChannelSpec& c) { return channels_.sender(c); },
+            [&](const distributed::ChannelSpec& c) { return channels_.receiver(c); }));
+    }
+    // One after the other on this thread (FFTW's planner and the plugins' loaders expect no company),
+    // collecting the nodes that cannot start in every partition before giving up.
+    for (int k = 0; k < count; ++k) {
+        try {
+            engines_.push_back(std::make_unique<Engine>(parts_[static_cast<std::size_t>(k)].graph, scheduler));
+            channels_.attachConsumer(k, *engines_.back());
+        } catch (const GraphException& e) {
+            errors.insert(errors.end(), e.errors().begin(), e.errors().end());
+        }
+    }
+    if (!errors.empty()) throw GraphException(std::move(errors));
+}
+
+PartitionThreads::~PartitionThreads() = default;
+
+std::vector<const NodeContext*> PartitionThreads::nodes() const {
+    std::vector<const NodeContext*> all;
+    for (const auto& engine : engines_) all.insert(all.end(), engine->nodes().begin(), engine->nodes().end());
+    return all;
+}
+
+void PartitionThreads::stopAll() {
+    for (const auto& engine : engines_) engine->requestStop();
+    channels_.stop();
+}
+
+void PartitionThreads::requestStop() { stopAll(); }
+
+RunOutcome PartitionThreads::run() {
+    const TimeNs started = wallClockNs();
+    outcomes_.assign(engines_.size(), RunOutcome{});
+    std::mutex mutex;
+    std::condition_variable ended;
+    std::size_t running = engines_.size();
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < engines_.size(); ++k) {
+        threads.emplace_back([&, k] {
+            RunOutcome outcome;
+            try {
+                outcome = engines_[k]->run();
+            } catch (const std::exception& e) {
+                outcome.failures.push_back("partition " + std::to_string(k) + ": " + e.what());
+            }
+            // A partition that did not complete leaves its channels unread or unfed: end the others.
+            if (!outcome.completed || !outcome.failures.empty()) stopAll();
+            outcomes_[k] = std::move(outcome);
+            std::lock_guard lock(mutex);
+            --running;
+            ended.notify_all();
+        });
+    }
+    {
+        // A node failing in any partition ends every partition at once (the outcome names it), as a
+        // rank whose node fails ends every rank under mpirun: look for failures while they run.
+        std::unique_lock lock(mutex);
+        bool stopping = false;
+        while (running > 0) {
+            if (!stopping && std::any_of(engines_.begin(), engines_.end(), [](const auto& e) { return e->anyNodeFailed(); })) {
+                stopping = true;
+                stopAll();
+            }
+            ended.wait_for(lock, std::chrono::milliseconds(10));
+        }
+    }
+    for (std::thread& thread : threads) thread.join();
+    RunOutcome whole;
+    whole.completed = true;
+    for (const RunOutcome& outcome : outcomes_) {
+        whole.completed = whole.completed && outcome.completed;
+        whole.stopped = whole.stopped || outcome.stopped;
+        whole.failures.insert(whole.failures.end(), outcome.failures.begin(), outcome.failures.end());
+    }
+    whole.wallSeconds = static_cast<double>(wallClockNs() - started) / 1e9;
+    return whole;
+}
+
+RunSummary PartitionThreads::summary(const RunOutcome& outcome) const {
+    std::map<std::string, NodeSummary, std::less<>> nodes;
+    std::map<std::string, OutputSummary, std::less<>> outputs;
+    for (std::size_t k = 0; k < engines_.size(); ++k) {
+        RunSummary part = summarizeRun(*engines_[k], outcomes_[k]);
+        for (NodeSummary& node : part.nodes) nodes.emplace(node.node, std::move(node));
+        for (OutputSummary& output : part.outputs) outputs.emplace(output.node, std::move(output));
+    }
+    RunSummary whole;
+    whole.scheduler = std::string(engines_.front()->scheduler().name());
+    whole.outcome = outcome;
+    const double seconds = outcome.wallSeconds > 0 ? outcome.wallSeconds : 1e-9;
+    for (const ValidatedNode& node : graph_.nodes) {
+        if (auto found = nodes.find(node.id); found != nodes.end()) whole.nodes.push_back(std::move(found->second));
+        if (auto found = outputs.find(node.id); found != outputs.end()) {
+            OutputSummary& output = found->second;
+            output.samplesPerSecond = static_cast<double>(output.samples) / seconds;
+            output.itemsPerSecond = static_cast<double>(output.items) / seconds;
+            whole.outputs.push_back(std::move(output));
+        }
+    }
+    return whole;
+}
+
+}  // namespace isochron::run
