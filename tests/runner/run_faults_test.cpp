@@ -295,7 +295,7 @@ TEST_CASE("a sink writing to standard output into a pipe nobody reads: the reade
     int fds[2];
     REQUIRE(pipe(fds) == 0);
     ::close(fds[0]);
-    const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
+    const pid_t pid = startRun({graph.string(), "--quiet", "--report", report.string()}, fds[1], err);  // the sink writes first
     ::close(fds[1]);
     CHECK(waitFor(pid) == 128 + SIGPIPE);
     INFO(readText(err));
@@ -309,7 +309,7 @@ TEST_CASE("a closed standard output (>&-) ends the run like a closed pipe, and t
     const fs::path graph = writeStdoutGraph("stdout-fd-closed");
     const fs::path report = tempPath("stdout-fd-closed-report.json"), err = tempPath("stdout-fd-closed-stderr");
     fs::remove(report);
-    CHECK(waitFor(startRun({graph.string(), "--report", report.string()}, -1, err)) == 128 + SIGPIPE);
+    CHECK(waitFor(startRun({graph.string(), "--quiet", "--report", report.string()}, -1, err)) == 128 + SIGPIPE);
     const nlohmann::json json = nlohmann::json::parse(readText(report));
     CHECK(json["stopped"] == true);
     CHECK(json["completed"] == false);
@@ -600,4 +600,23 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
         fs::remove(err);
         fs::remove(graph);
     }
+}
+
+TEST_CASE("--check refuses a generator block too large to allocate and a pace too slow ever to finish", "[runner][faults]") {
+    // block=2^40 passed validation and failed in the run with "std::bad_alloc (in produce)"; pace=1e-9
+    // ran for ever, and 1e-300 ran unpaced.
+    const fs::path graph = writeGraph("generator-limits", 0.5, "/dev/null");
+    Finished block = run({graph.string(), "--check", "--set", "gen.block=1099511627776"});
+    CHECK(block.status == 1);
+    CHECK(block.err.find("above the maximum 16777216") != std::string::npos);
+    CHECK(run({graph.string(), "--check", "--set", "gen.block=16777216"}).status == 0);
+    for (const char* pace : {"1e-9", "1e-300"}) {
+        Finished slow = run({graph.string(), "--check", "--set", std::string("gen.pace=") + pace});
+        INFO(slow.err);
+        CHECK(slow.status == 1);
+        CHECK(slow.err.find("is below 0.001 times real time") != std::string::npos);
+    }
+    CHECK(run({graph.string(), "--check", "--set", "gen.pace=0.001"}).status == 0);
+    CHECK(run({graph.string(), "--check", "--set", "gen.pace=0"}).status == 0);
+    fs::remove(graph);
 }
