@@ -23,8 +23,10 @@ Options:
                               only, and the rest of the graph runs to the end
   --watchdog SECONDS          sandboxed: the longest one call into a plugin may take before its
                               process is killed (default 10)
-  --report FILE.json          write the run report as JSON
+  --report FILE.json          write the run report as JSON (a regular file or device; a named pipe
+                              is refused)
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
+                              (a regular file or device; a named pipe is refused)
   --telemetry-rate HZ         snapshots per second (default 30)
   --partitions whole|threads  without mpirun, how a graph with partitions runs: whole on one engine
                               thread (default), or partition k on thread k of this process, each with
@@ -34,7 +36,9 @@ Options:
                               between partitions on threads, may have in flight before its sender
                               waits (default 8, 1-4096; docs/scale-out.md)
   --check                     validate the graph, warn about runs that can never end, and exit
-  --quiet                     print nothing but errors
+  --quiet                     print nothing but errors (when a sink writes to standard output, '-',
+                              the runner's own lines go to standard error, so it holds the sink's
+                              data only)
   --list-operators [WORD]     list every operator type with its ports and parameters (with WORD:
                               those whose name, summary or documentation mentions it, e.g. lowpass)
   --operator-reference FILE   write the built-in operators' reference as Markdown (docs/operators.md;
@@ -55,7 +59,13 @@ Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the r
 could not be written, 2 a node failed while running (the message, printed when it fails, names it and
 its plugin file if it has one; sources that fed only failed nodes are stopped, the rest of the graph
 runs to its end), 128 + the signal when stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 standard
-output closed); the report is written in every case.
+output closed: its reader gone, or closed with >&-). The report is written in all these cases. A node
+whose call does not return after a stop request (a write to a pipe nobody reads, a hung in-process
+plugin) is left behind after 3 s, or at once on a second signal: the report then holds the figures of
+that moment and an "abandoned" field naming the plugin call that did not return. No report is written
+when the process itself dies: an in-process plugin that crashes (segfault, abort) ends it with the
+signal's status (139, 134, ...), or SIGKILL; --sandbox turns such a crash or hang into a failure of its
+node only (exit 2, report written).
 )";
 }
 

@@ -9,7 +9,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
@@ -19,6 +23,7 @@
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
+#include "engine/plugins/plugin_crash_note.h"
 #include "engine/plugins/plugin_discovery.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
@@ -33,12 +38,70 @@ using namespace isochron;
 
 namespace {
 
-// The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, or SIGPIPE when standard output
-// was closed), 0 while none did.
+// The first signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, or SIGPIPE when standard
+// output was closed), 0 while none did, and how many signals other than SIGPIPE came.
 std::atomic<int> stopSignal{0};
+std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
-void onStopSignal(int signal) { stopSignal.store(signal); }
+void onStopSignal(int signal) {
+    int none = 0;
+    stopSignal.compare_exchange_strong(none, signal);
+    if (signal != SIGPIPE) stopSignalCount.fetch_add(1);  // every write to a closed pipe raises it again
+}
+
+/// How long a stop request may go unhonoured before the run is abandoned: a node blocked in a call
+/// that never returns (a write to a pipe nobody reads, a hung in-process plugin) must not make the
+/// run unstoppable. Longer than any built-in node's call takes (universal_box: at most 1 s).
+constexpr TimeNs kStopGraceNs = 3'000'000'000;
+
+/// Whether some node writes to standard output (a path parameter "-"): then standard output holds
+/// that node's data only, and every line the runner prints goes to standard error.
+bool writesStandardOutput(const ValidatedGraph& graph) {
+    for (const ValidatedNode& node : graph.nodes) {
+        for (const ParamSpec& spec : node.descriptor->params) {
+            if (spec.kind == ParamKind::Path && node.params.getString(spec.name) == "-") return true;
+        }
+    }
+    return false;
+}
+
+/// A closed standard output (`>&-`) would let the next file opened take descriptor 1, and its writes
+/// fail with EBADF while the run goes on: put a pipe without a reader there instead, so it behaves as
+/// a standard output whose reader is gone (SIGPIPE: the run stops, exit 141, the report is written).
+void replaceClosedStandardOutput() {
+    if (::fcntl(STDOUT_FILENO, F_GETFD) != -1 || errno != EBADF) return;
+    int ends[2];
+    if (::pipe(ends) != 0) return;
+    if (ends[1] != STDOUT_FILENO) {
+        ::dup2(ends[1], STDOUT_FILENO);  // replaces the read end when pipe() put it on 1
+        ::close(ends[1]);
+    }
+    if (ends[0] != STDOUT_FILENO) ::close(ends[0]);
+}
+
+/// --report and --telemetry may not name a named pipe (FIFO), checked before anything opens them:
+/// opening one blocks until a reader comes, in a call no stop request interrupts. A report is
+/// written once, when the run ends; telemetry to a reader that attaches later is not supported.
+void refuseNamedPipes(const run::RunOptions& options) {
+    for (const auto& [path, flag] : {std::pair{options.reportPath, "--report"}, std::pair{options.telemetryPath, "--telemetry"}}) {
+        std::error_code error;
+        if (path && std::filesystem::is_fifo(std::filesystem::status(*path, error))) {
+            throw std::runtime_error(std::string(flag) + " " + *path +
+                                     " is a named pipe (FIFO): give a regular file (a FIFO would block the run until a reader opens it)");
+        }
+    }
+}
+
+/// Writes the run report as JSON; false (after saying why on stderr) when it could not be written.
+bool writeReport(const std::string& path, const nlohmann::ordered_json& json) {
+    std::ofstream report(path);
+    if (report) report << json.dump(2) << "\n";
+    report.close();
+    if (!report.fail()) return true;
+    std::cerr << "isochron-run: cannot write report " << path << ": " << std::strerror(errno) << "\n";
+    return false;
+}
 
 /// Whether `text` contains `word`, ignoring case.
 bool mentions(const std::string& text, const std::string& word) {
@@ -181,7 +244,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         }
         return 0;
     }
+    refuseNamedPipes(options);  // before anything opens them
     run::checkRunOutputPaths(options, graph);
+    // When a sink writes to standard output, it holds that sink's data only.
+    std::ostream& status = writesStandardOutput(graph) ? std::cerr : std::cout;
     // A run that can never end says so before it starts, not only under --check.
     if (!options.quiet) {
         for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
@@ -205,7 +271,13 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     // A node that fails is named at once (a sink on a full disk may fail long before the run ends);
     // the summary lists it again.
-    engine.setFailureListener([&rankTag](const std::string& failure) { std::cerr << "isochron-run: " << rankTag << "error: " << failure << std::endl; });
+    std::mutex failuresMutex;
+    std::vector<std::string> failuresSeen;  // for a report written while the engine does not return
+    engine.setFailureListener([&](const std::string& failure) {
+        std::cerr << "isochron-run: " << rankTag << "error: " << failure << std::endl;
+        const std::lock_guard lock(failuresMutex);
+        failuresSeen.push_back(failure);
+    });
     std::shared_ptr<SnapshotChannel> telemetry;
     std::ofstream telemetryFile;
     std::string telemetryError;  // the first write error, reported when the run ends
@@ -231,7 +303,37 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // Every way a user or the terminal ends a run stops it the same way: the report is written.
     // A closed standard output (a pipe into `head`) raises SIGPIPE on the next write.
     for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) std::signal(signal, onStopSignal);
+    const TimeNs startNs = wallClockNs();
     std::atomic<bool> done{false};
+    // A stop the engine does not honour in time (or a second signal): write the report of what is known
+    // and leave without waiting for the engine's threads, one of which is stuck in a node's call.
+    auto abandonRun = [&] {
+        const int signal = stopSignal.load();
+        std::cerr.tie(nullptr);  // flushing std::cout first would wait on the node stuck writing to it
+        const std::string stuck = describeUnreturnedPluginCalls();
+        std::cerr << "isochron-run: " << rankTag << "the run did not stop "
+                  << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
+                  << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")
+                  << "; leaving without it (figures are those at this moment)" << std::endl;
+        RunOutcome outcome;
+        outcome.stopped = true;
+        outcome.wallSeconds = static_cast<double>(wallClockNs() - startNs) / 1e9;
+        {
+            const std::lock_guard lock(failuresMutex);
+            outcome.failures = failuresSeen;
+        }
+        drainTelemetry();
+        const RunSummary summary = summarizeRun(engine, outcome);
+        if (!options.quiet) std::cerr << summary.toText() << std::flush;
+        bool written = true;
+        if (options.reportPath) {
+            nlohmann::ordered_json json = summary.toJson();
+            json["abandoned"] = stuck.empty() ? "a node's call did not return after the stop request" : stuck + " did not return after the stop request";
+            written = writeReport(*options.reportPath, json);
+        }
+        if (telemetryFile.is_open()) telemetryFile.flush();
+        std::_Exit(written ? 128 + signal : 1);
+    };
     std::thread watcher([&] {
         TimeNs stopSeenNs = 0;
         while (!done.load()) {
@@ -248,16 +350,17 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
                               << std::endl;
                     std::_Exit(128 + stopSignal.load());
                 }
+                if (rankTag.empty() && (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs)) abandonRun();
             }
             drainTelemetry();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
     if (!options.quiet) {
-        std::cout << rankTag << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
-                  << scheduler.name;
-        if (threads) std::cout << ", " << threads->partitions() << " partitions on threads";
-        std::cout << " (Ctrl-C to stop)" << std::endl;
+        status << rankTag << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
+               << scheduler.name;
+        if (threads) status << ", " << threads->partitions() << " partitions on threads";
+        status << " (Ctrl-C to stop)" << std::endl;
     }
     RunOutcome outcome = threads ? threads->run() : engine.run();
     done.store(true);
@@ -265,13 +368,12 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     drainTelemetry();
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
-        if (!rankTag.empty()) std::cout << rankTag << "partition " << scaleOut.rank() << "\n";
-        std::cout << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;
+        if (!rankTag.empty()) status << rankTag << "partition " << scaleOut.rank() << "\n";
+        status << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;
         std::cerr << summary.problemsText(warningsShown);
     }
     bool writeFailed = false;
     if (options.reportPath) {
-        std::ofstream report(*options.reportPath);
         nlohmann::ordered_json json = summary.toJson();
         if (scaleOut.ranks() > 1) {
             json["rank"] = scaleOut.rank();
@@ -282,12 +384,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
             json["partitions"] = threads->partitions();
             json["channels"] = threads->channelsJson();
         }
-        if (report) report << json.dump(2) << "\n";
-        report.close();
-        if (report.fail()) {
-            std::cerr << "isochron-run: cannot write report " << *options.reportPath << ": " << std::strerror(errno) << "\n";
-            writeFailed = true;
-        }
+        writeFailed = !writeReport(*options.reportPath, json);
     }
     if (!telemetryError.empty()) {
         std::cerr << "isochron-run: cannot write telemetry file " << *options.telemetryPath << ": " << telemetryError
@@ -361,6 +458,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     }
     if (options.graphPath.empty() || options.listOperators) return 0;  // with --list-operators the word is a filter, not a graph
     const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
+    if (!options.checkOnly) replaceClosedStandardOutput();
     try {
         return runGraphFile(options, registry, scaleOut);
     } catch (const GraphException& e) {

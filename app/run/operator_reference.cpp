@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace isochron::run {
 namespace {
 
-/// A range bound as short text ("0", "1e+06", "0.5").
+/// A range bound as short text ("0", "1e+06", "0.5"), in full when the short form would round it
+/// ("16777216", not "1.67772e+07").
 std::string bound(double value) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%g", value);
+    if (std::strtod(buffer, nullptr) != value) std::snprintf(buffer, sizeof buffer, "%.15g", value);
     return buffer;
 }
 

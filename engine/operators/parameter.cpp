@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,9 +11,10 @@
 namespace isochron {
 namespace {
 
+// Whole numbers up to 15 digits in full (a block limit of 16777216, not 1.67772e+07).
 std::string formatNumber(double v) {
     std::ostringstream out;
-    out << v;
+    out << std::setprecision(15) << v;
     return out.str();
 }
 

@@ -5,6 +5,7 @@
 // report, the exit status of a killed process).
 #pragma once
 
+#include <atomic>
 #include <string>
 
 namespace isochron {
@@ -17,6 +18,17 @@ struct PluginCallSite {
 
 class PluginCallScope;
 
+/// The plugin call one thread is in (null when none), readable from any thread: what a stop request
+/// that is not honoured names as the call that did not return. [any thread]
+struct PluginCallInProgress {
+    std::atomic<const PluginCallSite*> site{nullptr};
+    std::atomic<const char*> hook{nullptr};
+};
+
+/// This thread's entry in the table describeUnreturnedPluginCalls() reads; null when the table is
+/// full (the call is then not named). [engine thread]
+PluginCallInProgress* thisThreadsPluginCall() noexcept;
+
 /// The innermost plugin call of this thread (PluginCallScope keeps it). Initial-exec TLS: the
 /// signal handler must read it without the dynamic loader (the engine library is loaded with the
 /// program, never by dlopen), and marking a call is then two moves, inline.
@@ -25,10 +37,15 @@ extern constinit __attribute__((tls_model("initial-exec"))) thread_local const P
 /// Marks the calling thread as running `hook` of `site` while alive. [engine thread] [no allocation]
 class PluginCallScope {
 public:
-    PluginCallScope(const PluginCallSite& site, const char* hook) noexcept : site_(&site), hook_(hook), previous_(innermostPluginCall) {
+    PluginCallScope(const PluginCallSite& site, const char* hook) noexcept
+        : site_(&site), hook_(hook), previous_(innermostPluginCall), shown_(thisThreadsPluginCall()) {
         innermostPluginCall = this;
+        show(site_, hook_);
     }
-    ~PluginCallScope() { innermostPluginCall = previous_; }
+    ~PluginCallScope() {
+        innermostPluginCall = previous_;
+        show(previous_ ? previous_->site_ : nullptr, previous_ ? previous_->hook_ : nullptr);
+    }
     PluginCallScope(const PluginCallScope&) = delete;
     PluginCallScope& operator=(const PluginCallScope&) = delete;
 
@@ -36,8 +53,19 @@ private:
     const PluginCallSite* site_;
     const char* hook_;
     const PluginCallScope* previous_;
+    PluginCallInProgress* shown_;
+
+    void show(const PluginCallSite* site, const char* hook) noexcept {
+        if (!shown_) return;
+        shown_->hook.store(hook, std::memory_order_relaxed);
+        shown_->site.store(site, std::memory_order_release);
+    }
     friend void writeCrashNote(int signal) noexcept;
 };
+
+/// The plugin calls in progress on any thread, e.g. "node 'f' (plugin /p/x.so) in its process hook";
+/// "" when none. Read while those calls may return: a call that ends meanwhile may be named. [any thread]
+std::string describeUnreturnedPluginCalls();
 
 /// Install the handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT (once per process; the
 /// handlers that were there before still run afterwards). [any thread]

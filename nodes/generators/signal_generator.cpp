@@ -166,12 +166,13 @@ OperatorDescriptor signalGeneratorDescriptor() {
         ParamSpec{"end_frequency", ParamKind::Real, 8000.0, 0.0, {}, "Hz", "chirp frequency at the end of duration"},
         ParamSpec{"amplitude", ParamKind::Real, 0.5, 0.0, {}, "", "peak value (sine, chirp, clicks) or standard deviation (noise)", {}, true},
         ParamSpec{"duration", ParamKind::Real, 10.0, 0.0, {}, "s", "length of the signal; 0 = forever (not for chirps)"},
-        ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples", "samples per emitted segment"},
+        ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, 16777216.0, "samples", "samples per emitted segment (1 to 2^24)"},
         ParamSpec{"seed", ParamKind::Int, std::int64_t{1}, {}, {}, "", "noise: the same seed gives the same noise"},
         ParamSpec{"click_interval", ParamKind::Real, 0.5, 1e-6, {}, "s", "clicks: time between clicks"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
     d.endlessBecause = [](const ParamSet& params) { return params.getReal("duration") == 0 ? std::string("duration is 0") : std::string(); };
+    d.deriveParams = refuseUnusablePace;
     d.create = [] { return std::make_unique<SignalGenerator>(); };
     return d;
 }

@@ -182,6 +182,7 @@ OperatorDescriptor archiveSourceDescriptor() {
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
     d.create = [] { return std::make_unique<ArchiveSource>(); };
     d.deriveParams = [](ParamSet& params) {
+        refuseUnusablePace(params);
         const bool readChannels = params.getInt("channels") == 0, readType = params.getString("type") == "auto";
         if (!readChannels && !readType) return;
         try {

@@ -260,6 +260,7 @@ OperatorDescriptor audioFileSourceDescriptor() {
     d.create = [] { return std::make_unique<AudioFileSource>(); };
     d.endlessBecause = [](const ParamSet& params) { return params.getInt("loops") == 0 ? std::string("loops is 0") : std::string(); };
     d.deriveParams = [](ParamSet& params) {
+        refuseUnusablePace(params);
         if (params.getInt("channels") != 0) return;
         const std::string& path = params.getString("path");
         SF_INFO info{};

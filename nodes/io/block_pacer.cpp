@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "engine/runtime/engine.h"
 
@@ -9,12 +10,21 @@ namespace isochron {
 
 std::vector<ParamSpec> pacingParamSpecs() {
     return {
-        ParamSpec{"pace", ParamKind::Real, 0.0, 0.0, {}, "x real time",
-                  "speed: 0 = as fast as possible, 1 = real time, N = N times real time", {}, true},
+        ParamSpec{"pace", ParamKind::Real, 0.0, 0.0, 1e6, "x real time",
+                  "speed: 0 = as fast as possible, 1 = real time, N = N times real time (0, or 0.001 to 1e6)", {}, true},
         ParamSpec{"max_lag", ParamKind::Real, 2.0, 0.0, {}, "s", "paced: drop the overdue blocks once this far behind"},
         ParamSpec{"progress_interval", ParamKind::Int, std::int64_t{65536}, 1.0, {}, "samples",
                   "samples between progress promises"},
     };
+}
+
+void refuseUnusablePace(const ParamSet& params) {
+    const double pace = params.getReal("pace");
+    if (pace > 0 && pace < kSlowestPace) {
+        std::ostringstream text;
+        text << "pace " << pace << " is below 0.001 times real time (a second of signal would take " << 1 / pace << " s): ";
+        throw ParameterError("pace", text.str() + "give 0 (as fast as possible) or 0.001 to 1e6");
+    }
 }
 
 BlockPacerSettings pacingSettingsFrom(const ParamSet& params) {

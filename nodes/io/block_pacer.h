@@ -41,6 +41,11 @@ struct BlockPacerSettings {
 
 /// The parameters every paced source declares: pace (live), max_lag and progress_interval.
 std::vector<ParamSpec> pacingParamSpecs();
+/// The slowest pace that is not 0 (as fast as possible): at 1e-9 a second of signal takes 30 years.
+constexpr double kSlowestPace = 1e-3;
+/// Throws ParameterError for a pace of its params between 0 and kSlowestPace, which the parameter's
+/// range (0 to 1e6) cannot refuse by itself; for a source's deriveParams. [setup thread]
+void refuseUnusablePace(const ParamSet& params);
 /// Settings with pace, max lag and progress interval read from those parameters; the caller sets
 /// the rate, block, cycle and total lengths.
 BlockPacerSettings pacingSettingsFrom(const ParamSet& params);

@@ -105,7 +105,7 @@ private:
             }
             std::fputc('\n', out_);
             if (flushEachRow_) std::fflush(out_);
-            if (std::ferror(out_)) throw OperatorError("writing '" + path_ + "' failed: " + std::strerror(errno));
+            if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorError(problem);
         }
     }
 

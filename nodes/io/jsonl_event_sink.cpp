@@ -125,7 +125,7 @@ protected:
         else for (const std::string& field : fields_) writeField(line, item, field);
         line.end();
         if (flushEachLine_) std::fflush(out_);
-        if (std::ferror(out_)) throw OperatorError("writing '" + path_ + "' failed: " + std::strerror(errno));
+        if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorError(problem);
     }
 
     void onFinish() override {

@@ -28,8 +28,20 @@ void TextOutput::open(const std::string& path) {
     out_ = file_.get();
 }
 
+std::string TextOutput::writeError() {
+    if (!std::ferror(out_)) return {};
+    if (out_ == stdout && errno == EPIPE) {
+        std::clearerr(out_);
+        return {};
+    }
+    return "writing '" + path_ + "' failed: " + std::strerror(errno);
+}
+
 std::string TextOutput::close() {
-    if (out_ == stdout) std::fflush(stdout);
+    if (out_ == stdout) {
+        std::fflush(stdout);
+        return writeError();
+    }
     if (!file_) return {};
     if (std::fclose(file_.release()) != 0) return "closing '" + path_ + "' failed: " + std::strerror(errno);
     return {};

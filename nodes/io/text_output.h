@@ -1,5 +1,8 @@
 // TextOutput: the file (or standard output) a text sink writes lines to, with a large stdio buffer,
 // closed exactly once with a message on failure. Shared by io.jsonl_event_sink and io.csv_sink.
+// Standard output whose reader went away (a pipe into `head`) is not a failure of the sink: the
+// write raised SIGPIPE, which is how the program learns of it (isochron-run stops the run, exit 141),
+// and what is written after it is dropped.
 #pragma once
 
 #include <cstdio>
@@ -17,6 +20,9 @@ public:
     void open(const std::string& path);
     /// The stream to write to (valid after open()). [no allocation]
     std::FILE* stream() const { return out_; }
+    /// What went wrong writing so far ("writing 'x' failed: reason"), or "" (also when standard
+    /// output's reader is gone, see above). [no allocation unless failed]
+    std::string writeError();
     /// Flush and close (standard output is only flushed); returns what went wrong, or "". Idempotent.
     std::string close();
     const std::string& path() const { return path_; }

@@ -112,6 +112,7 @@ OperatorDescriptor tupleSourceDescriptor() {
         if (spec.name == "progress_interval") spec.unit = "items";
         d.params.push_back(std::move(spec));
     }
+    d.deriveParams = refuseUnusablePace;
     d.create = [] { return std::make_unique<TupleSource>(); };
     d.endlessBecause = [](const ParamSet& params) { return params.getInt("count") == 0 ? std::string("count is 0") : std::string(); };
     return d;

@@ -4,6 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +40,34 @@ std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const
     const auto path = folder / (faultyType + ".isograph.json");
     std::ofstream(path) << graph.dump(2);
     return path;
+}
+
+// isochron-run with `arguments` in a child process (no per-user plugins), its standard output and
+// error into the file `outputPath`; the caller signals it and waits for it.
+pid_t startRunner(const std::vector<std::string>& arguments, const std::filesystem::path& outputPath) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        alarm(120);  // a run that cannot be stopped ends the test instead of stalling it
+        const int out = ::open(outputPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (out < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(out, STDERR_FILENO) < 0) _exit(127);
+        setenv("XDG_DATA_HOME", "/nonexistent-isochron-test", 1);
+        std::vector<char*> argv{const_cast<char*>(ISOCHRON_RUN_BINARY)};
+        for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(ISOCHRON_RUN_BINARY, argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+// Whether the main thread of process `pid` (the engine's, under the df scheduler) sleeps: the kernel
+// wait channel of nanosleep. The runner's other threads sleep too, so only that one is looked at.
+bool mainThreadSleeps(pid_t pid) {
+    std::ifstream wchan("/proc/" + std::to_string(pid) + "/wchan");
+    std::string channel;
+    wchan >> channel;
+    return channel.find("nanosleep") != std::string::npos;
 }
 
 nlohmann::json readJson(const std::filesystem::path& path) {
@@ -127,4 +161,29 @@ TEST_CASE("isochron-run loads --plugin files and discovered plugins, and lists t
     const Result refused = runRunner("--plugin " + fixturePlugin("refused_symbol").string() + " --list-operators");
     CHECK(refused.status == 1);
     CHECK_THAT(refused.output, Contains("refused_symbol.so: cannot be loaded") && Contains("undefined symbol"));
+}
+
+TEST_CASE("an in-process plugin that hangs: a second Ctrl-C ends the run at once, with the report naming the node", "[plugins][faults]") {
+    // The hung call kept the runner waiting for good: SIGINT (twice), SIGTERM and SIGHUP were ignored
+    // and no report was written.
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder folder("hang-in-process");
+    const auto report = folder.path() / "report.json", output = folder.path() / "output.txt";
+    const pid_t pid = startRunner({writeFaultGraph(folder.path(), "faults.hang").string(), "--plugin", faults, "--scheduler", "df", "--report", report.string()}, output);
+    while (!mainThreadSleeps(pid)) usleep(1000);  // the plugin's hang; polls a state, ended by the child's alarm at worst
+    REQUIRE(kill(pid, SIGINT) == 0);
+    REQUIRE(kill(pid, SIGINT) == 0);
+    int raw = 0;
+    REQUIRE(waitpid(pid, &raw, 0) == pid);
+    std::ifstream in(output);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    REQUIRE(WIFEXITED(raw));
+    CHECK(WEXITSTATUS(raw) == 128 + SIGINT);
+    CHECK_THAT(text, Contains("node 'faulty' (plugin " + faults + ") in its process hook has not returned"));
+    const nlohmann::json json = readJson(report);
+    CHECK(json["stopped"] == true);
+    CHECK(json["completed"] == false);
+    CHECK_THAT(json["abandoned"].get<std::string>(), Contains("node 'faulty'"));
+    CHECK(json["nodes"]["faulty"]["items_in"] >= 3);
 }

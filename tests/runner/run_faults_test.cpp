@@ -71,14 +71,15 @@ void writeWav(const fs::path& path, int frames) {
     sf_close(file);
 }
 
-// A child isochron-run: standard output to `stdoutFd`, standard error to the file `stderrPath`.
+// A child isochron-run: standard output to `stdoutFd` (closed when -1), standard error to the file `stderrPath`.
 pid_t startRun(const std::vector<std::string>& arguments, int stdoutFd, const fs::path& stderrPath) {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
         alarm(120);  // a run that hangs (a sink blocked on a pipe) ends the test instead of stalling it
         const int err = ::open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (err < 0 || dup2(stdoutFd, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(127);
+        if (stdoutFd < 0) ::close(STDOUT_FILENO);
+        if (err < 0 || (stdoutFd >= 0 && dup2(stdoutFd, STDOUT_FILENO) < 0) || dup2(err, STDERR_FILENO) < 0) _exit(127);
         std::vector<char*> argv{const_cast<char*>(ISOCHRON_RUN_BINARY)};
         for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
         argv.push_back(nullptr);
@@ -264,6 +265,122 @@ TEST_CASE("a closed standard output ends the run like Ctrl-C, and the report is 
     CHECK(json["stopped"] == true);
     fs::remove(report);
     fs::remove(err);
+    fs::remove(graph);
+}
+
+// A graph file: an endless unpaced generator's levels into a JSON lines sink writing to standard output.
+fs::path writeStdoutGraph(const std::string& name) {
+    const fs::path path = tempPath(name + ".isograph.json");
+    std::ofstream(path) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0, "block": 64}},
+      {"id": "m", "type": "level.rms_meter"},
+      {"id": "out", "type": "io.jsonl_event_sink", "params": {"path": "-"}}],
+      "edges": [{"from": "gen.out", "to": "m.in"}, {"from": "m.level", "to": "out.in"}]})";
+    return path;
+}
+
+// Whether a thread of process `pid` waits in a write to a full pipe (its kernel wait channel).
+bool blockedInPipeWrite(pid_t pid) {
+    for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+        if (readText(task.path() / "wchan").find("pipe_write") != std::string::npos) return true;
+    }
+    return false;
+}
+
+TEST_CASE("a sink writing to standard output into a pipe nobody reads: the reader gone ends the run with 141", "[runner][faults]") {
+    // The sink failed with "Broken pipe" (exit 2), although --help promises 141 for a closed standard output.
+    const fs::path graph = writeStdoutGraph("stdout-closed");
+    const fs::path report = tempPath("stdout-closed-report.json"), err = tempPath("stdout-closed-stderr");
+    fs::remove(report);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    ::close(fds[0]);
+    const pid_t pid = startRun({graph.string(), "--quiet", "--report", report.string()}, fds[1], err);  // the sink writes first
+    ::close(fds[1]);
+    CHECK(waitFor(pid) == 128 + SIGPIPE);
+    INFO(readText(err));
+    CHECK(readText(err).find("error") == std::string::npos);
+    CHECK(nlohmann::json::parse(readText(report))["stopped"] == true);
+    for (const fs::path& path : {report, err, graph}) fs::remove(path);
+}
+
+TEST_CASE("a closed standard output (>&-) ends the run like a closed pipe, and the report is written", "[runner][faults]") {
+    // The writes failed with "Bad file descriptor" and the run went on to its end.
+    const fs::path graph = writeStdoutGraph("stdout-fd-closed");
+    const fs::path report = tempPath("stdout-fd-closed-report.json"), err = tempPath("stdout-fd-closed-stderr");
+    fs::remove(report);
+    CHECK(waitFor(startRun({graph.string(), "--quiet", "--report", report.string()}, -1, err)) == 128 + SIGPIPE);
+    const nlohmann::json json = nlohmann::json::parse(readText(report));
+    CHECK(json["stopped"] == true);
+    CHECK(json["completed"] == false);
+    for (const fs::path& path : {report, err, graph}) fs::remove(path);
+}
+
+TEST_CASE("a sink blocked writing to a stalled standard output does not make the run unstoppable", "[runner][faults]") {
+    // The runner waited for the blocked write forever: SIGTERM, SIGINT and SIGHUP were ignored, and no
+    // report was written. Now it leaves after the grace period with the report of what it knows.
+    const fs::path graph = writeStdoutGraph("stdout-stalled");
+    const fs::path report = tempPath("stdout-stalled-report.json"), err = tempPath("stdout-stalled-stderr");
+    fs::remove(report);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);  // never read
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
+    ::close(fds[1]);
+    while (!blockedInPipeWrite(pid)) usleep(1000);  // polls a state, ended by the child's alarm at worst
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    CHECK(waitFor(pid) == 128 + SIGTERM);
+    ::close(fds[0]);
+    const std::string errors = readText(err);
+    INFO(errors);
+    CHECK(errors.find("the run did not stop within") != std::string::npos);
+    const nlohmann::json json = nlohmann::json::parse(readText(report));
+    CHECK(json["stopped"] == true);
+    CHECK(json.contains("abandoned"));
+    CHECK(json["outputs"]["out"]["items"].get<std::uint64_t>() > 0);
+    for (const fs::path& path : {report, err, graph}) fs::remove(path);
+}
+
+TEST_CASE("--report and --telemetry refuse a named pipe before the run, without opening it", "[runner][faults]") {
+    // The check before the run opened and closed the FIFO (its reader got EOF), and the final write
+    // then blocked in open() for good.
+    const fs::path graph = writeGraph("fifo-report", 0.5, "/dev/null");
+    const fs::path fifo = tempPath("report-fifo");
+    fs::remove(fifo);
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    for (const char* flag : {"--report", "--telemetry"}) {
+        Finished r = run({graph.string(), flag, fifo.string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find(std::string(flag) + " " + fifo.string() + " is a named pipe (FIFO)") != std::string::npos);
+    }
+    // Nothing opened it: a reader that opens it without waiting finds no writer.
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    REQUIRE(reader >= 0);
+    char c = 0;
+    CHECK(::read(reader, &c, 1) == 0);
+    ::close(reader);
+    fs::remove(fifo);
+    fs::remove(graph);
+}
+
+TEST_CASE("when a sink writes to standard output, the runner's own lines go to standard error", "[runner][faults]") {
+    // "running ..." and the summary table ended up inside the sink's data (a WAV file, JSON lines).
+    const fs::path graph = tempPath("stdout-only-data.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400}},
+      {"id": "m", "type": "level.rms_meter"},
+      {"id": "out", "type": "io.jsonl_event_sink", "params": {"path": "-"}}],
+      "edges": [{"from": "gen.out", "to": "m.in"}, {"from": "m.level", "to": "out.in"}]})";
+    Finished r = run({graph.string()});
+    CHECK(r.status == 0);
+    CHECK(r.err.find("running") != std::string::npos);
+    CHECK(r.err.find("completed") != std::string::npos);
+    std::istringstream lines(r.out);
+    int count = 0;
+    for (std::string line; std::getline(lines, line); ++count) {
+        INFO(line);
+        CHECK(nlohmann::json::accept(line));
+    }
+    CHECK(count > 0);
     fs::remove(graph);
 }
 
@@ -483,4 +600,23 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
         fs::remove(err);
         fs::remove(graph);
     }
+}
+
+TEST_CASE("--check refuses a generator block too large to allocate and a pace too slow ever to finish", "[runner][faults]") {
+    // block=2^40 passed validation and failed in the run with "std::bad_alloc (in produce)"; pace=1e-9
+    // ran for ever, and 1e-300 ran unpaced.
+    const fs::path graph = writeGraph("generator-limits", 0.5, "/dev/null");
+    Finished block = run({graph.string(), "--check", "--set", "gen.block=1099511627776"});
+    CHECK(block.status == 1);
+    CHECK(block.err.find("above the maximum 16777216") != std::string::npos);
+    CHECK(run({graph.string(), "--check", "--set", "gen.block=16777216"}).status == 0);
+    for (const char* pace : {"1e-9", "1e-300"}) {
+        Finished slow = run({graph.string(), "--check", "--set", std::string("gen.pace=") + pace});
+        INFO(slow.err);
+        CHECK(slow.status == 1);
+        CHECK(slow.err.find("is below 0.001 times real time") != std::string::npos);
+    }
+    CHECK(run({graph.string(), "--check", "--set", "gen.pace=0.001"}).status == 0);
+    CHECK(run({graph.string(), "--check", "--set", "gen.pace=0"}).status == 0);
+    fs::remove(graph);
 }
