@@ -8,17 +8,10 @@
 #include <system_error>
 #include <vector>
 
+#include "nodes/io/output_path.h"
+
 namespace isochron::run {
 namespace {
-
-// Whether two paths name the same file (existing files by identity, others by their normal form).
-bool sameFile(const std::string& a, const std::string& b) {
-    std::error_code error, errorA, errorB;
-    if (std::filesystem::equivalent(a, b, error)) return true;
-    const std::filesystem::path normalA = std::filesystem::weakly_canonical(a, errorA);
-    const std::filesystem::path normalB = std::filesystem::weakly_canonical(b, errorB);
-    return !errorA && !errorB && normalA == normalB;
-}
 
 // A file named by a node's path parameter. A node without outputs (a sink) writes its files; the
 // others read theirs (sources, array geometries).

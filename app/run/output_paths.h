@@ -1,7 +1,8 @@
 // The files a run would write, checked before anything runs (a run may take an hour): the report and
 // the telemetry file against the graph file, each other and every file a node reads or writes, and
 // each sink's file against the graph file and the other sinks'. Paths name the same file when they
-// are one existing file (by identity: links, "./x") or have the same normal form.
+// are one existing file (by identity: links, "./x") or lead, through their symlinks, to the same
+// normal form (sameFile, nodes/io/output_path.h).
 #pragma once
 
 #include "app/run/command_line.h"
