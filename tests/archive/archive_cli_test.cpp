@@ -314,3 +314,13 @@ TEST_CASE("isochron-archive refuses a FIFO as --output, says what a non-file arc
     CHECK(twice.status == 1);
     CHECK_THAT(twice.output, Catch::Contains("--from given twice (1 and 0.5)"));
 }
+
+TEST_CASE("an archive opened to record into a named pipe or a device is refused at once, saying what the path is", "[archive]") {
+    const Folder folder;
+    const std::string pipe = folder.file("pipe");
+    REQUIRE(mkfifo(pipe.c_str(), 0600) == 0);
+    // Recording into the pipe failed late, in the run, with SQLite's "disk I/O error".
+    CHECK_THROWS_WITH(ArchiveStore(pipe, ArchiveAccess::Record), Catch::Contains("'" + pipe + "' is a named pipe (FIFO), not an archive file"));
+    CHECK_THROWS_WITH(ArchiveStore("/dev/null", ArchiveAccess::Record), Catch::Contains("'/dev/null' is a device, not an archive file"));
+    CHECK_THROWS_WITH(ArchiveStore(folder.path.string(), ArchiveAccess::Record), Catch::Contains("is a folder, not an archive file"));
+}
