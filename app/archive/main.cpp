@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -20,6 +22,8 @@
 
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_time.h"
+#include "engine/files/file_kind.h"
+#include "nodes/io/output_path.h"
 
 using namespace isochron;
 
@@ -70,6 +74,7 @@ Options parseOptions(int argc, char** argv, const std::vector<std::string>& allo
         if (arg.rfind("--", 0) == 0) {
             if (std::find(allowed.begin(), allowed.end(), arg) == allowed.end()) throw UsageError("unknown option " + arg + " for " + argv[1]);
             if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+            if (options.named.count(arg)) throw UsageError(arg + " given twice (" + options.named[arg] + " and " + argv[i + 1] + "): give it once");
             options.named[arg] = argv[++i];
         } else {
             options.positional.push_back(arg);
@@ -231,7 +236,42 @@ int exportJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::in
     return 0;
 }
 
-int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, bool flac, const std::string& output) {
+/// The file an export writes, checked before anything is written: never the archive itself (through a
+/// link or not), nor a pipe nobody may read. A regular file (or a new one) is written as
+/// `<file>.partial` and renamed when complete, so a failed export leaves the old file whole; a
+/// device is written in place; a symlink is written through to the file it names.
+struct ExportTarget {
+    std::string path;     // the file the export ends up in ("-": standard output)
+    std::string writing;  // the file written meanwhile
+    bool renameWhenDone = false;
+};
+
+ExportTarget exportTarget(const std::string& output, const std::string& archive) {
+    if (output == "-") return {output, output};
+    refuseBlockingOutput(output, "--output");
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        if (!sameFile(output, archive + suffix)) continue;
+        throw UsageError("--output '" + output + "' is the archive '" + archive + "'" + (*suffix ? std::string(" (its file ") + suffix + ")" : "") +
+                         " itself: the export would destroy the recording; give another file");
+    }
+    const std::string target = followSymlinks(output);
+    const std::string kind = nonRegularFileKind(target);
+    if (kind == "a folder") throw UsageError("--output '" + output + "' is a folder: give a file in it");
+    if (!kind.empty()) return {target, target};
+    return {target, target + ".partial", true};
+}
+
+/// Moves a complete export into place. [main thread]
+void finishExport(const ExportTarget& target) {
+    if (!target.renameWhenDone) return;
+    if (std::rename(target.writing.c_str(), target.path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        std::remove(target.writing.c_str());
+        throw UsageError("cannot rename '" + target.writing + "' to '" + target.path + "': " + reason);
+    }
+}
+
+int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, bool flac, const ExportTarget& target) {
     if (info.kind != ArchivedStreamInfo::Kind::Signal) throw UsageError("stream '" + info.name + "' holds items: export it as jsonl");
     if (info.rateHz != std::round(info.rateHz) || info.rateHz > 1e9) {
         throw UsageError("stream '" + info.name + "' has a sample rate of " + std::to_string(info.rateHz) + " Hz, which a sound file cannot state");
@@ -250,8 +290,8 @@ int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_
     format.samplerate = static_cast<int>(info.rateHz);
     format.channels = info.channels;
     format.format = flac ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_24) : (SF_FORMAT_WAV | SF_FORMAT_FLOAT);
-    SNDFILE* file = sf_open(output.c_str(), SFM_WRITE, &format);
-    if (!file) throw UsageError("cannot write '" + output + "': " + sf_strerror(nullptr));
+    SNDFILE* file = sf_open(target.writing.c_str(), SFM_WRITE, &format);
+    if (!file) throw UsageError("cannot write '" + target.writing + "': " + sf_strerror(nullptr));
     sf_command(file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
     const std::size_t frames = static_cast<std::size_t>(h - l);
     std::vector<float> interleaved(frames * channels.size());
@@ -260,8 +300,9 @@ int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_
     }
     const sf_count_t written = sf_writef_float(file, interleaved.data(), static_cast<sf_count_t>(frames));
     const std::string problem = written == static_cast<sf_count_t>(frames) ? std::string() : sf_strerror(file);
-    if (sf_close(file) != 0 || !problem.empty()) throw UsageError("cannot write '" + output + "': " + problem);
-    std::fprintf(stderr, "wrote %s: %zu frames x %d channel(s) at %g Hz, %s to %s\n", output.c_str(), frames, info.channels, info.rateHz,
+    if (sf_close(file) != 0 || !problem.empty()) throw UsageError("cannot write '" + target.writing + "': " + problem);
+    finishExport(target);
+    std::fprintf(stderr, "wrote %s: %zu frames x %d channel(s) at %g Hz, %s to %s\n", target.path.c_str(), frames, info.channels, info.rateHz,
                  when(info, l).c_str(), when(info, h).c_str());
     if (flac) {
         const auto beyond = std::count_if(interleaved.begin(), interleaved.end(), [](float x) { return !(std::abs(x) <= 1.0f); });
@@ -278,15 +319,22 @@ int exportInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Op
     const std::optional<std::string> output = options.get("--output");
     if (!format || (*format != "wav" && *format != "flac" && *format != "jsonl")) throw UsageError("export needs --format wav, flac or jsonl");
     if (!output) throw UsageError("export needs --output FILE");
+    const ExportTarget target = exportTarget(*output, store.path());
     const auto [l, h] = interval(store, info, options);
-    if (*format != "jsonl") return exportSound(store, info, l, h, *format == "flac", *output);
-    if (*output == "-") return exportJsonLines(store, info, l, h, std::cout);
-    std::ofstream file(*output);
-    if (!file) throw UsageError("cannot write '" + *output + "'");
-    exportJsonLines(store, info, l, h, file);
-    file.close();
-    if (!file) throw UsageError("cannot write '" + *output + "'");
-    return 0;
+    try {
+        if (*format != "jsonl") return exportSound(store, info, l, h, *format == "flac", target);
+        if (*output == "-") return exportJsonLines(store, info, l, h, std::cout);
+        std::ofstream file(target.writing);
+        if (!file) throw UsageError("cannot write '" + target.writing + "': " + std::strerror(errno));
+        exportJsonLines(store, info, l, h, file);
+        file.close();
+        if (!file) throw UsageError("cannot write '" + target.writing + "'");
+        finishExport(target);
+        return 0;
+    } catch (...) {
+        if (target.renameWhenDone) std::remove(target.writing.c_str());
+        throw;
+    }
 }
 
 int pruneStream(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {

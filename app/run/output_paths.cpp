@@ -8,17 +8,10 @@
 #include <system_error>
 #include <vector>
 
+#include "nodes/io/output_path.h"
+
 namespace isochron::run {
 namespace {
-
-// Whether two paths name the same file (existing files by identity, others by their normal form).
-bool sameFile(const std::string& a, const std::string& b) {
-    std::error_code error, errorA, errorB;
-    if (std::filesystem::equivalent(a, b, error)) return true;
-    const std::filesystem::path normalA = std::filesystem::weakly_canonical(a, errorA);
-    const std::filesystem::path normalB = std::filesystem::weakly_canonical(b, errorB);
-    return !errorA && !errorB && normalA == normalB;
-}
 
 // A file named by a node's path parameter. A node without outputs (a sink) writes its files; the
 // others read theirs (sources, array geometries).
@@ -27,7 +20,7 @@ struct NodeFile {
     std::string param;
     std::string path;
     bool written = false;
-    bool shared = false;  // an archive: several sinks may record into one
+    bool archive = false;  // an archive: several sinks may record into one, and sources read it meanwhile
 
     std::string describe() const { return "node '" + node + "' " + (written ? "writes" : "reads") + " (parameter '" + param + "')"; }
 };
@@ -39,8 +32,9 @@ std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
             if (spec.kind != ParamKind::Path) continue;
             const std::string& path = node.params.getString(spec.name);
             if (path.empty() || path == "-" || path.starts_with("{")) continue;  // none, standard output, inline JSON
-            const bool written = node.outputs.empty() || node.descriptor->typeName == "io.archive_sink";
-            files.push_back({node.id, spec.name, path, written, node.descriptor->typeName == "io.archive_sink"});
+            const std::string& type = node.descriptor->typeName;
+            const bool written = node.outputs.empty() || type == "io.archive_sink";
+            files.push_back({node.id, spec.name, path, written, type == "io.archive_sink" || type == "io.archive_source"});
         }
     }
     return files;
@@ -55,10 +49,16 @@ void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphP
         if (sameFile(files[i].path, graphPath)) {
             throw std::runtime_error(files[i].describe() + " " + files[i].path + ", the graph file itself: it would be overwritten");
         }
-        for (std::size_t j = i + 1; j < files.size(); ++j) {
-            if (!files[j].written || (files[i].shared && files[j].shared) || !sameFile(files[i].path, files[j].path)) continue;
-            throw std::runtime_error(files[i].describe() + " " + files[i].path + " and " + files[j].describe() + " " + files[j].path +
-                                     ": one file, each would clobber the other");
+        for (std::size_t j = 0; j < files.size(); ++j) {
+            // Each pair of writers once; a reader against every writer.
+            if (j == i || (files[j].written && j < i) || (files[i].archive && files[j].archive) || !sameFile(files[i].path, files[j].path)) continue;
+            if (files[j].written) {
+                throw std::runtime_error(files[i].describe() + " " + files[i].path + " and " + files[j].describe() + " " + files[j].path +
+                                         ": one file, each would clobber the other");
+            }
+            // The sink's file replaced the input at the end of the run (exit 0): an archive became a WAV.
+            throw std::runtime_error(files[i].describe() + " " + files[i].path + ", the file " + files[j].describe() + " " + files[j].path +
+                                     ": the input would be overwritten; write to another file");
         }
     }
 }

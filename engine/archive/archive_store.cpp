@@ -1,6 +1,7 @@
 #include "engine/archive/archive_store.h"
 #include "engine/archive/flac_batch.h"
 #include "engine/archive/flac_piece.h"
+#include "engine/files/file_kind.h"
 
 #include <sqlite3.h>
 
@@ -173,6 +174,11 @@ struct ArchiveStore::Connection {
 ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     : path_(path), db_(std::make_unique<Connection>()), flac_(std::make_unique<FlacBatch>()) {
     if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
+    // A FIFO, a device or a folder is no archive, to read or to record into (SQLite failed late with
+    // "disk I/O error").
+    if (const std::string kind = nonRegularFileKind(path); !kind.empty()) {
+        throw ArchiveError("'" + path + "' is " + kind + ", not an archive file (an archive is a regular file)");
+    }
     if (access == ArchiveAccess::Read && !std::filesystem::is_regular_file(path)) throw ArchiveError("no archive file '" + path + "'");
     const int create = access == ArchiveAccess::Record ? SQLITE_OPEN_CREATE : 0;
     const int opened = sqlite3_open_v2(path.c_str(), &db_->db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nullptr);

@@ -1,11 +1,17 @@
 #include "engine/plugins/plugin_library.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <fstream>
+#include <optional>
 #include <system_error>
+
+#include "engine/files/file_kind.h"
 
 #include "engine/plugins/abi_descriptor.h"
 #include "engine/plugins/abi_operator.h"
@@ -44,6 +50,44 @@ std::filesystem::path privateCopyOf(const std::filesystem::path& file) {
     return copy;
 }
 
+// The bytes an ELF file's program headers (the table itself, and every segment's file range) reach
+// to, or nullopt when `in` does not start with a whole ELF header of this class.
+template <typename Header, typename ProgramHeader>
+std::optional<std::uint64_t> elfBytesNeeded(std::ifstream& in) {
+    Header header{};
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(&header), sizeof header)) return std::nullopt;
+    std::uint64_t needed = static_cast<std::uint64_t>(header.e_phoff) + static_cast<std::uint64_t>(header.e_phnum) * sizeof(ProgramHeader);
+    for (std::uint16_t i = 0; i < header.e_phnum; ++i) {
+        ProgramHeader program{};
+        in.seekg(static_cast<std::streamoff>(header.e_phoff + i * sizeof(ProgramHeader)));
+        if (!in.read(reinterpret_cast<char*>(&program), sizeof program)) return needed;
+        needed = std::max<std::uint64_t>(needed, static_cast<std::uint64_t>(program.p_offset) + program.p_filesz);
+    }
+    return needed;
+}
+
+// Refuses a plugin binary that is not a regular file, or an ELF file shorter than its own program
+// headers say (a copy still in progress, a cut download): the loader maps those ranges, and touching
+// a page past the end of the file raised SIGBUS in every run that looked at the plugin folder. A
+// file that is not ELF at all is left to dlopen, which says so.
+void refuseTruncatedBinary(const std::filesystem::path& file) {
+    std::error_code error;
+    if (const std::string kind = nonRegularFileKind(file); !kind.empty()) throw PluginError(file, "is " + kind + ", not a plugin binary");
+    if (!std::filesystem::is_regular_file(file, error)) throw PluginError(file, "no such file");
+    const std::uint64_t size = std::filesystem::file_size(file, error);
+    std::ifstream in(file, std::ios::binary);
+    unsigned char ident[EI_NIDENT] = {};
+    if (error || !in.read(reinterpret_cast<char*>(ident), EI_NIDENT) || std::memcmp(ident, ELFMAG, SELFMAG) != 0) return;
+    const std::optional<std::uint64_t> needed = ident[EI_CLASS] == ELFCLASS64 ? elfBytesNeeded<Elf64_Ehdr, Elf64_Phdr>(in)
+                                                : ident[EI_CLASS] == ELFCLASS32 ? elfBytesNeeded<Elf32_Ehdr, Elf32_Phdr>(in)
+                                                                                : std::nullopt;
+    if (needed && *needed > size) {
+        throw PluginError(file, "is cut short: its ELF program headers reach byte " + std::to_string(*needed) + " but the file holds " +
+                                    std::to_string(size) + " bytes (a copy still in progress, or a truncated file?): not loaded");
+    }
+}
+
 }  // namespace
 
 std::string abiRefusal(std::uint32_t pluginAbi) {
@@ -55,7 +99,7 @@ std::string abiRefusal(std::uint32_t pluginAbi) {
 
 std::unique_ptr<PluginLibrary> PluginLibrary::open(const std::filesystem::path& file) {
     std::error_code error;
-    if (!std::filesystem::is_regular_file(file, error)) throw PluginError(file, "no such file");
+    refuseTruncatedBinary(file);
     const std::filesystem::path copy = privateCopyOf(file);
     const std::filesystem::path loaded = copy.empty() ? file : copy;
     dlerror();

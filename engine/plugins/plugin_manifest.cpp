@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include "engine/files/file_kind.h"
 #include "engine/plugins/descriptor_json.h"
 #include "engine/plugins/json_fields.h"
 #include "engine/plugins/plugin_error.h"
@@ -50,6 +51,11 @@ PluginManifest pluginManifestFromJson(const nlohmann::json& json) {
 
 PluginManifest readPluginManifest(const std::filesystem::path& library) {
     const std::filesystem::path path = manifestPathFor(library);
+    // Checked before opening: opening a named pipe waits for a writer (every run hung), and reading
+    // a folder or a device threw past every caller or never ended.
+    if (const std::string kind = nonRegularFileKind(path); !kind.empty()) {
+        throw PluginError(library, "its manifest " + path.string() + " is " + kind + ", not a file");
+    }
     std::ifstream in(path);
     if (!in) throw PluginError(library, "no manifest (expected " + path.string() + "; isochron_add_plugin() generates it when the plugin builds)");
     nlohmann::json json;
@@ -57,6 +63,8 @@ PluginManifest readPluginManifest(const std::filesystem::path& library) {
         json = nlohmann::json::parse(in);
     } catch (const nlohmann::json::exception& e) {
         throw PluginError(library, "manifest " + path.filename().string() + " is not valid JSON: " + e.what());
+    } catch (const std::exception& e) {
+        throw PluginError(library, "cannot read its manifest " + path.string() + ": " + e.what());
     }
     try {
         return pluginManifestFromJson(json);

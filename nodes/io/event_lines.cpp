@@ -1,6 +1,8 @@
 #include "nodes/io/event_lines.h"
 
+#include <array>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -19,10 +21,38 @@ double requiredNumber(const nlohmann::ordered_json& object, const char* key, std
     if (!it->is_number()) fail(source, line, std::string("\"") + key + "\" is not a number");
     const double value = it->get<double>();
     if (!std::isfinite(value)) fail(source, line, std::string("\"") + key + "\" is not finite");
+    // Beyond this the time wrapped silently (1e300 s came out as -1.9e14 s).
+    if (std::abs(value) > kMaxEventSeconds) {
+        std::ostringstream text;
+        text << "\"" << key << "\" is " << value << " s, beyond the +-9.2e9 s (about 290 years) the engine's times hold";
+        fail(source, line, text.str());
+    }
     return value;
 }
 
 }  // namespace
+
+std::string readEventText(std::istream& in, std::string_view source, std::size_t maxLineBytes) {
+    auto refuse = [&](int lineNumber) {
+        const std::string limit = maxLineBytes % (1 << 20) == 0 ? std::to_string(maxLineBytes >> 20) + " MiB" : std::to_string(maxLineBytes) + " bytes";
+        fail(source, lineNumber, "longer than " + limit + " without a line break: not an event line (is this an event file?)");
+    };
+    std::string text;
+    std::array<char, 64 * 1024> chunk{};
+    std::size_t lineStart = 0;
+    int lineNumber = 1;
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+        const std::size_t from = text.size();
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+        for (std::size_t newline = text.find('\n', from); newline != std::string::npos; newline = text.find('\n', newline + 1)) {
+            if (newline - lineStart > maxLineBytes) refuse(lineNumber);
+            lineStart = newline + 1;
+            ++lineNumber;
+        }
+        if (text.size() - lineStart > maxLineBytes) refuse(lineNumber);
+    }
+    return text;
+}
 
 std::vector<EventLine> parseEventLines(std::string_view text, std::string_view source, int maxAttributes) {
     std::vector<EventLine> events;

@@ -1,6 +1,7 @@
 // Reading event JSON lines (the format io.jsonl_event_sink writes) back into events.
 #pragma once
 
+#include <istream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,8 +19,19 @@ struct EventLine {
     std::vector<std::pair<std::string, double>> attributes;
 };
 
+/// Longest line an event file may hold: an event line is short, so a longer one is not an event
+/// file (a device such as /dev/zero never ends its first line; reading it filled memory).
+inline constexpr std::size_t kMaxEventLineBytes = 1 << 20;
+
+/// Latest time (s, either sign) an event may start or end: the engine's times are int64 nanoseconds.
+inline constexpr double kMaxEventSeconds = 9.2e9;
+
+/// All of `in`, refusing a line longer than `maxLineBytes` with std::runtime_error naming `source`
+/// and the line. [any thread] [allocates]
+std::string readEventText(std::istream& in, std::string_view source, std::size_t maxLineBytes = kMaxEventLineBytes);
+
 /// Parse JSON lines: each non-blank line an object with numbers `t_start` and `t_end` (s,
-/// t_end >= t_start), an optional string `label` and number `score` (or `value`); every other
+/// t_end >= t_start, both within +-kMaxEventSeconds), an optional string `label` and number `score` (or `value`); every other
 /// numeric key becomes an attribute ("attribute.X" becomes X; other types are ignored). At most
 /// `maxAttributes` attributes per line. Throws std::runtime_error naming `source` and the line.
 /// [any thread] [allocates]

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "engine/files/file_kind.h"
 #include "engine/operators/operator.h"
 #include "engine/runtime/engine.h"
 #include "nodes/io/block_pacer.h"
@@ -18,7 +18,8 @@ namespace isochron {
 namespace {
 
 /// Replays an event log on a timeline of `rate` positions per second, cut into heartbeat blocks by
-/// the shared BlockPacer (so pace, max_lag and real-time replay work as for audio files). Lines
+/// the shared BlockPacer (so pace, max_lag and real-time replay work as for audio files), from the
+/// heartbeat holding the first line (event times stay as written). Lines
 /// arrive in file order, each when the timeline passes the latest start time seen so far; a file
 /// may be out of order by up to `disorder` seconds. After every heartbeat block — with or without
 /// events in it — the source promises progress to the block's end minus `disorder`: no later line
@@ -28,12 +29,15 @@ protected:
     void onActivate() override {
         const std::string& path = params().getString("path");
         if (path.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
+        // A named pipe is a stream someone writes events into; a device or a folder is no event file
+        // (/dev/zero was read without end, filling memory).
+        if (const std::string kind = nonRegularFileKind(path); !kind.empty() && kind != "a named pipe (FIFO)") {
+            throw OperatorError("parameter 'path': '" + path + "' is " + kind + ", not an event file (give a file of JSON lines, or a named pipe)");
+        }
         std::ifstream file(path, std::ios::binary);
         if (!file) throw OperatorError("cannot open '" + path + "': " + std::strerror(errno));
-        std::ostringstream text;
-        text << file.rdbuf();
         try {
-            events_ = parseEventLines(text.str(), path, EventRecord::kMaxAttributes);
+            events_ = parseEventLines(readEventText(file, path), path, EventRecord::kMaxAttributes);
         } catch (const std::exception& e) {
             throw OperatorError(e.what());
         }
@@ -65,7 +69,10 @@ protected:
         settings.rateHz = rate;
         settings.blockLength = std::max<std::int64_t>(1, std::llround(params().getReal("heartbeat") * rate));
         settings.progressInterval = settings.blockLength;
-        settings.totalLength = arrivals_.empty() ? 0 : arrivals_.back() + 1;
+        // The replay starts at the heartbeat holding the first line, not at time 0: a log stamped in
+        // Unix seconds stepped (and paced) 56 years of empty heartbeats first.
+        origin_ = arrivals_.empty() ? 0 : arrivals_.front() / settings.blockLength * settings.blockLength;
+        settings.totalLength = arrivals_.empty() ? 0 : arrivals_.back() + 1 - origin_;
         pacer_.configure(settings);
         next_ = 0;
     }
@@ -76,12 +83,13 @@ protected:
         while (!pacer_.roundOver() && admissionOpen()) {
             auto block = pacer_.nextBlock();
             if (!block) break;
-            for (; next_ < events_.size() && arrivals_[next_] < block->end(); ++next_) {
+            const std::int64_t end = origin_ + block->end();
+            for (; next_ < events_.size() && arrivals_[next_] < end; ++next_) {
                 Item item = makeEvent(events_[next_]);
                 item.setArrivalNs(block->arrivalNs);
                 emit(0, std::move(item));
             }
-            emitProgress(timebase_->timeOf(block->end() - disorder_));
+            emitProgress(timebase_->timeOf(end - disorder_));
         }
         return pacer_.endRound();
     }
@@ -105,6 +113,7 @@ private:
     std::size_t next_ = 0;
     const Timebase* timebase_ = nullptr;
     std::int64_t disorder_ = 0;
+    std::int64_t origin_ = 0;  // position of the pacer's position 0: the heartbeat holding the first line
     BlockPacer pacer_;
 };
 
@@ -117,6 +126,7 @@ OperatorDescriptor jsonlEventSourceDescriptor() {
     d.summary = "Replays event JSON lines (as io.jsonl_event_sink writes them), paced, with progress heartbeats";
     d.documentation =
         "Each line: t_start, t_end (s), optional label and score, numeric fields as attributes (at most 14). "
+        "The replay starts at the heartbeat holding the first line (so Unix-epoch times run at once). "
         "Lines arrive in file order when the replay passes the latest start so far; the file may be out of "
         "order by up to `disorder` s. Every `heartbeat` s of the timeline the source promises progress (its "
         "end minus `disorder`), with or without events, so downstream windows and joins close on time. "

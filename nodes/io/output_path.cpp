@@ -1,6 +1,7 @@
 #include "nodes/io/output_path.h"
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
@@ -12,14 +13,14 @@ constexpr int kMaxSymlinks = 40;
 
 }  // namespace
 
-void refuseBlockingOutput(const std::string& path) {
+void refuseBlockingOutput(const std::string& path, const std::string& named) {
     namespace fs = std::filesystem;
     if (path == "-") return;
     std::error_code error;
     const fs::file_status status = fs::status(path, error);  // follows symlinks
     const char* what = fs::is_fifo(status) ? "a named pipe (FIFO)" : fs::is_socket(status) ? "a socket" : nullptr;
     if (!what) return;
-    throw std::runtime_error("parameter 'path': '" + path + "' is " + what +
+    throw std::runtime_error(named + ": '" + path + "' is " + what +
                              ": a sink does not write to one (opening a pipe waits, without end and unstoppable, for a reader); give a "
                              "regular file or a device, or '-' for standard output");
 }
@@ -36,6 +37,26 @@ std::string followSymlinks(const std::string& path) {
     }
     throw std::runtime_error("cannot follow the symlink '" + path + "': more than " + std::to_string(kMaxSymlinks) +
                              " links in a row (a loop of links?)");
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (fs::equivalent(a, b, error)) return true;
+    auto normalForm = [](const std::string& path) -> std::optional<fs::path> {
+        std::string target = path;
+        try {
+            target = followSymlinks(path);
+        } catch (const std::runtime_error&) {
+            // A loop of links names no file; compare the path as given.
+        }
+        std::error_code normalError;
+        fs::path normal = fs::weakly_canonical(target, normalError);
+        if (normalError) return std::nullopt;
+        return normal;
+    };
+    const std::optional<fs::path> normalA = normalForm(a), normalB = normalForm(b);
+    return normalA && normalB && *normalA == *normalB;
 }
 
 }  // namespace isochron

@@ -9,13 +9,19 @@
 
 namespace isochron {
 
-/// Throws std::runtime_error saying why a sink cannot write `path` ("parameter 'path': ..."), when it
-/// is (or a symlink leads to) a named pipe or a socket; "-" (standard output) is not checked. [setup thread]
-void refuseBlockingOutput(const std::string& path);
+/// Throws std::runtime_error saying why a sink cannot write `path` ("<named>: ..."), when it is (or a
+/// symlink leads to) a named pipe or a socket; "-" (standard output) is not checked. `named` says
+/// where the path was given (a parameter, a command-line option). [setup thread]
+void refuseBlockingOutput(const std::string& path, const std::string& named = "parameter 'path'");
 
 /// The file `path` names once every symlink in its last component is followed (a chain of links, each
 /// relative to the folder it lies in), whether that file exists or not; `path` itself when it is not a
 /// symlink. Throws std::runtime_error for a loop of links. [setup thread]
 std::string followSymlinks(const std::string& path);
+
+/// Whether `a` and `b` name one file: existing files by identity (hard links, "./x", links to
+/// folders), others by the normal form of the file their symlink chains lead to, so a dangling link
+/// and the not yet existing file it names are one. [setup thread]
+bool sameFile(const std::string& a, const std::string& b);
 
 }  // namespace isochron

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/files/file_kind.h"
 #include "engine/graph/json_nesting.h"
 
 namespace isochron {
@@ -220,6 +221,10 @@ ArrayGeometry loadGeometry(const std::string& spec) {
     if (!std::filesystem::is_regular_file(path, ignored)) {
         const std::string name = path.filename().string();
         if (splitPreset(name)) return presetGeometry(name);
+        // A device or a folder exists: "no such file" sent the user looking for a typo.
+        if (const std::string kind = nonRegularFileKind(path); !kind.empty()) {
+            throw std::invalid_argument("cannot read geometry file '" + spec + "': it is " + kind + ", not a file (a geometry file holds JSON)");
+        }
         throw std::invalid_argument("cannot read geometry file '" + spec +
                                     "': no such file (and not a preset such as square4:0.2)");
     }

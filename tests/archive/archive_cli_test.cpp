@@ -12,7 +12,10 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <iterator>
 #include <sstream>
+
+#include <sys/stat.h>
 
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_time.h"
@@ -242,4 +245,82 @@ TEST_CASE("isochron-archive prune drops what ends before the time, whole pieces 
     CHECK(store.extent("mic")->start == 0);  // other streams untouched
     const CommandResult straddling = archive.run("prune " + archive.path + " array --before 0.55");
     CHECK_THAT(straddling.output, Catch::Contains("dropped 0 piece(s)"));
+}
+
+namespace {
+
+/// The archive file's bytes, to check a refused export left it untouched.
+std::string fileBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("isochron-archive export refuses to write over the archive itself, also through a symlink or a hard link", "[archive][cli]") {
+    const Archive archive;
+    const std::string link = archive.folder.file("link.sqlite"), hardLink = archive.folder.file("hard.sqlite");
+    std::filesystem::create_symlink(archive.path, link);
+    std::filesystem::create_hard_link(archive.path, hardLink);
+    const std::string before = fileBytes(archive.path);
+    for (const std::string& output : {archive.path, link, hardLink, archive.folder.file("./sub/../session.sqlite")}) {
+        for (const char* format : {"wav", "flac", "jsonl"}) {
+            INFO(output << " as " << format);
+            std::filesystem::create_directories(archive.folder.file("sub"));
+            const CommandResult exported = archive.run("export " + archive.path + " mic --format " + format + " --output " + output);
+            CHECK(exported.status == 1);
+            CHECK_THAT(exported.output, Catch::Contains("is the archive") && Catch::Contains("would destroy the recording"));
+            CHECK(fileBytes(archive.path) == before);
+            CHECK_FALSE(std::filesystem::exists(archive.path + ".partial"));
+        }
+    }
+    CHECK(archive.run("ls " + archive.path).status == 0);
+}
+
+TEST_CASE("isochron-archive export writes a .partial file and renames it: an existing file is replaced whole, a symlink written through", "[archive][cli]") {
+    const Archive archive;
+    const std::string output = archive.folder.file("out.jsonl"), link = archive.folder.file("link.jsonl");
+    { std::ofstream(output) << "old\n"; }
+    std::filesystem::create_symlink(output, link);
+    const CommandResult exported = archive.run("export " + archive.path + " events --format jsonl --output " + link);
+    REQUIRE(exported.status == 0);
+    CHECK(std::filesystem::is_symlink(link));
+    CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+    std::ifstream in(output);
+    std::string line;
+    int lines = 0;
+    while (std::getline(in, line)) {
+        CHECK(json::parse(line).at("item").at("label") == "clap");
+        ++lines;
+    }
+    CHECK(lines == 10);
+}
+
+TEST_CASE("isochron-archive refuses a FIFO as --output, says what a non-file archive path is, and refuses an option given twice", "[archive][cli]") {
+    const Archive archive;
+    const std::string pipe = archive.folder.file("pipe");
+    REQUIRE(mkfifo(pipe.c_str(), 0600) == 0);
+    // Without the check, opening the pipe waits for a reader: `timeout` turns that into exit 124.
+    const CommandResult toPipe = runProgram("timeout 20 " + archiveBinary(), "export " + archive.path + " events --format jsonl --output " + pipe);
+    CHECK(toPipe.status == 1);
+    CHECK_THAT(toPipe.output, Catch::Contains("--output: '" + pipe + "' is a named pipe (FIFO)"));
+    const CommandResult device = archive.run("ls /dev/null");
+    CHECK(device.status == 1);
+    CHECK_THAT(device.output, Catch::Contains("'/dev/null' is a device, not an archive file"));
+    const CommandResult folder = archive.run("ls " + archive.folder.path.string());
+    CHECK(folder.status == 1);
+    CHECK_THAT(folder.output, Catch::Contains("is a folder, not an archive file"));
+    const CommandResult twice = archive.run("get " + archive.path + " array --from 1 --from 0.5");
+    CHECK(twice.status == 1);
+    CHECK_THAT(twice.output, Catch::Contains("--from given twice (1 and 0.5)"));
+}
+
+TEST_CASE("an archive opened to record into a named pipe or a device is refused at once, saying what the path is", "[archive]") {
+    const Folder folder;
+    const std::string pipe = folder.file("pipe");
+    REQUIRE(mkfifo(pipe.c_str(), 0600) == 0);
+    // Recording into the pipe failed late, in the run, with SQLite's "disk I/O error".
+    CHECK_THROWS_WITH(ArchiveStore(pipe, ArchiveAccess::Record), Catch::Contains("'" + pipe + "' is a named pipe (FIFO), not an archive file"));
+    CHECK_THROWS_WITH(ArchiveStore("/dev/null", ArchiveAccess::Record), Catch::Contains("'/dev/null' is a device, not an archive file"));
+    CHECK_THROWS_WITH(ArchiveStore(folder.path.string(), ArchiveAccess::Record), Catch::Contains("is a folder, not an archive file"));
 }

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/plugins/plugin_test_support.h"
@@ -186,4 +188,45 @@ TEST_CASE("an in-process plugin that hangs: a second Ctrl-C ends the run at once
     CHECK(json["completed"] == false);
     CHECK_THAT(json["abandoned"].get<std::string>(), Contains("node 'faulty'"));
     CHECK(json["nodes"]["faulty"]["items_in"] >= 3);
+}
+
+TEST_CASE("broken plugins in the search path (cut-short binary, manifest a folder, a FIFO or a device) are skipped with a warning; "
+          "graphs run, a graph that uses one is refused naming it",
+          "[plugins][runner]") {
+    ScratchFolder folder("broken-plugins");
+    // A copy still in progress: the whole manifest, half the binary (its segments reach past the end).
+    const auto cut = copyPlugin(examplePlugin("biquad"), folder.path(), "cut");
+    std::filesystem::resize_file(cut, std::filesystem::file_size(cut) / 2);
+    const auto folderManifest = folder.path() / "foldered.so", fifoManifest = folder.path() / "piped.so", deviceManifest = folder.path() / "zeroed.so";
+    for (const auto& binary : {folderManifest, fifoManifest, deviceManifest}) std::filesystem::copy_file(examplePlugin("tones"), binary);
+    std::filesystem::create_directory(folder.path() / "foldered.manifest.json");
+    REQUIRE(mkfifo((folder.path() / "piped.manifest.json").c_str(), 0600) == 0);
+    std::filesystem::create_symlink("/dev/zero", folder.path() / "zeroed.manifest.json");
+
+    const auto graph = folder.path() / "plain.isograph.json";
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "tone", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1}},
+        {"id": "sink", "type": "io.null_sink"}], "edges": [{"from": "tone.out", "to": "sink.in"}]})";
+    // The good plugins after the broken ones: still found. `timeout` turns a hang (the FIFO) into 124.
+    const std::string path = "ISOCHRON_PLUGIN_PATH=" + folder.path().string() + ":" + std::filesystem::path(ISOCHRON_EXAMPLE_PLUGIN_DIR).string();
+    for (const char* mode : {"--check ", ""}) {
+        INFO(mode);
+        const Result r = runRunner(mode + graph.string(), path + " timeout 60");
+        INFO(r.output);
+        CHECK(r.status == 0);
+        CHECK_THAT(r.output, Contains("warning: plugin " + cut.string() + ": is cut short: its ELF program headers reach byte"));
+        CHECK_THAT(r.output, Contains("warning: plugin " + folderManifest.string() + ": its manifest " +
+                                      (folder.path() / "foldered.manifest.json").string() + " is a folder, not a file"));
+        CHECK_THAT(r.output, Contains("warning: plugin " + fifoManifest.string() + ": its manifest " +
+                                      (folder.path() / "piped.manifest.json").string() + " is a named pipe (FIFO), not a file"));
+        CHECK_THAT(r.output, Contains("zeroed.manifest.json is a device, not a file"));
+    }
+    const Result listed = runRunner("--list-plugins", path + " timeout 60");
+    CHECK(listed.status == 0);
+    CHECK_THAT(listed.output, Contains("biquad 1.0.0  " + std::filesystem::canonical(examplePlugin("biquad")).string()));
+
+    // Named with --plugin, the cut-short binary is refused (exit 1) with the reason, not a SIGBUS.
+    const Result named = runRunner("--plugin " + cut.string() + " --check " + graph.string(), "timeout 60");
+    CHECK(named.status == 1);
+    CHECK_THAT(named.output, Contains("plugin " + cut.string() + ": is cut short"));
 }

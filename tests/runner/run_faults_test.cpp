@@ -207,13 +207,40 @@ TEST_CASE("output paths are checked against the files nodes read and write, befo
         }
         fs::remove(graph);
     }
-    SECTION("a sink may write the file a source reads: it is written under another name and renamed") {
-        const fs::path graph = writeCopyGraph("sink-over-input", in.string(), {in.string()});
-        Finished r = run({graph.string(), "--quiet"});
-        INFO(r.err);
-        CHECK(r.status == 0);
-        CHECK(framesOf(in) == 800);
+    SECTION("a sink over the file a source reads, also through a symlink and under --check") {
+        // The sink's file replaced the input at the end of the run, exit 0 (an archive became a WAV).
+        const fs::path link = tempPath("copy-in-link.wav");
+        fs::remove(link);
+        fs::create_symlink(in, link);
+        for (const fs::path& over : {in, link}) {
+            const fs::path graph = writeCopyGraph("sink-over-input", in.string(), {over.string()});
+            for (const char* mode : {"--quiet", "--check"}) {
+                INFO(over << " " << mode);
+                Finished r = run({graph.string(), mode});
+                CHECK(r.status == 1);
+                CHECK(r.err.find("node 'a' writes (parameter 'path') " + over.string() + ", the file node 'src' reads (parameter 'path') " +
+                                 in.string() + ": the input would be overwritten") != std::string::npos);
+            }
+            fs::remove(graph);
+        }
+        fs::remove(link);
+    }
+    SECTION("two sinks on one file that does not exist yet, one through a dangling symlink to it") {
+        // --check said valid; the run lost one output ("cannot rename ... .partial", exit 2).
+        const fs::path link = tempPath("copy-out-link.wav");
+        fs::remove(link);
+        fs::create_symlink(out, link);
+        const fs::path graph = writeCopyGraph("two-sinks-link", in.string(), {out.string(), link.string()});
+        for (const char* mode : {"--quiet", "--check"}) {
+            INFO(mode);
+            Finished r = run({graph.string(), mode});
+            CHECK(r.status == 1);
+            CHECK(r.err.find("node 'a' writes (parameter 'path') " + out.string() + " and node 'b' writes (parameter 'path') " + link.string() +
+                             ": one file, each would clobber the other") != std::string::npos);
+            CHECK_FALSE(fs::exists(out));
+        }
         fs::remove(graph);
+        fs::remove(link);
     }
     CHECK(framesOf(in) == 800);  // the input is intact whatever was refused
     fs::remove(in);

@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "engine/graph/graph_error.h"
 #include "engine/graph/graph_file.h"
@@ -99,4 +101,64 @@ TEST_CASE("the event source names the file and line of a bad log", "[io][jsonl_e
         message = e.what();
     }
     CHECK_THAT(message, Catch::Contains("'events'") && Catch::Contains("bad.jsonl, line 2: no \"t_start\""));
+}
+
+TEST_CASE("event lines: a line too long for an event, and times beyond the engine's, are refused naming the line", "[io][jsonl_event_source]") {
+    std::istringstream shortLines("{}\n{}\n");
+    CHECK(readEventText(shortLines, "f", 4) == "{}\n{}\n");
+    std::istringstream longSecond("{}\n0123456789\n{}\n");
+    CHECK_THROWS_WITH(readEventText(longSecond, "f", 4), Catch::Contains("f, line 2: longer than 4 bytes without a line break"));
+    // A stream that never breaks a line (as /dev/zero): refused at the limit, not read to the end of memory.
+    std::istringstream endless(std::string(3 << 20, '\0'));
+    CHECK_THROWS_WITH(readEventText(endless, "zeros"), Catch::Contains("zeros, line 1: longer than 1 MiB"));
+    // 1e300 s wrapped to -1.9e14 s; 9.3e9 s is past int64 nanoseconds, 9e9 s is not.
+    CHECK_THROWS_WITH(parseEventLines("{\"t_start\": 1, \"t_end\": 2}\n{\"t_start\": 1e300, \"t_end\": 1e300}\n", "f", 14),
+                      Catch::Contains("f, line 2: \"t_start\" is 1e+300 s, beyond the +-9.2e9 s"));
+    CHECK_THROWS_WITH(parseEventLines("{\"t_start\": -9.3e9, \"t_end\": 0}", "f", 14), Catch::Contains("f, line 1: \"t_start\" is -9.3e+09 s"));
+    CHECK(parseEventLines("{\"t_start\": 9e9, \"t_end\": 9e9}", "f", 14).at(0).startSeconds == 9e9);
+}
+
+TEST_CASE("the event source refuses a device or a folder as its file, saying what it is", "[io][jsonl_event_source]") {
+    TempDir dir;
+    for (const std::string& path : {std::string("/dev/zero"), dir.file("")}) {
+        INFO(path);
+        std::string message;
+        try {
+            runGraph(sourceGraph(path));
+        } catch (const GraphException& e) {
+            message = e.what();
+        }
+        CHECK_THAT(message, Catch::Contains("'events'") && Catch::Contains("is a") && Catch::Contains("not an event file"));
+    }
+}
+
+TEST_CASE("the event source replays from the heartbeat holding the first line: Unix-epoch times run at once, and keep their times",
+          "[io][jsonl_event_source]") {
+    registerStreamProbes();
+    TempDir dir;
+    // 1e5 s in: stepping from 0 took 1e6 empty heartbeats first; Unix seconds took 26 minutes.
+    for (const double first : {1e5, 1764400000.0}) {
+        INFO(first);
+        {
+            std::ofstream file(dir.file("epoch.jsonl"));
+            file.precision(17);
+            file << "{\"t_start\": " << first << ", \"t_end\": " << first + 0.1 << ", \"id\": 1}\n"
+                 << "{\"t_start\": " << first + 0.5 << ", \"t_end\": " << first + 0.6 << ", \"id\": 2}\n";
+        }
+        REQUIRE(runGraph(sourceGraph(dir.file("epoch.jsonl"), R"(, "heartbeat": 0.1)"), "df").completed);
+        const Probed& got = probes()["events"];
+        REQUIRE(got.items.size() == 2);
+        CHECK(got.items[0].range().start == static_cast<std::int64_t>(first * 1000));
+        CHECK(got.items[1].range().start == static_cast<std::int64_t>(first * 1000) + 500);
+        std::vector<TimeNs> finite;
+        for (TimeNs t : got.progress) {
+            if (t < kEndOfTime) finite.push_back(t);
+        }
+        // One promise per heartbeat from the first line's on: 0.6 s of log, about 6 of them.
+        REQUIRE(finite.size() <= 8);  // (without the fix, the Unix-time case after this one ran 26 minutes)
+        REQUIRE_FALSE(finite.empty());
+        CHECK(finite.front() > static_cast<TimeNs>(first * 1e9));
+        CHECK(got.brokenPromises == 0);
+        probes().clear();
+    }
 }

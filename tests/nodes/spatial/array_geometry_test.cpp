@@ -75,6 +75,12 @@ TEST_CASE("malformed presets are refused with a reason", "[spatial][geometry]") 
     CHECK_THAT(loadError(""), Catch::Contains("no array geometry"));
 }
 
+TEST_CASE("a geometry path that is a device or a folder says what it is, not \"no such file\"", "[spatial][geometry]") {
+    CHECK_THAT(loadError("/dev/zero"), Catch::Contains("'/dev/zero': it is a device, not a file"));
+    const std::string folder = std::filesystem::temp_directory_path().string();
+    CHECK_THAT(loadError(folder), Catch::Contains("'" + folder + "': it is a folder, not a file"));
+}
+
 TEST_CASE("a preset behind a folder (a graph-relative path) is still the preset", "[spatial][geometry]") {
     const ArrayGeometry geometry = loadGeometry("/some/graph/folder/circular8:0.1");
     CHECK(geometry.micCount() == 8);
