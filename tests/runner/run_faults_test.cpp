@@ -472,13 +472,14 @@ TEST_CASE("a sink that fails ends a run that fed only it, at once, with the node
 TEST_CASE("a sink's failure is printed when it happens, while the rest of the graph runs on", "[runner][faults]") {
     // Two endless branches: one into /dev/full, one into a null sink. The run cannot end by itself,
     // so the error line is read from standard error while it runs, and only then is it stopped.
-    const fs::path graph = tempPath("two-branches.isograph.json");
+    const fs::path graph = tempPath("two-branches.isograph.json"), healthy = tempPath("two-branches-healthy.wav");
+    const fs::path healthyPartial = healthy.string() + ".partial";
     std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
       {"id": "doomed", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0, "block": 400}},
       {"id": "disk", "type": "io.wav_file_sink", "params": {"path": "/dev/full"}},
       {"id": "steady", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0, "block": 400}},
-      {"id": "sink", "type": "io.null_sink"}],
-      "edges": [{"from": "doomed.out", "to": "disk.in0"}, {"from": "steady.out", "to": "sink.in"}]})";
+      {"id": "sink", "type": "io.wav_file_sink", "params": {"path": ")" << healthy.string() << R"("}}],
+      "edges": [{"from": "doomed.out", "to": "disk.in0"}, {"from": "steady.out", "to": "sink.in0"}]})";
     const fs::path errors = tempPath("two-branches-stderr"), report = tempPath("two-branches-report.json");
     fs::remove(errors);
     REQUIRE(mkfifo(errors.c_str(), 0600) == 0);
@@ -492,6 +493,12 @@ TEST_CASE("a sink's failure is printed when it happens, while the rest of the gr
     char c = 0;
     while (text.find("error: node 'disk'") == std::string::npos && ::read(err, &c, 1) == 1) text += c;
     REQUIRE(text.find("error: node 'disk'") != std::string::npos);
+    // The healthy branch goes on after the failure: its file grows past its size when the error was
+    // read (polled; the child's alarm ends a run that stalled instead).
+    std::error_code ignored;
+    const auto sizeNow = [&] { return fs::exists(healthyPartial, ignored) ? fs::file_size(healthyPartial, ignored) : std::uintmax_t{0}; };
+    const std::uintmax_t atError = sizeNow();
+    while (sizeNow() <= atError) usleep(1000);
     REQUIRE(kill(pid, SIGINT) == 0);
     while (::read(err, &c, 1) == 1) text += c;
     ::close(err);
@@ -507,6 +514,7 @@ TEST_CASE("a sink's failure is printed when it happens, while the rest of the gr
     fs::remove(report);
     fs::remove(errors);
     fs::remove(graph);
+    fs::remove(healthy);
 }
 
 TEST_CASE("a sink that fails leaves the other outputs of its source whole", "[runner][faults]") {
