@@ -20,7 +20,8 @@ Options:
                               the installation's share/isochron/plugins (see --list-plugins)
   --sandbox[=NAME,...]        run every plugin's nodes (or those of the plugins named) each in a
                               process of its own: a crash, hang or abort() then disables that node
-                              only, and the rest of the graph runs to the end
+                              only, and the rest of the graph runs to the end (a NAME that is no
+                              loaded plugin's file name without .so is refused)
   --watchdog SECONDS          sandboxed: the longest one call into a plugin may take before its
                               process is killed (default 10)
   --report FILE.json          write the run report as JSON (a regular file or device; a named pipe

@@ -173,6 +173,22 @@ void loadPlugins(PluginHost& host, const run::RunOptions& options) {
     }
 }
 
+/// --sandbox=NAME must name a loaded plugin (by its file's name without .so, as hosting matches it): a
+/// typo would leave the plugin in-process, where a crash ends the run with no report. Throws naming
+/// the plugins that are loaded.
+void refuseUnknownSandboxNames(const PluginHost& host, const run::RunOptions& options) {
+    std::vector<std::string> loaded;
+    for (const PluginInfo* plugin : host.plugins()) loaded.push_back(plugin->file.stem().string());
+    for (const std::string& name : options.sandboxed) {
+        if (std::find(loaded.begin(), loaded.end(), name) != loaded.end()) continue;
+        std::string list;
+        for (const std::string& plugin : loaded) list += (list.empty() ? "" : ", ") + plugin;
+        throw std::runtime_error("--sandbox=" + name + " names no loaded plugin (" +
+                                 (loaded.empty() ? std::string("no plugins are loaded") : "loaded: " + list) +
+                                 "; a plugin is named by its file without .so, see --list-plugins)");
+    }
+}
+
 void printSchedulers() {
     for (const auto& s : availableSchedulers()) {
         std::cout << s.name << "  " << s.summary << "\n";
@@ -440,7 +456,8 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     PluginHost plugins(registry);
     try {
         loadPlugins(plugins, options);
-    } catch (const PluginError& e) {
+        refuseUnknownSandboxNames(plugins, options);
+    } catch (const std::exception& e) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
