@@ -20,7 +20,8 @@ Options:
                               the installation's share/isochron/plugins (see --list-plugins)
   --sandbox[=NAME,...]        run every plugin's nodes (or those of the plugins named) each in a
                               process of its own: a crash, hang or abort() then disables that node
-                              only, and the rest of the graph runs to the end
+                              only, and the rest of the graph runs to the end (a NAME that is no
+                              loaded plugin's file name without .so is refused)
   --watchdog SECONDS          sandboxed: the longest one call into a plugin may take before its
                               process is killed (default 10)
   --report FILE.json          write the run report as JSON (a regular file or device; a named pipe
@@ -29,9 +30,9 @@ Options:
                               (a regular file or device; a named pipe is refused)
   --telemetry-rate HZ         snapshots per second (default 30)
   --partitions whole|threads  without mpirun, how a graph with partitions runs: whole on one engine
-                              thread (default), or partition k on thread k of this process, each with
-                              its own engine and scheduler, edges between partitions becoming
-                              in-process channels (docs/scale-out.md)
+                              thread (default), or each partition that holds nodes on a thread of its
+                              own in this process, with its own engine and scheduler, edges between
+                              partitions becoming in-process channels (docs/scale-out.md)
   --channel-credits N         messages (segments, events, progress) one channel between ranks, or
                               between partitions on threads, may have in flight before its sender
                               waits (default 8, 1-4096; docs/scale-out.md)
@@ -53,7 +54,8 @@ Options:
 Under mpirun -np N, rank k runs the nodes of partition k (the nodes' "partition" field) and edges
 between partitions become MPI channels; each rank prints its own summary and writes --report and
 --telemetry files with ".rankK" before the extension (docs/scale-out.md). With --partitions threads
-(no mpirun) partition k runs on thread k instead, and the summary and report list every node once.
+(no mpirun) each partition that holds nodes runs on a thread instead (partitions 0, 2 and 1000 make
+three threads), and the summary and report list every node once.
 
 Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the report or telemetry
 could not be written, 2 a node failed while running (the message, printed when it fails, names it and

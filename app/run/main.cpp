@@ -173,6 +173,22 @@ void loadPlugins(PluginHost& host, const run::RunOptions& options) {
     }
 }
 
+/// --sandbox=NAME must name a loaded plugin (by its file's name without .so, as hosting matches it): a
+/// typo would leave the plugin in-process, where a crash ends the run with no report. Throws naming
+/// the plugins that are loaded.
+void refuseUnknownSandboxNames(const PluginHost& host, const run::RunOptions& options) {
+    std::vector<std::string> loaded;
+    for (const PluginInfo* plugin : host.plugins()) loaded.push_back(plugin->file.stem().string());
+    for (const std::string& name : options.sandboxed) {
+        if (std::find(loaded.begin(), loaded.end(), name) != loaded.end()) continue;
+        std::string list;
+        for (const std::string& plugin : loaded) list += (list.empty() ? "" : ", ") + plugin;
+        throw std::runtime_error("--sandbox=" + name + " names no loaded plugin (" +
+                                 (loaded.empty() ? std::string("no plugins are loaded") : "loaded: " + list) +
+                                 "; a plugin is named by its file without .so, see --list-plugins)");
+    }
+}
+
 void printSchedulers() {
     for (const auto& s : availableSchedulers()) {
         std::cout << s.name << "  " << s.summary << "\n";
@@ -256,7 +272,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::unique_ptr<Engine> single;
     if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
     else single = std::make_unique<Engine>(graph, scheduler);
-    // Telemetry comes from one engine: partition 0's on threads.
+    // Telemetry comes from one engine: on threads the lowest partition's (partition 0's when it holds nodes).
     Engine& engine = threads ? threads->engine(0) : *single;
     // What the nodes chose or warned about while starting (a recording standing in for a missing device)
     // matters now, not in the summary after a long run.
@@ -273,11 +289,14 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // the summary lists it again.
     std::mutex failuresMutex;
     std::vector<std::string> failuresSeen;  // for a report written while the engine does not return
-    engine.setFailureListener([&](const std::string& failure) {
-        std::cerr << "isochron-run: " << rankTag << "error: " << failure << std::endl;
+    // On threads every partition's engine has it (they may call it at once: one write per line).
+    const auto announceFailure = [&](const std::string& failure) {
+        std::cerr << ("isochron-run: " + rankTag + "error: " + failure + "\n") << std::flush;
         const std::lock_guard lock(failuresMutex);
         failuresSeen.push_back(failure);
-    });
+    };
+    if (threads) threads->setFailureListener(announceFailure);
+    else engine.setFailureListener(announceFailure);
     std::shared_ptr<SnapshotChannel> telemetry;
     std::ofstream telemetryFile;
     std::string telemetryError;  // the first write error, reported when the run ends
@@ -362,7 +381,15 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (threads) status << ", " << threads->partitions() << " partitions on threads";
         status << " (Ctrl-C to stop)" << std::endl;
     }
-    RunOutcome outcome = threads ? threads->run() : engine.run();
+    RunOutcome outcome;
+    try {
+        outcome = threads ? threads->run() : engine.run();
+    } catch (...) {
+        // The watcher must end before the message is printed: a joinable thread destroyed would abort.
+        done.store(true);
+        watcher.join();
+        throw;
+    }
     done.store(true);
     watcher.join();
     drainTelemetry();
@@ -429,7 +456,8 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     PluginHost plugins(registry);
     try {
         loadPlugins(plugins, options);
-    } catch (const PluginError& e) {
+        refuseUnknownSandboxNames(plugins, options);
+    } catch (const std::exception& e) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }

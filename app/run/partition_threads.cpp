@@ -5,6 +5,8 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "engine/time/wall_clock.h"
@@ -17,17 +19,22 @@ PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& 
     const int count = *std::max_element(partitions.begin(), partitions.end()) + 1;
     std::vector<GraphError> errors = distributed::checkPartitions(graph, partitions, count);
     if (!errors.empty()) throw GraphException(std::move(errors));
-    for (int k = 0; k < count; ++k) {
+    // Only the partitions that hold nodes run: a partition number is a label here, not a thread count
+    // (one "partition": 1000 must not start a thousand engines).
+    partitionNumbers_ = partitions;
+    std::sort(partitionNumbers_.begin(), partitionNumbers_.end());
+    partitionNumbers_.erase(std::unique(partitionNumbers_.begin(), partitionNumbers_.end()), partitionNumbers_.end());
+    for (const int partition : partitionNumbers_) {
         parts_.push_back(distributed::localPart(
-            graph, partitions, k, [&](const distributed::ChannelSpec& c) { return channels_.sender(c); },
+            graph, partitions, partition, [&](const distributed::ChannelSpec& c) { return channels_.sender(c); },
             [&](const distributed::ChannelSpec& c) { return channels_.receiver(c); }));
     }
     // One after the other on this thread (FFTW's planner and the plugins' loaders expect no company),
     // collecting the nodes that cannot start in every partition before giving up.
-    for (int k = 0; k < count; ++k) {
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
         try {
-            engines_.push_back(std::make_unique<Engine>(parts_[static_cast<std::size_t>(k)].graph, scheduler));
-            channels_.attachConsumer(k, *engines_.back());
+            engines_.push_back(std::make_unique<Engine>(parts_[k].graph, scheduler));
+            channels_.attachConsumer(partitionNumbers_[k], *engines_.back());
         } catch (const GraphException& e) {
             errors.insert(errors.end(), e.errors().begin(), e.errors().end());
         }
@@ -48,6 +55,10 @@ void PartitionThreads::stopAll() {
     channels_.stop();
 }
 
+void PartitionThreads::setFailureListener(const std::function<void(const std::string& failure)>& listener) {
+    for (const auto& engine : engines_) engine->setFailureListener(listener);
+}
+
 void PartitionThreads::requestStop() { stopAll(); }
 
 RunOutcome PartitionThreads::run() {
@@ -55,23 +66,38 @@ RunOutcome PartitionThreads::run() {
     outcomes_.assign(engines_.size(), RunOutcome{});
     std::mutex mutex;
     std::condition_variable ended;
-    std::size_t running = engines_.size();
+    std::size_t running = 0;
     std::vector<std::thread> threads;
+    threads.reserve(engines_.size());
+    const auto runPartition = [&](std::size_t k) {
+        RunOutcome outcome;
+        try {
+            outcome = engines_[k]->run();
+        } catch (const std::exception& e) {
+            outcome.failures.push_back("partition " + std::to_string(partitionNumbers_[k]) + ": " + e.what());
+        }
+        // A partition that did not complete leaves its channels unread or unfed: end the others.
+        if (!outcome.completed || !outcome.failures.empty()) stopAll();
+        outcomes_[k] = std::move(outcome);
+        std::lock_guard lock(mutex);
+        --running;
+        ended.notify_all();
+    };
     for (std::size_t k = 0; k < engines_.size(); ++k) {
-        threads.emplace_back([&, k] {
-            RunOutcome outcome;
-            try {
-                outcome = engines_[k]->run();
-            } catch (const std::exception& e) {
-                outcome.failures.push_back("partition " + std::to_string(k) + ": " + e.what());
-            }
-            // A partition that did not complete leaves its channels unread or unfed: end the others.
-            if (!outcome.completed || !outcome.failures.empty()) stopAll();
-            outcomes_[k] = std::move(outcome);
+        {
             std::lock_guard lock(mutex);
-            --running;
-            ended.notify_all();
-        });
+            ++running;
+        }
+        try {
+            threads.emplace_back(runPartition, k);
+        } catch (const std::system_error& e) {
+            // Out of threads or memory: the partitions already running wait on this one's channels,
+            // so stop them and wait for them before saying so (a joinable thread must not be destroyed).
+            stopAll();
+            for (std::thread& thread : threads) thread.join();
+            throw std::runtime_error("cannot start a thread for partition " + std::to_string(partitionNumbers_[k]) + " (" +
+                                     std::to_string(k + 1) + " of " + std::to_string(engines_.size()) + "): " + e.what());
+        }
     }
     {
         // A node failing in any partition ends every partition at once (the outcome names it), as a

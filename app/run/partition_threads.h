@@ -1,9 +1,10 @@
-// isochron-run --partitions threads: a partitioned graph in one process, partition k on thread k with
-// an engine of its own (the chosen scheduler), and the edges between partitions as in-process
+// isochron-run --partitions threads: a partitioned graph in one process, each partition that holds
+// nodes on a thread of its own with an engine of its own (the chosen scheduler), and the edges between partitions as in-process
 // channels (distributed/thread_channels.h) in place of MPI's. The in-process counterpart of running
 // partition k on rank k under mpirun (docs/scale-out.md).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,8 +21,8 @@ namespace isochron::run {
 /// The engines of every partition and the channels between them. [built and run from one thread; requestStop from any thread]
 class PartitionThreads {
 public:
-    /// Plans the partitions of `graph` (validated from `file`) and builds one engine per partition, in
-    /// partition order on this thread, each sender with `channelCapacity` (1 to 4096) items in flight
+    /// Plans the partitions of `graph` (validated from `file`) and builds one engine per partition that
+    /// holds nodes (numbers need not be dense: 0, 1 and 1000 make three), in partition order on this thread, each sender with `channelCapacity` (1 to 4096) items in flight
     /// at most. Throws GraphException for partitions that cannot run (a cycle between partitions,
     /// custom items between them) and for nodes that cannot start (every partition's, named).
     PartitionThreads(const GraphSpec& file, const ValidatedGraph& graph, const SchedulerSpec& scheduler, int channelCapacity);
@@ -29,14 +30,21 @@ public:
     PartitionThreads(const PartitionThreads&) = delete;
     PartitionThreads& operator=(const PartitionThreads&) = delete;
 
+    /// How many partitions hold nodes: one engine and one thread each.
     int partitions() const { return static_cast<int>(engines_.size()); }
-    Engine& engine(int partition) { return *engines_[static_cast<std::size_t>(partition)]; }
+    /// The engine of the `index`-th partition that holds nodes (0: the lowest partition number).
+    Engine& engine(int index) { return *engines_[static_cast<std::size_t>(index)]; }
     /// Every partition's running nodes (channel ends included), partition by partition.
     std::vector<const NodeContext*> nodes() const;
 
+    /// Gives every partition's engine `listener` (Engine::setFailureListener): a node failing in any
+    /// partition is heard of when it fails. It may be called from several partitions' threads at once. [before run()]
+    void setFailureListener(const std::function<void(const std::string& failure)>& listener);
+
     /// Runs every partition's engine on a thread of its own until all have ended. A node failing in
     /// any partition, a partition stopping, or requestStop() stops every partition and every channel,
-    /// so no thread is left waiting. Returns the run's outcome: completed when every partition
+    /// so no thread is left waiting. A thread that cannot be started stops and joins those already
+    /// running, then throws std::runtime_error naming the partition. Returns the run's outcome: completed when every partition
     /// completed, the failures of all partitions, the wall time of the whole. [the constructing thread]
     RunOutcome run();
     /// Ask every partition to stop soon. [any thread]
@@ -55,6 +63,7 @@ private:
 
     const ValidatedGraph& graph_;
     distributed::ThreadChannels channels_;
+    std::vector<int> partitionNumbers_;           // of each engine, ascending
     std::vector<distributed::LocalPart> parts_;   // outlive the engines built from them
     std::vector<std::unique_ptr<Engine>> engines_;
     std::vector<RunOutcome> outcomes_;

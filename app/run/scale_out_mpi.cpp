@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <optional>
 
@@ -67,13 +68,24 @@ std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph&
     if (!errors.empty()) throw GraphException(std::move(errors));
     std::ostringstream text;
     text << "partitions: " << needed << " (mpirun -np " << ranks << ")\n";
-    for (int rank = 0; rank < ranks; ++rank) {
-        std::string nodes;
-        for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-            if (partitions[i] == rank) nodes += (nodes.empty() ? "" : ", ") + graph.nodes[i].id;
-        }
-        text << "  rank " << rank << ": " << (nodes.empty() ? "nothing (waits for the others at the end)" : nodes) << "\n";
+    std::map<int, std::string> nodesOfRank;  // the ranks that run nodes
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        std::string& nodes = nodesOfRank[partitions[i]];
+        nodes += (nodes.empty() ? "" : ", ") + graph.nodes[i].id;
     }
+    // Ranks without nodes, one line per run of them (a graph may name partition 1000 and no other above 2).
+    const auto idle = [&](int first, int last) {
+        if (first > last) return;
+        if (first == last) text << "  rank " << first << ": nothing (waits for the others at the end)\n";
+        else text << "  ranks " << first << " to " << last << ": nothing (each waits for the others at the end)\n";
+    };
+    int next = 0;
+    for (const auto& [rank, nodes] : nodesOfRank) {
+        idle(next, rank - 1);
+        text << "  rank " << rank << ": " << nodes << "\n";
+        next = rank + 1;
+    }
+    idle(next, ranks - 1);
     for (const distributed::ChannelSpec& channel : distributed::channelsOf(graph, partitions)) {
         text << "  channel " << channel.index << ": " << channel.from << " -> " << channel.toText() << " (rank " << channel.fromPartition << " -> rank "
              << channel.toPartition << ", " << channel.type.toString() << ")\n";

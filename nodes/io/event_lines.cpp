@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -33,10 +34,7 @@ double requiredNumber(const nlohmann::ordered_json& object, const char* key, std
 }  // namespace
 
 std::string readEventText(std::istream& in, std::string_view source, std::size_t maxLineBytes) {
-    auto refuse = [&](int lineNumber) {
-        const std::string limit = maxLineBytes % (1 << 20) == 0 ? std::to_string(maxLineBytes >> 20) + " MiB" : std::to_string(maxLineBytes) + " bytes";
-        fail(source, lineNumber, "longer than " + limit + " without a line break: not an event line (is this an event file?)");
-    };
+    auto refuse = [&](int lineNumber) { throw std::runtime_error(longLineMessage(source, lineNumber, maxLineBytes)); };
     std::string text;
     std::array<char, 64 * 1024> chunk{};
     std::size_t lineStart = 0;
@@ -54,6 +52,43 @@ std::string readEventText(std::istream& in, std::string_view source, std::size_t
     return text;
 }
 
+std::string longLineMessage(std::string_view source, int lineNumber, std::size_t maxLineBytes) {
+    const std::string limit = maxLineBytes % (1 << 20) == 0 ? std::to_string(maxLineBytes >> 20) + " MiB" : std::to_string(maxLineBytes) + " bytes";
+    return std::string(source) + ", line " + std::to_string(lineNumber) + ": longer than " + limit +
+           " without a line break: not an event line (is this an event file?)";
+}
+
+std::optional<EventLine> parseEventLine(std::string_view line, int lineNumber, std::string_view source, int maxAttributes) {
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) return std::nullopt;
+    const nlohmann::ordered_json object = nlohmann::ordered_json::parse(line, nullptr, false);
+    if (object.is_discarded()) fail(source, lineNumber, "not valid JSON");
+    if (!object.is_object()) fail(source, lineNumber, "not a JSON object");
+    EventLine event;
+    event.lineNumber = lineNumber;
+    event.startSeconds = requiredNumber(object, "t_start", source, lineNumber);
+    event.endSeconds = requiredNumber(object, "t_end", source, lineNumber);
+    if (event.endSeconds < event.startSeconds) fail(source, lineNumber, "t_end is before t_start");
+    for (const auto& [key, value] : object.items()) {
+        if (key == "t_start" || key == "t_end") continue;
+        if (key == "label") {
+            if (value.is_string()) event.label = value.get<std::string>();
+            continue;
+        }
+        if (!value.is_number()) continue;
+        const double number = value.get<double>();
+        if (key == "score" || key == "value") {
+            event.score = number;
+            continue;
+        }
+        const std::string name = key.starts_with("attribute.") ? key.substr(10) : key;
+        if (static_cast<int>(event.attributes.size()) == maxAttributes) {
+            fail(source, lineNumber, "more than " + std::to_string(maxAttributes) + " numeric fields (an event holds at most that many)");
+        }
+        event.attributes.emplace_back(name, number);
+    }
+    return event;
+}
+
 std::vector<EventLine> parseEventLines(std::string_view text, std::string_view source, int maxAttributes) {
     std::vector<EventLine> events;
     int lineNumber = 0;
@@ -61,35 +96,7 @@ std::vector<EventLine> parseEventLines(std::string_view text, std::string_view s
         const std::size_t newline = text.find('\n', at);
         const std::string_view line = text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
         at = newline == std::string_view::npos ? text.size() : newline + 1;
-        ++lineNumber;
-        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-        const nlohmann::ordered_json object = nlohmann::ordered_json::parse(line, nullptr, false);
-        if (object.is_discarded()) fail(source, lineNumber, "not valid JSON");
-        if (!object.is_object()) fail(source, lineNumber, "not a JSON object");
-        EventLine event;
-        event.lineNumber = lineNumber;
-        event.startSeconds = requiredNumber(object, "t_start", source, lineNumber);
-        event.endSeconds = requiredNumber(object, "t_end", source, lineNumber);
-        if (event.endSeconds < event.startSeconds) fail(source, lineNumber, "t_end is before t_start");
-        for (const auto& [key, value] : object.items()) {
-            if (key == "t_start" || key == "t_end") continue;
-            if (key == "label") {
-                if (value.is_string()) event.label = value.get<std::string>();
-                continue;
-            }
-            if (!value.is_number()) continue;
-            const double number = value.get<double>();
-            if (key == "score" || key == "value") {
-                event.score = number;
-                continue;
-            }
-            const std::string name = key.starts_with("attribute.") ? key.substr(10) : key;
-            if (static_cast<int>(event.attributes.size()) == maxAttributes) {
-                fail(source, lineNumber, "more than " + std::to_string(maxAttributes) + " numeric fields (an event holds at most that many)");
-            }
-            event.attributes.emplace_back(name, number);
-        }
-        events.push_back(std::move(event));
+        if (std::optional<EventLine> event = parseEventLine(line, ++lineNumber, source, maxAttributes)) events.push_back(std::move(*event));
     }
     return events;
 }

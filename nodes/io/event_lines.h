@@ -2,6 +2,7 @@
 #pragma once
 
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,6 +30,14 @@ inline constexpr double kMaxEventSeconds = 9.2e9;
 /// All of `in`, refusing a line longer than `maxLineBytes` with std::runtime_error naming `source`
 /// and the line. [any thread] [allocates]
 std::string readEventText(std::istream& in, std::string_view source, std::size_t maxLineBytes = kMaxEventLineBytes);
+
+/// The message refusing line `lineNumber` of `source` for holding more than `maxLineBytes` without a
+/// line break. [any thread]
+std::string longLineMessage(std::string_view source, int lineNumber, std::size_t maxLineBytes);
+
+/// One line of an event file (without its line break), as parseEventLines() reads each: nothing for
+/// a blank line. Throws std::runtime_error naming `source` and `lineNumber`. [any thread] [allocates]
+std::optional<EventLine> parseEventLine(std::string_view line, int lineNumber, std::string_view source, int maxAttributes);
 
 /// Parse JSON lines: each non-blank line an object with numbers `t_start` and `t_end` (s,
 /// t_end >= t_start, both within +-kMaxEventSeconds), an optional string `label` and number `score` (or `value`); every other

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "engine/operators/operator.h"
 #include "engine/runtime/engine.h"
 #include "nodes/io/block_pacer.h"
+#include "nodes/io/event_line_stream.h"
 #include "nodes/io/event_lines.h"
 
 namespace isochron {
@@ -24,6 +26,8 @@ namespace {
 /// may be out of order by up to `disorder` seconds. After every heartbeat block — with or without
 /// events in it — the source promises progress to the block's end minus `disorder`: no later line
 /// starts before that. Events then carry their attributes; ranges are on the `rate` timebase.
+/// A named pipe is read as a stream instead (see EventLineStream): each line is emitted when it is
+/// read, and progress follows the latest start read minus `disorder`.
 class JsonlEventSource final : public Operator {
 protected:
     void onActivate() override {
@@ -31,8 +35,25 @@ protected:
         if (path.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
         // A named pipe is a stream someone writes events into; a device or a folder is no event file
         // (/dev/zero was read without end, filling memory).
-        if (const std::string kind = nonRegularFileKind(path); !kind.empty() && kind != "a named pipe (FIFO)") {
+        const std::string kind = nonRegularFileKind(path);
+        if (!kind.empty() && kind != "a named pipe (FIFO)") {
             throw OperatorError("parameter 'path': '" + path + "' is " + kind + ", not an event file (give a file of JSON lines, or a named pipe)");
+        }
+        const double rate = params().getReal("rate");
+        timebase_ = &Timebase::get(rate, 0, Clock::media());
+        disorder_ = std::llround(params().getReal("disorder") * rate);
+        stream_.reset();
+        streamLatest_ = 0;
+        streamLines_ = 0;
+        warnedDisorder_ = false;
+        if (!kind.empty()) {
+            // Read while the run goes on: a writer that never stops must not be read into memory first.
+            try {
+                stream_ = std::make_unique<EventLineStream>(path, EventRecord::kMaxAttributes);
+            } catch (const std::exception& e) {
+                throw OperatorError(e.what());
+            }
+            return;
         }
         std::ifstream file(path, std::ios::binary);
         if (!file) throw OperatorError("cannot open '" + path + "': " + std::strerror(errno));
@@ -41,9 +62,6 @@ protected:
         } catch (const std::exception& e) {
             throw OperatorError(e.what());
         }
-        const double rate = params().getReal("rate");
-        timebase_ = &Timebase::get(rate, 0, Clock::media());
-        disorder_ = std::llround(params().getReal("disorder") * rate);
         // Arrival position of each line: the latest start seen up to it (file order is arrival order).
         std::int64_t latest = 0;
         arrivals_.clear();
@@ -78,6 +96,7 @@ protected:
     }
 
     SourceStatus onProduce() override {
+        if (stream_) return produceFromStream();
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell more than max_lag behind the pace: skipped " + std::to_string(dropped / timebase_->rateHz()) + " s of the log");
         while (!pacer_.roundOver() && admissionOpen()) {
@@ -94,11 +113,48 @@ protected:
         return pacer_.endRound();
     }
 
+    void onDeactivate() override { stream_.reset(); }
+
     void onParameterChanged(std::string_view name) override {
         if (name == "pace") pacer_.changePace(params().getReal("pace"));
     }
 
 private:
+    /// Lines per round from a named pipe: the rest wait in the pipe (its writer blocks when it is full).
+    static constexpr std::size_t kStreamLinesPerRound = 256;
+    /// How soon to look at a pipe again that had nothing to read.
+    static constexpr TimeNs kStreamPollNs = 10'000'000;
+
+    SourceStatus produceFromStream() {
+        if (!admissionOpen()) return SourceStatus::produced();
+        std::vector<EventLine> lines;
+        EventLineStream::State state;
+        try {
+            state = stream_->read(lines, kStreamLinesPerRound);
+        } catch (const std::exception& e) {
+            throw OperatorError(e.what());
+        }
+        const double rate = timebase_->rateHz();
+        for (const EventLine& line : lines) {
+            const std::int64_t start = std::llround(line.startSeconds * rate);
+            if (streamLines_++ > 0 && start < streamLatest_ - disorder_ && !warnedDisorder_) {
+                warnedDisorder_ = true;
+                warn("'" + params().getString("path") + "': line " + std::to_string(line.lineNumber) + " starts " +
+                     paramValueToText(static_cast<double>(streamLatest_ - start) / rate) + " s before an earlier line, more than disorder (" +
+                     paramValueToText(params().getReal("disorder")) +
+                     " s): it and any later such line may be late (counted as late_items and routed to 'late' outputs downstream)");
+            }
+            streamLatest_ = streamLines_ == 1 ? start : std::max(streamLatest_, start);
+            Item item = makeEvent(line);
+            item.setArrivalNs(wallClockNs());
+            emit(0, std::move(item));
+        }
+        if (!lines.empty()) emitProgress(timebase_->timeOf(streamLatest_ - disorder_));
+        if (state == EventLineStream::State::Ended) return SourceStatus::finished();
+        if (state == EventLineStream::State::Waiting) return SourceStatus::waitUntil(wallClockNs() + kStreamPollNs);
+        return SourceStatus::produced();
+    }
+
     Item makeEvent(const EventLine& line) const {
         const double rate = timebase_->rateHz();
         const std::int64_t start = std::llround(line.startSeconds * rate);
@@ -115,6 +171,10 @@ private:
     std::int64_t disorder_ = 0;
     std::int64_t origin_ = 0;  // position of the pacer's position 0: the heartbeat holding the first line
     BlockPacer pacer_;
+    std::unique_ptr<EventLineStream> stream_;  // a named pipe's lines, read during the run
+    std::int64_t streamLatest_ = 0;            // latest start read from the pipe
+    std::int64_t streamLines_ = 0;
+    bool warnedDisorder_ = false;
 };
 
 }  // namespace
@@ -130,7 +190,10 @@ OperatorDescriptor jsonlEventSourceDescriptor() {
         "Lines arrive in file order when the replay passes the latest start so far; the file may be out of "
         "order by up to `disorder` s. Every `heartbeat` s of the timeline the source promises progress (its "
         "end minus `disorder`), with or without events, so downstream windows and joins close on time. "
-        "Event ranges are on a `rate` Hz timebase (match your audio's to cut it with segments.sync).";
+        "Event ranges are on a `rate` Hz timebase (match your audio's to cut it with segments.sync). "
+        "A named pipe is read as a stream while the run goes on: each line is emitted when it is read, progress "
+        "follows the latest start read minus `disorder`, pace, max_lag and heartbeat do not apply, and the source "
+        "ends when its writers close the pipe.";
     d.outputs = {PortSpec{"out", PortType::event(), "the events, in file order"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(""), {}, {}, "", "the JSON-lines file"},

@@ -3,7 +3,8 @@
 // output is complete, the report names the node and the exit status is 2; a plugin cannot write
 // the host's samples it reads in place; sandboxed operators compute exactly what they compute
 // in-process (their inputs read in place from the shared sample arena); and
-// an in-process crash still names the node and the plugin before the process ends.
+// an in-process crash still names the node and the plugin before the process ends; --sandbox=NAME
+// naming no loaded plugin is refused before anything runs.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -130,6 +131,27 @@ TEST_CASE("under --sandbox, the watchdog times each call, not a batch of them", 
     const nlohmann::json json = readJson(report);
     CHECK(json["nodes"]["faulty"]["items_in"] == 40);
     CHECK(json["nodes"]["after"]["items_in"] == 40);
+}
+
+TEST_CASE("--sandbox=NAME naming no loaded plugin is refused, naming the loaded plugins", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder folder("sandbox-name");
+    const std::filesystem::path report = folder.path() / "report.json";
+    // A typo would leave the plugin in-process, where its segfault ends the run with no report.
+    const Result typo = runRunner(writeFaultGraph(folder.path(), "faults.segfault").string() + " --plugin " + faults + " --sandbox=fault --report " + report.string());
+    INFO(typo.output);
+    CHECK(typo.status == 1);
+    CHECK_THAT(typo.output, Contains("--sandbox=fault names no loaded plugin (loaded: faults;"));
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "healthy.wav"));  // refused before the run
+    const Result none = runRunner(writeFaultGraph(folder.path(), "segments.pass_through").string() + " --sandbox=nosuch");
+    INFO(none.output);
+    CHECK(none.status == 1);
+    CHECK_THAT(none.output, Contains("--sandbox=nosuch names no loaded plugin (no plugins are loaded;"));
+    // The right name sandboxes the plugin: its segfault disables its node only.
+    const Result right = runRunner(writeFaultGraph(folder.path(), "faults.segfault").string() + " --plugin " + faults + " --sandbox=faults --report " + report.string());
+    INFO(right.output);
+    CHECK(right.status == 2);
+    CHECK(readJson(report)["failures"].size() == 1);
 }
 
 TEST_CASE("in-process, a crash names the node and the plugin before the process ends", "[plugins][sandbox]") {

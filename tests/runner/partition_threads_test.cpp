@@ -2,7 +2,9 @@
 // (no MPI needed). The parasplit samples give exactly the outputs of the same graph run whole, under
 // several schedulers; the report lists every node once and each channel delivered what was put in it;
 // a slow consumer partition holds its channel at its capacity; a node failing in one partition, or a
-// stop signal, ends every partition with the node named and no thread left waiting.
+// stop signal, ends every partition with the node named and no thread left waiting. Partition numbers
+// are labels (0, 2 and 1000 start three threads), and a thread that cannot start ends the run with a
+// message, not an abort.
 #include <catch2/catch.hpp>
 
 #include <signal.h>
@@ -197,6 +199,70 @@ TEST_CASE("a node failing in one partition ends every partition, naming the node
     CHECK(json["nodes"]["recording"]["failure"].get<std::string>().find("/dev/full") != std::string::npos);
     fs::remove(report);
 }
+
+TEST_CASE("a node failing in a partition other than 0 is named when it fails, even with --quiet", "[runner][threads][faults]") {
+    // --quiet prints no summary: the line can only come from the failure listener of partition 2's engine.
+    const CommandResult finished = run(kSamples + "parasplit-fir-three-ranks.isograph.json --quiet --partitions threads --set noise.duration=0 "
+                                                  "--set recording.path=/dev/full");
+    INFO(finished.output);
+    CHECK(finished.status == 2);
+    CHECK(finished.output.find("isochron-run: error: node 'recording': cannot write '/dev/full'") != std::string::npos);
+}
+
+TEST_CASE("only the partitions that hold nodes run on threads, whatever their numbers", "[runner][threads]") {
+    const fs::path graph = tempPath("sparse.isograph.json"), report = tempPath("sparse.json"), lines = tempPath("sparse.jsonl");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 2, "block": 4800}},
+      {"id": "relay", "type": "segments.pass_through", "partition": 1000},
+      {"id": "sink", "type": "io.null_sink", "partition": 2}],
+      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
+    const CommandResult finished = run(graph.string() + " --quiet --partitions threads --report " + report.string());
+    INFO(finished.output);
+    REQUIRE(finished.status == 0);
+    const nlohmann::json json = readJson(report);
+    CHECK(json["completed"] == true);
+    CHECK(json["partitions"] == 3);  // not 1001
+    CHECK(json["outputs"]["sink"]["samples"] == 2 * 48000);
+    CHECK(checkChannels(json, 2) == 2 * 20);  // gen -> relay and relay -> sink, 20 blocks each
+    // The plan (printed by builds with MPI, where rank k runs partition k) names the idle ranks in one line.
+    const CommandResult check = run(graph.string() + " --check");
+    INFO(check.output);
+    CHECK(check.status == 0);
+    if (check.output.find("partitions: 1001") != std::string::npos) {
+        CHECK(check.output.find("ranks 3 to 999: nothing") != std::string::npos);
+        CHECK(check.output.find("rank 500:") == std::string::npos);
+    }
+    fs::remove(graph);
+    fs::remove(report);
+}
+
+#ifndef ISOCHRON_SANITIZED  // the sanitizers reserve more address space than the limit below allows
+TEST_CASE("a partition thread that cannot start ends the run with a message, not an abort", "[runner][threads][faults]") {
+    // Eight partitions, each thread's stack 256 MB, in 1 GB of address space: setup fits, and at the
+    // latest the fourth thread cannot start. The source never ends, so the threads already running
+    // end only if they are stopped.
+    const fs::path graph = tempPath("chain.isograph.json");
+    std::ostringstream nodes, edges;
+    nodes << R"({"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0}})";
+    std::string previous = "gen";
+    for (int k = 1; k < 7; ++k) {
+        nodes << R"(, {"id": "relay)" << k << R"(", "type": "segments.pass_through", "partition": )" << k << "}";
+        edges << (k > 1 ? ", " : "") << R"({"from": ")" << previous << R"(.out", "to": "relay)" << k << R"(.in"})";
+        previous = "relay" + std::to_string(k);
+    }
+    nodes << R"(, {"id": "sink", "type": "io.null_sink", "partition": 7})";
+    edges << R"(, {"from": ")" << previous << R"(.out", "to": "sink.in"})";
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [)" << nodes.str() << R"(], "edges": [)" << edges.str() << "]}";
+    const CommandResult finished = isochron::test::runProgram(
+        "ulimit -s 262144 && ulimit -v 1000000 && exec timeout -s KILL 120 " ISOCHRON_RUN_BINARY,
+        graph.string() + " --quiet --partitions threads");
+    INFO(finished.output);
+    CHECK(finished.status == 1);
+    CHECK(finished.output.find("isochron-run: cannot start a thread for partition") != std::string::npos);
+    CHECK(finished.output.find("terminate called") == std::string::npos);
+    fs::remove(graph);
+}
+#endif
 
 TEST_CASE("a stop signal ends every partition on threads and the report is written", "[runner][threads][faults]") {
     // A real-time signal for ever, relayed through three partitions: only the signal ends it.

@@ -1,8 +1,17 @@
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/graph/graph_error.h"
@@ -28,6 +37,51 @@ std::string sourceGraph(const std::string& path, const std::string& extra = "") 
       {"id": "probe", "type": "test.probe", "params": {"name": "events"}}],
      "edges": [{"from": "events.out", "to": "probe.in"}]})";
 }
+
+// The "id" of every event a "test.handoff" node received, shared with the test's thread.
+struct Handoff {
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::vector<double> ids;
+};
+
+Handoff& handoff() {
+    static Handoff shared;
+    return shared;
+}
+
+// Hands each event's "id" to the test thread as it arrives (tests only).
+class HandoffSink final : public Operator {
+protected:
+    void process(int, Item&& item) override {
+        const std::lock_guard lock(handoff().mutex);
+        handoff().ids.push_back(item.event()->get("id").value_or(-1));
+        handoff().arrived.notify_all();
+    }
+};
+
+void registerHandoff() {
+    static const bool registered = [] {
+        OperatorDescriptor d;
+        d.typeName = "test.handoff";
+        d.category = "test";
+        d.summary = "Hands the events' ids to the test thread as they arrive (tests only)";
+        d.inputs = {PortSpec{"in", PortType::event(), "events"}};
+        d.create = [] { return std::make_unique<HandoffSink>(); };
+        testRegistry().add(std::move(d));
+        return true;
+    }();
+    (void)registered;
+}
+
+// Whether `count` events arrived within 60 s (a source that reads its pipe to the end first delivers
+// none while the writer keeps it open).
+bool waitForEvents(std::size_t count) {
+    std::unique_lock lock(handoff().mutex);
+    return handoff().arrived.wait_for(lock, std::chrono::seconds(60), [&] { return handoff().ids.size() >= count; });
+}
+
+void writeAll(int fd, const std::string& text) { REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size())); }
 
 }  // namespace
 
@@ -160,5 +214,66 @@ TEST_CASE("the event source replays from the heartbeat holding the first line: U
         CHECK(finite.front() > static_cast<TimeNs>(first * 1e9));
         CHECK(got.brokenPromises == 0);
         probes().clear();
+    }
+}
+
+TEST_CASE("the event source reads a named pipe while its writer writes, and a stop ends a pipe that stays open", "[io][jsonl_event_source]") {
+    registerHandoff();
+    TempDir dir;
+    const std::string fifo = dir.file("events.fifo");
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const ValidatedGraph graph = validateGraph(parseGraph(R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "events", "type": "io.jsonl_event_source", "params": {"path": ")" + fifo + R"(", "rate": 1000}},
+      {"id": "handoff", "type": "test.handoff"}], "edges": [{"from": "events.out", "to": "handoff.in"}]})"),
+                                               testRegistry());
+    for (const bool writerCloses : {false, true}) {
+        INFO("the writer closes the pipe: " << writerCloses);
+        handoff().ids.clear();
+        // The engine starts (and opens the pipe) on a thread of its own: with the writer's open below,
+        // either may come first.
+        std::mutex mutex;
+        std::condition_variable started;
+        std::optional<Engine> engine;
+        RunOutcome outcome;
+        std::string error;
+        std::thread runner([&] {
+            try {
+                {
+                    const std::lock_guard lock(mutex);
+                    engine.emplace(graph, parseSchedulerText("df"));
+                }
+                started.notify_all();
+                outcome = engine->run();
+            } catch (const std::exception& e) {
+                error = e.what();
+                started.notify_all();
+            }
+        });
+        const int writer = ::open(fifo.c_str(), O_WRONLY);  // waits for the source to open its end
+        REQUIRE(writer >= 0);
+        writeAll(writer, "{\"t_start\": 0.1, \"t_end\": 0.2, \"id\": 1}\n{\"t_start\": 0.3, \"t_end\": 0.4, \"id\": 2}\n{\"t_start\": 0.5,");
+        // Both whole lines arrive while the pipe is open and the third is half written.
+        const bool streamed = waitForEvents(2);
+        if (streamed) {
+            writeAll(writer, " \"t_end\": 0.6, \"id\": 3}\n");
+            CHECK(waitForEvents(3));
+        }
+        if (writerCloses || !streamed) {
+            ::close(writer);  // the end of the pipe ends the source
+        } else {
+            {
+                std::unique_lock lock(mutex);
+                started.wait(lock, [&] { return engine.has_value() || !error.empty(); });
+            }
+            engine->requestStop();  // a writer that never ends: only a stop ends the run
+        }
+        runner.join();
+        if (!writerCloses && streamed) ::close(writer);
+        REQUIRE(streamed);
+        REQUIRE(error.empty());
+        CHECK(handoff().ids == std::vector<double>{1, 2, 3});
+        CHECK(outcome.failures.empty());
+        CHECK(outcome.completed == writerCloses);
+        CHECK(outcome.stopped == !writerCloses);
     }
 }
