@@ -20,25 +20,17 @@
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
 
+#include "tests/support/test_files.h"
+
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+using isochron::test::readText;
+using isochron::test::readJson;
 
 namespace {
 
 fs::path tempPath(const std::string& name) { return fs::temp_directory_path() / ("isochron-mpi-" + std::to_string(getpid()) + "-" + name); }
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-nlohmann::json readJson(const fs::path& path) {
-    INFO("report " << path);
-    REQUIRE(fs::exists(path));
-    return nlohmann::json::parse(readText(path));
-}
 
 // `mpirun -np ranks isochron-run arguments...` (ranks = 0: isochron-run alone), standard output and
 // error into `outputPath`. mpirun is allowed to run as root and to put 3 ranks on fewer cores.

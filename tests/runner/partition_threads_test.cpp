@@ -21,27 +21,18 @@
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
 
+#include "tests/support/test_files.h"
 #include "tests/support/run_command.h"
 
 namespace fs = std::filesystem;
 using isochron::test::CommandResult;
 
+using isochron::test::readText;
+using isochron::test::readJson;
+
 namespace {
 
 fs::path tempPath(const std::string& name) { return fs::temp_directory_path() / ("isochron-threads-" + std::to_string(getpid()) + "-" + name); }
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-nlohmann::json readJson(const fs::path& path) {
-    INFO("report " << path);
-    REQUIRE(fs::exists(path));
-    return nlohmann::json::parse(readText(path));
-}
 
 // isochron-run with `arguments` (a run that hangs is killed after 120 s, and fails the test).
 CommandResult run(const std::string& arguments) { return isochron::test::runProgram("timeout -s KILL 120 " ISOCHRON_RUN_BINARY, arguments); }

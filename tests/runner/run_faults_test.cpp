@@ -18,18 +18,15 @@
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
 
+#include "tests/support/test_files.h"
+
 namespace fs = std::filesystem;
+
+using isochron::test::readText;
 
 namespace {
 
 fs::path tempPath(const std::string& name) { return fs::temp_directory_path() / ("isochron-run-faults-" + name); }
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // A graph file: a sine generator (`seconds` long, 0 = forever, unpaced) into a WAV sink at `wavPath`.
 fs::path writeGraph(const std::string& name, double seconds, const std::string& wavPath) {

@@ -11,18 +11,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/test_files.h"
 #include "tests/support/run_command.h"
+
+using isochron::test::readText;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // The bundled recording, unpaced, into a silence detector whose ranges a JSONL sink writes.
 std::string sourceNode() {
