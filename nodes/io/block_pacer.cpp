@@ -97,6 +97,14 @@ std::optional<DueBlock> BlockPacer::nextBlock() {
     return block;
 }
 
+void BlockPacer::skipUnpacedTo(std::int64_t position) {
+    if (paced() || finished()) return;
+    const std::int64_t target = blockStartHolding(std::min(position, settings_.totalLength - 1));
+    if (target <= position_) return;
+    samplesSinceProgress_ = settings_.progressInterval;  // the next block promises past the skipped stretch
+    position_ = target;
+}
+
 SourceStatus BlockPacer::endRound() const {
     if (finished()) return SourceStatus::finished();
     if (paced()) {

@@ -25,7 +25,9 @@ namespace {
 /// arrive in file order, each when the timeline passes the latest start time seen so far; a file
 /// may be out of order by up to `disorder` seconds. After every heartbeat block — with or without
 /// events in it — the source promises progress to the block's end minus `disorder`: no later line
-/// starts before that. Events then carry their attributes; ranges are on the `rate` timebase.
+/// starts before that; unpaced, of the empty heartbeats before a line's only the last is emitted, so
+/// the promise jumps over a gap of any length at once. Events then carry their attributes; ranges are on the
+/// `rate` timebase.
 /// A named pipe is read as a stream instead (see EventLineStream): each line is emitted when it is
 /// read, and progress follows the latest start read minus `disorder`.
 class JsonlEventSource final : public Operator {
@@ -92,6 +94,7 @@ protected:
         origin_ = arrivals_.empty() ? 0 : arrivals_.front() / settings.blockLength * settings.blockLength;
         settings.totalLength = arrivals_.empty() ? 0 : arrivals_.back() + 1 - origin_;
         pacer_.configure(settings);
+        heartbeatLength_ = settings.blockLength;
         next_ = 0;
     }
 
@@ -100,6 +103,10 @@ protected:
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell more than max_lag behind the pace: skipped " + std::to_string(dropped / timebase_->rateHz()) + " s of the log");
         while (!pacer_.roundOver() && admissionOpen()) {
+            // Unpaced, the heartbeats before the next line's hold nothing: only the last of them is
+            // emitted, its promise covering them all (a time jump of 1e9 s in a log stepped 1e10
+            // empty heartbeats, for minutes). The promises a line meets are as with every heartbeat.
+            if (next_ < events_.size()) pacer_.skipUnpacedTo(arrivals_[next_] - origin_ - heartbeatLength_);
             auto block = pacer_.nextBlock();
             if (!block) break;
             const std::int64_t end = origin_ + block->end();
@@ -170,6 +177,7 @@ private:
     const Timebase* timebase_ = nullptr;
     std::int64_t disorder_ = 0;
     std::int64_t origin_ = 0;  // position of the pacer's position 0: the heartbeat holding the first line
+    std::int64_t heartbeatLength_ = 1;  // positions per heartbeat block
     BlockPacer pacer_;
     std::unique_ptr<EventLineStream> stream_;  // a named pipe's lines, read during the run
     std::int64_t streamLatest_ = 0;            // latest start read from the pipe
@@ -189,7 +197,8 @@ OperatorDescriptor jsonlEventSourceDescriptor() {
         "The replay starts at the heartbeat holding the first line (so Unix-epoch times run at once). "
         "Lines arrive in file order when the replay passes the latest start so far; the file may be out of "
         "order by up to `disorder` s. Every `heartbeat` s of the timeline the source promises progress (its "
-        "end minus `disorder`), with or without events, so downstream windows and joins close on time. "
+        "end minus `disorder`), with or without events, so downstream windows and joins close on time; unpaced "
+        "(pace 0) a stretch of heartbeats without lines is promised in one step, so a time jump in the file costs nothing. "
         "Event ranges are on a `rate` Hz timebase (match your audio's to cut it with segments.sync). "
         "A named pipe is read as a stream while the run goes on: each line is emitted when it is read, progress "
         "follows the latest start read minus `disorder`, pace, max_lag and heartbeat do not apply, and the source "

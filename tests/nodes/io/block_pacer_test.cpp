@@ -115,3 +115,27 @@ TEST_CASE("BlockPacer keeps the schedule continuous when the pace changes", "[io
     CHECK(roundStarts(pacer, 5000 * kMs).empty());
     CHECK(pacer.endRound().wakeAtNs == 5100 * kMs);
 }
+
+TEST_CASE("BlockPacer unpaced skips to the block holding a position in one step; paced it keeps every block", "[io][block_pacer]") {
+    BlockPacer pacer;
+    pacer.configure(kiloHertz(1'000'000'000'050, 0));  // 1e9 s at 1 kHz: 1e10 blocks
+    CHECK(roundStarts(pacer, 0) == std::vector<std::int64_t>{0});
+    pacer.skipUnpacedTo(50);  // inside the next block: nothing to skip
+    CHECK(pacer.position() == 100);
+    pacer.skipUnpacedTo(1'000'000'000'020);
+    CHECK(pacer.position() == 1'000'000'000'000);
+    pacer.beginRound(1, 0);
+    auto block = pacer.nextBlock();
+    REQUIRE(block);
+    CHECK(block->start == 1'000'000'000'000);
+    CHECK(block->length == 50);  // the last block, cut at the stream's end
+    CHECK(block->progressDue);   // the promise covers the skipped stretch
+    CHECK(pacer.finished());
+    pacer.configure(kiloHertz(1'000'000'000'050, 0));
+    pacer.skipUnpacedTo(BlockPacerSettings::kForever);  // beyond the end: the last block stays
+    CHECK(pacer.position() == 1'000'000'000'000);
+
+    pacer.configure(kiloHertz(1000, 1.0));
+    pacer.skipUnpacedTo(900);
+    CHECK(pacer.position() == 0);
+}

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
@@ -118,7 +119,8 @@ TEST_CASE("the event source replays lines with their times and heartbeats progre
     }
     for (const auto& scheduler : schedulerMatrix()) {
         INFO(scheduler);
-        REQUIRE(runGraph(sourceGraph(dir.file("log.jsonl"), R"(, "heartbeat": 0.1, "disorder": 0.05)"), scheduler).completed);
+        // Paced (10x, no drops): a heartbeat every 100 ms of the timeline, also where no line is.
+        REQUIRE(runGraph(sourceGraph(dir.file("log.jsonl"), R"(, "heartbeat": 0.1, "disorder": 0.05, "pace": 10, "max_lag": 1000)"), scheduler).completed);
         const Probed& got = probes()["events"];
         REQUIRE(got.items.size() == 3);
         CHECK(*got.items[0].event()->get("id") == 1);
@@ -213,6 +215,46 @@ TEST_CASE("the event source replays from the heartbeat holding the first line: U
         REQUIRE_FALSE(finite.empty());
         CHECK(finite.front() > static_cast<TimeNs>(first * 1e9));
         CHECK(got.brokenPromises == 0);
+        probes().clear();
+    }
+}
+
+TEST_CASE("the event source jumps a time gap inside the file at once: one promise, not a heartbeat per 0.1 s of the gap",
+          "[io][jsonl_event_source]") {
+    registerStreamProbes();
+    TempDir dir;
+    // A line at 0 s, then Unix-epoch times: the 1.7e9 s between stepped 1.7e10 empty heartbeats (13 minutes).
+    // 1e5 s first: stepping it took 1e6 promises (a fraction of a second), so the case fails fast there.
+    for (const double gap : {1e5, 1e9}) {
+        INFO(gap);
+        {
+            std::ofstream file(dir.file("gap.jsonl"));
+            file.precision(17);
+            file << "{\"t_start\": 0, \"t_end\": 0.1, \"id\": 1}\n"
+                 << "{\"t_start\": " << gap << ", \"t_end\": " << gap + 0.1 << ", \"id\": 2}\n"
+                 << "{\"t_start\": " << gap + 0.5 << ", \"t_end\": " << gap + 0.6 << ", \"id\": 3}\n";
+        }
+        REQUIRE(runGraph(sourceGraph(dir.file("gap.jsonl"), R"(, "heartbeat": 0.1)"), "df").completed);
+        const Probed& got = probes()["events"];
+        std::vector<TimeNs> finite;
+        for (TimeNs t : got.progress) {
+            if (t < kEndOfTime) finite.push_back(t);
+        }
+        // A promise after line 1's heartbeat, the last empty one's up to line 2's, and about 6 on to line 3's.
+        REQUIRE(finite.size() <= 10);
+        REQUIRE(got.items.size() == 3);
+        CHECK(*got.items[0].event()->get("id") == 1);
+        CHECK(got.items[0].range().start == 0);
+        CHECK(*got.items[1].event()->get("id") == 2);
+        CHECK(got.items[1].range().start == static_cast<std::int64_t>(gap * 1000));
+        CHECK(got.items[2].range().start == static_cast<std::int64_t>(gap * 1000) + 500);
+        CHECK(got.brokenPromises == 0);
+        CHECK(std::is_sorted(finite.begin(), finite.end()));
+        // Over the gap in one step: from line 1's heartbeat's end straight to line 2's heartbeat's start.
+        const TimeNs gapNs = static_cast<TimeNs>(gap * 1e9);
+        CHECK(finite.front() == 100'000'000);
+        CHECK(std::count(finite.begin(), finite.end(), gapNs) == 1);
+        CHECK(std::count_if(finite.begin(), finite.end(), [&](TimeNs t) { return t > 100'000'000 && t < gapNs; }) == 0);
         probes().clear();
     }
 }
