@@ -249,9 +249,8 @@ struct ExportTarget {
 ExportTarget exportTarget(const std::string& output, const std::string& archive) {
     if (output == "-") return {output, output};
     refuseBlockingOutput(output, "--output");
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-        if (!sameFile(output, archive + suffix)) continue;
-        throw UsageError("--output '" + output + "' is the archive '" + archive + "'" + (*suffix ? std::string(" (its file ") + suffix + ")" : "") +
+    if (const std::optional<std::string> suffix = archiveFileNamed(output, archive)) {
+        throw UsageError("--output '" + output + "' is the archive '" + archive + "'" + (suffix->empty() ? std::string() : " (its file " + *suffix + ")") +
                          " itself: the export would destroy the recording; give another file");
     }
     const std::string target = followSymlinks(output);

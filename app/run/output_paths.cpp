@@ -4,10 +4,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
 
+#include "engine/archive/archive_store.h"
 #include "nodes/io/output_path.h"
 
 namespace isochron::run {
@@ -20,10 +22,40 @@ struct NodeFile {
     std::string param;
     std::string path;
     bool written = false;
-    bool archive = false;  // an archive: several sinks may record into one, and sources read it meanwhile
+    bool archive = false;   // an archive: several sinks may record into one, and sources read it meanwhile
+    bool builtIn = false;   // an io operator's file (a plugin's sink may read its path)
 
     std::string describe() const { return "node '" + node + "' " + (written ? "writes" : "reads") + " (parameter '" + param + "')"; }
+    /// "node 'x', parameter 'path'", to begin a message about the file itself.
+    std::string named() const { return "node '" + node + "', parameter '" + param + "'"; }
 };
+
+/// Throws std::runtime_error naming the node when a built-in sink could not write its file at all:
+/// a named pipe or socket for a file sink, and for io.archive_sink whatever is no file to record into
+/// (a folder, a device, a missing folder, another application's database). The sinks refuse these
+/// when they start; here --check says so too, before a run.
+void refuseUnwritable(const NodeFile& file) {
+    if (!file.written || !file.builtIn) return;
+    if (!file.archive) {
+        refuseBlockingOutput(file.path, file.named());
+        return;
+    }
+    try {
+        refuseUnrecordableArchive(file.path);
+    } catch (const ArchiveError& e) {
+        throw std::runtime_error(file.named() + ": " + e.what());
+    }
+}
+
+/// Throws std::runtime_error when `path` is one of the files SQLite keeps beside the
+/// archive `archive` ("-wal", "-shm", "-journal"): SQLite removes or rewrites it while the archive is
+/// open (a WAV written to "<archive>-wal" was gone after the run).
+void refuseArchiveCompanion(const std::string& what, const std::string& path, const NodeFile& archive) {
+    const std::optional<std::string> suffix = archiveFileNamed(path, archive.path);
+    if (!suffix || suffix->empty()) return;
+    throw std::runtime_error(what + " " + path + " is the file '" + *suffix + "' SQLite keeps beside the archive " + archive.describe() + " " +
+                             archive.path + ": SQLite would remove or overwrite it; write to another file");
+}
 
 std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
     std::vector<NodeFile> files;
@@ -34,7 +66,7 @@ std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
             if (path.empty() || path == "-" || path.starts_with("{")) continue;  // none, standard output, inline JSON
             const std::string& type = node.descriptor->typeName;
             const bool written = node.outputs.empty() || type == "io.archive_sink";
-            files.push_back({node.id, spec.name, path, written, type == "io.archive_sink" || type == "io.archive_source"});
+            files.push_back({node.id, spec.name, path, written, type == "io.archive_sink" || type == "io.archive_source", node.descriptor->category == "io"});
         }
     }
     return files;
@@ -48,6 +80,10 @@ void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphP
         if (!files[i].written) continue;
         if (sameFile(files[i].path, graphPath)) {
             throw std::runtime_error(files[i].describe() + " " + files[i].path + ", the graph file itself: it would be overwritten");
+        }
+        refuseUnwritable(files[i]);
+        for (std::size_t j = 0; j < files.size(); ++j) {
+            if (j != i && files[j].archive) refuseArchiveCompanion(files[i].describe(), files[i].path, files[j]);
         }
         for (std::size_t j = 0; j < files.size(); ++j) {
             // Each pair of writers once; a reader against every writer.
@@ -71,6 +107,7 @@ void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph)
             throw std::runtime_error(std::string(flag) + " " + *path + " is the graph file itself: it would be overwritten");
         }
         for (const NodeFile& file : files) {
+            if (file.archive) refuseArchiveCompanion(flag, *path, file);
             if (!sameFile(*path, file.path)) continue;
             throw std::runtime_error(std::string(flag) + " " + *path + " is the file " + file.describe() + ": " +
                                      (file.written ? "each would clobber the other" : "it would be overwritten"));

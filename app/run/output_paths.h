@@ -11,13 +11,17 @@
 namespace isochron::run {
 
 /// Throws std::runtime_error naming both sides when a sink would write the graph file, a file
-/// another sink writes or a file a node reads (archives excepted: several streams record into one
-/// archive while others are read from it). Also under --check.
+/// another sink writes, a file a node reads (archives excepted: several streams record into one
+/// archive while others are read from it) or a file SQLite keeps beside an archive ("-wal", "-shm",
+/// "-journal"); and naming the node when a built-in sink cannot write its file at all (a named pipe;
+/// for an archive also a folder, a device, a missing folder, another application's database).
+/// Also under --check.
 /// [setup thread]
 void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphPath);
 
-/// Throws std::runtime_error when --report or --telemetry would overwrite the graph file, each other
-/// or a node's file, or cannot be written (probed without truncating). [setup thread]
+/// Throws std::runtime_error when --report or --telemetry would overwrite the graph file, each other,
+/// a node's file or a file SQLite keeps beside an archive, or cannot be written (probed without
+/// truncating). [setup thread]
 void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph);
 
 }  // namespace isochron::run

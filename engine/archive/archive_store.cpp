@@ -141,7 +141,87 @@ private:
     sqlite3_stmt* statement_ = nullptr;
 };
 
+/// "'<path>' is <kind>, not an archive file ..." for a folder, a device or a pipe (SQLite failed late
+/// with "disk I/O error"); "" for a regular file or nothing.
+std::string nonArchiveFileKindProblem(const std::string& path) {
+    const std::string kind = nonRegularFileKind(path);
+    return kind.empty() ? kind : "'" + path + "' is " + kind + ", not an archive file (an archive is a regular file)";
+}
+
+/// The names of the tables in `db`'s schema, in the order SQLite lists them.
+std::vector<std::string> tableNames(sqlite3* db, const std::string& path) {
+    Statement query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid", path);
+    std::vector<std::string> names;
+    while (query.step()) names.push_back(query.text(0));
+    return names;
+}
+
+/// Why the database `db` at `path`, of schema version `version` (its user_version), is not one to
+/// record into or read as an archive, or nothing. Reads only: asked before anything is written, so a
+/// file that is refused stays byte for byte as it was.
+std::optional<std::string> foreignDatabaseProblem(sqlite3* db, const std::string& path, std::int64_t version) {
+    const std::vector<std::string> tables = tableNames(db, path);
+    if (version == 0 && !tables.empty()) {
+        // Another application's database (or a typo in the path): recording added the archive's tables
+        // to it and set its user_version.
+        std::string listed;
+        for (std::size_t i = 0; i < tables.size() && i < 3; ++i) listed += (i ? ", " : "") + tables[i];
+        if (tables.size() > 3) listed += ", ...";
+        return "'" + path + "' is not a stream archive (a SQLite database with other tables: " + listed +
+               "); it is left as it is: give a new file or an archive";
+    }
+    if (version > kSchemaVersion || version < 0) {
+        return "archive '" + path + "' has schema version " + std::to_string(version) + "; this build reads version " + std::to_string(kSchemaVersion);
+    }
+    if (version != 0 && std::find(tables.begin(), tables.end(), "streams") == tables.end()) {
+        return "'" + path + "' is not a stream archive (user_version " + std::to_string(version) + " but no archive tables); it is left as it is";
+    }
+    return std::nullopt;
+}
+
+/// The user_version of the open database `db` (0 for a new or empty file).
+std::int64_t schemaVersion(sqlite3* db, const std::string& path) {
+    Statement version(db, "PRAGMA user_version", path);
+    version.step();
+    const std::int64_t found = version.integer(0);
+    version.reset();
+    return found;
+}
+
+/// Why an archive cannot be created at `path`, which names nothing yet: its folder is missing or is
+/// not a folder; "" when it can.
+std::string missingFolderProblem(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (fs::exists(fs::symlink_status(path, error))) return {};
+    fs::path folder = fs::path(path).parent_path();
+    if (folder.empty()) folder = ".";
+    if (fs::is_directory(folder, error)) return {};
+    const std::string what = fs::exists(folder, error) ? "is not a folder" : "does not exist";
+    return "cannot create archive '" + path + "': the folder '" + folder.string() + "' " + what;
+}
+
 }  // namespace
+
+void refuseUnrecordableArchive(const std::string& path) {
+    namespace fs = std::filesystem;
+    if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
+    if (const std::string problem = nonArchiveFileKindProblem(path); !problem.empty()) throw ArchiveError(problem);
+    std::error_code error;
+    if (!fs::exists(path, error)) {
+        if (const std::string problem = missingFolderProblem(path); !problem.empty()) throw ArchiveError(problem);
+        return;
+    }
+    if (fs::file_size(path, error) == 0) return;  // a new archive's file, created empty
+    sqlite3* db = nullptr;
+    // Read-write without creating: closing it as the last connection removes the -wal and -shm files a
+    // read-only connection would leave behind.
+    const int opened = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    const std::unique_ptr<sqlite3, int (*)(sqlite3*)> closer(db, sqlite3_close_v2);
+    if (opened != SQLITE_OK) throw ArchiveError("cannot open archive '" + path + "': " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(opened)));
+    sqlite3_busy_timeout(db, 5000);  // a recorder in another process may be checkpointing
+    if (std::optional<std::string> problem = foreignDatabaseProblem(db, path, schemaVersion(db, path))) throw ArchiveError(*problem);
+}
 
 /// The SQLite connection and the statements the store reuses.
 struct ArchiveStore::Connection {
@@ -174,11 +254,8 @@ struct ArchiveStore::Connection {
 ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     : path_(path), db_(std::make_unique<Connection>()), flac_(std::make_unique<FlacBatch>()) {
     if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
-    // A FIFO, a device or a folder is no archive, to read or to record into (SQLite failed late with
-    // "disk I/O error").
-    if (const std::string kind = nonRegularFileKind(path); !kind.empty()) {
-        throw ArchiveError("'" + path + "' is " + kind + ", not an archive file (an archive is a regular file)");
-    }
+    // A FIFO, a device or a folder is no archive, to read or to record into.
+    if (const std::string problem = nonArchiveFileKindProblem(path); !problem.empty()) throw ArchiveError(problem);
     if (access == ArchiveAccess::Read && !std::filesystem::is_regular_file(path)) throw ArchiveError("no archive file '" + path + "'");
     const int create = access == ArchiveAccess::Record ? SQLITE_OPEN_CREATE : 0;
     const int opened = sqlite3_open_v2(path.c_str(), &db_->db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -189,13 +266,11 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     sqlite3_extended_result_codes(db_->db, 1);
     // A reader waits for a writer's checkpoint instead of failing at once.
     sqlite3_busy_timeout(db_->db, 5000);
-    Statement version(db_->db, "PRAGMA user_version", path_);
-    version.step();
-    const std::int64_t found = version.integer(0);
-    version.reset();
+    const std::int64_t found = schemaVersion(db_->db, path_);
     // Before anything is written: a file that is no archive (another SQLite file, an empty file) is
     // refused as it is, not switched to WAL mode or given tables.
     if (found == 0 && access == ArchiveAccess::Read) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
+    if (std::optional<std::string> problem = foreignDatabaseProblem(db_->db, path_, found)) throw ArchiveError(*problem);
     // 64 KiB pages (a new file only; must precede WAL mode): a 0.1 s piece of 48 kHz f32 spans 1 page
     // instead of a chain of 5 overflow pages, so reads and writes take a fifth of the page operations.
     // A page cache of up to 32 MiB (SQLite's default is 2 MiB, filled as pages are read): the channels
@@ -217,9 +292,6 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
                   "UPDATE streams SET original_rate_hz = rate_hz; PRAGMA user_version=3;",
                   path_);
         db_->exec("COMMIT", path_);
-    } else if (found != 0 && found != kSchemaVersion) {
-        throw ArchiveError("archive '" + path_ + "' has schema version " + std::to_string(found) + "; this build reads version " +
-                           std::to_string(kSchemaVersion));
     }
     if (found == 0) {
         db_->exec("BEGIN IMMEDIATE", path_);

@@ -102,6 +102,14 @@ enum class ArchiveAccess {
     Read,    ///< the file must exist and be an archive
 };
 
+/// Throws ArchiveError naming `path` when an io.archive_sink could not record into it, for what the
+/// file is: a folder, a device, a pipe, a file in a folder that does not exist, a file that is no
+/// SQLite database, another application's database (user_version 0 with tables of its own), or an
+/// archive of another schema version. A missing or 0-byte file, an empty database and an archive pass.
+/// Opens an existing file without writing to it, so it can run before a run starts (and under
+/// --check). [setup thread] [may block on disk]
+void refuseUnrecordableArchive(const std::string& path);
+
 /// One open archive file: a writer and reader of recorded streams. [one thread at a time per object;
 /// several objects, in one process or several, may use one file]
 class ArchiveStore {

@@ -43,8 +43,9 @@ std::string itemJson(const Item& item) {
 /// the disk work). Pieces of a channel never overlap: the part of a segment before what the channel
 /// already stored (an earlier run of the same stream, or a late item) is dropped and counted late;
 /// so is an item that starts before what earlier runs stored of an item stream.
-/// An archive that cannot be opened or written, or a writer that falls more than `queue_mb` behind,
-/// stops recording and fails this node only (the rest of the graph keeps running).
+/// A path that is no file to record into (refuseUnrecordableArchive) refuses the start; an archive
+/// that then cannot be opened or written, or a writer that falls more than `queue_mb` behind, stops
+/// recording and fails this node only (the rest of the graph keeps running).
 class ArchiveSink final : public Operator {
 public:
     HeldState heldState() const override {
@@ -74,6 +75,13 @@ protected:
         downsampleFactor_ = params().getString("representation") == "downsample" ? params().getInt("downsample_factor") : 1;
         if (downsampleFactor_ > 1 && !recordsSignal_) throw OperatorError("representation 'downsample' is for signals; this node records items");
         storedEnd_.assign(static_cast<std::size_t>(inputCount()), kNothingStored);
+        // What the file is refuses the start (like a sound file sink's path): a folder, a pipe, a
+        // missing folder, another application's database (it gained the archive's tables).
+        try {
+            refuseUnrecordableArchive(params().getString("path"));
+        } catch (const ArchiveError& e) {
+            throw OperatorError(e.what());
+        }
         try {
             store_ = std::make_unique<ArchiveStore>(params().getString("path"), ArchiveAccess::Record);
             if (store_->stream(streamName_)) {
@@ -85,7 +93,8 @@ protected:
             }
         } catch (const ArchiveError& e) {
             // Reported as this node's failure once data arrives (or at the end), not as a refusal to
-            // start: recording is an addition that must not stop the graph it records.
+            // start: recording is an addition that must not stop the graph it records (a disk that
+            // fails now may work for the rest of the graph).
             store_.reset();
             openProblem_ = e.what();
             warn(std::string(e.what()) + ": not recording");
@@ -269,14 +278,16 @@ OperatorDescriptor archiveSinkDescriptor() {
     d.category = "io";
     d.summary = "Records a signal or a scalar/event stream into a stream archive (SQLite)";
     d.documentation =
-        "Appends to the stream 'stream' of the archive file 'path' (created if missing; docs/archive.md): f32 signal "
+        "Appends to the stream 'stream' of the archive file 'path' (created if missing or empty; docs/archive.md): f32 signal "
         "inputs as one channel each (sample pieces keyed by channel and start index), or one scalar/event input as JSON "
         "rows. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
         "again into an existing stream appends after what it holds (samples, and items starting, before its stored end are "
         "dropped and counted late) and needs the same timebase and channels (else this node fails at its first item). A writer "
         "thread does the disk work (inserts, commits, WAL checkpoints) off the engine thread and commits every commit_s "
-        "of data or of wall time, so a killed process loses at most about that much plus what waits in its queue. An "
-        "archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
+        "of data or of wall time, so a killed process loses at most about that much plus what waits in its queue. A "
+        "path that cannot be an archive refuses the start, the file untouched: a folder, a device, a pipe, a missing folder, a "
+        "file that is no SQLite database, another application's database (tables of its own, user_version 0) or another "
+        "schema version. An archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
         "recording and fails this node with a message naming the file, while the rest of the graph keeps running. "
         "Retention (keep_hours, keep_gb) drops the stream's oldest pieces after each commit; an event whose attribute "
         "'persist' is 0 is not recorded; representation downsample (a change of the data, not lossless) stores each "

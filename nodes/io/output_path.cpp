@@ -59,4 +59,11 @@ bool sameFile(const std::string& a, const std::string& b) {
     return normalA && normalB && *normalA == *normalB;
 }
 
+std::optional<std::string> archiveFileNamed(const std::string& path, const std::string& archive) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        if (sameFile(path, archive + suffix)) return suffix;
+    }
+    return std::nullopt;
+}
+
 }  // namespace isochron

@@ -5,6 +5,7 @@
 // the file it names, which need not exist yet (a dangling link is written through, never replaced).
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace isochron {
@@ -23,5 +24,10 @@ std::string followSymlinks(const std::string& path);
 /// folders), others by the normal form of the file their symlink chains lead to, so a dangling link
 /// and the not yet existing file it names are one. [setup thread]
 bool sameFile(const std::string& a, const std::string& b);
+
+/// Which of the files of the SQLite archive `archive` `path` names: "" for the archive itself, or
+/// "-wal", "-shm" or "-journal", the files SQLite keeps beside it (and removes or rewrites while the
+/// archive is open); nullopt for another file. [setup thread]
+std::optional<std::string> archiveFileNamed(const std::string& path, const std::string& archive);
 
 }  // namespace isochron

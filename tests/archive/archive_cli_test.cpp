@@ -324,3 +324,53 @@ TEST_CASE("an archive opened to record into a named pipe or a device is refused 
     CHECK_THROWS_WITH(ArchiveStore("/dev/null", ArchiveAccess::Record), Catch::Contains("'/dev/null' is a device, not an archive file"));
     CHECK_THROWS_WITH(ArchiveStore(folder.path.string(), ArchiveAccess::Record), Catch::Contains("is a folder, not an archive file"));
 }
+
+TEST_CASE("an archive opened to record into another application's database refuses it, byte for byte as it was; an empty one becomes an archive",
+          "[archive]") {
+    const Folder folder;
+    // user_version 0 with tables of its own: recording added streams/segments/events and set user_version 3.
+    // user_version 2 without archive tables: it was switched to WAL mode before the upgrade failed.
+    const std::string places = folder.file("places.sqlite"), versioned = folder.file("versioned.sqlite"), empty = folder.file("empty.sqlite");
+    const auto sql = [](const std::string& path, const char* text) {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        const int result = sqlite3_exec(db, text, nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        REQUIRE(result == SQLITE_OK);
+    };
+    sql(places, "CREATE TABLE moz_places(url TEXT); CREATE TABLE moz_bookmarks(id INTEGER); INSERT INTO moz_places VALUES ('x');");
+    sql(versioned, "CREATE TABLE notes(text TEXT); PRAGMA user_version = 2;");
+    sql(empty, "CREATE TABLE scratch(x); DROP TABLE scratch;");
+    const auto bytes = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string placesBytes = bytes(places), versionedBytes = bytes(versioned);
+    const auto refusal = Catch::Contains("'" + places + "' is not a stream archive (a SQLite database with other tables: moz_places, moz_bookmarks)");
+    CHECK_THROWS_WITH(ArchiveStore(places, ArchiveAccess::Record), refusal);
+    CHECK_THROWS_WITH(refuseUnrecordableArchive(places), refusal);
+    const auto versionedRefusal = Catch::Contains("'" + versioned + "' is not a stream archive (user_version 2 but no archive tables)");
+    CHECK_THROWS_WITH(ArchiveStore(versioned, ArchiveAccess::Record), versionedRefusal);
+    CHECK_THROWS_WITH(refuseUnrecordableArchive(versioned), versionedRefusal);
+    CHECK(bytes(places) == placesBytes);
+    CHECK(bytes(versioned) == versionedBytes);
+    for (const std::string& path : {places, versioned}) {
+        CHECK_FALSE(std::filesystem::exists(path + "-wal"));
+        CHECK_FALSE(std::filesystem::exists(path + "-shm"));
+    }
+    // A path that names nothing yet, a 0-byte file and a database without tables pass, and record.
+    const std::string fresh = folder.file("fresh.sqlite"), zero = folder.file("zero.sqlite");
+    std::ofstream{zero};
+    for (const std::string& path : {fresh, zero, empty}) {
+        INFO(path);
+        CHECK_NOTHROW(refuseUnrecordableArchive(path));
+        ArchivedStreamInfo info;
+        info.name = "s";
+        info.rateHz = 8000;
+        ArchiveStore store(path, ArchiveAccess::Record);
+        store.openStream(info);
+        CHECK(store.stream("s"));
+    }
+    CHECK_NOTHROW(refuseUnrecordableArchive(fresh));  // an archive, now
+    CHECK_THROWS_WITH(refuseUnrecordableArchive(folder.file("missing/a.sqlite")), Catch::Contains("the folder '" + folder.file("missing") + "' does not exist"));
+}

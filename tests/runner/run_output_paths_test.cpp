@@ -1,0 +1,169 @@
+// isochron-run's checks of the files sinks write, before the run and under --check: a named pipe as a
+// sink's path, io.archive_sink on a path that can be no archive (a pipe, a device, a folder, a missing
+// folder, another application's SQLite database: refused, the file left byte for byte as it was), and
+// a file sink on one of the files SQLite keeps beside an archive the graph records or reads.
+#include <catch2/catch.hpp>
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/support/run_command.h"
+#include "tests/support/test_files.h"
+
+namespace fs = std::filesystem;
+
+using isochron::test::CommandResult;
+using isochron::test::readText;
+using isochron::test::runProgram;
+
+namespace {
+
+/// A temporary folder, removed with what it holds.
+struct Folder {
+    fs::path path;
+    Folder() {
+        std::string pattern = (fs::temp_directory_path() / "isochron-run-output-paths-XXXXXX").string();
+        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+        path = pattern;
+    }
+    ~Folder() { fs::remove_all(path); }
+    std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+/// A graph file in `folder`: a 0.5 s sine into an io.archive_sink "rec" at `archivePath` (none when
+/// empty) and an io.wav_file_sink "wav" at `wavPath` (none when empty).
+std::string writeGraph(const Folder& folder, const std::string& archivePath, const std::string& wavPath) {
+    const std::string path = folder.file("graph.isograph.json");
+    std::ofstream graph(path);
+    graph << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400}})";
+    if (!archivePath.empty()) graph << R"(, {"id": "rec", "type": "io.archive_sink", "params": {"path": ")" << archivePath << R"(", "stream": "s"}})";
+    if (!wavPath.empty()) graph << R"(, {"id": "wav", "type": "io.wav_file_sink", "params": {"path": ")" << wavPath << R"("}})";
+    graph << R"(], "edges": [)";
+    if (!archivePath.empty()) graph << R"({"from": "gen.out", "to": "rec.in0"})" << (wavPath.empty() ? "" : ", ");
+    if (!wavPath.empty()) graph << R"({"from": "gen.out", "to": "wav.in0"})";
+    graph << "]}";
+    return path;
+}
+
+CommandResult run(const std::string& arguments) { return runProgram("timeout 60 " ISOCHRON_RUN_BINARY, arguments); }
+
+/// Runs `sql` on the SQLite database `path` (created if missing).
+void execSql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    const int result = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    REQUIRE(result == SQLITE_OK);
+}
+
+}  // namespace
+
+TEST_CASE("--check refuses a named pipe as a file sink's path, as the run does", "[runner][faults]") {
+    // --check said valid; only the run refused it.
+    const Folder folder;
+    const std::string fifo = folder.file("sink.fifo");
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const std::string graph = writeGraph(folder, "", fifo);
+    for (const char* mode : {"--check", "--quiet"}) {
+        INFO(mode);
+        const CommandResult r = run(std::string(mode) + " " + graph);
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Catch::Contains("node 'wav'") && Catch::Contains("parameter 'path': '" + fifo + "' is a named pipe (FIFO)"));
+        CHECK(fs::is_fifo(fifo));
+    }
+}
+
+TEST_CASE("io.archive_sink on a path that can be no archive is refused before the run and under --check, naming node and file",
+          "[runner][faults][archive]") {
+    // Each of these failed only in the run (exit 2, "... (in process)") while --check said valid, and
+    // another application's database was adopted: archive tables added, user_version set to 3, exit 0.
+    const Folder folder;
+    const std::string foreign = folder.file("places.sqlite");
+    execSql(foreign, "CREATE TABLE moz_places(url TEXT); INSERT INTO moz_places VALUES ('https://example.org');");
+    const std::string foreignBytes = readText(foreign);
+    REQUIRE_FALSE(foreignBytes.empty());
+    const std::string fifo = folder.file("archive.fifo");
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const struct Case {
+        std::string path, reason;
+    } cases[] = {
+        {foreign, "'" + foreign + "' is not a stream archive (a SQLite database with other tables: moz_places)"},
+        {fifo, "'" + fifo + "' is a named pipe (FIFO), not an archive file"},
+        {"/dev/null", "'/dev/null' is a device, not an archive file"},
+        {folder.path.string(), "'" + folder.path.string() + "' is a folder, not an archive file"},
+        {folder.file("no-such-folder/a.sqlite"), "the folder '" + folder.file("no-such-folder") + "' does not exist"},
+    };
+    for (const Case& c : cases) {
+        const std::string graph = writeGraph(folder, c.path, "");
+        for (const char* mode : {"--check", "--quiet"}) {
+            INFO(c.path << " " << mode);
+            const CommandResult r = run(std::string(mode) + " " + graph);
+            CHECK(r.status == 1);
+            CHECK_THAT(r.output, Catch::Contains("node 'rec'") && Catch::Contains(c.reason));
+            CHECK_THAT(r.output, !Catch::Contains("in process"));
+        }
+    }
+    CHECK(readText(foreign) == foreignBytes);  // byte for byte: not switched to WAL, no tables, no user_version
+    CHECK_FALSE(fs::exists(foreign + "-wal"));
+    CHECK(fs::is_fifo(fifo));
+    CHECK(fs::is_character_file("/dev/null"));
+    CHECK_FALSE(fs::exists(folder.file("no-such-folder")));
+}
+
+TEST_CASE("io.archive_sink makes a new archive of a missing file, a 0-byte file and an empty SQLite database", "[runner][archive]") {
+    const Folder folder;
+    const std::string empty = folder.file("empty.sqlite"), zero = folder.file("zero.sqlite");
+    execSql(empty, "CREATE TABLE scratch(x); DROP TABLE scratch;");  // a database with no table left
+    std::ofstream{zero};
+    REQUIRE(fs::file_size(empty) > 0);
+    for (const std::string& path : {folder.file("new.sqlite"), zero, empty}) {
+        INFO(path);
+        const std::string graph = writeGraph(folder, path, "");
+        CHECK(run("--check " + graph).status == 0);
+        const CommandResult r = run("--quiet " + graph);
+        INFO(r.output);
+        CHECK(r.status == 0);
+        // The recording is there: 0.5 s at 8 kHz in stream "s".
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        sqlite3_stmt* query = nullptr;
+        REQUIRE(sqlite3_prepare_v2(db, "SELECT sum(length) FROM segments", -1, &query, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_step(query) == SQLITE_ROW);
+        CHECK(sqlite3_column_int64(query, 0) == 4000);
+        sqlite3_finalize(query);
+        sqlite3_close(db);
+    }
+}
+
+TEST_CASE("a file sink or --report on a file SQLite keeps beside an archive of the graph is refused before the run", "[runner][faults][archive]") {
+    // A WAV sink on "<archive>-wal" beside io.archive_sink on the archive ran with exit 0, and the WAV
+    // was gone after the run: SQLite removed its write-ahead log.
+    const Folder folder;
+    const std::string archive = folder.file("b.sqlite");
+    for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+        const std::string beside = archive + suffix;
+        const std::string graph = writeGraph(folder, archive, beside);
+        for (const char* mode : {"--check", "--quiet"}) {
+            INFO(suffix << " " << mode);
+            const CommandResult r = run(std::string(mode) + " " + graph);
+            CHECK(r.status == 1);
+            CHECK_THAT(r.output, Catch::Contains("node 'wav' writes (parameter 'path') " + beside + " is the file '" + suffix +
+                                                 "' SQLite keeps beside the archive node 'rec' writes (parameter 'path') " + archive));
+            CHECK_FALSE(fs::exists(archive));
+        }
+    }
+    const std::string graph = writeGraph(folder, archive, "");
+    const CommandResult report = run("--quiet --report " + archive + "-wal " + graph);
+    CHECK(report.status == 1);
+    CHECK_THAT(report.output, Catch::Contains("--report " + archive + "-wal is the file '-wal' SQLite keeps beside the archive node 'rec'"));
+    CHECK_FALSE(fs::exists(archive));
+    // Beside another file of the folder, the same sink writes.
+    CHECK(run("--quiet " + writeGraph(folder, archive, folder.file("b.wav"))).status == 0);
+    CHECK(fs::exists(folder.file("b.wav")));
+}
