@@ -23,19 +23,19 @@ struct NodeFile {
     std::string path;
     bool written = false;
     bool archive = false;   // an archive: several sinks may record into one, and sources read it meanwhile
-    bool builtIn = false;   // an io operator's file (a plugin's sink may read its path)
+    bool ioFamily = false;  // an io operator's file (a plugin's sink may read its path, even from a pipe)
 
     std::string describe() const { return "node '" + node + "' " + (written ? "writes" : "reads") + " (parameter '" + param + "')"; }
     /// "node 'x', parameter 'path'", to begin a message about the file itself.
     std::string named() const { return "node '" + node + "', parameter '" + param + "'"; }
 };
 
-/// Throws std::runtime_error naming the node when a built-in sink could not write its file at all:
+/// Throws std::runtime_error naming the node when an io sink could not write its file at all:
 /// a named pipe or socket for a file sink, and for io.archive_sink whatever is no file to record into
 /// (a folder, a device, a missing folder, another application's database). The sinks refuse these
 /// when they start; here --check says so too, before a run.
 void refuseUnwritable(const NodeFile& file) {
-    if (!file.written || !file.builtIn) return;
+    if (!file.written || !file.ioFamily) return;
     if (!file.archive) {
         refuseBlockingOutput(file.path, file.named());
         return;
