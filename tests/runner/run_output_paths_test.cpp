@@ -90,13 +90,14 @@ TEST_CASE("io.archive_sink on a path that can be no archive is refused before th
     REQUIRE_FALSE(foreignBytes.empty());
     const std::string fifo = folder.file("archive.fifo");
     REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const std::string folderPath = folder.path.string();
     const struct Case {
         std::string path, reason;
     } cases[] = {
         {foreign, "'" + foreign + "' is not a stream archive (a SQLite database with other tables: moz_places)"},
         {fifo, "'" + fifo + "' is a named pipe (FIFO), not an archive file"},
         {"/dev/null", "'/dev/null' is a device, not an archive file"},
-        {folder.path.string(), "'" + folder.path.string() + "' is a folder, not an archive file"},
+        {folderPath, "'" + folderPath + "' is a folder, not an archive file"},
         {folder.file("no-such-folder/a.sqlite"), "the folder '" + folder.file("no-such-folder") + "' does not exist"},
     };
     for (const Case& c : cases) {
