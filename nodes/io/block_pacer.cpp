@@ -97,9 +97,20 @@ std::optional<DueBlock> BlockPacer::nextBlock() {
     return block;
 }
 
-void BlockPacer::skipUnpacedTo(std::int64_t position) {
-    if (paced() || finished()) return;
-    const std::int64_t target = blockStartHolding(std::min(position, settings_.totalLength - 1));
+void BlockPacer::skipEmptyTo(std::int64_t position) {
+    if (finished()) return;
+    std::int64_t target = blockStartHolding(std::min(position, settings_.totalLength - 1));
+    if (paced()) {
+        // The last block ending by the due position (a block is due once its end is).
+        const std::int64_t due = anchored_ ? std::min(duePosition(roundNowNs_), settings_.totalLength) : position_;
+        if (due <= position_) return;
+        std::int64_t lastDue = blockStartHolding(due - 1);
+        if (blockEnd(lastDue) > due) {
+            if (lastDue <= position_) return;
+            lastDue = blockStartHolding(lastDue - 1);
+        }
+        target = std::min(target, lastDue);
+    }
     if (target <= position_) return;
     samplesSinceProgress_ = settings_.progressInterval;  // the next block promises past the skipped stretch
     position_ = target;

@@ -77,11 +77,11 @@ public:
     bool roundOver() const { return roundBlocksLeft_ <= 0 || finished(); }
     /// The next block of this round (the position moves past it), or nullopt when the round is over.
     std::optional<DueBlock> nextBlock();
-    /// Unpaced: move, emitting nothing, to the block holding `position` (clamped to the last block)
-    /// when it lies past the next block, so a stretch with nothing to emit costs one call, not one
-    /// block each; the next block then says progress is due. Paced streams keep their blocks: they
-    /// mark the wall clock's progress.
-    void skipUnpacedTo(std::int64_t position);
+    /// Move, emitting nothing, to the block holding `position` (clamped to the last block) when it
+    /// lies past the next block, so a stretch with nothing to emit costs one call, not one block
+    /// each; the next block then says progress is due. Paced (within a round), only as far as the
+    /// last block already due: a block not yet due still waits for its time.
+    void skipEmptyTo(std::int64_t position);
     /// What the source's produce() returns after the round: finished; waitUntil(due time) when the
     /// next block is not due yet (even after emitting: the engine drains before it sleeps); else produced.
     SourceStatus endRound() const;

@@ -25,8 +25,8 @@ namespace {
 /// arrive in file order, each when the timeline passes the latest start time seen so far; a file
 /// may be out of order by up to `disorder` seconds. After every heartbeat block — with or without
 /// events in it — the source promises progress to the block's end minus `disorder`: no later line
-/// starts before that; unpaced, of the empty heartbeats before a line's only the last is emitted, so
-/// the promise jumps over a gap of any length at once. Events then carry their attributes; ranges are on the
+/// starts before that; of the empty heartbeats before a line's that are due (unpaced: all of them)
+/// only the last is emitted, so the promise jumps over a gap of any length in one step. Events then carry their attributes; ranges are on the
 /// `rate` timebase.
 /// A named pipe is read as a stream instead (see EventLineStream): each line is emitted when it is
 /// read, and progress follows the latest start read minus `disorder`.
@@ -103,10 +103,11 @@ protected:
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell more than max_lag behind the pace: skipped " + std::to_string(dropped / timebase_->rateHz()) + " s of the log");
         while (!pacer_.roundOver() && admissionOpen()) {
-            // Unpaced, the heartbeats before the next line's hold nothing: only the last of them is
-            // emitted, its promise covering them all (a time jump of 1e9 s in a log stepped 1e10
-            // empty heartbeats, for minutes). The promises a line meets are as with every heartbeat.
-            if (next_ < events_.size()) pacer_.skipUnpacedTo(arrivals_[next_] - origin_ - heartbeatLength_);
+            // The heartbeats before the next line's hold nothing: of those due (unpaced: all), only
+            // the last is emitted, its promise covering them all (a time jump of 1e9 s in a log
+            // stepped 1e10 empty heartbeats, for minutes). A line meets the promise it met when every
+            // heartbeat was stepped.
+            if (next_ < events_.size()) pacer_.skipEmptyTo(arrivals_[next_] - origin_ - heartbeatLength_);
             auto block = pacer_.nextBlock();
             if (!block) break;
             const std::int64_t end = origin_ + block->end();
@@ -197,8 +198,8 @@ OperatorDescriptor jsonlEventSourceDescriptor() {
         "The replay starts at the heartbeat holding the first line (so Unix-epoch times run at once). "
         "Lines arrive in file order when the replay passes the latest start so far; the file may be out of "
         "order by up to `disorder` s. Every `heartbeat` s of the timeline the source promises progress (its "
-        "end minus `disorder`), with or without events, so downstream windows and joins close on time; unpaced "
-        "(pace 0) a stretch of heartbeats without lines is promised in one step, so a time jump in the file costs nothing. "
+        "end minus `disorder`), with or without events, so downstream windows and joins close on time; a stretch of "
+        "heartbeats without lines that is due (unpaced: all of it) is promised in one step, so a time jump in the file costs nothing. "
         "Event ranges are on a `rate` Hz timebase (match your audio's to cut it with segments.sync). "
         "A named pipe is read as a stream while the run goes on: each line is emitted when it is read, progress "
         "follows the latest start read minus `disorder`, pace, max_lag and heartbeat do not apply, and the source "

@@ -116,13 +116,13 @@ TEST_CASE("BlockPacer keeps the schedule continuous when the pace changes", "[io
     CHECK(pacer.endRound().wakeAtNs == 5100 * kMs);
 }
 
-TEST_CASE("BlockPacer unpaced skips to the block holding a position in one step; paced it keeps every block", "[io][block_pacer]") {
+TEST_CASE("BlockPacer unpaced skips to the block holding a position in one step", "[io][block_pacer]") {
     BlockPacer pacer;
     pacer.configure(kiloHertz(1'000'000'000'050, 0));  // 1e9 s at 1 kHz: 1e10 blocks
     CHECK(roundStarts(pacer, 0) == std::vector<std::int64_t>{0});
-    pacer.skipUnpacedTo(50);  // inside the next block: nothing to skip
+    pacer.skipEmptyTo(50);  // inside the next block: nothing to skip
     CHECK(pacer.position() == 100);
-    pacer.skipUnpacedTo(1'000'000'000'020);
+    pacer.skipEmptyTo(1'000'000'000'020);
     CHECK(pacer.position() == 1'000'000'000'000);
     pacer.beginRound(1, 0);
     auto block = pacer.nextBlock();
@@ -132,10 +132,38 @@ TEST_CASE("BlockPacer unpaced skips to the block holding a position in one step;
     CHECK(block->progressDue);   // the promise covers the skipped stretch
     CHECK(pacer.finished());
     pacer.configure(kiloHertz(1'000'000'000'050, 0));
-    pacer.skipUnpacedTo(BlockPacerSettings::kForever);  // beyond the end: the last block stays
+    pacer.skipEmptyTo(BlockPacerSettings::kForever);  // beyond the end: the last block stays
     CHECK(pacer.position() == 1'000'000'000'000);
 
-    pacer.configure(kiloHertz(1000, 1.0));
-    pacer.skipUnpacedTo(900);
+}
+
+TEST_CASE("BlockPacer paced skips only as far as the last block already due, which it then hands out at its due time", "[io][block_pacer]") {
+    BlockPacer pacer;
+    pacer.configure(kiloHertz(1'000'000, 1.0));  // 100 samples = 100 ms
+    CHECK(roundStarts(pacer, 0).empty());        // anchors at 0
+    pacer.beginRound(1000, 50 * kMs);
+    pacer.skipEmptyTo(5000);  // nothing due yet: no move
     CHECK(pacer.position() == 0);
+    CHECK_FALSE(pacer.nextBlock());
+    // At 1050 ms blocks up to [900, 1000) are due, [1000, 1100) not: the skip stops at [900, 1000).
+    pacer.beginRound(1000, 1050 * kMs);
+    pacer.skipEmptyTo(5000);
+    CHECK(pacer.position() == 900);
+    auto block = pacer.nextBlock();
+    REQUIRE(block);
+    CHECK(block->start == 900);
+    CHECK(block->arrivalNs == 1000 * kMs);
+    CHECK(block->progressDue);
+    pacer.skipEmptyTo(5000);  // the next block is not due: it waits
+    CHECK(pacer.position() == 1000);
+    CHECK_FALSE(pacer.nextBlock());
+    CHECK(pacer.endRound().wakeAtNs == 1100 * kMs);
+    // A target before the due blocks' end: the skip stops at the block holding it.
+    pacer.beginRound(1000, 3000 * kMs);
+    pacer.skipEmptyTo(1450);
+    CHECK(pacer.position() == 1400);
+    // At 3000 ms exactly [2900, 3000) is due, and the skip stops there.
+    pacer.skipEmptyTo(5000);
+    CHECK(pacer.position() == 2900);
+    CHECK(pacer.nextBlock()->start == 2900);
 }
