@@ -277,7 +277,13 @@ TEST_CASE("a closed standard output does not stop a graph whose sinks write file
     // The "running ..." line could not be printed, SIGPIPE stopped the run before the sink wrote
     // anything (exit 141, no WAV), and `| head -1` turned a completed run into exit 141.
     const fs::path wav = tempPath("closed-stdout.wav"), report = tempPath("closed-stdout-report.json"), err = tempPath("closed-stdout-stderr");
-    const fs::path graph = writeGraph("closed-stdout", 0.5, wav.string());
+    fs::remove(wav);
+    // Paced to last 1 s of wall time: a stop at the first line would cut the file short.
+    const fs::path graph = tempPath("closed-stdout.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400, "pace": 0.5}},
+      {"id": "wav", "type": "io.wav_file_sink", "params": {"path": ")" << wav.string() << R"("}}],
+      "edges": [{"from": "gen.out", "to": "wav.in0"}]})";
     auto checkWhole = [&](int status) {
         INFO(readText(err));
         CHECK(status == 0);
@@ -287,27 +293,22 @@ TEST_CASE("a closed standard output does not stop a graph whose sinks write file
         CHECK(json["stopped"] == false);
         CHECK(json["outputs"]["wav"]["samples"] == 4000);
     };
+    // Close-on-exec: the child must not hold the read end open itself.
+    int fds[2];
+    REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
     SECTION("its reader gone before the run") {
-        int fds[2];
-        REQUIRE(pipe(fds) == 0);
         ::close(fds[0]);
         const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
         ::close(fds[1]);
         checkWhole(waitFor(pid));
     }
     SECTION("closed with >&-") {
+        ::close(fds[0]);
+        ::close(fds[1]);
         checkWhole(waitFor(startRun({graph.string(), "--report", report.string()}, -1, err)));
     }
     SECTION("its reader gone after the first line (| head -1)") {
-        // Paced to last 1 s of wall time, so the summary is printed after the reader left.
-        const fs::path paced = tempPath("closed-stdout-paced.isograph.json");
-        std::ofstream(paced) << R"({"format": "isochron-graph/1", "nodes": [
-          {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400, "pace": 0.5}},
-          {"id": "wav", "type": "io.wav_file_sink", "params": {"path": ")" << wav.string() << R"("}}],
-          "edges": [{"from": "gen.out", "to": "wav.in0"}]})";
-        int fds[2];
-        REQUIRE(pipe(fds) == 0);
-        const pid_t pid = startRun({paced.string(), "--report", report.string()}, fds[1], err);
+        const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
         ::close(fds[1]);
         std::string line;
         char c = 0;
@@ -315,7 +316,6 @@ TEST_CASE("a closed standard output does not stop a graph whose sinks write file
         CHECK(line.find("running") != std::string::npos);
         ::close(fds[0]);
         checkWhole(waitFor(pid));
-        fs::remove(paced);
     }
     for (const fs::path& path : {wav, report, err, graph}) fs::remove(path);
 }
