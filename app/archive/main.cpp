@@ -48,7 +48,9 @@ time (2026-11-28T03:12:00.25Z; +01:00 for a zone; none = UTC). --from defaults t
 sample, --to to one past the last.
 
 Exit status: 0 success, 1 bad usage or an error (unknown archive or stream, empty interval, nothing
-stored in it, a gap in an interval to export as sound).
+stored in it, a gap in an interval to export as sound), 141 standard output closed by its reader while
+writing there (get ... | head -1, export ... --output - | head -1): SIGPIPE ends the program, and what
+was not yet written is not written.
 )";
 
 /// A refusal to print to the user (exit status 1).

@@ -1,5 +1,6 @@
 #include "app/run/command_line.h"
 
+#include <map>
 #include <stdexcept>
 #include <string_view>
 
@@ -25,9 +26,9 @@ Options:
   --watchdog SECONDS          sandboxed: the longest one call into a plugin may take before its
                               process is killed (default 10)
   --report FILE.json          write the run report as JSON (a regular file or device; a named pipe
-                              is refused)
+                              and '-' are refused: the report is a file, not standard output)
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
-                              (a regular file or device; a named pipe is refused)
+                              (a regular file or device; a named pipe and '-' are refused)
   --telemetry-rate HZ         snapshots per second (default 30)
   --partitions whole|threads  without mpirun, how a graph with partitions runs: whole on one engine
                               thread (default), or each partition that holds nodes on a thread of its
@@ -51,6 +52,8 @@ Options:
   --version                   print the version
   -h, --help                  this text
 
+An option that takes one value (all but --set, --plugin and --sandbox) may be given once.
+
 Under mpirun -np N, rank k runs the nodes of partition k (the nodes' "partition" field) and edges
 between partitions become MPI channels; each rank prints its own summary and writes --report and
 --telemetry files with ".rankK" before the extension (docs/scale-out.md). With --partitions threads
@@ -61,10 +64,12 @@ Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the r
 could not be written, 2 a node failed while running (the message, printed when it fails, names it and
 its plugin file if it has one; sources that fed only failed nodes are stopped, the rest of the graph
 runs to its end), 128 + the signal when stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 standard
-output closed: its reader gone, or closed with >&-). The report is written in all these cases. A node
-whose call does not return after a stop request (a write to a pipe nobody reads, a hung in-process
-plugin) is left behind after 3 s, or at once on a second signal: the report then holds the figures of
-that moment and an "abandoned" field naming the plugin call that did not return. No report is written
+output closed, its reader gone or closed with >&-, while a sink writes its data there; when no sink writes
+standard output, its loss only drops the runner's own lines and the run goes on). The report is written
+in all these cases. A node whose call does not return after a stop request (a write to a pipe nobody
+reads, a hung in-process plugin) is left behind after 3 s, or at once on a second signal: the report
+then holds the figures of that moment and an "abandoned" field naming the call that did not return
+(the node and its operator type, and a plugin's file and hook). No report is written
 when the process itself dies: an in-process plugin that crashes (segfault, abort) ends it with the
 signal's status (139, 134, ...), or SIGKILL; --sandbox turns such a crash or hang into a failure of its
 node only (exit 2, report written).
@@ -73,13 +78,31 @@ node only (exit 2, report written).
 
 RunOptions parseCommandLine(int argc, char** argv) {
     RunOptions options;
+    // Options that take one value, with the value given: a second one is refused rather than
+    // silently replacing the first (a report written where the user did not look).
+    std::map<std::string, std::string, std::less<>> singleValues;
     auto needValue = [&](int& i, std::string_view flag) -> std::string {
         if (i + 1 >= argc) throw std::invalid_argument(std::string(flag) + " needs a value");
         return argv[++i];
     };
+    auto needSingleValue = [&](int& i, std::string_view flag) -> std::string {
+        std::string value = needValue(i, flag);
+        const auto [given, first] = singleValues.try_emplace(std::string(flag), value);
+        if (!first) throw std::invalid_argument(std::string(flag) + " given twice (" + given->second + " and " + value + "): give it once");
+        return value;
+    };
+    // The report and telemetry are files the runner writes and closes itself; "-" is no file.
+    auto needOutputFile = [&](int& i, std::string_view flag) -> std::string {
+        std::string value = needSingleValue(i, flag);
+        if (value == "-") {
+            throw std::invalid_argument(std::string(flag) + " -: it is written to a file, not to standard output (which holds the summary or a " +
+                                        "sink's data); give a file name (./- for a file named '-')");
+        }
+        return value;
+    };
     for (int i = 1; i < argc; ++i) {
         std::string_view arg = argv[i];
-        if (arg == "--scheduler") options.scheduler = needValue(i, arg);
+        if (arg == "--scheduler") options.scheduler = needSingleValue(i, arg);
         else if (arg == "--set") options.overrides.push_back(needValue(i, arg));
         else if (arg == "--plugin") options.plugins.push_back(needValue(i, arg));
         else if (arg == "--sandbox") options.sandboxAll = true;
@@ -93,7 +116,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
             if (options.sandboxed.empty()) throw std::invalid_argument("--sandbox= needs plugin names, e.g. --sandbox=biquad,tones");
         }
         else if (arg == "--watchdog") {
-            std::string value = needValue(i, arg);
+            std::string value = needSingleValue(i, arg);
             try {
                 options.watchdogSeconds = std::stod(value);
             } catch (const std::exception&) {
@@ -103,10 +126,10 @@ RunOptions parseCommandLine(int argc, char** argv) {
                 throw std::invalid_argument("--watchdog must be between 0.01 and 86400 s");
             }
         }
-        else if (arg == "--report") options.reportPath = needValue(i, arg);
-        else if (arg == "--telemetry") options.telemetryPath = needValue(i, arg);
+        else if (arg == "--report") options.reportPath = needOutputFile(i, arg);
+        else if (arg == "--telemetry") options.telemetryPath = needOutputFile(i, arg);
         else if (arg == "--telemetry-rate") {
-            std::string value = needValue(i, arg);
+            std::string value = needSingleValue(i, arg);
             try {
                 options.telemetryRate = std::stod(value);
             } catch (const std::exception&) {
@@ -117,7 +140,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
             }
         }
         else if (arg == "--channel-credits") {
-            std::string value = needValue(i, arg);
+            std::string value = needSingleValue(i, arg);
             std::size_t used = 0;
             try {
                 options.channelCredits = std::stoi(value, &used);
@@ -129,14 +152,14 @@ RunOptions parseCommandLine(int argc, char** argv) {
             }
         }
         else if (arg == "--partitions") {
-            const std::string value = needValue(i, arg);
+            const std::string value = needSingleValue(i, arg);
             if (value != "whole" && value != "threads") throw std::invalid_argument("--partitions needs 'whole' or 'threads', got '" + value + "'");
             options.partitionsOnThreads = value == "threads";
         }
         else if (arg == "--check") options.checkOnly = true;
         else if (arg == "--quiet" || arg == "-q") options.quiet = true;
         else if (arg == "--list-operators") options.listOperators = true;
-        else if (arg == "--operator-reference") options.operatorReferencePath = needValue(i, arg);
+        else if (arg == "--operator-reference") options.operatorReferencePath = needSingleValue(i, arg);
         else if (arg == "--list-schedulers") options.listSchedulers = true;
         else if (arg == "--list-devices") options.listDevices = true;
         else if (arg == "--list-plugins") options.listPlugins = true;

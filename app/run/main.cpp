@@ -20,6 +20,7 @@
 #include "app/run/output_paths.h"
 #include "app/run/partition_threads.h"
 #include "app/run/scale_out.h"
+#include "engine/files/file_kind.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -28,6 +29,7 @@
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
 #include "engine/runtime/engine.h"
+#include "engine/runtime/node_call_scope.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/telemetry/telemetry_json.h"
 #include "engine/time/wall_clock.h"
@@ -38,8 +40,8 @@ using namespace isochron;
 
 namespace {
 
-// The first signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, or SIGPIPE when standard
-// output was closed), 0 while none did, and how many signals other than SIGPIPE came.
+// The first signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, or SIGPIPE when a sink's
+// standard output was closed), 0 while none did, and how many signals other than SIGPIPE came.
 std::atomic<int> stopSignal{0};
 std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
@@ -68,7 +70,8 @@ bool writesStandardOutput(const ValidatedGraph& graph) {
 
 /// A closed standard output (`>&-`) would let the next file opened take descriptor 1, and its writes
 /// fail with EBADF while the run goes on: put a pipe without a reader there instead, so it behaves as
-/// a standard output whose reader is gone (SIGPIPE: the run stops, exit 141, the report is written).
+/// a standard output whose reader is gone (a sink writing '-' stops the run, exit 141, the report is
+/// written; the runner's own lines are dropped).
 void replaceClosedStandardOutput() {
     if (::fcntl(STDOUT_FILENO, F_GETFD) != -1 || errno != EBADF) return;
     int ends[2];
@@ -138,9 +141,15 @@ void printPlugins(const PluginHost& host, const run::RunOptions& options) {
     std::cout << "plugins were looked for in:\n";
     for (const auto& file : options.plugins) std::cout << "  " << file << "  (--plugin)\n";
     for (const auto& folder : pluginSearchFolders()) {
+        // What an entry that is no folder is instead: a file or a FIFO named in ISOCHRON_PLUGIN_PATH
+        // was listed as "does not exist".
+        std::string kind = nonRegularFileKind(folder);
         std::error_code error;
-        const bool exists = std::filesystem::is_directory(folder, error);
-        std::cout << "  " << folder.string() << (exists ? "" : "  (does not exist)") << "\n";
+        if (kind.empty() && std::filesystem::exists(folder, error)) kind = "a file";
+        std::string note;
+        if (kind.empty()) note = "  (does not exist)";
+        else if (kind != "a folder") note = "  (" + kind + ", not a folder: not searched)";
+        std::cout << "  " << folder.string() << note << "\n";
     }
     if (host.plugins().empty()) std::cout << "no plugins found\n";
     for (const PluginInfo* plugin : host.plugins()) {
@@ -263,7 +272,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     refuseNamedPipes(options);  // before anything opens them
     run::checkRunOutputPaths(options, graph);
     // When a sink writes to standard output, it holds that sink's data only.
-    std::ostream& status = writesStandardOutput(graph) ? std::cerr : std::cout;
+    const bool sinkWritesStandardOutput = writesStandardOutput(graph);
+    std::ostream& status = sinkWritesStandardOutput ? std::cerr : std::cout;
     // A run that can never end says so before it starts, not only under --check.
     if (!options.quiet) {
         for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
@@ -320,8 +330,12 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         }
     };
     // Every way a user or the terminal ends a run stops it the same way: the report is written.
-    // A closed standard output (a pipe into `head`) raises SIGPIPE on the next write.
-    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) std::signal(signal, onStopSignal);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, onStopSignal);
+    // A closed standard output (a pipe into `head`, or >&-) raises SIGPIPE on the next write. When a
+    // sink writes its data there, that ends the run like Ctrl-C (exit 141). Otherwise standard output
+    // holds only the runner's own lines, whose loss must not cost the data the sinks write to files:
+    // the write fails (EPIPE), std::cout stops printing, and the run goes on to its end.
+    std::signal(SIGPIPE, sinkWritesStandardOutput ? onStopSignal : SIG_IGN);
     const TimeNs startNs = wallClockNs();
     std::atomic<bool> done{false};
     // A stop the engine does not honour in time (or a second signal): write the report of what is known
@@ -329,7 +343,9 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     auto abandonRun = [&] {
         const int signal = stopSignal.load();
         std::cerr.tie(nullptr);  // flushing std::cout first would wait on the node stuck writing to it
-        const std::string stuck = describeUnreturnedPluginCalls();
+        // A plugin's call names its file and hook; a built-in node's call its id and type.
+        const std::string pluginCalls = describeUnreturnedPluginCalls();
+        const std::string stuck = pluginCalls.empty() ? describeUnreturnedNodeCalls() : pluginCalls;
         std::cerr << "isochron-run: " << rankTag << "the run did not stop "
                   << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
                   << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")

@@ -72,6 +72,13 @@ std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
     return files;
 }
 
+// A device (/dev/null, a terminal) is written in place, never replaced: several writers may share it.
+bool isDevice(const std::string& path) {
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    return std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status);
+}
+
 }  // namespace
 
 void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphPath) {
@@ -88,6 +95,7 @@ void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphP
         for (std::size_t j = 0; j < files.size(); ++j) {
             // Each pair of writers once; a reader against every writer.
             if (j == i || (files[j].written && j < i) || (files[i].archive && files[j].archive) || !sameFile(files[i].path, files[j].path)) continue;
+            if (files[j].written && isDevice(files[i].path)) continue;  // two sinks into /dev/null
             if (files[j].written) {
                 throw std::runtime_error(files[i].describe() + " " + files[i].path + " and " + files[j].describe() + " " + files[j].path +
                                          ": one file, each would clobber the other");
@@ -108,14 +116,14 @@ void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph)
         }
         for (const NodeFile& file : files) {
             if (file.archive) refuseArchiveCompanion(flag, *path, file);
-            if (!sameFile(*path, file.path)) continue;
+            if (!sameFile(*path, file.path) || (file.written && isDevice(*path))) continue;
             throw std::runtime_error(std::string(flag) + " " + *path + " is the file " + file.describe() + ": " +
                                      (file.written ? "each would clobber the other" : "it would be overwritten"));
         }
     };
     refuseInputs(options.reportPath, "--report");
     refuseInputs(options.telemetryPath, "--telemetry");
-    if (options.reportPath && options.telemetryPath && sameFile(*options.reportPath, *options.telemetryPath)) {
+    if (options.reportPath && options.telemetryPath && sameFile(*options.reportPath, *options.telemetryPath) && !isDevice(*options.reportPath)) {
         throw std::runtime_error("--report and --telemetry name the same file " + *options.reportPath + ": each would clobber the other");
     }
     if (options.reportPath) {

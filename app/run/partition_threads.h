@@ -4,6 +4,7 @@
 // partition k on rank k under mpirun (docs/scale-out.md).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -45,7 +46,9 @@ public:
     /// any partition, a partition stopping, or requestStop() stops every partition and every channel,
     /// so no thread is left waiting. A thread that cannot be started stops and joins those already
     /// running, then throws std::runtime_error naming the partition. Returns the run's outcome: completed when every partition
-    /// completed, the failures of all partitions, the wall time of the whole. [the constructing thread]
+    /// completed, stopped only when requestStop() was called (a failure that ended the partitions is no
+    /// stop request, as for a graph run whole), the failures of all partitions, the wall time of the
+    /// whole. [the constructing thread]
     RunOutcome run();
     /// Ask every partition to stop soon. [any thread]
     void requestStop();
@@ -67,6 +70,7 @@ private:
     std::vector<distributed::LocalPart> parts_;   // outlive the engines built from them
     std::vector<std::unique_ptr<Engine>> engines_;
     std::vector<RunOutcome> outcomes_;
+    std::atomic<bool> stopRequested_{false};  // requestStop() was called (a signal), not only a failure
 };
 
 }  // namespace isochron::run

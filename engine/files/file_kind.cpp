@@ -1,5 +1,6 @@
 #include "engine/files/file_kind.h"
 
+#include <cerrno>
 #include <system_error>
 
 namespace isochron {
@@ -8,6 +9,7 @@ std::string nonRegularFileKind(const std::filesystem::path& path) {
     namespace fs = std::filesystem;
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
+    if (error.value() == ELOOP) return "a loop of symlinks";  // names no file, but not "no such file" either
     if (!fs::exists(status) || fs::is_regular_file(status)) return "";
     if (fs::is_directory(status)) return "a folder";
     if (fs::is_fifo(status)) return "a named pipe (FIFO)";

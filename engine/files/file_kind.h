@@ -9,7 +9,8 @@
 namespace isochron {
 
 /// "a folder", "a named pipe (FIFO)", "a device", "a socket" or "not a regular file" for an existing
-/// file that is not a regular file; "" for a regular file or a path naming nothing. Follows symlinks.
+/// file that is not a regular file, "a loop of symlinks" for a path whose symlinks never end; "" for a
+/// regular file or a path naming nothing. Follows symlinks.
 /// [any thread]
 std::string nonRegularFileKind(const std::filesystem::path& path);
 

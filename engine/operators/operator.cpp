@@ -4,8 +4,10 @@
 #include <cstddef>
 #include <memory_resource>
 #include <new>
+#include <optional>
 
 #include "engine/runtime/engine.h"
+#include "engine/runtime/node_call_scope.h"
 #include "engine/runtime/node_context.h"
 
 namespace isochron {
@@ -108,7 +110,13 @@ void Operator::deliverTo(NodeContext& node, Operator& op, int inputPort, Item&& 
 
 void Operator::processAccounted(int inputPort, Item&& item) {
     NodeContext& node = *node_;
-    if (node.sink) recordAtOutput();
+    // An output's call is where a run waits on the outside world (a pipe nobody reads): named if it
+    // does not return after a stop request.
+    std::optional<NodeCallScope> marked;
+    if (node.sink) {
+        recordAtOutput();
+        marked.emplace(node, "process");
+    }
     CostClock& clock = *node.costClock;
     const CostClock::State outer = clock.state;
     if (outer == CostClock::State::Idle) clock.state = openInvocation(clock);
@@ -185,6 +193,7 @@ SourceStatus Operator::produce(std::int64_t budget) {
     NodeContext* caller = clock.state == CostClock::State::Timed ? startTiming() : nullptr;
     SourceStatus status;
     try {
+        const NodeCallScope marked(node, "produce");
         status = onProduce();
     } catch (...) {
         fail("produce", currentExceptionMessage());
@@ -248,6 +257,8 @@ void Operator::handleProgress(int inputPort, Item&& marker) {
     }
     TimeNs promised;
     try {
+        std::optional<NodeCallScope> marked;  // an output may write here (csv_sink)
+        if (node.sink) marked.emplace(node, "progress");
         promised = onProgress(minimum);
     } catch (...) {
         fail("progress", currentExceptionMessage());
@@ -261,6 +272,7 @@ void Operator::finish() {
     if (node.finished) return;
     node.finished = true;
     try {
+        const NodeCallScope marked(node, "finish");
         onFinish();
     } catch (...) {
         fail("finish", currentExceptionMessage());

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -16,6 +17,48 @@ std::string formatNumber(double v) {
     std::ostringstream out;
     out << std::setprecision(15) << v;
     return out.str();
+}
+
+// `text` in quotes for a message, with control characters escaped: a value read with its line
+// break ("8000\n") must not break the message in two.
+std::string quotedForMessage(std::string_view text) {
+    std::string out = "'";
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (byte < 0x20 || byte == 0x7f) {
+            constexpr char kHex[] = "0123456789abcdef";
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out + "'";
+}
+
+// The whole numbers an Int parameter can hold (std::int64_t): from -2^63 up to, not including, 2^63.
+constexpr double kIntLowest = -9223372036854775808.0;
+constexpr double kIntBeyond = 9223372036854775808.0;
+
+// An Int parameter's valid range: its spec's, within what std::int64_t holds.
+std::int64_t lowestInt(const ParamSpec& spec) {
+    if (!spec.minimum || *spec.minimum <= kIntLowest) return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(std::ceil(*spec.minimum));
+}
+std::int64_t highestInt(const ParamSpec& spec) {
+    if (!spec.maximum || *spec.maximum >= kIntBeyond) return std::numeric_limits<std::int64_t>::max();
+    return static_cast<std::int64_t>(std::floor(*spec.maximum));
+}
+
+// An Int value against its range; `shown` is the value as the message writes it.
+bool checkIntRange(const ParamSpec& spec, bool above, bool below, const std::string& shown, std::string& error) {
+    if (below) error = shown + " is below the minimum " + std::to_string(lowestInt(spec));
+    else if (above) error = shown + " is above the maximum " + std::to_string(highestInt(spec));
+    return !below && !above;
 }
 
 bool checkRange(const ParamSpec& spec, double v, std::string& error) {
@@ -77,15 +120,28 @@ std::optional<ParamValue> ParamSpec::validate(const ParamValue& value, std::stri
             return std::nullopt;
         case ParamKind::Int: {
             std::int64_t v;
+            std::string shown;  // as the message writes it: 1e+18 stays 1e+18
             if (auto i = std::get_if<std::int64_t>(&value)) {
                 v = *i;
-            } else if (auto d = std::get_if<double>(&value); d && std::floor(*d) == *d && std::fabs(*d) < 9e15) {
+                shown = std::to_string(v);
+            } else if (auto d = std::get_if<double>(&value)) {
+                if (!std::isfinite(*d)) {
+                    error = "must be a finite number";
+                    return std::nullopt;
+                }
+                if (std::floor(*d) != *d) {
+                    error = "expected a whole number, got " + formatNumber(*d);
+                    return std::nullopt;
+                }
+                // Whole, but perhaps beyond what the parameter holds (1e18 blocks, a seed of 2^64 - 1).
+                if (!checkIntRange(*this, *d >= kIntBeyond, *d < kIntLowest, formatNumber(*d), error)) return std::nullopt;
                 v = static_cast<std::int64_t>(*d);
+                shown = formatNumber(*d);
             } else {
                 error = "expected a whole number";
                 return std::nullopt;
             }
-            if (!checkRange(*this, static_cast<double>(v), error)) return std::nullopt;
+            if (!checkIntRange(*this, v > highestInt(*this), v < lowestInt(*this), shown, error)) return std::nullopt;
             return v;
         }
         case ParamKind::Real: {
@@ -115,7 +171,7 @@ std::optional<ParamValue> ParamSpec::validate(const ParamValue& value, std::stri
             }
             std::string list;
             for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
-            error = "'" + *s + "' is not one of: " + list;
+            error = quotedForMessage(*s) + " is not one of: " + list;
             return std::nullopt;
         }
         case ParamKind::RealList: {
@@ -143,13 +199,24 @@ std::optional<ParamValue> ParamSpec::parseText(std::string_view text, std::strin
         case ParamKind::Bool:
             if (s == "true" || s == "1" || s == "yes" || s == "on") return validate(true, error);
             if (s == "false" || s == "0" || s == "no" || s == "off") return validate(false, error);
-            error = "expected true or false, got '" + s + "'";
+            error = "expected true or false, got " + quotedForMessage(s);
             return std::nullopt;
         case ParamKind::Int:
         case ParamKind::Real: {
+            if (kind == ParamKind::Int) {
+                // A whole number in full first: as a double, 2^63 - 1 would be rounded to 2^63.
+                std::int64_t whole = 0;
+                const char* end = s.data() + s.size();
+                const auto [stop, status] = std::from_chars(s.data(), end, whole);
+                if (stop == end && status == std::errc()) return validate(whole, error);
+                if (stop == end && status == std::errc::result_out_of_range) {
+                    checkIntRange(*this, !s.starts_with("-"), s.starts_with("-"), s, error);
+                    return std::nullopt;
+                }
+            }
             auto v = parseNumber(s);
             if (!v) {
-                error = "expected a number, got '" + s + "'";
+                error = "expected a number, got " + quotedForMessage(s);
                 return std::nullopt;
             }
             return validate(*v, error);
@@ -167,7 +234,7 @@ std::optional<ParamValue> ParamSpec::parseText(std::string_view text, std::strin
             while (std::getline(stream, part, ',')) {
                 auto v = parseNumber(part);
                 if (!v) {
-                    error = "expected comma-separated numbers, got '" + part + "'";
+                    error = "expected comma-separated numbers, got " + quotedForMessage(part);
                     return std::nullopt;
                 }
                 list.push_back(*v);
@@ -181,13 +248,20 @@ std::optional<ParamValue> ParamSpec::parseText(std::string_view text, std::strin
 
 std::optional<ParamValue> ParamSpec::fromJson(const nlohmann::json& value, std::string& error) const {
     if (value.is_boolean()) return validate(value.get<bool>(), error);
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        // Beyond std::int64_t (which would wrap it to a negative number).
+        const std::uint64_t big = value.get<std::uint64_t>();
+        if (kind != ParamKind::Int) return validate(static_cast<double>(big), error);
+        checkIntRange(*this, true, false, std::to_string(big), error);
+        return std::nullopt;
+    }
     if (value.is_number_integer()) return validate(value.get<std::int64_t>(), error);
     if (value.is_number()) return validate(value.get<double>(), error);
     if (value.is_string()) {
         if (kind == ParamKind::String || kind == ParamKind::Path || kind == ParamKind::Choice) {
             return validate(value.get<std::string>(), error);
         }
-        error = "expected " + std::string(paramKindName(kind)) + ", got the string \"" + value.get<std::string>() + "\"";
+        error = "expected " + std::string(paramKindName(kind)) + ", got the string " + quotedForMessage(value.get<std::string>());
         return std::nullopt;
     }
     if (value.is_array()) {

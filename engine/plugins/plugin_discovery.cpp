@@ -48,8 +48,10 @@ std::vector<std::filesystem::path> discoverPlugins() {
         std::vector<std::filesystem::path> found;
         for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
             const std::string name = entry.path().filename().string();
-            // Hidden names include the private copies the loader maps (see plugin_library.h).
-            if (name.starts_with(".") || entry.path().extension() != ".so" || !entry.is_regular_file(error)) continue;
+            // Hidden names include the private copies the loader maps (see plugin_library.h). A *.so
+            // that is no regular file (a folder, a FIFO, a device, a loop of symlinks) is kept: loading
+            // it refuses it with a warning that says what it is, as for any broken plugin.
+            if (name.starts_with(".") || entry.path().extension() != ".so") continue;
             found.push_back(entry.path());
         }
         std::sort(found.begin(), found.end());

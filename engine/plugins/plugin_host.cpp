@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/files/file_kind.h"
 #include "engine/operators/operator.h"
 #include "engine/plugins/descriptor_json.h"
 #include "engine/plugins/plugin_build_id.h"
@@ -91,6 +92,27 @@ PluginManifest PluginHost::readCurrentManifest(const std::filesystem::path& file
     return manifest;
 }
 
+namespace {
+
+// Refuses a path that names no plugin binary, saying what it names, by the name it was given: the
+// key (every symlink followed) made a symlink to /dev/zero "plugin /dev/zero: no manifest".
+void refuseNonPluginFile(const std::filesystem::path& file) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const bool symlink = fs::is_symlink(fs::symlink_status(file, error));
+    std::string target;
+    if (symlink) {
+        const fs::path canonical = fs::canonical(file, error);  // fails for a dangling link: name its first hop
+        target = "a symlink to " + (error ? fs::read_symlink(file, error) : canonical).string() + ", ";
+    }
+    if (const std::string kind = nonRegularFileKind(file); !kind.empty()) {
+        throw PluginError(file, "is " + (kind == "a loop of symlinks" ? kind : target + kind) + ", not a plugin binary");
+    }
+    if (!fs::exists(file, error)) throw PluginError(file, symlink ? "is " + target + "which does not exist" : "no such file");
+}
+
+}  // namespace
+
 std::filesystem::path PluginHost::key(const std::filesystem::path& file) {
     std::error_code error;
     std::filesystem::path canonical = std::filesystem::weakly_canonical(file, error);
@@ -98,6 +120,7 @@ std::filesystem::path PluginHost::key(const std::filesystem::path& file) {
 }
 
 const PluginInfo& PluginHost::load(const std::filesystem::path& file, const PluginHosting& hosting) {
+    refuseNonPluginFile(file);
     const std::filesystem::path path = key(file);
     auto existing = plugins_.find(path);
     if (existing != plugins_.end() && existing->second.library) {

@@ -167,7 +167,7 @@ OperatorDescriptor signalGeneratorDescriptor() {
         ParamSpec{"amplitude", ParamKind::Real, 0.5, 0.0, {}, "", "peak value (sine, chirp, clicks) or standard deviation (noise)", {}, true},
         ParamSpec{"duration", ParamKind::Real, 10.0, 0.0, {}, "s", "length of the signal; 0 = forever (not for chirps)"},
         ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, 16777216.0, "samples", "samples per emitted segment (1 to 2^24)"},
-        ParamSpec{"seed", ParamKind::Int, std::int64_t{1}, {}, {}, "", "noise: the same seed gives the same noise"},
+        ParamSpec{"seed", ParamKind::Int, std::int64_t{1}, 0.0, {}, "", "noise: the same seed gives the same noise (0 to 2^63 - 1)"},
         ParamSpec{"click_interval", ParamKind::Real, 0.5, 1e-6, {}, "s", "clicks: time between clicks"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));

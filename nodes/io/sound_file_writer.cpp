@@ -126,7 +126,9 @@ void SoundFileSink::openFile(const Timebase& timebase) {
     // SF_INFO): 3e9 Hz wrapped to a negative rate, 1e10 Hz to 1410065408.
     constexpr double kLargestRateHz = std::numeric_limits<int>::max();
     if (!(rateHz_ >= 0.5 && rateHz_ < kLargestRateHz + 0.5)) {
-        throw OperatorError("the stream's rate " + std::to_string(rateHz_) + " Hz cannot be stated in a sound file (from 1 to " +
+        char rate[32];  // %g: 1e300 Hz in six characters, not three hundred digits
+        std::snprintf(rate, sizeof rate, "%.15g", rateHz_);
+        throw OperatorError("the stream's rate " + std::string(rate) + " Hz cannot be stated in a sound file (from 1 to " +
                             std::to_string(std::numeric_limits<int>::max()) + " Hz)");
     }
     SF_INFO info{};

@@ -224,6 +224,17 @@ TEST_CASE("isochron-archive exports JSON lines with pieces, the gap and items", 
     }
 }
 
+TEST_CASE("isochron-archive export to standard output whose reader leaves ends with 141, as --help says", "[archive][cli]") {
+    // --help listed 0 and 1 only.
+    const Archive archive;
+    const CommandResult cut = runProgram("bash -c '" + archiveBinary() + " export " + archive.path +
+                                             " array --format jsonl --output - | head -c 100 >/dev/null; exit ${PIPESTATUS[0]}'",
+                                         "");
+    CHECK(cut.status == 141);
+    const CommandResult help = archive.run("--help");
+    CHECK_THAT(help.output, Catch::Contains("141 standard output closed by its reader"));
+}
+
 TEST_CASE("isochron-archive takes ISO 8601 times on a wall-clock stream, the same as seconds", "[archive][cli]") {
     const Archive archive;
     const CommandResult byDate = archive.run("get " + archive.path + " mic --from 2026-11-28T03:00:00.5Z --to 2026-11-28T04:00:00.75+01:00");

@@ -232,3 +232,49 @@ TEST_CASE("broken plugins in the search path (cut-short binary, manifest a folde
     CHECK(named.status == 1);
     CHECK_THAT(named.output, Contains("plugin " + cut.string() + ": is cut short"));
 }
+
+TEST_CASE("a *.so in the search path that is no file (a folder, a FIFO, a loop of symlinks, a link to a device) is skipped with a "
+          "warning saying what it is; --plugin names the path given; a path entry that is no folder is listed as what it is",
+          "[plugins][runner]") {
+    // These were skipped without a word, a link to /dev/zero given to --plugin was "plugin /dev/zero: no
+    // manifest", a loop "no such file", and a path entry that is a file "(does not exist)".
+    ScratchFolder folder("not-plugins");
+    const auto dir = folder.path() / "folder.so", fifo = folder.path() / "fifo.so", loop = folder.path() / "loop.so",
+               device = folder.path() / "device.so", dangling = folder.path() / "dangling.so";
+    std::filesystem::create_directory(dir);
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    std::filesystem::create_symlink(loop, loop);
+    std::filesystem::create_symlink("/dev/zero", device);
+    std::filesystem::create_symlink(folder.path() / "missing.so", dangling);
+    const auto graph = folder.path() / "plain.isograph.json";
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "tone", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1}},
+        {"id": "sink", "type": "io.null_sink"}], "edges": [{"from": "tone.out", "to": "sink.in"}]})";
+    // `timeout` turns a hang (opening the FIFO) into 124.
+    const Result r = runRunner("--check " + graph.string(), "ISOCHRON_PLUGIN_PATH=" + folder.path().string() + " timeout 60");
+    INFO(r.output);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Contains("warning: plugin " + dir.string() + ": is a folder, not a plugin binary"));
+    CHECK_THAT(r.output, Contains("warning: plugin " + fifo.string() + ": is a named pipe (FIFO), not a plugin binary"));
+    CHECK_THAT(r.output, Contains("warning: plugin " + loop.string() + ": is a loop of symlinks, not a plugin binary"));
+    CHECK_THAT(r.output, Contains("warning: plugin " + device.string() + ": is a symlink to /dev/zero, a device, not a plugin binary"));
+    CHECK_THAT(r.output, Contains("warning: plugin " + dangling.string() + ": is a symlink to " + (folder.path() / "missing.so").string() +
+                                  ", which does not exist"));
+
+    const Result named = runRunner("--plugin " + device.string() + " --check " + graph.string(), "timeout 60");
+    CHECK(named.status == 1);
+    CHECK_THAT(named.output, Contains("plugin " + device.string() + ": is a symlink to /dev/zero, a device, not a plugin binary"));
+    const Result looped = runRunner("--plugin " + loop.string() + " --check " + graph.string(), "timeout 60");
+    CHECK(looped.status == 1);
+    CHECK_THAT(looped.output, Contains("plugin " + loop.string() + ": is a loop of symlinks, not a plugin binary"));
+
+    const auto file = folder.path() / "plain-file";
+    std::ofstream(file) << "";
+    const Result listed = runRunner("--list-plugins", "ISOCHRON_PLUGIN_PATH=" + file.string() + ":" + fifo.string() + ":" +
+                                                          (folder.path() / "nowhere").string() + " timeout 60");
+    INFO(listed.output);
+    CHECK(listed.status == 0);
+    CHECK_THAT(listed.output, Contains(file.string() + "  (a file, not a folder: not searched)"));
+    CHECK_THAT(listed.output, Contains(fifo.string() + "  (a named pipe (FIFO), not a folder: not searched)"));
+    CHECK_THAT(listed.output, Contains((folder.path() / "nowhere").string() + "  (does not exist)"));
+}

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <vector>
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
@@ -272,24 +273,51 @@ TEST_CASE("a report or telemetry that cannot be written is reported with a non-z
     fs::remove(graph);
 }
 
-TEST_CASE("a closed standard output ends the run like Ctrl-C, and the report is written", "[runner][faults]") {
-    // The reader is gone before the run starts: the first line written raises SIGPIPE, which
-    // killed the runner before it wrote its report.
-    const fs::path graph = writeGraph("pipe", 0, "/dev/null");  // runs until stopped
-    const fs::path report = tempPath("pipe-report.json"), err = tempPath("pipe-stderr");
-    fs::remove(report);
+TEST_CASE("a closed standard output does not stop a graph whose sinks write files: the run ends whole, exit 0", "[runner][faults]") {
+    // The "running ..." line could not be printed, SIGPIPE stopped the run before the sink wrote
+    // anything (exit 141, no WAV), and `| head -1` turned a completed run into exit 141.
+    const fs::path wav = tempPath("closed-stdout.wav"), report = tempPath("closed-stdout-report.json"), err = tempPath("closed-stdout-stderr");
+    fs::remove(wav);
+    // Paced to last 1 s of wall time: a stop at the first line would cut the file short.
+    const fs::path graph = tempPath("closed-stdout.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400, "pace": 0.5}},
+      {"id": "wav", "type": "io.wav_file_sink", "params": {"path": ")" << wav.string() << R"("}}],
+      "edges": [{"from": "gen.out", "to": "wav.in0"}]})";
+    auto checkWhole = [&](int status) {
+        INFO(readText(err));
+        CHECK(status == 0);
+        CHECK(framesOf(wav) == 4000);
+        const nlohmann::json json = nlohmann::json::parse(readText(report));
+        CHECK(json["completed"] == true);
+        CHECK(json["stopped"] == false);
+        CHECK(json["outputs"]["wav"]["samples"] == 4000);
+    };
+    // Close-on-exec: the child must not hold the read end open itself.
     int fds[2];
-    REQUIRE(pipe(fds) == 0);
-    ::close(fds[0]);
-    const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
-    ::close(fds[1]);
-    CHECK(waitFor(pid) == 128 + SIGPIPE);
-    REQUIRE(fs::exists(report));
-    const nlohmann::json json = nlohmann::json::parse(readText(report));
-    CHECK(json["stopped"] == true);
-    fs::remove(report);
-    fs::remove(err);
-    fs::remove(graph);
+    REQUIRE(pipe2(fds, O_CLOEXEC) == 0);
+    SECTION("its reader gone before the run") {
+        ::close(fds[0]);
+        const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
+        ::close(fds[1]);
+        checkWhole(waitFor(pid));
+    }
+    SECTION("closed with >&-") {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        checkWhole(waitFor(startRun({graph.string(), "--report", report.string()}, -1, err)));
+    }
+    SECTION("its reader gone after the first line (| head -1)") {
+        const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err);
+        ::close(fds[1]);
+        std::string line;
+        char c = 0;
+        while (line.find('\n') == std::string::npos && ::read(fds[0], &c, 1) == 1) line += c;
+        CHECK(line.find("running") != std::string::npos);
+        ::close(fds[0]);
+        checkWhole(waitFor(pid));
+    }
+    for (const fs::path& path : {wav, report, err, graph}) fs::remove(path);
 }
 
 // A graph file: an endless unpaced generator's levels into a JSON lines sink writing to standard output.
@@ -356,10 +384,11 @@ TEST_CASE("a sink blocked writing to a stalled standard output does not make the
     ::close(fds[0]);
     const std::string errors = readText(err);
     INFO(errors);
-    CHECK(errors.find("the run did not stop within") != std::string::npos);
+    // The node and its type are named (the text was "a node's call has not returned").
+    CHECK(errors.find("the run did not stop within 3 s: node 'out' (io.jsonl_event_sink) in its process call has not returned") != std::string::npos);
     const nlohmann::json json = nlohmann::json::parse(readText(report));
     CHECK(json["stopped"] == true);
-    CHECK(json.contains("abandoned"));
+    CHECK(json["abandoned"] == "node 'out' (io.jsonl_event_sink) in its process call did not return after the stop request");
     CHECK(json["outputs"]["out"]["items"].get<std::uint64_t>() > 0);
     for (const fs::path& path : {report, err, graph}) fs::remove(path);
 }
@@ -650,5 +679,85 @@ TEST_CASE("--check refuses a generator block too large to allocate and a pace to
     }
     CHECK(run({graph.string(), "--check", "--set", "gen.pace=0.001"}).status == 0);
     CHECK(run({graph.string(), "--check", "--set", "gen.pace=0"}).status == 0);
+    fs::remove(graph);
+}
+
+TEST_CASE("a parameter out of range is refused with the range, and a value's control characters are escaped", "[runner][faults]") {
+    const fs::path graph = writeGraph("parameter-ranges", 0.5, "/dev/null");
+    const auto refusal = [&](const std::string& assignment) {
+        Finished r = run({graph.string(), "--check", "--set", assignment});
+        INFO(assignment << ": " << r.err);
+        CHECK(r.status == 1);
+        return r.err;
+    };
+    // Whole numbers beyond the range were "expected a whole number", without the range.
+    CHECK(refusal("gen.block=1e18").find("1e+18 is above the maximum 16777216") != std::string::npos);
+    CHECK(refusal("gen.seed=18446744073709551615").find("18446744073709551615 is above the maximum 9223372036854775807") != std::string::npos);
+    CHECK(refusal("gen.seed=1e19").find("1e+19 is above the maximum 9223372036854775807") != std::string::npos);
+    CHECK(refusal("gen.block=2.5").find("expected a whole number, got 2.5") != std::string::npos);
+    // A negative seed was accepted (the documented range starts at 0); the largest one is not refused.
+    CHECK(refusal("gen.seed=-1").find("-1 is below the minimum 0") != std::string::npos);
+    CHECK(run({graph.string(), "--check", "--set", "gen.seed=9223372036854775807"}).status == 0);
+    // The line break of a value read from a file broke the message in two.
+    const std::string broken = refusal("gen.rate=8000\n");
+    CHECK(broken.find("expected a number, got '8000\\n'") != std::string::npos);
+    CHECK(broken.find("8000\n") == std::string::npos);
+    CHECK(refusal("gen.waveform=si\tne").find("'si\\tne' is not one of") != std::string::npos);
+    fs::remove(graph);
+}
+
+TEST_CASE("a sound file sink's refusal of a rate prints the rate compactly", "[runner][faults]") {
+    // "the stream's rate 1000000...000.000000 Hz" (three hundred digits).
+    const fs::path graph = writeGraph("huge-rate", 0.5, "/dev/null");
+    Finished r = run({graph.string(), "--quiet", "--set", "gen.rate=1e300"});
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("the stream's rate 1e+300 Hz cannot be stated in a sound file") != std::string::npos);
+    fs::remove(graph);
+}
+
+TEST_CASE("options that take one value are refused when given twice; --report - is refused; devices may be shared", "[runner][faults]") {
+    const fs::path wav = tempPath("options.wav");
+    fs::remove(wav);
+    const fs::path graph = writeGraph("options", 0.5, wav.string());
+    const fs::path a = tempPath("options-a.json"), b = tempPath("options-b.json");
+    SECTION("a second value replaced the first without a word") {
+        for (const auto& [flag, first, second] :
+             {std::tuple<std::string, std::string, std::string>{"--report", a.string(), b.string()}, {"--telemetry", a.string(), b.string()},
+              {"--scheduler", "df", "fifo"}, {"--channel-credits", "2", "3"}, {"--partitions", "whole", "threads"}, {"--telemetry-rate", "5", "6"},
+              {"--watchdog", "1", "2"}}) {
+            Finished r = run({graph.string(), flag, first, flag, second});
+            INFO(r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find(flag + " given twice (" + first + " and " + second + "): give it once") != std::string::npos);
+        }
+        CHECK_FALSE(fs::exists(a));
+        CHECK_FALSE(fs::exists(b));
+        CHECK_FALSE(fs::exists(wav));
+    }
+    SECTION("'-' is no report file") {
+        // It wrote a file named '-' in the working folder.
+        for (const char* flag : {"--report", "--telemetry"}) {
+            Finished r = run({graph.string(), flag, "-"});
+            INFO(r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find(std::string(flag) + " -: it is written to a file, not to standard output") != std::string::npos);
+            CHECK_FALSE(fs::exists(fs::current_path() / "-"));
+        }
+    }
+    SECTION("/dev/null for the report, the telemetry and two sinks") {
+        // "--report and --telemetry name the same file /dev/null: each would clobber the other".
+        const fs::path twoSinks = tempPath("options-two-null-sinks.isograph.json");
+        std::ofstream(twoSinks) << R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400}},
+          {"id": "a", "type": "io.wav_file_sink", "params": {"path": "/dev/null"}},
+          {"id": "b", "type": "io.wav_file_sink", "params": {"path": "/dev/null"}}],
+          "edges": [{"from": "gen.out", "to": "a.in0"}, {"from": "gen.out", "to": "b.in0"}]})";
+        Finished r = run({twoSinks.string(), "--quiet", "--report", "/dev/null", "--telemetry", "/dev/null"});
+        INFO(r.err);
+        CHECK(r.status == 0);
+        CHECK(fs::is_character_file("/dev/null"));
+        fs::remove(twoSinks);
+    }
     fs::remove(graph);
 }
