@@ -1,6 +1,7 @@
 #include "nodes/io/audio_file_source.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -76,6 +77,10 @@ protected:
         }
         fileChannels_ = info.channels;
         frames_ = info.frames;
+        const int subtype = info.format & SF_FORMAT_SUBMASK;
+        holdsFloats_ = subtype == SF_FORMAT_FLOAT || subtype == SF_FORMAT_DOUBLE;
+        nonFinite_ = 0;
+        firstNonFiniteFrame_ = -1;
         timebase_ = &Timebase::get(info.samplerate, 0, Clock::media());
 
         const std::int64_t loops = params().getInt("loops");
@@ -150,6 +155,10 @@ private:
             done += count;
         }
         file_.reset();
+        if (nonFinite_ > 0) {
+            warn("'" + path_ + "' holds " + std::to_string(nonFinite_) + " NaN or infinite sample(s), the first at frame " +
+                 std::to_string(firstNonFiniteFrame_) + ": passed on as they are");
+        }
     }
 
     /// Move the first `filled` frames of every channel into blocks of `capacity` frames.
@@ -169,6 +178,28 @@ private:
                                                                           : "the file is shorter than its header says";
             throw OperatorError(soundFileReadFailure(path_, atFrame + got, reason));
         }
+        if (holdsFloats_ && (preloaded_ || firstNonFiniteFrame_ < 0)) findNonFinite(interleaved, count, atFrame);
+    }
+
+    /// Count the NaN and infinite samples of `count` interleaved frames read at `atFrame` (only a
+    /// float file holds them). Streaming warns at the first such block; preload warns once with the total.
+    void findNonFinite(const float* interleaved, std::int64_t count, std::int64_t atFrame) {
+        std::int64_t found = 0;
+        std::int64_t firstFrame = -1;
+        for (std::int64_t i = 0; i < count * fileChannels_; ++i) {
+            if (std::isfinite(interleaved[i])) continue;
+            if (firstFrame < 0) firstFrame = atFrame + i / fileChannels_;
+            ++found;
+        }
+        if (found == 0) return;
+        nonFinite_ += found;
+        if (preloaded_) {
+            if (firstNonFiniteFrame_ < 0) firstNonFiniteFrame_ = firstFrame;
+            return;
+        }
+        firstNonFiniteFrame_ = firstFrame;
+        warn("'" + path_ + "' holds NaN or infinite samples, the first at frame " + std::to_string(firstFrame) +
+             ": passed on as they are (later ones are not reported)");
     }
 
     void emitPreloaded(const DueBlock& block) {
@@ -211,6 +242,9 @@ private:
     std::string path_;
     SoundFile file_;
     int fileChannels_ = 0;
+    bool holdsFloats_ = false;               // float or double samples, which may be NaN or infinite
+    std::int64_t nonFinite_ = 0;             // NaN and infinite samples read so far
+    std::int64_t firstNonFiniteFrame_ = -1;  // frame of the first one, -1 before
     std::int64_t frames_ = 0;  // per channel, one loop
     const Timebase* timebase_ = nullptr;
     BlockPacer pacer_;
@@ -235,7 +269,8 @@ OperatorDescriptor audioFileSourceDescriptor() {
         "replayed from memory without copies. A paced source that falls more than max_lag behind drops "
         "the overdue blocks (a gap in the indices) and warns. The header is read at validation (isochron-run --check), "
         "so a file the run would refuse (missing, unrecognised, a rate of 0 or 2^31 Hz or more, a header that "
-        "contradicts itself) is reported there, on 'path'.";
+        "contradicts itself) is reported there, on 'path'. NaN and infinite samples of a float file are passed on "
+        "as they are, with a warning.";
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "sound file to read"},

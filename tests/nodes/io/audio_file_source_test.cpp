@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sndfile.h>
 #include <thread>
 
@@ -535,5 +537,43 @@ TEST_CASE("audio_file_source names a FLAC stream that stops decoding mid-file", 
     const std::string message = startError(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}}, 3, "damaged"));
     CHECK_THAT(message, Catch::Contains("reading '" + path + "' failed at frame") && Catch::Contains("FLAC stream is damaged") &&
                             Catch::Contains("(libsndfile: "));
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source warns about the NaN and infinite samples of a float file, preloaded or streamed", "[io][audio_file_source]") {
+    // They passed without a word (a 16-bit sink then wrote them as 0 and full scale).
+    TempDir dir;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> samples(2 * 300, 0.25f);  // 300 frames of 2 channels
+    samples[2 * 100 + 1] = nan;
+    samples[2 * 150] = inf;
+    samples[2 * 299 + 1] = -inf;
+    const std::string path = dir.file("odd.wav");
+    writeFloatWav(path, kRate, 2, samples);
+    for (const bool preload : {true, false}) {
+        INFO("preload " << preload);
+        Engine engine(validateGraph(parseGraph(sourceToCollect("io.audio_file_source",
+                                                               {{"path", path}, {"channels", 2}, {"preload", preload}, {"block", 64}}, 2, "odd")),
+                                    testRegistry()),
+                      parseSchedulerText("df"));
+        REQUIRE(engine.run().completed);
+        const std::vector<float> channel1 = concatenated(collections()["odd"].items[1]);
+        REQUIRE(channel1.size() == 300);
+        CHECK(std::isnan(channel1[100]));  // passed on as it is
+        const std::vector<std::string>& warnings = engine.findNode("src")->warnings;
+        REQUIRE(warnings.size() == 1);
+        CHECK_THAT(warnings[0], Catch::Contains(path) && Catch::Contains("the first at frame 100"));
+        if (preload) CHECK_THAT(warnings[0], Catch::Contains("holds 3 NaN or infinite sample(s)"));
+        collections().clear();
+    }
+    // A file without them gives no warning.
+    std::vector<float> clean(2 * 300, -0.5f);
+    writeFloatWav(dir.file("clean.wav"), kRate, 2, clean);
+    Engine engine(validateGraph(parseGraph(sourceToCollect("io.audio_file_source", {{"path", dir.file("clean.wav")}, {"channels", 2}}, 2, "clean")),
+                                testRegistry()),
+                  parseSchedulerText("df"));
+    REQUIRE(engine.run().completed);
+    CHECK(engine.findNode("src")->warnings.empty());
     collections().clear();
 }
