@@ -90,18 +90,18 @@ std::string refusedHeaderReason(const std::string& log, int error, const std::st
 
 /// Why a header libsndfile accepted cannot be trusted, or "". A WAV sample of 7 bits is stored in one
 /// byte; when the block align (bytes per frame) says otherwise, the two disagree on the frame count,
-/// and libsndfile silently picks one (8000 frames of 16-bit data read as 16 000).
+/// and libsndfile silently goes by the bit width (8000 frames of 16-bit data read as 16 000). Samples
+/// of whole bytes are left alone: their width alone gives the frame size.
 std::string contradictoryHeaderReason(const std::string& log) {
     const std::optional<long long> bits = leadingNumber(logField(log, "Bit Width"));
-    const std::optional<std::string> blockAlign = logField(log, "Block Align");
-    if (!bits || *bits % 8 == 0 || !blockAlign) return {};
-    const std::size_t should = blockAlign->find("(should be ");
-    if (should == std::string::npos) return {};
-    const std::optional<long long> given = leadingNumber(blockAlign);
-    const std::optional<long long> expected = leadingNumber(blockAlign->substr(should + 11));
-    if (!given || !expected) return {};
-    return "its header contradicts itself: " + std::to_string(*bits) + "-bit samples need " + std::to_string(*expected) +
-           " byte(s) per frame but its block align says " + std::to_string(*given) + ", so the number of frames is a guess";
+    const std::optional<long long> channels = leadingNumber(logField(log, "Channels"));
+    const std::optional<long long> blockAlign = leadingNumber(logField(log, "Block Align"));
+    if (!bits || !channels || !blockAlign || *bits <= 0 || *bits % 8 == 0) return {};
+    const long long frameBytes = *channels * ((*bits + 7) / 8);
+    if (*blockAlign == frameBytes) return {};
+    return "its header contradicts itself: " + std::to_string(*channels) + " channel(s) of " + std::to_string(*bits) + "-bit samples need " +
+           std::to_string(frameBytes) + " byte(s) per frame but its block align says " + std::to_string(*blockAlign) +
+           ", so the number of frames is a guess";
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 // block (1, 3, 64 or 4096 samples), bit 3 channels = 0 (as many as the file has) instead of 1,
 // bit 4 two loops instead of one. Properties: the run ends (no crash, no hang); a file libsndfile
 // cannot open or read to the end its header promises is an error with a message, and so is one whose
-// header libsndfile notes as contradicting itself on the bytes per frame (samples not a whole number of
-// bytes wide, so the frame count is a guess); any other file runs without error and delivers exactly
-// its frames per loop on channel 0.
+// header contradicts itself on the bytes per frame (samples not a whole number of bytes wide, and a
+// block align that disagrees, so the frame count is a guess); any other file runs without error and
+// delivers exactly its frames per loop on channel 0.
 #include <sndfile.h>
 
 #include <cstdlib>
@@ -34,8 +34,16 @@ sf_count_t readableFrames(const std::filesystem::path& path) {
     return total >= info.frames ? info.frames : -1;
 }
 
-/// Whether libsndfile's notes on `path`'s header say that its block align is not what its sample width
-/// and channels make it ("Block Align : 0 (should be 1)") while that width is not a whole number of bytes.
+/// The number after "<name> :" in libsndfile's notes, or -1.
+long noteValue(const std::string& notes, const std::string& name) {
+    const std::size_t at = notes.find(name);
+    if (at == std::string::npos) return -1;
+    const std::size_t colon = notes.find(':', at);
+    return colon == std::string::npos ? -1 : std::strtol(notes.c_str() + colon + 1, nullptr, 10);
+}
+
+/// Whether `path`'s header, as libsndfile notes it, gives samples that are not a whole number of bytes
+/// wide and a block align (bytes per frame) other than channels x the bytes that width takes.
 bool framesAreAGuess(const std::filesystem::path& path) {
     SF_INFO info{};
     SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
@@ -44,12 +52,10 @@ bool framesAreAGuess(const std::filesystem::path& path) {
     sf_command(file, SFC_GET_LOG_INFO, log, sizeof log);
     sf_close(file);
     const std::string notes(log);
-    const std::size_t align = notes.find("Block Align");
-    const std::size_t width = notes.find("Bit Width");
-    if (align == std::string::npos || width == std::string::npos) return false;
-    const std::string alignLine = notes.substr(align, notes.find('\n', align) - align);
-    const long bits = std::strtol(notes.c_str() + notes.find(':', width) + 1, nullptr, 10);
-    return alignLine.find("(should be") != std::string::npos && bits % 8 != 0;
+    const long bits = noteValue(notes, "Bit Width");
+    const long channels = noteValue(notes, "Channels");
+    const long blockAlign = noteValue(notes, "Block Align");
+    return bits > 0 && bits % 8 != 0 && channels >= 0 && blockAlign >= 0 && blockAlign != channels * ((bits + 7) / 8);
 }
 
 }  // namespace

@@ -499,8 +499,16 @@ TEST_CASE("audio_file_source's validation (isochron-run --check) reads the heade
     sevenBits[34] = 7;
     std::ofstream(dir.file("seven.wav"), std::ios::binary) << sevenBits;
     const std::string seven = dir.file("seven.wav");
-    CHECK_THAT(checked(seven), onPath(seven) && Catch::Contains("contradicts itself") && Catch::Contains("7-bit samples need 3 byte(s) per frame") &&
+    CHECK_THAT(checked(seven), onPath(seven) && Catch::Contains("contradicts itself") && Catch::Contains("3 channel(s) of 7-bit samples need 3 byte(s) per frame") &&
                                    Catch::Contains("block align says 0"));
+    sevenBits[32] = 6;  // a block align libsndfile does not question, and does not follow either
+    std::ofstream(seven, std::ios::binary) << sevenBits;
+    CHECK_THAT(checked(seven), onPath(seven) && Catch::Contains("block align says 6"));
+    // 12-bit samples in two bytes each: consistent, read as they are.
+    std::string twelveBits = bytes;
+    twelveBits[34] = 12;
+    std::ofstream(dir.file("twelve.wav"), std::ios::binary) << twelveBits;
+    CHECK(checked(dir.file("twelve.wav")).empty());
 
     const std::string flac = dir.file("doubled.flac");
     if (writePcm16Flac(flac, kRate, kFileChannels, testCodes())) {
