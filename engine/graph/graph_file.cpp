@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "engine/graph/graph_spec.h"
+#include "engine/graph/json_duplicate_keys.h"
 #include "engine/graph/json_nesting.h"
 
 namespace isochron {
@@ -56,10 +57,12 @@ GraphSpec parseGraph(const std::string& jsonText) {
     if (const std::string deep = jsonNestingProblem(jsonText); !deep.empty()) throw GraphException({{"", "", "", "not a graph: " + deep}});
     json root;
     try {
-        root = json::parse(jsonText);
+        root = parseJsonRefusingDuplicateKeys(jsonText);
     } catch (const json::exception& e) {
         // Not only parse_error: a number too large for a double (1e999) is an out_of_range.
         throw GraphException({{"", "", "", std::string("not valid JSON: ") + e.what()}});
+    } catch (const DuplicateJsonKey& e) {
+        throw GraphException({{"", "", "", std::string("not a graph: ") + e.what()}});
     }
     std::vector<GraphError> errors;
     auto error = [&](std::string node, std::string field, std::string message) {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "nodes/capture/portaudio_capture.h"
 #include "nodes/io/block_pacer.h"
 #include "nodes/io/sound_file.h"
+#include "nodes/io/sound_file_reading.h"
 #include "nodes/spatial/channel_geometry.h"
 
 namespace isochron {
@@ -86,9 +89,14 @@ private:
     }
 
     void openRecording(const std::string& path) {
-        SF_INFO info{};
-        recording_.reset(sf_open(path.c_str(), SFM_READ, &info));
-        if (!recording_) throw OperatorError("cannot open the recording '" + path + "': " + sf_strerror(nullptr));
+        SoundFileForReading opened;
+        try {
+            opened = openSoundFileForReading(path);
+        } catch (const std::runtime_error& e) {
+            throw OperatorError(std::string("the recording: ") + e.what());
+        }
+        recording_ = std::move(opened.file);
+        const SF_INFO& info = opened.info;
         if (info.channels < channels_) {
             throw OperatorError("the recording '" + path + "' has " + std::to_string(info.channels) + " channel(s), fewer than the " +
                                 std::to_string(channels_) + " asked for");
@@ -157,7 +165,9 @@ private:
                 throw OperatorError("cannot seek in the recording '" + recordingPath_ + "': " + sf_strerror(recording_.get()));
             }
             if (sf_readf_float(recording_.get(), interleaved_.data(), block->length) != block->length) {
-                throw OperatorError("reading the recording '" + recordingPath_ + "' failed at frame " + std::to_string(block->start));
+                const char* reason = sf_error(recording_.get()) != SF_ERR_NO_ERROR ? sf_strerror(recording_.get())
+                                                                                   : "the file is shorter than its header says";
+                throw OperatorError(soundFileReadFailure(recordingPath_, block->start, reason));
             }
             readPosition_ = block->end();
             emitBlock(block->start, block->length, interleaved_.data(), recordingChannels_, block->arrivalNs);
@@ -233,7 +243,8 @@ OperatorDescriptor audioInputDescriptor() {
         "graph at start with a message listing the devices there are; a device that disappears or stops delivering for "
         "stall_timeout stops this node with a message. With input = device_or_file a missing default device is replaced by "
         "the recording in 'file', played at 'pace' (a device named in 'device' that cannot be opened still stops the graph); "
-        "input = file always plays the recording. See isochron-run --list-devices.";
+        "input = file always plays the recording; with either, the recording's header is read at validation (isochron-run "
+        "--check), so a missing or unreadable recording is reported there, on 'file'. See isochron-run --list-devices.";
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "input channel k", false, "channels"}};
     d.params = {
         ParamSpec{"device", ParamKind::String, std::string("default"), {}, {}, "",
@@ -255,6 +266,25 @@ OperatorDescriptor audioInputDescriptor() {
     };
     d.params.push_back(sourceGeometryParameter());
     d.channelsOut = placedSourceChannels;
+    // The recording's header is read at validation (isochron-run --check) when it may be played; a
+    // named pipe or a device is left to the run, as reading its header here would consume it.
+    d.deriveParams = [](ParamSet& params) {
+        const std::string& file = params.getString("file");
+        if (params.getString("input") == "device" || file.empty()) return;
+        std::error_code ignored;
+        const std::filesystem::file_status status = std::filesystem::status(file, ignored);
+        if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) && !std::filesystem::is_directory(status)) return;
+        SoundFileForReading opened;
+        try {
+            opened = openSoundFileForReading(file);
+        } catch (const std::runtime_error& e) {
+            throw ParameterError("file", std::string("the recording: ") + e.what());
+        }
+        if (opened.info.channels < params.getInt("channels")) {
+            throw ParameterError("file", "the recording '" + file + "' has " + std::to_string(opened.info.channels) +
+                                             " channel(s), fewer than the " + std::to_string(params.getInt("channels")) + " asked for");
+        }
+    };
     d.create = [] { return std::make_unique<AudioInput>(); };
     d.endlessBecause = [](const ParamSet& params) {
         const bool live = params.getString("input") != "file";  // a recording ends; a device captures until stopped

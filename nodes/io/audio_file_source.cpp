@@ -1,7 +1,9 @@
 #include "nodes/io/audio_file_source.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <memory>
 #include <string>
@@ -13,6 +15,7 @@
 #include "engine/signal/sample_block.h"
 #include "nodes/io/block_pacer.h"
 #include "nodes/io/sound_file.h"
+#include "nodes/io/sound_file_reading.h"
 #include "nodes/spatial/channel_geometry.h"
 
 namespace isochron {
@@ -30,21 +33,6 @@ constexpr std::int64_t kPreloadChunkSamples = std::int64_t{1} << 18;
 /// what actually decodes, because a header's frame count is only a claim (a 138-byte FLAC can
 /// claim 2^35 frames).
 constexpr std::int64_t kPreloadInitialFrames = std::int64_t{1} << 20;
-
-/// libsndfile's notes on the header it read through `file` (null: the open that failed last).
-std::string headerLog(SNDFILE* file) {
-    char log[8192] = {};
-    sf_command(file, SFC_GET_LOG_INFO, log, sizeof log);
-    return log;
-}
-
-/// What libsndfile found wrong with a header it refused, in words, or "" when its log says nothing
-/// we know ("SF_INFO struct incomplete" names no field).
-std::string refusedHeaderReason(const std::string& log) {
-    if (log.find("Sample Rate   : 0\n") != std::string::npos) return "its header gives a sample rate of 0 Hz";
-    if (log.find("Channels      : 0\n") != std::string::npos) return "its header gives 0 channels";
-    return {};
-}
 
 /// Whether the header of an opened file claims more data than the file holds (libsndfile then plays
 /// what there is and notes "data : N (should be M)").
@@ -71,14 +59,16 @@ protected:
     void onActivate() override {
         path_ = params().getString("path");
         if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
-        SF_INFO info{};
-        file_.reset(sf_open(path_.c_str(), SFM_READ, &info));
-        if (!file_) {
-            const std::string reason = refusedHeaderReason(headerLog(nullptr));
-            throw OperatorError("cannot open '" + path_ + "': " + (reason.empty() ? std::string(sf_strerror(nullptr)) : reason));
+        SoundFileForReading opened;
+        try {
+            opened = openSoundFileForReading(path_);
+        } catch (const std::runtime_error& e) {
+            throw OperatorError(e.what());
         }
+        file_ = std::move(opened.file);
+        const SF_INFO& info = opened.info;
         if (info.frames == 0) warn("'" + path_ + "' holds no samples (a header only): nothing to play");
-        else if (dataCutShort(headerLog(file_.get()))) {
+        else if (dataCutShort(opened.headerLog)) {
             warn("'" + path_ + "' is shorter than its header says (cut off?): playing the " + std::to_string(info.frames) + " frames it holds");
         }
         if (info.channels < outputCount()) {
@@ -87,6 +77,10 @@ protected:
         }
         fileChannels_ = info.channels;
         frames_ = info.frames;
+        const int subtype = info.format & SF_FORMAT_SUBMASK;
+        holdsFloats_ = subtype == SF_FORMAT_FLOAT || subtype == SF_FORMAT_DOUBLE;
+        nonFinite_ = 0;
+        firstNonFiniteFrame_ = -1;
         timebase_ = &Timebase::get(info.samplerate, 0, Clock::media());
 
         const std::int64_t loops = params().getInt("loops");
@@ -161,6 +155,10 @@ private:
             done += count;
         }
         file_.reset();
+        if (nonFinite_ > 0) {
+            warn("'" + path_ + "' holds " + std::to_string(nonFinite_) + " NaN or infinite sample(s), the first at frame " +
+                 std::to_string(firstNonFiniteFrame_) + ": passed on as they are");
+        }
     }
 
     /// Move the first `filled` frames of every channel into blocks of `capacity` frames.
@@ -178,8 +176,30 @@ private:
         if (got != count) {
             const char* reason = sf_error(file_.get()) != SF_ERR_NO_ERROR ? sf_strerror(file_.get())
                                                                           : "the file is shorter than its header says";
-            throw OperatorError("reading '" + path_ + "' failed at frame " + std::to_string(atFrame + got) + ": " + reason);
+            throw OperatorError(soundFileReadFailure(path_, atFrame + got, reason));
         }
+        if (holdsFloats_ && (preloaded_ || firstNonFiniteFrame_ < 0)) findNonFinite(interleaved, count, atFrame);
+    }
+
+    /// Count the NaN and infinite samples of `count` interleaved frames read at `atFrame` (only a
+    /// float file holds them). Streaming warns at the first such block; preload warns once with the total.
+    void findNonFinite(const float* interleaved, std::int64_t count, std::int64_t atFrame) {
+        std::int64_t found = 0;
+        std::int64_t firstFrame = -1;
+        for (std::int64_t i = 0; i < count * fileChannels_; ++i) {
+            if (std::isfinite(interleaved[i])) continue;
+            if (firstFrame < 0) firstFrame = atFrame + i / fileChannels_;
+            ++found;
+        }
+        if (found == 0) return;
+        nonFinite_ += found;
+        if (preloaded_) {
+            if (firstNonFiniteFrame_ < 0) firstNonFiniteFrame_ = firstFrame;
+            return;
+        }
+        firstNonFiniteFrame_ = firstFrame;
+        warn("'" + path_ + "' holds NaN or infinite samples, the first at frame " + std::to_string(firstFrame) +
+             ": passed on as they are (later ones are not reported)");
     }
 
     void emitPreloaded(const DueBlock& block) {
@@ -222,6 +242,9 @@ private:
     std::string path_;
     SoundFile file_;
     int fileChannels_ = 0;
+    bool holdsFloats_ = false;               // float or double samples, which may be NaN or infinite
+    std::int64_t nonFinite_ = 0;             // NaN and infinite samples read so far
+    std::int64_t firstNonFiniteFrame_ = -1;  // frame of the first one, -1 before
     std::int64_t frames_ = 0;  // per channel, one loop
     const Timebase* timebase_ = nullptr;
     BlockPacer pacer_;
@@ -244,7 +267,10 @@ OperatorDescriptor audioFileSourceDescriptor() {
         "normalized to [-1, 1)). All outputs share one timebase at the file's rate, time 0 on the media "
         "clock; loops continue the sample indices. With preload the file is decoded at activation and "
         "replayed from memory without copies. A paced source that falls more than max_lag behind drops "
-        "the overdue blocks (a gap in the indices) and warns.";
+        "the overdue blocks (a gap in the indices) and warns. The header is read at validation (isochron-run --check), "
+        "so a file the run would refuse (missing, unrecognised, a rate of 0 or 2^31 Hz or more, a header that "
+        "contradicts itself) is reported there, on 'path'. NaN and infinite samples of a float file are passed on "
+        "as they are, with a warning.";
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "sound file to read"},
@@ -259,17 +285,29 @@ OperatorDescriptor audioFileSourceDescriptor() {
     d.channelsOut = placedSourceChannels;
     d.create = [] { return std::make_unique<AudioFileSource>(); };
     d.endlessBecause = [](const ParamSet& params) { return params.getInt("loops") == 0 ? std::string("loops is 0") : std::string(); };
+    // The header is read at validation, so that `isochron-run --check` reports a file the run would
+    // refuse. A named pipe or a device is left to the run: reading its header here would consume it.
     d.deriveParams = [](ParamSet& params) {
         refuseUnusablePace(params);
-        if (params.getInt("channels") != 0) return;
         const std::string& path = params.getString("path");
-        SF_INFO info{};
-        SoundFile file(sf_open(path.c_str(), SFM_READ, &info));
-        if (!file) {
-            throw ParameterError("path", "cannot open '" + path + "': " + sf_strerror(nullptr) +
-                                             " (channels 0 takes the channel count from the file)");
+        if (path.empty()) throw ParameterError("path", "no file given (parameter 'path' is empty)");
+        const bool channelsFromFile = params.getInt("channels") == 0;
+        std::error_code ignored;
+        const std::filesystem::file_status status = std::filesystem::status(path, ignored);
+        const bool readsAStream = std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+                                  !std::filesystem::is_directory(status);
+        if (readsAStream && !channelsFromFile) return;
+        SoundFileForReading opened;
+        try {
+            opened = openSoundFileForReading(path);
+        } catch (const std::runtime_error& e) {
+            throw ParameterError("path", std::string(e.what()) + (channelsFromFile ? " (channels 0 takes the channel count from the file)" : ""));
         }
-        params.set("channels", static_cast<std::int64_t>(info.channels));
+        if (channelsFromFile) params.set("channels", static_cast<std::int64_t>(opened.info.channels));
+        else if (opened.info.channels < params.getInt("channels")) {
+            throw ParameterError("channels", "'" + path + "' has " + std::to_string(opened.info.channels) + " channel(s), fewer than the " +
+                                                 std::to_string(params.getInt("channels")) + " asked for");
+        }
     };
     return d;
 }

@@ -47,7 +47,10 @@ OperatorDescriptor soundFileSinkDescriptor() {
         "to the nearest code (x 2^15 or x 2^23) and clipped, so a file read back gives every sample to half a code. Ogg "
         "Vorbis and Opus are lossy, their size set by 'quality' (0 smallest, 1 best). Opus accepts 8, 12, 16, 24 and "
         "48 kHz only. The file is written as 'path.partial' and renamed to 'path' when complete; a symlink is written "
-        "through and a device (/dev/null) in place, never replaced. Path - is standard output when it is redirected to a file.";
+        "through and a device (/dev/null) in place, never replaced. Path - is standard output when it is redirected to a file. "
+        "A NaN sample is written as 0 in integer formats, and stored as it is in float32 (as are infinities); the "
+        "sink warns once with the counts of NaN, infinite and clipped samples. A source feeding it directly at a "
+        "rate a file cannot state (above 2147483647 Hz) is refused at validation.";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
     d.params = soundFileSinkParameters("sound file to write (a file there is replaced; - = standard output, redirected to a file, with isochron-run --quiet)");
     d.params.push_back(ParamSpec{"container", ParamKind::Choice, std::string("auto"), {}, {}, "",
@@ -56,6 +59,7 @@ OperatorDescriptor soundFileSinkDescriptor() {
     d.params.push_back(ParamSpec{"samples", ParamKind::Choice, std::string("pcm16"), {}, {}, "",
                                  "lossless formats: 16- or 24-bit integers, or (WAV only) 32-bit float", {"pcm16", "pcm24", "float32"}});
     d.params.push_back(ParamSpec{"quality", ParamKind::Real, 0.6, 0.0, 1.0, "", "lossy formats (ogg, opus): encoder quality, 0 smallest .. 1 best"});
+    d.checkUpstream = refuseUnstatableRates;
     d.create = [] { return std::make_unique<SoundFileSink>(chooseFormat); };
     return d;
 }

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -36,7 +38,36 @@ std::int32_t toPcm24(float sample) {
     return static_cast<std::int32_t>(code) * 256;
 }
 
+/// The largest rate a sound file states: libsndfile holds it in an int.
+constexpr double kLargestRateHz = std::numeric_limits<int>::max();
+
+/// Whether a sound file can state `rateHz` (rounded to whole Hz).
+bool statableRate(double rateHz) { return rateHz >= 0.5 && rateHz < kLargestRateHz + 0.5; }
+
+/// `rateHz` in at most 10 significant digits ("3000000000", "1e+300", "44100.5").
+std::string rateText(double rateHz) {
+    std::ostringstream text;
+    text << std::setprecision(10) << rateHz;
+    return text.str();
+}
+
+/// The rates a sound file can state, for messages.
+const std::string kStatableRates = "from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
+
 }  // namespace
+
+void refuseUnstatableRates(const ParamSet&, const std::vector<UpstreamNode>& upstream) {
+    if (!std::all_of(upstream.begin(), upstream.end(), [](const UpstreamNode& node) { return node.descriptor->isSource(); })) return;
+    for (const UpstreamNode& source : upstream) {
+        const ParamSpec* rate = source.descriptor->findParam("rate");
+        if (!rate || rate->kind != ParamKind::Real || rate->unit != "Hz") continue;
+        const double rateHz = source.params->getReal("rate");
+        if (!statableRate(rateHz)) {
+            throw std::runtime_error("node '" + *source.id + "' feeds it at " + rateText(rateHz) + " Hz, which a sound file cannot state (" +
+                                     kStatableRates + "): give the source another rate");
+        }
+    }
+}
 
 void SoundFileSink::onActivate() {
     namespace fs = std::filesystem;
@@ -111,11 +142,13 @@ void SoundFileSink::onFinish() {
         if (inputs_.delivered(port) && inputs_.end(port) < end) warnZeros(port, inputs_.end(port), end);
     }
     writeUpTo(end);
+    warnUnrepresentable();
     const std::string problem = closeFile();
     if (!problem.empty()) throw OperatorError(problem);
 }
 
 void SoundFileSink::onDeactivate() {
+    warnUnrepresentable();
     const std::string problem = closeFile();
     if (!problem.empty()) warn(problem);
 }
@@ -124,13 +157,7 @@ void SoundFileSink::openFile(const Timebase& timebase) {
     rateHz_ = timebase.rateHz();
     // A sound file states its rate as a whole number of Hz that fits a 32-bit int (libsndfile's
     // SF_INFO): 3e9 Hz wrapped to a negative rate, 1e10 Hz to 1410065408.
-    constexpr double kLargestRateHz = std::numeric_limits<int>::max();
-    if (!(rateHz_ >= 0.5 && rateHz_ < kLargestRateHz + 0.5)) {
-        char rate[32];  // %g: 1e300 Hz in six characters, not three hundred digits
-        std::snprintf(rate, sizeof rate, "%.15g", rateHz_);
-        throw OperatorError("the stream's rate " + std::string(rate) + " Hz cannot be stated in a sound file (from 1 to " +
-                            std::to_string(std::numeric_limits<int>::max()) + " Hz)");
-    }
+    if (!statableRate(rateHz_)) throw OperatorError("the stream's rate " + rateText(rateHz_) + " Hz cannot be stated in a sound file (" + kStatableRates + ")");
     SF_INFO info{};
     info.samplerate = static_cast<int>(std::lround(rateHz_));
     info.channels = inputCount();
@@ -183,6 +210,7 @@ void SoundFileSink::writeUpTo(std::int64_t end) {
 
 void SoundFileSink::writeChunk(std::int64_t frames) {
     const auto count = static_cast<std::ptrdiff_t>(frames * inputCount());
+    countUnrepresentable(count);
     sf_count_t written = 0;
     switch (format_.samples) {
         case SoundFileFormat::Samples::Pcm16:
@@ -198,6 +226,37 @@ void SoundFileSink::writeChunk(std::int64_t frames) {
             break;
     }
     if (written != frames) throw OperatorError("writing '" + writingPath_ + "' failed: " + sf_strerror(file_.get()));
+}
+
+/// Count the first `count` interleaved samples that the file cannot hold as they are.
+void SoundFileSink::countUnrepresentable(std::ptrdiff_t count) {
+    for (std::ptrdiff_t i = 0; i < count; ++i) {
+        const float sample = interleaved_[static_cast<std::size_t>(i)];
+        if (std::isnan(sample)) ++notANumber_;
+        else if (std::isinf(sample)) ++infinite_;
+        else if (std::abs(sample) > 1.0f) ++beyondFullScale_;
+    }
+}
+
+/// One warning with the counts of samples written otherwise than they came, if any, then reset them.
+void SoundFileSink::warnUnrepresentable() {
+    if (notANumber_ == 0 && infinite_ == 0 && beyondFullScale_ == 0) return;
+    std::string counts;
+    const auto add = [&](std::int64_t count, const std::string& what) {
+        if (count == 0) return;
+        counts += (counts.empty() ? "" : ", ") + std::to_string(count) + (counts.empty() ? " samples were " : " were ") + what;
+    };
+    if (format_.samples == SoundFileFormat::Samples::Float) {
+        add(notANumber_, "NaN");
+        add(infinite_, "infinite");
+        if (!counts.empty()) warn("'" + path_ + "': " + counts + " (stored as they are: a float file holds them, but most players and tools cannot use them)");
+    } else {
+        add(notANumber_, "NaN (written as 0)");
+        add(infinite_ + beyondFullScale_, "beyond full scale, +-1 (clipped to it)");
+        if (infinite_ > 0) counts += ", " + std::to_string(infinite_) + " of them infinite";
+        warn("'" + path_ + "': " + counts);
+    }
+    notANumber_ = infinite_ = beyondFullScale_ = 0;
 }
 
 void SoundFileSink::warnZeros(int port, std::int64_t from, std::int64_t to) {

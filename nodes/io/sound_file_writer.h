@@ -9,6 +9,11 @@
 // over, and created when the link dangles), a device (/dev/null) is written in place, a named pipe or
 // a socket is refused (output_path.h), and "-" writes to standard output when that is a file (a WAV
 // header is completed by seeking back, which a pipe or terminal cannot).
+//
+// Samples a file cannot hold as they are do not pass silently: into integer samples (PCM) a NaN is
+// written as 0 and a sample beyond full scale (|x| > 1, infinities included) is clipped to it; a float
+// file stores NaN and infinities as they are. Either way the sink counts them and warns once, when the
+// file is closed, with the counts.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +56,8 @@ private:
     void writeUpTo(std::int64_t end);
     void writeChunk(std::int64_t frames);
     void warnZeros(int port, std::int64_t from, std::int64_t to);
+    void countUnrepresentable(std::ptrdiff_t count);
+    void warnUnrepresentable();
     std::string closeFile();
 
     SoundFileFormatChoice chooseFormat_;
@@ -70,7 +77,17 @@ private:
     std::vector<float> interleaved_;
     std::vector<std::int16_t> pcm16_;
     std::vector<std::int32_t> pcm24_;
+    // Samples written so far that the file could not hold as they are (reported once, then reset).
+    std::int64_t notANumber_ = 0;
+    std::int64_t infinite_ = 0;
+    std::int64_t beyondFullScale_ = 0;  // finite, |x| > 1
 };
+
+/// A sound file sink's checkUpstream (so `isochron-run --check` refuses what the run would): when every
+/// node upstream is a source, each feeds the sink directly, and one that states its rate ("rate", in
+/// Hz) must give a rate a sound file can state (1 to 2147483647 Hz). Throws std::runtime_error naming
+/// that source. Further upstream, rates are known only once the run has started. [setup thread]
+void refuseUnstatableRates(const ParamSet& params, const std::vector<UpstreamNode>& upstream);
 
 /// The parameters every sound file sink has: path, channels. [setup]
 std::vector<ParamSpec> soundFileSinkParameters(const std::string& pathDoc);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/files/file_kind.h"
+#include "engine/graph/json_duplicate_keys.h"
 #include "engine/graph/json_nesting.h"
 
 namespace isochron {
@@ -175,9 +176,11 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
     if (const std::string deep = jsonNestingProblem(jsonText); !deep.empty()) throw std::invalid_argument(sourceName + ": " + deep);
     nlohmann::json document;
     try {
-        document = nlohmann::json::parse(markNonFiniteNumbers(jsonText));
+        document = parseJsonRefusingDuplicateKeys(markNonFiniteNumbers(jsonText));
     } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
         throw std::invalid_argument(sourceName + ": not valid JSON (" + e.what() + ")");
+    } catch (const DuplicateJsonKey& e) {
+        throw std::invalid_argument(sourceName + ": " + e.what());
     }
     const auto mics = document.is_object() ? document.find("mics") : document.end();
     if (!document.is_object() || mics == document.end()) {

@@ -4,7 +4,11 @@
 // when a device is missing or vanishes, and the recording standing in for an absent device.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <thread>
 
@@ -328,4 +332,32 @@ TEST_CASE("capture.audio_input plays its recording when the default device is ab
         CHECK_THAT(e.what(), Catch::Contains("needs a recording"));
     }
     std::filesystem::remove(path);
+}
+
+TEST_CASE("capture.audio_input's recording is read at validation (--check), and a bad one is named on 'file'", "[capture]") {
+    // --check said "valid"; the run then refused the recording with libsndfile's bare text.
+    const std::string dir = (std::filesystem::temp_directory_path() / ("isochron-recording-check-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(dir);
+    const std::string missing = dir + "/missing.wav";
+    const std::string garbage = dir + "/garbage.wav";
+    std::ofstream(garbage) << "not a sound file";
+    // The problem validation reports, or "".
+    auto checked = [](const json& params) {
+        try {
+            validateGraph(parseGraph(captureGraph(params)), testRegistry());
+        } catch (const GraphException& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    for (const std::string input : {"file", "device_or_file"}) {
+        INFO(input);
+        CHECK_THAT(checked({{"channels", 1}, {"input", input}, {"file", missing}}),
+                   Catch::Contains("parameter 'file': the recording: cannot open '" + missing + "': no such file"));
+        CHECK_THAT(checked({{"channels", 1}, {"input", input}, {"file", garbage}}),
+                   Catch::Contains("parameter 'file'") && Catch::Contains(garbage) && Catch::Contains("not a sound file libsndfile knows"));
+    }
+    // A recording that is never played is not read.
+    CHECK(checked({{"channels", 1}, {"input", "device"}, {"file", missing}}).empty());
+    std::filesystem::remove_all(dir);
 }

@@ -142,6 +142,17 @@ TEST_CASE("structural errors name the field", "[graph][errors]") {
     errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.collect", "position": [1e999, 0]}]})");
     CHECK(anyError(errors, "", "", "", "not valid JSON"));
     CHECK(anyError(errors, "", "", "", "number overflow"));
+
+    // A key given twice: the last one won silently (a node writing to its second "path").
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.collect"},
+        {"id": "b", "type": "test.collect", "params": {"name": "x", "name": "y"}}]})");
+    CHECK(anyError(errors, "", "", "", "key \"name\" is given twice in the object at nodes[1].params"));
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [], "format": "isochron-graph/1"})");
+    CHECK(anyError(errors, "", "", "", "key \"format\" is given twice in the top-level object"));
+    // The same key in different objects is not a duplicate.
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.collect", "params": {"name": "a"}},
+        {"id": "b", "type": "test.collect", "params": {"name": "b"}}]})");
+    CHECK_FALSE(anyError(errors, "", "", "", "twice"));
 }
 
 TEST_CASE("validation errors name the node, port or field", "[graph][errors]") {

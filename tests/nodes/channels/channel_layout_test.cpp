@@ -6,6 +6,7 @@
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
 #include "nodes/spatial/array_geometry.h"
+#include "tests/nodes/io/io_test_support.h"
 #include "tests/support/test_operators.h"
 
 using namespace isochron;
@@ -27,13 +28,31 @@ std::array<double, 3> presetMic(const std::string& spec, int m) {
     return {p.x(), p.y(), p.z()};
 }
 
-// A 4-channel file source placed as square4:0.2 (the file is not read: channels is given), three of its
+/// A 4-channel WAV of a few frames (validation reads a file source's header), written once.
+const std::string& fourChannelFile() {
+    static const TempDir dir;
+    static const std::string path = [] {
+        const std::string file = dir.file("four.wav");
+        writePcm16Wav(file, 16000, 4, std::vector<std::int16_t>(4 * 16, 0));
+        return file;
+    }();
+    return path;
+}
+
+/// `text` with the placeholder file "FOUR_CHANNELS.wav" replaced by fourChannelFile().
+std::string withFourChannelFile(std::string text) {
+    const std::string placeholder = "FOUR_CHANNELS.wav";
+    text.replace(text.find(placeholder), placeholder.size(), fourChannelFile());
+    return text;
+}
+
+// A 4-channel file source placed as square4:0.2, three of its
 // channels selected in the order 2, 0, 3, one of them filtered, merged and split again, and the selected
 // channels into an array STFT -> activity -> frame_directions with no geometry of its own.
 const char* const kGraph = R"({
   "format": "isochron-graph/1",
   "nodes": [
-    {"id": "source", "type": "io.audio_file_source", "params": {"path": "/nonexistent.wav", "channels": 4, "geometry": "square4:0.2"}},
+    {"id": "source", "type": "io.audio_file_source", "params": {"path": "FOUR_CHANNELS.wav", "channels": 4, "geometry": "square4:0.2"}},
     {"id": "pick", "type": "channels.select", "params": {"channels": [2, 0, 3]}},
     {"id": "low", "type": "filters.butterworth", "params": {"cutoff_hz": 1000}},
     {"id": "merge", "type": "channels.merge"},
@@ -57,7 +76,7 @@ const char* const kGraph = R"({
 })";
 
 std::string graphText(const std::string& arrayParams = "") {
-    std::string text(kGraph);
+    std::string text = withFourChannelFile(kGraph);
     text.replace(text.find("%s"), 2, arrayParams);
     return text;
 }
@@ -133,13 +152,13 @@ namespace {
 // a delay-and-sum beamformer with `beamParams` -> null sinks.
 std::vector<GraphError> beamformerErrors(const std::string& middleType, const std::string& middleParams, const std::string& beamParams) {
     const std::string text = R"({"format": "isochron-graph/1", "nodes": [
-      {"id": "source", "type": "io.audio_file_source", "params": {"path": "/nonexistent.wav", "channels": 4, "geometry": "square4:0.2"}},
+      {"id": "source", "type": "io.audio_file_source", "params": {"path": "FOUR_CHANNELS.wav", "channels": 4, "geometry": "square4:0.2"}},
       {"id": "middle", "type": ")" + middleType + R"(", "params": )" + middleParams + R"(},
       {"id": "beam", "type": "spatial.delay_and_sum_beamformer", "params": )" + beamParams + R"(},
       {"id": "out", "type": "io.null_sink"}, {"id": "pattern", "type": "io.null_sink"}],
      "edges": [{"from": "source.out*", "to": "middle.in*"}, {"from": "middle.out*", "to": "beam.in*"},
                {"from": "beam.out", "to": "out.in"}, {"from": "beam.pattern", "to": "pattern.in"}]})";
-    return checkGraph(parseGraph(text), testRegistry());
+    return checkGraph(parseGraph(withFourChannelFile(text)), testRegistry());
 }
 
 }  // namespace

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sndfile.h>
 #include <thread>
 
@@ -444,4 +446,142 @@ TEST_CASE("channels 0 takes the channel count from the file, so a bus adapts to 
     CHECK_THROWS_WITH(isochron::test::runGraph(fixedCount), Catch::Contains("cannot open '" + path.string() + "'") &&
                                                                 !Catch::Contains("not connected") && !Catch::Contains("ports"));
     isochron::test::collections().clear();
+}
+
+TEST_CASE("audio_file_source's validation (isochron-run --check) reads the header and says what is wrong with the file",
+          "[io][audio_file_source]") {
+    // --check said "valid" for each of these; the run then refused them with libsndfile's bare
+    // "Unspecified internal error.", "SF_INFO struct incomplete." or "unknown error in flac decoder.".
+    TempDir dir;
+    const std::string whole = dir.file("whole.wav");
+    writeTestFile(whole);
+    std::ifstream in(whole, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() == 44 + kFrames * kFileChannels * 2);  // a canonical 44-byte header
+    // `bytes` with the little-endian `value` of `width` bytes at `offset` of the header.
+    auto patched = [&](const std::string& name, std::size_t offset, std::uint32_t value, int width) {
+        std::string content = bytes;
+        for (int i = 0; i < width; ++i) content[offset + static_cast<std::size_t>(i)] = static_cast<char>((value >> (8 * i)) & 0xFF);
+        std::ofstream(dir.file(name), std::ios::binary) << content;
+        return dir.file(name);
+    };
+    // The problem validation reports for a source reading `path`, as "node ..., parameter ...: ...".
+    auto checked = [](const std::string& path) {
+        try {
+            validateGraph(parseGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}}, 3, "checked")), testRegistry());
+        } catch (const GraphException& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const auto onPath = [](const std::string& path) { return Catch::Contains("node 'src', parameter 'path': cannot open '" + path + "'"); };
+
+    CHECK(checked(whole).empty());
+    const std::string missing = dir.file("no-such-file.wav");
+    CHECK_THAT(checked(missing), onPath(missing) && Catch::Contains("no such file"));
+    CHECK_THAT(checked(dir.path().string()), onPath(dir.path().string()) && Catch::Contains("a folder"));
+
+    const std::string float16 = patched("float16.wav", 20, 3, 2);  // format tag 3 (IEEE float) on 16-bit samples
+    CHECK_THAT(checked(float16), onPath(float16) && Catch::Contains("16-bit float samples") && Catch::Contains("32 or 64 bits") &&
+                                     Catch::Contains("(libsndfile: "));
+
+    for (const std::uint32_t rate : {0x80000000u, 4000000000u}) {
+        const std::string fast = patched("fast.wav", 24, rate, 4);
+        CHECK_THAT(checked(fast), onPath(fast) && Catch::Contains("sample rate of " + std::to_string(rate) + " Hz") &&
+                                      Catch::Contains("2147483647 Hz"));
+    }
+
+    // 7-bit samples take one byte each, but the block align says 0 bytes per frame: libsndfile read the
+    // 16-bit data as twice the frames.
+    std::string sevenBits = bytes;
+    sevenBits[32] = 0;
+    sevenBits[33] = 0;
+    sevenBits[34] = 7;
+    std::ofstream(dir.file("seven.wav"), std::ios::binary) << sevenBits;
+    const std::string seven = dir.file("seven.wav");
+    CHECK_THAT(checked(seven), onPath(seven) && Catch::Contains("contradicts itself") && Catch::Contains("3 channel(s) of 7-bit samples need 3 byte(s) per frame") &&
+                                   Catch::Contains("block align says 0"));
+    sevenBits[32] = 6;  // a block align libsndfile does not question, and does not follow either
+    std::ofstream(seven, std::ios::binary) << sevenBits;
+    CHECK_THAT(checked(seven), onPath(seven) && Catch::Contains("block align says 6"));
+    // 12-bit samples in two bytes each: consistent, read as they are.
+    std::string twelveBits = bytes;
+    twelveBits[34] = 12;
+    std::ofstream(dir.file("twelve.wav"), std::ios::binary) << twelveBits;
+    CHECK(checked(dir.file("twelve.wav")).empty());
+
+    const std::string flac = dir.file("doubled.flac");
+    if (writePcm16Flac(flac, kRate, kFileChannels, testCodes())) {
+        std::ifstream flacIn(flac, std::ios::binary);
+        const std::string flacBytes((std::istreambuf_iterator<char>(flacIn)), std::istreambuf_iterator<char>());
+        flacIn.close();
+        std::ofstream(flac, std::ios::binary) << "fLaC" + flacBytes;  // a second marker where the metadata should start
+        CHECK_THAT(checked(flac), onPath(flac) && Catch::Contains("FLAC header") && Catch::Contains("damaged"));
+    }
+
+    // The run refuses them with the same words.
+    CHECK_THAT(startError(sourceToCollect("io.audio_file_source", {{"path", float16}, {"channels", 3}}, 3, "run")),
+               Catch::Contains("16-bit float samples"));
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source names a FLAC stream that stops decoding mid-file", "[io][audio_file_source]") {
+    TempDir dir;
+    const std::string path = dir.file("damaged.flac");
+    std::vector<std::int16_t> codes;
+    for (int i = 0; i < 20000 * kFileChannels; ++i) codes.push_back(static_cast<std::int16_t>((i * 7919) % 65536 - 32768));
+    if (!writePcm16Flac(path, kRate, kFileChannels, codes)) {
+        WARN("this libsndfile has no FLAC support; skipped");
+        return;
+    }
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekg(0, std::ios::end);
+        const std::streamoff size = file.tellg();
+        file.seekp(size / 2);
+        const std::string noise(256, '\x5A');  // the middle of the stream overwritten
+        file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
+    }
+    const std::string message = startError(sourceToCollect("io.audio_file_source", {{"path", path}, {"channels", 3}}, 3, "damaged"));
+    CHECK_THAT(message, Catch::Contains("reading '" + path + "' failed at frame") && Catch::Contains("FLAC stream is damaged") &&
+                            Catch::Contains("(libsndfile: "));
+    collections().clear();
+}
+
+TEST_CASE("audio_file_source warns about the NaN and infinite samples of a float file, preloaded or streamed", "[io][audio_file_source]") {
+    // They passed without a word (a 16-bit sink then wrote them as 0 and full scale).
+    TempDir dir;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> samples(2 * 300, 0.25f);  // 300 frames of 2 channels
+    samples[2 * 100 + 1] = nan;
+    samples[2 * 150] = inf;
+    samples[2 * 299 + 1] = -inf;
+    const std::string path = dir.file("odd.wav");
+    writeFloatWav(path, kRate, 2, samples);
+    for (const bool preload : {true, false}) {
+        INFO("preload " << preload);
+        Engine engine(validateGraph(parseGraph(sourceToCollect("io.audio_file_source",
+                                                               {{"path", path}, {"channels", 2}, {"preload", preload}, {"block", 64}}, 2, "odd")),
+                                    testRegistry()),
+                      parseSchedulerText("df"));
+        REQUIRE(engine.run().completed);
+        const std::vector<float> channel1 = concatenated(collections()["odd"].items[1]);
+        REQUIRE(channel1.size() == 300);
+        CHECK(std::isnan(channel1[100]));  // passed on as it is
+        const std::vector<std::string>& warnings = engine.findNode("src")->warnings;
+        REQUIRE(warnings.size() == 1);
+        CHECK_THAT(warnings[0], Catch::Contains(path) && Catch::Contains("the first at frame 100"));
+        if (preload) CHECK_THAT(warnings[0], Catch::Contains("holds 3 NaN or infinite sample(s)"));
+        collections().clear();
+    }
+    // A file without them gives no warning.
+    std::vector<float> clean(2 * 300, -0.5f);
+    writeFloatWav(dir.file("clean.wav"), kRate, 2, clean);
+    Engine engine(validateGraph(parseGraph(sourceToCollect("io.audio_file_source", {{"path", dir.file("clean.wav")}, {"channels", 2}}, 2, "clean")),
+                                testRegistry()),
+                  parseSchedulerText("df"));
+    REQUIRE(engine.run().completed);
+    CHECK(engine.findNode("src")->warnings.empty());
+    collections().clear();
 }

@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "engine/graph/graph_error.h"
+#include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
 #include "tests/nodes/io/io_test_support.h"
 #include "tests/support/graph_run.h"
 
@@ -230,4 +233,104 @@ TEST_CASE("wav_file_sink ignores samples an input repeats, with a warning", "[io
     REQUIRE(report.nodes["sink"].warnings.size() == 1);
     CHECK_THAT(report.nodes["sink"].warnings[0], Catch::Contains("arrived again"));
     feedScripts().clear();
+}
+
+TEST_CASE("wav_file_sink counts NaN, infinite and out-of-range samples and warns once with the counts", "[io][wav_file_sink]") {
+    // They came out as 0 and as full scale, with no warning and exit 0.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> samples = {nan, inf, -inf, 3e38f, 1.5f, -2.0f, 0.5f, 1.0f, -1.0f, nan};
+    const Timebase& timebase = Timebase::get(1000);
+    FeedScript script;
+    // Two batches, so the counts add up over several writes.
+    script.batches = {{{0, Item::signal(makeSignal(std::vector<float>(samples.begin(), samples.begin() + 5), 0, timebase))}},
+                      {{0, Item::signal(makeSignal(std::vector<float>(samples.begin() + 5, samples.end()), 5, timebase))}}};
+    feedScripts()["odd"] = script;
+    TempDir dir;
+    for (const std::string format : {"pcm16", "float32"}) {
+        INFO(format);
+        const std::string output = dir.file(format + ".wav");
+        const json graph = {
+            {"format", "isochron-graph/1"},
+            {"nodes",
+             {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "odd"}, {"outputs", 1}}}},
+              {{"id", "sink"}, {"type", "io.wav_file_sink"}, {"params", {{"path", output}, {"channels", 1}, {"format", format}}}}}},
+            {"edges", {{{"from", "feed.out0"}, {"to", "sink.in0"}}}},
+        };
+        RunReport report = runGraphReporting(graph.dump());
+        REQUIRE(report.outcome.failures.empty());
+        const SoundData written = readSound(output);
+        REQUIRE(written.frames() == static_cast<std::int64_t>(samples.size()));
+        const auto& warnings = report.nodes["sink"].warnings;
+        REQUIRE(warnings.size() == 1);
+        if (format == "pcm16") {
+            // libsndfile reads code c as c / 32768: NaN is 0, anything beyond full scale its limit.
+            const std::vector<float> expected = {0.0f, 32767 / 32768.0f, -1.0f, 32767 / 32768.0f, 32767 / 32768.0f, -1.0f,
+                                                 0.5f, 32767 / 32768.0f, -1.0f, 0.0f};
+            for (std::size_t i = 0; i < samples.size(); ++i) CHECK(written.at(static_cast<std::int64_t>(i), 0) == expected[i]);
+            CHECK_THAT(warnings[0], Catch::Contains(output) && Catch::Contains("2 samples were NaN (written as 0)") &&
+                                        Catch::Contains("5 were beyond full scale") && Catch::Contains("2 of them infinite"));
+        } else {
+            for (std::size_t i = 0; i < samples.size(); ++i) {
+                const float read = written.at(static_cast<std::int64_t>(i), 0);
+                CHECK((std::isnan(samples[i]) ? std::isnan(read) : read == samples[i]));
+            }
+            CHECK_THAT(warnings[0], Catch::Contains("2 samples were NaN, 2 were infinite (stored as they are"));
+        }
+    }
+    feedScripts().clear();
+}
+
+TEST_CASE("wav_file_sink gives no warning for 16-bit samples within full scale, +-1 included", "[io][wav_file_sink]") {
+    const Timebase& timebase = Timebase::get(1000);
+    FeedScript script;
+    script.batches = {{{0, Item::signal(makeSignal({-1.0f, 1.0f, 0.25f, 0.99999f}, 0, timebase))}}};
+    feedScripts()["edges"] = script;
+    TempDir dir;
+    const json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes",
+         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "edges"}, {"outputs", 1}}}},
+          {{"id", "sink"}, {"type", "io.wav_file_sink"}, {"params", {{"path", dir.file("edges.wav")}, {"channels", 1}, {"format", "pcm16"}}}}}},
+        {"edges", {{{"from", "feed.out0"}, {"to", "sink.in0"}}}},
+    };
+    RunReport report = runGraphReporting(graph.dump());
+    REQUIRE(report.outcome.failures.empty());
+    CHECK(readSound(dir.file("edges.wav")).frames() == 4);
+    CHECK(report.nodes["sink"].warnings.empty());
+    feedScripts().clear();
+}
+
+TEST_CASE("sound file sinks refuse at validation (--check) a generator feeding them at a rate a file cannot state",
+          "[io][wav_file_sink][sound_file_sink]") {
+    // --check said "valid"; only the run refused the rate, at the first segment.
+    // Graph JSON: a generator at `rateHz`, through `middle` (a node type, or nothing), into sink type `sink`.
+    auto graph = [](const std::string& sink, double rateHz, const std::string& middle) {
+        json nodes = {{{"id", "gen"}, {"type", "generators.signal_generator"}, {"params", {{"rate", rateHz}, {"duration", 0.001}}}},
+                      {{"id", "out"}, {"type", sink}, {"params", {{"path", "never-written.wav"}}}}};
+        json edges = {{{"from", "gen.out"}, {"to", "out.in0"}}};
+        if (!middle.empty()) {
+            nodes.push_back({{"id", "mid"}, {"type", middle}});
+            edges = {{{"from", "gen.out"}, {"to", "mid.in"}}, {{"from", "mid.out"}, {"to", "out.in0"}}};
+        }
+        return json{{"format", "isochron-graph/1"}, {"nodes", nodes}, {"edges", edges}}.dump();
+    };
+    auto checked = [](const std::string& graphJson) {
+        try {
+            validateGraph(parseGraph(graphJson), testRegistry());
+        } catch (const GraphException& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    for (const std::string sink : {"io.wav_file_sink", "io.sound_file_sink"}) {
+        INFO(sink);
+        CHECK_THAT(checked(graph(sink, 3e9, "")), Catch::Contains("node 'out'") && Catch::Contains("node 'gen' feeds it at 3000000000 Hz") &&
+                                                      Catch::Contains("2147483647 Hz"));
+        CHECK_THAT(checked(graph(sink, 1e300, "")), Catch::Contains("at 1e+300 Hz"));
+        CHECK(checked(graph(sink, 2147483647.0, "")).empty());
+        CHECK(checked(graph(sink, 48000, "")).empty());
+        // A resampler in between sets the rate the sink gets: not refused.
+        CHECK(checked(graph(sink, 3e9, "resample.to_rate")).empty());
+    }
 }

@@ -116,6 +116,9 @@ TEST_CASE("geometry files load, and their errors name the file and the problem",
         {"null.json", R"({"mics": [[0, 0, 0], [0.1, null, 0]]})", "mics[1][1] (y) is null, not a number of metres"},
         // Found by fuzzing: mics this far apart made the aperture overflow to infinity.
         {"far.json", R"({"mics": [[0, 0, 0], [0.3, 7e300, 0]]})", "mics[1][1] (y) is 7e+300 m, farther than 1000 km"},
+        // The second "mics" won silently.
+        {"twice.json", R"({"mics": [[0, 0, 0], [0.1, 0, 0]], "mics": [[0, 0, 0], [0.2, 0, 0]]})",
+         "key \"mics\" is given twice in the top-level object"},
     };
     for (const Case& c : cases) {
         INFO(c.name);
