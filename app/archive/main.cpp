@@ -84,10 +84,9 @@ Options parseOptions(int argc, char** argv, const std::vector<std::string>& allo
 }
 
 std::string seconds(const ArchivedStreamInfo& info, std::int64_t index) {
-    std::ostringstream text;
-    text.precision(6);
-    text << std::fixed << static_cast<double>(index) / info.rateHz << " s";
-    return text.str();
+    char text[64];  // snprintf, not a stream: get prints two per piece
+    std::snprintf(text, sizeof text, "%.6f s", static_cast<double>(index) / info.rateHz);
+    return text;
 }
 
 /// Index and time of a sample: "12.500000 s" (and the UTC time on the wall clock).
@@ -194,8 +193,22 @@ double rms(const SigSeg<float>& samples) {
     return std::sqrt((sums[0] + sums[1] + sums[2] + sums[3]) / static_cast<double>(samples.length()));
 }
 
+/// [l, h) as --from and --to give it when both are given and l < h, else nothing: interval()'s
+/// checks against the stored ends then wait until a first channel read holds no stored piece (its
+/// look-ups of each channel's first and last piece cost a get more than its SQLite rows).
+std::optional<std::pair<std::int64_t, std::int64_t>> givenInterval(const ArchivedStreamInfo& info, const Options& options) {
+    const std::optional<std::string> from = options.get("--from");
+    const std::optional<std::string> to = options.get("--to");
+    if (!from || !to) return std::nullopt;
+    const std::int64_t l = sampleIndexAt(info, parseArchiveTime(*from));
+    const std::int64_t h = sampleIndexAt(info, parseArchiveTime(*to));
+    if (l >= h) return std::nullopt;
+    return std::pair{l, h};
+}
+
 int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
-    const auto [l, h] = interval(store, info, options);
+    std::optional<std::pair<std::int64_t, std::int64_t>> unchecked = info.kind == ArchivedStreamInfo::Kind::Signal ? givenInterval(info, options) : std::nullopt;
+    const auto [l, h] = unchecked ? *unchecked : interval(store, info, options);
     if (info.kind == ArchivedStreamInfo::Kind::Items) {
         for (const ArchivedItem& item : store.getItems(info.name, l, h)) std::printf("%s\n", itemLine(info, item).dump().c_str());
         return 0;
@@ -206,7 +219,12 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
     if (!channelFound) throw UsageError("stream '" + info.name + "' has " + std::to_string(info.channels) + " channel(s), no channel " + *only);
     for (int channel = 0; channel < info.channels; ++channel) {
         if (only && std::to_string(channel) != *only) continue;
-        for (const ArchivedPiece& piece : store.get(info.name, channel, l, h)) {
+        const std::vector<ArchivedPiece> pieces = store.get(info.name, channel, l, h);
+        // A stored piece in [l, h) means the stream holds something there: interval() would pass it.
+        // Else its checks run now, before anything is printed, and refuse as they would have.
+        if (unchecked && std::all_of(pieces.begin(), pieces.end(), [](const ArchivedPiece& piece) { return piece.isGap(); })) interval(store, info, options);
+        unchecked.reset();
+        for (const ArchivedPiece& piece : pieces) {
             std::printf("channel %d  [%s, %s)  ", channel, seconds(info, piece.start).c_str(), seconds(info, piece.end()).c_str());
             if (piece.isGap()) {
                 std::printf("gap     %lld samples\n", static_cast<long long>(piece.length));
