@@ -168,6 +168,11 @@ TEST_CASE("isochron-archive get lists stored pieces and the gap, clipped to the 
                                Catch::Contains("channel 1  [1.000000 s, 1.200000 s)  gap     1600 samples") &&
                                Catch::Contains("channel 1  [1.200000 s, 1.250000 s)  stored  400 samples"));
     CHECK_THAT(got.output, !Catch::Contains("channel 0"));
+    // Inside the gap: nothing stored in [from, to) on any channel, but the stream holds data on both
+    // sides, so the interval is listed as a gap, not refused.
+    const CommandResult inGap = archive.run("get " + archive.path + " array --from 1.05 --to 1.15");
+    REQUIRE(inGap.status == 0);
+    CHECK(inGap.output == "channel 0  [1.050000 s, 1.150000 s)  gap     800 samples\nchannel 1  [1.050000 s, 1.150000 s)  gap     800 samples\n");
     const CommandResult events = archive.run("get " + archive.path + " events --from 0.2 --to 0.5");
     REQUIRE(events.status == 0);
     std::istringstream lines(events.output);
