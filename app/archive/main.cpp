@@ -3,6 +3,10 @@
 // prune old data. Times are seconds from a stream's sample 0 or ISO 8601 (engine/archive/archive_time.h).
 #include <sndfile.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -179,6 +183,47 @@ nlohmann::json itemLine(const ArchivedStreamInfo& info, const ArchivedItem& item
     return {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}, {"item", nlohmann::json::parse(item.json)}};
 }
 
+/// Sum of the squares of each of four runs (all `length` long), each summed in double in four
+/// interleaved sums, then sums[0] + sums[1] + sums[2] + sums[3]: rms()'s sum of one contiguous run,
+/// bit for bit. One running sum waits for each addition; the four runs' sums, side by side, do not
+/// wait for each other (SSE2: sums 0-1 and 2-3 of a run are the two lanes of one register each).
+std::array<double, 4> squareSumsOfFour(const std::array<const float*, 4>& runs, std::size_t length) {
+    std::array<std::array<double, 4>, 4> sums{};
+    std::size_t i = 0;
+#ifdef __SSE2__
+    __m128d low0 = _mm_setzero_pd(), high0 = low0, low1 = low0, high1 = low0, low2 = low0, high2 = low0, low3 = low0, high3 = low0;
+    const auto add = [](__m128d& low, __m128d& high, const float* four) {
+        const __m128 samples = _mm_loadu_ps(four);
+        const __m128d first = _mm_cvtps_pd(samples), second = _mm_cvtps_pd(_mm_movehl_ps(samples, samples));
+        low = _mm_add_pd(low, _mm_mul_pd(first, first));
+        high = _mm_add_pd(high, _mm_mul_pd(second, second));
+    };
+    for (; i + 4 <= length; i += 4) {
+        add(low0, high0, runs[0] + i);
+        add(low1, high1, runs[1] + i);
+        add(low2, high2, runs[2] + i);
+        add(low3, high3, runs[3] + i);
+    }
+    const __m128d lows[4] = {low0, low1, low2, low3}, highs[4] = {high0, high1, high2, high3};
+    for (std::size_t r = 0; r < 4; ++r) {
+        _mm_storeu_pd(sums[r].data(), lows[r]);
+        _mm_storeu_pd(sums[r].data() + 2, highs[r]);
+    }
+#else
+    for (; i + 4 <= length; i += 4) {
+        for (std::size_t r = 0; r < 4; ++r) {
+            for (std::size_t k = 0; k < 4; ++k) sums[r][k] += static_cast<double>(runs[r][i + k]) * runs[r][i + k];
+        }
+    }
+#endif
+    for (; i < length; ++i) {
+        for (std::size_t r = 0; r < 4; ++r) sums[r][0] += static_cast<double>(runs[r][i]) * runs[r][i];
+    }
+    std::array<double, 4> totals{};
+    for (std::size_t r = 0; r < 4; ++r) totals[r] = sums[r][0] + sums[r][1] + sums[r][2] + sums[r][3];
+    return totals;
+}
+
 /// The root mean square of `samples`, summed in double in four interleaved sums (one running sum
 /// waits for each addition: a quarter of the time; get prints it for every piece).
 double rms(const SigSeg<float>& samples) {
@@ -191,6 +236,28 @@ double rms(const SigSeg<float>& samples) {
         for (; i < run.size(); ++i) sums[0] += static_cast<double>(run[i]) * run[i];
     });
     return std::sqrt((sums[0] + sums[1] + sums[2] + sums[3]) / static_cast<double>(samples.length()));
+}
+
+/// rms() of every stored piece (gaps: 0), bit for bit; four contiguous pieces of one length (a
+/// recording's usual pieces) at a time through squareSumsOfFour.
+std::vector<double> rmsOfPieces(const std::vector<ArchivedPiece>& pieces) {
+    std::vector<double> found(pieces.size());
+    const auto contiguous = [&](std::size_t p) { return !pieces[p].isGap() && pieces[p].samples.pieceCount() == 1; };
+    std::size_t p = 0;
+    while (p < pieces.size()) {
+        if (p + 4 <= pieces.size() && contiguous(p) && contiguous(p + 1) && contiguous(p + 2) && contiguous(p + 3) &&
+            pieces[p + 1].length == pieces[p].length && pieces[p + 2].length == pieces[p].length && pieces[p + 3].length == pieces[p].length) {
+            std::array<const float*, 4> runs{};
+            for (std::size_t r = 0; r < 4; ++r) runs[r] = pieces[p + r].samples.materialize().data();
+            const std::array<double, 4> sums = squareSumsOfFour(runs, static_cast<std::size_t>(pieces[p].length));
+            for (std::size_t r = 0; r < 4; ++r) found[p + r] = std::sqrt(sums[r] / static_cast<double>(pieces[p].length));
+            p += 4;
+            continue;
+        }
+        if (!pieces[p].isGap()) found[p] = rms(pieces[p].samples);
+        ++p;
+    }
+    return found;
 }
 
 /// [l, h) as --from and --to give it when both are given and l < h, else nothing: interval()'s
@@ -224,13 +291,15 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
         // Else its checks run now, before anything is printed, and refuse as they would have.
         if (unchecked && std::all_of(pieces.begin(), pieces.end(), [](const ArchivedPiece& piece) { return piece.isGap(); })) interval(store, info, options);
         unchecked.reset();
-        for (const ArchivedPiece& piece : pieces) {
+        const std::vector<double> rmsValues = rmsOfPieces(pieces);
+        for (std::size_t p = 0; p < pieces.size(); ++p) {
+            const ArchivedPiece& piece = pieces[p];
             std::printf("channel %d  [%s, %s)  ", channel, seconds(info, piece.start).c_str(), seconds(info, piece.end()).c_str());
             if (piece.isGap()) {
                 std::printf("gap     %lld samples\n", static_cast<long long>(piece.length));
                 continue;
             }
-            std::printf("stored  %lld samples, rms %.6g\n", static_cast<long long>(piece.length), rms(piece.samples));
+            std::printf("stored  %lld samples, rms %.6g\n", static_cast<long long>(piece.length), rmsValues[p]);
         }
     }
     return 0;
