@@ -2,6 +2,8 @@
 // describe one, print what an interval holds, export an interval as WAV, FLAC or JSON lines, and
 // prune old data. Times are seconds from a stream's sample 0 or ISO 8601 (engine/archive/archive_time.h).
 #include <sndfile.h>
+#include <sqlite3.h>
+#include <sys/mman.h>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -463,7 +465,24 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+/// SQLite's page cache for this process: 64 slots of a 64 KiB page in one region of transparent huge
+/// pages, so that the pages a get reads (about 45 for 10 s x 8 channels) land in memory faulted 2 MiB
+/// at a time instead of 4 KiB at a time (700 faults); pages beyond the slots use malloc as before.
+/// Before any SQLite use. [main thread]
+void giveSqliteHugePageCache() {
+    int header = 0;
+    if (sqlite3_config(SQLITE_CONFIG_PCACHE_HDRSZ, &header) != SQLITE_OK) return;
+    const std::size_t slot = 65536 + static_cast<std::size_t>(header), slots = 64, huge = 2u << 20;
+    const std::size_t bytes = (slot * slots + huge - 1) / huge * huge;
+    void* reserved = mmap(nullptr, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (reserved == MAP_FAILED) return;
+    auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(reserved) + huge - 1) / huge * huge);
+    madvise(aligned, bytes, MADV_HUGEPAGE);
+    sqlite3_config(SQLITE_CONFIG_PAGECACHE, aligned, static_cast<int>(slot), static_cast<int>(slots));
+}
+
 int main(int argc, char** argv) {
+    giveSqliteHugePageCache();
     try {
         return run(argc, argv);
     } catch (const std::exception& e) {
