@@ -45,17 +45,20 @@ void FlacBatch::add(std::span<const std::byte> bytes, std::int64_t length, std::
     piece->decoded = false;
     if (twoThreads_) {
         std::unique_lock lock(mutex_);
-        // Fewer than two pieces waiting: the helper could run dry, so this one goes to it. Otherwise the
-        // caller decodes it now, from the blob in place (no copy); a preempted helper thus never
-        // holds the caller up for more than the piece in its hands.
-        if (queue_.size() - head_ < 2) {
+        // Fewer than kHelperBatch pieces waiting: the helper could run dry, so this one goes to it.
+        // Otherwise the caller decodes it now, from the blob in place (no copy); a preempted helper
+        // thus never holds the caller up for more than the piece in its hands. The helper is woken
+        // when a batch waits, not for each piece: on a loaded core that the two threads share, a
+        // wake per piece would switch threads for every piece.
+        if (queue_.size() - head_ < kHelperBatch) {
             lock.unlock();
             piece->bytes.assign(bytes.begin(), bytes.end());
             piece->source = piece->bytes;
             lock.lock();
             queue_.push_back(piece);
+            const bool batchWaits = queue_.size() - head_ == kHelperBatch;
             lock.unlock();
-            work_.notify_one();
+            if (batchWaits) work_.notify_one();
             return;
         }
     }
@@ -78,6 +81,7 @@ void FlacBatch::helperLoop() {
 
 std::optional<FlacBatch::Broken> FlacBatch::finish() {
     std::unique_lock lock(mutex_);
+    if (head_ < queue_.size()) work_.notify_one();  // fewer than a batch may wait, the helper asleep
     while (head_ < queue_.size()) {
         Piece* piece = queue_[head_++];
         lock.unlock();

@@ -42,8 +42,8 @@ public:
     void begin(std::int64_t expectedSamples);
     /// Add a piece: `bytes`, which hold `length` samples, of which [skip, skip + out.size()) go to
     /// `out`; `tag` names it in finish()'s answer. The piece is decoded at once on the calling thread
-    /// while the helper has work waiting (or there is no helper), else `bytes` are copied (a SQLite
-    /// blob lives only until the next row) and left to the helper. `out` must stay valid until
+    /// while kHelperBatch pieces wait for the helper (or there is no helper), else `bytes` are copied
+    /// (a SQLite blob lives only until the next row) and left to the helper. `out` must stay valid until
     /// finish() or abandon() returns. [allocates until the batch's buffers have grown]
     void add(std::span<const std::byte> bytes, std::int64_t length, std::int64_t skip, std::span<float> out, std::int64_t tag);
     /// A piece that did not decode: its tag and the samples it should hold.
@@ -58,6 +58,8 @@ public:
     void abandon() noexcept;
 
 private:
+    /// Pieces the helper is given to wait in its queue (the caller decodes in place beyond them).
+    static constexpr std::size_t kHelperBatch = 4;
     struct Piece {
         std::vector<std::byte> bytes;  // a copy, for the helper (kept from batch to batch: no allocation)
         std::span<const std::byte> source;
