@@ -478,7 +478,7 @@ void giveSqliteHugePageCache() {
     if (reserved == MAP_FAILED) return;
     auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(reserved) + huge - 1) / huge * huge);
     madvise(aligned, bytes, MADV_HUGEPAGE);
-    sqlite3_config(SQLITE_CONFIG_PAGECACHE, aligned, static_cast<int>(slot), static_cast<int>(slots));
+    if (sqlite3_config(SQLITE_CONFIG_PAGECACHE, aligned, static_cast<int>(slot), static_cast<int>(slots)) != SQLITE_OK) munmap(reserved, bytes + huge);
 }
 
 int main(int argc, char** argv) {
