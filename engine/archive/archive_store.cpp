@@ -494,7 +494,15 @@ std::vector<ArchivedPiece> ArchiveStore::get(const std::string& name, int channe
     const Timebase* timebase = &info.timebase();
     std::vector<ArchivedPiece> pieces;
     std::int64_t covered = l;  // everything before this is in `pieces`
-    flac_->discard();          // what a get that threw left
+    flac_->begin(h - l);
+    // A get that throws closes the batch before `pieces` (where the helper may be writing) goes.
+    struct AbandonUnlessFinished {
+        FlacBatch& batch;
+        bool finished = false;
+        ~AbandonUnlessFinished() {
+            if (!finished) batch.abandon();
+        }
+    } batchGuard{*flac_};
     Statement& query = *db_->segmentsIn;
     query.bind(1, streamId(name)).bind(2, std::int64_t{channel}).bind(3, l).bind(4, h);
     while (query.step()) {
@@ -518,13 +526,17 @@ std::vector<ArchivedPiece> ArchiveStore::get(const std::string& name, int channe
                 throw broken("holds " + std::to_string(bytes.size()) + " bytes for " + std::to_string(length) + " samples");
             }
             std::memcpy(samples.writable().data(), bytes.data() + (from - start) * sizeof(float), static_cast<std::size_t>(to - from) * sizeof(float));
+            pieces.push_back({from, to - from, std::move(samples)});
         } else {
-            flac_->add(bytes, length, from - start, samples.writable(), start);  // decoded with the others after the last row
+            // In `pieces` first: the samples then live as long as the batch guard covers them.
+            pieces.push_back({from, to - from, std::move(samples)});
+            flac_->add(bytes, length, from - start, pieces.back().samples.writable(), start);  // decoded now, or by the helper meanwhile
         }
-        pieces.push_back({from, to - from, std::move(samples)});
         covered = to;
     }
-    if (const std::optional<FlacBatch::Broken> failed = flac_->decode()) {
+    const std::optional<FlacBatch::Broken> failed = flac_->finish();
+    batchGuard.finished = true;
+    if (failed) {
         throw ArchiveError("archive '" + path_ + "': stream '" + name + "' channel " + std::to_string(channel) + ": the piece at sample " +
                            std::to_string(failed->tag) + " does not decode as FLAC of " + std::to_string(failed->length) + " samples");
     }

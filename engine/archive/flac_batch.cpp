@@ -2,45 +2,113 @@
 
 #include <algorithm>
 #include <system_error>
-#include <thread>
 
 namespace isochron {
 
-void FlacBatch::add(std::span<const std::byte> bytes, std::int64_t length, std::int64_t skip, std::span<float> out, std::int64_t tag) {
-    pieces_.push_back({bytes_.size(), bytes.size(), length, skip, out, tag});
-    bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
-    samples_ += static_cast<std::int64_t>(out.size());
-}
+FlacBatch::FlacBatch() = default;
 
-void FlacBatch::decodeTaken(FlacPieceDecoder& decoder) {
-    for (std::size_t i = next_.fetch_add(1, std::memory_order_relaxed); i < pieces_.size(); i = next_.fetch_add(1, std::memory_order_relaxed)) {
-        Piece& piece = pieces_[i];
-        piece.decoded = decoder.decode(std::span<const std::byte>(bytes_).subspan(piece.offset, piece.size), piece.length, piece.skip, piece.out);
+FlacBatch::~FlacBatch() {
+    if (!helper_.joinable()) return;
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
     }
+    work_.notify_one();
+    helper_.join();
 }
 
-std::optional<FlacBatch::Broken> FlacBatch::decode() {
-    next_.store(0, std::memory_order_relaxed);
-    std::optional<std::thread> helper;
-    if (samples_ >= kTwoThreadSamples && pieces_.size() > 1) {
+void FlacBatch::begin(std::int64_t expectedSamples) {
+    twoThreads_ = false;
+    if (expectedSamples < kTwoThreadSamples) return;
+    if (!helper_.joinable()) {
         try {
-            helper.emplace([this] { decodeTaken(decoders_[1]); });
+            helper_ = std::thread([this] { helperLoop(); });
         } catch (const std::system_error&) {  // no thread to be had: this one decodes everything
+            return;
         }
     }
-    decodeTaken(decoders_[0]);
-    if (helper) helper->join();
+    twoThreads_ = true;
+}
+
+void FlacBatch::add(std::span<const std::byte> bytes, std::int64_t length, std::int64_t skip, std::span<float> out, std::int64_t tag) {
+    Piece* piece = nullptr;
+    if (used_ < pieces_.size()) {
+        piece = &pieces_[used_];
+    } else {
+        piece = &pieces_.emplace_back();  // the helper holds pointers to slots, which a deque never moves
+    }
+    ++used_;
+    piece->length = length;
+    piece->skip = skip;
+    piece->out = out;
+    piece->tag = tag;
+    piece->decoded = false;
+    if (twoThreads_) {
+        std::unique_lock lock(mutex_);
+        // Fewer than kHelperBatch pieces waiting: the helper could run dry, so this one goes to it.
+        // Otherwise the caller decodes it now, from the blob in place (no copy); a preempted helper
+        // thus never holds the caller up for more than the piece in its hands. The helper is woken
+        // when a batch waits, not for each piece: on a loaded core that the two threads share, a
+        // wake per piece would switch threads for every piece.
+        if (queue_.size() - head_ < kHelperBatch) {
+            lock.unlock();
+            piece->bytes.assign(bytes.begin(), bytes.end());
+            piece->source = piece->bytes;
+            lock.lock();
+            queue_.push_back(piece);
+            const bool batchWaits = queue_.size() - head_ == kHelperBatch;
+            lock.unlock();
+            if (batchWaits) work_.notify_one();
+            return;
+        }
+    }
+    piece->decoded = callerDecoder_.decode(bytes, length, skip, out);
+}
+
+void FlacBatch::helperLoop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        work_.wait(lock, [this] { return stop_ || head_ < queue_.size(); });
+        if (stop_) return;
+        Piece* piece = queue_[head_++];
+        ++inHand_;
+        lock.unlock();
+        piece->decoded = helperDecoder_.decode(piece->source, piece->length, piece->skip, piece->out);
+        lock.lock();
+        if (--inHand_ == 0) idle_.notify_one();
+    }
+}
+
+std::optional<FlacBatch::Broken> FlacBatch::finish() {
+    std::unique_lock lock(mutex_);
+    if (head_ < queue_.size()) work_.notify_one();  // fewer than a batch may wait, the helper asleep
+    while (head_ < queue_.size()) {
+        Piece* piece = queue_[head_++];
+        lock.unlock();
+        piece->decoded = callerDecoder_.decode(piece->source, piece->length, piece->skip, piece->out);
+        lock.lock();
+    }
     std::optional<Broken> failed;
-    const auto broken = std::find_if(pieces_.begin(), pieces_.end(), [](const Piece& piece) { return !piece.decoded; });
-    if (broken != pieces_.end()) failed = Broken{broken->tag, broken->length};
-    discard();
+    idle_.wait(lock, [this] { return inHand_ == 0; });
+    const auto end = pieces_.begin() + static_cast<std::ptrdiff_t>(used_);
+    const auto broken = std::find_if(pieces_.begin(), end, [](const Piece& piece) { return !piece.decoded; });
+    if (broken != end) failed = Broken{broken->tag, broken->length};
+    closeBatch(lock);
     return failed;
 }
 
-void FlacBatch::discard() {
-    bytes_.clear();
-    pieces_.clear();
-    samples_ = 0;
+void FlacBatch::abandon() noexcept {
+    std::unique_lock lock(mutex_);
+    head_ = queue_.size();  // what waits is dropped
+    closeBatch(lock);
+}
+
+void FlacBatch::closeBatch(std::unique_lock<std::mutex>& lock) {
+    idle_.wait(lock, [this] { return inHand_ == 0; });
+    queue_.clear();
+    head_ = 0;
+    used_ = 0;
+    twoThreads_ = false;
 }
 
 }  // namespace isochron

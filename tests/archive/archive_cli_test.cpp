@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -168,6 +170,23 @@ TEST_CASE("isochron-archive get lists stored pieces and the gap, clipped to the 
                                Catch::Contains("channel 1  [1.000000 s, 1.200000 s)  gap     1600 samples") &&
                                Catch::Contains("channel 1  [1.200000 s, 1.250000 s)  stored  400 samples"));
     CHECK_THAT(got.output, !Catch::Contains("channel 0"));
+    // Each stored piece's RMS, against one summed here plainly: five pieces, four of them taken side
+    // by side by the CLI, the fifth alone.
+    const CommandResult rmsLines = archive.run("get " + archive.path + " array --from 0 --to 0.5 --channel 0");
+    REQUIRE(rmsLines.status == 0);
+    for (std::int64_t start = 0; start < 5 * kPiece; start += kPiece) {
+        double squares = 0;
+        for (std::int64_t i = start; i < start + kPiece; ++i) squares += static_cast<double>(archive.channels[0][static_cast<std::size_t>(i)]) * archive.channels[0][static_cast<std::size_t>(i)];
+        char expected[128];
+        std::snprintf(expected, sizeof expected, "channel 0  [%.6f s, %.6f s)  stored  %lld samples, rms %.6g\n", static_cast<double>(start) / kRate,
+                      static_cast<double>(start + kPiece) / kRate, static_cast<long long>(kPiece), std::sqrt(squares / static_cast<double>(kPiece)));
+        CHECK_THAT(rmsLines.output, Catch::Contains(expected));
+    }
+    // Inside the gap: nothing stored in [from, to) on any channel, but the stream holds data on both
+    // sides, so the interval is listed as a gap, not refused.
+    const CommandResult inGap = archive.run("get " + archive.path + " array --from 1.05 --to 1.15");
+    REQUIRE(inGap.status == 0);
+    CHECK(inGap.output == "channel 0  [1.050000 s, 1.150000 s)  gap     800 samples\nchannel 1  [1.050000 s, 1.150000 s)  gap     800 samples\n");
     const CommandResult events = archive.run("get " + archive.path + " events --from 0.2 --to 0.5");
     REQUIRE(events.status == 0);
     std::istringstream lines(events.output);

@@ -2,7 +2,8 @@
 // piece as f32, and every piece reads back bit for bit over random clipped intervals. The stored
 // encodings and sizes are read with SQLite directly, not through ArchiveStore. Version 1 and 2
 // archives (before representations, before the original rate) open, upgraded, and read. A long get
-// (decoded on two threads) reads back bit for bit, and a damaged FLAC piece is named.
+// (decoded on two threads) reads back bit for bit, a damaged FLAC piece is named (the first in time
+// when several are), and a get that fails while the helper thread decodes leaves the reader whole.
 #include <catch2/catch.hpp>
 
 #include <sqlite3.h>
@@ -297,7 +298,35 @@ TEST_CASE("A get long enough to decode on two threads reads every piece bit for 
                                              " samples") != std::string::npos);
         }
     }
+    // Over all of it (two threads, each piece decoded by whichever is free), the first damaged piece
+    // in time is the one named.
+    try {
+        store.get("mic", 0, 0, total);
+        FAIL("the damaged FLAC pieces were read");
+    } catch (const ArchiveError& e) {
+        CHECK(std::string(e.what()).find("the piece at sample " + std::to_string(starts[30]) + " does not decode") != std::string::npos);
+    }
     readsBack(store, 0, starts[30]);
     readsBack(store, starts[31], starts[40]);
     readsBack(store, starts[41], total);
+
+    // A get that fails while reading its rows (piece 55's encoding unknown), after the pieces before
+    // it went to the helper thread, leaves the reader whole: the next long gets read bit for bit.
+    {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        const std::string update = "UPDATE segments SET encoding = 'flac99' WHERE start = " + std::to_string(starts[55]);
+        REQUIRE(sqlite3_exec(db, update.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_changes(db) == 1);
+        sqlite3_close(db);
+    }
+    REQUIRE(starts[55] - starts[41] >= FlacBatch::kTwoThreadSamples);
+    try {
+        store.get("mic", 0, starts[41], total);
+        FAIL("the piece of an unknown encoding was read");
+    } catch (const ArchiveError& e) {
+        CHECK(std::string(e.what()).find("the piece at sample " + std::to_string(starts[55]) + " has an unknown encoding") != std::string::npos);
+    }
+    readsBack(store, 0, starts[30]);
+    readsBack(store, starts[41], starts[55]);
 }
