@@ -17,6 +17,7 @@
 #include "ui/model/parameter_views.h"
 #include "ui/run/probe_kinds.h"
 #include "ui/run/probe_ring.h"
+#include "ui/run/telemetry_file_follower.h"
 
 namespace isochron::ui {
 
@@ -186,6 +187,7 @@ bool RunController::start(const QString& schedulerText) {
         if (node.descriptor->isSource()) sourceIds.push_back(node.id);
     }
     schedulerText_ = schedulerSpecText(scheduler);
+    followedFile_.clear();
     telemetry_.beginRun(schedulerText_, nodeIds, outputIds, sourceIds, {tapNodes.begin(), tapNodes.end()});
     runningSpec_ = document_->spec();
     document_->problems()->setProblems(kRunProblems, {});
@@ -281,6 +283,15 @@ void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
 }
 
 void RunController::stop() {
+    if (mpiJob_ && running()) {
+        mpiJob_->stop();
+        setState("stopping");
+        return;
+    }
+    if (follower_) {
+        endFollowing("stopped", tr("Stopped following %1").arg(followedFile_));
+        return;
+    }
     if (!job_ || !running()) return;
     {
         std::lock_guard lock(job_->mutex);
@@ -345,6 +356,10 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
 }
 
 void RunController::pollTelemetry() {
+    if (follower_) {
+        pollFollowed();
+        return;
+    }
     if (!job_) return;
     localization_.drain(true);
     std::shared_ptr<SnapshotChannel> channel;
@@ -587,6 +602,7 @@ void RunController::forgetRuns() {
 
 void RunController::clearRunView() {
     telemetry_.clear();
+    followedFile_.clear();
     if (!notices_.isEmpty()) {
         notices_.clear();
         Q_EMIT noticesChanged();
