@@ -203,11 +203,11 @@ ApplicationWindow {
     Action { id: runAction; text: qsTr("&Run"); shortcut: "F5"; enabled: !run.running; onTriggered: { bottomTabs.currentIndex = run.localization.available ? 3 : 0; run.start(schedulerBox.currentText === document.schedulerName ? "" : schedulerBox.currentText) } }
     Action { id: stopAction; text: qsTr("&Stop"); shortcut: "Shift+F5"; enabled: run.running; onTriggered: run.stopAll() }
     Action { id: restartAction; text: qsTr("Re&start"); shortcut: "Ctrl+F5"; enabled: run.running && !run.followedFile.length; onTriggered: run.restartWith(run.schedulerText) }
-    // Why the graph cannot run on MPI ranks from here ("" when it can); re-read on every edit.
-    readonly property string ranksRefusal: { document.revision; return run.ranksRefusal() }
+    // Why the graph cannot run on MPI ranks from here ("" when it can).
+    readonly property string ranksRefusal: run.ranksRefusal
     Action {
         id: ranksAction
-        text: { document.revision; return run.ranksNeeded() > 0 ? qsTr("Run on MPI &Ranks (%1)").arg(run.ranksNeeded()) : qsTr("Run on MPI &Ranks") }
+        text: run.ranksNeeded > 0 ? qsTr("Run on MPI &Ranks (%1)").arg(run.ranksNeeded) : qsTr("Run on MPI &Ranks")
         enabled: !run.running
         onTriggered: {
             if (ranksRefusal.length) { showInformation(qsTr("The graph cannot run on MPI ranks"), ranksRefusal); return }

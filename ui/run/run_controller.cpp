@@ -141,10 +141,12 @@ void RunController::setDocument(GraphDocument* document) {
         connect(document_, &GraphDocument::parameterChanged, this, &RunController::onParameterChanged);
         connect(document_, &GraphDocument::structureChanged, this, &RunController::checkRestartNeeded);
         connect(document_, &GraphDocument::revisionChanged, this, [this] { localization_.setOutputs(findLocalizationOutputs(document_->spec())); });
+        connect(document_, &GraphDocument::revisionChanged, this, &RunController::ranksChanged);
         connect(document_, &GraphDocument::replaced, this, &RunController::forgetRuns);
         localization_.setOutputs(findLocalizationOutputs(document_->spec()));
     }
     Q_EMIT documentChanged();
+    Q_EMIT ranksChanged();
 }
 
 void RunController::setLiveValues(bool on) {

@@ -70,6 +70,11 @@ class RunController : public QObject {
     /// The telemetry file the current (or last) run was followed from: an mpirun job's rank 0 file, or
     /// one opened with followTelemetry; "" for a run in the editor's own engine.
     Q_PROPERTY(QString followedFile READ followedFile NOTIFY stateChanged)
+    /// How many MPI ranks the graph needs: its highest partition + 1 (0 when no node has one).
+    Q_PROPERTY(int ranksNeeded READ ranksNeeded NOTIFY ranksChanged)
+    /// Why the graph cannot run on MPI ranks from the editor, saying how to make it possible
+    /// (no partitions, a build without MPI, no mpirun); "" when it can.
+    Q_PROPERTY(QString ranksRefusal READ ranksRefusal NOTIFY ranksChanged)
 public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
@@ -122,11 +127,8 @@ public:
     /// probes, localization events and run states; back to "idle". Done when the document is replaced.
     Q_INVOKABLE void forgetRuns();
 
-    /// How many MPI ranks the graph needs: its highest partition + 1 (0 when no node has one).
-    Q_INVOKABLE int ranksNeeded() const;
-    /// Why the graph cannot run on MPI ranks from the editor, saying how to make it possible
-    /// (no partitions, a build without MPI, no mpirun); "" when it can.
-    Q_INVOKABLE QString ranksRefusal();
+    int ranksNeeded() const;
+    QString ranksRefusal();
     /// Run the graph as it is now on ranksNeeded() ranks: `mpirun -np N isochron-run GRAPH --telemetry
     /// FILE`, following rank 0's telemetry (every rank's nodes, per-rank rows). mpirun's error output
     /// goes to `notices` and, if it fails, to `message`. Stop asks every rank to stop. False with
@@ -149,6 +151,8 @@ Q_SIGNALS:
     void comparisonFinished();
     void probesChanged();
     void noticesChanged();
+    /// The graph changed: ranksNeeded and ranksRefusal may have.
+    void ranksChanged();
 
 private:
     void setState(const QString& state, const QString& message = {});

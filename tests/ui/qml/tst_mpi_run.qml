@@ -61,9 +61,10 @@ TestCase {
         compare(run.schedulerText, "mpirun -np 3")
         verify(run.followedFile.endsWith("telemetry.rank0.jsonl"))
         compare(window.bottomTab, 0)  // the live plots
-        verify(findChild(window, "rankRows").visible)
+        const rows = findChild(window, "rankRows")
+        verify(rows.visible)
         for (let rank = 0; rank < 3; ++rank) {
-            const row = findChild(window, "rankRow" + rank)
+            const row = findChild(rows, "rankRow" + rank)  // a Repeater's rows are found among visual children only
             verify(row, "a row for rank " + rank)
             verify(row.text.startsWith("rank " + rank + " ") && row.text.endsWith("finished"), row.text)
         }
