@@ -215,7 +215,7 @@ ApplicationWindow {
             if (!run.startOnRanks()) showError(qsTr("Cannot run on MPI ranks"), run.message)
         }
     }
-    Action { id: followAction; text: qsTr("&Follow Telemetry File…"); enabled: !run.running; onTriggered: telemetryDialog.open() }
+    Action { id: followAction; text: qsTr("&Follow Telemetry File…"); enabled: !run.running; onTriggered: telemetryDialog.openIn(dialogFolder(), "") }
     Action { id: reloadPluginsAction; text: qsTr("Re&load Plugins"); shortcut: "Ctrl+Shift+R"; onTriggered: PluginReloader.reloadAll() }
     Action { id: compareAction; text: qsTr("&Compare Schedulers…"); shortcut: "F6"; onTriggered: bottomTabs.currentIndex = 2 }
     Action { id: probesAction; text: qsTr("&Probes"); onTriggered: bottomTabs.currentIndex = 4 }

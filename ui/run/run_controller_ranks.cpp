@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QUrl>
 
+#include <algorithm>
+
 #include "ui/run/mpi_job.h"
 #include "ui/run/run_controller.h"
 #include "ui/run/telemetry_file_follower.h"
@@ -102,7 +104,11 @@ void RunController::beginFollowing(const QString& path, const QString& label) {
 void RunController::pollFollowed() {
     const std::vector<TelemetrySnapshot> snapshots = follower_->readNew();
     if (!snapshots.empty()) {
-        telemetry_.addNodes(follower_->nodeIds(), follower_->outputIds());
+        // The graph's own outputs first (the panel shows the first at the start), then the channel
+        // ends a run over ranks adds (each rank's sends to the others).
+        std::vector<std::string> outputs = follower_->outputIds();
+        std::stable_partition(outputs.begin(), outputs.end(), [this](const std::string& id) { return document_ && document_->spec().findNode(id); });
+        telemetry_.addNodes(follower_->nodeIds(), outputs);
         for (const TelemetrySnapshot& snapshot : snapshots) {
             telemetry_.add(snapshot);
             elapsed_ = snapshot.elapsedSeconds;

@@ -59,11 +59,13 @@ void TelemetryStore::addNodes(const std::vector<std::string>& nodeIds, const std
     }
     for (const std::string& id : outputIds) {
         if (std::find(run.outputIds.begin(), run.outputIds.end(), id) != run.outputIds.end()) continue;
-        run.outputIds.push_back(id);
         makeOutputSeries(run, id);
         added = true;
     }
-    if (added) Q_EMIT runsChanged();
+    if (added || run.outputIds != outputIds) {
+        run.outputIds = outputIds;
+        Q_EMIT runsChanged();
+    }
 }
 
 SeriesRing& TelemetryStore::ring(RunRecord& run, const std::string& key) {

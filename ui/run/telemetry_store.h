@@ -59,7 +59,8 @@ public:
     int beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds,
                  const std::vector<std::string>& sourceIds = {}, std::vector<std::string> internalIds = {});
     /// The newest run also has these nodes and outputs (a run followed from its telemetry file meets
-    /// another rank's nodes with that rank's first snapshot); their series are made now. Ids it has are skipped.
+    /// another rank's nodes with that rank's first snapshot); their series are made now. Node ids it has
+    /// are skipped; `outputIds` (every output, known ones included) becomes the order outputs() lists.
     void addNodes(const std::vector<std::string>& nodeIds, const std::vector<std::string>& outputIds);
     /// Append one snapshot to the newest run. [no allocation once every series exists]
     void add(const TelemetrySnapshot& snapshot);
