@@ -260,6 +260,10 @@ TEST_CASE("Run on MPI ranks runs the graph as edited on its partitions and follo
     const QVariantList rows = run.telemetry()->ranks();
     REQUIRE(rows.size() == 3);
     for (const QVariant& row : rows) CHECK(row.toMap()["state"].toString() == "finished");
+    // The graph's own outputs come first (the run panel opens on the first), then the channel ends.
+    const QStringList outputs = run.telemetry()->outputs();
+    REQUIRE(outputs.size() > 4);
+    for (int i = 0; i < outputs.size(); ++i) CHECK(alone.count(outputs[i].toStdString()) == (i < 4 ? 1U : 0U));
     // Every output of the graph reached, on whichever rank, with what it reached in one process.
     for (const auto& [output, items] : alone) {
         INFO("output " << output);
