@@ -124,6 +124,7 @@ RunController::RunController(QObject* parent) : QObject(parent) {
 }
 
 RunController::~RunController() {
+    if (mpiJob_) mpiJob_->disconnect(this);  // it stops its ranks as it goes: no news for a controller being destroyed
     if (!job_) return;
     {
         std::lock_guard lock(job_->mutex);
