@@ -26,6 +26,9 @@ public Q_SLOTS:
         // Settings (window layout, splits, theme) too: a test that drags a split and checks that a new
         // window remembers it must not see another run's, or leave its own to the next.
         qputenv("XDG_CONFIG_HOME", temporary_.filePath("config").toUtf8());
+        // Run on MPI Ranks starts mpirun, which refuses root (a CI container) unless told.
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     }
     void qmlEngineAvailable(QQmlEngine* engine) {
         engine->addImportPath("qrc:/qt/qml");

@@ -1,4 +1,5 @@
-// A menu item that shows its action's shortcut at the right (Qt's Fusion items do not).
+// A menu item that shows its action's shortcut at the right (Qt's Fusion items do not). An item that
+// cannot do its work here but explains why when chosen is `unavailable`: drawn like a disabled one.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -6,6 +7,7 @@ import Isochron.Ui
 
 MenuItem {
     id: item
+    property bool unavailable: false
     readonly property string shortcutText: action && action.shortcut ? String(action.shortcut) : ""
     rightPadding: subMenu ? 30 : 12
     contentItem: RowLayout {
@@ -16,13 +18,13 @@ MenuItem {
             text: item.text.replace("&", "")
             elide: Text.ElideMiddle
             font: item.font
-            color: !item.enabled ? Theme.textFaint : item.highlighted ? "white" : Theme.text
+            color: !item.enabled || item.unavailable ? Theme.textFaint : item.highlighted ? "white" : Theme.text
         }
         Text {
             visible: item.shortcutText.length > 0
             text: item.shortcutText
             font.pixelSize: item.font.pixelSize - 1
-            color: !item.enabled ? Theme.textFaint : item.highlighted ? "white" : Theme.textDim
+            color: !item.enabled || item.unavailable ? Theme.textFaint : item.highlighted ? "white" : Theme.textDim
         }
     }
 }

@@ -202,7 +202,20 @@ ApplicationWindow {
     Action { id: darkAction; text: qsTr("&Dark Theme"); checkable: true; checked: viewSettings.dark; onToggled: viewSettings.dark = checked }
     Action { id: runAction; text: qsTr("&Run"); shortcut: "F5"; enabled: !run.running; onTriggered: { bottomTabs.currentIndex = run.localization.available ? 3 : 0; run.start(schedulerBox.currentText === document.schedulerName ? "" : schedulerBox.currentText) } }
     Action { id: stopAction; text: qsTr("&Stop"); shortcut: "Shift+F5"; enabled: run.running; onTriggered: run.stopAll() }
-    Action { id: restartAction; text: qsTr("Re&start"); shortcut: "Ctrl+F5"; enabled: run.running; onTriggered: run.restartWith(run.schedulerText) }
+    Action { id: restartAction; text: qsTr("Re&start"); shortcut: "Ctrl+F5"; enabled: run.running && !run.followedFile.length; onTriggered: run.restartWith(run.schedulerText) }
+    // Why the graph cannot run on MPI ranks from here ("" when it can).
+    readonly property string ranksRefusal: run.ranksRefusal
+    Action {
+        id: ranksAction
+        text: run.ranksNeeded > 0 ? qsTr("Run on MPI &Ranks (%1)").arg(run.ranksNeeded) : qsTr("Run on MPI &Ranks")
+        enabled: !run.running
+        onTriggered: {
+            if (ranksRefusal.length) { showInformation(qsTr("The graph cannot run on MPI ranks"), ranksRefusal); return }
+            bottomTabs.currentIndex = 0
+            if (!run.startOnRanks()) showError(qsTr("Cannot run on MPI ranks"), run.message)
+        }
+    }
+    Action { id: followAction; text: qsTr("&Follow Telemetry File…"); enabled: !run.running; onTriggered: telemetryDialog.openIn(dialogFolder(), "") }
     Action { id: reloadPluginsAction; text: qsTr("Re&load Plugins"); shortcut: "Ctrl+Shift+R"; onTriggered: PluginReloader.reloadAll() }
     Action { id: compareAction; text: qsTr("&Compare Schedulers…"); shortcut: "F6"; onTriggered: bottomTabs.currentIndex = 2 }
     Action { id: probesAction; text: qsTr("&Probes"); onTriggered: bottomTabs.currentIndex = 4 }
@@ -326,6 +339,15 @@ ApplicationWindow {
             AppMenuItem { action: runAction }
             AppMenuItem { action: stopAction }
             AppMenuItem { action: restartAction }
+            AppMenuItem {
+                objectName: "ranksMenuItem"
+                action: ranksAction
+                unavailable: window.ranksRefusal.length > 0
+                ToolTip.visible: hovered && unavailable
+                ToolTip.text: window.ranksRefusal
+                ToolTip.delay: 300
+            }
+            AppMenuItem { action: followAction }
             AppMenuItem { action: reloadPluginsAction }
             MenuSeparator {}
             AppMenuItem { action: compareAction }
@@ -554,6 +576,18 @@ ApplicationWindow {
         onFileChosen: (path) => openFile(path)
     }
     FilePicker {
+        id: telemetryDialog
+        objectName: "telemetryDialog"
+        title: qsTr("Follow telemetry file")
+        mode: "open"
+        recent: recent
+        filters: [{label: qsTr("Telemetry (*.jsonl)"), patterns: ["*.jsonl"]}, {label: qsTr("All files"), patterns: []}]
+        onFileChosen: (path) => {
+            bottomTabs.currentIndex = 0
+            if (!run.followTelemetry(path)) showError(qsTr("Cannot follow %1").arg(path), run.message)
+        }
+    }
+    FilePicker {
         id: saveDialog
         property var then: null
         title: qsTr("Save graph as")
@@ -594,6 +628,7 @@ ApplicationWindow {
         }
         function onStateChanged() {
             if (run.state === "starting") second = 0
+            if (run.state === "failed" && run.followedFile.length) showError(qsTr("The run failed"), run.message)
             UiLog.info("run: " + run.state + (run.schedulerText.length ? " · " + run.schedulerText : ""))
         }
         function onProbesChanged() { UiLog.info("probes: " + run.probes.map(p => p.kind + " " + p.wire).join(", ")) }

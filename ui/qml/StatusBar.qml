@@ -46,7 +46,7 @@ Rectangle {
             ToolTip.text: qsTr("Samples per second the sources send into the graph")
             HoverHandler { id: inputHover }
         }
-        Text { visible: bar.run.running; text: qsTr("engine CPU %1%").arg(bar.run.engineCpu.toFixed(0)); color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text { visible: bar.run.running && !bar.run.followedFile.length; text: qsTr("engine CPU %1%").arg(bar.run.engineCpu.toFixed(0)); color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
         Text { visible: bar.run.running; text: bar.run.memoryMiB >= 1 ? bar.run.memoryMiB.toFixed(1) + " MiB" : (bar.run.memoryMiB * 1024).toFixed(0) + " KiB"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
         Text {
             visible: bar.run.restartNeeded

@@ -17,6 +17,7 @@
 #include "ui/model/parameter_views.h"
 #include "ui/run/probe_kinds.h"
 #include "ui/run/probe_ring.h"
+#include "ui/run/telemetry_file_follower.h"
 
 namespace isochron::ui {
 
@@ -123,6 +124,7 @@ RunController::RunController(QObject* parent) : QObject(parent) {
 }
 
 RunController::~RunController() {
+    if (mpiJob_) mpiJob_->disconnect(this);  // it stops its ranks as it goes: no news for a controller being destroyed
     if (!job_) return;
     {
         std::lock_guard lock(job_->mutex);
@@ -140,10 +142,12 @@ void RunController::setDocument(GraphDocument* document) {
         connect(document_, &GraphDocument::parameterChanged, this, &RunController::onParameterChanged);
         connect(document_, &GraphDocument::structureChanged, this, &RunController::checkRestartNeeded);
         connect(document_, &GraphDocument::revisionChanged, this, [this] { localization_.setOutputs(findLocalizationOutputs(document_->spec())); });
+        connect(document_, &GraphDocument::revisionChanged, this, &RunController::ranksChanged);
         connect(document_, &GraphDocument::replaced, this, &RunController::forgetRuns);
         localization_.setOutputs(findLocalizationOutputs(document_->spec()));
     }
     Q_EMIT documentChanged();
+    Q_EMIT ranksChanged();
 }
 
 void RunController::setLiveValues(bool on) {
@@ -186,6 +190,7 @@ bool RunController::start(const QString& schedulerText) {
         if (node.descriptor->isSource()) sourceIds.push_back(node.id);
     }
     schedulerText_ = schedulerSpecText(scheduler);
+    followedFile_.clear();
     telemetry_.beginRun(schedulerText_, nodeIds, outputIds, sourceIds, {tapNodes.begin(), tapNodes.end()});
     runningSpec_ = document_->spec();
     document_->problems()->setProblems(kRunProblems, {});
@@ -281,6 +286,15 @@ void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
 }
 
 void RunController::stop() {
+    if (mpiJob_ && running()) {
+        mpiJob_->stop();
+        setState("stopping");
+        return;
+    }
+    if (follower_) {
+        endFollowing("stopped", tr("Stopped following %1").arg(followedFile_));
+        return;
+    }
     if (!job_ || !running()) return;
     {
         std::lock_guard lock(job_->mutex);
@@ -345,6 +359,10 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
 }
 
 void RunController::pollTelemetry() {
+    if (follower_) {
+        pollFollowed();
+        return;
+    }
     if (!job_) return;
     localization_.drain(true);
     std::shared_ptr<SnapshotChannel> channel;
@@ -587,6 +605,7 @@ void RunController::forgetRuns() {
 
 void RunController::clearRunView() {
     telemetry_.clear();
+    followedFile_.clear();
     if (!notices_.isEmpty()) {
         notices_.clear();
         Q_EMIT noticesChanged();

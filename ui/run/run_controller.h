@@ -3,6 +3,9 @@
 // restarts under another scheduler (replaying the same input from the start) on request. Nodes the
 // engine disabled (an operator threw) show as failed, and their faults go to the problems panel.
 // The ui thread never waits for the engine: starting, stopping and results travel as queued calls.
+// A graph with partitions can also run on MPI ranks (mpirun, another process per rank), and a run
+// started in a terminal can be followed: both feed the same telemetry from rank 0's telemetry file
+// (run_controller_ranks.cpp).
 #pragma once
 
 #include <QElapsedTimer>
@@ -15,17 +18,20 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "engine/graph/graph_spec.h"
 #include "ui/localization/localization_feed.h"
 #include "ui/model/graph_document.h"
+#include "ui/run/mpi_job.h"
 #include "ui/run/probe_tap.h"
 #include "ui/run/telemetry_store.h"
 
 namespace isochron::ui {
 
 struct EngineJob;
+class TelemetryFileFollower;
 
 /// Run / stop / restart of one document's graph, and what the run measures. [ui thread]
 class RunController : public QObject {
@@ -61,6 +67,14 @@ class RunController : public QObject {
     Q_PROPERTY(QStringList notices READ notices NOTIFY noticesChanged)
     /// The bearings, positions and event audio of a graph that localizes sounds (tapped while it runs).
     Q_PROPERTY(isochron::ui::LocalizationFeed* localization READ localization CONSTANT)
+    /// The telemetry file the current (or last) run was followed from: an mpirun job's rank 0 file, or
+    /// one opened with followTelemetry; "" for a run in the editor's own engine.
+    Q_PROPERTY(QString followedFile READ followedFile NOTIFY stateChanged)
+    /// How many MPI ranks the graph needs: its highest partition + 1 (0 when no node has one).
+    Q_PROPERTY(int ranksNeeded READ ranksNeeded NOTIFY ranksChanged)
+    /// Why the graph cannot run on MPI ranks from the editor, saying how to make it possible
+    /// (no partitions, a build without MPI, no mpirun); "" when it can.
+    Q_PROPERTY(QString ranksRefusal READ ranksRefusal NOTIFY ranksChanged)
 public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
@@ -84,6 +98,7 @@ public:
     int sequenceIndex() const { return sequenceIndex_; }
     int sequenceLength() const { return static_cast<int>(sequence_.size()); }
     QStringList notices() const { return notices_; }
+    QString followedFile() const { return followedFile_; }
 
     /// Run the graph with its own scheduler, or with `schedulerText` ("name:key=value,...").
     /// Returns false with `message` when the graph does not validate or the scheduler is unknown.
@@ -112,6 +127,18 @@ public:
     /// probes, localization events and run states; back to "idle". Done when the document is replaced.
     Q_INVOKABLE void forgetRuns();
 
+    int ranksNeeded() const;
+    QString ranksRefusal();
+    /// Run the graph as it is now on ranksNeeded() ranks: `mpirun -np N isochron-run GRAPH --telemetry
+    /// FILE`, following rank 0's telemetry (every rank's nodes, per-rank rows). mpirun's error output
+    /// goes to `notices` and, if it fails, to `message`. Stop asks every rank to stop. False with
+    /// `message` when it cannot start.
+    Q_INVOKABLE bool startOnRanks();
+    /// Follow a telemetry file another process writes (a path or a file: URL): `isochron-run --telemetry
+    /// FILE` in one process, or rank 0's FILE.rank0.jsonl of an mpirun job, as a run of this editor,
+    /// until its last snapshot or Stop. False with `message` when a run is going on.
+    Q_INVOKABLE bool followTelemetry(const QString& pathOrUrl);
+
 Q_SIGNALS:
     void documentChanged();
     void stateChanged();
@@ -124,6 +151,8 @@ Q_SIGNALS:
     void comparisonFinished();
     void probesChanged();
     void noticesChanged();
+    /// The graph changed: ranksNeeded and ranksRefusal may have.
+    void ranksChanged();
 
 private:
     void setState(const QString& state, const QString& message = {});
@@ -142,6 +171,14 @@ private:
     /// Attach (or with a null tap detach) a wire tap on the running engine, or when it is built.
     void setEngineTap(const Endpoint& output, std::shared_ptr<WireTap> tap);
     void clearRunView();
+    MpiTools& mpiTools();
+    /// Start the run record and the follower of `path` (for an mpirun job or an opened file).
+    void beginFollowing(const QString& path, const QString& label);
+    /// Read what the followed file gained; ends a followed file's run at its last snapshot or a bad line.
+    void pollFollowed();
+    /// The followed run ended in `state` with `message`.
+    void endFollowing(const QString& state, const QString& message);
+    void mpiJobEnded(int exitCode, bool crashed);
 
     struct Probe {
         QString key;
@@ -177,6 +214,11 @@ private:
     int sequenceIndex_ = -1;
     double sequenceSeconds_ = 0;
     QTimer sequenceTimer_;
+    std::optional<MpiTools> mpiTools_;  // found when first asked
+    std::unique_ptr<MpiJob> mpiJob_;
+    std::unique_ptr<TelemetryFileFollower> follower_;
+    QString followedFile_;
+    std::string followedState_;  // the state in the followed file's latest line
 };
 
 }  // namespace isochron::ui

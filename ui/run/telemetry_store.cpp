@@ -16,18 +16,13 @@ int TelemetryStore::beginRun(const QString& label, std::vector<std::string> node
     record->internalIds = std::move(internalIds);
     record->nodeIds = std::move(nodeIds);
     record->outputIds = std::move(outputIds);
+    record->sourceIds = sourceIds;
     for (std::size_t n = 0; n < record->nodeIds.size(); ++n) {
         if (std::find(sourceIds.begin(), sourceIds.end(), record->nodeIds[n]) != sourceIds.end()) record->sources.push_back(n);
     }
     // Every series exists before the first snapshot, so adding points never allocates.
-    for (const std::string& id : record->outputIds) {
-        for (const char* figure : {"items", "latency_ms", "latency_p50_ms", "latency_p95_ms", "items_per_s", "samples_per_s", "utility"}) {
-            ring(*record, "output/" + id + "/" + figure);
-        }
-    }
-    for (const std::string& id : record->nodeIds) {
-        for (const char* figure : {"queued", "cost_us", "selectivity"}) ring(*record, "node/" + id + "/" + figure);
-    }
+    for (const std::string& id : record->outputIds) makeOutputSeries(*record, id);
+    for (const std::string& id : record->nodeIds) makeNodeSeries(*record, id);
     ring(*record, "engine/memory_mib");
     ring(*record, "engine/samples_per_s");
     ring(*record, "engine/source_samples_per_s");
@@ -39,6 +34,38 @@ int TelemetryStore::beginRun(const QString& label, std::vector<std::string> node
         Q_EMIT ranksChanged();
     }
     return static_cast<int>(runs_.size()) - 1;
+}
+
+void TelemetryStore::makeOutputSeries(RunRecord& run, const std::string& id) {
+    for (const char* figure : {"items", "latency_ms", "latency_p50_ms", "latency_p95_ms", "items_per_s", "samples_per_s", "utility"}) {
+        ring(run, "output/" + id + "/" + figure);
+    }
+}
+
+void TelemetryStore::makeNodeSeries(RunRecord& run, const std::string& id) {
+    for (const char* figure : {"queued", "cost_us", "selectivity"}) ring(run, "node/" + id + "/" + figure);
+}
+
+void TelemetryStore::addNodes(const std::vector<std::string>& nodeIds, const std::vector<std::string>& outputIds) {
+    if (runs_.empty()) return;
+    RunRecord& run = *runs_.back();
+    bool added = false;
+    for (const std::string& id : nodeIds) {
+        if (std::find(run.nodeIds.begin(), run.nodeIds.end(), id) != run.nodeIds.end()) continue;
+        if (std::find(run.sourceIds.begin(), run.sourceIds.end(), id) != run.sourceIds.end()) run.sources.push_back(run.nodeIds.size());
+        run.nodeIds.push_back(id);
+        makeNodeSeries(run, id);
+        added = true;
+    }
+    for (const std::string& id : outputIds) {
+        if (std::find(run.outputIds.begin(), run.outputIds.end(), id) != run.outputIds.end()) continue;
+        makeOutputSeries(run, id);
+        added = true;
+    }
+    if (added || run.outputIds != outputIds) {
+        run.outputIds = outputIds;
+        Q_EMIT runsChanged();
+    }
 }
 
 SeriesRing& TelemetryStore::ring(RunRecord& run, const std::string& key) {
@@ -104,6 +131,8 @@ void TelemetryStore::addRanks(RunRecord& run, const TelemetrySnapshot& s) {
         ring(run, prefix + "latency_p95_ms").push(t, r.latencyP95Ms);
         ranks_.append(QVariantMap{{"rank", r.rank},
                                   {"state", QString::fromStdString(r.engineState)},
+                                  {"items", static_cast<double>(r.items)},
+                                  {"samples", static_cast<double>(r.samples)},
                                   {"itemsPerSecond", r.itemsPerSecond},
                                   {"samplesPerSecond", r.samplesPerSecond},
                                   {"queuedItems", static_cast<double>(r.queuedItems)},

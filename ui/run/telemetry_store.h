@@ -30,6 +30,7 @@ struct RunRecord {
     std::vector<std::string> nodeIds;
     std::vector<std::string> outputIds;
     std::vector<std::size_t> sources;  ///< indices into nodeIds of the source nodes
+    std::vector<std::string> sourceIds;  ///< their ids (also for nodes added later)
     std::vector<std::string> internalIds;  ///< nodes the editor added to watch the run (never listed to the user)
     std::uint64_t lastSourceSamples = 0;
     double lastSourceTime = 0;
@@ -47,8 +48,8 @@ class TelemetryStore : public QObject {
     Q_PROPERTY(int runCount READ runCount NOTIFY runsChanged)
     Q_PROPERTY(QStringList outputs READ outputs NOTIFY runsChanged)
     Q_PROPERTY(QStringList nodes READ nodes NOTIFY runsChanged)
-    /// One row per rank of a run spread over ranks, from the newest snapshot: rank, state, itemsPerSecond,
-    /// samplesPerSecond, queuedItems, latencyP95Ms. Empty in one process.
+    /// One row per rank of a run spread over ranks, from the newest snapshot: rank, state, items, samples
+    /// (left the rank so far), itemsPerSecond, samplesPerSecond, queuedItems, latencyP95Ms. Empty in one process.
     Q_PROPERTY(QVariantList ranks READ ranks NOTIFY ranksChanged)
 public:
     explicit TelemetryStore(QObject* parent = nullptr);
@@ -57,6 +58,10 @@ public:
     /// `sourceIds` those without inputs and `internalIds` the editor's own taps (measured, not in `nodes`).
     int beginRun(const QString& label, std::vector<std::string> nodeIds, std::vector<std::string> outputIds,
                  const std::vector<std::string>& sourceIds = {}, std::vector<std::string> internalIds = {});
+    /// The newest run also has these nodes and outputs (a run followed from its telemetry file meets
+    /// another rank's nodes with that rank's first snapshot); their series are made now. Node ids it has
+    /// are skipped; `outputIds` (every output, known ones included) becomes the order outputs() lists.
+    void addNodes(const std::vector<std::string>& nodeIds, const std::vector<std::string>& outputIds);
     /// Append one snapshot to the newest run. [no allocation once every series exists]
     void add(const TelemetrySnapshot& snapshot);
     /// Attach the engine's summary to the newest run.
@@ -90,6 +95,8 @@ Q_SIGNALS:
 
 private:
     SeriesRing& ring(RunRecord& run, const std::string& key);
+    void makeOutputSeries(RunRecord& run, const std::string& id);
+    void makeNodeSeries(RunRecord& run, const std::string& id);
     /// The per-rank series and rows from a snapshot that has ranks.
     void addRanks(RunRecord& run, const TelemetrySnapshot& snapshot);
     std::vector<std::unique_ptr<RunRecord>> runs_;

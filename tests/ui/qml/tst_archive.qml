@@ -116,8 +116,8 @@ TestCase {
         verify(findChild(panel, "archiveStatus").text.indexOf("1 stream") >= 0, findChild(panel, "archiveStatus").text)
 
         // Drag across the lane from a quarter to three quarters, then replay that through the graph.
+        tryVerify(() => { const lane = findChild(panel, "laneScrub"); return lane && lane.width > 100 }, 5000, "the lane is shown")  // laid out after the count
         const scrub = findChild(panel, "laneScrub")
-        verify(scrub && scrub.width > 100, "the lane is shown")
         waitForRendering(window.contentItem)
         mouseDrag(scrub, scrub.width / 4, scrub.height / 2, scrub.width / 2, 0)
         compare(panel.chosenStream, "sweep.out")

@@ -1,0 +1,91 @@
+// Run on MPI Ranks in the real editor window (docs/scale-out.md, "In the editor"): on the three-rank
+// sample the Run menu's item runs the graph under mpirun, and the run panel ends with one row per rank,
+// finished, and the outputs of every rank; on a graph without partitions the item is greyed and
+// choosing it says why. Skipped in a build without MPI or without mpirun (the item says so).
+import QtQuick
+import QtTest
+
+TestCase {
+    id: test
+    name: "MpiRun"
+    when: windowShown
+
+    property var window: null
+    property var document: window ? window.graphDocument : null
+    property var run: window ? window.runController : null
+
+    function init() {
+        const component = Qt.createComponent("qrc:/qt/qml/Isochron/Ui/qml/Main.qml")
+        verify(component.status === Component.Ready, component.errorString())
+        window = component.createObject(null, {width: 1400, height: 900})
+        verify(window)
+        window.openFile(sourceDirectory + "/samples/scale-out-three-ranks.isograph.json")
+        waitForRendering(window.contentItem)
+    }
+    function cleanup() {
+        run.stopAll()
+        tryVerify(() => !run.running, 30000)
+        document.newGraph()
+        window.close()
+        window.destroy()
+        window = null
+    }
+
+    // Open the Run menu and click the item `name` in it.
+    function chooseRunMenuItem(name) {
+        const bar = window.menuBar
+        let menu = null
+        for (let m = 0; m < bar.count; ++m) {
+            if (bar.menuAt(m).title === qsTr("&Run")) menu = bar.menuAt(m)
+        }
+        verify(menu)
+        menu.open()
+        tryVerify(() => menu.opened)
+        const item = findChild(menu, name)
+        verify(item, name)
+        mouseClick(item)
+        return item
+    }
+
+    function test_runOnRanksShowsEveryRank() {
+        if (window.ranksRefusal.length) skip(window.ranksRefusal)
+        // The sinks write into the test's folder, and 2 s of clicks are enough.
+        compare(document.setParameter("recording", "path", temporaryDirectory + "/mpi-run.wav"), "")
+        compare(document.setParameter("onset-log", "path", temporaryDirectory + "/mpi-onsets.jsonl"), "")
+        compare(document.setParameter("level-log", "path", temporaryDirectory + "/mpi-level.jsonl"), "")
+        compare(document.setParameter("clicks", "duration", 2), "")
+        const item = chooseRunMenuItem("ranksMenuItem")
+        compare(item.text, "Run on MPI &Ranks (3)")
+        tryVerify(() => run.state === "finished" || run.state === "failed", 120000, "the mpirun job ends")
+        compare(run.state, "finished", run.message)
+        compare(run.schedulerText, "mpirun -np 3")
+        verify(run.followedFile.endsWith("telemetry.rank0.jsonl"))
+        compare(window.bottomTab, 0)  // the live plots
+        const rows = findChild(window, "rankRows")
+        verify(rows.visible)
+        for (let rank = 0; rank < 3; ++rank) {
+            const row = findChild(rows, "rankRow" + rank)  // a Repeater's rows are found among visual children only
+            verify(row, "a row for rank " + rank)
+            verify(row.text.startsWith("rank " + rank + " ") && row.text.endsWith("finished"), row.text)
+        }
+        for (const output of ["recording", "onset-log", "level-log", "frames"]) {
+            verify(run.telemetry.outputs.indexOf(output) >= 0, output + " (rank 2) among the outputs")
+            verify(run.telemetry.latest("output/" + output + "/items") > 0, output + " reached")
+        }
+        verify(run.telemetry.nodes.indexOf("highpass") >= 0, "rank 1's nodes among the operators")
+    }
+
+    function test_withoutPartitionsTheItemSaysWhy() {
+        document.newGraph()
+        document.addNode("generators.signal_generator", 0, 0)
+        verify(window.ranksRefusal.length > 0)
+        const item = chooseRunMenuItem("ranksMenuItem")
+        verify(item.unavailable)
+        const box = findChild(window, "infoBox")
+        tryVerify(() => box.opened)
+        compare(box.informativeText, window.ranksRefusal)
+        verify(box.informativeText.startsWith("No node has a partition"), box.informativeText)
+        compare(run.state, "idle")
+        box.close()
+    }
+}
