@@ -10,6 +10,7 @@
 
 #include "distributed/wire_format.h"
 #include "engine/operators/operator.h"
+#include "engine/runtime/engine.h"
 #include "engine/time/wall_clock.h"
 
 namespace isochron::distributed {
@@ -36,7 +37,7 @@ constexpr TimeNs kSpinNs = 30'000;
 /// Sends one channel's items to the receiver's rank, at most `credits` messages ahead of it.
 class ChannelSender final : public Operator {
 public:
-    ChannelSender(MPI_Comm comm, ChannelFigures& figures, const MpiChannels& channels)
+    ChannelSender(MPI_Comm comm, ChannelFigures& figures, MpiChannels& channels)
         : comm_(comm), figures_(figures), channels_(channels) {}
 
 protected:
@@ -46,7 +47,7 @@ protected:
         postCreditReceive();
     }
     void process(int, Item&& item) override {
-        if (!takeCredit()) return;
+        if (channels_.stopping() || !takeCredit()) return;
         Slot& slot = nextSlot();
         encodeItem(item, slot.bytes);
         ++figures_.items;
@@ -68,7 +69,7 @@ protected:
         send(slot);
         // Every credit but the end's comes back before the run ends, so no credit message is left
         // unreceived when MPI finalizes; the end's own send completes once the receiver took it.
-        while (available_ < figures_.credits - 1 && !channels_.stopped()) waitForCredit();
+        while (available_ < figures_.credits - 1 && !channels_.stopping()) waitForCredit();
         for (Slot& s : slots_) {
             if (s.request != MPI_REQUEST_NULL) MPI_Wait(&s.request, MPI_STATUS_IGNORE);
         }
@@ -105,7 +106,7 @@ private:
     /// Block until at least one credit came back or the run stops.
     void waitForCredit() {
         const int before = available_;
-        for (int polls = 0; available_ == before && !channels_.stopped(); ++polls) {
+        for (int polls = 0; available_ == before && !channels_.stopping(); ++polls) {
             collectCredits();
             if (available_ != before) break;
             // Spin briefly (a fast consumer answers within microseconds), then sleep so that a slow
@@ -119,7 +120,7 @@ private:
         collectCredits();
         if (available_ == 0) {
             ++figures_.creditWaits;
-            while (available_ == 0 && !channels_.stopped()) waitForCredit();
+            while (available_ == 0 && !channels_.stopping()) waitForCredit();
             if (available_ == 0) return false;
         }
         --available_;
@@ -142,7 +143,7 @@ private:
 
     MPI_Comm comm_;
     ChannelFigures& figures_;
-    const MpiChannels& channels_;
+    MpiChannels& channels_;
     std::vector<Slot> slots_;
     std::size_t next_ = 0;
     int available_ = 0;
@@ -153,10 +154,13 @@ private:
 /// Takes one channel's messages off the wire and emits them, returning a credit for each.
 class ChannelReceiver final : public Operator {
 public:
-    ChannelReceiver(MPI_Comm comm, ChannelFigures& figures) : comm_(comm), figures_(figures) {}
+    ChannelReceiver(MPI_Comm comm, ChannelFigures& figures, MpiChannels& channels) : comm_(comm), figures_(figures), channels_(channels) {}
 
 protected:
     SourceStatus onProduce() override {
+        // Nothing more is taken once the rank stops (its engine ends the run without this source
+        // having finished: what it feeds is not told the stream ended, as on a stop).
+        if (channels_.stopping()) return SourceStatus::waitUntil(wallClockNs() + kReceivePollNs);
         const std::int64_t most = std::min<std::int64_t>(productionBudget(), figures_.credits);
         for (std::int64_t taken = 0; taken < most; ++taken) {
             if (!admissionOpen()) return SourceStatus::produced();
@@ -203,6 +207,7 @@ private:
 
     MPI_Comm comm_;
     ChannelFigures& figures_;
+    MpiChannels& channels_;
     std::vector<std::byte> buffer_;
     TimeNs lastMessageNs_ = 0;
 };
@@ -216,6 +221,14 @@ MpiChannels::MpiChannels(int credits) : communicator_(std::make_unique<Communica
 
 MpiChannels::~MpiChannels() {
     if (communicator_->comm != MPI_COMM_NULL) MPI_Comm_free(&communicator_->comm);
+}
+
+bool MpiChannels::stopping() {
+    if (stopped_.load(std::memory_order_relaxed)) return true;
+    if (engine_ == nullptr || !engine_->anyNodeFailed()) return false;
+    stop();
+    engine_->requestStop();
+    return true;
 }
 
 OperatorDescriptor MpiChannels::sender(const ChannelSpec& channel) {
@@ -240,7 +253,7 @@ OperatorDescriptor MpiChannels::receiver(const ChannelSpec& channel) {
     d.summary = "Receives " + channel.from + " -> " + channel.toText() + " from rank " + std::to_string(channel.fromPartition);
     d.outputs = {PortSpec{"out", channel.type, "what the producer's port carries"}};
     MPI_Comm comm = communicator_->comm;
-    d.create = [comm, &figures] { return std::make_unique<ChannelReceiver>(comm, figures); };
+    d.create = [comm, &figures, this] { return std::make_unique<ChannelReceiver>(comm, figures, *this); };
     return d;
 }
 

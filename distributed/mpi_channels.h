@@ -22,6 +22,10 @@
 
 #include "distributed/partition_plan.h"
 
+namespace isochron {
+class Engine;
+}
+
 namespace isochron::distributed {
 
 /// What one channel end did on this rank. [engine thread writes; read after the run]
@@ -53,7 +57,12 @@ public:
     OperatorDescriptor receiver(const ChannelSpec& channel);
     /// End every wait for a credit now (the run is stopping). [any thread]
     void stop() { stopped_.store(true); }
-    bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+    /// From the run of `engine` (this rank's) on, a node of it that fails stops `engine` and ends
+    /// every wait in a channel, seen at the channels' next call. [engine thread, before the run]
+    void endRunOnFailure(Engine& engine) { engine_ = &engine; }
+    /// Whether the channels stop: stop() was called, or a node of this rank's engine failed (which
+    /// then stops the engine too). [engine thread]
+    bool stopping();
 
     int credits() const { return credits_; }
     /// The figures of every endpoint made here, senders and receivers in creation order.
@@ -68,6 +77,7 @@ private:
     std::unique_ptr<Communicator> communicator_;
     int credits_;
     std::atomic<bool> stopped_{false};
+    Engine* engine_ = nullptr;  // stopped when one of its nodes fails
     std::vector<std::unique_ptr<ChannelFigures>> figures_;
 };
 

@@ -46,7 +46,8 @@ public:
     /// Telemetry across ranks: when rank 0 reads telemetry (`wanted` there, at `hz` there), every rank's
     /// `engine` sends its snapshots to rank 0, whose snapshots then hold every node with its rank
     /// (docs/telemetry-format.md). Every rank calls it after building its engine and before running
-    /// it (they agree with rank 0 over MPI). Alone: nothing.
+    /// it (they agree with rank 0 over MPI). From then on a node failing in `engine` stops it at once
+    /// (and every wait in a channel), so that finish() ends every rank (mpi_channels.h). Alone: nothing.
     void relayTelemetry(Engine& engine, bool wanted, double hz);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();

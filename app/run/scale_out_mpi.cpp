@@ -95,6 +95,7 @@ std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph&
 
 void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
     if (state_->ranks == 1) return;
+    if (state_->channels) state_->channels->endRunOnFailure(engine);
     double rankZero[2] = {wanted ? 1.0 : 0.0, hz};  // whether rank 0 reads telemetry, and how often
     MPI_Bcast(rankZero, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rankZero[0] == 0) return;
