@@ -189,6 +189,9 @@ protected:
         }
         return SourceStatus::produced();
     }
+    /// Ended by the engine before the stream's end when what it fed failed (cut off): the rank's
+    /// other receivers may all be ended so, and then no channel call would see the failure.
+    void onFinish() override { channels_.stopping(); }
 
 private:
     /// Whether a message is waiting (its envelope in `status`); spins a little first when `mayWait`

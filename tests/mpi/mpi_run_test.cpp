@@ -516,37 +516,47 @@ TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the
     fs::remove(tempPath("l.jsonl"));
 }
 
-TEST_CASE("a node failing on the last rank while the source runs on ends the run on every rank, exit status 2", "[mpi][faults]") {
+TEST_CASE("a node failing on the last rank while the sources run on ends the run on every rank, exit status 2", "[mpi][faults]") {
     // An hour of real-time signal from rank 0. On rank 2 the level log (the only reader of its channel)
-    // fails at its first line on /dev/full, while the recording beside it reads another channel: the
-    // run must end by itself, not when the hour is over, and not never (the cut-off reader's sender on
-    // rank 1 waiting for a credit held rank 1, rank 0 and the recording for ever).
-    const fs::path graph = tempPath("full-last-rank.isograph.json");
-    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+    // fails at its first line on /dev/full; the run must end by itself, not when the hour is over, and
+    // not never (its receiver, cut off, takes nothing more, and the sender on rank 1 waits for a credit).
+    // Beside it on rank 2 a recording reads either another channel (held for ever with rank 1 before)
+    // or an hour-long source of rank 2's own (then no channel of rank 2 is called again).
+    const std::string head = R"({"format": "isochron-graph/1", "nodes": [
       {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 3600, "block": 480, "pace": 1}},
-      {"id": "relay", "type": "segments.pass_through", "partition": 1},
       {"id": "level", "type": "level.peak_meter", "partition": 1, "params": {"interval": 480}},
       {"id": "recording", "type": "io.null_sink", "partition": 2},
-      {"id": "level-log", "type": "io.jsonl_event_sink", "partition": 2, "params": {"path": "/dev/full"}}],
-      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "gen.out", "to": "level.in"},
-                {"from": "relay.out", "to": "recording.in"}, {"from": "level.level", "to": "level-log.in"}]})";
-    const fs::path report = tempPath("full-last-rank.json");
-    const fs::path output = tempPath("full-last-rank.txt");
-    // 60 s is a safety net against a hang only (the run ends within about a second).
-    const int status = waitAtMost(start(3, {graph.string(), "--report", report.string()}, output), std::chrono::seconds(60));
-    const std::string text = readText(output);
-    INFO(text);
-    CHECK(status == 2);
-    CHECK(text.find("rank 2 of 3: error: node 'level-log': writing '/dev/full' failed") != std::string::npos);
-    CHECK(text.find("rank 2 of 3: a node failed: ending the run on every rank") != std::string::npos);
-    // The failed rank's report names the failure; its run did not complete.
-    const nlohmann::json failed = readJson(tempPath("full-last-rank.rank2.json"));
-    REQUIRE(failed["failures"].size() == 1);
-    CHECK(failed["failures"][0].get<std::string>().starts_with("node 'level-log': writing '/dev/full' failed"));
-    CHECK(failed["completed"] == false);
-    for (const int rank : {0, 1, 2}) fs::remove(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
-    fs::remove(graph);
-    fs::remove(output);
+      {"id": "level-log", "type": "io.jsonl_event_sink", "partition": 2, "params": {"path": "/dev/full"}},)";
+    const std::string tail = R"({"from": "gen.out", "to": "level.in"}, {"from": "level.level", "to": "level-log.in"}]})";
+    const std::map<std::string, std::string> graphs = {
+        {"recording from rank 1", head + R"(
+      {"id": "relay", "type": "segments.pass_through", "partition": 1}],
+      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "recording.in"}, )" + tail},
+        {"recording from rank 2's own source", head + R"(
+      {"id": "own", "type": "generators.signal_generator", "partition": 2, "params": {"duration": 3600, "block": 480, "pace": 1}}],
+      "edges": [{"from": "own.out", "to": "recording.in"}, )" + tail}};
+    for (const auto& [name, text] : graphs) {
+        INFO(name);
+        const fs::path graph = tempPath("full-last-rank.isograph.json");
+        std::ofstream(graph) << text;
+        const fs::path report = tempPath("full-last-rank.json");
+        const fs::path output = tempPath("full-last-rank.txt");
+        // 60 s is a safety net against a hang only (the run ends within about a second).
+        const int status = waitAtMost(start(3, {graph.string(), "--report", report.string()}, output), std::chrono::seconds(60));
+        const std::string printed = readText(output);
+        INFO(printed);
+        CHECK(status == 2);
+        CHECK(printed.find("rank 2 of 3: error: node 'level-log': writing '/dev/full' failed") != std::string::npos);
+        CHECK(printed.find("rank 2 of 3: a node failed: ending the run on every rank") != std::string::npos);
+        // The failed rank's report names the failure; its run did not complete.
+        const nlohmann::json failed = readJson(tempPath("full-last-rank.rank2.json"));
+        REQUIRE(failed["failures"].size() == 1);
+        CHECK(failed["failures"][0].get<std::string>().starts_with("node 'level-log': writing '/dev/full' failed"));
+        CHECK(failed["completed"] == false);
+        for (const int rank : {0, 1, 2}) fs::remove(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
+        fs::remove(graph);
+        fs::remove(output);
+    }
 }
 
 namespace {
