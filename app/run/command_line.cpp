@@ -15,7 +15,10 @@ items, samples, throughput and latency.
 Options:
   --scheduler NAME[:k=v,...]  scheduler to use (default: the graph file's), e.g. df, fifo,
                               fifo-slice:slice_us=28, rtc:burst=4 (see --list-schedulers)
-  --set NODE.PARAM=VALUE      override a node parameter (repeatable)
+  --set NODE.PARAM=VALUE      override a node parameter (repeatable); the text after '=' is the
+                              value as it is, read by the parameter's type (a number, true/false,
+                              a path relative to the working folder), without quotes: a value in
+                              quotes that reached isochron-run ("x" or 'x') is refused
   --plugin FILE.so            load this plugin (repeatable); plugins are also loaded from the
                               folders of ISOCHRON_PLUGIN_PATH, ~/.local/share/isochron/plugins and
                               the installation's share/isochron/plugins (see --list-plugins)
@@ -24,7 +27,7 @@ Options:
                               only, and the rest of the graph runs to the end (a NAME that is no
                               loaded plugin's file name without .so is refused)
   --watchdog SECONDS          sandboxed: the longest one call into a plugin may take before its
-                              process is killed (default 10)
+                              process is killed (default 10; refused without --sandbox)
   --report FILE.json          write the run report as JSON (a regular file or device; a named pipe
                               and '-' are refused: the report is a file, not standard output)
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
@@ -76,6 +79,25 @@ node only (exit 2, report written).
 )";
 }
 
+namespace {
+
+/// `assignment` ("node.param=value") unless its value is wrapped in quotes ("..." or '...'), which
+/// only reach isochron-run when the shell kept them: --set takes the text after '=' as it is, so a
+/// quoted path would name a file with quotes in its name, and a quoted number is no number.
+std::string refuseQuotedValue(std::string assignment) {
+    const std::size_t equals = assignment.find('=');
+    if (equals == std::string::npos) return assignment;
+    const std::string_view value = std::string_view(assignment).substr(equals + 1);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
+        throw std::invalid_argument("--set " + assignment + ": the value is in quotes, which --set would keep as part of it (it takes the text "
+                                    "after '=' as it is): give it without them, quoting the whole argument for the shell if it holds "
+                                    "spaces, e.g. --set 'out.path=my file.wav'");
+    }
+    return assignment;
+}
+
+}  // namespace
+
 RunOptions parseCommandLine(int argc, char** argv) {
     RunOptions options;
     // Options that take one value, with the value given: a second one is refused rather than
@@ -103,7 +125,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string_view arg = argv[i];
         if (arg == "--scheduler") options.scheduler = needSingleValue(i, arg);
-        else if (arg == "--set") options.overrides.push_back(needValue(i, arg));
+        else if (arg == "--set") options.overrides.push_back(refuseQuotedValue(needValue(i, arg)));
         else if (arg == "--plugin") options.plugins.push_back(needValue(i, arg));
         else if (arg == "--sandbox") options.sandboxAll = true;
         else if (arg.starts_with("--sandbox=")) {
@@ -172,6 +194,10 @@ RunOptions parseCommandLine(int argc, char** argv) {
     bool listing = options.listOperators || options.operatorReferencePath || options.listSchedulers || options.listDevices || options.listPlugins || options.help ||
                    options.version;
     if (options.graphPath.empty() && !listing) throw std::invalid_argument("no graph file given (try --help)");
+    if (singleValues.contains("--watchdog") && !options.sandboxAll && options.sandboxed.empty()) {
+        throw std::invalid_argument("--watchdog times the calls into sandboxed plugins only, and none is: give --sandbox (or --sandbox=NAME) "
+                                    "too, or leave --watchdog out (an in-process plugin's hang is left behind 3 s after a stop)");
+    }
     return options;
 }
 

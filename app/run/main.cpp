@@ -45,11 +45,16 @@ namespace {
 std::atomic<int> stopSignal{0};
 std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
+// While the nodes start (a preloaded sound file decoding, an event file loading), nothing can honour a
+// stop until they have: the first signal stops the run as soon as it begins; a second leaves at once.
+std::atomic<bool> nodesStarting{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
 
 void onStopSignal(int signal) {
     int none = 0;
     stopSignal.compare_exchange_strong(none, signal);
     if (signal != SIGPIPE) stopSignalCount.fetch_add(1);  // every write to a closed pipe raises it again
+    if (nodesStarting.load() && stopSignalCount.load() > 1) std::_Exit(128 + stopSignal.load());
 }
 
 /// How long a stop request may go unhonoured before the run is abandoned: a node blocked in a call
@@ -278,10 +283,35 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (!options.quiet) {
         for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
     }
+    // Every way a user or the terminal ends a run stops it the same way: the report is written. So
+    // from before the nodes start: loading their files can take seconds.
+    for (int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, onStopSignal);
+    // A closed standard output (a pipe into `head`, or >&-) raises SIGPIPE on the next write. When a
+    // sink writes its data there, that ends the run like Ctrl-C (exit 141). Otherwise standard output
+    // holds only the runner's own lines, whose loss must not cost the data the sinks write to files:
+    // the write fails (EPIPE), std::cout stops printing, and the run goes on to its end.
+    std::signal(SIGPIPE, sinkWritesStandardOutput ? onStopSignal : SIG_IGN);
     std::unique_ptr<run::PartitionThreads> threads;
     std::unique_ptr<Engine> single;
-    if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
-    else single = std::make_unique<Engine>(graph, scheduler);
+    nodesStarting.store(true);
+    try {
+        if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
+        else single = std::make_unique<Engine>(graph, scheduler);
+    } catch (...) {
+        nodesStarting.store(false);
+        throw;
+    }
+    nodesStarting.store(false);
+    // A stop that came while the nodes started: the run stops as it begins (nothing flows), and says so.
+    const bool stoppedWhileStarting = stopSignal.load() != 0;
+    if (stoppedWhileStarting) {
+        if (threads) threads->requestStop();
+        else single->requestStop();
+    }
+    if (stoppedWhileStarting && !options.quiet) {
+        std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+                  << " while the nodes were starting (loading their files): the run stops before any data flows\n";
+    }
     // Telemetry comes from one engine: on threads the lowest partition's (partition 0's when it holds nodes).
     Engine& engine = threads ? threads->engine(0) : *single;
     // What the nodes chose or warned about while starting (a recording standing in for a missing device)
@@ -329,13 +359,6 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
             telemetry->release(snapshot);
         }
     };
-    // Every way a user or the terminal ends a run stops it the same way: the report is written.
-    for (int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, onStopSignal);
-    // A closed standard output (a pipe into `head`, or >&-) raises SIGPIPE on the next write. When a
-    // sink writes its data there, that ends the run like Ctrl-C (exit 141). Otherwise standard output
-    // holds only the runner's own lines, whose loss must not cost the data the sinks write to files:
-    // the write fails (EPIPE), std::cout stops printing, and the run goes on to its end.
-    std::signal(SIGPIPE, sinkWritesStandardOutput ? onStopSignal : SIG_IGN);
     const TimeNs startNs = wallClockNs();
     std::atomic<bool> done{false};
     // A stop the engine does not honour in time (or a second signal): write the report of what is known
@@ -408,6 +431,13 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     done.store(true);
     watcher.join();
+    // Deactivated now, not when the engine goes: what the nodes say as they close (a recording cut
+    // short, kept under another name) belongs in the summary and the report.
+    for (int partition = 0; partition < (threads ? threads->partitions() : 1); ++partition) {
+        for (NodeContext* node : (threads ? threads->engine(partition) : engine).nodes()) {
+            if (node->op) node->op->deactivate();
+        }
+    }
     drainTelemetry();
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
@@ -427,6 +457,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
             json["partitions"] = threads->partitions();
             json["channels"] = threads->channelsJson();
         }
+        if (stoppedWhileStarting) json["stopped_while_starting"] = true;
         writeFailed = !writeReport(*options.reportPath, json);
     }
     if (!telemetryError.empty()) {

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <memory_resource>
 #include <new>
 #include <optional>
 
+#include "engine/operators/operator_error_in_hook.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/node_call_scope.h"
 #include "engine/runtime/node_context.h"
@@ -229,6 +231,7 @@ void Operator::deactivate() {
     } catch (...) {
         node_->warnings.push_back(std::string("while stopping: ") + currentExceptionMessage());
     }
+    node_ = nullptr;  // unbound: a second call (the engine's destructor after the runner's) does nothing
 }
 
 void Operator::process(int, Item&&) {
@@ -302,11 +305,27 @@ void Operator::forwardProgress(TimeNs t, Item* reusableMarker) {
     }
 }
 
+namespace {
+
+/// Whether `failure` (the exception being handled, if any) is one whose message names its own hook.
+bool namesItsHook(const std::exception_ptr& failure) {
+    if (!failure) return false;
+    try {
+        std::rethrow_exception(failure);
+    } catch (const OperatorErrorInHook&) {
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
+}  // namespace
+
 void Operator::fail(const char* hook, const std::string& message) {
     NodeContext& node = *node_;
     if (node.failed) return;
     node.failed = true;
-    node.failure = std::string(message) + " (in " + hook + ")";
+    node.failure = namesItsHook(std::current_exception()) ? message : message + " (in " + hook + ")";
     node.finished = true;
     if (node.engine) node.engine->nodeFailed(node);
     // Downstream must not wait forever for a disabled node: end its outputs.

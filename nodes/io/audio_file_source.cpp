@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <stdexcept>
 #include <memory>
+#include <new>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,7 +98,12 @@ protected:
         preloaded_ = params().getBool("preload");
         loopViews_.clear();
         if (preloaded_) {
-            preload();
+            try {
+                preload();
+            } catch (const std::bad_alloc&) {
+                channelBlocks_.clear();
+                throw OperatorError(preloadTooLarge());
+            }
         } else {
             const std::int64_t longestBlock = std::min(settings.blockLength, std::max<std::int64_t>(frames_, 1));
             interleaved_.resize(static_cast<std::size_t>(longestBlock * fileChannels_));
@@ -159,6 +166,16 @@ private:
             warn("'" + path_ + "' holds " + std::to_string(nonFinite_) + " NaN or infinite sample(s), the first at frame " +
                  std::to_string(firstNonFiniteFrame_) + ": passed on as they are");
         }
+    }
+
+    /// Why preloading ran out of memory: the size the file needs decoded, and the way out.
+    std::string preloadTooLarge() const {
+        const double bytes = static_cast<double>(frames_) * outputCount() * sizeof(float);
+        std::ostringstream text;
+        text << "cannot preload '" << path_ << "': decoded whole it needs " << static_cast<std::int64_t>(std::ceil(bytes / (1024.0 * 1024.0))) << " MiB ("
+             << frames_ << " frames x " << outputCount() << " channel(s) x 4 bytes), more memory than this process may take; "
+             << "set preload false to stream it from the file instead";
+        return text.str();
     }
 
     /// Move the first `filled` frames of every channel into blocks of `capacity` frames.

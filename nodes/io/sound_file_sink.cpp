@@ -46,13 +46,16 @@ OperatorDescriptor soundFileSinkDescriptor() {
         "are written as zeros (with a warning). FLAC and WAV are lossless at their sample format: integers are rounded "
         "to the nearest code (x 2^15 or x 2^23) and clipped, so a file read back gives every sample to half a code. Ogg "
         "Vorbis and Opus are lossy, their size set by 'quality' (0 smallest, 1 best). Opus accepts 8, 12, 16, 24 and "
-        "48 kHz only. The file is written as 'path.partial' and renamed to 'path' when complete; a symlink is written "
-        "through and a device (/dev/null) in place, never replaced. Path - is standard output when it is redirected to a file. "
+        "48 kHz only. The file grows under a name of its own beside it, 'path.<pid>.partial' (shortened with a hash when a long name would not fit), "
+        "and replaces 'path' when the recording is complete. A recording cut short (the run stopped, or the sink failed) never "
+        "replaces an existing file: it stays under its partial name, with a warning naming both; where no file was, it becomes "
+        "'path', with a warning that it was cut short. A symlink is written through and a device (/dev/null) in place, never "
+        "replaced. Path - is standard output when it is redirected to a file. "
         "A NaN sample is written as 0 in integer formats, and stored as it is in float32 (as are infinities); the "
         "sink warns once with the counts of NaN, infinite and clipped samples. A source feeding it directly at a "
         "rate a file cannot state (above 2147483647 Hz) is refused at validation.";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
-    d.params = soundFileSinkParameters("sound file to write (a file there is replaced; - = standard output, redirected to a file, with isochron-run --quiet)");
+    d.params = soundFileSinkParameters("sound file to write (a file there is replaced by a complete recording; - = standard output, redirected to a file, with isochron-run --quiet)");
     d.params.push_back(ParamSpec{"container", ParamKind::Choice, std::string("auto"), {}, {}, "",
                                  "file type: flac, ogg (Vorbis), opus (Ogg Opus), wav; auto = from the path's extension",
                                  {"auto", "flac", "ogg", "opus", "wav"}});

@@ -11,7 +11,9 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <utility>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "nodes/io/output_path.h"
@@ -53,6 +55,51 @@ std::string rateText(double rateHz) {
 
 /// The rates a sound file can state, for messages.
 const std::string kStatableRates = "from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
+
+/// The longest file name `folder` holds (NAME_MAX, 255 bytes on Linux file systems).
+std::size_t longestName(const std::filesystem::path& folder) {
+    const long longest = ::pathconf(folder.empty() ? "." : folder.c_str(), _PC_NAME_MAX);
+    return longest > 0 ? static_cast<std::size_t>(longest) : 255;
+}
+
+/// 64-bit FNV-1a of `text` in 16 hex digits: stands for the part of a name cut off to make room.
+std::string nameHash(const std::string& text) {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (const unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+    char digits[17];
+    std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(hash));
+    return digits;
+}
+
+/// `name` + `suffix`, with `name` cut (at a UTF-8 character boundary) and followed by "~<hash of name>"
+/// when the whole would be longer than `longest` bytes.
+std::string fittedName(const std::string& name, const std::string& suffix, std::size_t longest) {
+    if (name.size() + suffix.size() <= longest) return name + suffix;
+    const std::string hash = "~" + nameHash(name);
+    std::size_t keep = longest > suffix.size() + hash.size() ? longest - suffix.size() - hash.size() : 0;
+    while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;  // not inside a character
+    return name.substr(0, keep) + hash + suffix;
+}
+
+/// Creates, beside `path`, the empty file a recording of `path` grows under and returns its name:
+/// "<name>.<pid>.partial" ("<name>.<pid>-<k>.partial" when another writer in this process holds that),
+/// so runs writing one path at once never share it, and shortened so that any name that fits the
+/// folder works. Throws OperatorError when the folder refuses it.
+std::string createPartialFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    const fs::path target = path;
+    const std::size_t longest = longestName(target.parent_path());
+    for (int attempt = 1;; ++attempt) {
+        const std::string suffix = "." + std::to_string(::getpid()) + (attempt > 1 ? "-" + std::to_string(attempt) : "") + ".partial";
+        const std::string partial = (target.parent_path() / fittedName(target.filename().string(), suffix, longest)).string();
+        const int descriptor = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (descriptor >= 0) {
+            ::close(descriptor);
+            return partial;
+        }
+        if (errno != EEXIST) throw OperatorError("cannot write '" + partial + "': " + std::strerror(errno));
+    }
+}
 
 }  // namespace
 
@@ -98,14 +145,19 @@ void SoundFileSink::onActivate() {
         const fs::file_status status = fs::status(path_, error);
         if (fs::is_directory(status)) throw OperatorError("'" + path_ + "' is a directory, not a file");
         destination_ = fs::exists(status) && !fs::is_regular_file(status) ? Destination::InPlace : Destination::PartialThenRename;
-        partialPath_ = path_ + ".partial";
-        writingPath_ = destination_ == Destination::InPlace ? path_ : partialPath_;
-        // The file itself is created at the first segment (its rate is not known before), so check
-        // now that it can be.
-        std::FILE* probe = std::fopen(writingPath_.c_str(), destination_ == Destination::InPlace ? "ab" : "wb");
-        if (!probe) throw OperatorError("cannot write '" + writingPath_ + "': " + std::strerror(errno));
-        std::fclose(probe);
-        if (destination_ == Destination::PartialThenRename) std::remove(partialPath_.c_str());
+        if (destination_ == Destination::InPlace) {
+            // The file itself is opened at the first segment (its rate is not known before), so check
+            // now that it can be.
+            std::FILE* probe = std::fopen(path_.c_str(), "ab");
+            if (!probe) throw OperatorError("cannot write '" + path_ + "': " + std::strerror(errno));
+            std::fclose(probe);
+            writingPath_ = path_;
+        } else {
+            recordingStarted_ = false;
+            // Created now (empty) to hold its name for this writer; libsndfile opens it at the first segment.
+            partialPath_ = createPartialFile(path_);
+            writingPath_ = partialPath_;
+        }
     }
 
     inputs_.reset(inputCount());
@@ -143,13 +195,13 @@ void SoundFileSink::onFinish() {
     }
     writeUpTo(end);
     warnUnrepresentable();
-    const std::string problem = closeFile();
+    const std::string problem = closeFile(Recording::Complete);
     if (!problem.empty()) throw OperatorError(problem);
 }
 
 void SoundFileSink::onDeactivate() {
     warnUnrepresentable();
-    const std::string problem = closeFile();
+    const std::string problem = closeFile(Recording::CutShort);
     if (!problem.empty()) warn(problem);
 }
 
@@ -177,6 +229,7 @@ void SoundFileSink::openFile(const Timebase& timebase) {
         file_.reset(sf_open(writingPath_.c_str(), SFM_WRITE, &info));
     }
     if (!file_) throw OperatorError("cannot write '" + writingPath_ + "': " + sf_strerror(nullptr));
+    recordingStarted_ = true;
     if (format_.vbrQuality >= 0.0) {
         double quality = format_.vbrQuality;
         sf_command(file_.get(), SFC_SET_VBR_ENCODING_QUALITY, &quality, sizeof quality);
@@ -263,17 +316,47 @@ void SoundFileSink::warnZeros(int port, std::int64_t from, std::int64_t to) {
     warn(inputPort(port).name + ": samples [" + std::to_string(from) + ", " + std::to_string(to) + ") are missing; wrote zeros");
 }
 
-/// Close the file (libsndfile completes the header) and give it its real name. Returns what went
-/// wrong, or "" (also when no file is open). The partial file stays behind only on failure.
-std::string SoundFileSink::closeFile() {
-    if (!file_) return {};
+/// Close the file (libsndfile completes the header) and give it its real name: a complete recording
+/// replaces what is at `path`; one cut short (the run stopped, the sink failed) takes `path` only where
+/// no file is, and otherwise stays under its partial name, with a warning naming both. Returns what
+/// went wrong, or "". An unused partial file (no samples arrived) is removed.
+std::string SoundFileSink::closeFile(Recording recording) {
+    if (!file_) {
+        if (!recordingStarted_ && !partialPath_.empty()) std::remove(partialPath_.c_str());
+        partialPath_.clear();
+        return {};
+    }
     const int closed = sf_close(file_.release());
     if (closed != SF_ERR_NO_ERROR) return "closing '" + writingPath_ + "' failed: " + sf_error_number(closed);
     if (destination_ != Destination::PartialThenRename) return {};
-    std::error_code error;
-    std::filesystem::rename(partialPath_, path_, error);
-    if (error) return "cannot rename '" + partialPath_ + "' to '" + path_ + "': " + error.message();
-    return {};
+    const std::string partial = std::exchange(partialPath_, std::string());
+    if (recording == Recording::Complete) {
+        std::error_code error;
+        std::filesystem::rename(partial, path_, error);
+        if (!error) return {};
+        std::error_code ignored;
+        return "cannot rename '" + partial + "' to '" + path_ + "': " + error.message() +
+               (std::filesystem::exists(partial, ignored) ? " (the recording is kept as '" + partial + "')" : std::string());
+    }
+    // Atomic: of two writers cut short at once, one takes the name and the other keeps its partial file.
+    // A file system without RENAME_NOREPLACE (EINVAL) gets the same rule, checked first.
+    int renamed = ::renameat2(AT_FDCWD, partial.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE);
+    if (renamed != 0 && errno == EINVAL) {
+        std::error_code error;
+        if (std::filesystem::exists(std::filesystem::symlink_status(path_, error))) errno = EEXIST;
+        else renamed = std::rename(partial.c_str(), path_.c_str());
+    }
+    const int renameError = renamed == 0 ? 0 : errno;
+    if (renamed == 0) {
+        warn("the recording was cut short (the run stopped or the sink failed): kept as '" + path_ + "', as far as it got");
+        return {};
+    }
+    if (renameError == EEXIST) {
+        warn("the recording was cut short (the run stopped or the sink failed), so it did not replace '" + path_ + "': it is kept as '" +
+             partial + "'");
+        return {};
+    }
+    return "cannot rename '" + partial + "' to '" + path_ + "': " + std::strerror(renameError) + " (the recording, cut short, is kept as '" + partial + "')";
 }
 
 std::vector<ParamSpec> soundFileSinkParameters(const std::string& pathDoc) {

@@ -4,7 +4,10 @@
 // Input k becomes channel k. A frame is written once every input has delivered it (so the result
 // does not depend on arrival order); samples missing from an input (a gap, a late start, an early
 // end) are written as zeros, with a warning. The file is opened at the first segment (its rate is not
-// known before), grows under `path.partial` and is renamed to `path` when closed. What is not a
+// known before), grows under a partial file of its own beside it ("<name>.<pid>.partial", shortened
+// with a hash when the name would not fit) and is renamed to `path` when complete. A recording cut
+// short (the run stopped, the sink failed) never replaces an existing file: it takes `path` only where
+// no file is, and otherwise stays under its partial name, with a warning naming both. What is not a
 // regular file is never replaced: a symlink is written through (the file it names is renamed
 // over, and created when the link dangles), a device (/dev/null) is written in place, a named pipe or
 // a socket is refused (output_path.h), and "-" writes to standard output when that is a file (a WAV
@@ -58,12 +61,15 @@ private:
     void warnZeros(int port, std::int64_t from, std::int64_t to);
     void countUnrepresentable(std::ptrdiff_t count);
     void warnUnrepresentable();
-    std::string closeFile();
+    /// How a recording ended: every input ended (onFinish), or not (a stop, a failure).
+    enum class Recording { Complete, CutShort };
+    std::string closeFile(Recording recording);
 
     SoundFileFormatChoice chooseFormat_;
     SoundFileFormat format_;
     std::string path_;
-    std::string partialPath_;
+    std::string partialPath_;  // the file this writer grows the recording under; "" once renamed or removed
+    bool recordingStarted_ = false;  // libsndfile opened partialPath_: it holds a recording (kept even when cut short)
     /// Where the samples go while the file grows: partialPath_, or path_ itself (a device), or
     /// "standard output".
     std::string writingPath_;

@@ -86,6 +86,8 @@ TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables it
         CHECK(json["nodes"]["faulty"]["items_in"] >= 3);
         CHECK(json["nodes"]["after"]["items_in"] == 2);  // the two segments before the fault went on
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
+        // One hook named: not also the engine's call in which the host noticed it (it said "(in finish)").
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), !Contains("(in "));
     }
 }
 

@@ -6,11 +6,13 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <csignal>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -67,6 +69,30 @@ void writeWav(const fs::path& path, int frames) {
     for (int i = 0; i < frames; ++i) samples[static_cast<std::size_t>(i)] = static_cast<float>(i % 100) / 200.0f;
     sf_writef_float(file, samples.data(), frames);
     sf_close(file);
+}
+
+// The partial files of sound file sinks writing `target` ("<name>.<pid>.partial" beside it), sorted.
+std::vector<fs::path> partialsOf(const fs::path& target) {
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(target.parent_path())) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with(target.filename().string() + ".") && name.ends_with(".partial")) found.push_back(entry.path());
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+// Waits until the run `pid` has written more than a WAV header into its partial file of `target`
+// (the child's alarm ends a run that stalled instead).
+fs::path waitForPartialGrowing(const fs::path& target, pid_t pid) {
+    const fs::path partial = target.string() + "." + std::to_string(pid) + ".partial";
+    std::error_code ignored;
+    while (!fs::exists(partial, ignored) || fs::file_size(partial, ignored) <= 4096) {
+        int raw = 0;
+        if (waitpid(pid, &raw, WNOHANG) == pid) FAIL("the run ended before its partial file " << partial << " grew");
+        usleep(1000);
+    }
+    return partial;
 }
 
 // A child isochron-run: standard output to `stdoutFd` (closed when -1), standard error to the file `stderrPath`.
@@ -499,7 +525,6 @@ TEST_CASE("a sink's failure is printed when it happens, while the rest of the gr
     // Two endless branches: one into /dev/full, one into a null sink. The run cannot end by itself,
     // so the error line is read from standard error while it runs, and only then is it stopped.
     const fs::path graph = tempPath("two-branches.isograph.json"), healthy = tempPath("two-branches-healthy.wav");
-    const fs::path healthyPartial = healthy.string() + ".partial";
     std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
       {"id": "doomed", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0, "block": 400}},
       {"id": "disk", "type": "io.wav_file_sink", "params": {"path": "/dev/full"}},
@@ -512,6 +537,7 @@ TEST_CASE("a sink's failure is printed when it happens, while the rest of the gr
     const int out = ::open("/dev/null", O_WRONLY);
     REQUIRE(out >= 0);
     const pid_t pid = startRun({graph.string(), "--report", report.string()}, out, errors);
+    const fs::path healthyPartial = healthy.string() + "." + std::to_string(pid) + ".partial";
     ::close(out);
     const int err = ::open(errors.c_str(), O_RDONLY);  // waits for the child to open its end
     REQUIRE(err >= 0);
@@ -588,7 +614,7 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
         CHECK(r.status == 0);
         CHECK(fs::is_symlink(fs::symlink_status(link)));
         CHECK(framesOf(target) == 4000);
-        CHECK_FALSE(fs::exists(tempPath("dangling-target.wav.partial")));
+        CHECK(partialsOf(target).empty());
         fs::remove(link);
         fs::remove(target);
         fs::remove(graph);
@@ -601,7 +627,8 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
         Finished r = run({graph.string(), "--quiet"});
         CHECK(r.status == 1);
         CHECK(r.err.find("node 'wav'") != std::string::npos);
-        CHECK(r.err.find("no-such-folder/target.wav.partial': No such file or directory") != std::string::npos);
+        CHECK(r.err.find("no-such-folder/target.wav.") != std::string::npos);
+        CHECK(r.err.find(".partial': No such file or directory") != std::string::npos);
         CHECK(fs::is_symlink(fs::symlink_status(link)));
         fs::remove(link);
         fs::remove(graph);
@@ -737,6 +764,28 @@ TEST_CASE("options that take one value are refused when given twice; --report - 
         CHECK_FALSE(fs::exists(b));
         CHECK_FALSE(fs::exists(wav));
     }
+    SECTION("--watchdog without --sandbox is refused: it would time nothing") {
+        Finished r = run({graph.string(), "--watchdog", "5"});
+        INFO(r.err);
+        CHECK(r.status == 1);
+        CHECK(r.err.find("--watchdog times the calls into sandboxed plugins only") != std::string::npos);
+        CHECK_FALSE(fs::exists(wav));
+    }
+    SECTION("a --set value in quotes that reached the runner is refused, not kept as part of a file name") {
+        // --set 'wav.path=""' wrote a file named "" (with the quotes); a quoted number was refused as no number.
+        fs::remove(fs::current_path() / "\"\"");
+        for (const std::string& value : {std::string("\"\""), std::string("\"") + wav.string() + "\"", std::string("'x.wav'")}) {
+            Finished r = run({graph.string(), "--set", "wav.path=" + value});
+            INFO(r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find("--set wav.path=" + value + ": the value is in quotes") != std::string::npos);
+        }
+        Finished number = run({graph.string(), "--set", "gen.rate=\"8000\""});
+        CHECK(number.status == 1);
+        CHECK(number.err.find("the value is in quotes") != std::string::npos);
+        CHECK_FALSE(fs::exists(fs::current_path() / "\"\""));
+        CHECK_FALSE(fs::exists(wav));
+    }
     SECTION("'-' is no report file") {
         // It wrote a file named '-' in the working folder.
         for (const char* flag : {"--report", "--telemetry"}) {
@@ -762,4 +811,122 @@ TEST_CASE("options that take one value are refused when given twice; --report - 
         fs::remove(twoSinks);
     }
     fs::remove(graph);
+}
+
+TEST_CASE("a recording stopped by Ctrl-C never replaces an existing file, and becomes the file where none was", "[runner][faults]") {
+    // The cut-short recording was renamed over the complete file that was there.
+    const fs::path target = tempPath("stopped.wav");
+    const fs::path graph = writeGraph("stopped", 0, target.string());
+    for (const bool existed : {true, false}) {
+        INFO((existed ? "a file was there" : "no file was there"));
+        fs::remove(target);
+        if (existed) writeWav(target, 1000);
+        const fs::path err = tempPath("stopped-stderr");
+        const int out = ::open("/dev/null", O_WRONLY);
+        REQUIRE(out >= 0);
+        const pid_t pid = startRun({graph.string()}, out, err);  // not --quiet: the warning is the point
+        ::close(out);
+        const fs::path partial = waitForPartialGrowing(target, pid);
+        REQUIRE(kill(pid, SIGINT) == 0);
+        CHECK(waitFor(pid) == 130);
+        const std::string errors = readText(err);
+        INFO(errors);
+        CHECK(errors.find("node 'wav'") != std::string::npos);
+        CHECK(errors.find("cut short") != std::string::npos);
+        if (existed) {
+            CHECK(framesOf(target) == 1000);
+            CHECK(framesOf(partial) > 0);
+            CHECK(errors.find("did not replace '" + target.string() + "': it is kept as '" + partial.string() + "'") != std::string::npos);
+            fs::remove(partial);
+        } else {
+            CHECK(framesOf(target) > 0);
+            CHECK_FALSE(fs::exists(partial));
+            CHECK(errors.find("kept as '" + target.string() + "'") != std::string::npos);
+        }
+        CHECK(partialsOf(target).empty());
+        fs::remove(err);
+    }
+    fs::remove(target);
+    fs::remove(graph);
+}
+
+TEST_CASE("two runs writing one WAV path at once each keep their recording", "[runner][faults]") {
+    // Both grew 'path.partial': the second run's start took the first's file, which then failed to
+    // rename it ("No such file or directory", exit 2) and lost its recording.
+    const fs::path target = tempPath("shared.wav");
+    fs::remove(target);
+    const fs::path endless = writeGraph("shared-endless", 0, target.string()), brief = writeGraph("shared-brief", 0.5, target.string());
+    const fs::path err = tempPath("shared-stderr");
+    const int out = ::open("/dev/null", O_WRONLY);
+    REQUIRE(out >= 0);
+    const pid_t first = startRun({endless.string()}, out, err);
+    ::close(out);
+    const fs::path firstPartial = waitForPartialGrowing(target, first);
+    Finished second = run({brief.string(), "--quiet"});
+    INFO(second.err);
+    CHECK(second.status == 0);
+    CHECK(framesOf(target) == 4000);  // the run that completed replaced the (absent) file
+    REQUIRE(kill(first, SIGINT) == 0);
+    CHECK(waitFor(first) == 130);
+    const std::string errors = readText(err);
+    INFO(errors);
+    CHECK(errors.find("cannot rename") == std::string::npos);
+    CHECK(framesOf(target) == 4000);  // the stopped run did not replace the completed one
+    CHECK(framesOf(firstPartial) > 4000);
+    CHECK(errors.find("kept as '" + firstPartial.string() + "'") != std::string::npos);
+    for (const fs::path& path : {target, firstPartial, endless, brief, err}) fs::remove(path);
+}
+
+TEST_CASE("a WAV file name as long as the folder allows is written, and --check agrees", "[runner][faults]") {
+    // 'NAME.partial' was too long for names of 248 to 255 bytes: refused at run time after --check said valid.
+    const long longest = ::pathconf(fs::temp_directory_path().c_str(), _PC_NAME_MAX);
+    REQUIRE(longest > 40);
+    const fs::path target = fs::temp_directory_path() / (std::string(static_cast<std::size_t>(longest) - 4, 'c') + ".wav");
+    fs::remove(target);
+    const fs::path graph = writeGraph("long-name", 0.5, target.string());
+    for (const char* mode : {"--check", "--quiet"}) {
+        Finished r = run({graph.string(), mode});
+        INFO(mode << ": " << r.err);
+        CHECK(r.status == 0);
+    }
+    CHECK(framesOf(target) == 4000);
+    CHECK(partialsOf(target).empty());
+    fs::remove(target);
+    fs::remove(graph);
+}
+
+TEST_CASE("a signal while the nodes start (a preloaded file decoding) stops the run with the report written", "[runner][faults]") {
+    // The signal killed the process by its default action: no report, exit status of the signal.
+    // The source preloads from a named pipe: its node is starting for as long as the pipe stays open.
+    const fs::path wav = tempPath("starting-source.wav"), fifo = tempPath("starting.fifo"), report = tempPath("starting-report.json");
+    writeWav(wav, 8000);
+    const std::string bytes = readText(wav);
+    fs::remove(fifo);
+    fs::remove(report);
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const fs::path graph = writeCopyGraph("starting", fifo.string(), {"/dev/null"});
+    for (const int signal : {SIGINT, SIGTERM}) {
+        INFO("signal " << signal);
+        const fs::path err = tempPath("starting-stderr");
+        const pid_t pid = startRun({graph.string(), "--report", report.string()}, -1, err);
+        const int writer = ::open(fifo.c_str(), O_WRONLY);  // returns once the starting source opened it
+        REQUIRE(writer >= 0);
+        REQUIRE(kill(pid, signal) == 0);
+        const auto previous = std::signal(SIGPIPE, SIG_IGN);  // a child the signal killed has closed its end
+        CHECK(::write(writer, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+        std::signal(SIGPIPE, previous);
+        ::close(writer);
+        CHECK(waitFor(pid) == 128 + signal);
+        const std::string errors = readText(err);
+        INFO(errors);
+        CHECK(errors.find("stopped by signal " + std::to_string(signal) + " while the nodes were starting") != std::string::npos);
+        REQUIRE(fs::exists(report));
+        const auto json = nlohmann::json::parse(readText(report));
+        CHECK(json["stopped"] == true);
+        CHECK(json["completed"] == false);
+        CHECK(json["stopped_while_starting"] == true);
+        fs::remove(report);
+        fs::remove(err);
+    }
+    for (const fs::path& path : {wav, fifo, graph}) fs::remove(path);
 }

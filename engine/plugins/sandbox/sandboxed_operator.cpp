@@ -9,6 +9,7 @@
 
 #include "engine/memory/shared_sample_arena.h"
 #include "engine/operators/operator.h"
+#include "engine/operators/operator_error_in_hook.h"
 #include "engine/plugins/abi_items.h"
 #include "engine/plugins/sandbox/exchange_codec.h"
 #include "engine/plugins/sandbox/sandbox_process.h"
@@ -259,7 +260,7 @@ private:
         const std::size_t answered = replay(bytes).calls;
         const std::string message = failure(answered < flight_.hooks.size() ? flight_.hooks[answered] : "last");
         flight_.clear();
-        throw OperatorError(message);
+        throw OperatorErrorInHook(message);
     }
 
     Done replayFlight() {

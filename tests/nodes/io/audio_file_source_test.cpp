@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -585,3 +587,48 @@ TEST_CASE("audio_file_source warns about the NaN and infinite samples of a float
     CHECK(engine.findNode("src")->warnings.empty());
     collections().clear();
 }
+
+#ifndef ISOCHRON_SANITIZED  // AddressSanitizer reserves more address space than any limit this test could set
+TEST_CASE("audio_file_source names the file, the memory preloading needs and preload false when the file does not fit",
+          "[io][audio_file_source]") {
+    // It said only "cannot start: std::bad_alloc".
+    TempDir dir;
+    const std::string big = dir.file("big.wav");
+    {
+        // A mono 16-bit WAV of 2^28 frames (512 MiB of data, 1 GiB decoded), sparse on disk: all zeros.
+        constexpr std::uint32_t dataBytes = std::uint32_t{1} << 29;
+        auto le32 = [](std::uint32_t v) { return std::string{char(v), char(v >> 8), char(v >> 16), char(v >> 24)}; };
+        auto le16 = [](std::uint16_t v) { return std::string{char(v), char(v >> 8)}; };
+        const std::string header = "RIFF" + le32(36 + dataBytes) + "WAVE" + "fmt " + le32(16) + le16(1) + le16(1) + le32(kRate) +
+                                   le32(kRate * 2) + le16(2) + le16(16) + "data" + le32(dataBytes);
+        std::ofstream(big, std::ios::binary) << header;
+        std::filesystem::resize_file(big, header.size() + dataBytes);
+    }
+    int pipeEnds[2];
+    REQUIRE(::pipe(pipeEnds) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // The child may take 256 MiB more address space than it has: a quarter of what the file needs.
+        long pages = 0;
+        std::ifstream("/proc/self/statm") >> pages;
+        const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{256} << 20);
+        const rlimit bound{limit, limit};
+        std::string message = ::setrlimit(RLIMIT_AS, &bound) == 0 ? startError(sourceToCollect("io.audio_file_source", {{"path", big}}, 1, "big"))
+                                                                   : std::string("setrlimit failed");
+        if (::write(pipeEnds[1], message.data(), message.size()) < 0) ::_exit(2);
+        ::_exit(0);
+    }
+    ::close(pipeEnds[1]);
+    std::string message;
+    char buffer[512];
+    for (ssize_t got; (got = ::read(pipeEnds[0], buffer, sizeof buffer)) > 0;) message.append(buffer, static_cast<std::size_t>(got));
+    ::close(pipeEnds[0]);
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    INFO(message);
+    CHECK(WIFEXITED(status));
+    CHECK_THAT(message, Catch::Contains("node 'src'") && Catch::Contains("cannot preload '" + big + "'") && Catch::Contains("needs 1024 MiB") &&
+                            Catch::Contains("268435456 frames x 1 channel(s)") && Catch::Contains("set preload false"));
+}
+#endif

@@ -69,6 +69,16 @@ void writeFloatWav(const std::string& path, int rateHz, int channels, const std:
     finishWriting(file, path, sf_writef_float(file, interleaved.data(), frames), frames);
 }
 
+std::vector<std::string> partialFilesIn(const TempDir& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+        const std::string name = entry.path().filename().string();
+        if (name.ends_with(".partial")) names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 SoundData readSound(const std::string& path) {
     SF_INFO info{};
     SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
@@ -134,6 +144,10 @@ RunReport runGraphReporting(const std::string& graphJson, const std::string& sch
     Engine engine(graph, parseSchedulerText(scheduler));
     RunReport report;
     report.outcome = engine.run();
+    // Deactivated first, as isochron-run does: what a node says as it closes is part of its report.
+    for (NodeContext* node : engine.nodes()) {
+        if (node->op) node->op->deactivate();
+    }
     for (const auto& node : engine.nodes()) report.nodes[node->id] = NodeReport{node->warnings, node->callCount()};
     return report;
 }

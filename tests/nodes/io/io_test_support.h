@@ -50,6 +50,9 @@ void writeFloatWav(const std::string& path, int rateHz, int channels, const std:
 /// Read any sound file libsndfile opens; throws std::runtime_error on failure.
 SoundData readSound(const std::string& path);
 
+/// The names of the files in `dir` that end in ".partial" (a sound file sink's files while they grow), sorted.
+std::vector<std::string> partialFilesIn(const TempDir& dir);
+
 /// Graph JSON: a node "src" of type `sourceType` with `params`, whose outputs out0..out<n-1> (or
 /// "out" when `outputs` is 0) feed a test.collect named `collectName`.
 std::string sourceToCollect(const std::string& sourceType, const nlohmann::json& params, int outputs,
@@ -76,7 +79,8 @@ struct RunReport {
     std::map<std::string, NodeReport> nodes;
 };
 
-/// Like runGraph() (validated against testRegistry()), but keeps each node's warnings and call count.
+/// Like runGraph() (validated against testRegistry()), but keeps each node's warnings (those it gives as it is
+/// deactivated included) and call count.
 RunReport runGraphReporting(const std::string& graphJson, const std::string& scheduler = "df");
 
 }  // namespace isochron::test

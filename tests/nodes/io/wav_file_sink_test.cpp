@@ -2,7 +2,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
+
+#include <unistd.h>
 
 #include "engine/graph/graph_error.h"
 #include "engine/graph/graph_file.h"
@@ -64,6 +68,12 @@ SigSeg<float> ramp(std::int64_t start, std::int64_t length, const Timebase& time
     return makeSignal(samples, start, timebase);
 }
 
+/// The whole of the file at `path`.
+std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 }  // namespace
 
 TEST_CASE("wav_file_sink round-trips a file through io.audio_file_source, 1 and 3 channels", "[io][wav_file_sink]") {
@@ -84,7 +94,7 @@ TEST_CASE("wav_file_sink round-trips a file through io.audio_file_source, 1 and 
             CHECK(copy.rateHz == 22050);
             CHECK(copy.channels == channels);
             CHECK(copy.interleaved == original);
-            CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+            CHECK(partialFilesIn(dir).empty());
         }
         {
             INFO("pcm16: within 1/32768");
@@ -99,7 +109,7 @@ TEST_CASE("wav_file_sink round-trips a file through io.audio_file_source, 1 and 
             for (std::size_t i = 0; i < original.size(); ++i) worst = std::max(worst, std::fabs(copy.interleaved[i] - original[i]));
             CHECK(worst <= 1.0f / 32768.0f);
             CHECK(copy.interleaved[0] == -1.0f);
-            CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+            CHECK(partialFilesIn(dir).empty());
         }
         {
             INFO("pcm16 in, pcm16 out: exact");
@@ -152,7 +162,7 @@ TEST_CASE("wav_file_sink aligns channels by sample index, writes missing samples
                 REQUIRE(warnings.size() == 2);
                 CHECK_THAT(warnings[0], Catch::Contains("in1") && Catch::Contains("[50, 80)"));
                 CHECK_THAT(warnings[1], Catch::Contains("in1") && Catch::Contains("[180, 200)"));
-                CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+                CHECK(partialFilesIn(dir).empty());
             }
         }
     }
@@ -193,7 +203,7 @@ TEST_CASE("wav_file_sink refuses a path it cannot write and writes nothing witho
     RunReport report = runGraphReporting(feedGraph("nothing", output));
     CHECK(report.outcome.completed);
     CHECK_FALSE(std::filesystem::exists(output));
-    CHECK_FALSE(std::filesystem::exists(output + ".partial"));
+    CHECK(partialFilesIn(dir).empty());
     REQUIRE(report.nodes["sink"].warnings.size() == 1);
     CHECK_THAT(report.nodes["sink"].warnings[0], Catch::Contains("no samples"));
     feedScripts().clear();
@@ -333,4 +343,91 @@ TEST_CASE("sound file sinks refuse at validation (--check) a generator feeding t
         // A resampler in between sets the rate the sink gets: not refused.
         CHECK(checked(graph(sink, 3e9, "resample.to_rate")).empty());
     }
+}
+
+TEST_CASE("wav_file_sink: a recording cut short by a failure never replaces an existing file, and takes the name where none was",
+          "[io][wav_file_sink]") {
+    // The partial recording was renamed over the complete file that was there (data loss).
+    // 100 frames at 1000 Hz, then a piece at 2000 Hz that fails the sink (a file has one rate).
+    FeedScript script;
+    script.batches = {{{0, Item::signal(ramp(0, 100, Timebase::get(1000)))}, {1, Item::signal(ramp(0, 100, Timebase::get(1000)))}},
+                      {{0, Item::signal(ramp(100, 50, Timebase::get(2000)))}}};
+    feedScripts()["cut"] = script;
+    TempDir dir;
+    const std::string existing = dir.file("keep.wav");
+    const std::vector<float> earlier = testSignal(30, 2);
+    writeFloatWav(existing, 1000, 2, earlier);
+    {
+        INFO("an existing file stays whole; the recording stays under its partial name");
+        RunReport report = runGraphReporting(feedGraph("cut", existing));
+        REQUIRE(report.outcome.failures.size() == 1);
+        CHECK(readSound(existing).interleaved == earlier);
+        const std::vector<std::string> partials = partialFilesIn(dir);
+        REQUIRE(partials.size() == 1);
+        CHECK(partials[0] == "keep.wav." + std::to_string(::getpid()) + ".partial");
+        CHECK(readSound(dir.file(partials[0])).frames() == 100);
+        const auto& warnings = report.nodes["sink"].warnings;
+        REQUIRE(warnings.size() == 1);
+        CHECK_THAT(warnings[0], Catch::Contains("cut short") && Catch::Contains("did not replace '" + existing + "'") &&
+                                    Catch::Contains("kept as '" + dir.file(partials[0]) + "'"));
+        std::filesystem::remove(dir.file(partials[0]));
+    }
+    {
+        INFO("where no file was, the recording takes the name, with a warning");
+        const std::string fresh = dir.file("fresh.wav");
+        RunReport report = runGraphReporting(feedGraph("cut", fresh));
+        REQUIRE(report.outcome.failures.size() == 1);
+        CHECK(readSound(fresh).frames() == 100);
+        CHECK(partialFilesIn(dir).empty());
+        const auto& warnings = report.nodes["sink"].warnings;
+        REQUIRE(warnings.size() == 1);
+        CHECK_THAT(warnings[0], Catch::Contains("cut short") && Catch::Contains("kept as '" + fresh + "'"));
+    }
+    feedScripts().clear();
+}
+
+TEST_CASE("wav_file_sink grows its file under a partial name of its own and leaves other writers' partial files alone",
+          "[io][wav_file_sink]") {
+    // Two runs writing one path shared 'path.partial': the first to finish renamed the other's recording away.
+    FeedScript script;
+    script.batches = {{{0, Item::signal(ramp(0, 40, Timebase::get(1000)))}, {1, Item::signal(ramp(0, 40, Timebase::get(1000)))}}};
+    feedScripts()["shared"] = script;
+    TempDir dir;
+    const std::string output = dir.file("shared.wav");
+    const std::string otherRun = output + ".partial", otherSink = output + "." + std::to_string(::getpid()) + ".partial";
+    std::ofstream(otherRun) << "another run's recording";
+    std::ofstream(otherSink) << "another sink's recording in this process";
+    RunReport report = runGraphReporting(feedGraph("shared", output));
+    CHECK(report.outcome.completed);
+    CHECK(readSound(output).frames() == 40);
+    CHECK(readText(otherRun) == "another run's recording");
+    CHECK(readText(otherSink) == "another sink's recording in this process");
+    CHECK(partialFilesIn(dir).size() == 2);
+    feedScripts().clear();
+}
+
+TEST_CASE("wav_file_sink writes any file name its folder allows, up to the longest", "[io][wav_file_sink]") {
+    // A valid name of 248 to 255 bytes was refused: 'name.wav.partial' was too long.
+    FeedScript script;
+    script.batches = {{{0, Item::signal(ramp(0, 40, Timebase::get(1000)))}, {1, Item::signal(ramp(0, 40, Timebase::get(1000)))}}};
+    feedScripts()["long"] = script;
+    TempDir dir;
+    const long longest = ::pathconf(dir.path().c_str(), _PC_NAME_MAX);
+    REQUIRE(longest > 20);
+    // ASCII, and multi-byte UTF-8 ("é" is 2 bytes) so that a cut could land inside a character.
+    for (const std::string& unit : {std::string("c"), std::string("\xc3\xa9")}) {
+        for (long length : {longest - 4 - 7, longest - 4}) {
+            std::string name;
+            while (static_cast<long>(name.size()) + static_cast<long>(unit.size()) <= length - 4) name += unit;
+            name += ".wav";
+            INFO(name.size() << " bytes");
+            const std::string output = dir.file(name);
+            RunReport report = runGraphReporting(feedGraph("long", output));
+            CHECK(report.outcome.failures.empty());
+            CHECK(readSound(output).frames() == 40);
+            CHECK(partialFilesIn(dir).empty());
+            std::filesystem::remove(output);
+        }
+    }
+    feedScripts().clear();
 }
