@@ -75,6 +75,9 @@ std::string failureText(sqlite3* db, int result) {
     return message;
 }
 
+/// Whether the last failure on `db` was another connection holding the write lock past the wait.
+bool isBusy(sqlite3* db) { return (sqlite3_extended_errcode(db) & 0xff) == SQLITE_BUSY; }
+
 /// One prepared statement, reset after each use. [one thread at a time]
 class Statement {
 public:
@@ -132,7 +135,9 @@ private:
     }
     [[noreturn]] void fail(const char* doing, int result = SQLITE_ERROR) {
         const std::string message = failureText(db_, result);
+        const bool busy = isBusy(db_);
         reset();
+        if (busy) throw ArchiveBusyError("archive '" + path_ + "': " + doing + " failed: " + message);
         throw ArchiveError("archive '" + path_ + "': " + doing + " failed: " + message);
     }
 
@@ -246,6 +251,7 @@ struct ArchiveStore::Connection {
         if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
             sqlite3_free(error);
             const std::string message = failureText(db, SQLITE_ERROR);
+            if (isBusy(db)) throw ArchiveBusyError("archive '" + path + "': " + message);
             throw ArchiveError("archive '" + path + "': " + message);
         }
     }
@@ -257,6 +263,8 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     // A FIFO, a device or a folder is no archive, to read or to record into.
     if (const std::string problem = nonArchiveFileKindProblem(path); !problem.empty()) throw ArchiveError(problem);
     if (access == ArchiveAccess::Read && !std::filesystem::is_regular_file(path)) throw ArchiveError("no archive file '" + path + "'");
+    std::error_code sizeError;
+    const bool createsFile = !std::filesystem::exists(path, sizeError) || std::filesystem::file_size(path, sizeError) == 0;
     const int create = access == ArchiveAccess::Record ? SQLITE_OPEN_CREATE : 0;
     const int opened = sqlite3_open_v2(path.c_str(), &db_->db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nullptr);
     if (opened != SQLITE_OK) {
@@ -294,10 +302,20 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
         db_->exec("COMMIT", path_);
     }
     if (found == 0) {
-        db_->exec("BEGIN IMMEDIATE", path_);
-        db_->exec(kSchema, path_);
-        db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
-        db_->exec("COMMIT", path_);
+        try {
+            db_->exec("BEGIN IMMEDIATE", path_);
+            db_->exec(kSchema, path_);
+            db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
+            db_->exec("COMMIT", path_);
+        } catch (const ArchiveError& e) {
+            // A file with no tables is no archive (every later open refuses it): one this call created goes.
+            if (!createsFile) throw;
+            sqlite3_close_v2(db_->db);
+            db_->db = nullptr;
+            std::error_code ignored;
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path_ + suffix, ignored);
+            throw ArchiveError(std::string(e.what()) + " while creating the archive's tables; the new file was removed");
+        }
     }
     sqlite3* db = db_->db;
     db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples, encoding) VALUES (?, ?, ?, ?, ?, ?)", path_);
@@ -459,8 +477,21 @@ std::int64_t ArchiveStore::lastItemRow() {
 void ArchiveStore::commit() {
     if (!inTransaction_) return;
     inTransaction_ = false;
-    db_->exec("COMMIT", path_);
+    try {
+        db_->exec("COMMIT", path_);
+    } catch (const ArchiveError&) {
+        // A COMMIT that failed busy leaves the transaction open: the caller may roll it back.
+        inTransaction_ = sqlite3_get_autocommit(db_->db) == 0;
+        throw;
+    }
 }
+
+void ArchiveStore::rollback() {
+    if (sqlite3_get_autocommit(db_->db) == 0) sqlite3_exec(db_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+    inTransaction_ = false;
+}
+
+void ArchiveStore::setLockWaitMs(int milliseconds) { sqlite3_busy_timeout(db_->db, milliseconds); }
 
 std::optional<std::int64_t> ArchiveStore::storedEnd(const std::string& name, int channel) {
     const ArchivedStreamInfo info = requireStream(name);

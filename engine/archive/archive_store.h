@@ -96,6 +96,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// An ArchiveError because another connection (this process or another) held the write lock for
+/// longer than the store waits for it: nothing was written, and the same writes may be tried again. [value type]
+class ArchiveBusyError : public ArchiveError {
+public:
+    using ArchiveError::ArchiveError;
+};
+
 /// How an ArchiveStore opens its file.
 enum class ArchiveAccess {
     Record,  ///< create the file and its tables if missing
@@ -115,7 +122,9 @@ void refuseUnrecordableArchive(const std::string& path);
 class ArchiveStore {
 public:
     /// Open the archive at `path` (Record: creating it and its tables if missing). Throws ArchiveError
-    /// naming the file when it cannot be opened or created, or is not an archive. [may block on disk]
+    /// naming the file when it cannot be opened or created, or is not an archive; a file this call
+    /// created whose tables could not be written (a full disk, a file size limit) is removed, never left
+    /// behind without tables. [may block on disk]
     ArchiveStore(const std::string& path, ArchiveAccess access);
     ~ArchiveStore();
     ArchiveStore(const ArchiveStore&) = delete;
@@ -143,6 +152,11 @@ public:
     std::int64_t appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json);
     /// Make everything appended so far durable against a crash of the process. No-op without writes.
     void commit();
+    /// Drop everything appended since the last commit (after a failed append or commit). No-op without writes.
+    void rollback();
+    /// How long a write waits for another connection's write lock before failing with
+    /// ArchiveBusyError, in milliseconds (>= 0; 5000 when not set).
+    void setLockWaitMs(int milliseconds);
 
     /// Index one past the last stored sample of `channel` (items: past the furthest item end, an item
     /// of length 0 counting as 1 sample, so that [start, storedEnd) holds every item), or nothing when empty.

@@ -87,6 +87,11 @@ std::optional<ArchiveWriter::CommittedSpan> ArchiveWriter::committedSpan() const
     return committedSpan_;
 }
 
+std::uint64_t ArchiveWriter::lockWaits() const {
+    std::lock_guard lock(mutex_);
+    return lockWaits_;
+}
+
 std::size_t ArchiveWriter::pendingBytes() const {
     std::lock_guard lock(mutex_);
     return pendingBytes_;
@@ -125,67 +130,36 @@ void ArchiveWriter::run() {
     const auto commitEvery = std::chrono::nanoseconds(options_.commitNs);
     const double nsPerSample = 1e9 / info_.rateHz;
     try {
+        store_->setLockWaitMs(options_.lockWaitMs);
         streamId_ = store_->openStream(info_);
         if (options_.keepBytes > 0) storedBytes_ = store_->extent(info_.name).value_or(ArchivedExtent{}).bytes;
     } catch (const ArchiveError& e) {
         stop(e.what());
         return;
     }
-    std::deque<Write> taken;
+    // Writes taken from the queue and not committed yet. They go into the file only at commit time,
+    // in one short transaction: the write lock is never held while the writer waits for data, so
+    // other writers of the file (a second io.archive_sink, another process) get it in between.
+    std::deque<Write> batch;
     std::vector<float> scratch;
-    // What went into the open transaction and is not committed yet.
-    std::uint64_t uncommittedWrites = 0;
-    std::size_t uncommittedBytes = 0;        // as queued (the writer's memory bound)
-    std::int64_t uncommittedStoredBytes = 0;  // as stored (FLAC's when compressed): retention by bytes
-    std::int64_t uncommittedStart = std::numeric_limits<std::int64_t>::max();
-    std::int64_t uncommittedEnd = std::numeric_limits<std::int64_t>::min();
     // What the live window is told at each commit: per channel the end written, items written.
     std::vector<std::int64_t> channelEnds(static_cast<std::size_t>(live_->channels()), std::numeric_limits<std::int64_t>::min());
     std::uint64_t itemsWritten = 0;
     std::int64_t lastItemRow = 0;
     std::int64_t itemsThrough = std::numeric_limits<std::int64_t>::min();  // items: the furthest end written
     auto lastCommit = Clock::now();
-    for (;;) {
-        bool finishing = false;
-        {
-            std::unique_lock lock(mutex_);
-            const auto ready = [&] { return problem_ || ending_ || flushAsked_ || !queue_.empty(); };
-            if (uncommittedWrites > 0) wake_.wait_until(lock, lastCommit + commitEvery, ready);
-            else wake_.wait(lock, ready);
-            if (problem_) return;  // the queue overflowed: what is committed stays, the rest is dropped
-            taken.swap(queue_);
-            finishing = ending_ || flushAsked_;
-            flushAsked_ = false;
-        }
+    // Inserts the batch's first `count` writes, over samples [start, end), and commits them; on failure
+    // nothing of them is in the file and the batch stays as it was.
+    const auto commitBatch = [&](std::size_t count, std::int64_t start, std::int64_t end) {
+        std::vector<std::int64_t> ends = channelEnds;
+        std::uint64_t items = itemsWritten;
+        std::int64_t lastRow = lastItemRow;
+        std::int64_t through = itemsThrough;
+        std::int64_t storedBytes = 0;  // as stored (FLAC's when compressed): retention by bytes
+        std::size_t queuedBytes = 0;   // as queued (the writer's memory bound)
         try {
-            const auto commitNow = [&] {
-                store_->commit();
-                lastCommit = Clock::now();
-                const CommittedInterval interval{store_->path(), info_.name, uncommittedStart, uncommittedEnd};
-                storedBytes_ += uncommittedStoredBytes;
-                // The live window lets go of what is now stored before flush() can see the commit (a
-                // reader right after flush() finds it stored, not also live).
-                live_->committed(channelEnds, itemsWritten, lastItemRow);
-                {
-                    std::lock_guard lock(mutex_);
-                    pendingBytes_ -= uncommittedBytes;
-                    committedWrites_ += uncommittedWrites;
-                    const std::int64_t through = info_.kind == ArchivedStreamInfo::Kind::Signal
-                                                     ? *std::min_element(channelEnds.begin(), channelEnds.end())
-                                                     : itemsThrough;
-                    if (!committedSpan_) committedSpan_ = CommittedSpan{uncommittedStart, uncommittedStart};
-                    committedSpan_->through = std::max(committedSpan_->through, through);
-                }
-                committed_.notify_all();
-                uncommittedWrites = 0;
-                uncommittedBytes = 0;
-                uncommittedStoredBytes = 0;
-                uncommittedStart = std::numeric_limits<std::int64_t>::max();
-                uncommittedEnd = std::numeric_limits<std::int64_t>::min();
-                if (options_.trigger) options_.trigger(interval);
-                enforceRetention(interval.end);
-            };
-            for (Write& write : taken) {
+            for (std::size_t i = 0; i < count; ++i) {
+                const Write& write = batch[i];
                 if (write.channel >= 0) {
                     scratch.resize(static_cast<std::size_t>(write.length));
                     std::size_t at = 0;
@@ -193,33 +167,105 @@ void ArchiveWriter::run() {
                         std::copy(run.begin(), run.end(), scratch.begin() + static_cast<std::ptrdiff_t>(at));
                         at += run.size();
                     });
-                    uncommittedStoredBytes += static_cast<std::int64_t>(store_->appendSamples(streamId_, write.channel, write.start, scratch));
-                    std::int64_t& end = channelEnds[static_cast<std::size_t>(write.channel)];
-                    end = std::max(end, write.start + write.length);
+                    storedBytes += static_cast<std::int64_t>(store_->appendSamples(streamId_, write.channel, write.start, scratch));
+                    std::int64_t& channelEnd = ends[static_cast<std::size_t>(write.channel)];
+                    channelEnd = std::max(channelEnd, write.start + write.length);
                 } else {
-                    lastItemRow = store_->appendItem(streamId_, write.start, write.length, write.json);
-                    uncommittedStoredBytes += static_cast<std::int64_t>(write.json.size());
-                    ++itemsWritten;
-                    itemsThrough = std::max(itemsThrough, write.start + std::max<std::int64_t>(write.length, 1));
+                    lastRow = store_->appendItem(streamId_, write.start, write.length, write.json);
+                    storedBytes += static_cast<std::int64_t>(write.json.size());
+                    ++items;
+                    through = std::max(through, write.start + std::max<std::int64_t>(write.length, 1));
                 }
-                write.samples = {};  // the segment goes back to the pool now, not with the whole batch
-                ++uncommittedWrites;
-                uncommittedBytes += write.bytes;
-                uncommittedStart = std::min(uncommittedStart, write.start);
-                uncommittedEnd = std::max(uncommittedEnd, write.start + write.length);
-                // commitNs of data in the transaction: commit, so a crash loses at most about that much.
-                if ((uncommittedEnd - uncommittedStart) * nsPerSample >= static_cast<double>(options_.commitNs)) commitNow();
+                queuedBytes += write.bytes;
             }
-            taken.clear();
-            if (uncommittedWrites > 0 && (finishing || Clock::now() - lastCommit >= commitEvery)) commitNow();
-            else if (finishing) committed_.notify_all();  // a flush with nothing left to commit
+            store_->commit();
+        } catch (const ArchiveError&) {
+            store_->rollback();
+            throw;
+        }
+        lastCommit = Clock::now();
+        channelEnds = std::move(ends);
+        itemsWritten = items;
+        lastItemRow = lastRow;
+        itemsThrough = through;
+        const CommittedInterval interval{store_->path(), info_.name, start, end};
+        storedBytes_ += storedBytes;
+        // The live window lets go of what is now stored before flush() can see the commit (a
+        // reader right after flush() finds it stored, not also live).
+        live_->committed(channelEnds, itemsWritten, lastItemRow);
+        {
+            std::lock_guard lock(mutex_);
+            pendingBytes_ -= queuedBytes;
+            committedWrites_ += count;
+            const std::int64_t committedThrough = info_.kind == ArchivedStreamInfo::Kind::Signal
+                                                      ? *std::min_element(channelEnds.begin(), channelEnds.end())
+                                                      : itemsThrough;
+            if (!committedSpan_) committedSpan_ = CommittedSpan{start, start};
+            committedSpan_->through = std::max(committedSpan_->through, committedThrough);
+        }
+        committed_.notify_all();
+        batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(count));  // the segments go back to the pool
+        if (options_.trigger) options_.trigger(interval);
+        try {
+            enforceRetention(interval.end);
+        } catch (const ArchiveBusyError&) {
+            // Another writer held the lock: the oldest pieces go after a later commit instead.
+        }
+    };
+    for (;;) {
+        bool finishing = false;
+        bool ending = false;
+        {
+            std::unique_lock lock(mutex_);
+            const auto ready = [&] { return problem_ || ending_ || flushAsked_ || !queue_.empty(); };
+            if (!batch.empty()) wake_.wait_until(lock, lastCommit + commitEvery, ready);
+            else wake_.wait(lock, ready);
+            if (problem_) return;  // the queue overflowed: what is committed stays, the rest is dropped
+            for (Write& write : queue_) batch.push_back(std::move(write));
+            queue_.clear();
+            finishing = ending_ || flushAsked_;
+            ending = ending_;
+            flushAsked_ = false;
+        }
+        try {
+            // Each commitNs of data commits (so a crash loses at most about that much); the rest once
+            // commitNs of wall time has passed since the last commit, or at a flush or the end.
+            bool committed = false;
+            while (!batch.empty()) {
+                std::size_t count = 0;
+                std::int64_t start = std::numeric_limits<std::int64_t>::max();
+                std::int64_t end = std::numeric_limits<std::int64_t>::min();
+                bool full = false;
+                while (count < batch.size() && !full) {
+                    start = std::min(start, batch[count].start);
+                    end = std::max(end, batch[count].start + batch[count].length);
+                    ++count;
+                    full = (end - start) * nsPerSample >= static_cast<double>(options_.commitNs);
+                }
+                if (!full && !finishing && Clock::now() - lastCommit < commitEvery) break;
+                commitBatch(count, start, end);
+                committed = true;
+            }
+            if (finishing && !committed) committed_.notify_all();  // a flush with nothing left to commit
+        } catch (const ArchiveBusyError& e) {
+            // Another connection held the write lock longer than lockWaitMs: the batch stays and is
+            // tried again after commitNs (the queue's bound stops a wait that never ends). At a flush
+            // or the end there is no later: the batch is lost, and reported.
+            if (finishing) {
+                stop(std::string(e.what()) + " (waited " + std::to_string(options_.lockWaitMs) + " ms for another writer's lock)");
+                return;
+            }
+            lastCommit = Clock::now();
+            std::lock_guard lock(mutex_);
+            ++lockWaits_;
         } catch (const ArchiveError& e) {
-            taken.clear();
             stop(e.what());
             return;
         }
-        std::lock_guard lock(mutex_);
-        if (ending_ && queue_.empty()) return;
+        if (ending && batch.empty()) {
+            std::lock_guard lock(mutex_);
+            if (queue_.empty()) return;
+        }
     }
 }
 

@@ -2,9 +2,13 @@
 // commits and WAL checkpoints (which wait on the disk) never run on the engine thread.
 //
 // The engine thread hands over samples (a SigSeg, shared, not copied) and items through a queue
-// bounded in bytes; the writer thread inserts them, commits once `commitNs` of data (by sample index)
-// or of wall time has gone in since the last commit, and then reports the committed interval to an
-// optional trigger. Recording stops for good, with a message naming the file, when the queue is full
+// bounded in bytes; once `commitNs` of data (by sample index) or of wall time has come since the last
+// commit, the writer thread inserts it all and commits in one short transaction, then reports the
+// committed interval to an optional trigger. The file's write lock is held only for that transaction,
+// never while waiting for data, so several writers (sinks of one graph, other processes) share a file;
+// a commit that finds another connection holding the lock for longer than `lockWaitMs` is put off and
+// retried after `commitNs`, nothing lost (at a flush or the end, it stops the recording: reported).
+// Recording stops for good, with a message naming the file, when the queue is full
 // (the disk is slower than the stream) or the store fails (a full disk, an unwritable file): what was
 // committed before stays, nothing after it is written, and push() refuses from then on. The engine
 // thread never waits for the disk, except in flush() (the end of a run).
@@ -52,6 +56,7 @@ public:
     struct Options {
         std::size_t queueBytes = 64u << 20;  ///< samples and items waiting for the disk, at most; > 0
         TimeNs commitNs = 500'000'000;       ///< data (or wall time) per transaction: the most a crash loses; > 0
+        int lockWaitMs = 5000;               ///< ms one commit waits for another writer's lock before it is retried later; >= 0
         std::int64_t keepSamples = 0;        ///< retention: keep the newest this many samples of the stream; 0 = all
         std::int64_t keepBytes = 0;          ///< retention: keep at most this many payload bytes of the stream; 0 = no limit
         std::int64_t liveSamples = 0;        ///< live window: keep the newest this many samples per channel in memory (plus the uncommitted); >= 0
@@ -75,6 +80,9 @@ public:
     void flush();
     /// Why recording stopped (names the file), or nothing while it goes on. [any thread]
     std::optional<std::string> problem() const;
+    /// Commits put off because another connection held the file's write lock past lockWaitMs (each
+    /// retried later with nothing lost). [any thread]
+    std::uint64_t lockWaits() const;
     /// Bytes queued and not yet committed. [any thread] [no allocation]
     std::size_t pendingBytes() const;
     /// Samples [first, through) are committed on every channel: `first` is where this writer's first
@@ -101,7 +109,6 @@ private:
 
     bool push(Write&& write);
     void run();
-    void writeAll(std::deque<Write>& writes, std::vector<float>& scratch);
     void stop(std::string why);
     void enforceRetention(std::int64_t committedEnd);
 
@@ -121,6 +128,7 @@ private:
     std::size_t pendingBytes_ = 0;       // queued plus taken by the writer and not yet committed
     std::uint64_t pushed_ = 0;           // writes queued since the start
     std::uint64_t committedWrites_ = 0;  // writes committed since the start
+    std::uint64_t lockWaits_ = 0;        // commits put off for another writer's lock
     bool flushAsked_ = false;
     bool ending_ = false;
     std::optional<std::string> problem_;

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,9 +41,10 @@ std::string itemJson(const Item& item) {
 }
 
 /// Records what arrives into one archive stream through an ArchiveWriter (a thread of its own does
-/// the disk work). Pieces of a channel never overlap: the part of a segment before what the channel
-/// already stored (an earlier run of the same stream, or a late item) is dropped and counted late;
-/// so is an item that starts before what earlier runs stored of an item stream.
+/// the disk work). Pieces of a channel never overlap: the part of a segment before what earlier runs
+/// stored of the stream is dropped, with one warning naming the stream and its stored end (so is an
+/// item that starts before what earlier runs stored of an item stream); the part before what this run
+/// already queued (a late item) is dropped and counted late.
 /// A path that is no file to record into (refuseUnrecordableArchive) refuses the start; an archive
 /// that then cannot be opened or written, or a writer that falls more than `queue_mb` behind, stops
 /// recording and fails this node only (the rest of the graph keeps running).
@@ -75,6 +77,8 @@ protected:
         downsampleFactor_ = params().getString("representation") == "downsample" ? params().getInt("downsample_factor") : 1;
         if (downsampleFactor_ > 1 && !recordsSignal_) throw OperatorError("representation 'downsample' is for signals; this node records items");
         storedEnd_.assign(static_cast<std::size_t>(inputCount()), kNothingStored);
+        storedBefore_ = storedEnd_;
+        alreadyStoredWarned_ = false;
         // What the file is refuses the start (like a sound file sink's path): a folder, a pipe, a
         // missing folder, another application's database (it gained the archive's tables).
         try {
@@ -91,13 +95,14 @@ protected:
                     storedEnd_[static_cast<std::size_t>(channel)] = end ? *end * downsampleFactor_ : kNothingStored;
                 }
             }
+            storedBefore_ = storedEnd_;
         } catch (const ArchiveError& e) {
             // Reported as this node's failure once data arrives (or at the end), not as a refusal to
             // start: recording is an addition that must not stop the graph it records (a disk that
             // fails now may work for the rest of the graph).
             store_.reset();
-            openProblem_ = e.what();
-            warn(std::string(e.what()) + ": not recording");
+            openProblem_ = std::string(e.what()) + "; not recording";
+            warn(openProblem_);
         }
     }
 
@@ -132,7 +137,13 @@ protected:
     void onDeactivate() override {
         downsamplers_.clear();
         livePublished_.reset();
-        writer_.reset();  // commits what is still queued, unless recording stopped
+        if (writer_) {
+            // A run stopped early (no onFinish): what is still queued is committed now, and a commit
+            // that fails is said, not lost in silence.
+            writer_->flush();
+            if (std::optional<std::string> problem = writer_->problem(); problem && !problemReported_) warn(*problem);
+        }
+        writer_.reset();
         store_.reset();
     }
 
@@ -140,11 +151,27 @@ private:
     static constexpr std::int64_t kNothingStored = std::numeric_limits<std::int64_t>::min();
 
     /// Throws this node's failure once recording has stopped (or never started).
-    void requireRecording() const {
+    void requireRecording() {
         if (!openProblem_.empty()) throw OperatorError(openProblem_);
         if (writer_) {
-            if (std::optional<std::string> problem = writer_->problem()) throw OperatorError(*problem);
+            if (std::optional<std::string> problem = writer_->problem()) {
+                problemReported_ = true;
+                throw OperatorError(*problem);
+            }
         }
+    }
+
+    /// Says once that what arrives before `storedEnd` (sample index on the input's timebase) of
+    /// `channel` is dropped because an earlier recording of the stream holds it.
+    void warnAlreadyStored(int channel, std::int64_t storedEnd) {
+        if (alreadyStoredWarned_) return;
+        alreadyStoredWarned_ = true;
+        const std::string what = recordsSignal_ ? "samples of channel " + std::to_string(channel) : std::string("items");
+        std::ostringstream end;
+        end << static_cast<double>(storedEnd) / inputTimebase_->rateHz();
+        warn("archive '" + params().getString("path") + "' already holds stream '" + streamName_ + "' up to " + end.str() +
+             " s (sample " + std::to_string(storedEnd) + "): " + what +
+             " arriving before that are dropped, not stored again (a second take needs another stream name or file)");
     }
 
     /// Starts the writer at the first item, for a stream on `inputTimebase` (stored on it, or with
@@ -223,11 +250,13 @@ private:
         ArchiveWriter& writer = writerFor(*samples.timebase());
         std::int64_t& end = storedEnd_[static_cast<std::size_t>(channel)];
         const std::int64_t from = std::max(samples.startIndex(), end);
-        if (from >= samples.endIndex()) {
-            countLate(channel);
-            return;
+        if (from > samples.startIndex()) {
+            // Before what an earlier run stored: a rerun, not a late item of this run.
+            const std::int64_t storedBefore = storedBefore_[static_cast<std::size_t>(channel)];
+            if (samples.startIndex() < storedBefore) warnAlreadyStored(channel, storedBefore);
+            else countLate(channel);
         }
-        if (from > samples.startIndex()) countLate(channel);
+        if (from >= samples.endIndex()) return;
         SigSeg<float> fresh = from > samples.startIndex() ? samples.subseg(from, samples.endIndex() - from) : samples;
         end = fresh.endIndex();
         if (downsampleFactor_ > 1) {
@@ -248,7 +277,7 @@ private:
         // What an earlier recording of the stream stored is not stored again (a rerun, or a replay of
         // the stream while its recorder is still on); within this run items may come in any order.
         if (range.start < storedEnd_[0]) {
-            countLate(0);
+            warnAlreadyStored(0, storedEnd_[0]);
             return;
         }
         lowestQueued_ = lowestQueued_ == kNothingStored ? range.start : std::min(lowestQueued_, range.start);
@@ -266,6 +295,9 @@ private:
     std::int64_t downsampleFactor_ = 1;      // input samples per stored sample (representation downsample)
     std::vector<ArchiveDownsampler> downsamplers_;  // [channel], representation downsample only
     std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued; items: stored before this run
+    std::vector<std::int64_t> storedBefore_;  // [channel]: one past the last sample earlier runs stored (input samples)
+    bool alreadyStoredWarned_ = false;        // the warning that a rerun's samples are dropped was given
+    bool problemReported_ = false;            // the writer's problem failed this node already
     std::int64_t lowestQueued_ = kNothingStored;  // the earliest sample (item start) handed to the writer
     std::optional<std::int64_t> announced_;       // end of the last "committed" event emitted
 };
@@ -282,9 +314,10 @@ OperatorDescriptor archiveSinkDescriptor() {
         "inputs as one channel each (sample pieces keyed by channel and start index), or one scalar/event input as JSON "
         "rows. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
         "again into an existing stream appends after what it holds (samples, and items starting, before its stored end are "
-        "dropped and counted late) and needs the same timebase and channels (else this node fails at its first item). A writer "
+        "dropped, with one warning naming the stream and its stored end) and needs the same timebase and channels (else this node fails at its first item). A writer "
         "thread does the disk work (inserts, commits, WAL checkpoints) off the engine thread and commits every commit_s "
-        "of data or of wall time, so a killed process loses at most about that much plus what waits in its queue. A "
+        "of data or of wall time in one short transaction (several sinks, and other processes, may record into one file: a commit "
+        "that waits more than 5 s for another writer's lock is retried later, nothing lost), so a killed process loses at most about that much plus what waits in its queue. A "
         "path that cannot be an archive refuses the start, the file untouched: a folder, a device, a pipe, a missing folder, a "
         "file that is no SQLite database, another application's database (tables of its own, user_version 0) or another "
         "schema version. An archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
