@@ -66,7 +66,7 @@ TestCase {
         for (let rank = 0; rank < 3; ++rank) {
             const row = findChild(rows, "rankRow" + rank)  // a Repeater's rows are found among visual children only
             verify(row, "a row for rank " + rank)
-            verify(row.text.startsWith("rank " + rank + " ") && row.text.endsWith("finished"), row.text)
+            verify(row.text.startsWith("rank " + rank + "  finished  "), row.text)
         }
         for (const output of ["recording", "onset-log", "level-log", "frames"]) {
             verify(run.telemetry.outputs.indexOf(output) >= 0, output + " (rank 2) among the outputs")
