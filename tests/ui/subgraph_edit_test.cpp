@@ -16,6 +16,7 @@
 #include "engine/graph/subgraph.h"
 #include "ui/files/sample_catalog.h"
 #include "ui/model/graph_document.h"
+#include "ui/model/subgraph_grouping.h"
 
 using namespace isochron;
 using namespace isochron::ui;
@@ -256,4 +257,27 @@ TEST_CASE("sample titles are capitalized alike, the benchmarks in a group of the
             CHECK(sample["group"].toString().isEmpty());
         }
     }
+}
+
+TEST_CASE("rebasing a graph's paths also rebases the paths given as parameters of its subgraph nodes", "[ui][subgraph]") {
+    GraphDocument document;
+    const fs::path samples = fs::path(ISOCHRON_SOURCE_DIR) / "samples";
+    REQUIRE(document.open(QString::fromStdString((samples / "scale-out-field-arrays.isograph.json").string())));
+    GraphSpec spec = document.spec();
+    const fs::path elsewhere = fs::temp_directory_path() / "isochron-rebase-test";
+    rebasePaths(spec, document.registry(), samples, elsewhere);
+    for (const char* id : {"a", "b"}) {
+        INFO(id);
+        const NodeSpec& node = *spec.findNode(id);
+        const NodeSpec& original = *document.spec().findNode(id);
+        for (const char* param : {"path", "geometry"}) {
+            INFO(param);
+            const std::string rebased = node.params.at(param).get<std::string>();
+            CHECK(rebased != original.params.at(param).get<std::string>());
+            // From the other folder the rebased path names the very file the original named.
+            CHECK((elsewhere / rebased).lexically_normal() == (samples / original.params.at(param).get<std::string>()).lexically_normal());
+        }
+    }
+    CHECK((elsewhere / spec.findNode("positions")->params.at("path").get<std::string>()).lexically_normal() ==
+          samples / "scale-out-field-positions.jsonl");
 }

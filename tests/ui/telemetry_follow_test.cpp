@@ -6,11 +6,14 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -155,6 +158,90 @@ TEST_CASE("telemetry lines that are not what the engine writes are refused, sayi
     CHECK_THROWS_WITH(parseTelemetryLine(std::string(20, '[')), Catch::StartsWith("line: nests deeper than a telemetry snapshot"));
 }
 
+namespace {
+
+// Follows `text` as a file through RunController::followTelemetry, the call Run > Follow Telemetry File… makes.
+struct FollowedFile {
+    QTemporaryDir folder;
+    QString path;
+    GraphDocument document;
+    RunController run;
+
+    explicit FollowedFile(const std::string& text) : path(folder.filePath("followed.jsonl")) {
+        append(path, text);
+        REQUIRE(document.open(QString::fromStdString(std::string(ISOCHRON_SOURCE_DIR) + "/samples/quickstart.isograph.json")));
+        run.setDocument(&document);
+        REQUIRE(run.followTelemetry(path));
+    }
+    std::string message() const { return run.message().toStdString(); }
+    std::string expected(const std::string& rest) const { return path.toStdString() + rest; }
+};
+
+}  // namespace
+
+TEST_CASE("following a file that is not telemetry fails with the file, the line and the field, and nothing else", "[ui][telemetry][follow]") {
+    SECTION("a one-line file of garbage") {
+        FollowedFile followed("garbage\n");
+        CHECK(followed.run.state() == "failed");
+        CHECK(followed.message() == followed.expected(":1: line: is not JSON (at byte 1)"));
+    }
+    SECTION("an event log, JSON lines of another kind") {
+        std::ifstream onsets(std::string(ISOCHRON_SOURCE_DIR) + "/samples/scale-out-onsets.jsonl");
+        const std::string text((std::istreambuf_iterator<char>(onsets)), std::istreambuf_iterator<char>());
+        REQUIRE(!text.empty());
+        FollowedFile followed(text);
+        CHECK(followed.run.state() == "failed");
+        CHECK(followed.message() == followed.expected(":1: line: has no \"format\""));
+    }
+    SECTION("good lines, then a line cut short") {
+        const std::string cut = line(spreadSnapshot(3, true)).substr(0, 40);
+        FollowedFile followed(line(spreadSnapshot(1, false)) + line(spreadSnapshot(2, true)) + cut + "\n");
+        CHECK(followed.run.state() == "failed");
+        CHECK(followed.message() == followed.expected(":3: line: is not JSON (at byte 41)"));
+        CHECK(followed.run.telemetry()->latest("output/highpass/items") == 14);  // the good lines were read
+    }
+    SECTION("a snapshot whose sequence is text") {
+        FollowedFile followed("{\"format\": \"isochron-telemetry/1\", \"sequence\": \"x\"}\n");
+        CHECK(followed.run.state() == "failed");
+        CHECK(followed.message() == followed.expected(":1: line.sequence: is not a whole number >= 0: \"x\""));
+    }
+    SECTION("an empty file waits for its first line") {
+        FollowedFile followed("");
+        CHECK(followed.run.state() == "running");
+        CHECK(followed.run.running());
+        followed.run.stop();
+        CHECK(followed.run.state() == "stopped");
+    }
+}
+
+TEST_CASE("a followed file whose rank 0 stopped shows the ranks it left running as stopped", "[ui][telemetry][follow]") {
+    TelemetrySnapshot last = spreadSnapshot(3, true);
+    last.engineState = "stopped";
+    last.ranks[0].engineState = "stopped";  // rank 1 is still "running" in rank 0's last line
+    FollowedFile followed(line(spreadSnapshot(1, false)) + line(spreadSnapshot(2, true)) + line(last));
+    CHECK(followed.run.state() == "stopped");
+    const QVariantList rows = followed.run.telemetry()->ranks();
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].toMap()["state"] == "stopped");
+    CHECK(rows[1].toMap()["state"] == "stopped");
+}
+
+TEST_CASE("a followed file that stops growing is shown as stale, and Stop ends following it", "[ui][telemetry][follow]") {
+    FollowedFile followed(line(spreadSnapshot(1, false)) + line(spreadSnapshot(2, true)));
+    CHECK(followed.run.state() == "running");
+    CHECK(followed.run.staleSeconds() == 0);
+    REQUIRE(waitUntil([&] { return followed.run.staleSeconds() > 0; }, 60000));
+    CHECK(followed.run.staleSeconds() >= RunController::kStaleSeconds);
+    CHECK(followed.run.state() == "running");  // it may still grow
+    // It grows again: fresh.
+    append(followed.path, line(spreadSnapshot(3, true)));
+    REQUIRE(waitUntil([&] { return followed.run.staleSeconds() == 0; }, 60000));
+    CHECK(followed.run.telemetry()->latest("output/highpass/items") == 21);
+    followed.run.stop();
+    CHECK(followed.run.state() == "stopped");
+    CHECK(!followed.run.running());
+}
+
 #ifdef ISOCHRON_MPIEXEC
 
 namespace {
@@ -282,6 +369,64 @@ TEST_CASE("Run on MPI ranks says why it cannot run a graph without partitions", 
     CHECK_FALSE(run.startOnRanks());
     CHECK(run.state() == "failed");
     CHECK(run.message() == run.ranksRefusal());
+}
+
+#endif
+
+#ifdef ISOCHRON_MPIEXEC
+
+TEST_CASE("Stop on an mpirun job shows every rank stopped and says no rank died", "[ui][telemetry][follow][mpi]") {
+    allowMpirunHere();
+    QTemporaryDir folder;
+    GraphDocument document;
+    REQUIRE(document.open(QString::fromStdString(kSample)));
+    sinksInto(document, folder);
+    REQUIRE(document.setParameter("clicks", "duration", 600).isEmpty());
+    REQUIRE(document.setParameter("clicks", "pace", 1).isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    REQUIRE(run.startOnRanks());
+    // Every rank has sent a snapshot to rank 0.
+    auto everyRankRunning = [&] {
+        const QVariantList rows = run.telemetry()->ranks();
+        return rows.size() == 3 && std::all_of(rows.begin(), rows.end(), [](const QVariant& row) { return row.toMap()["state"] == "running"; });
+    };
+    REQUIRE(waitUntil(everyRankRunning, 120000));
+    run.stop();
+    REQUIRE(waitUntil([&] { return !run.running(); }, 120000));
+    INFO(run.message().toStdString());
+    CHECK(run.state() == "stopped");
+    for (const QVariant& row : run.telemetry()->ranks()) CHECK(row.toMap()["state"] == "stopped");
+    REQUIRE(!run.notices().isEmpty());
+    CHECK(run.notices().front().startsWith("Stop sent SIGTERM to mpirun"));
+    // Rank 2's sink had the time to close: the recording is there, not left as a .partial.
+    CHECK(QFileInfo::exists(folder.filePath("out.wav")));
+    CHECK(!QFileInfo::exists(folder.filePath("out.wav.partial")));
+}
+
+TEST_CASE("Run on MPI ranks finds the files its subgraph nodes' parameters name", "[ui][telemetry][follow][mpi]") {
+    allowMpirunHere();
+    QTemporaryDir folder;
+    GraphDocument document;
+    REQUIRE(document.open(QString::fromStdString(std::string(ISOCHRON_SOURCE_DIR) + "/samples/scale-out-field-arrays.isograph.json")));
+    RunController run;
+    run.setDocument(&document);
+    // The reference: the editor's own engine, in one process.
+    REQUIRE(document.setParameter("positions", "path", folder.filePath("alone.jsonl")).isEmpty());
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return !run.running(); }, 120000));
+    REQUIRE(run.state() == "finished");
+
+    REQUIRE(document.setParameter("positions", "path", folder.filePath("ranks.jsonl")).isEmpty());
+    REQUIRE(run.startOnRanks());
+    REQUIRE(waitUntil([&] { return !run.running(); }, 180000));
+    INFO(run.message().toStdString());
+    REQUIRE(run.state() == "finished");
+    std::ifstream alone(folder.filePath("alone.jsonl").toStdString()), ranks(folder.filePath("ranks.jsonl").toStdString());
+    const std::string aloneText((std::istreambuf_iterator<char>(alone)), std::istreambuf_iterator<char>());
+    const std::string ranksText((std::istreambuf_iterator<char>(ranks)), std::istreambuf_iterator<char>());
+    CHECK(!aloneText.empty());
+    CHECK(ranksText == aloneText);
 }
 
 #endif

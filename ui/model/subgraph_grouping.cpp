@@ -22,19 +22,47 @@ std::string freeName(const std::string& wanted, const std::string& node, std::se
     return name;
 }
 
+// The parameters of `spec`'s subgraph nodes that set a path parameter inside their file (at any depth),
+// by node id: a subgraph node's own parameters have no descriptor, so its file says which are paths.
+std::map<std::string, std::set<std::string>> subgraphPathParams(const GraphSpec& spec, const OperatorRegistry& registry, const fs::path& from) {
+    std::map<std::string, std::set<std::string>> paths;
+    const bool any = std::any_of(spec.nodes.begin(), spec.nodes.end(), [](const NodeSpec& node) { return isSubgraphNode(node) && !node.params.empty(); });
+    if (!any) return paths;
+    GraphSpec located = spec;
+    located.baseDirectory = from;
+    std::vector<GraphError> errors;  // a subgraph that cannot be read has no parameters to rebase
+    const ExpandedGraph expanded = expandSubgraphs(located, registry, errors);
+    for (const auto& [nodeId, subgraph] : expanded.subgraphs) {
+        for (const ExposedEndpoint& exposed : subgraph.flat.params) {
+            for (const Endpoint& inner : exposed.inner) {
+                const NodeSpec* flatNode = expanded.flat.findNode(inner.node);
+                const OperatorDescriptor* d = flatNode ? registry.find(flatNode->type) : nullptr;
+                const ParamSpec* p = d ? d->findParam(inner.name) : nullptr;
+                if (p && p->kind == ParamKind::Path) paths[nodeId].insert(exposed.name);
+            }
+        }
+    }
+    return paths;
+}
+
 }  // namespace
 
 void rebasePaths(GraphSpec& spec, const OperatorRegistry& registry, const fs::path& from, const fs::path& to) {
     if (from.empty() || to.empty() || from == to) return;
+    const std::map<std::string, std::set<std::string>> subgraphPaths = subgraphPathParams(spec, registry, from);
     for (NodeSpec& node : spec.nodes) {
         if (const fs::path reference = subgraphReference(node); !reference.empty() && reference.is_relative()) {
             node.extra[kSubgraphField] = fs::relative((from / reference).lexically_normal(), to).generic_string();
         }
         const OperatorDescriptor* d = registry.find(node.type);
-        if (!d) continue;
+        const auto exposedPaths = subgraphPaths.find(node.id);
+        auto isPath = [&](const std::string& name) {
+            if (exposedPaths != subgraphPaths.end()) return exposedPaths->second.count(name) > 0;
+            const ParamSpec* p = d ? d->findParam(name) : nullptr;
+            return p && p->kind == ParamKind::Path;
+        };
         for (auto& [name, value] : node.params) {
-            const ParamSpec* p = d->findParam(name);
-            if (!p || p->kind != ParamKind::Path || !value.is_string()) continue;
+            if (!isPath(name) || !value.is_string()) continue;
             const std::string text = value.get<std::string>();
             if (!isGraphRelativePath(text)) continue;
             value = fs::relative((from / text).lexically_normal(), to).generic_string();

@@ -347,7 +347,7 @@ ApplicationWindow {
                 ToolTip.text: window.ranksRefusal
                 ToolTip.delay: 300
             }
-            AppMenuItem { action: followAction }
+            AppMenuItem { objectName: "followMenuItem"; action: followAction }
             AppMenuItem { action: reloadPluginsAction }
             MenuSeparator {}
             AppMenuItem { action: compareAction }

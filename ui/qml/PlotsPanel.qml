@@ -97,7 +97,7 @@ Rectangle {
                     id: rankColumn
                     x: 4; y: 4
                     width: parent.width - 8
-                    Text { text: qsTr("Ranks — samples/s · queued · p95 ms"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
+                    Text { text: qsTr("Ranks — state · samples/s · queued · p95 ms"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
                     Repeater {
                         model: panel.run.telemetry.ranks
                         delegate: Text {
@@ -109,9 +109,9 @@ Rectangle {
                             font.pixelSize: Theme.smallFontSize
                             font.family: Theme.monoFont
                             color: modelData.state === "running" ? Theme.text : Theme.textDim
-                            text: qsTr("rank %1  %2  %3  %4").arg(modelData.rank).arg(panel.rate(modelData.samplesPerSecond))
-                                      .arg(modelData.queuedItems).arg(modelData.latencyP95Ms.toFixed(2))
-                                  + (modelData.state === "running" ? "" : "  " + modelData.state)
+                            // the state before the figures, so a narrow panel cuts a figure, not the state
+                            text: qsTr("rank %1  %2  %3  %4  %5").arg(modelData.rank).arg(modelData.state || qsTr("waiting"))
+                                      .arg(panel.rate(modelData.samplesPerSecond)).arg(modelData.queuedItems).arg(modelData.latencyP95Ms.toFixed(2))
                         }
                     }
                 }

@@ -35,6 +35,13 @@ Rectangle {
             }
         }
         Text { visible: bar.run.running; text: bar.run.elapsed.toFixed(1) + " s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }
+        Text {  // a followed file that stopped growing: its writer may be gone
+            objectName: "staleFollow"
+            visible: bar.run.running && bar.run.staleSeconds > 0
+            text: qsTr("no new data for %1 s (Stop ends following)").arg(bar.run.staleSeconds)
+            color: Theme.warning
+            font.pixelSize: Theme.smallFontSize
+        }
         Text {
             objectName: "inputRate"
             visible: bar.run.running

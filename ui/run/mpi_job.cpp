@@ -85,6 +85,10 @@ QString MpiJob::start(const GraphSpec& spec, const OperatorRegistry& registry) {
     const QString launcher = QFileInfo(QFileInfo(tools_.mpirun).canonicalFilePath()).fileName();
     const bool openMpi = launcher == "orterun" || launcher == "prterun" || launcher.endsWith(".openmpi");
     if (openMpi && ranks_ > QThread::idealThreadCount()) arguments << "--oversubscribe";
+    // Stop sends SIGTERM to mpirun. Open MPI 4 then waits odls_base_sigkill_timeout, sends the ranks
+    // SIGTERM, waits that long again and kills what is left. Its 1 s default is too short on a loaded
+    // machine for a rank to end its run, close its sinks and write its report.
+    if (openMpi) arguments << "--mca" << "odls_base_sigkill_timeout" << QString::number(kStopGraceSeconds);
     // rank 0 writes telemetry.rank0.jsonl (each rank FILE.rankK.jsonl)
     arguments << tools_.runner << graphPath << "--telemetry" << folder_.filePath("telemetry.jsonl");
     process_.setWorkingDirectory(folder_.path());

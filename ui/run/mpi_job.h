@@ -37,6 +37,10 @@ int ranksNeeded(const GraphSpec& spec);
 class MpiJob : public QObject {
     Q_OBJECT
 public:
+    /// Open MPI's odls_base_sigkill_timeout for the job: mpirun waits this long before passing Stop's
+    /// SIGTERM to the ranks and as long again before killing them, so Stop takes about twice this.
+    static constexpr int kStopGraceSeconds = 3;
+
     MpiJob(const MpiTools& tools, int ranks, QObject* parent = nullptr);
     ~MpiJob() override;
 

@@ -71,6 +71,9 @@ class RunController : public QObject {
     /// one opened with followTelemetry; "" for a run in the editor's own engine.
     Q_PROPERTY(QString followedFile READ followedFile NOTIFY stateChanged)
     /// How many MPI ranks the graph needs: its highest partition + 1 (0 when no node has one).
+    /// Whole seconds since a followed file (one no job of the editor writes) last gained a line, once
+    /// that is kStaleSeconds or more; 0 while lines keep coming or when the editor's own job writes it.
+    Q_PROPERTY(int staleSeconds READ staleSeconds NOTIFY staleChanged)
     Q_PROPERTY(int ranksNeeded READ ranksNeeded NOTIFY ranksChanged)
     /// Why the graph cannot run on MPI ranks from the editor, saying how to make it possible
     /// (no partitions, a build without MPI, no mpirun); "" when it can.
@@ -99,6 +102,9 @@ public:
     int sequenceLength() const { return static_cast<int>(sequence_.size()); }
     QStringList notices() const { return notices_; }
     QString followedFile() const { return followedFile_; }
+    int staleSeconds() const { return staleSeconds_; }
+    /// A followed file that gained no line for this long is shown as stale (its writer may be gone).
+    static constexpr int kStaleSeconds = 5;
 
     /// Run the graph with its own scheduler, or with `schedulerText` ("name:key=value,...").
     /// Returns false with `message` when the graph does not validate or the scheduler is unknown.
@@ -153,6 +159,7 @@ Q_SIGNALS:
     void noticesChanged();
     /// The graph changed: ranksNeeded and ranksRefusal may have.
     void ranksChanged();
+    void staleChanged();
 
 private:
     void setState(const QString& state, const QString& message = {});
@@ -176,8 +183,9 @@ private:
     void beginFollowing(const QString& path, const QString& label);
     /// Read what the followed file gained; ends a followed file's run at its last snapshot or a bad line.
     void pollFollowed();
-    /// The followed run ended in `state` with `message`.
-    void endFollowing(const QString& state, const QString& message);
+    /// The followed run ended in `state` with `message` (copies: the follower that may own them goes first).
+    void endFollowing(QString state, QString message);
+    void setStaleSeconds(int seconds);
     void mpiJobEnded(int exitCode, bool crashed);
 
     struct Probe {
@@ -219,6 +227,8 @@ private:
     std::unique_ptr<TelemetryFileFollower> follower_;
     QString followedFile_;
     std::string followedState_;  // the state in the followed file's latest line
+    QElapsedTimer sinceFollowedLine_;
+    int staleSeconds_ = 0;
 };
 
 }  // namespace isochron::ui

@@ -3,9 +3,11 @@
 // rank's nodes and the per-rank totals, docs/telemetry-format.md) into the same TelemetryStore the
 // editor's own engine feeds, at the same 30 Hz poll.
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QUrl>
 
 #include <algorithm>
+#include <map>
 
 #include "ui/run/mpi_job.h"
 #include "ui/run/run_controller.h"
@@ -22,6 +24,18 @@ QStringList lastLines(const QString& text, int count) {
     QStringList lines = text.split('\n', Qt::SkipEmptyParts);
     if (lines.size() > count) lines = lines.mid(lines.size() - count);
     return lines;
+}
+
+// The ranks mpirun's error output says were killed ("mpirun noticed that process rank 2 with PID 9 on
+// node n exited on signal 9 (Killed)."), each with the state its row shows.
+std::map<int, QString> killedRanks(const QString& errorOutput) {
+    static const QRegularExpression killed(QStringLiteral(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+))"));
+    std::map<int, QString> ranks;
+    for (auto match = killed.globalMatch(errorOutput); match.hasNext();) {
+        const QRegularExpressionMatch m = match.next();
+        ranks[m.captured(1).toInt()] = RunController::tr("killed (signal %1)").arg(m.captured(2));
+    }
+    return ranks;
 }
 
 }  // namespace
@@ -89,6 +103,8 @@ void RunController::beginFollowing(const QString& path, const QString& label) {
     schedulerText_ = label;
     followedFile_ = path;
     followedState_.clear();
+    sinceFollowedLine_.start();
+    setStaleSeconds(0);
     telemetry_.beginRun(label, {}, {}, sourceIds);
     follower_ = std::make_unique<TelemetryFileFollower>(path);
     elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
@@ -117,15 +133,28 @@ void RunController::pollFollowed() {
         }
         throughput_ = telemetry_.latest("engine/source_samples_per_s");
         if (state_ == "starting") setState("running", message_);
+        sinceFollowedLine_.start();
         Q_EMIT statsChanged();
     }
-    if (!follower_->error().isEmpty()) {
+    if (const QString error = follower_->error(); !error.isEmpty()) {
         if (mpiJob_) mpiJob_->stop();
-        endFollowing("failed", follower_->error());
+        endFollowing("failed", error);
     } else if (!mpiJob_ && !followedState_.empty() && followedState_ != "running") {
+        // Rank 0 stopped without waiting for the others (docs/telemetry-format.md): they stopped too.
+        telemetry_.endRanks(tr("stopped"));
         endFollowing(QString::fromStdString(followedState_), tr("%1 of %2 after %3 s").arg(followedState_ == "finished" ? tr("Finished") : tr("Stopped"))
                                                                 .arg(followedFile_).arg(elapsed_, 0, 'f', 2));
+    } else if (!mpiJob_) {
+        // No job of ours writes this file: say when it stops growing (its writer may have died).
+        const int quiet = static_cast<int>(sinceFollowedLine_.elapsed() / 1000);
+        setStaleSeconds(quiet >= kStaleSeconds ? quiet : 0);
     }
+}
+
+void RunController::setStaleSeconds(int seconds) {
+    if (seconds == staleSeconds_) return;
+    staleSeconds_ = seconds;
+    Q_EMIT staleChanged();
 }
 
 void RunController::mpiJobEnded(int exitCode, bool crashed) {
@@ -133,7 +162,15 @@ void RunController::mpiJobEnded(int exitCode, bool crashed) {
     pollFollowed();          // the last lines
     if (!follower_) return;
     const int ranks = ranksNeeded();
-    if (mpiJob_->stopRequested()) {
+    // mpirun is gone, and so is every rank: a row still "running" has no final state to show.
+    const std::map<int, QString> killed = killedRanks(mpiJob_->errorOutput());
+    telemetry_.endRanks(mpiJob_->stopRequested() ? tr("stopped") : tr("lost"), killed);
+    if (mpiJob_->stopRequested() && killed.empty()) {
+        // The ranks' own lines say "stopped by signal 15": the editor's Stop sent it, no rank died.
+        notices_.prepend(tr("Stop sent SIGTERM to mpirun, which passed it to every rank (no rank died):"));
+        Q_EMIT noticesChanged();
+        endFollowing("stopped", tr("Stopped on %1 ranks after %2 s").arg(ranks).arg(elapsed_, 0, 'f', 2));
+    } else if (mpiJob_->stopRequested()) {
         endFollowing("stopped", tr("Stopped on %1 ranks after %2 s").arg(ranks).arg(elapsed_, 0, 'f', 2));
     } else if (crashed || exitCode != 0) {
         const QString why = crashed ? tr("mpirun did not start or was killed") : tr("mpirun ended with exit code %1").arg(exitCode);
@@ -145,8 +182,9 @@ void RunController::mpiJobEnded(int exitCode, bool crashed) {
     }
 }
 
-void RunController::endFollowing(const QString& state, const QString& message) {
+void RunController::endFollowing(QString state, QString message) {
     pollTimer_.stop();
+    setStaleSeconds(0);
     follower_.reset();
     if (mpiJob_) mpiJob_.release()->deleteLater();  // may be in its own signal; its folder goes with it
     if (forgetWhenStopped_) {

@@ -141,6 +141,20 @@ void TelemetryStore::addRanks(RunRecord& run, const TelemetrySnapshot& s) {
     Q_EMIT ranksChanged();
 }
 
+void TelemetryStore::endRanks(const QString& ended, const std::map<int, QString>& named) {
+    bool changed = false;
+    for (QVariant& row : ranks_) {
+        QVariantMap map = row.toMap();
+        const QString state = map["state"].toString();
+        if (!state.isEmpty() && state != "running") continue;
+        const auto it = named.find(map["rank"].toInt());
+        map["state"] = it != named.end() ? it->second : ended;
+        row = map;
+        changed = true;
+    }
+    if (changed) Q_EMIT ranksChanged();
+}
+
 void TelemetryStore::finishRun(const QVariantMap& summary) {
     if (runs_.empty()) return;
     runs_.back()->summary = summary;

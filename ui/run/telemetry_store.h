@@ -64,6 +64,9 @@ public:
     void addNodes(const std::vector<std::string>& nodeIds, const std::vector<std::string>& outputIds);
     /// Append one snapshot to the newest run. [no allocation once every series exists]
     void add(const TelemetrySnapshot& snapshot);
+    /// The run over ranks has ended: every rank row still without a final state ("running", or "" before
+    /// its first snapshot) gets `ended`, or the state `named` gives its rank (a rank mpirun says it killed).
+    void endRanks(const QString& ended, const std::map<int, QString>& named = {});
     /// Attach the engine's summary to the newest run.
     void finishRun(const QVariantMap& summary);
     Q_INVOKABLE void clear();

@@ -1,7 +1,8 @@
 // Run on MPI Ranks in the real editor window (docs/scale-out.md, "In the editor"): on the three-rank
 // sample the Run menu's item runs the graph under mpirun, and the run panel ends with one row per rank,
 // finished, and the outputs of every rank; on a graph without partitions the item is greyed and
-// choosing it says why. Skipped in a build without MPI or without mpirun (the item says so).
+// choosing it says why. Skipped in a build without MPI or without mpirun (the item says so). Following
+// a file that is not telemetry shows what is wrong with it.
 import QtQuick
 import QtTest
 
@@ -66,13 +67,39 @@ TestCase {
         for (let rank = 0; rank < 3; ++rank) {
             const row = findChild(rows, "rankRow" + rank)  // a Repeater's rows are found among visual children only
             verify(row, "a row for rank " + rank)
-            verify(row.text.startsWith("rank " + rank + " ") && row.text.endsWith("finished"), row.text)
+            verify(row.text.startsWith("rank " + rank + "  finished  "), row.text)
         }
         for (const output of ["recording", "onset-log", "level-log", "frames"]) {
             verify(run.telemetry.outputs.indexOf(output) >= 0, output + " (rank 2) among the outputs")
             verify(run.telemetry.latest("output/" + output + "/items") > 0, output + " reached")
         }
         verify(run.telemetry.nodes.indexOf("highpass") >= 0, "rank 1's nodes among the operators")
+    }
+
+    // A JSON-lines file that is not telemetry (the sample's own event log), chosen in the real dialog:
+    // an error box naming the file, the line and the field (this once corrupted the heap).
+    function test_followingAnEventLogSaysWhatIsWrong() {
+        chooseRunMenuItem("followMenuItem")
+        let picker = null
+        tryVerify(() => { picker = findAll(window.contentItem.parent, "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000, "the name field has the keys")
+        const path = sourceDirectory + "/samples/scale-out-onsets.jsonl"
+        picker.text = path
+        keyClick(Qt.Key_Return)
+        const box = findChild(window, "errorBox")
+        tryVerify(() => box.opened, 5000, "an error box")
+        compare(run.state, "failed")
+        compare(box.text, "The run failed")
+        compare(box.informativeText, path + ":1: line: has no \"format\"")
+        box.close()
+    }
+
+    function findAll(item, name, found) {
+        found = found || []
+        if (!item) return found
+        if (item.objectName === name) found.push(item)
+        const children = item.children || []
+        for (let i = 0; i < children.length; ++i) findAll(children[i], name, found)
+        return found
     }
 
     function test_withoutPartitionsTheItemSaysWhy() {
