@@ -13,7 +13,7 @@ using isochron::ui::axisTicks;
 using isochron::ui::axisTickStep;
 
 TEST_CASE("The tick step is the smallest round step that keeps the ticks within the count", "[ui][archive]") {
-    const double round[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
+    const double round[] = {0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
                             60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
     for (double span : {0.003, 0.04, 0.7, 3.0, 10.0, 47.0, 200.0, 3000.0, 5400.0, 86400.0, 3 * 86400.0}) {
         for (int maxTicks : {2, 5, 11, 17}) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 namespace isochron::ui {
 namespace {
@@ -54,7 +55,12 @@ std::string axisLabel(double seconds, double step) {
     const auto units = static_cast<std::int64_t>(std::llround(t * scale));  // in 10^-decimals s
     const auto whole = static_cast<long long>(units / static_cast<std::int64_t>(scale));
     const auto fraction = static_cast<long long>(units % static_cast<std::int64_t>(scale));
-    const std::string fractionText = decimals > 0 ? format(".%0*lld", decimals, fraction) : std::string();
+    std::string fractionText;
+    if (decimals > 0) {
+        fractionText = std::to_string(fraction);
+        while (fractionText.size() < static_cast<std::size_t>(decimals)) fractionText.insert(fractionText.begin(), '0');
+        fractionText.insert(fractionText.begin(), '.');
+    }
     if (whole < 60) return format("%s%lld", sign, whole) + fractionText + " s";
     if (whole < 3600) return format("%s%lld:%02lld", sign, whole / 60, whole % 60) + fractionText;
     return format("%s%lld:%02lld:%02lld", sign, whole / 3600, whole / 60 % 60, whole % 60) + fractionText;

@@ -297,7 +297,11 @@ Rectangle {
                         anchors.margins: 1
                         onWidthChanged: requestPaint()
                         Connections { target: timeline; function onLoaded() { paint.requestPaint() } }
-                        Connections { target: panel; function onViewStartChanged() { paint.requestPaint() }; function onViewEndChanged() { paint.requestPaint() } }
+                        Connections {
+                            target: panel
+                            function onViewStartChanged() { paint.requestPaint() }
+                            function onViewEndChanged() { paint.requestPaint() }
+                        }
                         onPaint: {
                             const ctx = getContext("2d")
                             ctx.reset()
