@@ -163,6 +163,7 @@ Rectangle {
             }
             Button {
                 objectName: "zoomOutButton"
+                implicitWidth: 32
                 text: "−"
                 enabled: panel.zoomed
                 ToolTip.visible: hovered
@@ -171,6 +172,7 @@ Rectangle {
             }
             Button {
                 objectName: "zoomInButton"
+                implicitWidth: 32
                 text: "+"
                 enabled: timeline.count > 0 && panel.span > panel.minSpan * 1.001
                 ToolTip.visible: hovered
@@ -210,8 +212,8 @@ Rectangle {
                 elide: Text.ElideRight
                 font.pixelSize: Theme.smallFontSize
                 color: Theme.textDim
-                text: panel.zoomed ? qsTr("%1–%2 s of %3 s").arg(panel.secondsText(panel.viewStart)).arg(panel.secondsText(panel.viewEnd))
-                                         .arg(panel.secondsText(timeline.axisEnd - timeline.axisStart))
+                text: panel.zoomed ? qsTr("%1–%2 s of %3–%4 s").arg(panel.secondsText(panel.viewStart)).arg(panel.secondsText(panel.viewEnd))
+                                         .arg(panel.secondsText(timeline.axisStart)).arg(panel.secondsText(timeline.axisEnd))
                                    : qsTr("whole archive")
             }
             Repeater {
@@ -233,16 +235,6 @@ Rectangle {
             }
         }
 
-        Text {  // a new file is being read: not the last one's lanes
-            objectName: "archiveLoading"
-            visible: timeline.loading && timeline.count === 0
-            Layout.fillWidth: true
-            horizontalAlignment: Text.AlignHCenter
-            font.pixelSize: Theme.fontSize
-            color: Theme.textDim
-            text: qsTr("Reading the archive… (a long recording takes a few seconds)")
-        }
-
         ListView {
             id: lanes
             objectName: "archiveLanes"
@@ -251,7 +243,14 @@ Rectangle {
             clip: true
             spacing: 4
             model: timeline
-            visible: timeline.count > 0
+            Text {  // a new file is being read: not the last one's lanes
+                objectName: "archiveLoading"
+                visible: timeline.loading && timeline.count === 0
+                anchors.centerIn: parent
+                font.pixelSize: Theme.fontSize
+                color: Theme.textDim
+                text: qsTr("Reading the archive… (a long recording takes a while)")
+            }
             // Zoom and pan keys once a lane was clicked, before the editor's own F, Ctrl++ and Ctrl+−.
             Keys.onShortcutOverride: (event) => event.accepted = panel.viewKey(event, false)
             Keys.onPressed: (event) => event.accepted = panel.viewKey(event, true)
