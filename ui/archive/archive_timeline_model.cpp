@@ -117,6 +117,10 @@ QVariantList ArchiveTimelineModel::axisTicks(double from, double to, int maxTick
     return ticks;
 }
 
+QString ArchiveTimelineModel::timeLabel(double seconds, double step) const {
+    return QString::fromStdString(axisLabel(seconds, step));
+}
+
 void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     const QString local = pathOrUrl.startsWith(QStringLiteral("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
     const QString path = QFileInfo(local).absoluteFilePath();

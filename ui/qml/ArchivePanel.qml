@@ -131,8 +131,6 @@ Rectangle {
     /// Time (seconds) at x in a lane `width` wide, within the view; within 4 px of either end, that end
     /// (the axis begins at the first stored instant, an event's tick sits on the edge: a drag from there takes it).
     function timeAt(x, width) { return viewStart + (x <= 4 ? 0 : x >= width - 4 ? 1 : x / width) * span }
-    /// Seconds as the chosen interval and the view read them.
-    function secondsText(t) { return t.toFixed(span >= 20 ? 1 : 3) }
 
     ArchiveTimelineModel { id: timeline }
 
@@ -212,8 +210,9 @@ Rectangle {
                 elide: Text.ElideRight
                 font.pixelSize: Theme.smallFontSize
                 color: Theme.textDim
-                text: panel.zoomed ? qsTr("%1–%2 s of %3–%4 s").arg(panel.secondsText(panel.viewStart)).arg(panel.secondsText(panel.viewEnd))
-                                         .arg(panel.secondsText(timeline.axisStart)).arg(panel.secondsText(timeline.axisEnd))
+                // to a hundredth of the span: 11:59:43.1 – 12:00:16.9 (33.8 s shown)
+                text: panel.zoomed ? qsTr("%1 – %2 (%3 shown)").arg(timeline.timeLabel(panel.viewStart, panel.span / 100))
+                                         .arg(timeline.timeLabel(panel.viewEnd, panel.span / 100)).arg(timeline.timeLabel(panel.span, panel.span / 100))
                                    : qsTr("whole archive")
             }
             Repeater {
