@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/archive/time_axis.h"
+
 namespace isochron::ui {
 namespace {
 
@@ -108,6 +110,17 @@ int ArchiveTimelineModel::rowOf(const QString& name) const {
     return -1;
 }
 
+QVariantList ArchiveTimelineModel::axisTicks(double from, double to, int maxTicks) const {
+    QVariantList ticks;
+    for (const AxisTick& tick : isochron::ui::axisTicks(from, to, maxTicks))
+        ticks.append(QVariantMap{{"t", tick.seconds}, {"text", QString::fromStdString(tick.label)}});
+    return ticks;
+}
+
+QString ArchiveTimelineModel::timeLabel(double seconds, double step) const {
+    return QString::fromStdString(axisLabel(seconds, step));
+}
+
 void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     const QString local = pathOrUrl.startsWith(QStringLiteral("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
     const QString path = QFileInfo(local).absoluteFilePath();
@@ -115,6 +128,7 @@ void ArchiveTimelineModel::open(const QString& pathOrUrl) {
         beginResetModel();
         lanes_.clear();
         endResetModel();
+        Q_EMIT countChanged();  // the view shows the file being read, not the last one's lanes
     }
     path_ = path;
     Q_EMIT pathChanged();
@@ -184,6 +198,7 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
         first = false;
     }
     Q_EMIT loadingChanged();
+    Q_EMIT countChanged();
     Q_EMIT loaded();
 }
 

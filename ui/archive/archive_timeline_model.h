@@ -28,7 +28,8 @@ class ArchiveTimelineModel : public QAbstractListModel {
     /// The axis every lane is drawn on: earliest stored instant and latest end over all lanes (seconds).
     Q_PROPERTY(double axisStart READ axisStart NOTIFY loaded)
     Q_PROPERTY(double axisEnd READ axisEnd NOTIFY loaded)
-    Q_PROPERTY(int count READ rowCount NOTIFY loaded)
+    /// Lanes shown (0 while a newly opened file is read).
+    Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
 public:
     enum Role {
         NameRole = Qt::UserRole + 1,
@@ -75,10 +76,15 @@ public:
     Q_INVOKABLE void reload();
     /// Row of the stream `name`, or -1.
     Q_INVOKABLE int rowOf(const QString& name) const;
+    /// The axis ticks for [from, to] seconds, at most `maxTicks`: [{t, text}] (ui/archive/time_axis.h).
+    Q_INVOKABLE QVariantList axisTicks(double from, double to, int maxTicks) const;
+    /// `seconds` as a tick `step` apart reads (axisLabel: "6 h", "2 h 15 min", "1:02:05.5", "12.35 s").
+    Q_INVOKABLE QString timeLabel(double seconds, double step) const;
 
 Q_SIGNALS:
     void pathChanged();
     void loadingChanged();
+    void countChanged();
     /// The lanes (or the error) of the last read are in.
     void loaded();
 

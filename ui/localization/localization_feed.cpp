@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "nodes/io/item_tap.h"
+#include "ui/localization/archived_audio.h"
 #include "ui/localization/archived_bearings.h"
 
 namespace isochron::ui {
@@ -170,6 +171,20 @@ std::vector<float> LocalizationFeed::clipOf(int row, int mic, double& rateHz) co
     return audio_.extract(e.startSeconds, e.endSeconds, mic);
 }
 
+QString LocalizationFeed::playPast(int row, int mic) {
+    if (row < 0 || row >= events_.rowCount()) return tr("No such event");
+    const BearingEvent& e = events_.at(row);
+    // An event's interval (a second or so) of one stream: a read as short as a telemetry poll's work.
+    ArchivedAudio audio;
+    try {
+        audio = readArchivedAudio(pastPath_.toStdString(), e.startSeconds, e.endSeconds, mic);
+    } catch (const std::exception& error) {
+        return QString::fromStdString(error.what());
+    }
+    if (audio.samples.empty()) return tr("No audio for this past event: %1").arg(QString::fromStdString(audio.why));
+    return QString::fromStdString(output_.play(std::move(audio.samples), audio.rateHz));
+}
+
 void LocalizationFeed::openPast(const QString& pathOrUrl, const QString& stream, double fromSeconds, double toSeconds) {
     auto reading = std::make_shared<PastReading>();
     const QString local = pathOrUrl.startsWith(QStringLiteral("file:")) ? QUrl(pathOrUrl).toLocalFile() : pathOrUrl;
@@ -225,7 +240,7 @@ void LocalizationFeed::closePast() {
 }
 
 QString LocalizationFeed::play(int row, int mic) {
-    if (!past_.isEmpty()) return tr("Past events have no audio here: replay the recorded audio through the graph to hear it");
+    if (!past_.isEmpty()) return playPast(row, mic);
     double rate = 0;
     std::vector<float> clip = clipOf(row, mic, rate);
     if (clip.empty()) return tr("No audio is held for this event (only the first array's recent events can be played)");

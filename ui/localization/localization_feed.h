@@ -92,7 +92,8 @@ public:
     Q_INVOKABLE void closePast();
 
     /// Play row `row`'s audio (mic `mic`, or all mixed when < 0) on the default output. Returns
-    /// empty when it plays, else a message for the user.
+    /// empty when it plays, else a message for the user. A past event's audio is read from a signal
+    /// stream of its archive that stores the event's interval (readArchivedAudio).
     Q_INVOKABLE QString play(int row, int mic = -1);
     /// The samples play(row, mic) would play, and their rate.
     std::vector<float> clipOf(int row, int mic, double& rateHz) const;
@@ -110,6 +111,8 @@ private:
     /// Forget every event, track, position and clip (a run starts, or past events come or go).
     void clearShown();
     void showPast(const std::shared_ptr<PastReading>& reading);
+    /// play() of a past event: its interval from the archive's audio.
+    QString playPast(int row, int mic);
 
     LocalizationOutputs outputs_;
     BearingEventModel events_;

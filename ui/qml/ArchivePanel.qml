@@ -3,6 +3,8 @@
 // channels hold, the gaps, and stored events as ticks; the lanes follow what a recorder adds by
 // themselves (Reload reads at once). Drag across a lane to choose an interval, then replay it through
 // the graph (an io.archive_source), or show an event lane's localization events in the Localization tab.
+// The strip zooms around the pointer (wheel, or + and − once clicked) and pans (shift or middle drag,
+// horizontal scroll, arrow keys); F or Fit shows the whole file again.
 // C++: ArchiveTimelineModel (ui/archive).
 import QtQuick
 import QtQuick.Controls
@@ -14,8 +16,14 @@ Rectangle {
     property GraphDocument document
     property RecentFiles recent
     readonly property alias timeline: timeline
-    readonly property real labelWidth: 230
-    readonly property real span: Math.max(timeline.axisEnd - timeline.axisStart, 1e-9)
+    readonly property real labelWidth: 260
+    /// The part of the axis the lanes show (seconds): all of it, until zoomed in; `zoomed` while it is a part.
+    property real viewStart: 0
+    property real viewEnd: 0
+    property bool zoomed: false
+    /// The narrowest view (seconds): ten milliseconds across the strip.
+    readonly property real minSpan: 0.01
+    readonly property real span: Math.max(viewEnd - viewStart, 1e-9)
     /// The interval chosen by dragging across a lane: its stream ("" for none), kind, channels and times.
     property string chosenStream
     property string chosenKind
@@ -36,7 +44,60 @@ Rectangle {
     signal showPastRequested(string path, string stream, real from, real to)
     color: Theme.panelAlt
     // The lanes are read again as the file grows: a choice stays while its stream is there.
-    Connections { target: timeline; function onLoaded() { if (timeline.rowOf(panel.chosenStream) < 0) panel.chosenStream = "" } }
+    Connections {
+        target: timeline
+        // A zoomed view stays where it is as the file grows; an unzoomed one shows all of it.
+        function onLoaded() {
+            if (timeline.rowOf(panel.chosenStream) < 0) panel.chosenStream = ""
+            if (panel.zoomed) panel.setView(panel.viewStart, panel.viewEnd)
+            else panel.fit()
+        }
+        function onPathChanged() { panel.zoomed = false; panel.chosenStream = "" }
+    }
+
+    /// Show the whole axis.
+    function fit() { zoomed = false; viewStart = timeline.axisStart; viewEnd = timeline.axisEnd }
+    /// Show [a, b] seconds, kept inside the axis and no narrower than minSpan; all of it is fit().
+    function setView(a, b) {
+        const full = timeline.axisEnd - timeline.axisStart
+        const width = Math.min(Math.max(b - a, minSpan), full)
+        if (width >= full) { fit(); return }
+        const start = Math.min(Math.max(a, timeline.axisStart), timeline.axisEnd - width)
+        viewStart = start
+        viewEnd = start + width
+        zoomed = true
+    }
+    /// Zoom by `factor` (< 1 in) keeping time `t` where it is on the strip.
+    function zoomAround(t, factor) {
+        const start = t - (t - viewStart) * factor
+        setView(start, start + span * factor)
+    }
+    function zoomBy(factor) { zoomAround((viewStart + viewEnd) / 2, factor) }
+    /// Move the view by `seconds` (later when positive).
+    function panBy(seconds) { if (zoomed) setView(viewStart + seconds, viewEnd + seconds) }
+    /// Show the chosen interval with a tenth of it either side.
+    function zoomToChosen() {
+        if (!canReplay) return
+        const margin = (intervalTo - intervalFrom) / 10
+        setView(intervalFrom - margin, intervalTo + margin)
+    }
+    /// Zoom and pan keys (the strip has them once clicked); whether `event` was one.
+    function viewKey(event, act) {
+        const plain = !(event.modifiers & (Qt.AltModifier | Qt.MetaModifier))
+        if (!plain || timeline.count === 0) return false
+        let action = null
+        switch (event.key) {
+        case Qt.Key_Plus: case Qt.Key_Equal: action = () => zoomBy(0.5); break
+        case Qt.Key_Minus: case Qt.Key_Underscore: action = () => zoomBy(2); break
+        case Qt.Key_F: case Qt.Key_0: if (!(event.modifiers & Qt.ShiftModifier)) action = () => fit(); break
+        case Qt.Key_Z: if (!(event.modifiers & (Qt.ControlModifier | Qt.ShiftModifier))) action = () => zoomToChosen(); break
+        case Qt.Key_Left: action = () => panBy(-span / 4); break
+        case Qt.Key_Right: action = () => panBy(span / 4); break
+        }
+        if (!action) return false
+        if (act) action()
+        return true
+    }
 
     function replayChosen() {
         if (!canReplay) return
@@ -66,11 +127,10 @@ Rectangle {
         archiveDialog.openIn(folder, "")
     }
     /// x of time `t` (seconds) in a lane `width` wide.
-    function xOf(t, width) { return (t - timeline.axisStart) / span * width }
-    /// Time (seconds) at x in a lane `width` wide, within the axis; within 4 px of either end, that end
+    function xOf(t, width) { return (t - viewStart) / span * width }
+    /// Time (seconds) at x in a lane `width` wide, within the view; within 4 px of either end, that end
     /// (the axis begins at the first stored instant, an event's tick sits on the edge: a drag from there takes it).
-    function timeAt(x, width) { return timeline.axisStart + (x <= 4 ? 0 : x >= width - 4 ? 1 : x / width) * span }
-    function timeText(t) { return span >= 600 ? (t / 60).toFixed(1) + " min" : t.toFixed(span >= 20 ? 0 : span >= 2 ? 1 : 2) + " s" }
+    function timeAt(x, width) { return viewStart + (x <= 4 ? 0 : x >= width - 4 ? 1 : x / width) * span }
 
     ArchiveTimelineModel { id: timeline }
 
@@ -99,6 +159,32 @@ Rectangle {
                 ToolTip.text: qsTr("Read the file now (the lanes also follow it by themselves, twice a second)")
                 onClicked: timeline.reload()
             }
+            Button {
+                objectName: "zoomOutButton"
+                implicitWidth: 32
+                text: "−"
+                enabled: panel.zoomed
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Zoom out (−, or the mouse wheel over a lane)")
+                onClicked: panel.zoomBy(2)
+            }
+            Button {
+                objectName: "zoomInButton"
+                implicitWidth: 32
+                text: "+"
+                enabled: timeline.count > 0 && panel.span > panel.minSpan * 1.001
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Zoom in (+, or the mouse wheel over a lane, around the pointer); pan with shift or middle drag, horizontal scroll or the arrow keys")
+                onClicked: panel.zoomBy(0.5)
+            }
+            Button {
+                objectName: "fitArchiveButton"
+                text: qsTr("Fit")
+                enabled: panel.zoomed
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Show the whole archive (F); Z shows the chosen interval")
+                onClicked: panel.fit()
+            }
             Text {
                 objectName: "archiveStatus"
                 Layout.fillWidth: true
@@ -112,19 +198,38 @@ Rectangle {
             }
         }
 
-        Item {  // the time axis
+        Item {  // the time axis: round ticks of the view, in hours, minutes or seconds as its span calls for
+            id: axis
             Layout.fillWidth: true
             Layout.preferredHeight: 16
             visible: timeline.count > 0
+            readonly property real stripWidth: width - panel.labelWidth
+            Text {  // what the view shows, when it is a part
+                objectName: "viewInterval"
+                width: panel.labelWidth - 8
+                elide: Text.ElideRight
+                font.pixelSize: Theme.smallFontSize
+                color: Theme.textDim
+                // to a hundredth of the span: 11:59:43.1 – 12:00:16.9 (33.8 s shown)
+                text: panel.zoomed ? qsTr("%1 – %2 (%3 shown)").arg(timeline.timeLabel(panel.viewStart, panel.span / 100))
+                                         .arg(timeline.timeLabel(panel.viewEnd, panel.span / 100)).arg(timeline.timeLabel(panel.span, panel.span / 100))
+                                   : qsTr("whole archive")
+            }
             Repeater {
-                model: 6
-                Text {
-                    required property int index
-                    readonly property real t: timeline.axisStart + panel.span * index / 5
-                    x: panel.labelWidth + panel.xOf(t, parent.width - panel.labelWidth) - (index === 5 ? width : index === 0 ? 0 : width / 2)
-                    text: panel.timeText(t)
-                    font.pixelSize: Theme.smallFontSize
-                    color: Theme.textFaint
+                objectName: "axisTicks"
+                model: axis.stripWidth > 0 ? timeline.axisTicks(panel.viewStart, panel.viewEnd, Math.max(2, Math.floor(axis.stripWidth / 110))) : []
+                Item {
+                    required property var modelData
+                    readonly property real at: panel.xOf(modelData.t, axis.stripWidth)
+                    x: panel.labelWidth + at
+                    height: axis.height
+                    Rectangle { y: axis.height - 4; width: 1; height: 4; color: Theme.textFaint }
+                    Text {
+                        text: modelData.text
+                        x: Math.min(Math.max(-width / 2, -parent.at), axis.stripWidth - parent.at - width)
+                        font.pixelSize: Theme.smallFontSize
+                        color: Theme.textFaint
+                    }
                 }
             }
         }
@@ -137,6 +242,17 @@ Rectangle {
             clip: true
             spacing: 4
             model: timeline
+            Text {  // a new file is being read: not the last one's lanes
+                objectName: "archiveLoading"
+                visible: timeline.loading && timeline.count === 0
+                anchors.centerIn: parent
+                font.pixelSize: Theme.fontSize
+                color: Theme.textDim
+                text: qsTr("Reading the archive… (a long recording takes a while)")
+            }
+            // Zoom and pan keys once a lane was clicked, before the editor's own F, Ctrl++ and Ctrl+−.
+            Keys.onShortcutOverride: (event) => event.accepted = panel.viewKey(event, false)
+            Keys.onPressed: (event) => event.accepted = panel.viewKey(event, true)
             delegate: Item {
                 id: lane
                 required property string name
@@ -149,12 +265,22 @@ Rectangle {
                 required property int channels
                 required property string itemKind
                 width: lanes.width
-                height: 36
+                height: Math.max(36, caption.implicitHeight + 6)
                 Column {
+                    id: caption
                     width: panel.labelWidth - 8
                     anchors.verticalCenter: parent.verticalCenter
                     Text { width: parent.width; text: lane.name; elide: Text.ElideRight; font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text }
-                    Text { width: parent.width; text: lane.summary; elide: Text.ElideRight; font.pixelSize: Theme.smallFontSize; color: Theme.textDim }
+                    Text {  // wraps rather than cut off the gap count at the end
+                        objectName: "laneSummary"
+                        width: parent.width
+                        text: lane.summary
+                        wrapMode: Text.WordWrap
+                        maximumLineCount: 3
+                        elide: Text.ElideRight
+                        font.pixelSize: Theme.smallFontSize
+                        color: Theme.textDim
+                    }
                 }
                 Rectangle {
                     id: strip
@@ -169,6 +295,11 @@ Rectangle {
                         anchors.margins: 1
                         onWidthChanged: requestPaint()
                         Connections { target: timeline; function onLoaded() { paint.requestPaint() } }
+                        Connections {
+                            target: panel
+                            function onViewStartChanged() { paint.requestPaint() }
+                            function onViewEndChanged() { paint.requestPaint() }
+                        }
                         onPaint: {
                             const ctx = getContext("2d")
                             ctx.reset()
@@ -187,34 +318,56 @@ Rectangle {
                             let last = -2
                             for (const t of lane.ticks) {
                                 const x = Math.round(panel.xOf(t, w))
-                                if (x === last) continue  // one tick per pixel column
+                                if (x === last || x < 0 || x > w) continue  // one tick per pixel column, in view
                                 ctx.fillRect(x, 3, 1, h - 6)
                                 last = x
                             }
                         }
                     }
-                    Rectangle {  // the chosen interval
-                        readonly property real a: panel.xOf(Math.min(panel.chosenFrom, panel.chosenTo), strip.width)
-                        readonly property real b: panel.xOf(Math.max(panel.chosenFrom, panel.chosenTo), strip.width)
-                        visible: panel.chosenStream === lane.name
+                    Rectangle {  // the chosen interval, cut to the view
+                        readonly property real a: Math.max(-2, panel.xOf(Math.min(panel.chosenFrom, panel.chosenTo), strip.width))
+                        readonly property real b: Math.min(strip.width + 2, panel.xOf(Math.max(panel.chosenFrom, panel.chosenTo), strip.width))
+                        visible: panel.chosenStream === lane.name && b >= a
                         x: a
                         width: Math.max(2, b - a)
                         height: parent.height
                         color: "#33f59e0b"
                         border.color: Theme.selection
                     }
-                    MouseArea {  // drag across the lane to choose an interval
+                    MouseArea {  // drag across the lane to choose an interval; shift or middle drag pans, the wheel zooms
                         objectName: "laneScrub"
                         anchors.fill: parent
-                        cursorShape: Qt.IBeamCursor
+                        acceptedButtons: Qt.LeftButton | Qt.MiddleButton
+                        cursorShape: panning ? Qt.ClosedHandCursor : Qt.IBeamCursor
+                        property bool panning: false
+                        property real pressX: 0
+                        property real pressStart: 0
                         onPressed: (mouse) => {
+                            lanes.forceActiveFocus()
+                            panning = mouse.button === Qt.MiddleButton || (mouse.modifiers & Qt.ShiftModifier)
+                            pressX = mouse.x
+                            pressStart = panel.viewStart
+                            if (panning) return
                             panel.chosenStream = lane.name
                             panel.chosenKind = lane.kind
                             panel.chosenChannels = lane.channels
                             panel.chosenItemKind = lane.itemKind
                             panel.chosenFrom = panel.chosenTo = panel.timeAt(mouse.x, width)
                         }
-                        onPositionChanged: (mouse) => panel.chosenTo = panel.timeAt(mouse.x, width)
+                        onPositionChanged: (mouse) => {
+                            if (!panning) { panel.chosenTo = panel.timeAt(mouse.x, width); return }
+                            const start = pressStart - (mouse.x - pressX) / width * panel.span
+                            panel.panBy(start - panel.viewStart)
+                        }
+                        onReleased: panning = false
+                        onWheel: (wheel) => {
+                            const dx = wheel.angleDelta.x, dy = wheel.angleDelta.y
+                            if (dx !== 0 || (wheel.modifiers & Qt.ShiftModifier)) {  // sideways: pan a tenth of the view a notch
+                                panel.panBy(-(dx !== 0 ? dx : dy) / 120 * panel.span / 10)
+                            } else if (dy !== 0) {  // zoom around the pointer
+                                panel.zoomAround(panel.viewStart + wheel.x / width * panel.span, Math.pow(0.7, dy / 120))
+                            }
+                        }
                     }
                 }
             }
@@ -230,7 +383,7 @@ Rectangle {
                 font.pixelSize: Theme.smallFontSize
                 color: Theme.textDim
                 text: panel.chosenStream.length
-                      ? qsTr("%1: %2 s to %3 s (%4 s)").arg(panel.chosenStream).arg(panel.intervalFrom.toFixed(3)).arg(panel.intervalTo.toFixed(3)).arg((panel.intervalTo - panel.intervalFrom).toFixed(3))
+                      ? qsTr("%1: %2 s to %3 s (%4 s; Z shows it)").arg(panel.chosenStream).arg(panel.intervalFrom.toFixed(3)).arg(panel.intervalTo.toFixed(3)).arg((panel.intervalTo - panel.intervalFrom).toFixed(3))
                       : qsTr("Drag across a lane to choose an interval")
             }
             Button {

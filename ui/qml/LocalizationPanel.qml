@@ -307,7 +307,8 @@ Rectangle {
                             implicitWidth: 26; implicitHeight: 22
                             iconName: "play"
                             iconColor: Theme.success
-                            tip: qsTr("Play this event's audio")
+                            tip: panel.feed.past.length ? qsTr("Play this event's audio from the archive (a signal stream recorded beside the events)")
+                                                       : qsTr("Play this event's audio")
                             onClicked: { panel.feed.events.selectedRow = row.index; panel.play(row.index) }
                         }
                     }
