@@ -83,6 +83,13 @@ struct CommitGate {
     }
 };
 
+/// Releases the gate when it goes out of scope: declared after the writer, it lets a failed REQUIRE
+/// unwind (the writer's destructor joins its thread, which would otherwise wait in the trigger for ever).
+struct GateReleaser {
+    CommitGate& gate;
+    ~GateReleaser() { gate.release(); }
+};
+
 /// Checks `pieces` (one channel, from `part`) cover [l, h) in order, that stored ones match the
 /// reference on the recorded timebase, and returns the stretches that hold samples (adjacent merged).
 Stretches checkPieces(const std::vector<ArchivedPiece>& pieces, const std::vector<float>& reference, std::int64_t l, std::int64_t h) {
@@ -141,6 +148,7 @@ TEST_CASE("StreamReader gets an interval across live and stored data while recor
     options.trigger = [&](const CommittedInterval& interval) { gate.trigger(interval); };
     ArchiveWriter writer(std::make_unique<ArchiveStore>(path, ArchiveAccess::Record), info, options);
     const std::shared_ptr<void> published = LiveStreams::instance().publish(path, "array", writer.liveWindow());
+    const GateReleaser releaseOnExit{gate};
 
     // Pushes [from, to) of every channel outside the dropouts, in random pieces, channels interleaved.
     std::vector<std::int64_t> pushed(kChannels, 0);
@@ -241,6 +249,7 @@ TEST_CASE("StreamReader gets items across live and stored data, each once, while
     options.trigger = [&](const CommittedInterval& interval) { gate.trigger(interval); };
     ArchiveWriter writer(std::make_unique<ArchiveStore>(path, ArchiveAccess::Record), info, options);
     const std::shared_ptr<void> published = LiveStreams::instance().publish(path, "detections", writer.liveWindow());
+    const GateReleaser releaseOnExit{gate};
 
     // Two items share each start (the order among equals is kept), 10 samples apart.
     std::vector<ArchivedItem> reference;
