@@ -6,6 +6,8 @@
 
 #include <mutex>
 
+#include "engine/runtime/thread_slots.h"
+
 namespace isochron {
 namespace {
 
@@ -31,46 +33,19 @@ void onFatalSignal(int signal) {
     raise(signal);
 }
 
-/// One entry per thread that has called into a plugin, released when the thread ends.
-constexpr std::size_t kTrackedThreads = 256;
-PluginCallInProgress callsInProgress[kTrackedThreads];
-std::atomic<bool> entryTaken[kTrackedThreads];
-
-struct ThreadEntry {
-    PluginCallInProgress* entry = nullptr;
-    std::size_t index = 0;
-    ThreadEntry() {
-        for (std::size_t i = 0; i < kTrackedThreads; ++i) {
-            bool expected = false;
-            if (!entryTaken[i].load(std::memory_order_relaxed) && entryTaken[i].compare_exchange_strong(expected, true)) {
-                entry = &callsInProgress[i];
-                index = i;
-                return;
-            }
-        }
-    }
-    ~ThreadEntry() {
-        if (!entry) return;
-        entry->site.store(nullptr);
-        entryTaken[index].store(false);
-    }
-};
-
 }  // namespace
 
 PluginCallInProgress* thisThreadsPluginCall() noexcept {
-    thread_local ThreadEntry entry;
-    return entry.entry;
+    return ThreadSlots<PluginCallInProgress>::mine();
 }
 
 std::string describeUnreturnedPluginCalls() {
     std::string text;
-    for (std::size_t i = 0; i < kTrackedThreads; ++i) {
-        const PluginCallSite* site = callsInProgress[i].site.load(std::memory_order_acquire);
-        const char* hook = callsInProgress[i].hook.load(std::memory_order_relaxed);
-        if (!site || !hook) continue;
-        text += (text.empty() ? "" : ", ") + site->text + " in its " + hook + " hook";
-    }
+    ThreadSlots<PluginCallInProgress>::forEach([&](const PluginCallInProgress& call) {
+        const PluginCallSite* site = call.site.load(std::memory_order_acquire);
+        const char* hook = call.hook.load(std::memory_order_relaxed);
+        if (site && hook) text += (text.empty() ? "" : ", ") + site->text + " in its " + hook + " hook";
+    });
     return text;
 }
 

@@ -23,6 +23,7 @@ class PluginCallScope;
 struct PluginCallInProgress {
     std::atomic<const PluginCallSite*> site{nullptr};
     std::atomic<const char*> hook{nullptr};
+    void clear() noexcept { site.store(nullptr); }
 };
 
 /// This thread's entry in the table describeUnreturnedPluginCalls() reads; null when the table is

@@ -1,10 +1,10 @@
 #include "engine/runtime/node_call_scope.h"
 
 #include <atomic>
-#include <cstddef>
 
 #include "engine/operators/descriptor.h"
 #include "engine/runtime/node_context.h"
+#include "engine/runtime/thread_slots.h"
 
 namespace isochron {
 
@@ -12,45 +12,18 @@ namespace isochron {
 struct NodeCallInProgress {
     std::atomic<const NodeContext*> node{nullptr};
     std::atomic<const char*> hook{nullptr};
+    void clear() noexcept { node.store(nullptr); }
 };
 
 namespace {
 
-/// One entry per thread that has called a node, released when the thread ends; a thread that finds
-/// the table full is not named.
-constexpr std::size_t kTrackedThreads = 256;
-NodeCallInProgress callsInProgress[kTrackedThreads];
-std::atomic<bool> entryTaken[kTrackedThreads];
-
-/// Claims an entry for this thread on first use and gives it back when the thread ends.
-struct ThreadEntry {
-    NodeCallInProgress* entry = nullptr;
-    std::size_t index = 0;
-    ThreadEntry() {
-        for (std::size_t i = 0; i < kTrackedThreads; ++i) {
-            bool expected = false;
-            if (!entryTaken[i].load(std::memory_order_relaxed) && entryTaken[i].compare_exchange_strong(expected, true)) {
-                entry = &callsInProgress[i];
-                index = i;
-                return;
-            }
-        }
-    }
-    ~ThreadEntry() {
-        if (!entry) return;
-        entry->node.store(nullptr);
-        entryTaken[index].store(false);
-    }
-};
-
-/// This thread's entry, or null when the table is full. The fast path is one initial-exec TLS load
+/// This thread's slot, or null when the table is full. The fast path is one initial-exec TLS load
 /// (the engine library is loaded with the program, never by dlopen).
 constinit __attribute__((tls_model("initial-exec"))) thread_local NodeCallInProgress* thisThreadsEntry = nullptr;
 
 [[gnu::noinline]] NodeCallInProgress* claimEntry() noexcept {
-    thread_local ThreadEntry claimed;
-    thisThreadsEntry = claimed.entry;
-    return claimed.entry;
+    thisThreadsEntry = ThreadSlots<NodeCallInProgress>::mine();
+    return thisThreadsEntry;
 }
 
 }  // namespace
@@ -72,12 +45,12 @@ NodeCallScope::~NodeCallScope() {
 
 std::string describeUnreturnedNodeCalls() {
     std::string text;
-    for (NodeCallInProgress& call : callsInProgress) {
+    ThreadSlots<NodeCallInProgress>::forEach([&](const NodeCallInProgress& call) {
         const NodeContext* node = call.node.load(std::memory_order_acquire);
         const char* hook = call.hook.load(std::memory_order_relaxed);
-        if (!node || !hook) continue;
+        if (!node || !hook) return;
         text += (text.empty() ? "node '" : ", node '") + node->id + "' (" + node->descriptor->typeName + ") in its " + hook + " call";
-    }
+    });
     return text;
 }
 
