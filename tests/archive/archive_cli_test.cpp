@@ -22,6 +22,7 @@
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_time.h"
 #include "tests/support/run_command.h"
+#include "tests/support/test_files.h"
 
 using namespace isochron;
 using namespace isochron::test;
@@ -38,18 +39,6 @@ constexpr std::int64_t kGapEnd = 9600;
 constexpr TimeNs kWallZero = 1'795'834'800'000'000'000;
 
 std::string archiveBinary() { return ISOCHRON_ARCHIVE_BINARY; }
-
-/// A fresh folder, removed afterwards.
-struct Folder {
-    std::filesystem::path path;
-    Folder() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "isochron-archive-cli-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path = pattern;
-    }
-    ~Folder() { std::filesystem::remove_all(path); }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 /// Samples of channel `channel`: multiples of 2^-23 in [-1, 1), so 24-bit FLAC holds them exactly.
 std::vector<std::vector<float>> knownChannels() {
@@ -90,7 +79,7 @@ std::vector<float> readSound(const std::string& path, SF_INFO& info) {
 }
 
 struct Archive {
-    Folder folder;
+    TempFolder folder;
     std::string path = folder.file("session.sqlite");
     std::vector<std::vector<float>> channels = knownChannels();
     Archive() { writeArchive(path, channels); }
@@ -135,7 +124,7 @@ TEST_CASE("isochron-archive refuses unknown archives and streams, empty interval
 }
 
 TEST_CASE("isochron-archive leaves a file that is no archive as it was: not switched to WAL, no tables added", "[archive][cli]") {
-    const Folder folder;
+    const TempFolder folder;
     // Another program's SQLite database (rollback journal), and an empty file.
     const std::string other = folder.file("other.sqlite"), empty = folder.file("empty.sqlite");
     sqlite3* db = nullptr;
@@ -346,7 +335,7 @@ TEST_CASE("isochron-archive refuses a FIFO as --output, says what a non-file arc
 }
 
 TEST_CASE("an archive opened to record into a named pipe or a device is refused at once, saying what the path is", "[archive]") {
-    const Folder folder;
+    const TempFolder folder;
     const std::string pipe = folder.file("pipe");
     REQUIRE(mkfifo(pipe.c_str(), 0600) == 0);
     // Recording into the pipe failed late, in the run, with SQLite's "disk I/O error".
@@ -357,7 +346,7 @@ TEST_CASE("an archive opened to record into a named pipe or a device is refused 
 
 TEST_CASE("an archive opened to record into another application's database refuses it, byte for byte as it was; an empty one becomes an archive",
           "[archive]") {
-    const Folder folder;
+    const TempFolder folder;
     // user_version 0 with tables of its own: recording added streams/segments/events and set user_version 3.
     // user_version 2 without archive tables: it was switched to WAL mode before the upgrade failed.
     const std::string places = folder.file("places.sqlite"), versioned = folder.file("versioned.sqlite"), empty = folder.file("empty.sqlite");

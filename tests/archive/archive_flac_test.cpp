@@ -18,21 +18,13 @@
 
 #include "engine/archive/archive_store.h"
 #include "engine/archive/flac_batch.h"
+#include "tests/support/test_files.h"
 
 using namespace isochron;
 
 namespace {
 
-struct Folder {
-    std::filesystem::path path;
-    Folder() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "isochron-archive-flac-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path = pattern;
-    }
-    ~Folder() { std::filesystem::remove_all(path); }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using isochron::test::TempFolder;
 
 constexpr std::int64_t kPiece = 4096;
 
@@ -76,7 +68,7 @@ bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 }  // namespace
 
 TEST_CASE("The flac representation stores exact pieces as FLAC and reads every piece back bit for bit", "[archive]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("flac.sqlite");
     const std::vector<std::vector<float>> written = pieces();
     {
@@ -119,7 +111,7 @@ TEST_CASE("The flac representation stores exact pieces as FLAC and reads every p
 }
 
 TEST_CASE("A version 1 archive opens, upgraded, and reads its f32 pieces", "[archive]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("v1.sqlite");
     const std::vector<float> samples = {0.25f, -0.5f, 0.125f};
     {
@@ -154,7 +146,7 @@ TEST_CASE("A version 1 archive opens, upgraded, and reads its f32 pieces", "[arc
 }
 
 TEST_CASE("A version 2 archive opens, upgraded to version 3: each stream was stored at the rate it was recorded at", "[archive]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("v2.sqlite");
     {
         sqlite3* db = nullptr;
@@ -195,7 +187,7 @@ TEST_CASE("A version 2 archive opens, upgraded to version 3: each stream was sto
 }
 
 TEST_CASE("A stream recorded downsampled is not the same stream as one recorded at its stored rate", "[archive]") {
-    Folder folder;
+    TempFolder folder;
     ArchiveStore store(folder.file("rates.sqlite"), ArchiveAccess::Record);
     ArchivedStreamInfo downsampled{.name = "array", .rateHz = 16000, .channels = 1, .node = "rec", .representation = "downsample", .originalRateHz = 48000};
     store.openStream(downsampled);
@@ -212,7 +204,7 @@ TEST_CASE("A stream recorded downsampled is not the same stream as one recorded 
 }
 
 TEST_CASE("A get long enough to decode on two threads reads every piece bit for bit, and a damaged piece is named", "[archive]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("long.sqlite");
     // Pieces of random lengths (one FLAC frame or several, the last one short), alternately a 16-bit
     // sine, 24-bit noise and, now and then, f32 noise among them.

@@ -20,21 +20,13 @@
 #include <unistd.h>
 
 #include "engine/archive/archive_writer.h"
+#include "tests/support/test_files.h"
 
 using namespace isochron;
 
 namespace {
 
-struct Folder {
-    std::filesystem::path path;
-    Folder() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "isochron-shared-archive-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path = pattern;
-    }
-    ~Folder() { std::filesystem::remove_all(path); }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using isochron::test::TempFolder;
 
 constexpr double kRate = 1000;
 constexpr int kChannels = 2;
@@ -84,7 +76,7 @@ void checkSamples(ArchiveStore& store, std::int64_t blocks) {
 
 TEST_CASE("a signal writer and an event writer of one file, a reader holding it: every sample and every event is stored", "[archive]") {
     constexpr int kRounds = 20;
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("shared.sqlite");
     // The signal writer commits only at its flush (10 s of data or of wall time per transaction), so
     // before the fix it held the write lock from its first insert on; the event writer flushes each round.
@@ -115,7 +107,7 @@ TEST_CASE("a signal writer and an event writer of one file, a reader holding it:
 
 TEST_CASE("a commit that finds another connection holding the write lock is retried once it is free, nothing lost", "[archive]") {
     constexpr int kItems = 30;
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("held.sqlite");
     ArchiveWriter events(std::make_unique<ArchiveStore>(path, ArchiveAccess::Record), eventStream(), {.commitNs = 1'000'000, .lockWaitMs = 0});
     // The stream is in the file (the writer creates it at its start) before the lock is taken.
@@ -137,7 +129,7 @@ TEST_CASE("a commit that finds another connection holding the write lock is retr
 }
 
 TEST_CASE("a flush that cannot get the write lock stops the recording with a message naming the file", "[archive]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("flush.sqlite");
     ArchiveWriter events(std::make_unique<ArchiveStore>(path, ArchiveAccess::Record), eventStream(), {.commitNs = 10'000'000'000, .lockWaitMs = 0});
     REQUIRE(events.pushItem(0, 1, "{}"));
@@ -153,7 +145,7 @@ TEST_CASE("a flush that cannot get the write lock stops the recording with a mes
 }
 
 TEST_CASE("an archive whose tables a file size limit refuses is not left behind without tables", "[archive]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("tiny.sqlite");
     const pid_t child = fork();
     REQUIRE(child >= 0);

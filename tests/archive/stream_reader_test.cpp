@@ -13,21 +13,13 @@
 #include "engine/archive/archive_writer.h"
 #include "engine/archive/live_streams.h"
 #include "engine/archive/stream_reader.h"
+#include "tests/support/test_files.h"
 
 using namespace isochron;
 
 namespace {
 
-struct Folder {
-    std::filesystem::path path;
-    Folder() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "isochron-stream-reader-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path = pattern;
-    }
-    ~Folder() { std::filesystem::remove_all(path); }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using isochron::test::TempFolder;
 
 constexpr int kChannels = 2;
 constexpr double kRate = 1000;
@@ -133,7 +125,7 @@ TEST_CASE("StreamReader gets an interval across live and stored data while recor
     for (auto& channel : reference) {
         for (float& sample : channel) sample = value(random);
     }
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("live.sqlite");
     ArchivedStreamInfo info;
     info.name = "array";
@@ -234,7 +226,7 @@ TEST_CASE("StreamReader gets an interval across live and stored data while recor
 }
 
 TEST_CASE("StreamReader gets items across live and stored data, each once, while recording goes on", "[archive][live]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("items.sqlite");
     const Timebase& timebase = Timebase::get(100);
     ArchivedStreamInfo info;
@@ -295,7 +287,7 @@ TEST_CASE("StreamReader gets items across live and stored data, each once, while
 }
 
 TEST_CASE("StreamReader with no recorder live reads the archive; Live is one gap", "[archive][live]") {
-    Folder folder;
+    TempFolder folder;
     const std::string path = folder.file("stored.sqlite");
     const Timebase& timebase = Timebase::get(kRate);
     {

@@ -23,21 +23,11 @@ using isochron::test::runProgram;
 
 namespace {
 
-/// A temporary folder, removed with what it holds.
-struct Folder {
-    fs::path path;
-    Folder() {
-        std::string pattern = (fs::temp_directory_path() / "isochron-run-output-paths-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path = pattern;
-    }
-    ~Folder() { fs::remove_all(path); }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using isochron::test::TempFolder;
 
 /// A graph file in `folder`: a 0.5 s sine into an io.archive_sink "rec" at `archivePath` (none when
 /// empty) and an io.wav_file_sink "wav" at `wavPath` (none when empty).
-std::string writeGraph(const Folder& folder, const std::string& archivePath, const std::string& wavPath) {
+std::string writeGraph(const TempFolder& folder, const std::string& archivePath, const std::string& wavPath) {
     const std::string path = folder.file("graph.isograph.json");
     std::ofstream graph(path);
     graph << R"({"format": "isochron-graph/1", "nodes": [
@@ -66,7 +56,7 @@ void execSql(const std::string& path, const char* sql) {
 
 TEST_CASE("--check refuses a named pipe as a file sink's path, as the run does", "[runner][faults]") {
     // --check said valid; only the run refused it.
-    const Folder folder;
+    const TempFolder folder;
     const std::string fifo = folder.file("sink.fifo");
     REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
     const std::string graph = writeGraph(folder, "", fifo);
@@ -83,7 +73,7 @@ TEST_CASE("io.archive_sink on a path that can be no archive is refused before th
           "[runner][faults][archive]") {
     // Each of these failed only in the run (exit 2, "... (in process)") while --check said valid, and
     // another application's database was adopted: archive tables added, user_version set to 3, exit 0.
-    const Folder folder;
+    const TempFolder folder;
     const std::string foreign = folder.file("places.sqlite");
     execSql(foreign, "CREATE TABLE moz_places(url TEXT); INSERT INTO moz_places VALUES ('https://example.org');");
     const std::string foreignBytes = readText(foreign);
@@ -118,7 +108,7 @@ TEST_CASE("io.archive_sink on a path that can be no archive is refused before th
 }
 
 TEST_CASE("io.archive_sink makes a new archive of a missing file, a 0-byte file and an empty SQLite database", "[runner][archive]") {
-    const Folder folder;
+    const TempFolder folder;
     const std::string empty = folder.file("empty.sqlite"), zero = folder.file("zero.sqlite");
     execSql(empty, "CREATE TABLE scratch(x); DROP TABLE scratch;");  // a database with no table left
     std::ofstream{zero};
@@ -145,7 +135,7 @@ TEST_CASE("io.archive_sink makes a new archive of a missing file, a 0-byte file 
 TEST_CASE("a file sink or --report on a file SQLite keeps beside an archive of the graph is refused before the run", "[runner][faults][archive]") {
     // A WAV sink on "<archive>-wal" beside io.archive_sink on the archive ran with exit 0, and the WAV
     // was gone after the run: SQLite removed its write-ahead log.
-    const Folder folder;
+    const TempFolder folder;
     const std::string archive = folder.file("b.sqlite");
     for (const char* suffix : {"-wal", "-shm", "-journal"}) {
         const std::string beside = archive + suffix;

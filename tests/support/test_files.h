@@ -1,4 +1,5 @@
-// Reading the files a test's child run wrote: whole text, or a JSON report that must exist.
+// Files of a test: a temporary folder for them, and reading what a child run wrote (whole text, or a
+// JSON report that must exist).
 #pragma once
 
 #include <filesystem>
@@ -6,10 +7,28 @@
 #include <sstream>
 #include <string>
 
+#include <stdlib.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 namespace isochron::test {
+
+/// A new empty folder under the system's temporary folder, removed with everything in it at the end
+/// of the scope.
+struct TempFolder {
+    std::filesystem::path path;
+    TempFolder() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "isochron-test-XXXXXX").string();
+        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+        path = pattern;
+    }
+    ~TempFolder() { std::filesystem::remove_all(path); }
+    TempFolder(const TempFolder&) = delete;
+    TempFolder& operator=(const TempFolder&) = delete;
+    /// The path of `name` inside the folder.
+    std::string file(const std::string& name) const { return (path / name).string(); }
+};
 
 /// The whole content of `path` ("" when it cannot be read).
 inline std::string readText(const std::filesystem::path& path) {
