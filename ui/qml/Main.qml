@@ -628,7 +628,8 @@ ApplicationWindow {
         }
         function onStateChanged() {
             if (run.state === "starting") second = 0
-            if (run.state === "failed" && run.followedFile.length) showError(qsTr("The run failed"), run.message)
+            if (run.state === "failed" && run.followedFile.length)
+                showError(run.schedulerText.startsWith("mpirun") ? qsTr("The run on MPI ranks failed") : qsTr("Cannot follow the telemetry file"), run.message)
             UiLog.info("run: " + run.state + (run.schedulerText.length ? " · " + run.schedulerText : ""))
         }
         function onProbesChanged() { UiLog.info("probes: " + run.probes.map(p => p.kind + " " + p.wire).join(", ")) }

@@ -88,7 +88,7 @@ TestCase {
         const box = findChild(window, "errorBox")
         tryVerify(() => box.opened, 5000, "an error box")
         compare(run.state, "failed")
-        compare(box.text, "The run failed")
+        compare(box.text, "Cannot follow the telemetry file")
         compare(box.informativeText, path + ":1: line: has no \"format\"")
         box.close()
     }
