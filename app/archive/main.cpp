@@ -4,6 +4,7 @@
 #include <sndfile.h>
 #include <sqlite3.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -453,6 +454,11 @@ int run(int argc, char** argv) {
     if (options.positional.size() != wanted) {
         throw UsageError(command + " takes " + (wanted == 1 ? "ARCHIVE" : "ARCHIVE STREAM") + " (got " + std::to_string(options.positional.size()) +
                          " argument(s))");
+    }
+    // A shell's `1<>ARCHIVE` (no truncation) would have every command write its output into the file.
+    if (const std::optional<std::string> suffix = archiveFileOpenAs(STDOUT_FILENO, options.positional[0])) {
+        throw UsageError("standard output is the archive '" + options.positional[0] + "'" + (suffix->empty() ? std::string() : " (its file " + *suffix + ")") +
+                         " itself: writing there would destroy the recording; redirect it to another file");
     }
     // Read access never creates a file (prune writes through it all the same: SQLite opens read-write).
     ArchiveStore store(options.positional[0], ArchiveAccess::Read);

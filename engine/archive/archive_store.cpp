@@ -153,32 +153,39 @@ std::string nonArchiveFileKindProblem(const std::string& path) {
     return kind.empty() ? kind : "'" + path + "' is " + kind + ", not an archive file (an archive is a regular file)";
 }
 
-/// The names of the tables in `db`'s schema, in the order SQLite lists them.
-std::vector<std::string> tableNames(sqlite3* db, const std::string& path) {
-    Statement query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid", path);
-    std::vector<std::string> names;
-    while (query.step()) names.push_back(query.text(0));
-    return names;
+/// One entry of a database's schema: a table, view, index or trigger.
+struct SchemaObject {
+    std::string type;
+    std::string name;
+};
+
+/// The objects in `db`'s schema that the user made (not SQLite's own), in the order SQLite lists them.
+std::vector<SchemaObject> schemaObjects(sqlite3* db, const std::string& path) {
+    Statement query(db, "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid", path);
+    std::vector<SchemaObject> objects;
+    while (query.step()) objects.push_back({query.text(0), query.text(1)});
+    return objects;
 }
 
 /// Why the database `db` at `path`, of schema version `version` (its user_version), is not one to
 /// record into or read as an archive, or nothing. Reads only: asked before anything is written, so a
 /// file that is refused stays byte for byte as it was.
 std::optional<std::string> foreignDatabaseProblem(sqlite3* db, const std::string& path, std::int64_t version) {
-    const std::vector<std::string> tables = tableNames(db, path);
-    if (version == 0 && !tables.empty()) {
+    const std::vector<SchemaObject> objects = schemaObjects(db, path);
+    if (version == 0 && !objects.empty()) {
         // Another application's database (or a typo in the path): recording added the archive's tables
-        // to it and set its user_version.
+        // to it and set its user_version. A view, index or trigger alone makes it one too.
         std::string listed;
-        for (std::size_t i = 0; i < tables.size() && i < 3; ++i) listed += (i ? ", " : "") + tables[i];
-        if (tables.size() > 3) listed += ", ...";
-        return "'" + path + "' is not a stream archive (a SQLite database with other tables: " + listed +
+        for (std::size_t i = 0; i < objects.size() && i < 3; ++i) listed += (i ? ", " : "") + objects[i].type + " " + objects[i].name;
+        if (objects.size() > 3) listed += ", ...";
+        return "'" + path + "' is not a stream archive (a SQLite database holding " + listed +
                "); it is left as it is: give a new file or an archive";
     }
     if (version > kSchemaVersion || version < 0) {
         return "archive '" + path + "' has schema version " + std::to_string(version) + "; this build reads version " + std::to_string(kSchemaVersion);
     }
-    if (version != 0 && std::find(tables.begin(), tables.end(), "streams") == tables.end()) {
+    const auto streamsTable = [](const SchemaObject& object) { return object.type == "table" && object.name == "streams"; };
+    if (version != 0 && std::find_if(objects.begin(), objects.end(), streamsTable) == objects.end()) {
         return "'" + path + "' is not a stream archive (user_version " + std::to_string(version) + " but no archive tables); it is left as it is";
     }
     return std::nullopt;

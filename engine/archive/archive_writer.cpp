@@ -34,18 +34,16 @@ ArchiveWriter::~ArchiveWriter() {
 bool ArchiveWriter::pushSamples(int channel, std::int64_t start, SigSeg<float> samples) {
     const std::int64_t length = samples.length();
     const std::size_t bytes = static_cast<std::size_t>(length) * sizeof(float);
-    SigSeg<float> live = samples;
-    if (!push(Write{channel, start, length, std::move(samples), {}, bytes})) return false;
-    live_->addSamples(channel, std::move(live));
-    return true;
+    // The window gets it first: were it queued first, the writer could commit it before the window
+    // held it, and the window would keep a stored piece until the next commit.
+    live_->addSamples(channel, samples);
+    return push(Write{channel, start, length, std::move(samples), {}, bytes});
 }
 
 bool ArchiveWriter::pushItem(std::int64_t start, std::int64_t length, std::string json) {
     const std::size_t bytes = json.size();
-    std::string live = json;
-    if (!push(Write{-1, start, length, {}, std::move(json), bytes})) return false;
-    live_->addItem(start, length, std::move(live));
-    return true;
+    live_->addItem(start, length, json);  // first, as for samples
+    return push(Write{-1, start, length, {}, std::move(json), bytes});
 }
 
 bool ArchiveWriter::push(Write&& write) {

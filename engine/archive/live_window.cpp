@@ -51,9 +51,17 @@ void LiveWindow::committed(std::span<const std::int64_t> channelEnds, std::uint6
     evictItems(droppedItems);
 }
 
+std::int64_t LiveWindow::keepFrom(const Channel& channel) const {
+    if (channel.pieces.empty()) return channel.committedEnd;
+    return std::min(channel.committedEnd, channel.pieces.back().endIndex() - keepSamples_);
+}
+
+bool LiveWindow::outstayed(const HeldItem& held) const {
+    return held.sequence <= itemsCommitted_ && held.item.start + held.item.length <= newestItemEnd_ - keepSamples_;
+}
+
 void LiveWindow::evict(Channel& channel, std::vector<SigSeg<float>>& dropped) {
-    if (channel.pieces.empty()) return;
-    const std::int64_t keepFrom = std::min(channel.committedEnd, channel.pieces.back().endIndex() - keepSamples_);
+    const std::int64_t keepFrom = this->keepFrom(channel);
     while (!channel.pieces.empty() && channel.pieces.front().endIndex() <= keepFrom) {
         heldBytes_ -= static_cast<std::size_t>(channel.pieces.front().length()) * sizeof(float);
         dropped.push_back(std::move(channel.pieces.front()));
@@ -63,8 +71,7 @@ void LiveWindow::evict(Channel& channel, std::vector<SigSeg<float>>& dropped) {
 
 void LiveWindow::evictItems(std::vector<HeldItem>& dropped) {
     // Oldest added first; an item arriving out of order may outstay its time a little.
-    while (!items_.empty() && items_.front().sequence <= itemsCommitted_ &&
-           items_.front().item.start + items_.front().item.length <= newestItemEnd_ - keepSamples_) {
+    while (!items_.empty() && outstayed(items_.front())) {
         heldBytes_ -= items_.front().item.json.size();
         dropped.push_back(std::move(items_.front()));
         items_.pop_front();
@@ -77,8 +84,10 @@ std::vector<ArchivedPiece> LiveWindow::samples(int channel, std::int64_t l, std:
     if (channel < 0 || channel >= channels()) return found;
     absorbIncoming();
     const std::deque<SigSeg<float>>& pieces = channels_[static_cast<std::size_t>(channel)].pieces;
-    // Pieces of a channel are in order and do not overlap: find the first ending after l.
-    auto it = std::partition_point(pieces.begin(), pieces.end(), [&](const SigSeg<float>& piece) { return piece.endIndex() <= l; });
+    // Pieces of a channel are in order and do not overlap: find the first ending after l (and after
+    // what a commit already let go of: a piece added after the commit that stored it is not held).
+    const std::int64_t after = std::max(l, keepFrom(channels_[static_cast<std::size_t>(channel)]));
+    auto it = std::partition_point(pieces.begin(), pieces.end(), [&](const SigSeg<float>& piece) { return piece.endIndex() <= after; });
     for (; it != pieces.end() && it->startIndex() < h; ++it) {
         const std::int64_t from = std::max(l, it->startIndex());
         const std::int64_t to = std::min(h, it->endIndex());
@@ -91,7 +100,8 @@ std::vector<ArchivedItem> LiveWindow::items(std::int64_t l, std::int64_t h) cons
     std::lock_guard lock(mutex_);
     std::vector<ArchivedItem> found;
     for (const HeldItem& held : items_) {
-        if (held.item.start >= l && held.item.start < h) found.push_back(held.item);
+        // An item added after the commit that stored it is no longer the window's.
+        if (!outstayed(held) && held.item.start >= l && held.item.start < h) found.push_back(held.item);
     }
     std::stable_sort(found.begin(), found.end(), [](const ArchivedItem& a, const ArchivedItem& b) { return a.start < b.start; });
     return found;

@@ -81,6 +81,10 @@ private:
 
     /// Moves what the recording thread added into the channels. [mutex_ held]
     void absorbIncoming() const;
+    /// Samples of `channel` before this are committed and older than the newest keepSamples_. [mutex_ held]
+    std::int64_t keepFrom(const Channel& channel) const;
+    /// The item is committed and older than the newest keepSamples_: no longer the window's. [mutex_ held]
+    bool outstayed(const HeldItem& held) const;
     void evict(Channel& channel, std::vector<SigSeg<float>>& dropped);
     void evictItems(std::vector<HeldItem>& dropped);
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <sys/stat.h>
+
 namespace isochron {
 namespace {
 
@@ -62,6 +64,16 @@ bool sameFile(const std::string& a, const std::string& b) {
 std::optional<std::string> archiveFileNamed(const std::string& path, const std::string& archive) {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
         if (sameFile(path, archive + suffix)) return suffix;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> archiveFileOpenAs(int fd, const std::string& archive) {
+    struct stat open {};
+    if (fstat(fd, &open) != 0 || !S_ISREG(open.st_mode)) return std::nullopt;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        struct stat file {};
+        if (stat((archive + suffix).c_str(), &file) == 0 && file.st_dev == open.st_dev && file.st_ino == open.st_ino) return suffix;
     }
     return std::nullopt;
 }

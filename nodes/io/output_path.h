@@ -30,4 +30,9 @@ bool sameFile(const std::string& a, const std::string& b);
 /// archive is open); nullopt for another file. [setup thread]
 std::optional<std::string> archiveFileNamed(const std::string& path, const std::string& archive);
 
+/// archiveFileNamed() for an open descriptor (standard output redirected by a shell, `1<>archive`):
+/// which of the archive's files `fd` writes into, compared by identity; nullopt for another file, a
+/// pipe or a terminal. [setup thread]
+std::optional<std::string> archiveFileOpenAs(int fd, const std::string& archive);
+
 }  // namespace isochron

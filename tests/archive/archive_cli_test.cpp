@@ -296,6 +296,24 @@ TEST_CASE("isochron-archive export refuses to write over the archive itself, als
     CHECK(archive.run("ls " + archive.path).status == 0);
 }
 
+TEST_CASE("isochron-archive refuses a standard output that is the archive itself (1<>ARCHIVE), leaving it byte for byte", "[archive][cli]") {
+    const Archive archive;
+    const std::string before = fileBytes(archive.path), errors = archive.folder.file("errors.txt");
+    // Every command writes to standard output; `export --output -` wrote the items into the file.
+    for (const std::string command : {"ls " + archive.path, "info " + archive.path + " mic", "get " + archive.path + " events",
+                                      "export " + archive.path + " events --format jsonl --output -", "export " + archive.path + " mic --format wav --output -",
+                                      "prune " + archive.path + " mic --before 0.5"}) {
+        INFO(command);
+        // The shell opens the archive read-write on descriptor 1 without truncating it.
+        const int raw = std::system((archiveBinary() + " " + command + " 1<>" + archive.path + " 2>" + errors).c_str());
+        CHECK((WIFEXITED(raw) && WEXITSTATUS(raw) == 1));
+        CHECK_THAT(fileBytes(errors), Catch::Contains("standard output is the archive '" + archive.path + "'") &&
+                                          Catch::Contains("would destroy the recording"));
+        CHECK(fileBytes(archive.path) == before);
+    }
+    CHECK(archive.run("ls " + archive.path).status == 0);
+}
+
 TEST_CASE("isochron-archive export writes a .partial file and renames it: an existing file is replaced whole, a symlink written through", "[archive][cli]") {
     const Archive archive;
     const std::string output = archive.folder.file("out.jsonl"), link = archive.folder.file("link.jsonl");
@@ -349,7 +367,9 @@ TEST_CASE("an archive opened to record into another application's database refus
     const TempFolder folder;
     // user_version 0 with tables of its own: recording added streams/segments/events and set user_version 3.
     // user_version 2 without archive tables: it was switched to WAL mode before the upgrade failed.
+    // A view and nothing else: taken for an empty file, it was adopted as an archive.
     const std::string places = folder.file("places.sqlite"), versioned = folder.file("versioned.sqlite"), empty = folder.file("empty.sqlite");
+    const std::string viewOnly = folder.file("view.sqlite");
     const auto sql = [](const std::string& path, const char* text) {
         sqlite3* db = nullptr;
         REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
@@ -360,20 +380,25 @@ TEST_CASE("an archive opened to record into another application's database refus
     sql(places, "CREATE TABLE moz_places(url TEXT); CREATE TABLE moz_bookmarks(id INTEGER); INSERT INTO moz_places VALUES ('x');");
     sql(versioned, "CREATE TABLE notes(text TEXT); PRAGMA user_version = 2;");
     sql(empty, "CREATE TABLE scratch(x); DROP TABLE scratch;");
+    sql(viewOnly, "CREATE VIEW answer AS SELECT 42;");
     const auto bytes = [](const std::string& path) {
         std::ifstream in(path, std::ios::binary);
         return std::string(std::istreambuf_iterator<char>(in), {});
     };
-    const std::string placesBytes = bytes(places), versionedBytes = bytes(versioned);
-    const auto refusal = Catch::Contains("'" + places + "' is not a stream archive (a SQLite database with other tables: moz_places, moz_bookmarks)");
+    const std::string placesBytes = bytes(places), versionedBytes = bytes(versioned), viewOnlyBytes = bytes(viewOnly);
+    const auto refusal = Catch::Contains("'" + places + "' is not a stream archive (a SQLite database holding table moz_places, table moz_bookmarks)");
     CHECK_THROWS_WITH(ArchiveStore(places, ArchiveAccess::Record), refusal);
     CHECK_THROWS_WITH(refuseUnrecordableArchive(places), refusal);
     const auto versionedRefusal = Catch::Contains("'" + versioned + "' is not a stream archive (user_version 2 but no archive tables)");
     CHECK_THROWS_WITH(ArchiveStore(versioned, ArchiveAccess::Record), versionedRefusal);
     CHECK_THROWS_WITH(refuseUnrecordableArchive(versioned), versionedRefusal);
+    const auto viewRefusal = Catch::Contains("'" + viewOnly + "' is not a stream archive (a SQLite database holding view answer)");
+    CHECK_THROWS_WITH(ArchiveStore(viewOnly, ArchiveAccess::Record), viewRefusal);
+    CHECK_THROWS_WITH(refuseUnrecordableArchive(viewOnly), viewRefusal);
     CHECK(bytes(places) == placesBytes);
     CHECK(bytes(versioned) == versionedBytes);
-    for (const std::string& path : {places, versioned}) {
+    CHECK(bytes(viewOnly) == viewOnlyBytes);
+    for (const std::string& path : {places, versioned, viewOnly}) {
         CHECK_FALSE(std::filesystem::exists(path + "-wal"));
         CHECK_FALSE(std::filesystem::exists(path + "-shm"));
     }

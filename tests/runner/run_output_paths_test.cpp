@@ -84,7 +84,7 @@ TEST_CASE("io.archive_sink on a path that can be no archive is refused before th
     const struct Case {
         std::string path, reason;
     } cases[] = {
-        {foreign, "'" + foreign + "' is not a stream archive (a SQLite database with other tables: moz_places)"},
+        {foreign, "'" + foreign + "' is not a stream archive (a SQLite database holding table moz_places)"},
         {fifo, "'" + fifo + "' is a named pipe (FIFO), not an archive file"},
         {"/dev/null", "'/dev/null' is a device, not an archive file"},
         {folderPath, "'" + folderPath + "' is a folder, not an archive file"},
