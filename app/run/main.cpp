@@ -30,6 +30,7 @@
 #include "engine/plugins/plugin_host.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/node_call_scope.h"
+#include "engine/runtime/start_interruption.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/telemetry/telemetry_json.h"
 #include "engine/time/wall_clock.h"
@@ -45,12 +46,14 @@ namespace {
 std::atomic<int> stopSignal{0};
 std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
-// While the nodes start (a preloaded sound file decoding, an event file loading), nothing can honour a
-// stop until they have: the first signal stops the run as soon as it begins; a second leaves at once.
+// While the nodes start (a preloaded sound file decoding, an event file loading), the first signal
+// makes their loads give up (engine/runtime/start_interruption.h) and the run stop as it begins; a
+// second leaves at once, should a node's start not return.
 std::atomic<bool> nodesStarting{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
 void onStopSignal(int signal) {
+    interruptStarts();  // a node loading a file gives up: the run stops as it begins
     int none = 0;
     stopSignal.compare_exchange_strong(none, signal);
     if (signal != SIGPIPE) stopSignalCount.fetch_add(1);  // every write to a closed pipe raises it again

@@ -14,6 +14,7 @@
 
 #include "engine/operators/operator.h"
 #include "engine/runtime/engine.h"
+#include "engine/runtime/start_interruption.h"
 #include "engine/signal/sample_block.h"
 #include "nodes/io/block_pacer.h"
 #include "nodes/io/sound_file.h"
@@ -93,13 +94,12 @@ protected:
         if (frames_ == 0) settings.totalLength = 0;
         else if (loops == 0 || loops > BlockPacerSettings::kForever / frames_) settings.totalLength = BlockPacerSettings::kForever;
         else settings.totalLength = loops * frames_;
-        pacer_.configure(settings);
 
         preloaded_ = params().getBool("preload");
         loopViews_.clear();
         if (preloaded_) {
             try {
-                preload();
+                if (!preload()) settings.totalLength = 0;  // the run is stopping: nothing to play
             } catch (const std::bad_alloc&) {
                 channelBlocks_.clear();
                 throw OperatorError(preloadTooLarge());
@@ -109,6 +109,7 @@ protected:
             interleaved_.resize(static_cast<std::size_t>(longestBlock * fileChannels_));
             readPosition_ = 0;
         }
+        pacer_.configure(settings);
     }
 
     SourceStatus onProduce() override {
@@ -141,7 +142,9 @@ private:
     /// Decode the whole file into one pool block per output channel, then close it. A file that
     /// ends before the frame count its header claims fails (readFrames) having allocated only
     /// about what it holds.
-    void preload() {
+    /// Decodes the whole file into one block per channel; false when a stop interrupted it (see
+    /// engine/runtime/start_interruption.h): then nothing is held.
+    bool preload() {
         const std::int64_t chunkFrames = std::max<std::int64_t>(1, kPreloadChunkSamples / fileChannels_);
         std::vector<float> chunk(static_cast<std::size_t>(std::min(frames_, chunkFrames) * fileChannels_));
         std::int64_t capacity = std::clamp<std::int64_t>(frames_, 1, kPreloadInitialFrames);
@@ -149,6 +152,11 @@ private:
             channelBlocks_.emplace_back(SampleBlock::create(static_cast<std::size_t>(capacity) * sizeof(float)));
         }
         for (std::int64_t done = 0; done < frames_;) {
+            if (startsInterrupted()) {
+                channelBlocks_.clear();
+                file_.reset();
+                return false;
+            }
             const std::int64_t count = std::min(chunkFrames, frames_ - done);
             readFrames(chunk.data(), count, done);
             if (done + count > capacity) {
@@ -166,6 +174,7 @@ private:
             warn("'" + path_ + "' holds " + std::to_string(nonFinite_) + " NaN or infinite sample(s), the first at frame " +
                  std::to_string(firstNonFiniteFrame_) + ": passed on as they are");
         }
+        return true;
     }
 
     /// Why preloading ran out of memory: the size the file needs decoded, and the way out.

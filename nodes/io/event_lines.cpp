@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/runtime/start_interruption.h"
+
 namespace isochron {
 
 namespace {
@@ -40,6 +42,7 @@ std::string readEventText(std::istream& in, std::string_view source, std::size_t
     std::size_t lineStart = 0;
     int lineNumber = 1;
     while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+        if (startsInterrupted()) return {};  // the run is stopping before it began: nothing to replay
         const std::size_t from = text.size();
         text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
         for (std::size_t newline = text.find('\n', from); newline != std::string::npos; newline = text.find('\n', newline + 1)) {
@@ -93,6 +96,7 @@ std::vector<EventLine> parseEventLines(std::string_view text, std::string_view s
     std::vector<EventLine> events;
     int lineNumber = 0;
     for (std::size_t at = 0; at < text.size();) {
+        if (startsInterrupted()) return {};
         const std::size_t newline = text.find('\n', at);
         const std::string_view line = text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
         at = newline == std::string_view::npos ? text.size() : newline + 1;

@@ -28,7 +28,7 @@ inline constexpr std::size_t kMaxEventLineBytes = 1 << 20;
 inline constexpr double kMaxEventSeconds = 9.2e9;
 
 /// All of `in`, refusing a line longer than `maxLineBytes` with std::runtime_error naming `source`
-/// and the line. [any thread] [allocates]
+/// and the line; nothing once starts are interrupted (engine/runtime/start_interruption.h). [any thread] [allocates]
 std::string readEventText(std::istream& in, std::string_view source, std::size_t maxLineBytes = kMaxEventLineBytes);
 
 /// The message refusing line `lineNumber` of `source` for holding more than `maxLineBytes` without a
@@ -43,7 +43,7 @@ std::optional<EventLine> parseEventLine(std::string_view line, int lineNumber, s
 /// t_end >= t_start, both within +-kMaxEventSeconds), an optional string `label` and number `score` (or `value`); every other
 /// numeric key becomes an attribute ("attribute.X" becomes X; other types are ignored). At most
 /// `maxAttributes` attributes per line. Throws std::runtime_error naming `source` and the line.
-/// [any thread] [allocates]
+/// Nothing once starts are interrupted. [any thread] [allocates]
 std::vector<EventLine> parseEventLines(std::string_view text, std::string_view source, int maxAttributes);
 
 }  // namespace isochron

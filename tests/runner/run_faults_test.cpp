@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <tuple>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -893,6 +895,52 @@ TEST_CASE("a WAV file name as long as the folder allows is written, and --check 
     CHECK(partialsOf(target).empty());
     fs::remove(target);
     fs::remove(graph);
+}
+
+TEST_CASE("a signal while a preloaded file decodes ends the decoding, not only the run after it", "[runner][faults]") {
+    // The run stopped only once the whole file was decoded: a long preload held Ctrl-C for its length.
+    // The pipe's writer sends the header and one chunk of the preload (2^18 frames), signals, sends one
+    // chunk more and keeps the pipe open: the decoder sees the request between chunks and gives up.
+    // Before, it waited for the six chunks that never come.
+    constexpr int kChunk = 1 << 18, kFrames = 8 * kChunk;
+    const fs::path wav = tempPath("decoding-source.wav"), fifo = tempPath("decoding.fifo"), report = tempPath("decoding-report.json");
+    const fs::path err = tempPath("decoding-stderr");
+    writeWav(wav, kFrames);
+    const std::string bytes = readText(wav);
+    const std::size_t header = bytes.size() - std::size_t{2} * kFrames;  // 16-bit mono frames follow the header
+    fs::remove(fifo);
+    fs::remove(report);
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const fs::path graph = writeCopyGraph("decoding", fifo.string(), {"/dev/null"});
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, -1, err);
+    const int writer = ::open(fifo.c_str(), O_WRONLY);
+    REQUIRE(writer >= 0);
+    const auto previous = std::signal(SIGPIPE, SIG_IGN);
+    const std::size_t first = header + std::size_t{2} * kChunk;
+    CHECK(::write(writer, bytes.data(), first) == static_cast<ssize_t>(first));
+    REQUIRE(kill(pid, SIGINT) == 0);
+    (void)::write(writer, bytes.data() + first, std::size_t{2} * kChunk);  // the run may be gone already
+    // A bound on a hang, not a timing: the run ends in milliseconds, or never while the pipe is open.
+    int raw = 0;
+    pid_t ended = 0;
+    for (int tick = 0; tick < 3000 && ended == 0; ++tick) {
+        ended = waitpid(pid, &raw, WNOHANG);
+        if (ended == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (ended == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &raw, 0);
+    }
+    ::close(writer);
+    std::signal(SIGPIPE, previous);
+    const std::string errors = readText(err);
+    INFO(errors);
+    REQUIRE(ended == pid);
+    CHECK((WIFEXITED(raw) && WEXITSTATUS(raw) == 130));
+    CHECK(errors.find("stopped by signal 2 while the nodes were starting") != std::string::npos);
+    REQUIRE(fs::exists(report));
+    CHECK(nlohmann::json::parse(readText(report))["stopped_while_starting"] == true);
+    for (const fs::path& path : {wav, fifo, graph, report, err}) fs::remove(path);
 }
 
 TEST_CASE("a signal while the nodes start (a preloaded file decoding) stops the run with the report written", "[runner][faults]") {
