@@ -340,14 +340,13 @@ struct ExportTarget {
 
 ExportTarget exportTarget(const std::string& output, const std::string& archive) {
     if (output == "-") return {output, output};
-    refuseBlockingOutput(output, "--output");
+    refuseUnwritableOutput(output, "--output");
     if (const std::optional<std::string> suffix = archiveFileNamed(output, archive)) {
         throw UsageError("--output '" + output + "' is the archive '" + archive + "'" + (suffix->empty() ? std::string() : " (its file " + *suffix + ")") +
                          " itself: the export would destroy the recording; give another file");
     }
     const std::string target = followSymlinks(output);
     const std::string kind = nonRegularFileKind(target);
-    if (kind == "a folder") throw UsageError("--output '" + output + "' is a folder: give a file in it");
     if (!kind.empty()) return {target, target};
     return {target, target + ".partial", true};
 }

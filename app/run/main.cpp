@@ -35,6 +35,8 @@
 #include "engine/telemetry/telemetry_json.h"
 #include "engine/time/wall_clock.h"
 #include "nodes/capture/capture_devices.h"
+#include "nodes/io/output_path.h"
+#include "nodes/io/partial_file.h"
 #include "nodes/register_builtin_nodes.h"
 
 using namespace isochron;
@@ -46,9 +48,10 @@ namespace {
 std::atomic<int> stopSignal{0};
 std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
-// While the nodes start (a preloaded sound file decoding, an event file loading), the first signal
-// makes their loads give up (engine/runtime/start_interruption.h) and the run stop as it begins; a
-// second leaves at once, should a node's start not return.
+// While the graph is read and the nodes start (a large graph validating, a preloaded sound file
+// decoding, an event file loading), the first signal makes the nodes' loads give up
+// (engine/runtime/start_interruption.h) and the run stop as it begins; a second leaves at once,
+// should a node's start not return.
 std::atomic<bool> nodesStarting{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
@@ -105,12 +108,29 @@ void refuseNamedPipes(const run::RunOptions& options) {
 }
 
 /// Writes the run report as JSON; false (after saying why on stderr) when it could not be written.
+/// A regular file (or none yet) is written under a partial file renamed over it when complete, so a
+/// failed write (a full disk) leaves the previous report whole; a symlink is written through, a device
+/// in place.
 bool writeReport(const std::string& path, const nlohmann::ordered_json& json) {
-    std::ofstream report(path);
+    std::string target = path, writing = path;
+    bool renameWhenDone = false;
+    try {
+        target = followSymlinks(path);
+        if (nonRegularFileKind(target).empty()) {
+            writing = createPartialFile(target);
+            renameWhenDone = true;
+        }
+    } catch (const std::runtime_error& e) {
+        std::cerr << "isochron-run: cannot write report " << path << ": " << e.what() << "\n";
+        return false;
+    }
+    std::ofstream report(writing);
     if (report) report << json.dump(2) << "\n";
     report.close();
-    if (!report.fail()) return true;
-    std::cerr << "isochron-run: cannot write report " << path << ": " << std::strerror(errno) << "\n";
+    if (!report.fail() && (!renameWhenDone || std::rename(writing.c_str(), target.c_str()) == 0)) return true;
+    const std::string reason = std::strerror(errno);
+    if (renameWhenDone) std::remove(writing.c_str());
+    std::cerr << "isochron-run: cannot write report " << path << ": " << reason << "\n";
     return false;
 }
 
@@ -248,7 +268,23 @@ void printWireChannels(const ValidatedGraph& graph) {
     }
 }
 
+/// Installs onStopSignal for `signal`, unless the process started with it ignored: nohup ignores
+/// SIGHUP and a shell runs a background job with SIGINT ignored, so that closing the terminal or
+/// Ctrl-C leaves the run alone; whoever started it chose so.
+void catchStopSignal(int signal) {
+    struct sigaction current {};
+    if (sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) return;
+    std::signal(signal, onStopSignal);
+}
+
 int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, run::ScaleOut& scaleOut) {
+    // Every way a user or the terminal ends a run stops it the same way: the report is written. So
+    // from before the graph is read: validating a large graph and loading the nodes' files take
+    // seconds. The run then stops as it begins.
+    if (!options.checkOnly) {
+        nodesStarting.store(true);
+        for (int signal : {SIGINT, SIGTERM, SIGHUP}) catchStopSignal(signal);
+    }
     GraphSpec spec = loadGraphFile(options.graphPath);
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
     SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
@@ -286,9 +322,6 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (!options.quiet) {
         for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
     }
-    // Every way a user or the terminal ends a run stops it the same way: the report is written. So
-    // from before the nodes start: loading their files can take seconds.
-    for (int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, onStopSignal);
     // A closed standard output (a pipe into `head`, or >&-) raises SIGPIPE on the next write. When a
     // sink writes its data there, that ends the run like Ctrl-C (exit 141). Otherwise standard output
     // holds only the runner's own lines, whose loss must not cost the data the sinks write to files:
@@ -296,7 +329,6 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::signal(SIGPIPE, sinkWritesStandardOutput ? onStopSignal : SIG_IGN);
     std::unique_ptr<run::PartitionThreads> threads;
     std::unique_ptr<Engine> single;
-    nodesStarting.store(true);
     try {
         if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
         else single = std::make_unique<Engine>(graph, scheduler);

@@ -37,7 +37,7 @@ struct NodeFile {
 void refuseUnwritable(const NodeFile& file) {
     if (!file.written || !file.ioFamily) return;
     if (!file.archive) {
-        refuseBlockingOutput(file.path, file.named());
+        refuseUnwritableOutput(file.path, file.named());
         return;
     }
     try {

@@ -15,16 +15,30 @@ constexpr int kMaxSymlinks = 40;
 
 }  // namespace
 
-void refuseBlockingOutput(const std::string& path, const std::string& named) {
+void refuseUnwritableOutput(const std::string& path, const std::string& named) {
     namespace fs = std::filesystem;
     if (path == "-") return;
+    std::string target;
+    try {
+        target = followSymlinks(path);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(named + ": " + e.what());
+    }
     std::error_code error;
-    const fs::file_status status = fs::status(path, error);  // follows symlinks
+    const fs::file_status status = fs::status(target, error);
     const char* what = fs::is_fifo(status) ? "a named pipe (FIFO)" : fs::is_socket(status) ? "a socket" : nullptr;
-    if (!what) return;
-    throw std::runtime_error(named + ": '" + path + "' is " + what +
-                             ": a sink does not write to one (opening a pipe waits, without end and unstoppable, for a reader); give a "
-                             "regular file or a device, or '-' for standard output");
+    if (what) {
+        throw std::runtime_error(named + ": '" + path + "' is " + what +
+                                 ": a sink does not write to one (opening a pipe waits, without end and unstoppable, for a reader); give a "
+                                 "regular file or a device, or '-' for standard output");
+    }
+    if (fs::is_directory(status)) throw std::runtime_error(named + ": '" + path + "' is a folder: give a file in it");
+    if (fs::exists(status)) return;
+    fs::path folder = fs::path(target).parent_path();
+    if (folder.empty()) folder = ".";
+    if (fs::is_directory(folder, error)) return;
+    const std::string why = fs::exists(folder, error) ? "is not a folder" : "does not exist";
+    throw std::runtime_error(named + ": cannot write '" + path + "': the folder '" + folder.string() + "' " + why);
 }
 
 std::string followSymlinks(const std::string& path) {

@@ -1,7 +1,8 @@
 // Where a sink may write: the checks every file sink (sound files, CSV, JSON lines) makes on its
 // `path` before opening it. Opening a named pipe (FIFO) for writing blocks until another program
 // opens its other end, in a call no stop request can interrupt (Ctrl-C and SIGTERM were ignored),
-// and a socket cannot be opened at all; both are refused with the reason. A symlink is followed to
+// and a socket cannot be opened at all; both are refused with the reason, as are a folder and a
+// file in a folder that does not exist. A symlink is followed to
 // the file it names, which need not exist yet (a dangling link is written through, never replaced).
 #pragma once
 
@@ -10,10 +11,12 @@
 
 namespace isochron {
 
-/// Throws std::runtime_error saying why a sink cannot write `path` ("<named>: ..."), when it is (or a
-/// symlink leads to) a named pipe or a socket; "-" (standard output) is not checked. `named` says
-/// where the path was given (a parameter, a command-line option). [setup thread]
-void refuseBlockingOutput(const std::string& path, const std::string& named = "parameter 'path'");
+/// Throws std::runtime_error saying why a sink cannot write `path` ("<named>: ..."): it is (or a
+/// symlink leads to) a named pipe, a socket or a folder, its symlinks loop, or the folder it would be
+/// created in is missing; "-" (standard output) is not checked. Asked before a run (--check) and when
+/// a sink starts, so the run never finds out late. `named` says where the path was given (a parameter,
+/// a command-line option). [setup thread]
+void refuseUnwritableOutput(const std::string& path, const std::string& named = "parameter 'path'");
 
 /// The file `path` names once every symlink in its last component is followed (a chain of links, each
 /// relative to the folder it lies in), whether that file exists or not; `path` itself when it is not a

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "nodes/io/output_path.h"
+#include "nodes/io/partial_file.h"
 
 namespace isochron {
 namespace {
@@ -56,51 +57,6 @@ std::string rateText(double rateHz) {
 /// The rates a sound file can state, for messages.
 const std::string kStatableRates = "from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
 
-/// The longest file name `folder` holds (NAME_MAX, 255 bytes on Linux file systems).
-std::size_t longestName(const std::filesystem::path& folder) {
-    const long longest = ::pathconf(folder.empty() ? "." : folder.c_str(), _PC_NAME_MAX);
-    return longest > 0 ? static_cast<std::size_t>(longest) : 255;
-}
-
-/// 64-bit FNV-1a of `text` in 16 hex digits: stands for the part of a name cut off to make room.
-std::string nameHash(const std::string& text) {
-    std::uint64_t hash = 14695981039346656037ull;
-    for (const unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
-    char digits[17];
-    std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(hash));
-    return digits;
-}
-
-/// `name` + `suffix`, with `name` cut (at a UTF-8 character boundary) and followed by "~<hash of name>"
-/// when the whole would be longer than `longest` bytes.
-std::string fittedName(const std::string& name, const std::string& suffix, std::size_t longest) {
-    if (name.size() + suffix.size() <= longest) return name + suffix;
-    const std::string hash = "~" + nameHash(name);
-    std::size_t keep = longest > suffix.size() + hash.size() ? longest - suffix.size() - hash.size() : 0;
-    while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;  // not inside a character
-    return name.substr(0, keep) + hash + suffix;
-}
-
-/// Creates, beside `path`, the empty file a recording of `path` grows under and returns its name:
-/// "<name>.<pid>.partial" ("<name>.<pid>-<k>.partial" when another writer in this process holds that),
-/// so runs writing one path at once never share it, and shortened so that any name that fits the
-/// folder works. Throws OperatorError when the folder refuses it.
-std::string createPartialFile(const std::string& path) {
-    namespace fs = std::filesystem;
-    const fs::path target = path;
-    const std::size_t longest = longestName(target.parent_path());
-    for (int attempt = 1;; ++attempt) {
-        const std::string suffix = "." + std::to_string(::getpid()) + (attempt > 1 ? "-" + std::to_string(attempt) : "") + ".partial";
-        const std::string partial = (target.parent_path() / fittedName(target.filename().string(), suffix, longest)).string();
-        const int descriptor = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (descriptor >= 0) {
-            ::close(descriptor);
-            return partial;
-        }
-        if (errno != EEXIST) throw OperatorError("cannot write '" + partial + "': " + std::strerror(errno));
-    }
-}
-
 }  // namespace
 
 void refuseUnstatableRates(const ParamSet&, const std::vector<UpstreamNode>& upstream) {
@@ -136,14 +92,13 @@ void SoundFileSink::onActivate() {
         // A renamed file would replace a symlink or a device: write through the link (to the file
         // it names, created when missing), and into a device in place.
         try {
-            refuseBlockingOutput(path_);
+            refuseUnwritableOutput(path_);
             path_ = followSymlinks(path_);
         } catch (const std::runtime_error& e) {
             throw OperatorError(e.what());
         }
         std::error_code error;
         const fs::file_status status = fs::status(path_, error);
-        if (fs::is_directory(status)) throw OperatorError("'" + path_ + "' is a directory, not a file");
         destination_ = fs::exists(status) && !fs::is_regular_file(status) ? Destination::InPlace : Destination::PartialThenRename;
         if (destination_ == Destination::InPlace) {
             // The file itself is opened at the first segment (its rate is not known before), so check
@@ -155,7 +110,11 @@ void SoundFileSink::onActivate() {
         } else {
             recordingStarted_ = false;
             // Created now (empty) to hold its name for this writer; libsndfile opens it at the first segment.
-            partialPath_ = createPartialFile(path_);
+            try {
+                partialPath_ = createPartialFile(path_);
+            } catch (const std::runtime_error& e) {
+                throw OperatorError(e.what());
+            }
             writingPath_ = partialPath_;
         }
     }

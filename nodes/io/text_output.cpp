@@ -20,7 +20,7 @@ void TextOutput::open(const std::string& path) {
         out_ = stdout;
         return;
     }
-    refuseBlockingOutput(path);
+    refuseUnwritableOutput(path);
     buffer_.resize(kFileBufferBytes);
     file_.reset(std::fopen(path.c_str(), "w"));
     if (!file_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <csignal>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -31,7 +33,8 @@ using isochron::test::readText;
 
 namespace {
 
-fs::path tempPath(const std::string& name) { return fs::temp_directory_path() / ("isochron-run-faults-" + name); }
+// Per process: several copies of the suite (other checkouts' builds) may run on one machine at once.
+fs::path tempPath(const std::string& name) { return fs::temp_directory_path() / ("isochron-run-faults-" + std::to_string(getpid()) + "-" + name); }
 
 // A graph file: a sine generator (`seconds` long, 0 = forever, unpaced) into a WAV sink at `wavPath`.
 fs::path writeGraph(const std::string& name, double seconds, const std::string& wavPath) {
@@ -98,10 +101,11 @@ fs::path waitForPartialGrowing(const fs::path& target, pid_t pid) {
 }
 
 // A child isochron-run: standard output to `stdoutFd` (closed when -1), standard error to the file `stderrPath`.
-pid_t startRun(const std::vector<std::string>& arguments, int stdoutFd, const fs::path& stderrPath) {
+pid_t startRun(const std::vector<std::string>& arguments, int stdoutFd, const fs::path& stderrPath, const std::function<void()>& inChild = {}) {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
+        if (inChild) inChild();  // what the run inherits: ignored signals, limits
         alarm(120);  // a run that hangs (a sink blocked on a pipe) ends the test instead of stalling it
         const int err = ::open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (stdoutFd < 0) ::close(STDOUT_FILENO);
@@ -491,6 +495,61 @@ TEST_CASE("SIGHUP ends the run like Ctrl-C, and the report is written", "[runner
     fs::remove(graph);
 }
 
+TEST_CASE("a run started with SIGHUP ignored (nohup) keeps running when the terminal hangs up", "[runner][faults]") {
+    // The runner put its own handler in place of the ignored SIGHUP: closing the terminal stopped a
+    // run started with nohup (exit 129, the recording cut short). The run here is 1 s of paced
+    // generator; the hang-up comes as soon as it runs and must change nothing.
+    const fs::path graph = tempPath("nohup.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 1, "block": 400, "pace": 1}},
+      {"id": "wav", "type": "io.wav_file_sink", "params": {"path": "/dev/null"}}],
+      "edges": [{"from": "gen.out", "to": "wav.in0"}]})";
+    const fs::path report = tempPath("nohup-report.json"), err = tempPath("nohup-stderr");
+    fs::remove(report);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, fds[1], err, [] { std::signal(SIGHUP, SIG_IGN); });
+    ::close(fds[1]);
+    std::string line;
+    char c = 0;
+    while (line.find('\n') == std::string::npos && ::read(fds[0], &c, 1) == 1) line += c;
+    REQUIRE(line.find("running") != std::string::npos);
+    REQUIRE(kill(pid, SIGHUP) == 0);
+    while (::read(fds[0], &c, 1) == 1) {
+    }
+    ::close(fds[0]);
+    CHECK(waitFor(pid) == 0);
+    REQUIRE(fs::exists(report));
+    const auto json = nlohmann::json::parse(readText(report));
+    CHECK(json["stopped"] == false);
+    CHECK(json["completed"] == true);
+    for (const fs::path& path : {report, err, graph}) fs::remove(path);
+}
+
+TEST_CASE("a report that cannot be written whole leaves the previous report as it was", "[runner][faults]") {
+    // On a full disk the report was cut (40 960 bytes of invalid JSON) where the previous one had been.
+    // Here a file size limit of 400 bytes (the report takes about 860, the error message about 100)
+    // makes the write fail (EFBIG) as a full disk would.
+    const fs::path graph = writeGraph("report-limit", 0.5, "/dev/null");
+    const fs::path report = tempPath("limited-report.json"), err = tempPath("limited-stderr");
+    const std::string previous = "{\"previous\": true}\n";
+    { std::ofstream(report) << previous; }
+    const pid_t pid = startRun({graph.string(), "--report", report.string(), "--quiet"}, -1, err, [] {
+        std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails instead of killing the run
+        const rlimit limit{400, 400};
+        setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    CHECK(waitFor(pid) == 1);
+    const std::string errors = readText(err);
+    INFO(errors);
+    CHECK(errors.find("cannot write report " + report.string()) != std::string::npos);
+    CHECK(readText(report) == previous);
+    for (const auto& entry : fs::directory_iterator(report.parent_path())) {
+        CHECK(entry.path().filename().string().find("limited-report.json.") == std::string::npos);  // no partial left
+    }
+    for (const fs::path& path : {report, err, graph}) fs::remove(path);
+}
+
 TEST_CASE("node errors go to standard error, not into what a sink writes to standard output", "[runner][faults]") {
     // The sink fails while running: every write to /dev/full fails.
     const fs::path graph = writeGraph("node-error", 0.5, "/dev/full");
@@ -626,14 +685,44 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
         fs::remove(link);
         fs::create_symlink(tempPath("no-such-folder/target.wav"), link);
         const fs::path graph = writeGraph("dangling-nowhere", 0.5, link.string());
-        Finished r = run({graph.string(), "--quiet"});
-        CHECK(r.status == 1);
-        CHECK(r.err.find("node 'wav'") != std::string::npos);
-        CHECK(r.err.find("no-such-folder/target.wav.") != std::string::npos);
-        CHECK(r.err.find(".partial': No such file or directory") != std::string::npos);
+        // The message named the sink's internal partial file and libsndfile's words; --check said valid.
+        for (const char* mode : {"--check", "--quiet"}) {
+            Finished r = run({graph.string(), mode});
+            INFO(mode << ": " << r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find("node 'wav'") != std::string::npos);
+            CHECK(r.err.find("the folder '" + tempPath("no-such-folder").string() + "' does not exist") != std::string::npos);
+            CHECK(r.err.find(".partial") == std::string::npos);
+        }
         CHECK(fs::is_symlink(fs::symlink_status(link)));
         fs::remove(link);
         fs::remove(graph);
+    }
+    SECTION("a folder, a file in a missing folder and a loop of symlinks are refused by --check as by the run") {
+        const fs::path loop = tempPath("loop-a.wav"), loopBack = tempPath("loop-b.wav"), folder = tempPath("a-folder.wav");
+        fs::remove(loop);
+        fs::remove(loopBack);
+        fs::create_symlink(loopBack, loop);
+        fs::create_symlink(loop, loopBack);
+        fs::create_directories(folder);
+        const std::vector<std::pair<fs::path, std::string>> cases = {
+            {folder, "is a folder: give a file in it"},
+            {tempPath("missing-folder/out.wav"), "the folder '" + tempPath("missing-folder").string() + "' does not exist"},
+            {loop, "a loop of links?"}};
+        for (const auto& [path, said] : cases) {
+            const fs::path graph = writeGraph("unwritable", 0.5, path.string());
+            for (const char* mode : {"--check", "--quiet"}) {
+                Finished r = run({graph.string(), mode});
+                INFO(path << " " << mode << ": " << r.err);
+                CHECK(r.status == 1);
+                CHECK(r.err.find("node 'wav'") != std::string::npos);
+                CHECK(r.err.find(said) != std::string::npos);
+            }
+            fs::remove(graph);
+        }
+        fs::remove(loop);
+        fs::remove(loopBack);
+        fs::remove(folder);
     }
     SECTION("a named pipe is refused at start, naming node, parameter and path") {
         // Opening the pipe waited for a reader without end, deaf to Ctrl-C and SIGTERM.
@@ -883,7 +972,8 @@ TEST_CASE("a WAV file name as long as the folder allows is written, and --check 
     // 'NAME.partial' was too long for names of 248 to 255 bytes: refused at run time after --check said valid.
     const long longest = ::pathconf(fs::temp_directory_path().c_str(), _PC_NAME_MAX);
     REQUIRE(longest > 40);
-    const fs::path target = fs::temp_directory_path() / (std::string(static_cast<std::size_t>(longest) - 4, 'c') + ".wav");
+    const std::string pid = std::to_string(getpid());
+    const fs::path target = fs::temp_directory_path() / (pid + std::string(static_cast<std::size_t>(longest) - 4 - pid.size(), 'c') + ".wav");
     fs::remove(target);
     const fs::path graph = writeGraph("long-name", 0.5, target.string());
     for (const char* mode : {"--check", "--quiet"}) {

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <vector>
+
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "tests/support/run_command.h"
 #include "tests/support/virtual_mic_array.h"
@@ -19,7 +21,7 @@ Result runCommand(const std::string& arguments) { return isochron::test::runProg
 std::filesystem::path samples() { return std::filesystem::path(ISOCHRON_SOURCE_DIR) / "samples"; }
 
 std::filesystem::path tempFile(const std::string& name) {
-    return std::filesystem::temp_directory_path() / ("isochron-runner-test-" + name);
+    return std::filesystem::temp_directory_path() / ("isochron-runner-test-" + std::to_string(getpid()) + "-" + name);
 }
 
 std::string unpaced(const std::filesystem::path& graph) {
