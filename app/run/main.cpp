@@ -266,10 +266,13 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     run::checkNodeOutputPaths(graph, options.graphPath);
     if (options.checkOnly) {
+        // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
+        // between them, custom items between ranks) was made only while printing the plan after it.
+        const std::string partitionPlan = scaleOut.partitionPlan(spec, whole);
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
             printWireChannels(graph);
-            if (scaleOut.rank() == 0) std::cout << scaleOut.partitionPlan(spec, whole);
+            if (scaleOut.rank() == 0) std::cout << partitionPlan;
             for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
         }
         return 0;

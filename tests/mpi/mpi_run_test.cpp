@@ -500,6 +500,11 @@ TEST_CASE("--check prints the partition plan and refuses partitions that feed ea
     INFO(cycle.output);
     CHECK(cycle.status != 0);
     CHECK(cycle.output.find("partitions 0, 1 feed each other") != std::string::npos);
+    CHECK(cycle.output.find("valid") == std::string::npos);  // "valid" only when every check passed
+    const Finished quiet = run(0, {"--check", "--quiet", graph.string()});
+    INFO(quiet.output);
+    CHECK(quiet.status != 0);
+    CHECK(quiet.output.find("partitions 0, 1 feed each other") != std::string::npos);
     fs::remove(graph);
 }
 
