@@ -19,6 +19,7 @@
 #include "app/run/operator_reference.h"
 #include "app/run/output_paths.h"
 #include "app/run/partition_threads.h"
+#include "app/run/rank_line_output.h"
 #include "app/run/scale_out.h"
 #include "engine/files/file_kind.h"
 #include "engine/graph/endless_run.h"
@@ -262,8 +263,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (!options.quiet) {
         for (const auto& note : scaleOutNotes) std::cerr << "isochron-run: note: " << note << "\n";
     }
-    // Under mpirun every rank's lines say which rank wrote them.
-    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
+    // Under mpirun every line starts with "[rank k] " (RankLineOutput, installed by main()).
+    const bool onRanks = scaleOut.ranks() > 1;
     run::checkNodeOutputPaths(graph, options.graphPath);
     if (options.checkOnly) {
         // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
@@ -312,7 +313,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         else single->requestStop();
     }
     if (stoppedWhileStarting && !options.quiet) {
-        std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+        std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
                   << " while the nodes were starting (loading their files): the run stops before any data flows\n";
     }
     // Telemetry comes from one engine: on threads the lowest partition's (partition 0's when it holds nodes).
@@ -334,7 +335,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::vector<std::string> failuresSeen;  // for a report written while the engine does not return
     // On threads every partition's engine has it (they may call it at once: one write per line).
     const auto announceFailure = [&](const std::string& failure) {
-        std::cerr << ("isochron-run: " + rankTag + "error: " + failure + "\n") << std::flush;
+        std::cerr << ("isochron-run: error: " + failure + "\n") << std::flush;
         const std::lock_guard lock(failuresMutex);
         failuresSeen.push_back(failure);
     };
@@ -372,7 +373,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         // A plugin's call names its file and hook; a built-in node's call its id and type.
         const std::string pluginCalls = describeUnreturnedPluginCalls();
         const std::string stuck = pluginCalls.empty() ? describeUnreturnedNodeCalls() : pluginCalls;
-        std::cerr << "isochron-run: " << rankTag << "the run did not stop "
+        std::cerr << "isochron-run: the run did not stop "
                   << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
                   << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")
                   << "; leaving without it (figures are those at this moment)" << std::endl;
@@ -405,20 +406,20 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
                 // A rank waiting inside MPI on a rank that died never returns to the engine: leave
                 // within a fraction of a second, as mpirun expects of the ranks it ends.
                 if (stopSeenNs == 0) stopSeenNs = wallClockNs();
-                if (!rankTag.empty() && wallClockNs() - stopSeenNs > 300'000'000) {
-                    std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+                if (onRanks && wallClockNs() - stopSeenNs > 300'000'000) {
+                    std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
                               << " while waiting on another rank (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)"
                               << std::endl;
                     std::_Exit(128 + stopSignal.load());
                 }
-                if (rankTag.empty() && (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs)) abandonRun();
+                if (!onRanks && (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs)) abandonRun();
             }
             drainTelemetry();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
     if (!options.quiet) {
-        status << rankTag << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
+        status << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
                << scheduler.name;
         if (threads) status << ", " << threads->partitions() << " partitions on threads";
         status << " (Ctrl-C to stop)" << std::endl;
@@ -444,7 +445,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     drainTelemetry();
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
-        if (!rankTag.empty()) status << rankTag << "partition " << scaleOut.rank() << "\n";
+        if (onRanks) status << "partition " << scaleOut.rank() << "\n";
         status << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;
         std::cerr << summary.problemsText(warningsShown);
     }
@@ -470,11 +471,11 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     if (writeFailed) return 1;
     if (!outcome.failures.empty()) {
-        if (!rankTag.empty()) std::cerr << "isochron-run: " << rankTag << "a node failed: ending the run on every rank\n";
+        if (onRanks) std::cerr << "isochron-run: a node failed: ending the run on every rank\n";
         return 2;
     }
-    if (stopSignal.load() != 0 && !rankTag.empty()) {
-        std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+    if (stopSignal.load() != 0 && onRanks) {
+        std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
                   << " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n";
     }
     return stopSignal.load() != 0 ? 128 + stopSignal.load() : 0;
@@ -535,16 +536,15 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
         }
     }
     if (options.graphPath.empty() || options.listOperators) return 0;  // with --list-operators the word is a filter, not a graph
-    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     if (!options.checkOnly) replaceClosedStandardOutput();
     try {
         return runGraphFile(options, registry, scaleOut);
     } catch (const GraphException& e) {
-        std::cerr << "isochron-run: " << rankTag << options.graphPath << " cannot run:\n";
+        std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
         for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "isochron-run: " << rankTag << e.what() << "\n";
+        std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
 }
@@ -559,6 +559,7 @@ int main(int argc, char** argv) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
+    if (scaleOut->ranks() > 1) run::printWholeLinesOfRank(scaleOut->rank());
     const int status = runMain(argc, argv, *scaleOut);
     return scaleOut->finish(status);
 }

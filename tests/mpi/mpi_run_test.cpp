@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -120,6 +121,25 @@ std::map<int, pid_t> ranksOf(pid_t launcher) {
     return ranks;
 }
 
+// Waits until every one of the `count` ranks mpirun `launcher` started runs its part (each prints
+// "[rank k] running ..." into `output`); their processes by rank. Fails (killing mpirun) after 60 s.
+std::map<int, pid_t> waitUntilRanksRun(pid_t launcher, const fs::path& output, int count) {
+    const auto deadline = Clock::now() + std::chrono::seconds(60);
+    for (;;) {
+        const std::string text = readText(output);
+        const std::map<int, pid_t> ranks = ranksOf(launcher);
+        bool running = static_cast<int>(ranks.size()) == count;
+        for (int rank = 0; rank < count; ++rank) running = running && text.find("[rank " + std::to_string(rank) + "] running") != std::string::npos;
+        if (running) return ranks;
+        if (Clock::now() > deadline) {
+            kill(launcher, SIGKILL);
+            waitpid(launcher, nullptr, 0);
+            FAIL("the ranks did not start: " << text);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 const std::string kSample = std::string(ISOCHRON_SOURCE_DIR) + "/samples/scale-out-three-ranks.isograph.json";
 
 // The sample graph's file outputs redirected to `prefix`*.
@@ -138,6 +158,14 @@ TEST_CASE("the sample graph on three ranks writes exactly what it writes in one 
     const Finished three = run(3, outputsTo(spread, spread.string() + ".json"));
     INFO(three.output);
     REQUIRE(three.status == 0);
+
+    // Every line the ranks printed went out whole, starting with its rank ("[rank k] ").
+    std::istringstream lines(three.output);
+    for (std::string line; std::getline(lines, line);) {
+        INFO(line);
+        CHECK(std::regex_search(line, std::regex(R"(^\[rank [0-2]\] )")));
+        CHECK(line.find("[rank ", 1) == std::string::npos);
+    }
 
     // Every sink runs on rank 2: its figures are the single process's.
     const nlohmann::json whole = readJson(alone.string() + ".json");
@@ -431,23 +459,7 @@ TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank"
       "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
     const fs::path output = tempPath("endless.txt");
     const pid_t launcher = start(3, {graph.string()}, output);
-    // Wait until every rank runs its part (each prints "rank k of 3: running ...").
-    const auto startDeadline = Clock::now() + std::chrono::seconds(60);
-    std::map<int, pid_t> ranks;
-    for (;;) {
-        const std::string text = readText(output);
-        ranks = ranksOf(launcher);
-        if (ranks.size() == 3 && text.find("rank 0 of 3: running") != std::string::npos && text.find("rank 1 of 3: running") != std::string::npos &&
-            text.find("rank 2 of 3: running") != std::string::npos) {
-            break;
-        }
-        if (Clock::now() > startDeadline) {
-            kill(launcher, SIGKILL);
-            waitpid(launcher, nullptr, 0);
-            FAIL("the ranks did not start: " << text);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    const std::map<int, pid_t> ranks = waitUntilRanksRun(launcher, output, 3);
     const auto killed = Clock::now();
     REQUIRE(kill(ranks.at(1), SIGKILL) == 0);
     const int status = waitAtMost(launcher, std::chrono::seconds(20));
@@ -515,7 +527,7 @@ TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the
     INFO(finished.output);
     CHECK(finished.status != -1);
     CHECK(finished.status != 0);
-    CHECK(finished.output.find("rank 2 of 3: ") != std::string::npos);
+    CHECK(finished.output.find("[rank 2] ") != std::string::npos);
     CHECK(finished.output.find("node 'recording': cannot start") != std::string::npos);
     fs::remove(tempPath("o.jsonl"));
     fs::remove(tempPath("l.jsonl"));
@@ -551,8 +563,8 @@ TEST_CASE("a node failing on the last rank while the sources run on ends the run
         const std::string printed = readText(output);
         INFO(printed);
         CHECK(status == 2);
-        CHECK(printed.find("rank 2 of 3: error: node 'level-log': writing '/dev/full' failed") != std::string::npos);
-        CHECK(printed.find("rank 2 of 3: a node failed: ending the run on every rank") != std::string::npos);
+        CHECK(printed.find("[rank 2] isochron-run: error: node 'level-log': writing '/dev/full' failed") != std::string::npos);
+        CHECK(printed.find("[rank 2] isochron-run: a node failed: ending the run on every rank") != std::string::npos);
         // The failed rank's report names the failure; its run did not complete.
         const nlohmann::json failed = readJson(tempPath("full-last-rank.rank2.json"));
         REQUIRE(failed["failures"].size() == 1);
