@@ -41,8 +41,8 @@ using namespace isochron;
 
 namespace {
 
-// The first signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, or SIGPIPE when a sink's
-// standard output was closed), 0 while none did, and how many signals other than SIGPIPE came.
+// The first signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, SIGUSR2, or SIGPIPE when a
+// sink's standard output was closed), 0 while none did, and how many signals other than SIGPIPE came.
 std::atomic<int> stopSignal{0};
 std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
@@ -62,6 +62,28 @@ void onStopSignal(int signal) {
 /// that never returns (a write to a pipe nobody reads, a hung in-process plugin) must not make the
 /// run unstoppable. Longer than any built-in node's call takes (universal_box: at most 1 s).
 constexpr TimeNs kStopGraceNs = 3'000'000'000;
+
+/// The name of a stop signal, for the report's "end".
+const char* stopSignalName(int signal) {
+    switch (signal) {
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        case SIGHUP: return "SIGHUP";
+        case SIGPIPE: return "SIGPIPE";
+        case SIGUSR2: return "SIGUSR2";
+        default: return "a signal";
+    }
+}
+
+/// How this rank's run ended, as its report says and the other ranks hear it (docs/run-report.md):
+/// "failed: " its first failure, "stopped: rank K failed" when another rank's failure stopped it,
+/// "stopped: signal N (NAME)", "finished".
+std::string rankEnd(const RunOutcome& outcome, int failedRank) {
+    if (!outcome.failures.empty()) return "failed: " + outcome.failures.front();
+    if (failedRank >= 0) return "stopped: rank " + std::to_string(failedRank) + " failed";
+    if (const int signal = stopSignal.load(); signal != 0) return "stopped: signal " + std::to_string(signal) + " (" + stopSignalName(signal) + ")";
+    return outcome.completed ? "finished" : "stopped";
+}
 
 /// Whether some node writes to standard output (a path parameter "-"): then standard output holds
 /// that node's data only, and every line the runner prints goes to standard error.
@@ -289,7 +311,9 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     // Every way a user or the terminal ends a run stops it the same way: the report is written. So
     // from before the nodes start: loading their files can take seconds.
-    for (int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, onStopSignal);
+    // SIGUSR2 too: mpirun forwards it to every rank as it is (SIGINT it turns into a kill after a
+    // timeout), so it is how a run on ranks is stopped cleanly.
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) std::signal(signal, onStopSignal);
     // A closed standard output (a pipe into `head`, or >&-) raises SIGPIPE on the next write. When a
     // sink writes its data there, that ends the run like Ctrl-C (exit 141). Otherwise standard output
     // holds only the runner's own lines, whose loss must not cost the data the sinks write to files:
@@ -449,12 +473,18 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         status << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;
         std::cerr << summary.problemsText(warningsShown);
     }
+    // Under mpirun the ranks tell each other how their runs ended before any writes its report.
+    const int failedRank = scaleOut.failedRank();
+    const std::string end = rankEnd(outcome, failedRank);
+    const nlohmann::ordered_json rankEnds = scaleOut.endRun(end, [] { return stopSignal.load() != 0; });
     bool writeFailed = false;
     if (options.reportPath) {
         nlohmann::ordered_json json = summary.toJson();
         if (scaleOut.ranks() > 1) {
             json["rank"] = scaleOut.rank();
             json["ranks"] = scaleOut.ranks();
+            json["end"] = end;
+            json["rank_ends"] = rankEnds;
             json["channels"] = scaleOut.channelsJson();
         }
         if (threads) {
@@ -464,6 +494,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (stoppedWhileStarting) json["stopped_while_starting"] = true;
         writeFailed = !writeReport(*options.reportPath, json);
     }
+    scaleOut.reportWritten();
     if (!telemetryError.empty()) {
         std::cerr << "isochron-run: cannot write telemetry file " << *options.telemetryPath << ": " << telemetryError
                   << " (snapshots after the error are lost)\n";
@@ -472,6 +503,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (writeFailed) return 1;
     if (!outcome.failures.empty()) {
         if (onRanks) std::cerr << "isochron-run: a node failed: ending the run on every rank\n";
+        return 2;
+    }
+    if (failedRank >= 0) {
+        std::cerr << "isochron-run: stopped: rank " << failedRank << " failed (its lines name the node)\n";
         return 2;
     }
     if (stopSignal.load() != 0 && onRanks) {

@@ -449,7 +449,7 @@ TEST_CASE("a consumer rank held back keeps its channel at its credits, however m
     fs::remove(tempPath("slow-consumer.rank1.json"));
 }
 
-TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank", "[mpi][faults]") {
+TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank; the others' reports say it was lost", "[mpi][faults]") {
     // A real-time signal for ever: the run ends only when something ends it.
     const fs::path graph = tempPath("endless.isograph.json");
     std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
@@ -458,7 +458,8 @@ TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank"
       {"id": "sink", "type": "io.null_sink", "partition": 2}],
       "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
     const fs::path output = tempPath("endless.txt");
-    const pid_t launcher = start(3, {graph.string()}, output);
+    const fs::path report = tempPath("endless.json");
+    const pid_t launcher = start(3, {graph.string(), "--report", report.string()}, output);
     const std::map<int, pid_t> ranks = waitUntilRanksRun(launcher, output, 3);
     const auto killed = Clock::now();
     REQUIRE(kill(ranks.at(1), SIGKILL) == 0);
@@ -478,6 +479,50 @@ TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank"
         std::string ignored, state;
         stat >> ignored >> ignored >> state;
         CHECK((state.empty() || state == "Z"));
+    }
+    // The survivors, stopped by mpirun's SIGTERM, wrote their reports: rank 1 never told its end.
+    for (const int rank : {0, 2}) {
+        INFO("rank " << rank);
+        const nlohmann::json survivor = readJson(tempPath("endless.rank" + std::to_string(rank) + ".json"));
+        CHECK(survivor["end"] == "stopped: signal 15 (SIGTERM)");
+        CHECK(survivor["rank_ends"] == nlohmann::json::array({"stopped: signal 15 (SIGTERM)", "lost: rank 1 ended without a word", "stopped: signal 15 (SIGTERM)"}));
+    }
+    CHECK(!fs::exists(tempPath("endless.rank1.json")));
+    for (const int rank : {0, 2}) fs::remove(tempPath("endless.rank" + std::to_string(rank) + ".json"));
+    fs::remove(graph);
+    fs::remove(output);
+}
+
+TEST_CASE("SIGUSR2 to mpirun stops every rank cleanly: each writes its whole report, saying every rank was stopped", "[mpi][stop]") {
+    // A real-time signal for ever on three ranks: only a stop ends it.
+    const fs::path graph = tempPath("stop.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0, "block": 480, "pace": 1}},
+      {"id": "relay", "type": "segments.pass_through", "partition": 1},
+      {"id": "sink", "type": "io.null_sink", "partition": 2}],
+      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
+    const fs::path output = tempPath("stop.txt");
+    const fs::path report = tempPath("stop.json");
+    const pid_t launcher = start(3, {graph.string(), "--report", report.string()}, output);
+    waitUntilRanksRun(launcher, output, 3);
+    REQUIRE(kill(launcher, SIGUSR2) == 0);  // mpirun passes it on to every rank as it is
+    const int status = waitAtMost(launcher, std::chrono::seconds(30));
+    const std::string text = readText(output);
+    INFO(text);
+    CHECK(status == 128 + SIGUSR2);
+    const nlohmann::json stopped = nlohmann::json::array({"stopped: signal 12 (SIGUSR2)", "stopped: signal 12 (SIGUSR2)", "stopped: signal 12 (SIGUSR2)"});
+    for (const int rank : {0, 1, 2}) {
+        INFO("rank " << rank);
+        const fs::path path = tempPath("stop.rank" + std::to_string(rank) + ".json");
+        REQUIRE(fs::exists(path));
+        const nlohmann::json written = readJson(path);
+        CHECK(written["stopped"] == true);
+        CHECK(written["failures"].empty());
+        CHECK(written["end"] == "stopped: signal 12 (SIGUSR2)");
+        CHECK(written["rank_ends"] == stopped);
+        CHECK(!written["nodes"].empty());
+        CHECK(written["channels"].size() == (rank == 1 ? 2u : 1u));
+        fs::remove(path);
     }
     fs::remove(graph);
     fs::remove(output);
@@ -570,6 +615,16 @@ TEST_CASE("a node failing on the last rank while the sources run on ends the run
         REQUIRE(failed["failures"].size() == 1);
         CHECK(failed["failures"][0].get<std::string>().starts_with("node 'level-log': writing '/dev/full' failed"));
         CHECK(failed["completed"] == false);
+        const std::string failure = "failed: " + failed["failures"][0].get<std::string>();
+        CHECK(failed["end"] == failure);
+        // Every other rank heard of it and wrote its report before the failed rank ended the job
+        // (the failed rank waits for their word that it is written).
+        for (const int rank : {0, 1, 2}) {
+            INFO("rank " << rank);
+            const nlohmann::json report = readJson(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
+            CHECK(report["rank_ends"] == nlohmann::json::array({"stopped: rank 2 failed", "stopped: rank 2 failed", failure}));
+            if (rank != 2) CHECK(report["end"] == "stopped: rank 2 failed");
+        }
         for (const int rank : {0, 1, 2}) fs::remove(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
         fs::remove(graph);
         fs::remove(output);
