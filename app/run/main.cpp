@@ -510,8 +510,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         return 2;
     }
     if (stopSignal.load() != 0 && onRanks) {
+        // SIGUSR2 is the clean stop mpirun passed to every rank; it sends the others when a rank died.
         std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
-                  << " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n";
+                  << (stopSignal.load() == SIGUSR2 ? " (SIGUSR2, passed to every rank by mpirun)\n"
+                                                   : " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n");
     }
     return stopSignal.load() != 0 ? 128 + stopSignal.load() : 0;
 }

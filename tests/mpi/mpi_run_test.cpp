@@ -510,6 +510,7 @@ TEST_CASE("SIGUSR2 to mpirun stops every rank cleanly: each writes its whole rep
     const std::string text = readText(output);
     INFO(text);
     CHECK(status == 128 + SIGUSR2);
+    for (const int rank : {0, 1, 2}) CHECK(text.find("[rank " + std::to_string(rank) + "] isochron-run: stopped by signal 12 (SIGUSR2") != std::string::npos);
     const nlohmann::json stopped = nlohmann::json::array({"stopped: signal 12 (SIGUSR2)", "stopped: signal 12 (SIGUSR2)", "stopped: signal 12 (SIGUSR2)"});
     for (const int rank : {0, 1, 2}) {
         INFO("rank " << rank);
