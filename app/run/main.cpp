@@ -76,13 +76,14 @@ const char* stopSignalName(int signal) {
 }
 
 /// How this rank's run ended, as its report says and the other ranks hear it (docs/run-report.md):
-/// "failed: " its first failure, "stopped: rank K failed" when another rank's failure stopped it,
-/// "stopped: signal N (NAME)", "finished".
+/// "failed: " its first failure, "finished", "stopped: rank K failed" when another rank's failure
+/// stopped it, "stopped: signal N (NAME)".
 std::string rankEnd(const RunOutcome& outcome, int failedRank) {
     if (!outcome.failures.empty()) return "failed: " + outcome.failures.front();
+    if (outcome.completed) return "finished";
     if (failedRank >= 0) return "stopped: rank " + std::to_string(failedRank) + " failed";
     if (const int signal = stopSignal.load(); signal != 0) return "stopped: signal " + std::to_string(signal) + " (" + stopSignalName(signal) + ")";
-    return outcome.completed ? "finished" : "stopped";
+    return "stopped";
 }
 
 /// Whether some node writes to standard output (a path parameter "-"): then standard output holds
@@ -506,7 +507,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         return 2;
     }
     if (failedRank >= 0) {
-        std::cerr << "isochron-run: stopped: rank " << failedRank << " failed (its lines name the node)\n";
+        if (!outcome.completed) std::cerr << "isochron-run: stopped: rank " << failedRank << " failed (its lines name the node)\n";
         return 2;
     }
     if (stopSignal.load() != 0 && onRanks) {
