@@ -429,9 +429,11 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
                 else engine.requestStop();
                 scaleOut.stop();
                 // A rank waiting inside MPI on a rank that died never returns to the engine: leave
-                // within a fraction of a second, as mpirun expects of the ranks it ends.
+                // within a fraction of a second, as mpirun expects of the ranks it ends. SIGUSR2 is
+                // the clean stop (no rank died, mpirun kills none): as long as a run alone gets.
                 if (stopSeenNs == 0) stopSeenNs = wallClockNs();
-                if (onRanks && wallClockNs() - stopSeenNs > 300'000'000) {
+                const TimeNs rankGraceNs = stopSignal.load() == SIGUSR2 ? kStopGraceNs : 300'000'000;
+                if (onRanks && wallClockNs() - stopSeenNs > rankGraceNs) {
                     std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
                               << " while waiting on another rank (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)"
                               << std::endl;
