@@ -70,6 +70,9 @@ protected:
         // Every credit but the end's comes back before the run ends, so no credit message is left
         // unreceived when MPI finalizes; the end's own send completes once the receiver took it.
         while (available_ < figures_.credits - 1 && !channels_.stopping()) waitForCredit();
+        // A stopped receiver (its rank failed or stopped) may never take what is in flight: the
+        // sends are dropped with the operator (onDeactivate) instead of waited for.
+        if (channels_.stopping()) return;
         for (Slot& s : slots_) {
             if (s.request != MPI_REQUEST_NULL) MPI_Wait(&s.request, MPI_STATUS_IGNORE);
         }
@@ -228,7 +231,16 @@ MpiChannels::~MpiChannels() {
 
 bool MpiChannels::stopping() {
     if (stopped_.load(std::memory_order_relaxed)) return true;
-    if (engine_ == nullptr || !engine_->anyNodeFailed()) return false;
+    if (engine_ == nullptr) return false;
+    bool otherRankFailed = false;
+    if (ends_ != nullptr && !engine_->anyNodeFailed()) {
+        const TimeNs now = wallClockNs();
+        if (now >= nextEndsLookNs_) {
+            nextEndsLookNs_ = now + 1'000'000;
+            otherRankFailed = ends_->failedRank() >= 0;
+        }
+    }
+    if (!engine_->anyNodeFailed() && !otherRankFailed) return false;
     stop();
     engine_->requestStop();
     return true;

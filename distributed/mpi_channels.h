@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "distributed/mpi_rank_ends.h"
 #include "distributed/partition_plan.h"
 
 namespace isochron {
@@ -57,11 +58,15 @@ public:
     OperatorDescriptor receiver(const ChannelSpec& channel);
     /// End every wait for a credit now (the run is stopping). [any thread]
     void stop() { stopped_.store(true); }
-    /// From the run of `engine` (this rank's) on, a node of it that fails stops `engine` and ends
-    /// every wait in a channel, seen at the channels' next call. [engine thread, before the run]
-    void endRunOnFailure(Engine& engine) { engine_ = &engine; }
-    /// Whether the channels stop: stop() was called, or a node of this rank's engine failed (which
-    /// then stops the engine too). [engine thread]
+    /// From the run of `engine` (this rank's) on, a node of it that fails, or another rank telling
+    /// `ends` of its failure, stops `engine` and ends every wait in a channel, seen at the channels'
+    /// next call. [engine thread, before the run]
+    void endRunOnFailure(Engine& engine, MpiRankEnds& ends) {
+        engine_ = &engine;
+        ends_ = &ends;
+    }
+    /// Whether the channels stop: stop() was called, a node of this rank's engine failed or another
+    /// rank failed (either then stops the engine too). [engine thread]
     bool stopping();
 
     int credits() const { return credits_; }
@@ -78,6 +83,8 @@ private:
     int credits_;
     std::atomic<bool> stopped_{false};
     Engine* engine_ = nullptr;  // stopped when one of its nodes fails
+    MpiRankEnds* ends_ = nullptr;  // where another rank's failure is heard
+    TimeNs nextEndsLookNs_ = 0;     // stopping() is asked per item: it looks at most once a millisecond
     std::vector<std::unique_ptr<ChannelFigures>> figures_;
 };
 

@@ -66,7 +66,9 @@ three threads), and the summary and report list every node once.
 Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the report or telemetry
 could not be written, 2 a node failed while running (the message, printed when it fails, names it and
 its plugin file if it has one; sources that fed only failed nodes are stopped, the rest of the graph
-runs to its end), 128 + the signal when stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 standard
+runs to its end; under mpirun also a rank stopped by another rank's failure), 128 + the signal when
+stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 140 SIGUSR2, which mpirun forwards to every rank
+as it is: the clean stop of a run on ranks, 141 standard
 output closed, its reader gone or closed with >&-, while a sink writes its data there; when no sink writes
 standard output, its loss only drops the runner's own lines and the run goes on). The report is written
 in all these cases. A node whose call does not return after a stop request (a write to a pipe nobody

@@ -19,6 +19,7 @@
 #include "app/run/operator_reference.h"
 #include "app/run/output_paths.h"
 #include "app/run/partition_threads.h"
+#include "app/run/rank_line_output.h"
 #include "app/run/scale_out.h"
 #include "engine/files/file_kind.h"
 #include "engine/graph/endless_run.h"
@@ -43,8 +44,8 @@ using namespace isochron;
 
 namespace {
 
-// The first signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, or SIGPIPE when a sink's
-// standard output was closed), 0 while none did, and how many signals other than SIGPIPE came.
+// The first signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP, SIGUSR2, or SIGPIPE when a
+// sink's standard output was closed), 0 while none did, and how many signals other than SIGPIPE came.
 std::atomic<int> stopSignal{0};
 std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
@@ -67,6 +68,29 @@ void onStopSignal(int signal) {
 /// that never returns (a write to a pipe nobody reads, a hung in-process plugin) must not make the
 /// run unstoppable. Longer than any built-in node's call takes (universal_box: at most 1 s).
 constexpr TimeNs kStopGraceNs = 3'000'000'000;
+
+/// The name of a stop signal, for the report's "end".
+const char* stopSignalName(int signal) {
+    switch (signal) {
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        case SIGHUP: return "SIGHUP";
+        case SIGPIPE: return "SIGPIPE";
+        case SIGUSR2: return "SIGUSR2";
+        default: return "a signal";
+    }
+}
+
+/// How this rank's run ended, as its report says and the other ranks hear it (docs/run-report.md):
+/// "failed: " its first failure, "finished", "stopped: rank K failed" when another rank's failure
+/// stopped it, "stopped: signal N (NAME)".
+std::string rankEnd(const RunOutcome& outcome, int failedRank) {
+    if (!outcome.failures.empty()) return "failed: " + outcome.failures.front();
+    if (outcome.completed) return "finished";
+    if (failedRank >= 0) return "stopped: rank " + std::to_string(failedRank) + " failed";
+    if (const int signal = stopSignal.load(); signal != 0) return "stopped: signal " + std::to_string(signal) + " (" + stopSignalName(signal) + ")";
+    return "stopped";
+}
 
 /// Whether some node writes to standard output (a path parameter "-"): then standard output holds
 /// that node's data only, and every line the runner prints goes to standard error.
@@ -280,10 +304,11 @@ void catchStopSignal(int signal) {
 int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, run::ScaleOut& scaleOut) {
     // Every way a user or the terminal ends a run stops it the same way: the report is written. So
     // from before the graph is read: validating a large graph and loading the nodes' files take
-    // seconds. The run then stops as it begins.
+    // seconds. The run then stops as it begins. SIGUSR2 too: mpirun forwards it to every rank as it
+    // is (SIGINT it turns into a kill after a timeout), so it is how a run on ranks is stopped cleanly.
     if (!options.checkOnly) {
         nodesStarting.store(true);
-        for (int signal : {SIGINT, SIGTERM, SIGHUP}) catchStopSignal(signal);
+        for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) catchStopSignal(signal);
     }
     GraphSpec spec = loadGraphFile(options.graphPath);
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
@@ -301,14 +326,17 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (!options.quiet) {
         for (const auto& note : scaleOutNotes) std::cerr << "isochron-run: note: " << note << "\n";
     }
-    // Under mpirun every rank's lines say which rank wrote them.
-    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
+    // Under mpirun every line starts with "[rank k] " (RankLineOutput, installed by main()).
+    const bool onRanks = scaleOut.ranks() > 1;
     run::checkNodeOutputPaths(graph, options.graphPath);
     if (options.checkOnly) {
+        // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
+        // between them, custom items between ranks) was made only while printing the plan after it.
+        const std::string partitionPlan = scaleOut.partitionPlan(spec, whole);
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
             printWireChannels(graph);
-            if (scaleOut.rank() == 0) std::cout << scaleOut.partitionPlan(spec, whole);
+            if (scaleOut.rank() == 0) std::cout << partitionPlan;
             for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
         }
         return 0;
@@ -344,7 +372,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         else single->requestStop();
     }
     if (stoppedWhileStarting && !options.quiet) {
-        std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+        std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
                   << " while the nodes were starting (loading their files): the run stops before any data flows\n";
     }
     // Telemetry comes from one engine: on threads the lowest partition's (partition 0's when it holds nodes).
@@ -366,7 +394,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::vector<std::string> failuresSeen;  // for a report written while the engine does not return
     // On threads every partition's engine has it (they may call it at once: one write per line).
     const auto announceFailure = [&](const std::string& failure) {
-        std::cerr << ("isochron-run: " + rankTag + "error: " + failure + "\n") << std::flush;
+        std::cerr << ("isochron-run: error: " + failure + "\n") << std::flush;
         const std::lock_guard lock(failuresMutex);
         failuresSeen.push_back(failure);
     };
@@ -404,7 +432,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         // A plugin's call names its file and hook; a built-in node's call its id and type.
         const std::string pluginCalls = describeUnreturnedPluginCalls();
         const std::string stuck = pluginCalls.empty() ? describeUnreturnedNodeCalls() : pluginCalls;
-        std::cerr << "isochron-run: " << rankTag << "the run did not stop "
+        std::cerr << "isochron-run: the run did not stop "
                   << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
                   << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")
                   << "; leaving without it (figures are those at this moment)" << std::endl;
@@ -435,22 +463,24 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
                 else engine.requestStop();
                 scaleOut.stop();
                 // A rank waiting inside MPI on a rank that died never returns to the engine: leave
-                // within a fraction of a second, as mpirun expects of the ranks it ends.
+                // within a fraction of a second, as mpirun expects of the ranks it ends. SIGUSR2 is
+                // the clean stop (no rank died, mpirun kills none): as long as a run alone gets.
                 if (stopSeenNs == 0) stopSeenNs = wallClockNs();
-                if (!rankTag.empty() && wallClockNs() - stopSeenNs > 300'000'000) {
-                    std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
+                const TimeNs rankGraceNs = stopSignal.load() == SIGUSR2 ? kStopGraceNs : 300'000'000;
+                if (onRanks && wallClockNs() - stopSeenNs > rankGraceNs) {
+                    std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
                               << " while waiting on another rank (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)"
                               << std::endl;
                     std::_Exit(128 + stopSignal.load());
                 }
-                if (rankTag.empty() && (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs)) abandonRun();
+                if (!onRanks && (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs)) abandonRun();
             }
             drainTelemetry();
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
     if (!options.quiet) {
-        status << rankTag << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
+        status << "running " << (spec.name.empty() ? options.graphPath : spec.name) << " with scheduler "
                << scheduler.name;
         if (threads) status << ", " << threads->partitions() << " partitions on threads";
         status << " (Ctrl-C to stop)" << std::endl;
@@ -476,16 +506,22 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     drainTelemetry();
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
-        if (!rankTag.empty()) status << rankTag << "partition " << scaleOut.rank() << "\n";
+        if (onRanks) status << "partition " << scaleOut.rank() << "\n";
         status << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;
         std::cerr << summary.problemsText(warningsShown);
     }
+    // Under mpirun the ranks tell each other how their runs ended before any writes its report.
+    const int failedRank = scaleOut.failedRank();
+    const std::string end = rankEnd(outcome, failedRank);
+    const nlohmann::ordered_json rankEnds = scaleOut.endRun(end, [] { return stopSignal.load() != 0; });
     bool writeFailed = false;
     if (options.reportPath) {
         nlohmann::ordered_json json = summary.toJson();
         if (scaleOut.ranks() > 1) {
             json["rank"] = scaleOut.rank();
             json["ranks"] = scaleOut.ranks();
+            json["end"] = end;
+            json["rank_ends"] = rankEnds;
             json["channels"] = scaleOut.channelsJson();
         }
         if (threads) {
@@ -495,6 +531,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (stoppedWhileStarting) json["stopped_while_starting"] = true;
         writeFailed = !writeReport(*options.reportPath, json);
     }
+    scaleOut.reportWritten();
     if (!telemetryError.empty()) {
         std::cerr << "isochron-run: cannot write telemetry file " << *options.telemetryPath << ": " << telemetryError
                   << " (snapshots after the error are lost)\n";
@@ -502,12 +539,18 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     if (writeFailed) return 1;
     if (!outcome.failures.empty()) {
-        if (!rankTag.empty()) std::cerr << "isochron-run: " << rankTag << "a node failed: ending the run on every rank\n";
+        if (onRanks) std::cerr << "isochron-run: a node failed: ending the run on every rank\n";
         return 2;
     }
-    if (stopSignal.load() != 0 && !rankTag.empty()) {
-        std::cerr << "isochron-run: " << rankTag << "stopped by signal " << stopSignal.load()
-                  << " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n";
+    if (failedRank >= 0) {
+        if (!outcome.completed) std::cerr << "isochron-run: stopped: rank " << failedRank << " failed (its lines name the node)\n";
+        return 2;
+    }
+    if (stopSignal.load() != 0 && onRanks) {
+        // SIGUSR2 is the clean stop mpirun passed to every rank; it sends the others when a rank died.
+        std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
+                  << (stopSignal.load() == SIGUSR2 ? " (SIGUSR2, passed to every rank by mpirun)\n"
+                                                   : " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n");
     }
     return stopSignal.load() != 0 ? 128 + stopSignal.load() : 0;
 }
@@ -567,16 +610,15 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
         }
     }
     if (options.graphPath.empty() || options.listOperators) return 0;  // with --list-operators the word is a filter, not a graph
-    const std::string rankTag = scaleOut.ranks() > 1 ? "rank " + std::to_string(scaleOut.rank()) + " of " + std::to_string(scaleOut.ranks()) + ": " : "";
     if (!options.checkOnly) replaceClosedStandardOutput();
     try {
         return runGraphFile(options, registry, scaleOut);
     } catch (const GraphException& e) {
-        std::cerr << "isochron-run: " << rankTag << options.graphPath << " cannot run:\n";
+        std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
         for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "isochron-run: " << rankTag << e.what() << "\n";
+        std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
 }
@@ -591,6 +633,7 @@ int main(int argc, char** argv) {
         std::cerr << "isochron-run: " << e.what() << "\n";
         return 1;
     }
+    if (scaleOut->ranks() > 1) run::printWholeLinesOfRank(scaleOut->rank());
     const int status = runMain(argc, argv, *scaleOut);
     return scaleOut->finish(status);
 }

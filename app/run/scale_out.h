@@ -4,6 +4,7 @@
 // scale_out_alone.cpp implement it with and without MPI.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,15 +52,28 @@ public:
     void relayTelemetry(Engine& engine, bool wanted, double hz);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
+    /// The rank that told this one of its failure (which then stopped this rank's run), or -1; -1 alone.
+    int failedRank();
+    /// Tell the other ranks how this rank's run ended (`end`: "finished", "stopped: ...", "failed:
+    /// ...") and wait for theirs: until every rank has told its end; once `stopSignalCame` says so, or
+    /// when this run did not finish, 0.3 s more at most (a killed rank never tells). Every rank's end
+    /// by rank, for the report's "rank_ends" ("lost: rank k ended without a word" for a rank that did
+    /// not tell); null alone.
+    nlohmann::ordered_json endRun(const std::string& end, const std::function<bool()>& stopSignalCame);
+    /// This rank's report is written (or there is none): tell the other ranks. [after endRun()]
+    void reportWritten();
     /// One line per channel end of this rank, and one for telemetry across ranks, for the summary ("" alone).
     std::string channelsText() const;
     /// The report's "channels" array (null alone).
     nlohmann::ordered_json channelsJson() const;
     /// `path` for this rank: unchanged alone, "run.rank1.json" for "run.json" on rank 1 of several.
     std::string rankPath(const std::string& path) const;
-    /// Leave the ranks and return `status`: MPI_Finalize after a clean run; after a failure MPI_Abort,
-    /// so that no other rank waits for this one for ever; after a stop by a signal (status 128 + the
-    /// signal) nothing, since mpirun is ending every rank.
+    /// Leave the ranks and return `status`, once every rank that told its end has said its report is
+    /// written (5 s at most; 0.3 s after a stop by a signal): MPI_Finalize after a clean run, and
+    /// after a stop by a signal (status 128 + the signal) when every rank told its end; after a stop
+    /// by a signal that another rank did not live through, nothing (mpirun is ending every rank).
+    /// After a failure of this rank MPI_Abort, so that no other rank waits for this one for ever; a
+    /// rank stopped by another's failure waits (5 s at most) for that rank's MPI_Abort to end it.
     int finish(int status);
 
 private:

@@ -37,6 +37,9 @@ std::string ScaleOut::partitionPlan(const GraphSpec&, const ValidatedGraph&) con
 
 void ScaleOut::relayTelemetry(Engine&, bool, double) {}
 void ScaleOut::stop() {}
+int ScaleOut::failedRank() { return -1; }
+nlohmann::ordered_json ScaleOut::endRun(const std::string&, const std::function<bool()>&) { return nullptr; }
+void ScaleOut::reportWritten() {}
 std::string ScaleOut::channelsText() const { return {}; }
 nlohmann::ordered_json ScaleOut::channelsJson() const { return nullptr; }
 std::string ScaleOut::rankPath(const std::string& path) const { return path; }

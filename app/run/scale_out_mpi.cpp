@@ -6,22 +6,39 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <optional>
 
+#include <chrono>
+#include <csignal>
+#include <thread>
+
 #include "distributed/mpi_channels.h"
+#include "distributed/mpi_rank_ends.h"
 #include "distributed/mpi_telemetry_relay.h"
 #include "distributed/partition_plan.h"
 #include "engine/runtime/engine.h"
+#include "engine/time/wall_clock.h"
 
 namespace isochron::run {
+
+namespace {
+
+// How long a stopped rank waits for the other ranks' ends, and then for their reports: well within
+// mpirun's 1 s between its SIGTERM and its SIGKILL.
+constexpr TimeNs kAfterStopNs = 300'000'000;
+
+}  // namespace
 
 struct ScaleOut::State {
     bool joined = false;  // MPI_Init was called
     int rank = 0;
     int ranks = 1;
     std::unique_ptr<distributed::MpiChannels> channels;
+    std::unique_ptr<distributed::MpiRankEnds> ends;
+    std::string end;  // this rank's, as told
     std::optional<distributed::LocalPart> part;
     std::shared_ptr<distributed::MpiTelemetryRelay> relay;
 };
@@ -52,6 +69,7 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
     std::vector<GraphError> errors = distributed::checkPartitions(graph, partitions, state_->ranks);
     if (!errors.empty()) throw GraphException(std::move(errors));
     state_->channels = std::make_unique<distributed::MpiChannels>(channelCredits);
+    state_->ends = std::make_unique<distributed::MpiRankEnds>();
     distributed::MpiChannels& channels = *state_->channels;
     state_->part = distributed::localPart(
         graph, partitions, state_->rank, [&](const distributed::ChannelSpec& c) { return channels.sender(c); },
@@ -95,7 +113,7 @@ std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph&
 
 void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
     if (state_->ranks == 1) return;
-    if (state_->channels) state_->channels->endRunOnFailure(engine);
+    if (state_->channels) state_->channels->endRunOnFailure(engine, *state_->ends);
     double rankZero[2] = {wanted ? 1.0 : 0.0, hz};  // whether rank 0 reads telemetry, and how often
     MPI_Bcast(rankZero, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rankZero[0] == 0) return;
@@ -108,6 +126,26 @@ void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
 void ScaleOut::stop() {
     if (state_->channels) state_->channels->stop();
     if (state_->relay) state_->relay->stop();
+}
+
+int ScaleOut::failedRank() { return state_->ends ? state_->ends->failedRank() : -1; }
+
+nlohmann::ordered_json ScaleOut::endRun(const std::string& end, const std::function<bool()>& stopSignalCame) {
+    if (!state_->ends) return nullptr;
+    state_->end = end;
+    state_->ends->tell(end);
+    const bool finished = end == "finished";
+    // A finished rank waits for the others as MPI_Finalize would; one that stopped or failed knows
+    // that the others are ending too (or are gone).
+    const TimeNs deadlineNs = finished ? std::numeric_limits<TimeNs>::max() : wallClockNs() + kAfterStopNs;
+    state_->ends->awaitEnds(deadlineNs, stopSignalCame, kAfterStopNs);
+    nlohmann::ordered_json ends = nlohmann::ordered_json::array();
+    for (const std::string& rankEnd : state_->ends->ends()) ends.push_back(rankEnd);
+    return ends;
+}
+
+void ScaleOut::reportWritten() {
+    if (state_->ends) state_->ends->tellReportWritten();
 }
 
 std::string ScaleOut::channelsText() const {
@@ -125,12 +163,29 @@ std::string ScaleOut::rankPath(const std::string& path) const {
 }
 
 int ScaleOut::finish(int status) {
-    // Stopped by a signal: mpirun is ending every rank (one died or the user interrupted it), and
-    // finalizing would wait for ranks that are gone.
-    if (!state_->joined || status >= 128) return status;
-    if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
+    constexpr TimeNs kReportsWaitNs = 5'000'000'000;
+    if (!state_->joined) return status;
+    // No rank leaves before every rank that told its end has written its report: mpirun ends the
+    // whole job at once when one rank exits with a status other than 0 (after a rank was killed,
+    // a survivor that left first took another down before its report in 1 of 3 suite runs).
+    if (state_->ends) state_->ends->awaitReports(wallClockNs() + (status >= 128 ? kAfterStopNs : kReportsWaitNs));
+    if (state_->end.starts_with("failed: ")) MPI_Abort(MPI_COMM_WORLD, status);  // the others wrote their reports
+    if (state_->ends && state_->ends->failedRank() >= 0) {
+        // Stopped by another rank's failure: that rank ends the job (its MPI_Abort names it), now
+        // that every report is written. Should it not, this rank ends it. mpirun's SIGTERM, which
+        // comes first, ends this rank at once: mpirun would wait 1 s to kill it.
+        for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) std::signal(signal, SIG_DFL);
+        const TimeNs deadlineNs = wallClockNs() + kReportsWaitNs;
+        while (wallClockNs() < deadlineNs) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        MPI_Abort(MPI_COMM_WORLD, status);
+    }
+    // Stopped by a signal that a rank did not live through: mpirun is ending every rank, and
+    // finalizing would wait for the ranks that are gone.
+    if (status >= 128 && !(state_->ends && state_->ends->allEndedWell())) return status;
+    if (status != 0 && status < 128) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
     state_->part.reset();
     state_->channels.reset();
+    state_->ends.reset();
     state_->relay.reset();
     MPI_Finalize();
     state_->joined = false;

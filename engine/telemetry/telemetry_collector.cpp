@@ -30,7 +30,7 @@ std::uint64_t itemsOut(const NodeContext& node) {
 }  // namespace
 
 TelemetryCollector::TelemetryCollector(const std::vector<NodeContext*>& nodes)
-    : nodes_(nodes), history_(nodes.size()), outputHistory_(nodes.size()) {}
+    : nodes_(nodes), history_(nodes.size()), outputHistory_(nodes.size()), earlierOutputHistory_(nodes.size()) {}
 
 std::shared_ptr<SnapshotChannel> TelemetryCollector::open() {
     channels_.push_back(std::make_shared<SnapshotChannel>());
@@ -98,11 +98,16 @@ void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* stat
 }
 
 bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, bool final) {
-    const double seconds = lastSnapshotNs_ ? static_cast<double>(now - lastSnapshotNs_) / 1e9 : 0.0;
+    // Rates over the time since the previous snapshot; at the end, when that is less than a period,
+    // since the one before it (between one and two periods).
+    const bool shortLast = final && earlierSnapshotNs_ != 0 && now - lastSnapshotNs_ < periodNs_;
+    const TimeNs rateSinceNs = shortLast ? earlierSnapshotNs_ : lastSnapshotNs_;
+    const std::vector<History>& rateBase = shortLast ? earlierOutputHistory_ : outputHistory_;
+    const double seconds = rateSinceNs ? static_cast<double>(now - rateSinceNs) / 1e9 : 0.0;
     ++sequence_;
     bool complete = true;
     if (relay_) {
-        fill(relayed_, now, runStartNs, state, seconds);
+        fill(relayed_, now, runStartNs, state, seconds, rateBase);
         complete = relay_->exchange(relayed_, final);
     }
     bool filled = relay_ != nullptr;
@@ -112,12 +117,16 @@ bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, 
         if (relay_) {
             *snapshot = relayed_;
         } else {
-            fill(*snapshot, now, runStartNs, state, seconds);
+            fill(*snapshot, now, runStartNs, state, seconds, rateBase);
         }
         channel->endWrite(snapshot);
         filled = true;
     }
     if (!filled) return complete;
+    if (!shortLast) {
+        earlierSnapshotNs_ = lastSnapshotNs_;
+        std::swap(earlierOutputHistory_, outputHistory_);
+    }
     lastSnapshotNs_ = now;
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         const NodeContext& node = *nodes_[i];
@@ -129,7 +138,8 @@ bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, 
     return complete;
 }
 
-void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartNs, const char* state, double seconds) {
+void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartNs, const char* state, double seconds,
+                              const std::vector<History>& rateBase) {
     s.sequence = sequence_;
     s.wallNs = now;
     s.elapsedSeconds = runStartNs ? static_cast<double>(now - runStartNs) / 1e9 : 0.0;
@@ -199,8 +209,8 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
         o.items = t.itemsIn;
         o.samples = t.samplesIn;
         if (seconds > 0) {
-            o.itemsPerSecond = static_cast<double>(o.items - outputHistory_[i].itemsIn) / seconds;
-            o.samplesPerSecond = static_cast<double>(o.samples - outputHistory_[i].samplesIn) / seconds;
+            o.itemsPerSecond = static_cast<double>(o.items - rateBase[i].itemsIn) / seconds;
+            o.samplesPerSecond = static_cast<double>(o.samples - rateBase[i].samplesIn) / seconds;
         }
         LatencyHistogram recent = sink.recent[0];
         recent.merge(sink.recent[1]);

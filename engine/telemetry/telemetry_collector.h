@@ -56,13 +56,19 @@ private:
     void refreshEstimates();
     /// Set the nodes' cost clocks' sampling period from the mean cost per timed invocation.
     void adaptSamplePeriod(double meanCostNs);
-    void fill(TelemetrySnapshot& snapshot, TimeNs now, TimeNs runStartNs, const char* state, double seconds);
+    /// `rateBase`: the outputs' counts `seconds` before `now`, over which their rates are taken.
+    void fill(TelemetrySnapshot& snapshot, TimeNs now, TimeNs runStartNs, const char* state, double seconds, const std::vector<History>& rateBase);
     /// Fill one snapshot (through the relay, if any) and hand it to every reader; whether it is complete (see TelemetryRelay).
     bool post(TimeNs now, TimeNs runStartNs, const char* state, bool final);
 
     std::vector<NodeContext*> nodes_;
     std::vector<History> history_;         // at the previous tick
     std::vector<History> outputHistory_;   // at the previous snapshot (for rates)
+    // At the snapshot before that: the last snapshot of a run may come a moment after the one
+    // before (the run ended just after it), and its rate over that moment is a spike (one round's
+    // items over a fraction of a millisecond: 4x the run's throughput). It is taken from here instead.
+    std::vector<History> earlierOutputHistory_;
+    TimeNs earlierSnapshotNs_ = 0;
     std::vector<std::shared_ptr<SnapshotChannel>> channels_;
     std::shared_ptr<TelemetryRelay> relay_;
     TelemetrySnapshot relayed_;  // filled, then extended by the relay, then copied to each reader

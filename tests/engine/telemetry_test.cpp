@@ -12,6 +12,7 @@
 #include "engine/graph/validated_graph.h"
 #include "engine/runtime/engine.h"
 #include "engine/telemetry/snapshot_channel.h"
+#include "engine/telemetry/telemetry_collector.h"
 #include "engine/telemetry/telemetry_json.h"
 #include "engine/time/wall_clock.h"
 #include "tests/support/graph_run.h"
@@ -178,4 +179,44 @@ TEST_CASE("snapshots keep their period while one round works through a backlog, 
         // room for the machine's speed.
         CHECK(boxCountsSeen.size() > 2);
     }
+}
+
+TEST_CASE("an output's rate in the last snapshot is its rate over at least a period, not a spike of the run's last moment", "[telemetry]") {
+    // One output on a synthetic clock: 1000 samples per 10 ms period (100 000 per second), then the
+    // run ends 0.1 ms after a snapshot, with one more block that arrived in that moment.
+    OperatorDescriptor descriptor;
+    descriptor.typeName = "test.output";
+    NodeContext output(std::pmr::get_default_resource());
+    output.id = "out";
+    output.descriptor = &descriptor;
+    output.inputs.emplace_back();
+    output.inputs[0].connected = true;
+    output.sink = std::make_unique<SinkStats>(QosGraph::withDeadline(100));
+    TelemetryCollector collector({&output});
+    collector.setRate(100);
+    const std::shared_ptr<SnapshotChannel> reader = collector.open();
+    std::vector<double> rates;
+    const auto take = [&] {
+        while (const TelemetrySnapshot* s = reader->next()) {
+            REQUIRE(s->outputs.size() == 1);
+            rates.push_back(s->outputs[0].samplesPerSecond);
+            reader->release(s);
+        }
+    };
+    constexpr TimeNs kStart = 1'000'000'000, kPeriod = 10'000'000;
+    collector.publish(kStart, kStart, "running");
+    for (int period = 1; period <= 5; ++period) {
+        output.inputs[0].items += 1;
+        output.inputs[0].samples += 1000;
+        collector.tick(kStart + period * kPeriod, kStart, "running");
+        take();
+    }
+    output.inputs[0].items += 1;
+    output.inputs[0].samples += 1000;
+    collector.publish(kStart + 5 * kPeriod + 100'000, kStart, "finished");
+    take();
+    REQUIRE(rates.size() == 7);
+    for (std::size_t i = 2; i + 1 < rates.size(); ++i) CHECK(rates[i] == Approx(100'000));
+    // 2000 samples over the last 10.1 ms (over 0.1 ms: 10 000 000 samples per second).
+    CHECK(rates.back() == Approx(2000 / 0.0101));
 }

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -120,6 +121,25 @@ std::map<int, pid_t> ranksOf(pid_t launcher) {
     return ranks;
 }
 
+// Waits until every one of the `count` ranks mpirun `launcher` started runs its part (each prints
+// "[rank k] running ..." into `output`); their processes by rank. Fails (killing mpirun) after 60 s.
+std::map<int, pid_t> waitUntilRanksRun(pid_t launcher, const fs::path& output, int count) {
+    const auto deadline = Clock::now() + std::chrono::seconds(60);
+    for (;;) {
+        const std::string text = readText(output);
+        const std::map<int, pid_t> ranks = ranksOf(launcher);
+        bool running = static_cast<int>(ranks.size()) == count;
+        for (int rank = 0; rank < count; ++rank) running = running && text.find("[rank " + std::to_string(rank) + "] running") != std::string::npos;
+        if (running) return ranks;
+        if (Clock::now() > deadline) {
+            kill(launcher, SIGKILL);
+            waitpid(launcher, nullptr, 0);
+            FAIL("the ranks did not start: " << text);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 const std::string kSample = std::string(ISOCHRON_SOURCE_DIR) + "/samples/scale-out-three-ranks.isograph.json";
 
 // The sample graph's file outputs redirected to `prefix`*.
@@ -138,6 +158,14 @@ TEST_CASE("the sample graph on three ranks writes exactly what it writes in one 
     const Finished three = run(3, outputsTo(spread, spread.string() + ".json"));
     INFO(three.output);
     REQUIRE(three.status == 0);
+
+    // Every line the ranks printed went out whole, starting with its rank ("[rank k] ").
+    std::istringstream lines(three.output);
+    for (std::string line; std::getline(lines, line);) {
+        INFO(line);
+        CHECK(std::regex_search(line, std::regex(R"(^\[rank [0-2]\] )")));
+        CHECK(line.find("[rank ", 1) == std::string::npos);
+    }
 
     // Every sink runs on rank 2: its figures are the single process's.
     const nlohmann::json whole = readJson(alone.string() + ".json");
@@ -421,7 +449,7 @@ TEST_CASE("a consumer rank held back keeps its channel at its credits, however m
     fs::remove(tempPath("slow-consumer.rank1.json"));
 }
 
-TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank", "[mpi][faults]") {
+TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank; the others' reports say it was lost", "[mpi][faults]") {
     // A real-time signal for ever: the run ends only when something ends it.
     const fs::path graph = tempPath("endless.isograph.json");
     std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
@@ -430,24 +458,9 @@ TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank"
       {"id": "sink", "type": "io.null_sink", "partition": 2}],
       "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
     const fs::path output = tempPath("endless.txt");
-    const pid_t launcher = start(3, {graph.string()}, output);
-    // Wait until every rank runs its part (each prints "rank k of 3: running ...").
-    const auto startDeadline = Clock::now() + std::chrono::seconds(60);
-    std::map<int, pid_t> ranks;
-    for (;;) {
-        const std::string text = readText(output);
-        ranks = ranksOf(launcher);
-        if (ranks.size() == 3 && text.find("rank 0 of 3: running") != std::string::npos && text.find("rank 1 of 3: running") != std::string::npos &&
-            text.find("rank 2 of 3: running") != std::string::npos) {
-            break;
-        }
-        if (Clock::now() > startDeadline) {
-            kill(launcher, SIGKILL);
-            waitpid(launcher, nullptr, 0);
-            FAIL("the ranks did not start: " << text);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    const fs::path report = tempPath("endless.json");
+    const pid_t launcher = start(3, {graph.string(), "--report", report.string()}, output);
+    const std::map<int, pid_t> ranks = waitUntilRanksRun(launcher, output, 3);
     const auto killed = Clock::now();
     REQUIRE(kill(ranks.at(1), SIGKILL) == 0);
     const int status = waitAtMost(launcher, std::chrono::seconds(20));
@@ -466,6 +479,51 @@ TEST_CASE("a killed rank ends the run on every rank within 2 s, naming the rank"
         std::string ignored, state;
         stat >> ignored >> ignored >> state;
         CHECK((state.empty() || state == "Z"));
+    }
+    // The survivors, stopped by mpirun's SIGTERM, wrote their reports: rank 1 never told its end.
+    for (const int rank : {0, 2}) {
+        INFO("rank " << rank);
+        const nlohmann::json survivor = readJson(tempPath("endless.rank" + std::to_string(rank) + ".json"));
+        CHECK(survivor["end"] == "stopped: signal 15 (SIGTERM)");
+        CHECK(survivor["rank_ends"] == nlohmann::json::array({"stopped: signal 15 (SIGTERM)", "lost: rank 1 ended without a word", "stopped: signal 15 (SIGTERM)"}));
+    }
+    CHECK(!fs::exists(tempPath("endless.rank1.json")));
+    for (const int rank : {0, 2}) fs::remove(tempPath("endless.rank" + std::to_string(rank) + ".json"));
+    fs::remove(graph);
+    fs::remove(output);
+}
+
+TEST_CASE("SIGUSR2 to mpirun stops every rank cleanly: each writes its whole report, saying every rank was stopped", "[mpi][stop]") {
+    // A real-time signal for ever on three ranks: only a stop ends it.
+    const fs::path graph = tempPath("stop.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0, "block": 480, "pace": 1}},
+      {"id": "relay", "type": "segments.pass_through", "partition": 1},
+      {"id": "sink", "type": "io.null_sink", "partition": 2}],
+      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
+    const fs::path output = tempPath("stop.txt");
+    const fs::path report = tempPath("stop.json");
+    const pid_t launcher = start(3, {graph.string(), "--report", report.string()}, output);
+    waitUntilRanksRun(launcher, output, 3);
+    REQUIRE(kill(launcher, SIGUSR2) == 0);  // mpirun passes it on to every rank as it is
+    const int status = waitAtMost(launcher, std::chrono::seconds(30));
+    const std::string text = readText(output);
+    INFO(text);
+    CHECK(status == 128 + SIGUSR2);
+    for (const int rank : {0, 1, 2}) CHECK(text.find("[rank " + std::to_string(rank) + "] isochron-run: stopped by signal 12 (SIGUSR2") != std::string::npos);
+    const nlohmann::json stopped = nlohmann::json::array({"stopped: signal 12 (SIGUSR2)", "stopped: signal 12 (SIGUSR2)", "stopped: signal 12 (SIGUSR2)"});
+    for (const int rank : {0, 1, 2}) {
+        INFO("rank " << rank);
+        const fs::path path = tempPath("stop.rank" + std::to_string(rank) + ".json");
+        REQUIRE(fs::exists(path));
+        const nlohmann::json written = readJson(path);
+        CHECK(written["stopped"] == true);
+        CHECK(written["failures"].empty());
+        CHECK(written["end"] == "stopped: signal 12 (SIGUSR2)");
+        CHECK(written["rank_ends"] == stopped);
+        CHECK(!written["nodes"].empty());
+        CHECK(written["channels"].size() == (rank == 1 ? 2u : 1u));
+        fs::remove(path);
     }
     fs::remove(graph);
     fs::remove(output);
@@ -500,6 +558,11 @@ TEST_CASE("--check prints the partition plan and refuses partitions that feed ea
     INFO(cycle.output);
     CHECK(cycle.status != 0);
     CHECK(cycle.output.find("partitions 0, 1 feed each other") != std::string::npos);
+    CHECK(cycle.output.find("valid") == std::string::npos);  // "valid" only when every check passed
+    const Finished quiet = run(0, {"--check", "--quiet", graph.string()});
+    INFO(quiet.output);
+    CHECK(quiet.status != 0);
+    CHECK(quiet.output.find("partitions 0, 1 feed each other") != std::string::npos);
     fs::remove(graph);
 }
 
@@ -510,7 +573,7 @@ TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the
     INFO(finished.output);
     CHECK(finished.status != -1);
     CHECK(finished.status != 0);
-    CHECK(finished.output.find("rank 2 of 3: ") != std::string::npos);
+    CHECK(finished.output.find("[rank 2] ") != std::string::npos);
     CHECK(finished.output.find("node 'recording': cannot start") != std::string::npos);
     fs::remove(tempPath("o.jsonl"));
     fs::remove(tempPath("l.jsonl"));
@@ -546,13 +609,23 @@ TEST_CASE("a node failing on the last rank while the sources run on ends the run
         const std::string printed = readText(output);
         INFO(printed);
         CHECK(status == 2);
-        CHECK(printed.find("rank 2 of 3: error: node 'level-log': writing '/dev/full' failed") != std::string::npos);
-        CHECK(printed.find("rank 2 of 3: a node failed: ending the run on every rank") != std::string::npos);
+        CHECK(printed.find("[rank 2] isochron-run: error: node 'level-log': writing '/dev/full' failed") != std::string::npos);
+        CHECK(printed.find("[rank 2] isochron-run: a node failed: ending the run on every rank") != std::string::npos);
         // The failed rank's report names the failure; its run did not complete.
         const nlohmann::json failed = readJson(tempPath("full-last-rank.rank2.json"));
         REQUIRE(failed["failures"].size() == 1);
         CHECK(failed["failures"][0].get<std::string>().starts_with("node 'level-log': writing '/dev/full' failed"));
         CHECK(failed["completed"] == false);
+        const std::string failure = "failed: " + failed["failures"][0].get<std::string>();
+        CHECK(failed["end"] == failure);
+        // Every other rank heard of it and wrote its report before the failed rank ended the job
+        // (the failed rank waits for their word that it is written).
+        for (const int rank : {0, 1, 2}) {
+            INFO("rank " << rank);
+            const nlohmann::json report = readJson(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
+            CHECK(report["rank_ends"] == nlohmann::json::array({"stopped: rank 2 failed", "stopped: rank 2 failed", failure}));
+            if (rank != 2) CHECK(report["end"] == "stopped: rank 2 failed");
+        }
         for (const int rank : {0, 1, 2}) fs::remove(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
         fs::remove(graph);
         fs::remove(output);

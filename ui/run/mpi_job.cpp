@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include <signal.h>
+
 #include "engine/graph/graph_file.h"
 #include "ui/model/subgraph_grouping.h"
 
@@ -49,6 +51,9 @@ MpiJob::MpiJob(const MpiTools& tools, int ranks, QObject* parent) : QObject(pare
     connect(&process_, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
         Q_EMIT ended(exitCode, status == QProcess::CrashExit);
     });
+    stopFallback_.setSingleShot(true);
+    stopFallback_.setInterval(kCleanStopSeconds * 1000);
+    connect(&stopFallback_, &QTimer::timeout, this, &MpiJob::terminate);
     connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error != QProcess::FailedToStart) return;
         errorOutput_ += process_.errorString();
@@ -84,8 +89,9 @@ QString MpiJob::start(const GraphSpec& spec, const OperatorRegistry& registry) {
     // Open MPI refuses more ranks than cores unless told; other launchers do not know the option.
     const QString launcher = QFileInfo(QFileInfo(tools_.mpirun).canonicalFilePath()).fileName();
     const bool openMpi = launcher == "orterun" || launcher == "prterun" || launcher.endsWith(".openmpi");
+    openMpi_ = openMpi;
     if (openMpi && ranks_ > QThread::idealThreadCount()) arguments << "--oversubscribe";
-    // Stop sends SIGTERM to mpirun. Open MPI 4 then waits odls_base_sigkill_timeout, sends the ranks
+    // On a SIGTERM (Stop's fallback, the editor closing) Open MPI 4 waits odls_base_sigkill_timeout, sends the ranks
     // SIGTERM, waits that long again and kills what is left. Its 1 s default is too short on a loaded
     // machine for a rank to end its run, close its sinks and write its report.
     if (openMpi) arguments << "--mca" << "odls_base_sigkill_timeout" << QString::number(kStopGraceSeconds);
@@ -98,7 +104,22 @@ QString MpiJob::start(const GraphSpec& spec, const OperatorRegistry& registry) {
 
 void MpiJob::stop() {
     if (process_.state() == QProcess::NotRunning) return;
+    if (stopRequested_ || !openMpi_) {
+        stopRequested_ = true;
+        terminate();
+        return;
+    }
+    // SIGTERM reaches the ranks only after odls_base_sigkill_timeout and is followed by a kill of the
+    // ranks still running; SIGUSR2 reaches them at once, and nothing kills them.
     stopRequested_ = true;
+    stopSignals_ = "SIGUSR2";
+    ::kill(static_cast<pid_t>(process_.processId()), SIGUSR2);
+    stopFallback_.start();
+}
+
+void MpiJob::terminate() {
+    if (process_.state() == QProcess::NotRunning) return;
+    stopSignals_ = stopSignals_.isEmpty() ? QString("SIGTERM") : stopSignals_ + ", then SIGTERM";
     process_.terminate();
 }
 

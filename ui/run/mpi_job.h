@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <memory>
 
@@ -37,9 +38,11 @@ int ranksNeeded(const GraphSpec& spec);
 class MpiJob : public QObject {
     Q_OBJECT
 public:
-    /// Open MPI's odls_base_sigkill_timeout for the job: mpirun waits this long before passing Stop's
-    /// SIGTERM to the ranks and as long again before killing them, so Stop takes about twice this.
+    /// Open MPI's odls_base_sigkill_timeout for the job: mpirun waits this long before passing a
+    /// SIGTERM to the ranks and as long again before killing them, so a SIGTERM stop takes about twice this.
     static constexpr int kStopGraceSeconds = 3;
+    /// How long Stop's SIGUSR2 may take to end the job before Stop sends SIGTERM (it takes well under 1 s).
+    static constexpr int kCleanStopSeconds = 10;
 
     MpiJob(const MpiTools& tools, int ranks, QObject* parent = nullptr);
     ~MpiJob() override;
@@ -47,9 +50,12 @@ public:
     /// Save `spec` (relative paths rebased to keep naming the same files) and start mpirun on it.
     /// Returns why it could not start, or "".
     QString start(const GraphSpec& spec, const OperatorRegistry& registry);
-    /// Ask every rank to stop (SIGTERM to mpirun, which passes it on; isochron-run then ends its run
-    /// and writes its last snapshot).
+    /// Ask every rank to stop. With Open MPI: SIGUSR2 to mpirun, which passes it to every rank at
+    /// once (each ends its run as on Ctrl-C and writes its last snapshot), then SIGTERM if the job
+    /// has not ended after kCleanStopSeconds or when Stop is asked again. Other launchers: SIGTERM.
     void stop();
+    /// The signals Stop sent to mpirun, for the run's notice ("SIGUSR2", "SIGUSR2, then SIGTERM").
+    const QString& stopSignals() const { return stopSignals_; }
     /// The file rank 0 writes every rank's snapshots to.
     QString telemetryPath() const;
     /// The command line, for the log.
@@ -71,6 +77,11 @@ private:
     QProcess process_;
     QString errorOutput_;
     bool stopRequested_ = false;
+    bool openMpi_ = false;  // mpirun is Open MPI's, which forwards SIGUSR2 to the ranks
+    QTimer stopFallback_;   // SIGTERM when the SIGUSR2 stop has not ended the job
+    QString stopSignals_;
+    /// Send SIGTERM to mpirun (what it passes on after odls_base_sigkill_timeout).
+    void terminate();
 };
 
 }  // namespace isochron::ui

@@ -166,8 +166,8 @@ void RunController::mpiJobEnded(int exitCode, bool crashed) {
     const std::map<int, QString> killed = killedRanks(mpiJob_->errorOutput());
     telemetry_.endRanks(mpiJob_->stopRequested() ? tr("stopped") : tr("lost"), killed);
     if (mpiJob_->stopRequested() && killed.empty()) {
-        // The ranks' own lines say "stopped by signal 15": the editor's Stop sent it, no rank died.
-        notices_.prepend(tr("Stop sent SIGTERM to mpirun, which passed it to every rank (no rank died):"));
+        // The ranks' own lines say "stopped by signal 12" (or 15): the editor's Stop sent it, no rank died.
+        notices_.prepend(tr("Stop sent %1 to mpirun, which passed it to every rank (no rank died):").arg(mpiJob_->stopSignals()));
         Q_EMIT noticesChanged();
         endFollowing("stopped", tr("Stopped on %1 ranks after %2 s").arg(ranks).arg(elapsed_, 0, 'f', 2));
     } else if (mpiJob_->stopRequested()) {

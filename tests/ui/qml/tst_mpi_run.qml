@@ -76,6 +76,29 @@ TestCase {
         verify(run.telemetry.nodes.indexOf("highpass") >= 0, "rank 1's nodes among the operators")
     }
 
+    // Stop sends SIGUSR2 to mpirun, which passes it to every rank at once: each rank says it was
+    // stopped by it (its own line, shown among the notices), and the run ends stopped with every rank.
+    function test_stopEndsEveryRankWithSigusr2() {
+        if (window.ranksRefusal.length) skip(window.ranksRefusal)
+        compare(document.setParameter("recording", "path", temporaryDirectory + "/mpi-stop.wav"), "")
+        compare(document.setParameter("onset-log", "path", temporaryDirectory + "/mpi-stop-onsets.jsonl"), "")
+        compare(document.setParameter("level-log", "path", temporaryDirectory + "/mpi-stop-level.jsonl"), "")
+        compare(document.setParameter("clicks", "duration", 3600), "")
+        compare(document.setParameter("clicks", "pace", 1), "")
+        chooseRunMenuItem("ranksMenuItem")
+        // Every rank runs: rank 0's telemetry holds each rank's snapshots.
+        tryVerify(() => run.state === "running" && run.telemetry.nodes.indexOf("highpass") >= 0 && run.telemetry.nodes.indexOf("recording") >= 0,
+                  60000, "every rank runs")
+        run.stop()
+        tryVerify(() => run.state === "stopped" || run.state === "failed", 60000, "the mpirun job ends")
+        compare(run.state, "stopped", run.message)
+        verify(run.notices[0].startsWith("Stop sent SIGUSR2 to mpirun"), run.notices.join("\n"))
+        for (let rank = 0; rank < 3; ++rank) {
+            const line = "[rank " + rank + "] isochron-run: stopped by signal 12 (SIGUSR2"
+            verify(run.notices.some(notice => notice.startsWith(line)), line + " among\n" + run.notices.join("\n"))
+        }
+    }
+
     // A JSON-lines file that is not telemetry (the sample's own event log), chosen in the real dialog:
     // an error box naming the file, the line and the field (this once corrupted the heap).
     function test_followingAnEventLogSaysWhatIsWrong() {
