@@ -280,7 +280,7 @@ void ArchiveWriter::run() {
         storedBytes_ += storedBytes;
         // The live window lets go of what is now stored before flush() can see the commit (a
         // reader right after flush() finds it stored, not also live).
-        live_->committed(channelEnds, itemsWritten, lastItemRow);
+        live_->committed(channelEnds, itemsWritten, lastItemRow, othersItemsEnd.value_or(std::numeric_limits<std::int64_t>::min()));
         {
             std::lock_guard lock(mutex_);
             pendingBytes_ -= queuedBytes;

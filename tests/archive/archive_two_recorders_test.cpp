@@ -167,6 +167,27 @@ TEST_CASE("two recorders of the same items: each item is stored once, and the li
     }
 }
 
+TEST_CASE("a recorder behind another of the same items does not report as uncommitted the items the other stored", "[archive]") {
+    TempFolder folder;
+    const std::string path = folder.file("behind.sqlite");
+    ArchiveWriter ahead(recordInto(path), eventStream(), {});
+    // Commits only at a flush (or after 100 s of wall time): what it queues stays uncommitted.
+    ArchiveWriter behind(recordInto(path), eventStream(), {.commitNs = 100'000'000'000});
+    for (int i = 0; i < 20; ++i) REQUIRE(ahead.pushItem(i * 100, 5, itemJson("same", i * 100)));
+    ahead.flush();
+    for (int i = 0; i < 5; ++i) REQUIRE(behind.pushItem(i * 100, 5, itemJson("same", i * 100)));
+    behind.flush();  // all five dropped: the commit has seen the other's items up to 1905
+    for (int i = 5; i < 10; ++i) REQUIRE(behind.pushItem(i * 100, 5, itemJson("same", i * 100)));
+    // A reader combining the archive with the behind recorder's window (StreamReader's Any) sees
+    // each of the 20 items once: the five queued ones will be dropped, the archive has them.
+    const LiveItems live = behind.liveWindow()->uncommittedItems(0, 2000);
+    CHECK(live.uncommitted.empty());
+    ArchiveStore store(path, ArchiveAccess::Read);
+    CHECK(store.getItems("events", 0, 2000, live.storedRowBound).size() == 20);
+    behind.flush();
+    CHECK(store.getItems("events", 0, 2000).size() == 20);
+}
+
 TEST_CASE("two recorders of different items: an item starting before what the other stored is dropped", "[archive]") {
     TempFolder folder;
     const std::string path = folder.file("different.sqlite");
