@@ -238,7 +238,7 @@ void refuseUnrecordableArchive(const std::string& path) {
 /// The SQLite connection and the statements the store reuses.
 struct ArchiveStore::Connection {
     sqlite3* db = nullptr;
-    std::unique_ptr<Statement> insertSegment, insertItem, findStream, streamEnd, itemsEnd, nextStart, segmentsIn, itemsIn;
+    std::unique_ptr<Statement> insertSegment, insertItem, findStream, streamEnd, itemsEnd, itemsEndAfterRow, nextStart, segmentsIn, itemsIn;
 
     ~Connection() {
         insertSegment.reset();
@@ -246,6 +246,7 @@ struct ArchiveStore::Connection {
         findStream.reset();
         streamEnd.reset();
         itemsEnd.reset();
+        itemsEndAfterRow.reset();
         nextStart.reset();
         segmentsIn.reset();
         itemsIn.reset();
@@ -332,6 +333,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     db_->streamEnd = std::make_unique<Statement>(
         db, "SELECT start + length FROM segments WHERE stream = ? AND channel = ? ORDER BY start DESC LIMIT 1", path_);
     db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + max(length, 1)) FROM events WHERE stream = ?", path_);
+    db_->itemsEndAfterRow = std::make_unique<Statement>(db, "SELECT max(start + max(length, 1)) FROM events WHERE stream = ? AND rowid > ?", path_);
     db_->nextStart = std::make_unique<Statement>(
         db, "SELECT start FROM segments WHERE stream = ? AND channel = ? AND start + length > ? ORDER BY start LIMIT 1", path_);
     // The last piece starting at or before l (it may reach into [l, h)), then every piece starting in (l, h).
@@ -393,6 +395,21 @@ std::optional<std::string> ArchiveStore::conflictWith(const ArchivedStreamInfo& 
 std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
     if (info.name.empty()) throw ArchiveError("archive '" + path_ + "': a stream needs a name");
     if (!(info.rateHz > 0)) throw ArchiveError("archive '" + path_ + "': stream '" + info.name + "' needs a sample rate > 0");
+    // Under the write lock: two recorders opening one new stream at once (two processes started
+    // together) create it once, the second finding the first's (else its insert broke the unique name).
+    const bool ownTransaction = !inTransaction_;
+    beginWrite();
+    try {
+        const std::int64_t id = findOrCreateStream(info);
+        if (ownTransaction) commit();
+        return id;
+    } catch (const ArchiveError&) {
+        if (ownTransaction) rollback();
+        throw;
+    }
+}
+
+std::int64_t ArchiveStore::findOrCreateStream(const ArchivedStreamInfo& info) {
     Statement& find = *db_->findStream;
     find.bind(1, info.name);
     if (find.step()) {
@@ -449,10 +466,7 @@ std::int64_t ArchiveStore::streamId(const std::string& name) {
 }
 
 std::size_t ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples) {
-    if (!inTransaction_) {
-        db_->exec("BEGIN IMMEDIATE", path_);
-        inTransaction_ = true;
-    }
+    beginWrite();
     Statement& insert = *db_->insertSegment;
     insert.bind(1, streamId).bind(2, std::int64_t{channel}).bind(3, start).bind(4, static_cast<std::int64_t>(samples.size()));
     const auto flac = flacStreams_[streamId] ? encodeFlacPiece(samples) : std::nullopt;
@@ -463,10 +477,7 @@ std::size_t ArchiveStore::appendSamples(std::int64_t streamId, int channel, std:
 }
 
 std::int64_t ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json) {
-    if (!inTransaction_) {
-        db_->exec("BEGIN IMMEDIATE", path_);
-        inTransaction_ = true;
-    }
+    beginWrite();
     Statement& insert = *db_->insertItem;
     insert.bind(1, streamId).bind(2, start).bind(3, length).bind(4, json);
     insert.run();
@@ -479,6 +490,22 @@ std::int64_t ArchiveStore::lastItemRow() {
     const std::int64_t row = query.isNull(0) ? 0 : query.integer(0);
     query.reset();
     return row;
+}
+
+std::optional<std::int64_t> ArchiveStore::itemsEndAfterRow(std::int64_t streamId, std::int64_t afterRow) {
+    Statement& query = *db_->itemsEndAfterRow;
+    query.bind(1, streamId).bind(2, afterRow);
+    query.step();
+    std::optional<std::int64_t> end;
+    if (!query.isNull(0)) end = query.integer(0);
+    query.reset();
+    return end;
+}
+
+void ArchiveStore::beginWrite() {
+    if (inTransaction_) return;
+    db_->exec("BEGIN IMMEDIATE", path_);
+    inTransaction_ = true;
 }
 
 void ArchiveStore::commit() {

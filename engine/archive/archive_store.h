@@ -150,6 +150,11 @@ public:
     /// Store one scalar or event item as JSON text (within the open transaction). Returns its row
     /// id (events.rowid): later items get larger ones.
     std::int64_t appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json);
+    /// Take the file's write lock now (BEGIN IMMEDIATE) for the transaction commit() ends, so that what
+    /// this connection reads before its appends is still what the file holds when they commit: no other
+    /// writer commits in between. Throws ArchiveBusyError when the lock stays taken past the lock wait.
+    /// No-op inside a transaction.
+    void beginWrite();
     /// Make everything appended so far durable against a crash of the process. No-op without writes.
     void commit();
     /// Drop everything appended since the last commit (after a failed append or commit). No-op without writes.
@@ -173,6 +178,10 @@ public:
                                        std::int64_t maxRow = std::numeric_limits<std::int64_t>::max());
     /// The largest item row id in the file (any stream), 0 when it holds no item.
     std::int64_t lastItemRow();
+    /// The furthest end (an item of length 0 counting 1 sample) of the items of stream `streamId` in
+    /// rows after `afterRow` (events.rowid), or nothing when there is none: what was stored since a
+    /// row was seen.
+    std::optional<std::int64_t> itemsEndAfterRow(std::int64_t streamId, std::int64_t afterRow);
     /// How much of stream `name` is stored, or nothing when it holds nothing. Throws ArchiveError for an unknown stream.
     std::optional<ArchivedExtent> extent(const std::string& name);
     /// The stretches [start, end) of `channel` that are stored, adjacent pieces merged, in order
@@ -194,6 +203,8 @@ private:
     /// The message refusing `info` where the archive holds `stored` under that name, or nothing.
     std::optional<std::string> differences(const ArchivedStreamInfo& stored, const ArchivedStreamInfo& info) const;
     struct Connection;
+    /// openStream's work, inside the write transaction it opened.
+    std::int64_t findOrCreateStream(const ArchivedStreamInfo& info);
     ArchivedStreamInfo requireStream(const std::string& name);
     std::int64_t streamId(const std::string& name);
 

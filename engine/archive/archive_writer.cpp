@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -47,24 +49,55 @@ bool ArchiveWriter::pushItem(std::int64_t start, std::int64_t length, std::strin
 }
 
 bool ArchiveWriter::push(Write&& write) {
+    // How often a pusher held up by a full queue asks whether the run is stopping.
+    constexpr auto kStopCheckEvery = std::chrono::milliseconds(20);
     {
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
         if (problem_) return false;
+        if (pushed_ == 0) firstPush_ = std::chrono::steady_clock::now();
         // One write larger than the whole queue still goes in when the queue is empty.
-        if (pendingBytes_ > 0 && pendingBytes_ + write.bytes > options_.queueBytes) {
-            problem_ = "archive '" + store_->path() + "': the writer fell " + std::to_string(pendingBytes_ >> 10) +
-                       " KiB behind, more than its queue holds (the disk is slower than the stream); recording stopped";
+        const auto full = [&] { return pendingBytes_ > 0 && pendingBytes_ + write.bytes > options_.queueBytes; };
+        if (full() && options_.waitWhenBehind && options_.waitWhenBehind()) {
+            // Back-pressure: the writer commits what it holds now instead of waiting for commitNs.
+            roomAsked_ = true;
+            wake_.notify_one();
+            while (!committed_.wait_for(lock, kStopCheckEvery, [&] { return problem_ || !full(); })) {
+                if (options_.stopWaiting && options_.stopWaiting()) break;
+            }
+            if (problem_) return false;
+        } else if (full()) {
+            problem_ = fellBehindMessage();
             queue_.clear();
             wake_.notify_one();
             committed_.notify_all();
             return false;
         }
         pendingBytes_ += write.bytes;
+        pushedBytes_ += write.bytes;
         ++pushed_;
         queue_.push_back(std::move(write));
     }
     wake_.notify_one();
     return true;
+}
+
+std::string ArchiveWriter::fellBehindMessage() const {
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - firstPush_;
+    const double seconds = std::max(elapsed.count(), 1e-3);
+    // MB/s with two decimals below 10, whole above (13400 MB/s, not 1.34e+04).
+    const auto megabytesPerSecond = [&](std::uint64_t bytes) {
+        const double rate = static_cast<double>(bytes) / seconds / 1e6;
+        std::ostringstream text;
+        text << std::fixed << std::setprecision(rate < 10 ? 2 : 0) << rate << " MB/s";
+        return text.str();
+    };
+    std::ostringstream text;
+    text << "archive '" << store_->path() << "', stream '" << info_.name << "': the writer fell " << (pendingBytes_ >> 10)
+         << " KiB behind, more than its queue of " << (options_.queueBytes >> 10) << " KiB holds: the stream came in at "
+         << megabytesPerSecond(pushedBytes_) << " and was written at " << megabytesPerSecond(committedBytes_)
+         << "; recording stopped (the rest of the graph goes on)";
+    if (!options_.behindAdvice.empty()) text << ". " << options_.behindAdvice;
+    return text.str();
 }
 
 void ArchiveWriter::flush() {
@@ -83,6 +116,11 @@ std::optional<std::string> ArchiveWriter::problem() const {
 std::optional<ArchiveWriter::CommittedSpan> ArchiveWriter::committedSpan() const {
     std::lock_guard lock(mutex_);
     return committedSpan_;
+}
+
+std::optional<ArchiveWriter::StoredElsewhere> ArchiveWriter::storedElsewhere() const {
+    std::lock_guard lock(mutex_);
+    return storedElsewhere_;
 }
 
 std::uint64_t ArchiveWriter::lockWaits() const {
@@ -145,9 +183,16 @@ void ArchiveWriter::run() {
     std::uint64_t itemsWritten = 0;
     std::int64_t lastItemRow = 0;
     std::int64_t itemsThrough = std::numeric_limits<std::int64_t>::min();  // items: the furthest end written
+    // Item rows up to this were looked at by this writer's last commit (0 before the first); later
+    // rows are another recorder's (or an earlier recording's, at the first commit).
+    std::int64_t itemRowsSeen = 0;
+    // The furthest end of the items others stored, as far as the commits have looked: an item of this
+    // writer starting before it is dropped (the same items recorded twice are stored once).
+    std::optional<std::int64_t> othersItemsEnd;
+    const bool signal = info_.kind == ArchivedStreamInfo::Kind::Signal;
     auto lastCommit = Clock::now();
-    // Inserts the batch's first `count` writes, over samples [start, end), and commits them; on failure
-    // nothing of them is in the file and the batch stays as it was.
+    // Inserts the batch's first `count` writes, over samples [start, end), and commits them, less what
+    // another recorder stored first; on failure nothing of them is in the file and the batch stays as it was.
     const auto commitBatch = [&](std::size_t count, std::int64_t start, std::int64_t end) {
         std::vector<std::int64_t> ends = channelEnds;
         std::uint64_t items = itemsWritten;
@@ -155,31 +200,76 @@ void ArchiveWriter::run() {
         std::int64_t through = itemsThrough;
         std::int64_t storedBytes = 0;  // as stored (FLAC's when compressed): retention by bytes
         std::size_t queuedBytes = 0;   // as queued (the writer's memory bound)
+        StoredElsewhere elsewhere;     // dropped by this commit as another recorder's
+        std::optional<std::int64_t> othersEnd = othersItemsEnd;
+        // The first stretch dropped, grown while the next drops follow on (the warning names it).
+        const auto droppedAsElsewhere = [&](std::int64_t from, std::int64_t to) {
+            if (elsewhere.samples == 0 && elsewhere.items == 0) {
+                elsewhere.firstStart = from;
+                elsewhere.firstEnd = to;
+            } else if (from <= elsewhere.firstEnd) {
+                elsewhere.firstEnd = std::max(elsewhere.firstEnd, to);
+            }
+        };
         try {
+            // The write lock before the reads: no other writer commits between what they find and
+            // the inserts, so what another recorder stored first is known exactly.
+            store_->beginWrite();
+            std::vector<std::int64_t> storedEnds(ends.size(), std::numeric_limits<std::int64_t>::min());
+            if (signal) {
+                for (std::size_t c = 0; c < storedEnds.size(); ++c) {
+                    storedEnds[c] = store_->storedEnd(info_.name, static_cast<int>(c)).value_or(std::numeric_limits<std::int64_t>::min());
+                }
+            } else if (const std::optional<std::int64_t> newer = store_->itemsEndAfterRow(streamId_, itemRowsSeen)) {
+                othersEnd = std::max(othersEnd.value_or(*newer), *newer);
+            }
             for (std::size_t i = 0; i < count; ++i) {
                 const Write& write = batch[i];
+                const std::int64_t writeEnd = write.start + std::max<std::int64_t>(write.length, write.channel >= 0 ? 0 : 1);
                 if (write.channel >= 0) {
-                    scratch.resize(static_cast<std::size_t>(write.length));
-                    std::size_t at = 0;
-                    write.samples.forEachSpan([&](std::span<const float> run) {
-                        std::copy(run.begin(), run.end(), scratch.begin() + static_cast<std::ptrdiff_t>(at));
-                        at += run.size();
-                    });
-                    storedBytes += static_cast<std::int64_t>(store_->appendSamples(streamId_, write.channel, write.start, scratch));
+                    // This writer's pieces of a channel come in order: a stored end past a piece's
+                    // start is another recorder's, and the piece keeps only what lies after it.
+                    const std::int64_t from = std::max(write.start, storedEnds[static_cast<std::size_t>(write.channel)]);
+                    if (from > write.start) {
+                        droppedAsElsewhere(write.start, std::min(from, writeEnd));
+                        elsewhere.samples += std::min(from, writeEnd) - write.start;
+                    }
+                    if (from < writeEnd) {
+                        const SigSeg<float> kept = from > write.start ? write.samples.subseg(from, writeEnd - from) : write.samples;
+                        scratch.resize(static_cast<std::size_t>(kept.length()));
+                        std::size_t at = 0;
+                        kept.forEachSpan([&](std::span<const float> run) {
+                            std::copy(run.begin(), run.end(), scratch.begin() + static_cast<std::ptrdiff_t>(at));
+                            at += run.size();
+                        });
+                        storedBytes += static_cast<std::int64_t>(store_->appendSamples(streamId_, write.channel, from, scratch));
+                    }
+                    // Stored either way (by this writer, or first by another): the live window lets go of it.
                     std::int64_t& channelEnd = ends[static_cast<std::size_t>(write.channel)];
-                    channelEnd = std::max(channelEnd, write.start + write.length);
+                    channelEnd = std::max(channelEnd, writeEnd);
                 } else {
-                    lastRow = store_->appendItem(streamId_, write.start, write.length, write.json);
-                    storedBytes += static_cast<std::int64_t>(write.json.size());
-                    ++items;
-                    through = std::max(through, write.start + std::max<std::int64_t>(write.length, 1));
+                    if (othersEnd && write.start < *othersEnd) {
+                        droppedAsElsewhere(write.start, writeEnd);
+                        ++elsewhere.items;
+                    } else {
+                        store_->appendItem(streamId_, write.start, write.length, write.json);
+                        storedBytes += static_cast<std::int64_t>(write.json.size());
+                    }
+                    ++items;  // committed for the live window either way
+                    through = std::max(through, writeEnd);
                 }
                 queuedBytes += write.bytes;
             }
+            // The readers' row bound covers the other recorder's rows of the items dropped here.
+            if (!signal) lastRow = store_->lastItemRow();
             store_->commit();
         } catch (const ArchiveError&) {
             store_->rollback();
             throw;
+        }
+        if (!signal) {
+            itemRowsSeen = lastRow;
+            othersItemsEnd = othersEnd;
         }
         lastCommit = Clock::now();
         channelEnds = std::move(ends);
@@ -190,14 +280,22 @@ void ArchiveWriter::run() {
         storedBytes_ += storedBytes;
         // The live window lets go of what is now stored before flush() can see the commit (a
         // reader right after flush() finds it stored, not also live).
-        live_->committed(channelEnds, itemsWritten, lastItemRow);
+        live_->committed(channelEnds, itemsWritten, lastItemRow, othersItemsEnd.value_or(std::numeric_limits<std::int64_t>::min()));
         {
             std::lock_guard lock(mutex_);
             pendingBytes_ -= queuedBytes;
+            committedBytes_ += queuedBytes;
             committedWrites_ += count;
-            const std::int64_t committedThrough = info_.kind == ArchivedStreamInfo::Kind::Signal
-                                                      ? *std::min_element(channelEnds.begin(), channelEnds.end())
-                                                      : itemsThrough;
+            if (elsewhere.samples > 0 || elsewhere.items > 0) {
+                if (!storedElsewhere_) {
+                    storedElsewhere_ = elsewhere;
+                } else {
+                    storedElsewhere_->samples += elsewhere.samples;
+                    storedElsewhere_->items += elsewhere.items;
+                    if (elsewhere.firstStart <= storedElsewhere_->firstEnd) storedElsewhere_->firstEnd = std::max(storedElsewhere_->firstEnd, elsewhere.firstEnd);
+                }
+            }
+            const std::int64_t committedThrough = signal ? *std::min_element(channelEnds.begin(), channelEnds.end()) : itemsThrough;
             if (!committedSpan_) committedSpan_ = CommittedSpan{start, start};
             committedSpan_->through = std::max(committedSpan_->through, committedThrough);
         }
@@ -212,22 +310,26 @@ void ArchiveWriter::run() {
     };
     for (;;) {
         bool finishing = false;
+        bool roomAsked = false;  // a push waits for room: commit now, but a busy lock is retried as usual
         bool ending = false;
         {
             std::unique_lock lock(mutex_);
-            const auto ready = [&] { return problem_ || ending_ || flushAsked_ || !queue_.empty(); };
+            const auto ready = [&] { return problem_ || ending_ || flushAsked_ || roomAsked_ || !queue_.empty(); };
             if (!batch.empty()) wake_.wait_until(lock, lastCommit + commitEvery, ready);
             else wake_.wait(lock, ready);
             if (problem_) return;  // the queue overflowed: what is committed stays, the rest is dropped
             for (Write& write : queue_) batch.push_back(std::move(write));
             queue_.clear();
             finishing = ending_ || flushAsked_;
+            roomAsked = roomAsked_;
+            roomAsked_ = false;
             ending = ending_;
             flushAsked_ = false;
         }
         try {
             // Each commitNs of data commits (so a crash loses at most about that much); the rest once
-            // commitNs of wall time has passed since the last commit, or at a flush or the end.
+            // commitNs of wall time has passed since the last commit, at a flush or the end, or when a
+            // push waits for room in the queue.
             bool committed = false;
             while (!batch.empty()) {
                 std::size_t count = 0;
@@ -240,14 +342,15 @@ void ArchiveWriter::run() {
                     ++count;
                     full = (end - start) * nsPerSample >= static_cast<double>(options_.commitNs);
                 }
-                if (!full && !finishing && Clock::now() - lastCommit < commitEvery) break;
+                if (!full && !finishing && !roomAsked && Clock::now() - lastCommit < commitEvery) break;
                 commitBatch(count, start, end);
                 committed = true;
             }
             if (finishing && !committed) committed_.notify_all();  // a flush with nothing left to commit
         } catch (const ArchiveBusyError& e) {
             // Another connection held the write lock longer than lockWaitMs: the batch stays and is
-            // tried again after commitNs (the queue's bound stops a wait that never ends). At a flush
+            // tried again after commitNs (the queue's bound stops a wait that never ends, unless the
+            // pusher waits for room: then it waits on, as long as the lock is held). At a flush
             // or the end there is no later: the batch is lost, and reported.
             if (finishing) {
                 stop(std::string(e.what()) + " (waited " + std::to_string(options_.lockWaitMs) + " ms for another writer's lock)");

@@ -8,10 +8,22 @@
 // never while waiting for data, so several writers (sinks of one graph, other processes) share a file;
 // a commit that finds another connection holding the lock for longer than `lockWaitMs` is put off and
 // retried after `commitNs`, nothing lost (at a flush or the end, it stops the recording: reported).
-// Recording stops for good, with a message naming the file, when the queue is full
-// (the disk is slower than the stream) or the store fails (a full disk, an unwritable file): what was
-// committed before stays, nothing after it is written, and push() refuses from then on. The engine
-// thread never waits for the disk, except in flush() (the end of a run).
+// A full queue either holds the pushing thread until the writer has made room (back-pressure, for a
+// run that follows no wall clock: an unpaced import loses nothing by waiting) or stops the recording
+// (Options::waitWhenBehind decides, asked at that moment). Recording stops for good, with a message
+// naming the file, when the queue overflows so (the message gives the rates in and out) or the store
+// fails (a full disk, an unwritable file): what was committed before stays, nothing after it is
+// written, and push() refuses from then on. Otherwise the engine thread never waits for the disk,
+// except in flush() (the end of a run).
+//
+// Two recorders of one stream (two processes, two sinks): stored pieces of a channel never overlap,
+// and each item is stored once. Each commit takes the file's write lock first (BEGIN IMMEDIATE), then
+// reads what the stream holds, and inside that one transaction drops what another recorder stored
+// first: the part of each sample piece before the channel's stored end, and every item starting
+// before the furthest end of the items stored by others (other recorders, earlier recordings; each
+// commit looks at the rows added since the previous one). The same items recorded twice are so stored
+// once, and this writer's own late items stay while no one else stored past them.
+// storedElsewhere() counts what was dropped so; the live window counts it as committed.
 //
 // Live window: every segment and item pushed also goes into a LiveWindow (engine/archive/live_window.h)
 // that readers share (liveWindow()), holding the newest `liveSamples` per channel plus whatever is not
@@ -22,6 +34,7 @@
 // when compressed), whatever the recording that stored them (this run or an earlier one).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -61,6 +74,24 @@ public:
         std::int64_t keepBytes = 0;          ///< retention: keep at most this many payload bytes of the stream; 0 = no limit
         std::int64_t liveSamples = 0;        ///< live window: keep the newest this many samples per channel in memory (plus the uncommitted); >= 0
         CommitTrigger trigger;               ///< optional; called after each commit
+        /// Asked on the pushing thread when a push finds the queue full: true = wait until the writer
+        /// has made room (back-pressure), false (or none) = stop recording.
+        std::function<bool()> waitWhenBehind;
+        /// Asked on the pushing thread every few ms while it waits: true ends the wait (a stop of the
+        /// run), the write then queued past the bound so nothing is lost.
+        std::function<bool()> stopWaiting;
+        /// What to do about a full queue, in the recorder's terms (its settings), ending the message
+        /// that stops the recording; may be empty.
+        std::string behindAdvice;
+    };
+
+    /// What this writer dropped because another recorder of the stream (another process or sink)
+    /// had stored it first. [value type]
+    struct StoredElsewhere {
+        std::int64_t samples = 0;     ///< samples dropped, all channels together
+        std::int64_t items = 0;       ///< items dropped
+        std::int64_t firstStart = 0;  ///< the first interval dropped: [firstStart, firstEnd), sample indices
+        std::int64_t firstEnd = 0;
     };
 
     /// Takes over `store` (opened on the calling thread) and starts the writer thread; `info`
@@ -72,9 +103,10 @@ public:
     ArchiveWriter& operator=(const ArchiveWriter&) = delete;
 
     /// Queue samples of `channel` from sample `start`. False once recording stopped (see problem()),
-    /// including when this would overfill the queue. [engine thread] [no disk access]
+    /// including when this would overfill the queue and waitWhenBehind says not to wait. [engine
+    /// thread] [no disk access; blocks while the queue is full and waitWhenBehind says to wait]
     bool pushSamples(int channel, std::int64_t start, SigSeg<float> samples);
-    /// Queue one scalar or event item as JSON text. False once recording stopped. [engine thread]
+    /// Queue one scalar or event item as JSON text. False once recording stopped. [engine thread] [as pushSamples]
     bool pushItem(std::int64_t start, std::int64_t length, std::string json);
     /// Wait until everything queued is committed (or recording stopped). [blocks on the disk]
     void flush();
@@ -93,6 +125,8 @@ public:
         std::int64_t through = 0;
     };
     std::optional<CommittedSpan> committedSpan() const;
+    /// What was dropped as stored first by another recorder of the stream, or nothing. [any thread]
+    std::optional<StoredElsewhere> storedElsewhere() const;
     /// The stream's recent and uncommitted data, for readers (outlives the writer if they hold it). [any thread]
     const std::shared_ptr<const LiveWindow>& liveWindow() const { return liveView_; }
 
@@ -108,6 +142,8 @@ private:
     };
 
     bool push(Write&& write);
+    /// The message stopping a recording whose queue holds `pendingBytes` when a write arrives. [mutex_ held]
+    std::string fellBehindMessage() const;
     void run();
     void stop(std::string why);
     void enforceRetention(std::int64_t committedEnd);
@@ -129,7 +165,12 @@ private:
     std::uint64_t pushed_ = 0;           // writes queued since the start
     std::uint64_t committedWrites_ = 0;  // writes committed since the start
     std::uint64_t lockWaits_ = 0;        // commits put off for another writer's lock
+    std::chrono::steady_clock::time_point firstPush_;  // the rates in and out are over the time since
+    std::uint64_t pushedBytes_ = 0;      // queued since the start
+    std::uint64_t committedBytes_ = 0;   // committed (as queued) since the start
+    std::optional<StoredElsewhere> storedElsewhere_;
     bool flushAsked_ = false;
+    bool roomAsked_ = false;             // a push waits for room in the queue
     bool ending_ = false;
     std::optional<std::string> problem_;
     std::optional<CommittedSpan> committedSpan_;

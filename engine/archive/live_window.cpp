@@ -34,7 +34,7 @@ void LiveWindow::addItem(std::int64_t start, std::int64_t length, std::string js
     newestItemEnd_ = std::max(newestItemEnd_, start + length);
 }
 
-void LiveWindow::committed(std::span<const std::int64_t> channelEnds, std::uint64_t itemCount, std::int64_t lastItemRow) {
+void LiveWindow::committed(std::span<const std::int64_t> channelEnds, std::uint64_t itemCount, std::int64_t lastItemRow, std::int64_t othersItemsEnd) {
     // What is dropped is released after the lock: the recording thread never waits for the pool.
     std::vector<SigSeg<float>> dropped;
     std::vector<HeldItem> droppedItems;
@@ -48,6 +48,8 @@ void LiveWindow::committed(std::span<const std::int64_t> channelEnds, std::uint6
         itemsCommitted_ = itemCount;
         storedRowBound_ = lastItemRow;
     }
+    // With the row bound that covers the other recorder's rows, in one step for readers.
+    othersItemsEnd_ = std::max(othersItemsEnd_, othersItemsEnd);
     evictItems(droppedItems);
 }
 
@@ -112,7 +114,9 @@ LiveItems LiveWindow::uncommittedItems(std::int64_t l, std::int64_t h) const {
     LiveItems found;
     found.storedRowBound = storedRowBound_;
     for (const HeldItem& held : items_) {
-        if (held.sequence > itemsCommitted_ && held.item.start >= l && held.item.start < h) found.uncommitted.push_back(held.item);
+        // An item before what another recorder stored is the recorder's to drop: the archive has its copy.
+        const bool storedElsewhere = held.item.start < othersItemsEnd_;
+        if (held.sequence > itemsCommitted_ && !storedElsewhere && held.item.start >= l && held.item.start < h) found.uncommitted.push_back(held.item);
     }
     std::stable_sort(found.uncommitted.begin(), found.uncommitted.end(), [](const ArchivedItem& a, const ArchivedItem& b) { return a.start < b.start; });
     return found;

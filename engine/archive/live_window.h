@@ -14,12 +14,14 @@
 // item twice nor miss one committed meanwhile: the window reports, with the items not yet committed,
 // the archive row id of the last item committed before them (ItemsSnapshot::storedRowBound); the
 // archive's rows of the stream up to that id and the snapshot's items are then exactly everything,
-// whatever commits happen while the reader reads.
+// whatever commits happen while the reader reads. Items another recorder of the stream stored first
+// (which this recorder drops, ArchiveWriter) are not reported as uncommitted: the archive holds them.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <span>
 #include <string>
@@ -49,8 +51,11 @@ public:
     /// One item, in the order the writer commits items. [recording thread]
     void addItem(std::int64_t start, std::int64_t length, std::string json);
     /// A commit made durable every channel's samples up to `channelEnds[c]`, the first `itemCount`
-    /// items added, the last of them in archive row `lastItemRow`. [writer thread]
-    void committed(std::span<const std::int64_t> channelEnds, std::uint64_t itemCount, std::int64_t lastItemRow);
+    /// items added, the last of them in archive row `lastItemRow`; items starting before
+    /// `othersItemsEnd` are stored by another recorder (rows up to `lastItemRow`), so the recorder
+    /// will drop its own: they are no longer reported as uncommitted. [writer thread]
+    void committed(std::span<const std::int64_t> channelEnds, std::uint64_t itemCount, std::int64_t lastItemRow,
+                   std::int64_t othersItemsEnd = std::numeric_limits<std::int64_t>::min());
 
     /// The pieces of `channel` the window holds inside [l, h), clipped, in order, without gaps
     /// (where none is held the caller sees a hole between pieces). [any thread]
@@ -101,6 +106,7 @@ private:
     std::uint64_t itemsAdded_ = 0;
     std::uint64_t itemsCommitted_ = 0;
     std::int64_t storedRowBound_ = 0;
+    std::int64_t othersItemsEnd_ = std::numeric_limits<std::int64_t>::min();  // items before it: another recorder's copies are stored
     std::int64_t newestItemEnd_ = 0;
     std::atomic<std::size_t> heldBytes_ = 0;  // counted when added, so heldBytes() takes no lock
 };

@@ -369,5 +369,7 @@ const ResolvedPort& Operator::inputPort(int index) const { return node_->inputs[
 const ResolvedPort& Operator::outputPort(int index) const { return node_->outputs[static_cast<std::size_t>(index)].port; }
 bool Operator::inputConnected(int index) const { return node_->inputs[static_cast<std::size_t>(index)].connected; }
 bool Operator::admissionOpen() const { return node_->engine->admissionOpen(*node_); }
+bool Operator::runFollowsWallClock() const { return node_->engine->anySourceFollowsWallClock(); }
+bool Operator::stopRequested() const { return node_->engine->stopRequested(); }
 
 }  // namespace isochron

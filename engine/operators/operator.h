@@ -113,6 +113,11 @@ public:
     /// What the operator holds back now (default: nothing). Read by telemetry between hooks.
     /// [engine thread] [no allocation]
     virtual HeldState heldState() const { return {}; }
+    /// Sources: whether the items follow the wall clock (a capture device, a replay at pace > 0), so
+    /// that the graph must keep up with them; a source that emits as fast as the graph takes its items
+    /// (pace 0) says false. Default true: a source that does not say is taken as live. Asked at any
+    /// time of the run (a pace may change). [engine thread] [no allocation]
+    virtual bool followsWallClock() const { return true; }
 
 protected:
     // ---- Hooks -----------------------------------------------------------------------------
@@ -164,6 +169,12 @@ protected:
     /// guard holds (stop emitting and return; a paced source falls behind and later drops what is
     /// overdue). [no allocation]
     bool admissionOpen() const;
+    /// Whether some source of this run follows the wall clock (Operator::followsWallClock): false in
+    /// an import where every source is unpaced, where a node may hold the engine thread up (wait for
+    /// a disk) without anything being lost. [engine thread] [no allocation]
+    bool runFollowsWallClock() const;
+    /// Whether a stop of the run was requested: a node waiting for the outside world ends its wait. [any thread] [no allocation]
+    bool stopRequested() const;
 
 private:
     void handleProgress(int inputPort, Item&& marker);

@@ -166,6 +166,10 @@ std::size_t Engine::queuedItems() const {
     return total;
 }
 
+bool Engine::anySourceFollowsWallClock() const {
+    return std::any_of(nodes_.begin(), nodes_.end(), [](const NodeContext* node) { return node->isSource() && node->op->followsWallClock(); });
+}
+
 std::shared_ptr<SnapshotChannel> Engine::openTelemetry(double hz) {
     telemetry_->setRate(hz);
     return telemetry_->open();

@@ -104,6 +104,11 @@ public:
         if (failuresPending_.load(std::memory_order_relaxed)) [[unlikely]] takeFailures();
         return !stop_.load(std::memory_order_relaxed) && !cutOff_[static_cast<std::size_t>(source.index)] && !memoryGuardHolds();
     }
+    /// Whether a stop was requested (requestStop()). [any thread] [no allocation]
+    bool stopRequested() const { return stop_.load(std::memory_order_relaxed); }
+    /// Whether any source of the graph follows the wall clock now (Operator::followsWallClock), i.e.
+    /// the run is not an unpaced import. [engine thread] [no allocation]
+    bool anySourceFollowsWallClock() const;
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
     /// Whether a node has failed since the engine was built (run()'s outcome names it): lets whoever

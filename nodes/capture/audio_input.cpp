@@ -58,6 +58,8 @@ protected:
         }
     }
 
+    bool followsWallClock() const override { return fromDevice_ || pacer_.paced(); }
+
     SourceStatus onProduce() override { return fromDevice_ ? produceFromDevice() : produceFromRecording(); }
 
     void onParameterChanged(std::string_view name) override {

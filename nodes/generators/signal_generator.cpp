@@ -64,6 +64,8 @@ protected:
         pacer_.configure(settings);
     }
 
+    bool followsWallClock() const override { return pacer_.paced(); }
+
     SourceStatus onProduce() override {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) {

@@ -44,10 +44,14 @@ std::string itemJson(const Item& item) {
 /// the disk work). Pieces of a channel never overlap: the part of a segment before what earlier runs
 /// stored of the stream is dropped, with one warning naming the stream and its stored end (so is an
 /// item that starts before what earlier runs stored of an item stream); the part before what this run
-/// already queued (a late item) is dropped and counted late.
+/// already queued (a late item) is dropped and counted late. What another recorder of the stream
+/// (another process or sink, recording at the same time) stored first is dropped by the writer at
+/// each commit (ArchiveWriter), with one warning naming the file, the stream and the interval.
 /// A path that is no file to record into (refuseUnrecordableArchive) refuses the start; an archive
-/// that then cannot be opened or written, or a writer that falls more than `queue_mb` behind, stops
-/// recording and fails this node only (the rest of the graph keeps running).
+/// that then cannot be opened or written stops recording and fails this node only (the rest of the
+/// graph keeps running). A writer `queue_mb` behind holds the graph up until it has made room when
+/// when_behind is wait, or auto in a run whose sources all emit as fast as possible (an import:
+/// nothing is lost by waiting); else (a live or paced run) it stops recording and fails this node.
 class ArchiveSink final : public Operator {
 public:
     HeldState heldState() const override {
@@ -79,6 +83,7 @@ protected:
         storedEnd_.assign(static_cast<std::size_t>(inputCount()), kNothingStored);
         storedBefore_ = storedEnd_;
         alreadyStoredWarned_ = false;
+        storedElsewhereReported_ = false;
         // What the file is refuses the start (like a sound file sink's path): a folder, a pipe, a
         // missing folder, another application's database (it gained the archive's tables).
         try {
@@ -142,6 +147,7 @@ protected:
             // that fails is said, not lost in silence.
             writer_->flush();
             if (std::optional<std::string> problem = writer_->problem(); problem && !problemReported_) warn(*problem);
+            reportStoredElsewhere();
         }
         writer_.reset();
         store_.reset();
@@ -201,6 +207,18 @@ private:
             options.keepBytes = static_cast<std::int64_t>(params().getReal("keep_gb") * 1e9);
             options.trigger = [](const CommittedInterval& interval) { ArchiveTriggers::instance().notify(interval); };
             options.liveSamples = static_cast<std::int64_t>(std::ceil(params().getReal("live_s") * timebase.rateHz()));
+            // Asked on this thread when the queue is full: an unpaced import waits for the disk, a
+            // live or paced run (which must not stall for its recording) stops recording.
+            options.waitWhenBehind = [this] {
+                const std::string& whenBehind = params().getString("when_behind");
+                return whenBehind == "wait" || (whenBehind == "auto" && !runFollowsWallClock());
+            };
+            options.stopWaiting = [this] { return stopRequested(); };
+            std::ostringstream advice;
+            advice << "Raise queue_mb (now " << params().getReal("queue_mb") << " MiB) for longer bursts, lower the pace of the sources, "
+                   << "or raise commit_s (now " << params().getReal("commit_s") << " s: fewer, larger transactions); when_behind wait holds "
+                   << "the graph up instead of stopping";
+            options.behindAdvice = advice.str();
             // Here, not only on the writer's thread: a stream on another timebase is refused at its
             // first item, even when everything that comes would be dropped as already stored. (A read:
             // the engine thread never waits for a write lock.)
@@ -232,9 +250,26 @@ private:
         return *writer_;
     }
 
+    /// Says once that the writer dropped what another recorder of the stream had stored first.
+    void reportStoredElsewhere() {
+        if (storedElsewhereReported_ || !writer_) return;
+        const std::optional<ArchiveWriter::StoredElsewhere> dropped = writer_->storedElsewhere();
+        if (!dropped) return;
+        storedElsewhereReported_ = true;
+        const double rate = timebase_->rateHz();
+        std::ostringstream text;
+        text << "archive '" << params().getString("path") << "', stream '" << streamName_ << "': another recorder of this stream (another process or "
+             << "io.archive_sink) stored [" << static_cast<double>(dropped->firstStart) / rate << " s, " << static_cast<double>(dropped->firstEnd) / rate
+             << " s) first; what this node recorded there is dropped, not stored twice (so far "
+             << (recordsSignal_ ? std::to_string(dropped->samples) + " samples, all channels" : std::to_string(dropped->items) + " items")
+             << "). Recording one stream twice at a time needs another stream name or file for the second";
+        warn(text.str());
+    }
+
     /// With the `committed` output: one event "committed" over [last announced end, new end) once the
     /// writer has committed further on every channel.
     void announceCommits() {
+        reportStoredElsewhere();
         if (outputCount() == 0 || !writer_) return;
         const std::optional<ArchiveWriter::CommittedSpan> span = writer_->committedSpan();
         if (!span) return;
@@ -298,6 +333,7 @@ private:
     std::vector<std::int64_t> storedBefore_;  // [channel]: one past the last sample earlier runs stored (input samples)
     bool alreadyStoredWarned_ = false;        // the warning that a rerun's samples are dropped was given
     bool problemReported_ = false;            // the writer's problem failed this node already
+    bool storedElsewhereReported_ = false;    // the warning that another recorder stored some of it first was given
     std::int64_t lowestQueued_ = kNothingStored;  // the earliest sample (item start) handed to the writer
     std::optional<std::int64_t> announced_;       // end of the last "committed" event emitted
 };
@@ -314,14 +350,20 @@ OperatorDescriptor archiveSinkDescriptor() {
         "inputs as one channel each (sample pieces keyed by channel and start index), or one scalar/event input as JSON "
         "rows. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
         "again into an existing stream appends after what it holds (samples, and items starting, before its stored end are "
-        "dropped, with one warning naming the stream and its stored end) and needs the same timebase and channels (else this node fails at its first item). A writer "
+        "dropped, with one warning naming the stream and its stored end) and needs the same timebase and channels (else this node fails at its first item). "
+        "Two recorders of one stream at the same time (two processes, two sinks) store each sample once: each commit, under the "
+        "file's write lock, drops the samples before a channel's stored end and the items starting before the furthest end of "
+        "the items others stored, with one warning naming the file, the stream and the interval. A writer "
         "thread does the disk work (inserts, commits, WAL checkpoints) off the engine thread and commits every commit_s "
         "of data or of wall time in one short transaction (several sinks, and other processes, may record into one file: a commit "
         "that waits more than 5 s for another writer's lock is retried later, nothing lost), so a killed process loses at most about that much plus what waits in its queue. A "
         "path that cannot be an archive refuses the start, the file untouched: a folder, a device, a pipe, a missing folder, a "
         "file that is no SQLite database, another application's database (tables of its own, user_version 0) or another "
-        "schema version. An archive that cannot be opened or written (a full disk), or a writer more than queue_mb behind, stops the "
-        "recording and fails this node with a message naming the file, while the rest of the graph keeps running. "
+        "schema version. An archive that cannot be opened or written (a full disk) stops the recording and fails this node with a "
+        "message naming the file, while the rest of the graph keeps running. A writer queue_mb behind (when_behind) holds the "
+        "graph up until it has made room (wait; auto in a run whose sources all emit as fast as possible, an import), or stops the "
+        "recording and fails this node with the rates in and out and what to change (stop; auto in a live or paced run), the "
+        "rest of the graph going on. "
         "Retention (keep_hours, keep_gb) drops the stream's oldest pieces after each commit; an event whose attribute "
         "'persist' is 0 is not recorded; representation downsample (a change of the data, not lossless) stores each "
         "channel resampled by libsoxr to the input rate / downsample_factor, on a timebase at that rate with the input's zero "
@@ -352,7 +394,12 @@ OperatorDescriptor archiveSinkDescriptor() {
                   "representation downsample: input samples per stored sample (>= 2; stored rate = input rate / factor); otherwise 1"},
         ParamSpec{"keep_hours", ParamKind::Real, 0.0, 0.0, 1e6, "h", "retention: keep the newest this many hours of the stream, dropping the oldest; 0 = all"},
         ParamSpec{"keep_gb", ParamKind::Real, 0.0, 0.0, 1e6, "GB", "retention: keep at most this many GB (1e9 bytes) of the stream's data, dropping the oldest; 0 = no limit"},
-        ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it recording stops"},
+        ParamSpec{"queue_mb", ParamKind::Real, 64.0, 0.001, 4096.0, "MiB", "data waiting for the disk, at most; beyond it the graph waits or recording stops (when_behind)"},
+        ParamSpec{"when_behind", ParamKind::Choice, std::string("auto"), {}, {}, "",
+                  "when the writer is queue_mb behind: wait (hold the graph up until the disk catches up, nothing lost), stop (stop "
+                  "recording, fail this node, the graph goes on), or auto (wait when every source of the run emits as fast as "
+                  "possible, e.g. an import at pace 0; stop when one follows the wall clock: a device, a pace > 0)",
+                  {"auto", "wait", "stop"}},
         ParamSpec{"committed_output", ParamKind::Int, std::int64_t{0}, 0.0, 1.0, "",
                   "1 = an output 'committed0' announcing each newly committed stretch as an event (a trigger for the graph)"},
         ParamSpec{"live_s", ParamKind::Real, 10.0, 0.0, 3600.0, "s",

@@ -98,6 +98,8 @@ protected:
         next_ = 0;
     }
 
+    bool followsWallClock() const override { return pacer_.paced(); }
+
     SourceStatus onProduce() override {
         if (stream_) return produceFromStream();
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);

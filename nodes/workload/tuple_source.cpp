@@ -31,6 +31,8 @@ protected:
         pacer_.configure(settings);
     }
 
+    bool followsWallClock() const override { return pacer_.paced(); }
+
     SourceStatus onProduce() override {
         const std::int64_t dropped = pacer_.beginRound(productionBudget(), pacer_.paced() ? wallClockNs() : 0);
         if (dropped > 0) warn("fell more than max_lag behind the pace: dropped " + std::to_string(dropped) + " items");
