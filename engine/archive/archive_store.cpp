@@ -1,4 +1,5 @@
 #include "engine/archive/archive_store.h"
+#include "engine/archive/archive_totals.h"
 #include "engine/archive/flac_batch.h"
 #include "engine/archive/flac_piece.h"
 #include "engine/files/file_kind.h"
@@ -15,9 +16,13 @@ namespace isochron {
 namespace {
 
 /// The archive's schema version, kept in SQLite's user_version (0 = a new, empty file). Version 2
-/// added streams.representation and segments.encoding, version 3 streams.original_rate_hz; an older
-/// file is upgraded when opened.
-constexpr int kSchemaVersion = 3;
+/// added streams.representation and segments.encoding, version 3 streams.original_rate_hz, version 4
+/// the running totals (archive_totals.h). An older file gets the columns when opened, the totals when
+/// opened for recording (filling them reads every row).
+constexpr int kSchemaVersion = 4;
+
+/// The first version that keeps running totals.
+constexpr int kTotalsVersion = 4;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS streams (
@@ -308,10 +313,28 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
                   path_);
         db_->exec("COMMIT", path_);
     }
+    if (found >= 1 && found < kTotalsVersion && access == ArchiveAccess::Record) {
+        // Once, in one transaction: the totals are filled from the rows (a read of the whole file), and
+        // from then on every writer's inserts and deletes keep them. Another recorder may have upgraded
+        // the file since `found` was read.
+        db_->exec("BEGIN IMMEDIATE", path_);
+        try {
+            if (schemaVersion(db_->db, path_) < kTotalsVersion) {
+                db_->exec(kArchiveTotalsSchema, path_);
+                db_->exec(kArchiveTotalsFill, path_);
+                db_->exec(("PRAGMA user_version=" + std::to_string(kTotalsVersion)).c_str(), path_);
+            }
+            db_->exec("COMMIT", path_);
+        } catch (const ArchiveError&) {
+            sqlite3_exec(db_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    }
     if (found == 0) {
         try {
             db_->exec("BEGIN IMMEDIATE", path_);
             db_->exec(kSchema, path_);
+            db_->exec(kArchiveTotalsSchema, path_);
             db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
             db_->exec("COMMIT", path_);
         } catch (const ArchiveError& e) {
@@ -324,6 +347,8 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
             throw ArchiveError(std::string(e.what()) + " while creating the archive's tables; the new file was removed");
         }
     }
+    // A version-3 file opened for reading keeps no totals: extent() and coverage() read its rows.
+    hasTotals_ = schemaVersion(db_->db, path_) >= kTotalsVersion;
     sqlite3* db = db_->db;
     db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples, encoding) VALUES (?, ?, ?, ?, ?, ?)", path_);
     db_->insertItem = std::make_unique<Statement>(db, "INSERT INTO events(stream, start, length, item) VALUES (?, ?, ?, ?)", path_);
@@ -597,18 +622,17 @@ namespace isochron {
 std::optional<ArchivedExtent> ArchiveStore::extent(const std::string& name) {
     const ArchivedStreamInfo info = requireStream(name);
     const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
-    Statement query(db_->db,
-                    signal ? "SELECT min(start), max(start + length), count(*), total(length), total(length(samples)) FROM segments WHERE stream = ?"
-                           : "SELECT min(start), max(start + length), count(*), 0, total(length(CAST(item AS BLOB))) FROM events WHERE stream = ?",
-                    path_);
+    const char* sql = hasTotals_ ? "SELECT min(start), max(stop), sum(pieces), sum(samples), sum(bytes) FROM channel_totals WHERE stream = ?"
+                      : signal   ? "SELECT min(start), max(start + length), count(*), sum(length), sum(length(samples)) FROM segments WHERE stream = ?"
+                                 : "SELECT min(start), max(start + length), count(*), 0, sum(length(CAST(item AS BLOB))) FROM events WHERE stream = ?";
+    Statement query(db_->db, sql, path_);
     query.bind(1, streamId(name));
     query.step();
-    if (query.integer(2) == 0) {
+    if (query.isNull(2) || query.integer(2) == 0) {
         query.reset();
         return std::nullopt;
     }
-    ArchivedExtent extent{query.integer(0), query.integer(1), query.integer(2), static_cast<std::int64_t>(query.real(3)),
-                          static_cast<std::int64_t>(query.real(4))};
+    ArchivedExtent extent{query.integer(0), query.integer(1), query.integer(2), query.integer(3), query.integer(4)};
     query.reset();
     return extent;
 }
@@ -616,12 +640,18 @@ std::optional<ArchivedExtent> ArchiveStore::extent(const std::string& name) {
 std::vector<std::pair<std::int64_t, std::int64_t>> ArchiveStore::coverage(const std::string& name, int channel) {
     const ArchivedStreamInfo info = requireStream(name);
     const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
+    std::vector<std::pair<std::int64_t, std::int64_t>> stretches;
+    if (signal && hasTotals_) {
+        Statement query(db_->db, "SELECT start, stop FROM stretches WHERE stream = ? AND channel = ? ORDER BY stop", path_);
+        query.bind(1, streamId(name)).bind(2, std::int64_t{channel});
+        while (query.step()) stretches.emplace_back(query.integer(0), query.integer(1));
+        return stretches;
+    }
     Statement query(db_->db,
-                    signal ? "SELECT start, length FROM segments WHERE stream = ? AND channel = ? ORDER BY start"
+                    signal ? "SELECT start, length FROM segments WHERE stream = ? AND channel = ? AND length > 0 ORDER BY start"
                            : "SELECT start, length FROM events WHERE stream = ? AND ? = 0 ORDER BY start",
                     path_);
     query.bind(1, streamId(name)).bind(2, std::int64_t{channel});
-    std::vector<std::pair<std::int64_t, std::int64_t>> stretches;
     while (query.step()) {
         const std::int64_t start = query.integer(0);
         const std::int64_t end = start + std::max<std::int64_t>(query.integer(1), signal ? 0 : 1);
