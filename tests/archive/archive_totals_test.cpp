@@ -1,8 +1,9 @@
 // Schema version 4's running totals (engine/archive/archive_totals.h) against a scan of the rows
 // (tests/support/archive_rows.h), over random recordings: pieces of several channels with gaps, f32
 // and FLAC, items, two stores writing one file in turns, rolled back writes, prunes (the oldest
-// first, as retention does, and everything). A version-3 file opened for reading stays version 3 and
-// answers from its rows; opened for recording it gets its totals filled once, equal to the scan.
+// first, as retention does; more pieces than one statement deletes; everything). A version-3 file
+// opened for reading stays version 3 and answers from its rows; opened for recording it gets its
+// totals filled once, equal to the scan.
 #include <catch2/catch.hpp>
 
 #include <sqlite3.h>
@@ -177,5 +178,23 @@ TEST_CASE("A version 3 archive read stays version 3 and answers from its rows; r
     }
     // A second recorder finds the totals there: they are not filled twice.
     ArchiveStore again(path, ArchiveAccess::Record);
+    checkTotalsMatchRows(path);
+}
+
+TEST_CASE("A prune of more pieces than one of its statements deletes drops them all and keeps the totals exact", "[archive]") {
+    TempFolder folder;
+    const std::string path = folder.file("long.sqlite");
+    ArchiveStore store(path, ArchiveAccess::Record);
+    const std::int64_t id = store.openStream({.name = "long", .rateHz = 1000, .channels = 2});
+    for (std::int64_t piece = 0; piece < 700; ++piece) {
+        for (int channel = 0; channel < 2; ++channel) store.appendSamples(id, channel, piece * 10, std::vector<float>(10, 0.25f));
+    }
+    store.commit();
+    const ArchiveStore::Pruned pruned = store.prune("long", 6000);
+    CHECK(pruned.rows == 1200);
+    CHECK(store.storedStart("long") == 6000);
+    const std::optional<ArchivedExtent> extent = store.extent("long");
+    REQUIRE(extent);
+    CHECK(extent->rows == 200);
     checkTotalsMatchRows(path);
 }
