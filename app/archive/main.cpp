@@ -122,7 +122,7 @@ ArchivedStreamInfo requireStream(ArchiveStore& store, const std::string& name) {
 /// The interval [l, h) the options --from and --to name, defaulting to what is stored; refuses an
 /// empty one and one where nothing is stored.
 std::pair<std::int64_t, std::int64_t> interval(ArchiveStore& store, const ArchivedStreamInfo& info, const Options& options) {
-    // Only the ends (two index look-ups per channel), not extent(), which reads every row.
+    // Only the ends (two index look-ups per channel), not extent(), which reads every row of a version-3 file.
     const std::optional<std::int64_t> first = store.storedStart(info.name);
     if (!first) throw UsageError("stream '" + info.name + "' of archive '" + store.path() + "' holds nothing yet");
     std::int64_t last = *first;

@@ -6,7 +6,10 @@
 // table `segments` holds signal samples, one row per stored piece of one channel (start index,
 // length, samples as a BLOB: f32, or FLAC when the stream's representation is "flac" and the piece is
 // exact at 16 or 24 bits; a "downsample" stream holds f32 at its stored, lower rate), indexed on (stream, channel, start); table `events` holds scalar and event
-// items as JSON text, indexed on (stream, start). Stored pieces of a channel never overlap. New files
+// items as JSON text, indexed on (stream, start). Stored pieces of a channel never overlap. Tables
+// `channel_totals` and `stretches` (schema version 4, engine/archive/archive_totals.h), kept by
+// triggers in the transaction of every insert and delete, say how much each stream and channel holds
+// and which stretches, so extent() and coverage() read a few rows instead of every piece. New files
 // use 64 KiB pages (a 0.1 s piece of 48 kHz f32 fits one).
 //
 // Crash safety: writes go into one open transaction that commit() ends. The recorder (ArchiveWriter,
@@ -105,8 +108,8 @@ public:
 
 /// How an ArchiveStore opens its file.
 enum class ArchiveAccess {
-    Record,  ///< create the file and its tables if missing
-    Read,    ///< the file must exist and be an archive
+    Record,  ///< create the file and its tables if missing; an older file gets the running totals (a read of every row, once)
+    Read,    ///< the file must exist and be an archive; a version-3 file stays version 3 (no totals: extent() reads every row)
 };
 
 /// Throws ArchiveError naming `path` when an io.archive_sink could not record into it, for what the
@@ -182,10 +185,13 @@ public:
     /// rows after `afterRow` (events.rowid), or nothing when there is none: what was stored since a
     /// row was seen.
     std::optional<std::int64_t> itemsEndAfterRow(std::int64_t streamId, std::int64_t afterRow);
-    /// How much of stream `name` is stored, or nothing when it holds nothing. Throws ArchiveError for an unknown stream.
+    /// How much of stream `name` is stored, or nothing when it holds nothing: one row per channel of
+    /// the running totals (a version-3 file opened for reading: a read of every row). Throws
+    /// ArchiveError for an unknown stream.
     std::optional<ArchivedExtent> extent(const std::string& name);
-    /// The stretches [start, end) of `channel` that are stored, adjacent pieces merged, in order
-    /// (reads no samples).
+    /// The stretches [start, end) of `channel` that are stored, adjacent pieces merged, in order: a
+    /// signal's from its stored stretches (a version-3 file opened for reading, and items: from the
+    /// rows, without their samples).
     std::vector<std::pair<std::int64_t, std::int64_t>> coverage(const std::string& name, int channel);
     /// What prune() dropped. [value type]
     struct Pruned {
@@ -211,6 +217,7 @@ private:
     std::string path_;
     std::unique_ptr<Connection> db_;
     bool inTransaction_ = false;
+    bool hasTotals_ = false;  // the file keeps running totals (version 4); else extent() and coverage() read the rows
     std::map<std::int64_t, bool> flacStreams_;  // stream id -> pieces go in as FLAC when exact (openStream)
     std::unique_ptr<FlacBatch> flac_;           // the FLAC pieces of a get() and their decoders, kept from get to get
 };

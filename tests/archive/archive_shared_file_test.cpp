@@ -3,7 +3,8 @@
 // write lock: nothing is lost in silence. Before these fixes a writer kept its transaction (and the
 // file's write lock) open while it waited for more data, so a second writer of the file failed after
 // SQLite's busy timeout with "database is locked" and its events were lost; and an archive whose
-// tables could not be written (a tiny file size limit) stayed behind as a file with no tables.
+// tables could not be written (a tiny file size limit) stayed behind as a file with no tables. The
+// running totals of a file two writers shared equal a scan of its rows.
 #include <catch2/catch.hpp>
 
 #include <sqlite3.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "engine/archive/archive_writer.h"
+#include "tests/support/archive_rows.h"
 #include "tests/support/test_files.h"
 
 using namespace isochron;
@@ -103,6 +105,7 @@ TEST_CASE("a signal writer and an event writer of one file, a reader holding it:
         CHECK(items[static_cast<std::size_t>(round)].start == round * kBlock);
         CHECK(items[static_cast<std::size_t>(round)].json == "{\"kind\":\"event\",\"label\":\"e" + std::to_string(round) + "\"}");
     }
+    isochron::test::checkTotalsMatchRows(path);
 }
 
 TEST_CASE("a commit that finds another connection holding the write lock is retried once it is free, nothing lost", "[archive]") {
@@ -126,6 +129,7 @@ TEST_CASE("a commit that finds another connection holding the write lock is retr
     const std::vector<ArchivedItem> items = store.getItems("events", 0, kItems);
     REQUIRE(items.size() == kItems);
     for (int i = 0; i < kItems; ++i) CHECK(items[static_cast<std::size_t>(i)].json == "{\"i\":" + std::to_string(i) + "}");
+    isochron::test::checkTotalsMatchRows(path);  // the commits that found the lock held added nothing twice
 }
 
 TEST_CASE("a flush that cannot get the write lock stops the recording with a message naming the file", "[archive]") {

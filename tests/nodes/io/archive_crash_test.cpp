@@ -1,7 +1,8 @@
 // io.archive_sink killed with SIGKILL mid-stream: a child process records a known signal under the
 // df scheduler (an emitted item reaches the sink before emit returns), reports how many samples the
 // sink has been given, and stalls; the parent kills it there. The archive must open cleanly and hold,
-// sample-exact and without holes, all but at most the last second of what the sink was given.
+// sample-exact and without holes, all but at most the last second of what the sink was given, and
+// running totals equal to a scan of its rows.
 // The sink's writer thread commits behind the engine: the child reports once a reader of the file
 // sees the commits within one second of what was given (as it would at real-time pace), so the kill
 // lands while the writer holds the rest of the data in an open transaction or its queue.
@@ -15,6 +16,7 @@
 #include "engine/archive/archive_store.h"
 #include "engine/operators/operator.h"
 #include "tests/nodes/io/io_test_support.h"
+#include "tests/support/archive_rows.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -130,4 +132,6 @@ TEST_CASE("io.archive_sink killed with SIGKILL leaves an archive holding all but
         next = piece.end();
     }
     CHECK(next == *end);
+    // The running totals went in with each commit's rows: what the kill cut off is in neither.
+    checkTotalsMatchRows(path);
 }

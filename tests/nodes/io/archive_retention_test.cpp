@@ -1,6 +1,7 @@
 // io.archive_sink's retention (keep_hours, keep_gb: the oldest pieces go first, across recordings),
 // its trigger hook (ArchiveTriggers: each commit is announced once durable and readable), and events
-// marked not to persist. Real graphs, real SQLite files.
+// marked not to persist. Real graphs, real SQLite files. After each retention run the archive's
+// running totals equal a scan of its rows.
 #include <catch2/catch.hpp>
 
 #include <mutex>
@@ -9,6 +10,7 @@
 #include "engine/archive/archive_triggers.h"
 #include "engine/items/event_record.h"
 #include "tests/nodes/io/io_test_support.h"
+#include "tests/support/archive_rows.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -70,6 +72,7 @@ TEST_CASE("io.archive_sink keep_hours keeps the newest hours, across recordings"
     checkHolds(path, 32000 - 12000, 32000);
     REQUIRE(record(path, knownSignal(40, 40), params).failures.empty());
     checkHolds(path, 64000 - 12000, 64000);
+    checkTotalsMatchRows(path);
     // Without retention, nothing is dropped.
     const std::string all = dir.file("all.sqlite");
     REQUIRE(record(all, knownSignal(0, 40), json::object()).failures.empty());
@@ -87,6 +90,7 @@ TEST_CASE("io.archive_sink keep_gb keeps at most that many bytes, the newest", "
     CHECK(extent->bytes <= kLimit);
     CHECK(extent->bytes > kLimit - kBlock * 4);  // whole pieces dropped: at most one too many
     checkHolds(path, extent->start, 32000);
+    checkTotalsMatchRows(path);
 }
 
 TEST_CASE("io.archive_sink keep_gb counts FLAC's bytes: a compressed stream keeps the newest up to the limit", "[io][archive]") {
@@ -106,6 +110,7 @@ TEST_CASE("io.archive_sink keep_gb counts FLAC's bytes: a compressed stream keep
     CHECK(extent->bytes <= limit);
     CHECK(extent->bytes > limit - pieceBytes);
     checkHolds(path, extent->start, 32000);
+    checkTotalsMatchRows(path);
 }
 
 TEST_CASE("ArchiveTriggers announce each commit once its interval is readable", "[io][archive]") {
