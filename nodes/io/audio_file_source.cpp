@@ -246,12 +246,30 @@ private:
         }
     }
 
+    /// Moves the streamed reading to frame `offset` (a loop's start, or past blocks a paced run
+    /// dropped). Where libsndfile cannot seek in the file's encoding (G.721 ADPCM in a WAV, found by
+    /// tests/fuzz/audio_file: the second loop failed), the file is opened again for a move back and
+    /// frames are read and dropped for a move forward.
+    void moveReadingTo(std::int64_t offset) {
+        if (sf_seek(file_.get(), offset, SEEK_SET) >= 0) return;
+        if (offset < readPosition_) {
+            try {
+                file_ = openSoundFileForReading(path_).file;
+            } catch (const std::runtime_error& e) {
+                throw OperatorError(e.what());
+            }
+            readPosition_ = 0;
+        }
+        while (readPosition_ < offset) {
+            const std::int64_t count = std::min<std::int64_t>(offset - readPosition_, static_cast<std::int64_t>(interleaved_.size()) / fileChannels_);
+            readFrames(interleaved_.data(), count, readPosition_);
+            readPosition_ += count;
+        }
+    }
+
     void emitStreamed(const DueBlock& block) {
         const std::int64_t offset = block.start % frames_;
-        if (offset != readPosition_ && sf_seek(file_.get(), offset, SEEK_SET) < 0) {
-            throw OperatorError("cannot seek to frame " + std::to_string(offset) + " of '" + path_ + "': " +
-                                sf_strerror(file_.get()));
-        }
+        if (offset != readPosition_) moveReadingTo(offset);
         readFrames(interleaved_.data(), block.length, offset);
         readPosition_ = offset + block.length;
         for (int c = 0; c < outputCount(); ++c) {

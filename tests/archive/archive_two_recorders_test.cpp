@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/archive/archive_writer.h"
+#include "tests/support/archive_rows.h"
 #include "tests/support/test_files.h"
 
 using namespace isochron;
@@ -105,6 +106,7 @@ TEST_CASE("two recorders of the same samples, both started before either wrote: 
     record(first, 1000, 2000, 100);  // [1000, 1500) is the second's: dropped
     record(second, 1500, 2000, 150);  // all the first's: dropped
     checkStoredOnce(path, 2000);
+    isochron::test::checkTotalsMatchRows(path);  // the running totals count what was trimmed exactly once too
 
     const std::optional<ArchiveWriter::StoredElsewhere> secondDropped = second.storedElsewhere();
     REQUIRE(secondDropped);
@@ -206,6 +208,7 @@ TEST_CASE("two recorders of different items: an item starting before what the ot
     std::vector<std::string> stored;
     for (const ArchivedItem& item : store.getItems("events", 0, 1000)) stored.push_back(item.json);
     CHECK(stored == std::vector<std::string>{itemJson("odd", 100), itemJson("odd", 300), itemJson("odd", 500), itemJson("even", 600), itemJson("odd", 700)});
+    isochron::test::checkTotalsMatchRows(path);
     REQUIRE(even.storedElsewhere());
     CHECK(even.storedElsewhere()->items == 3);
     CHECK(even.storedElsewhere()->firstStart == 0);

@@ -199,6 +199,42 @@ TEST_CASE("audio_file_source loops continue the sample indices; a block never sp
     collections().clear();
 }
 
+TEST_CASE("audio_file_source loops a file whose encoding libsndfile cannot seek in (G.721 ADPCM), streamed or preloaded",
+          "[io][audio_file_source][fuzz]") {
+    // Found by tests/fuzz/audio_file: the second loop of a streamed G.721 WAV failed with libsndfile's
+    // "Seek attempted on unseekable file type".
+    TempDir dir;
+    const std::string path = dir.file("adpcm.wav");
+    SF_INFO info{};
+    info.samplerate = 8000;
+    info.channels = 1;
+    info.format = SF_FORMAT_WAV | SF_FORMAT_G721_32;
+    SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+    REQUIRE(file);
+    std::vector<float> ramp(1000);
+    for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<float>(i % 50) / 100.0f - 0.25f;
+    REQUIRE(sf_writef_float(file, ramp.data(), static_cast<sf_count_t>(ramp.size())) == static_cast<sf_count_t>(ramp.size()));
+    sf_close(file);
+    // What libsndfile decodes once (the codec is lossy): each loop must give exactly this.
+    SF_INFO readInfo{};
+    file = sf_open(path.c_str(), SFM_READ, &readInfo);
+    REQUIRE(file);
+    std::vector<float> decoded(static_cast<std::size_t>(readInfo.frames));
+    REQUIRE(sf_readf_float(file, decoded.data(), readInfo.frames) == readInfo.frames);
+    REQUIRE(sf_seek(file, 0, SEEK_SET) < 0);  // the case: no seeking in this encoding
+    sf_close(file);
+    std::vector<float> twice = decoded;
+    twice.insert(twice.end(), decoded.begin(), decoded.end());
+    for (bool preload : {false, true}) {
+        INFO("preload " << preload);
+        runGraph(sourceToCollect("io.audio_file_source", {{"path", path}, {"block", 64}, {"loops", 2}, {"preload", preload}}, 1, "adpcm"));
+        const auto& items = collections()["adpcm"].items[0];
+        CHECK(contiguousFrom(items, 0));
+        CHECK(concatenated(items) == twice);
+        collections().clear();
+    }
+}
+
 TEST_CASE("audio_file_source with preload replays views of one block per channel, without copies", "[io][audio_file_source]") {
     TempDir dir;
     const std::string path = dir.file("three.wav");
