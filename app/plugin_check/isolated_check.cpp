@@ -26,6 +26,7 @@ constexpr int kTimedOutStatus = 124;
 constexpr int kUnheardGraceSeconds = 5;
 constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
+// The child's report pipe, for onCrashSignal (a signal handler reaches only globals).
 int crashReportFd = -1;
 
 void writeAll(int fd, const char* data, std::size_t size) noexcept {
@@ -50,6 +51,7 @@ void sendLine(int fd, char tag, std::string text) {
 }
 
 // Names the plugin call the signal hit, then lets the signal end the child as it would have.
+// Async-signal-safe: the crashing thread's slot was claimed when its plugin call began.
 void onCrashSignal(int signal) {
     if (const PluginCallInProgress* call = thisThreadsPluginCall()) {
         const PluginCallSite* site = call->site.load(std::memory_order_acquire);
@@ -107,8 +109,8 @@ private:
 /// The parent's side: relays the child's lines to `report` and keeps what the verdict needs.
 struct ChildReport {
     std::string cell = "loading";
-    std::string crashedIn;              // "" unless a crash named its plugin call
-    std::string callsWhenTimedOut;      // meaningful when timedOut
+    std::string crashedIn;          // "" unless a crash named its plugin call
+    std::string callsWhenTimedOut;  // the watchdog's words, when timedOut
     bool timedOut = false;
 
     void take(char tag, const std::string& text, CheckReport& report) {
