@@ -83,15 +83,15 @@ TEST_CASE("isochron-plugin-check reports a plugin the host refuses", "[plugins][
 
 TEST_CASE("isochron-plugin-check ends with a verdict on a plugin that hangs, crashes or aborts", "[plugins][check]") {
     // Each faults operator fails on its 3rd segment, so in the run with segments of 1 sample.
-    // faults.hang sleeps forever there; faults.slow takes 50 ms a segment, far more than 2 s for
+    // faults.hang sleeps forever there; faults.slow takes 50 ms a segment, far more than 5 s for
     // 8192 segments. Each must cost about --timeout, far below the bound.
-    const Result r = runCheckerBounded(120, "--timeout 2 --samples 8192 --rates 8000 --random-splits 0 " + plugin(ISOCHRON_FIXTURE_DIR, "faults").string());
+    const Result r = runCheckerBounded(120, "--timeout 5 --samples 8192 --rates 8000 --random-splits 0 " + plugin(ISOCHRON_FIXTURE_DIR, "faults").string());
     INFO(r.output);
     REQUIRE(r.status == 2);
     auto sections = sectionsByOperator(r.output);
-    CHECK_THAT(sections["faults.hang"], Contains("problem: 8000 Hz, segments of 1: did not finish within 2 s; node 'faults.hang' (plugin") &&
+    CHECK_THAT(sections["faults.hang"], Contains("problem: 8000 Hz, segments of 1: did not finish within 5 s; node 'faults.hang' (plugin") &&
                                             Contains("in its process hook had not returned"));
-    CHECK_THAT(sections["faults.slow"], Contains("did not finish within 2 s; node 'faults.slow' (plugin"));
+    CHECK_THAT(sections["faults.slow"], Contains("did not finish within 5 s; node 'faults.slow' (plugin"));
     CHECK_THAT(sections["faults.segfault"], Contains("problem: 8000 Hz, segments of 1: crashed (Segmentation fault) in node 'faults.segfault' (plugin") &&
                                                 Contains("in its process hook"));
     CHECK_THAT(sections["faults.segfault_while_writing"], Contains("crashed (Segmentation fault) in node 'faults.segfault_while_writing' (plugin"));
