@@ -55,7 +55,9 @@ HarnessResult runHarness(const OperatorRegistry& registry, const std::string& ty
     const OperatorDescriptor* descriptor = registry.find(type);
     GraphSpec spec;
     spec.name = "isochron-plugin-check";
-    NodeSpec subject{"subject", type, {}, std::nullopt};
+    // The node is named after its type, so what the engine says about it (errors, the plugin call a
+    // crash or hang was in) names the operator under test.
+    NodeSpec subject{type, type, {}, std::nullopt};
     for (const auto& [name, value] : params.items()) subject.params[name] = value;
     spec.nodes.push_back(subject);
 
@@ -66,12 +68,12 @@ HarnessResult runHarness(const OperatorRegistry& registry, const std::string& ty
     for (std::size_t i = 0; i < inputPorts.size(); ++i) {
         const std::string id = "feed" + std::to_string(i);
         spec.nodes.push_back(NodeSpec{id, "check.feed", {{"slot", static_cast<int>(i)}, {"type", inputTypes.at(i).toString()}}, std::nullopt});
-        spec.edges.push_back(EdgeSpec{id, "out", "subject", inputPorts[i].name});
+        spec.edges.push_back(EdgeSpec{id, "out", type, inputPorts[i].name});
     }
     for (std::size_t o = 0; o < outputPorts.size(); ++o) {
         const std::string id = "capture" + std::to_string(o);
         spec.nodes.push_back(NodeSpec{id, "check.capture", {{"slot", static_cast<int>(o)}, {"measures_source", inputPorts.empty() && o == 0}}, std::nullopt});
-        spec.edges.push_back(EdgeSpec{"subject", outputPorts[o].name, id, "in"});
+        spec.edges.push_back(EdgeSpec{type, outputPorts[o].name, id, "in"});
     }
 
     HarnessState& state = harnessState();

@@ -1,38 +1,155 @@
 #include "app/plugin_check/isolated_check.h"
 
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
+
+#include "engine/plugins/plugin_crash_note.h"
 
 namespace isochron::check {
 namespace {
 
-/// The child's side: one line per call, "C"/"P"/"N" then the text, written straight to the pipe.
+// The child reports on its pipe one line per event: a tag, then the text.
+constexpr char kCellTag = 'C', kProblemTag = 'P', kNoteTag = 'N';
+constexpr char kTimedOutTag = 'T';  // the plugin calls in progress when the time ran out ("" when none)
+constexpr char kCrashedTag = 'K';   // the plugin call a fatal signal hit
+constexpr int kTimedOutStatus = 124;
+// How long after its own deadline the child may take to report it before it is killed unheard
+// (its watchdog needs the allocator, which a hung plugin may hold).
+constexpr int kUnheardGraceSeconds = 5;
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+// The child's report pipe, for onCrashSignal (a signal handler reaches only globals).
+int crashReportFd = -1;
+
+void writeAll(int fd, const char* data, std::size_t size) noexcept {
+    while (size > 0) {
+        const ssize_t n = write(fd, data, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+}
+
+void writeText(int fd, const char* text) noexcept { writeAll(fd, text, std::strlen(text)); }
+
+// One write per line, so lines of the checking thread and the watchdog do not interleave.
+void sendLine(int fd, char tag, std::string text) {
+    for (char& ch : text) {
+        if (ch == '\n') ch = ' ';
+    }
+    const std::string line = std::string(1, tag) + text + "\n";
+    writeAll(fd, line.data(), line.size());
+}
+
+// Names the plugin call the signal hit, then lets the signal end the child as it would have.
+// Async-signal-safe: the crashing thread's slot was claimed when its plugin call began.
+void onCrashSignal(int signal) {
+    if (const PluginCallInProgress* call = thisThreadsPluginCall()) {
+        const PluginCallSite* site = call->site.load(std::memory_order_acquire);
+        const char* hook = call->hook.load(std::memory_order_relaxed);
+        if (site && hook) {
+            writeText(crashReportFd, "K");
+            writeText(crashReportFd, site->text.c_str());
+            writeText(crashReportFd, " in its ");
+            writeText(crashReportFd, hook);
+            writeText(crashReportFd, " hook\n");
+        }
+    }
+    std::signal(signal, SIG_DFL);
+    raise(signal);  // pending until this handler returns
+}
+
+/// The child's side of the report.
 class PipeReport final : public CheckReport {
 public:
     explicit PipeReport(int fd) : fd_(fd) {}
-    void startCell(const std::string& cell) override { send('C', cell); }
-    void problem(const std::string& text) override { send('P', text); }
-    void note(const std::string& text) override { send('N', text); }
+    void startCell(const std::string& cell) override { sendLine(fd_, kCellTag, cell); }
+    void problem(const std::string& text) override { sendLine(fd_, kProblemTag, text); }
+    void note(const std::string& text) override { sendLine(fd_, kNoteTag, text); }
 
 private:
-    void send(char tag, std::string text) {
-        for (char& ch : text) {
-            if (ch == '\n') ch = ' ';
-        }
-        std::string line = std::string(1, tag) + text + "\n";
-        for (std::size_t done = 0; done < line.size();) {
-            const ssize_t n = write(fd_, line.data() + done, line.size() - done);
-            if (n <= 0) return;
-            done += static_cast<std::size_t>(n);
-        }
-    }
     int fd_;
 };
+
+[[noreturn]] void runChild(const std::function<void(CheckReport&)>& work, int fd, unsigned timeoutSeconds) {
+    // The engine's crash note would tell the user the process ends: here only this child does, and
+    // the parent reports the crash, so the checker's handler replaces it.
+    installPluginCrashNote();
+    crashReportFd = fd;
+    for (int signal : kCrashSignals) {
+        struct sigaction action {};
+        action.sa_handler = &onCrashSignal;
+        sigemptyset(&action.sa_mask);
+        sigaction(signal, &action, nullptr);
+    }
+    // A hung hook cannot be unwound: the watchdog reports the calls in progress and ends the child.
+    std::thread([fd, timeoutSeconds] {
+        std::this_thread::sleep_for(std::chrono::seconds(timeoutSeconds));
+        sendLine(fd, kTimedOutTag, describeUnreturnedPluginCalls());
+        _exit(kTimedOutStatus);
+    }).detach();
+    PipeReport relay(fd);
+    try {
+        work(relay);
+    } catch (const std::exception& e) {
+        relay.problem(std::string("the check itself failed: ") + e.what());
+    }
+    _exit(0);  // no static destructors: they belong to the parent
+}
+
+/// The parent's side: relays the child's lines to `report` and keeps what the verdict needs.
+struct ChildReport {
+    std::string cell = "loading";
+    std::string crashedIn;          // "" unless a crash named its plugin call
+    std::string callsWhenTimedOut;  // the watchdog's words, when timedOut
+    bool timedOut = false;
+
+    void take(char tag, const std::string& text, CheckReport& report) {
+        if (tag == kCellTag) {
+            cell = text;
+            report.startCell(text);
+        } else if (tag == kProblemTag) {
+            report.problem(text);
+        } else if (tag == kNoteTag) {
+            report.note(text);
+        } else if (tag == kTimedOutTag) {
+            timedOut = true;
+            callsWhenTimedOut = text;
+        } else if (tag == kCrashedTag) {
+            crashedIn = text;
+        }
+    }
+};
+
+// Reads the child's lines until it closes the pipe or `deadline` passes; false on the deadline.
+bool relayUntil(int fd, std::chrono::steady_clock::time_point deadline, ChildReport& child, CheckReport& report) {
+    std::string pending;
+    char buffer[4096];
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return false;
+        pollfd watched{fd, POLLIN, 0};
+        const int ready = poll(&watched, 1, static_cast<int>(left.count()));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) return false;  // the deadline, or a pipe that cannot be watched: stop listening
+        const ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return true;
+        pending.append(buffer, static_cast<std::size_t>(n));
+        for (std::size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
+            child.take(pending[0], pending.substr(1, end - 1), report);
+        }
+    }
+}
 
 }  // namespace
 
@@ -43,53 +160,37 @@ void runIsolated(const std::function<void(CheckReport&)>& work, CheckReport& rep
         return;
     }
     std::fflush(nullptr);
-    const pid_t child = fork();
-    if (child < 0) {
+    const pid_t pid = fork();
+    if (pid < 0) {
         report.problem(std::string("cannot fork: ") + std::strerror(errno));
         return;
     }
-    if (child == 0) {
+    if (pid == 0) {
         close(fds[0]);
-        alarm(timeoutSeconds);
-        PipeReport relay(fds[1]);
-        try {
-            work(relay);
-        } catch (const std::exception& e) {
-            relay.problem(std::string("the check itself failed: ") + e.what());
-        }
-        close(fds[1]);
-        _exit(0);  // no static destructors: they belong to the parent
+        runChild(work, fds[1], timeoutSeconds);
     }
     close(fds[1]);
-    std::string pending, cell = "loading";
-    char buffer[4096];
-    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        pending.append(buffer, static_cast<std::size_t>(n));
-        for (std::size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
-            const std::string text = pending.substr(1, end - 1);
-            if (pending[0] == 'C') {
-                cell = text;
-                report.startCell(text);
-            } else if (pending[0] == 'P') {
-                report.problem(text);
-            } else {
-                report.note(text);
-            }
-        }
-    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds + kUnheardGraceSeconds);
+    ChildReport child;
+    const bool heard = relayUntil(fds[0], deadline, child, report);
+    if (!heard) kill(pid, SIGKILL);
     close(fds[0]);
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-        report.problem(cell + ": did not finish within " + std::to_string(timeoutSeconds) + " s (an endless loop or a blocking call?)");
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    const std::string limit = std::to_string(timeoutSeconds) + " s";
+    if (!heard) {
+        report.problem(child.cell + ": did not finish within " + limit + ", and did not say which plugin hook it was in (killed)");
+    } else if (child.timedOut) {
+        report.problem(child.cell + ": did not finish within " + limit +
+                       (child.callsWhenTimedOut.empty()
+                            ? " (no plugin hook was running: the operator is slow; give it a larger --timeout)"
+                            : "; " + child.callsWhenTimedOut +
+                                  " had not returned (an endless loop or a blocking call? if it is only slow, give it a larger --timeout)"));
     } else if (WIFSIGNALED(status)) {
-        report.problem(cell + ": crashed (" + strsignal(WTERMSIG(status)) + ")");
+        report.problem(child.cell + ": crashed (" + strsignal(WTERMSIG(status)) + ")" +
+                       (child.crashedIn.empty() ? "" : " in " + child.crashedIn));
     } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-        report.problem(cell + ": the check process exited with status " + std::to_string(WEXITSTATUS(status)));
+        report.problem(child.cell + ": the check process exited with status " + std::to_string(WEXITSTATUS(status)));
     }
 }
 

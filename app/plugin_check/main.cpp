@@ -1,6 +1,8 @@
 // isochron-plugin-check: load a plugin the way the host does, validate its manifest and descriptors,
 // and run each operator over a matrix of sample rates, segment sizes and random splits, reporting
-// crashes, exceptions, system allocation in the processing hooks and split-dependent results.
+// crashes, hangs, exceptions, system allocation in the processing hooks and split-dependent
+// results. Each operator is checked in a child process under a time limit (isolated_check.h).
+#include <charconv>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -18,19 +20,23 @@ using namespace isochron;
 
 namespace {
 
-constexpr unsigned kOperatorTimeoutSeconds = 300;
+// Far above what a sound operator needs (the example plugins' checks take well under a second).
+constexpr unsigned kDefaultOperatorTimeoutSeconds = 10;
 
 const char* kUsage = R"(Usage: isochron-plugin-check [options] PLUGIN.so
 
 Loads the plugin as isochron-run would (manifest, ABI, symbols, type names), checks that every
 descriptor documents its ports and parameters, then runs each operator over sample rates x
 segment splits (whole, 1, 64, 1000, 4096 samples, random) and reports faults, crashes, system
-allocations in the processing hooks, and outputs that change with the split.
+allocations in the processing hooks, and outputs that change with the split. Each operator is
+checked in a child process: a crash or an operator still busy after --timeout is reported with the
+hook it was in, and the other operators are still checked.
 
 Options:
   --samples N         samples per run (default 32768)
   --random-splits N   random splits per rate (default 3)
   --rates A,B,...     sample rates in Hz (default 8000,44100,48000,96000)
+  --timeout SECONDS   time limit for all the checks of one operator (default 10)
   -h, --help          this text
 
 Exit status: 0 no problems, 1 bad usage, 2 problems found (listed).
@@ -62,7 +68,17 @@ std::vector<double> parseRates(const std::string& text) {
     return rates;
 }
 
-int checkPlugin(const std::string& file, const check::CheckPlan& plan) {
+// The --timeout value: whole seconds, 1 s to a day.
+unsigned parseTimeoutSeconds(const std::string& text) {
+    unsigned seconds = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (error != std::errc{} || end != text.data() + text.size() || seconds < 1 || seconds > 86400) {
+        throw std::invalid_argument("--timeout needs whole seconds from 1 to 86400, not '" + text + "'");
+    }
+    return seconds;
+}
+
+int checkPlugin(const std::string& file, const check::CheckPlan& plan, unsigned operatorTimeoutSeconds) {
     OperatorRegistry registry;
     registerBuiltinNodes(registry);
     check::registerHarnessOperators(registry);
@@ -85,7 +101,7 @@ int checkPlugin(const std::string& file, const check::CheckPlan& plan) {
         for (const auto& shortcoming : check::descriptorShortcomings(*registry.find(type))) report.problem(shortcoming);
         report.runs = 0;
         check::runIsolated([&](check::CheckReport& relay) { check::checkOperator(registry, library, type, plan, relay); }, report,
-                           kOperatorTimeoutSeconds);
+                           operatorTimeoutSeconds);
         std::cout << "    " << report.runs << " runs, " << (report.problems == problemsBefore ? "no problems" : "problems above") << "\n";
     }
     if (report.problems == 0) {
@@ -101,6 +117,7 @@ int checkPlugin(const std::string& file, const check::CheckPlan& plan) {
 int main(int argc, char** argv) {
     check::CheckPlan plan;
     std::string file;
+    unsigned operatorTimeoutSeconds = kDefaultOperatorTimeoutSeconds;
     try {
         for (int i = 1; i < argc; ++i) {
             const std::string_view arg = argv[i];
@@ -115,6 +132,7 @@ int main(int argc, char** argv) {
             if (arg == "--samples") plan.samples = std::stoll(value());
             else if (arg == "--random-splits") plan.randomSplits = std::stoi(value());
             else if (arg == "--rates") plan.ratesHz = parseRates(value());
+            else if (arg == "--timeout") operatorTimeoutSeconds = parseTimeoutSeconds(value());
             else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + std::string(arg));
             else if (file.empty()) file = arg;
             else throw std::invalid_argument("more than one plugin given");
@@ -126,7 +144,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     try {
-        return checkPlugin(file, plan);
+        return checkPlugin(file, plan, operatorTimeoutSeconds);
     } catch (const std::exception& e) {
         std::cerr << "isochron-plugin-check: " << e.what() << "\n";
         return 1;

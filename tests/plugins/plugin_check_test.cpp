@@ -1,5 +1,6 @@
 // isochron-plugin-check end to end: the example plugins pass; every flaw of the flawed fixture is
-// reported under its operator (split dependence, allocation, exceptions, a crash, missing docs).
+// reported under its operator (split dependence, allocation, exceptions, a crash, missing docs); a
+// plugin that hangs, crashes or aborts gets a verdict per operator and the checker ends.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -17,6 +18,12 @@ using Result = isochron::test::CommandResult;
 
 Result runChecker(const std::string& arguments) {
     return isochron::test::runProgram(ISOCHRON_PLUGIN_CHECK_BINARY, arguments);
+}
+
+// The checker under coreutils' timeout: a checker that hangs ends with status 124 instead of
+// hanging the test.
+Result runCheckerBounded(int boundSeconds, const std::string& arguments) {
+    return isochron::test::runProgram("timeout", "-k 5 " + std::to_string(boundSeconds) + " " ISOCHRON_PLUGIN_CHECK_BINARY " " + arguments);
 }
 
 // The report's lines under each operator heading ("  type"), joined.
@@ -59,9 +66,10 @@ TEST_CASE("isochron-plugin-check reports each flaw under its operator", "[plugin
     CHECK_THAT(sections["flawed.segment_mean"], Contains("problem: 8000 Hz, segments of 1, output 'out' depends on the split"));
     CHECK_THAT(sections["flawed.allocating"], Contains("system allocations while processing"));
     CHECK(sections["flawed.allocating"].find("depends on the split") == std::string::npos);
-    CHECK_THAT(sections["flawed.throws"], Contains("problem: 8000 Hz, segments of 1: node 'subject': deliberate failure on segment 10 (in process)"));
+    CHECK_THAT(sections["flawed.throws"], Contains("problem: 8000 Hz, segments of 1: node 'flawed.throws': deliberate failure on segment 10 (in process)"));
     CHECK_THAT(sections["flawed.throws_anything"], Contains("threw something that is not a std::exception"));
-    CHECK_THAT(sections["flawed.crashes"], Contains("problem: 8000 Hz, segments of 1: crashed (Segmentation fault)"));
+    CHECK_THAT(sections["flawed.crashes"], Contains("problem: 8000 Hz, segments of 1: crashed (Segmentation fault) in node "
+                                                    "'flawed.crashes' (plugin") && Contains("in its process hook"));
     CHECK_THAT(sections["flawed.undocumented"], Contains("input 'in' has no doc") && Contains("parameter 'size' has no doc") &&
                                                     Contains("parameter 'size' has no range"));
     CHECK(sections["flawed.undocumented"].find("system allocations") == std::string::npos);
@@ -71,4 +79,34 @@ TEST_CASE("isochron-plugin-check reports a plugin the host refuses", "[plugins][
     const Result refused = runChecker(plugin(ISOCHRON_FIXTURE_DIR, "refused_entry").string());
     CHECK(refused.status == 2);
     CHECK_THAT(refused.output, Contains("problem: refused: plugin") && Contains("exports no isochron_plugin_entry"));
+}
+
+TEST_CASE("isochron-plugin-check ends with a verdict on a plugin that hangs, crashes or aborts", "[plugins][check]") {
+    // Each faults operator fails on its 3rd segment, so in the run with segments of 1 sample.
+    // faults.hang sleeps forever there; faults.slow takes 50 ms a segment, far more than 5 s for
+    // 8192 segments. Each must cost about --timeout, far below the bound.
+    const Result r = runCheckerBounded(120, "--timeout 5 --samples 8192 --rates 8000 --random-splits 0 " + plugin(ISOCHRON_FIXTURE_DIR, "faults").string());
+    INFO(r.output);
+    REQUIRE(r.status == 2);
+    auto sections = sectionsByOperator(r.output);
+    CHECK_THAT(sections["faults.hang"], Contains("problem: 8000 Hz, segments of 1: did not finish within 5 s; node 'faults.hang' (plugin") &&
+                                            Contains("in its process hook had not returned"));
+    CHECK_THAT(sections["faults.slow"], Contains("did not finish within 5 s; node 'faults.slow' (plugin"));
+    CHECK_THAT(sections["faults.segfault"], Contains("problem: 8000 Hz, segments of 1: crashed (Segmentation fault) in node 'faults.segfault' (plugin") &&
+                                                Contains("in its process hook"));
+    CHECK_THAT(sections["faults.segfault_while_writing"], Contains("crashed (Segmentation fault) in node 'faults.segfault_while_writing' (plugin"));
+    CHECK_THAT(sections["faults.abort"], Contains("problem: 8000 Hz, segments of 1: crashed (Aborted) in node 'faults.abort' (plugin") &&
+                                             Contains("in its process hook"));
+    // Every operator, those after the hung one included, was checked to the end.
+    for (const char* type : {"faults.segfault", "faults.hang", "faults.abort", "faults.segfault_while_writing", "faults.writes_input", "faults.slow"}) {
+        CHECK_THAT(sections[type], Contains(" runs, "));
+    }
+}
+
+TEST_CASE("isochron-plugin-check refuses a time limit it cannot keep", "[plugins][check]") {
+    for (const char* limit : {"0", "-3", "soon"}) {
+        const Result r = runChecker(std::string("--timeout ") + limit + " " + plugin(ISOCHRON_FIXTURE_DIR, "faults").string());
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Contains(std::string("--timeout needs whole seconds from 1 to 86400, not '") + limit + "'"));
+    }
 }
