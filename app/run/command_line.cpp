@@ -71,7 +71,9 @@ stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 140 SIGUSR2, which mpirun f
 as it is: the clean stop of a run on ranks, 141 standard
 output closed, its reader gone or closed with >&-, while a sink writes its data there; when no sink writes
 standard output, its loss only drops the runner's own lines and the run goes on). The report is written
-in all these cases. A node whose call does not return after a stop request (a write to a pipe nobody
+in all these cases once the nodes have started (exit 0, 2, 128 + the signal, and 1 when the telemetry could
+not be written); an exit 1 before that (bad usage, an invalid graph, a refused plugin or output path, a node
+that cannot start, e.g. its file cannot be opened) writes none. A node whose call does not return after a stop request (a write to a pipe nobody
 reads, a hung in-process plugin) is left behind after 3 s, or at once on a second signal: the report
 then holds the figures of that moment and an "abandoned" field naming the call that did not return
 (the node and its operator type, and a plugin's file and hook). No report is written

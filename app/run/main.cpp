@@ -329,6 +329,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // Under mpirun every line starts with "[rank k] " (RankLineOutput, installed by main()).
     const bool onRanks = scaleOut.ranks() > 1;
     run::checkNodeOutputPaths(graph, options.graphPath);
+    run::checkStandardOutputWriters(options, graph);
     if (options.checkOnly) {
         // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
         // between them, custom items between ranks) was made only while printing the plan after it.

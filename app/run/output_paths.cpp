@@ -9,6 +9,9 @@
 #include <system_error>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "engine/archive/archive_store.h"
 #include "nodes/io/output_path.h"
 
@@ -24,6 +27,7 @@ struct NodeFile {
     bool written = false;
     bool archive = false;   // an archive: several sinks may record into one, and sources read it meanwhile
     bool ioFamily = false;  // an io operator's file (a plugin's sink may read its path, even from a pipe)
+    std::string stream;     // io.archive_sink: the stream it records ("stream", else the node id)
 
     std::string describe() const { return "node '" + node + "' " + (written ? "writes" : "reads") + " (parameter '" + param + "')"; }
     /// "node 'x', parameter 'path'", to begin a message about the file itself.
@@ -66,10 +70,35 @@ std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
             if (path.empty() || path == "-" || path.starts_with("{")) continue;  // none, standard output, inline JSON
             const std::string& type = node.descriptor->typeName;
             const bool written = node.outputs.empty() || type == "io.archive_sink";
-            files.push_back({node.id, spec.name, path, written, type == "io.archive_sink" || type == "io.archive_source", node.descriptor->category == "io"});
+            std::string stream;
+            if (type == "io.archive_sink") stream = node.params.getString("stream").empty() ? node.id : node.params.getString("stream");
+            files.push_back({node.id, spec.name, path, written, type == "io.archive_sink" || type == "io.archive_source", node.descriptor->category == "io",
+                             stream});
         }
     }
     return files;
+}
+
+/// The sinks whose path parameter is "-" (standard output), as "node 'x' (parameter 'path')".
+std::vector<std::string> standardOutputWriters(const ValidatedGraph& graph) {
+    std::vector<std::string> writers;
+    for (const ValidatedNode& node : graph.nodes) {
+        if (!node.outputs.empty() && node.descriptor->typeName != "io.archive_sink") continue;  // "-" of a source is standard input
+        for (const ParamSpec& spec : node.descriptor->params) {
+            if (spec.kind == ParamKind::Path && node.params.getString(spec.name) == "-") writers.push_back("node '" + node.id + "' (parameter '" + spec.name + "')");
+        }
+    }
+    return writers;
+}
+
+/// Whether `path` is, by identity, the file standard output (descriptor 1) writes: /dev/stdout,
+/// /dev/fd/1, /proc/self/fd/1, or the file the shell redirected it to under any name. A device
+/// (/dev/null, a terminal) is not: writers share it in place, nothing is replaced.
+bool isStandardOutputFile(const std::string& path) {
+    struct stat standardOutput {}, named {};
+    if (::fstat(STDOUT_FILENO, &standardOutput) != 0 || ::stat(path.c_str(), &named) != 0) return false;
+    if (S_ISCHR(standardOutput.st_mode) || S_ISBLK(standardOutput.st_mode)) return false;
+    return standardOutput.st_dev == named.st_dev && standardOutput.st_ino == named.st_ino;
 }
 
 // A device (/dev/null, a terminal) is written in place, never replaced: several writers may share it.
@@ -91,6 +120,12 @@ void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphP
         refuseUnwritable(files[i]);
         for (std::size_t j = 0; j < files.size(); ++j) {
             if (j != i && files[j].archive) refuseArchiveCompanion(files[i].describe(), files[i].path, files[j]);
+        }
+        for (std::size_t j = i + 1; j < files.size(); ++j) {
+            // Two recorders of one stream stored every piece twice, and reading it mixed them.
+            if (files[i].stream.empty() || files[i].stream != files[j].stream || !sameFile(files[i].path, files[j].path)) continue;
+            throw std::runtime_error("node '" + files[i].node + "' and node '" + files[j].node + "' both record the stream '" + files[i].stream +
+                                     "' of the archive " + files[i].path + ": give one of them another 'stream' (several streams may share an archive)");
         }
         for (std::size_t j = 0; j < files.size(); ++j) {
             // Each pair of writers once; a reader against every writer.
@@ -133,6 +168,25 @@ void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph)
         if (!probe) throw std::runtime_error("cannot write report " + *options.reportPath + ": " + std::strerror(errno));
         probe.close();
         if (!existed) std::filesystem::remove(*options.reportPath, error);
+    }
+}
+
+void checkStandardOutputWriters(const RunOptions& options, const ValidatedGraph& graph) {
+    const std::vector<std::string> writers = standardOutputWriters(graph);
+    if (writers.size() > 1) {
+        throw std::runtime_error(writers[0] + " and " + writers[1] + " both write to standard output ('-'): their data would be mixed in one " +
+                                 "stream; give one of them a file");
+    }
+    if (writers.empty()) return;
+    auto refuse = [&](const std::string& what, const std::string& path) {
+        if (!isStandardOutputFile(path)) return;
+        throw std::runtime_error(what + " " + path + " is standard output, where " + writers[0] + " writes its data ('-'): one would " +
+                                 "overwrite or corrupt the other; write to another file");
+    };
+    if (options.reportPath) refuse("--report", *options.reportPath);
+    if (options.telemetryPath) refuse("--telemetry", *options.telemetryPath);
+    for (const NodeFile& file : nodeFiles(graph)) {
+        if (file.written) refuse(file.describe(), file.path);
     }
 }
 

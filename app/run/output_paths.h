@@ -13,7 +13,7 @@ namespace isochron::run {
 /// Throws std::runtime_error naming both sides when a sink would write the graph file, a file
 /// another sink writes, a file a node reads (archives excepted: several streams record into one
 /// archive while others are read from it) or a file SQLite keeps beside an archive ("-wal", "-shm",
-/// "-journal"); and naming the node when a built-in sink cannot write its file at all (a named pipe;
+/// "-journal"), or when two io.archive_sink nodes record one stream of one archive; and naming the node when a built-in sink cannot write its file at all (a named pipe;
 /// for an archive also a folder, a device, a missing folder, another application's database).
 /// Also under --check.
 /// [setup thread]
@@ -23,5 +23,11 @@ void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphP
 /// a node's file or a file SQLite keeps beside an archive, or cannot be written (probed without
 /// truncating). [setup thread]
 void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph);
+
+/// Throws std::runtime_error naming the nodes and options when two sinks write standard output ('-'),
+/// or when one does and --report, --telemetry or another sink's file is, by identity, the file
+/// standard output writes (/dev/stdout, /dev/fd/1, or the file it is redirected to): one would
+/// overwrite or corrupt the other. Also under --check. [setup thread]
+void checkStandardOutputWriters(const RunOptions& options, const ValidatedGraph& graph);
 
 }  // namespace isochron::run

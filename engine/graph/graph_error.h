@@ -14,7 +14,7 @@ struct GraphError {
     std::string field;    ///< e.g. "type", "params.size", "edges[3].to"
     std::string message;  ///< what is wrong, as a sentence fragment
 
-    /// e.g. "node 'fft', parameter 'size': 3 is below the minimum 8"
+    /// e.g. "node 'gen', parameter 'block': 0 is below the minimum 1"
     std::string toString() const;
 };
 

@@ -119,7 +119,8 @@ const std::vector<SchedulerInfo>& availableSchedulers();
 ParamSet schedulerParams(const SchedulerSpec& spec);
 /// A new scheduler for `spec`; throws std::invalid_argument as schedulerParams() does.
 std::unique_ptr<Scheduler> createScheduler(const SchedulerSpec& spec);
-/// Parse "name" or "name:key=value,key=value" (the runner's --scheduler syntax).
+/// Parse "name" or "name:key=value,key=value" (the runner's --scheduler syntax). Throws
+/// std::invalid_argument naming the scheduler and key for an unknown key, a bad value or a key given twice.
 SchedulerSpec parseSchedulerText(const std::string& text);
 
 }  // namespace isochron

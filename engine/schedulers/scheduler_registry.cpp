@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -154,6 +155,7 @@ SchedulerSpec parseSchedulerText(const std::string& text) {
     for (const auto& s : availableSchedulers()) {
         if (s.name == spec.name) info = &s;
     }
+    std::map<std::string, std::string> givenValues;  // key -> its text
     while (std::getline(rest, assignment, ',')) {
         auto equals = assignment.find('=');
         if (equals == std::string::npos) {
@@ -171,6 +173,11 @@ SchedulerSpec parseSchedulerText(const std::string& text) {
         std::string why;
         auto parsed = p->parseText(value, why);
         if (!parsed) throw std::invalid_argument("scheduler '" + spec.name + "', parameter '" + key + "': " + why);
+        // As in graph files: a key given twice is a mistake, not "the last one wins".
+        if (const auto [earlier, first] = givenValues.try_emplace(key, value); !first) {
+            throw std::invalid_argument("scheduler '" + spec.name + "', parameter '" + key + "' is given twice (" + key + "=" + earlier->second +
+                                        " and " + key + "=" + value + "): give it once");
+        }
         spec.params[key] = paramValueToJson(*parsed);
     }
     return spec;

@@ -51,11 +51,22 @@ protected:
 
     void onFinish() override {
         writeRowsBefore(kEndOfTime);
+        out_ = nullptr;
         const std::string problem = output_.close();
         if (!problem.empty()) throw OperatorError(problem);
     }
 
+    // A stopped run (Ctrl-C, SIGTERM) or a failure elsewhere ends here without onFinish(): the scalars
+    // held for a row not yet complete reached the sink, so they are written too (no more can come).
     void onDeactivate() override {
+        if (out_ && output_.writeError().empty()) {  // a write that failed was reported already
+            try {
+                writeRowsBefore(kEndOfTime);
+            } catch (const OperatorError& e) {
+                warn(e.what());
+            }
+        }
+        out_ = nullptr;
         const std::string problem = output_.close();
         if (!problem.empty()) warn(problem);
     }
@@ -133,7 +144,7 @@ private:
     std::string path_;
     bool flushEachRow_ = false;
     TextOutput output_;
-    std::FILE* out_ = nullptr;  // output_'s stream
+    std::FILE* out_ = nullptr;  // output_'s stream while open
     std::vector<RingBuffer<Item>> held_;  // [input]: scalars not written yet, in time order
 };
 
@@ -149,7 +160,8 @@ OperatorDescriptor csvSinkDescriptor() {
         "distinct start time of the inputs' scalars gives one row: t_start and t_end in seconds (sample index / rate), "
         "then each input's value at that time, an empty cell where an input has none. Numbers are written in the "
         "shortest form that reads back exactly. Rows are written once progress on every input has passed them, so "
-        "the file does not depend on the order inputs arrive in.";
+        "the file does not depend on the order inputs arrive in. A run stopped early (Ctrl-C, SIGTERM) still writes "
+        "every row whose scalars reached the sink, an input that had not sent its scalar for the last times getting empty cells.";
     d.inputs = {PortSpec{"in", PortType::scalar(), "column k: one scalar per time", false, "columns"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "CSV file to write (replaced if it exists); - = standard output"},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,31 @@ private:
     SigSeg<float> scratch_;  // the windowed, zero-padded input of one transform
 };
 
+/// The length of the windows `feeder` sends, when its parameters state it: a source's "block"
+/// (samples per segment) or segments.rewindow's "window"; nullopt when only the run can tell.
+std::optional<std::pair<std::int64_t, std::string>> statedWindowLength(const UpstreamNode& feeder) {
+    const char* param = nullptr;
+    if (feeder.descriptor->typeName == "segments.rewindow") param = "window";
+    else if (feeder.descriptor->inputs.empty()) param = "block";
+    else return std::nullopt;
+    const auto spec = std::find_if(feeder.descriptor->params.begin(), feeder.descriptor->params.end(),
+                                   [&](const ParamSpec& p) { return p.name == param && p.kind == ParamKind::Int; });
+    if (spec == feeder.descriptor->params.end()) return std::nullopt;
+    return std::pair{feeder.params->getInt(param), std::string(param)};
+}
+
+/// At validation: a nonzero 'size' shorter than the windows the feeding node states would stop the
+/// node on its first window; --check says so instead.
+void refuseSizeBelowStatedWindows(const ParamSet& params, const std::vector<UpstreamNode>& upstream) {
+    const std::int64_t size = params.getInt("size");
+    if (size == 0 || upstream.empty()) return;  // upstream.front() feeds the one input
+    const auto window = statedWindowLength(upstream.front());
+    if (!window || window->first <= size) return;
+    throw ParameterError("size", std::to_string(size) + " is shorter than the windows of " + std::to_string(window->first) + " samples node '" +
+                                     *upstream.front().id + "' sends (its parameter '" + window->second + "'): raise 'size' to at least " +
+                                     std::to_string(window->first) + ", or set it to 0 to follow each window");
+}
+
 }  // namespace
 
 OperatorDescriptor fftDescriptor() {
@@ -90,7 +116,9 @@ OperatorDescriptor fftDescriptor() {
         "(periodic form, over the L samples), zero-padded to N = 'size' samples (N = L when 'size' is 0) "
         "and transformed: X_k = sum_n x_n w_n e^(-2 pi i k n / N), k = 0 .. N/2, unnormalized (FFTW's "
         "convention). Bin k is at k * rate / N Hz. The output frame describes the input item's range. "
-        "A window longer than a nonzero 'size' stops the node with an error. Plans are shared by every "
+        "A window longer than a nonzero 'size' stops the node with an error; validation (--check) refuses such a "
+        "'size' already when the feeding node states its window length (a source's 'block', segments.rewindow's "
+        "'window'). Plans are shared by every "
         "node of the same size and effort; with 'size' 0 they are made on the first window of each new "
         "length (slow with plan_effort measure).";
     d.inputs = {PortSpec{"in", PortType::signal(SampleType::Float32), "windows, one per item"}};
@@ -104,6 +132,7 @@ OperatorDescriptor fftDescriptor() {
                   "FFTW planning: estimate (instant) or measure (slower start, faster transforms)",
                   {"estimate", "measure"}},
     };
+    d.checkUpstream = refuseSizeBelowStatedWindows;
     d.create = [] { return std::make_unique<Fft>(); };
     return d;
 }

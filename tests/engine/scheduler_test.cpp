@@ -201,6 +201,14 @@ TEST_CASE("scheduler names and parameters are checked", "[scheduler]") {
     CHECK(availableSchedulers().size() >= 4);
 }
 
+TEST_CASE("a scheduler parameter given twice is refused, naming the scheduler, the key and both values", "[scheduler]") {
+    // "rr:train=1,train=2" ran with train 2, silently; graph files refuse a key given twice.
+    CHECK_THROWS_WITH(parseSchedulerText("rr:train=1,train=2"),
+                      Catch::Contains("scheduler 'rr', parameter 'train' is given twice (train=1 and train=2): give it once"));
+    CHECK_THROWS_WITH(parseSchedulerText("fifo-slice:slice_us=3,burst=2,slice_us=3"), Catch::Contains("parameter 'slice_us' is given twice"));
+    CHECK(parseSchedulerText("fifo-slice:slice_us=3,burst=2").params.size() == 2);
+}
+
 TEST_CASE("stop ends a run that would never finish", "[scheduler]") {
     // The source never finishes, so only the stop can end the run; the stopper waits until the run
     // has produced an item (a promise the source fulfils), so the stop lands while it is running.

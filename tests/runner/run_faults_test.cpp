@@ -1071,3 +1071,88 @@ TEST_CASE("a signal while the nodes start (a preloaded file decoding) stops the 
     }
     for (const fs::path& path : {wav, fifo, graph}) fs::remove(path);
 }
+
+TEST_CASE("a run stopped by a signal keeps in the CSV file every row that reached io.csv_sink", "[runner][faults]") {
+    // The sink holds a row until progress passes its time (every 65 536 items here): a stop threw the
+    // held rows away, leaving the header only. A JSON-lines sink beside it (each line flushed) shows
+    // when items are flowing; the report counts what reached the CSV sink.
+    const fs::path csv = tempPath("stopped.csv"), lines = tempPath("stopped.jsonl"), report = tempPath("stopped-report.json");
+    const fs::path graph = tempPath("stopped-csv.isograph.json"), err = tempPath("stopped-stderr");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
+      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
+      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
+      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+    for (const int signal : {SIGINT, SIGTERM}) {
+        INFO("signal " << signal);
+        fs::remove(lines);
+        const pid_t pid = startRun({graph.string(), "--report", report.string()}, -1, err);
+        const auto lineCount = [&] {
+            const std::string text = readText(lines);
+            return std::count(text.begin(), text.end(), '\n');
+        };
+        while (lineCount() < 20) usleep(1000);  // polled: the child's alarm ends a run that stalled
+        REQUIRE(kill(pid, signal) == 0);
+        CHECK(waitFor(pid) == 128 + signal);
+        const auto json = nlohmann::json::parse(readText(report));
+        CHECK(json["stopped"] == true);
+        const std::int64_t reached = json["outputs"]["csv"]["items"].get<std::int64_t>();
+        CHECK(reached >= 20);
+        const std::string text = readText(csv);
+        CHECK(text.starts_with("t_start,t_end,in0\n"));
+        CHECK(std::count(text.begin(), text.end(), '\n') == reached + 1);
+    }
+    for (const fs::path& path : {csv, lines, report, graph, err}) fs::remove(path);
+}
+
+TEST_CASE("standard output a sink writes is refused as the report, the telemetry or a second sink's file, also under --check",
+          "[runner][faults]") {
+    // `--report /dev/stdout > out.wav` replaced the recording with the report (exit 0); --telemetry
+    // there corrupted it; two sinks on '-' mixed their data in one stream. Standard output is a
+    // regular file here, as a shell's redirection makes it.
+    const fs::path graph = writeGraph("stdout-shared", 0.1, "-");
+    const fs::path out = tempPath("stdout-shared.out"), err = tempPath("stdout-shared-stderr");
+    for (const std::string flag : {"--report", "--telemetry"}) {
+        for (const std::string name : std::vector<std::string>{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", out.string()}) {
+            for (const bool check : {false, true}) {
+                INFO(flag << " " << name << (check ? " --check" : ""));
+                const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                REQUIRE(fd >= 0);
+                std::vector<std::string> arguments{graph.string(), flag, name};
+                if (check) arguments.push_back("--check");
+                const int status = waitFor(startRun(arguments, fd, err));
+                ::close(fd);
+                const std::string errors = readText(err);
+                INFO(errors);
+                CHECK(status == 1);
+                CHECK(errors.find(flag + " " + name + " is standard output, where node 'wav' (parameter 'path') writes its data") != std::string::npos);
+            }
+        }
+    }
+    {
+        INFO("two sinks on '-'");
+        const fs::path two = tempPath("two-stdout.isograph.json");
+        std::ofstream(two) << R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1}},
+          {"id": "wav", "type": "io.wav_file_sink", "params": {"path": "-"}},
+          {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": "-"}}],
+          "edges": [{"from": "gen.out", "to": "wav.in0"}, {"from": "gen.out", "to": "log.in"}]})";
+        for (const bool check : {false, true}) {
+            std::vector<std::string> arguments{two.string()};
+            if (check) arguments.push_back("--check");
+            const Finished r = run(arguments);
+            INFO(r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find("node 'wav' (parameter 'path') and node 'log' (parameter 'path') both write to standard output") != std::string::npos);
+        }
+        fs::remove(two);
+    }
+    {
+        INFO("a device as standard output is shared in place: the run goes on");
+        const int fd = ::open("/dev/null", O_WRONLY);
+        REQUIRE(fd >= 0);
+        CHECK(waitFor(startRun({graph.string(), "--report", "/dev/stdout", "--quiet"}, fd, err)) == 0);
+        ::close(fd);
+    }
+    for (const fs::path& path : {graph, out, err}) fs::remove(path);
+}

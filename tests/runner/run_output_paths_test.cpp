@@ -158,3 +158,40 @@ TEST_CASE("a file sink or --report on a file SQLite keeps beside an archive of t
     CHECK(run("--quiet " + writeGraph(folder, archive, folder.file("b.wav"))).status == 0);
     CHECK(fs::exists(folder.file("b.wav")));
 }
+
+TEST_CASE("two io.archive_sink nodes recording one stream of one archive are refused before the run and under --check, naming both",
+          "[runner][faults][archive]") {
+    // --check said valid and the run stored every piece twice (two rows per start), and reads mixed them.
+    // The stream defaults to the node id; the archive is one file by any name. Other streams may share it.
+    const TempFolder folder;
+    const std::string archive = folder.file("a.sqlite");
+    const auto graphOf = [&](const std::string& secondPath, const std::string& firstStream, const std::string& secondStream) {
+        const std::string path = folder.file("two.isograph.json");
+        std::ofstream(path) << R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1}},
+          {"id": "one", "type": "io.archive_sink", "params": {"path": ")" << archive << R"(", "stream": ")" << firstStream << R"("}},
+          {"id": "two", "type": "io.archive_sink", "params": {"path": ")" << secondPath << R"(", "stream": ")" << secondStream << R"("}}],
+          "edges": [{"from": "gen.out", "to": "one.in0"}, {"from": "gen.out", "to": "two.in0"}]})";
+        return path;
+    };
+    const struct Case {
+        std::string secondPath, firstStream, secondStream, stream;
+    } refused[] = {
+        {archive, "tone", "tone", "tone"},
+        {folder.file("./a.sqlite"), "tone", "tone", "tone"},
+        {archive, "two", "", "two"},  // the second's stream is its node id
+    };
+    for (const Case& c : refused) {
+        const std::string graph = graphOf(c.secondPath, c.firstStream, c.secondStream);
+        for (const char* mode : {"--check", "--quiet"}) {
+            INFO(c.secondPath << " " << c.firstStream << "/" << c.secondStream << " " << mode);
+            const CommandResult r = run(std::string(mode) + " " + graph);
+            CHECK(r.status == 1);
+            CHECK_THAT(r.output, Catch::Contains("node 'one' and node 'two' both record the stream '" + c.stream + "' of the archive " + archive));
+        }
+    }
+    CHECK_FALSE(fs::exists(archive));
+    const CommandResult shared = run("--quiet " + graphOf(archive, "left", "right"));
+    INFO(shared.output);
+    CHECK(shared.status == 0);
+}

@@ -210,3 +210,34 @@ TEST_CASE("FftPlanCache: nodes of the same size and effort share one plan", "[sp
     feedScripts().clear();
     collections().clear();
 }
+
+TEST_CASE("spectral.fft: validation refuses a size shorter than the windows its feeding node states", "[spectral][fft]") {
+    // size 3 behind 4096-sample blocks passed validation (--check said valid) and failed the run.
+    auto checked = [](const std::string& feeder, std::int64_t size) {
+        const nlohmann::json nodes = {feeder == "rewindow"
+                                          ? nlohmann::json{{"id", "win"}, {"type", "segments.rewindow"}, {"params", {{"window", 512}, {"hop", 512}}}}
+                                          : nlohmann::json{{"id", "win"}, {"type", "generators.signal_generator"}, {"params", {{"block", 512}}}},
+                                      {{"id", "gen"}, {"type", "generators.signal_generator"}},
+                                      {{"id", "fft"}, {"type", "spectral.fft"}, {"params", {{"size", size}}}},
+                                      {{"id", "out"}, {"type", "io.null_sink"}}};
+        nlohmann::json edges = {{{"from", "win.out"}, {"to", "fft.in"}}, {{"from", "fft.spectrum"}, {"to", "out.in"}}};
+        if (feeder == "rewindow") edges.push_back({{"from", "gen.out"}, {"to", "win.in"}});
+        nlohmann::json graph = {{"format", "isochron-graph/1"}, {"nodes", nodes}, {"edges", edges}};
+        if (feeder != "rewindow") graph["nodes"].erase(1);
+        try {
+            validateGraph(parseGraph(graph.dump()), testRegistry());
+        } catch (const GraphException& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    for (const std::string feeder : {"rewindow", "generator"}) {
+        INFO(feeder);
+        const std::string param = feeder == "rewindow" ? "window" : "block";
+        CHECK_THAT(checked(feeder, 3), Catch::Contains("node 'fft', parameter 'size': 3 is shorter than the windows of 512 samples node 'win' sends (its "
+                                                       "parameter '" + param + "'): raise 'size' to at least 512"));
+        CHECK(checked(feeder, 512).empty());
+        CHECK(checked(feeder, 1024).empty());
+        CHECK(checked(feeder, 0).empty());
+    }
+}
