@@ -91,8 +91,11 @@ std::string refusedHeaderReason(const std::string& log, int error, const std::st
 /// Why a header libsndfile accepted cannot be trusted, or "". A WAV sample of 7 bits is stored in one
 /// byte; when the block align (bytes per frame) says otherwise, the two disagree on the frame count,
 /// and libsndfile silently goes by the bit width (8000 frames of 16-bit data read as 16 000). Samples
-/// of whole bytes are left alone: their width alone gives the frame size.
+/// of whole bytes are left alone: their width alone gives the frame size, and so are compressed
+/// encodings (G.721 ADPCM: 4-bit samples in blocks of 64 bytes), whose block align is no frame size.
 std::string contradictoryHeaderReason(const std::string& log) {
+    const std::optional<std::string> format = logField(log, "Format");
+    if (format && format->find("WAVE_FORMAT_PCM") == std::string::npos && format->find("WAVE_FORMAT_EXTENSIBLE") == std::string::npos) return {};
     const std::optional<long long> bits = leadingNumber(logField(log, "Bit Width"));
     const std::optional<long long> channels = leadingNumber(logField(log, "Channels"));
     const std::optional<long long> blockAlign = leadingNumber(logField(log, "Block Align"));

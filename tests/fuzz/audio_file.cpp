@@ -42,8 +42,9 @@ long noteValue(const std::string& notes, const std::string& name) {
     return colon == std::string::npos ? -1 : std::strtol(notes.c_str() + colon + 1, nullptr, 10);
 }
 
-/// Whether `path`'s header, as libsndfile notes it, gives samples that are not a whole number of bytes
-/// wide and a block align (bytes per frame) other than channels x the bytes that width takes.
+/// Whether `path`'s header, as libsndfile notes it, gives PCM samples (not a compressed encoding such
+/// as G.721 ADPCM, whose block align holds many samples) that are not a whole number of bytes wide and
+/// a block align (bytes per frame) other than channels x the bytes that width takes.
 bool framesAreAGuess(const std::filesystem::path& path) {
     SF_INFO info{};
     SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
@@ -55,6 +56,9 @@ bool framesAreAGuess(const std::filesystem::path& path) {
     const long bits = noteValue(notes, "Bit Width");
     const long channels = noteValue(notes, "Channels");
     const long blockAlign = noteValue(notes, "Block Align");
+    const std::size_t format = notes.find("Format");
+    const std::string formatLine = format == std::string::npos ? std::string() : notes.substr(format, notes.find('\n', format) - format);
+    if (!formatLine.empty() && formatLine.find("WAVE_FORMAT_PCM") == std::string::npos && formatLine.find("WAVE_FORMAT_EXTENSIBLE") == std::string::npos) return false;
     return bits > 0 && bits % 8 != 0 && channels >= 0 && blockAlign >= 0 && blockAlign != channels * ((bits + 7) / 8);
 }
 

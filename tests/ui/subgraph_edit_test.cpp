@@ -34,6 +34,7 @@ void buildFanOut(GraphDocument& document) {
     REQUIRE(document.connectPorts("fft", "spectrum", "null_sink", "in").isEmpty());
     REQUIRE(document.connectPorts("signal_generator", "out", "null_sink_2", "in").isEmpty());
     REQUIRE(document.setParameter("fft", "size", 128).isEmpty());
+    REQUIRE(document.setParameter("signal_generator", "block", 128).isEmpty());  // windows the FFT holds
 }
 
 // The graph with nodes and edges in a canonical order, as text.
@@ -205,7 +206,7 @@ TEST_CASE("grouping exposes the chosen parameters only", "[ui][subgraph]") {
     REQUIRE(document.setParameter("signal_generator", "frequency", 440).isEmpty());
     REQUIRE(document.saveAs(folder.file("main.isograph.json")));
     document.selection()->selectNodes({"signal_generator", "fft"});
-    CHECK(document.selectionParameters() == QStringList{"signal_generator.frequency", "fft.size"});
+    CHECK(document.selectionParameters() == QStringList{"signal_generator.block", "signal_generator.frequency", "fft.size"});
     REQUIRE(document.groupSelection(folder.file("none.isograph.json"), QStringList{}) == QString());
     CHECK(loadGraphFile(folder.path / "none.isograph.json").extra["interface"].count("params") == 0);
     CHECK(document.parametersOf("none").isEmpty());

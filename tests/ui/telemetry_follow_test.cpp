@@ -398,7 +398,7 @@ TEST_CASE("Stop on an mpirun job shows every rank stopped and says no rank died"
     CHECK(run.state() == "stopped");
     for (const QVariant& row : run.telemetry()->ranks()) CHECK(row.toMap()["state"] == "stopped");
     REQUIRE(!run.notices().isEmpty());
-    CHECK(run.notices().front().startsWith("Stop sent SIGTERM to mpirun"));
+    CHECK(run.notices().front().startsWith("Stop sent SIGUSR2 to mpirun"));
     // Rank 2's sink had the time to close: the recording is there, not left as a .partial.
     CHECK(QFileInfo::exists(folder.filePath("out.wav")));
     CHECK(!QFileInfo::exists(folder.filePath("out.wav.partial")));
