@@ -5,20 +5,21 @@
 // across the boundary, dropouts and the unrecorded tail as gaps; Stored and Live their own parts.
 #include <catch2/catch.hpp>
 
-#include <condition_variable>
 #include <filesystem>
-#include <mutex>
 #include <random>
 
 #include "engine/archive/archive_writer.h"
 #include "engine/archive/live_streams.h"
 #include "engine/archive/stream_reader.h"
+#include "tests/support/commit_gate.h"
 #include "tests/support/test_files.h"
 
 using namespace isochron;
 
 namespace {
 
+using isochron::test::CommitGate;
+using isochron::test::GateReleaser;
 using isochron::test::TempFolder;
 
 constexpr int kChannels = 2;
@@ -44,43 +45,6 @@ Stretches recorded(std::int64_t l, std::int64_t h, std::int64_t pushedEnd) {
     std::erase_if(stretches, [](auto stretch) { return stretch.first >= stretch.second; });
     return stretches;
 }
-
-/// Lets the test hold the writer thread inside its commit trigger.
-struct CommitGate {
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool holding = false;
-    bool held = false;  // the writer thread waits in the trigger
-    CommittedInterval interval;
-
-    void trigger(const CommittedInterval& committed) {
-        std::unique_lock lock(mutex);
-        if (!holding) return;
-        interval = committed;
-        held = true;
-        changed.notify_all();
-        changed.wait(lock, [&] { return !holding; });
-        held = false;
-    }
-    void awaitHeld() {
-        std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return held; });
-    }
-    void release() {
-        {
-            std::lock_guard lock(mutex);
-            holding = false;
-        }
-        changed.notify_all();
-    }
-};
-
-/// Releases the gate when it goes out of scope: declared after the writer, it lets a failed REQUIRE
-/// unwind (the writer's destructor joins its thread, which would otherwise wait in the trigger for ever).
-struct GateReleaser {
-    CommitGate& gate;
-    ~GateReleaser() { gate.release(); }
-};
 
 /// Checks `pieces` (one channel, from `part`) cover [l, h) in order, that stored ones match the
 /// reference on the recorded timebase, and returns the stretches that hold samples (adjacent merged).

@@ -9,9 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
-#include <condition_variable>
 #include <future>
-#include <mutex>
 #include <string>
 #include <thread>
 
@@ -21,6 +19,7 @@
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
 #include "tests/nodes/io/io_test_support.h"
+#include "tests/support/commit_gate.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -32,39 +31,6 @@ namespace {
 constexpr std::int64_t kSamples = 32000;                // 4 s at 8 kHz, 128 KB of f32
 constexpr std::size_t kQueueBytes = std::size_t{1} << 14;  // queue_mb 1/64: 16 KiB, five 800-sample blocks
 constexpr auto kBound = std::chrono::seconds(60);
-
-/// Holds the writer thread in the commit trigger while `holding` (from its first commit on). [any thread]
-struct CommitGate {
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool holding = true;
-    bool held = false;
-
-    void trigger() {
-        std::unique_lock lock(mutex);
-        if (!holding) return;
-        held = true;
-        changed.wait(lock, [&] { return !holding; });
-    }
-    bool isHeld() {
-        std::lock_guard lock(mutex);
-        return held;
-    }
-    void release() {
-        {
-            std::lock_guard lock(mutex);
-            holding = false;
-        }
-        changed.notify_all();
-    }
-};
-
-/// Releases the gate when it goes out of scope: declared after the run, it lets a failed REQUIRE unwind
-/// (the run's thread joins the writer, which would otherwise wait in the trigger for ever).
-struct GateReleaser {
-    CommitGate& gate;
-    ~GateReleaser() { gate.release(); }
-};
 
 /// A signal generator "gen" (8 kHz, 4 s, 800-sample blocks, at `pace`) recorded by io.archive_sink
 /// "rec" (stream "gen", queue_mb 1/64, no live window beyond the uncommitted) and collected by "kept".
@@ -140,7 +106,8 @@ TEST_CASE("an unpaced import into io.archive_sink waits for a writer that is beh
     TempDir dir;
     const std::string path = dir.file("import.sqlite");
     CommitGate gate;
-    const std::shared_ptr<void> subscription = ArchiveTriggers::instance().subscribe(path, "gen", [&](const CommittedInterval&) { gate.trigger(); });
+    gate.holding = true;  // from the first commit on
+    const std::shared_ptr<void> subscription = ArchiveTriggers::instance().subscribe(path, "gen", [&](const CommittedInterval& interval) { gate.trigger(interval); });
     const ValidatedGraph graph = generatorIntoArchive(path, 0);
     BackgroundRun run(graph);
     const GateReleaser releaser{gate};
@@ -162,7 +129,8 @@ TEST_CASE("a paced run whose io.archive_sink writer is behind stops recording, s
     TempDir dir;
     const std::string path = dir.file("paced.sqlite");
     CommitGate gate;
-    const std::shared_ptr<void> subscription = ArchiveTriggers::instance().subscribe(path, "gen", [&](const CommittedInterval&) { gate.trigger(); });
+    gate.holding = true;  // from the first commit on
+    const std::shared_ptr<void> subscription = ArchiveTriggers::instance().subscribe(path, "gen", [&](const CommittedInterval& interval) { gate.trigger(interval); });
     const ValidatedGraph graph = generatorIntoArchive(path, 100);  // 4 s in 40 ms: paced, so the graph must not wait
     BackgroundRun run(graph);
     const GateReleaser releaser{gate};
@@ -186,7 +154,8 @@ TEST_CASE("a stop request ends an unpaced import's wait for its io.archive_sink 
     TempDir dir;
     const std::string path = dir.file("stopped.sqlite");
     CommitGate gate;
-    const std::shared_ptr<void> subscription = ArchiveTriggers::instance().subscribe(path, "gen", [&](const CommittedInterval&) { gate.trigger(); });
+    gate.holding = true;  // from the first commit on
+    const std::shared_ptr<void> subscription = ArchiveTriggers::instance().subscribe(path, "gen", [&](const CommittedInterval& interval) { gate.trigger(interval); });
     const ValidatedGraph graph = generatorIntoArchive(path, 0);
     BackgroundRun run(graph);
     const GateReleaser releaser{gate};
