@@ -1,11 +1,10 @@
 #include "ui/localization/archived_bearings.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdio>
 
 #include "engine/archive/archive_store.h"
+#include "ui/localization/archived_attributes.h"
 
 namespace isochron::ui {
 namespace {
@@ -32,14 +31,8 @@ std::vector<BearingEvent> readArchivedBearings(const std::string& path, const st
     if (items.empty()) throw ArchiveError("stream '" + stream + "' holds no events from " + interval);
     std::vector<BearingEvent> bearings;
     for (const ArchivedItem& item : items) {
-        const nlohmann::json json = nlohmann::json::parse(item.json, nullptr, false);
-        if (!json.is_object() || json.value("kind", "") != "event" || !json["attributes"].is_object()) continue;
-        const nlohmann::json& attributes = json["attributes"];
-        auto attribute = [&](const char* name, double otherwise) {
-            const auto found = attributes.find(name);
-            return found != attributes.end() && found->is_number() ? found->get<double>() : otherwise;
-        };
-        if (!attributes.contains("azimuth_deg")) continue;
+        const ArchivedAttributes attribute(item.json);
+        if (!attribute.has("azimuth_deg")) continue;
         BearingEvent e;
         e.startSeconds = static_cast<double>(item.start) / rate;
         e.endSeconds = static_cast<double>(item.start + item.length) / rate;

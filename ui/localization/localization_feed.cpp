@@ -1,6 +1,7 @@
 #include "ui/localization/localization_feed.h"
 
 #include <QFileInfo>
+#include <QStringList>
 #include <QUrl>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "nodes/io/item_tap.h"
 #include "ui/localization/archived_audio.h"
 #include "ui/localization/archived_bearings.h"
+#include "ui/localization/archived_tracks.h"
 
 namespace isochron::ui {
 namespace {
@@ -17,11 +19,34 @@ constexpr std::size_t kMaxPositions = 2000;
 
 double attribute(const EventRecord& record, const char* name, double otherwise) { return record.get(name).value_or(otherwise); }
 
+/// `record`'s attributes as trackPointOf and backgroundPointOf read them.
+auto attributesOf(const EventRecord& record) {
+    return [&record](const char* name, double otherwise) { return attribute(record, name, otherwise); };
+}
+
 double secondsOf(std::int64_t index, const SampleRange& range) {
     return range.timebase ? static_cast<double>(index) / range.timebase->rateHz() : 0.0;
 }
 
 constexpr double kLiveHistorySeconds = 30;  // BearingEventModel's default: marks fade over the last 30 s
+
+/// What the bearing-time plot of a frame-wise tracker's past events lacks: streams not recorded
+/// beside the events, or the start of an interval longer than TrackHistory keeps.
+QString tracksNote(const TrackerStreams& streams, const ArchivedTracks& tracks, double intervalSeconds) {
+    QStringList missing;
+    if (!tracks.tracksRecorded) missing << QString::fromStdString(streams.tracks);
+    if (!tracks.backgroundRecorded) missing << QString::fromStdString(streams.background);
+    QStringList notes;
+    if (!missing.isEmpty()) {
+        notes << (missing.size() == 1 ? QObject::tr("%1 is not recorded in this archive (record it beside the events to see it here)")
+                                      : QObject::tr("%1 are not recorded in this archive (record them beside the events to see them here)"))
+                     .arg(missing.join(QObject::tr(" and ")));
+    }
+    if (intervalSeconds > TrackHistory::kKeptSeconds) {
+        notes << QObject::tr("tracks and background of the interval's last %1 s").arg(TrackHistory::kKeptSeconds);
+    }
+    return notes.join(QStringLiteral("; "));
+}
 
 }  // namespace
 
@@ -30,6 +55,8 @@ struct LocalizationFeed::PastReading {
     std::string path, stream;
     double from = 0, to = 0;
     std::vector<BearingEvent> events;
+    std::optional<TrackerStreams> tracker;  ///< the stream is a frame-wise tracker's events
+    ArchivedTracks tracks;
     QString error;
 };
 
@@ -124,9 +151,7 @@ void LocalizationFeed::drain(bool running) {
             const EventRecord* record = tapped->item.event();
             if (!record) continue;
             const SampleRange range = tapped->item.range();
-            points.push_back({secondsOf(range.start, range), attribute(*record, "azimuth_deg", 0),
-                              static_cast<int>(attribute(*record, "track_id", -1)), tapped->port,
-                              attribute(*record, "background", 0) > 0, attribute(*record, "observed", 0) > 0});
+            points.push_back(trackPointOf(secondsOf(range.start, range), tapped->port, attributesOf(*record)));
         }
     }
     std::vector<BackgroundPoint> background;
@@ -135,8 +160,7 @@ void LocalizationFeed::drain(bool running) {
             const EventRecord* record = tapped->item.event();
             if (!record) continue;
             const SampleRange range = tapped->item.range();
-            background.push_back({secondsOf(range.start, range), attribute(*record, "azimuth_deg", 0), attribute(*record, "confidence", 0),
-                                  tapped->port, attribute(*record, "steady", 0) > 0});
+            background.push_back(backgroundPointOf(secondsOf(range.start, range), tapped->port, attributesOf(*record)));
         }
     }
     if (live) tracks_.append(points, background);
@@ -196,6 +220,11 @@ void LocalizationFeed::openPast(const QString& pathOrUrl, const QString& stream,
     pastReader_ = QThread::create([reading] {
         try {
             reading->events = readArchivedBearings(reading->path, reading->stream, reading->from, reading->to);
+            reading->tracker = trackerStreamsOf(reading->stream);
+            if (reading->tracker) {
+                const double kept = std::max(reading->from, reading->to - TrackHistory::kKeptSeconds);
+                reading->tracks = readArchivedTracks(reading->path, *reading->tracker, kept, reading->to);
+            }
         } catch (const std::exception& e) {
             reading->error = QString::fromStdString(e.what());
         }
@@ -221,9 +250,14 @@ void LocalizationFeed::showPast(const std::shared_ptr<PastReading>& reading) {
                 .arg(reading->from, 0, 'f', 3)
                 .arg(reading->to, 0, 'f', 3);
     pastPath_ = file;
+    pastFrom_ = reading->from;
+    pastTo_ = reading->to;
+    pastFrameWise_ = reading->tracker.has_value();
+    pastTracksNote_ = reading->tracker ? tracksNote(*reading->tracker, reading->tracks, reading->to - reading->from) : QString();
     // Every event of the interval stays visible: the marks fade over the whole interval, not the last 30 s.
     events_.setHistorySeconds(std::max(kLiveHistorySeconds, reading->to - reading->from));
     events_.append(reading->events);
+    tracks_.append(reading->tracks.points, reading->tracks.background);
     Q_EMIT pastChanged();
     Q_EMIT outputsChanged();
     Q_EMIT pastOpened(QString());
@@ -233,6 +267,9 @@ void LocalizationFeed::closePast() {
     if (past_.isEmpty()) return;
     past_.clear();
     pastPath_.clear();
+    pastTracksNote_.clear();
+    pastFrom_ = pastTo_ = 0;
+    pastFrameWise_ = false;
     clearShown();
     events_.setHistorySeconds(kLiveHistorySeconds);
     Q_EMIT pastChanged();

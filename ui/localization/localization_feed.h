@@ -39,6 +39,13 @@ class LocalizationFeed : public QObject {
     Q_PROPERTY(QString past READ past NOTIFY pastChanged)
     /// The archive file the past events come from (absolute), or empty.
     Q_PROPERTY(QString pastPath READ pastPath NOTIFY pastChanged)
+    /// The past interval shown, seconds from the stream's sample 0 (both 0 while the view shows the
+    /// graph's runs): the bearing-time plot's time axis.
+    Q_PROPERTY(double pastFrom READ pastFrom NOTIFY pastChanged)
+    Q_PROPERTY(double pastTo READ pastTo NOTIFY pastChanged)
+    /// What the bearing-time plot of past events lacks or leaves out (tracks or background not
+    /// recorded, an interval longer than it keeps), for the user; empty when it shows all a run did.
+    Q_PROPERTY(QString pastTracksNote READ pastTracksNote NOTIFY pastChanged)
     /// Reading past events (openPast) is under way.
     Q_PROPERTY(bool pastLoading READ pastLoading NOTIFY pastChanged)
     /// The graph triangulates (several arrays): the map has something to show.
@@ -48,7 +55,8 @@ class LocalizationFeed : public QObject {
     Q_PROPERTY(isochron::ui::BearingEventModel* events READ events CONSTANT)
     /// Every track, frame by frame, and the background's bearings (frame-wise graphs).
     Q_PROPERTY(isochron::ui::TrackHistory* tracks READ tracks CONSTANT)
-    /// The graph reports tracks frame by frame (the bearing-time plot is worth showing).
+    /// The graph reports tracks frame by frame, or the past events are a frame-wise tracker's (the
+    /// bearing-time plot is worth showing).
     Q_PROPERTY(bool hasTracks READ hasTracks NOTIFY outputsChanged)
     /// Mics whose audio is held for play-back (0: none yet).
     Q_PROPERTY(int mics READ mics NOTIFY audioChanged)
@@ -61,12 +69,15 @@ public:
     bool available() const { return !outputs_.empty() || !past_.isEmpty(); }
     QString past() const { return past_; }
     QString pastPath() const { return pastPath_; }
+    double pastFrom() const { return pastFrom_; }
+    double pastTo() const { return pastTo_; }
+    QString pastTracksNote() const { return pastTracksNote_; }
     bool pastLoading() const { return pastReader_ != nullptr; }
     bool hasMap() const { return !outputs_.triangulation.empty(); }
     QVariantList arrays() const;
     BearingEventModel* events() { return &events_; }
     TrackHistory* tracks() { return &tracks_; }
-    bool hasTracks() const { return !outputs_.tracks.empty(); }
+    bool hasTracks() const { return past_.isEmpty() ? !outputs_.tracks.empty() : pastFrameWise_; }
     int mics() const { return audio_.mics(); }
     quint64 dropped() const { return dropped_; }
     const std::vector<SourcePosition>& positions() const { return positions_; }
@@ -86,7 +97,10 @@ public:
 
     /// Show the localization events that the item stream `stream` of the archive `pathOrUrl` holds
     /// from `fromSeconds` to `toSeconds` (seconds from the stream's sample 0) instead of the run's,
-    /// read on a worker thread (readArchivedBearings); pastOpened follows. On an error the view stays as it was.
+    /// read on a worker thread (readArchivedBearings); when `stream` is a frame-wise tracker's events
+    /// (`X.events`), also its tracks and background recorded beside them (readArchivedTracks) over the
+    /// interval's last TrackHistory::kKeptSeconds, as a run's end shows them. pastOpened follows. On an
+    /// error the view stays as it was.
     Q_INVOKABLE void openPast(const QString& pathOrUrl, const QString& stream, double fromSeconds, double toSeconds);
     /// Stop showing past events (the view is empty until the next run).
     Q_INVOKABLE void closePast();
@@ -123,7 +137,9 @@ private:
     LocalizationChannels taps_;
     QElapsedTimer sinceDrain_;
     quint64 dropped_ = 0;
-    QString past_, pastPath_;
+    QString past_, pastPath_, pastTracksNote_;
+    double pastFrom_ = 0, pastTo_ = 0;
+    bool pastFrameWise_ = false;
     QThread* pastReader_ = nullptr;
 };
 

@@ -30,6 +30,21 @@ struct BackgroundPoint {
     bool steady = false;    ///< from the noise covariance (a fan) rather than a track (a talker)
 };
 
+/// A frame-wise tracker's `tracks` item (spatial.source_tracker) at `seconds` on input `array` as a
+/// TrackPoint; `attribute(name, otherwise)` reads the item's attributes: a live EventRecord's, or an
+/// archived item's (ArchivedAttributes), so both become the same point. [any thread]
+template <class Attribute>
+TrackPoint trackPointOf(double seconds, int array, const Attribute& attribute) {
+    return {seconds, attribute("azimuth_deg", 0), static_cast<int>(attribute("track_id", -1)), array, attribute("background", 0) > 0,
+            attribute("observed", 0) > 0};
+}
+
+/// A frame-wise tracker's `background` item as a BackgroundPoint (as trackPointOf). [any thread]
+template <class Attribute>
+BackgroundPoint backgroundPointOf(double seconds, int array, const Attribute& attribute) {
+    return {seconds, attribute("azimuth_deg", 0), attribute("confidence", 0), array, attribute("steady", 0) > 0};
+}
+
 /// Recent track states and background bearings, oldest first. [ui thread]
 class TrackHistory : public QObject {
     Q_OBJECT

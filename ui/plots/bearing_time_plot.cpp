@@ -47,7 +47,26 @@ double BearingTimePlot::nowSeconds() const {
     return now;
 }
 
+void BearingTimePlot::setSpanFrom(double seconds) {
+    if (seconds == spanFrom_) return;
+    spanFrom_ = seconds;
+    refreshRange();
+    Q_EMIT spanChanged();
+}
+
+void BearingTimePlot::setSpanTo(double seconds) {
+    if (seconds == spanTo_) return;
+    spanTo_ = seconds;
+    refreshRange();
+    Q_EMIT spanChanged();
+}
+
 void BearingTimePlot::refreshRange() {
+    if (spanTo_ > spanFrom_) {
+        // A past interval as it was chosen (its last kKeptSeconds, which is what the tracks hold).
+        applyRange(std::max(spanFrom_, spanTo_ - TrackHistory::kKeptSeconds), spanTo_);
+        return;
+    }
     const double now = nowSeconds();
     double oldest = now;
     if (tracks_ && !tracks_->points().empty()) oldest = std::min(oldest, tracks_->points().front().seconds);
@@ -56,7 +75,10 @@ void BearingTimePlot::refreshRange() {
     // From the stream's start (or the oldest mark, at most kKeptSeconds back) to the clock, the span
     // at least kMinimumSpanSeconds.
     const double from = std::max(std::min(oldest, 0.0), now - TrackHistory::kKeptSeconds);
-    const double to = std::max(now, from + kMinimumSpanSeconds);
+    applyRange(from, std::max(now, from + kMinimumSpanSeconds));
+}
+
+void BearingTimePlot::applyRange(double from, double to) {
     // About one labelled time per 60 px.
     const int intervals = std::max(1, static_cast<int>(width() / 60));
     QVariantList ticks;

@@ -5,7 +5,8 @@
 // background's bearings are shaded bands; each sound the tracker reported is a thick bar at its
 // azimuth over its span (its confidence as opacity), the selected one ringed. The time axis fits
 // what is kept (from the stream's start to the clock, at least kMinimumSpanSeconds wide and at most
-// TrackHistory::kKeptSeconds back), so a file's run fits whole and a live run scrolls once longer.
+// TrackHistory::kKeptSeconds back), so a file's run fits whole and a live run scrolls once longer;
+// past events (spanFrom < spanTo) show their interval instead, at most its last kKeptSeconds.
 // Axis labels come from QML (xFor, yFor, timeTicks).
 #pragma once
 
@@ -34,6 +35,10 @@ class BearingTimePlot : public QQuickItem {
     Q_PROPERTY(double timeFrom READ timeFrom NOTIFY rangeChanged)
     Q_PROPERTY(double timeTo READ timeTo NOTIFY rangeChanged)
     Q_PROPERTY(QVariantList timeTicks READ timeTicks NOTIFY rangeChanged)
+    /// A fixed time axis, s (past events: the interval shown); while spanTo <= spanFrom (both 0 by
+    /// default) the axis follows the clock.
+    Q_PROPERTY(double spanFrom READ spanFrom WRITE setSpanFrom NOTIFY spanChanged)
+    Q_PROPERTY(double spanTo READ spanTo WRITE setSpanTo NOTIFY spanChanged)
 public:
     static constexpr double kLineGapSeconds = 0.25;
     static constexpr double kMinimumSpanSeconds = 2;
@@ -48,6 +53,10 @@ public:
     double timeFrom() const { return from_; }
     double timeTo() const { return to_; }
     QVariantList timeTicks() const { return timeTicks_; }
+    double spanFrom() const { return spanFrom_; }
+    void setSpanFrom(double seconds);
+    double spanTo() const { return spanTo_; }
+    void setSpanTo(double seconds);
     /// Where stream time `seconds` is drawn (x, item coordinates).
     Q_INVOKABLE double xFor(double seconds) const;
     /// Where azimuth `degrees` is drawn (y, item coordinates).
@@ -60,6 +69,7 @@ Q_SIGNALS:
     void tracksChanged();
     void styleChanged();
     void rangeChanged();
+    void spanChanged();
 
 protected:
     QSGNode* updatePaintNode(QSGNode* old, UpdatePaintNodeData* data) override;
@@ -70,6 +80,8 @@ private:
     double nowSeconds() const;
     /// Fit the time axis to the marks kept and the clock (from_, to_, timeTicks_).
     void refreshRange();
+    /// Show [from, to] (s) with its round-time ticks; rangeChanged when anything moved.
+    void applyRange(double from, double to);
     QPointer<BearingEventModel> events_;
     QPointer<TrackHistory> tracks_;
     QVariantList colors_;
@@ -77,6 +89,7 @@ private:
     QColor backgroundColor_ = QColor(0x94, 0xa3, 0xb8, 90);
     QColor highlightColor_ = QColor(0xf5, 0x9e, 0x0b);
     double from_ = -kMinimumSpanSeconds, to_ = 0;
+    double spanFrom_ = 0, spanTo_ = 0;
     QVariantList timeTicks_;
 };
 

@@ -3,7 +3,9 @@
 // the background shaded, each sound a bar); the map of triangulated sources when several arrays
 // triangulate; and the event list, whose Play button (or Space) plays an event's audio (a mic or the mix).
 // Past events opened from an archive (the Archive tab's "Show in Localization tab") show the same way,
-// under a bar saying where they come from, until "Back to live" or the next run.
+// under a bar saying where they come from, until "Back to live" or the next run; a frame-wise
+// tracker's past events come with the tracks and background recorded beside them, on the interval's
+// time axis, and a note under the legend names what was not recorded.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -129,6 +131,8 @@ Rectangle {
                 anchors.bottomMargin: 18
                 events: panel.feed.events
                 tracks: panel.feed.tracks
+                spanFrom: panel.feed.pastFrom  // past events: their interval (both 0 live: the axis follows the clock)
+                spanTo: panel.feed.pastTo
                 colors: panel.arrayColors
                 gridColor: Theme.gridMajor
                 highlightColor: Theme.selection
@@ -162,7 +166,7 @@ Rectangle {
                         anchors.top: parent.bottom; anchors.topMargin: 2
                         x: at - width / 2
                         readonly property real step: timePlot.timeTicks.length > 1 ? timePlot.timeTicks[1] - timePlot.timeTicks[0] : 1
-                        text: modelData.toFixed(step < 1 ? 1 : 0) + " s"
+                        text: modelData.toFixed(step < 0.1 ? 2 : step < 1 ? 1 : 0) + " s"
                         font.pixelSize: 9
                         color: Theme.textFaint
                     }
@@ -173,7 +177,13 @@ Rectangle {
                 objectName: "bearingTimeLegend"
                 anchors.left: parent.left; anchors.right: parent.right; anchors.top: parent.top; anchors.margins: 6
                 spacing: 5
-                Text { text: qsTr("azimuth vs time"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }
+                Text {
+                    objectName: "bearingTimeTitle"
+                    text: panel.feed.past.length ? qsTr("azimuth vs time, past") : qsTr("azimuth vs time")
+                    font.pixelSize: 9
+                    color: Theme.textDim
+                    rightPadding: 4
+                }
                 Row {
                     spacing: 3
                     Repeater {
@@ -186,6 +196,15 @@ Rectangle {
                     spacing: 3
                     Rectangle { width: 14; height: 8; anchors.verticalCenter: parent.verticalCenter; color: timePlot.backgroundColor }
                     Text { text: qsTr("background"); font.pixelSize: 9; color: Theme.textDim }
+                }
+                Text {  // past events: what the archive did not record beside them
+                    objectName: "pastTracksNote"
+                    visible: text.length > 0
+                    width: timeLegend.width
+                    wrapMode: Text.Wrap
+                    text: panel.feed.past.length ? panel.feed.pastTracksNote : ""
+                    font.pixelSize: 9
+                    color: Theme.warning
                 }
             }
         }
