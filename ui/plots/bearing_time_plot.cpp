@@ -146,11 +146,14 @@ QSGNode* BearingTimePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
     // wide as the time to the next one of the same source (at most a second).
     RibbonBuilder bands;
     const double bandHalf = height() * kBandDegrees / 360.0;
+    // A band ends at the axis's end: the last bearing's second reaches past the clock (or a past interval's end).
     auto band = [&](double from, double to, double azimuth, double opacity) {
-        if (to < start) return;
+        from = std::max(from, start);
+        to = std::min(to, to_);
+        if (to <= from) return;
         QColor color = backgroundColor_;
         color.setAlphaF(static_cast<float>(color.alphaF() * opacity));
-        const QPointF span[2] = {{xFor(std::max(from, start)), yFor(azimuth)}, {xFor(to), yFor(azimuth)}};
+        const QPointF span[2] = {{xFor(from), yFor(azimuth)}, {xFor(to), yFor(azimuth)}};
         bands.add(span, 2, color, bandHalf, 1.0);
     };
     // Lines: observed frames of each track, broken at silences.
@@ -190,7 +193,10 @@ QSGNode* BearingTimePlot::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
             if (e.endSeconds < start) continue;
             QColor color = colorOf(e.trackId);
             color.setAlphaF(static_cast<float>(0.55 + 0.45 * std::clamp(e.confidence, 0.0, 1.0)));  // never as pale as the background
-            const QPointF span[2] = {{xFor(e.startSeconds), yFor(e.azimuthDeg)}, {std::max(xFor(e.endSeconds), xFor(e.startSeconds) + 3), yFor(e.azimuthDeg)}};
+            // Within the axis: an event may start before the kept 120 s or end after a past interval.
+            const double left = std::max(xFor(e.startSeconds), 0.0);
+            const double right = std::min(std::max(xFor(e.endSeconds), xFor(e.startSeconds) + 3), width());
+            const QPointF span[2] = {{left, yFor(e.azimuthDeg)}, {right, yFor(e.azimuthDeg)}};
             bars.add(span, 2, color, 3.0, 1.0);
         }
         const int selected = events_->selectedRow();

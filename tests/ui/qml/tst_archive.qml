@@ -528,6 +528,15 @@ TestCase {
         verify(label.indexOf(panel.intervalFrom.toFixed(3)) >= 0 && label.indexOf(panel.intervalTo.toFixed(3)) >= 0, label)
         compare(findChild(window, "eventCountLabel").text, live.length + " past events")
         tryCompare(findChild(window, "eventList"), "count", live.length)
+        // The tracker's bearing-time plot, titled as past, spans the interval; only the events were
+        // recorded, and the note under its legend names the tracker streams that were not.
+        const timePlot = findChild(window, "bearingTimePlot")
+        tryVerify(() => timePlot.visible, 2000, "the bearing-time plot shows past events")
+        fuzzyCompare(timePlot.timeFrom, panel.intervalFrom, 1e-9)
+        fuzzyCompare(timePlot.timeTo, panel.intervalTo, 1e-9)
+        compare(findChild(window, "bearingTimeTitle").text, "azimuth vs time, past")
+        const note = findChild(window, "pastTracksNote")
+        verify(note.visible && note.text.indexOf("tracker.tracks and tracker.background are not recorded") === 0, note.text)
         // Play looks for the audio in the archive: only the events were recorded into it, and it says so.
         const why = feed.play(0, -1)
         verify(why.indexOf("No audio for this past event: the archive holds no audio") === 0, why)
@@ -536,6 +545,8 @@ TestCase {
         compare(feed.past, "")
         compare(feed.events.count, 0)
         verify(!bar.visible)
+        compare(findChild(window, "bearingTimeTitle").text, "azimuth vs time")
+        verify(!note.visible)
     }
 
     Component { id: signalSpy; SignalSpy {} }
