@@ -173,6 +173,16 @@ TEST_CASE("past events recorded without their tracks say which tracker streams a
     CHECK(feed.tracks()->points().empty());
     CHECK(feed.tracks()->background().empty());
     CHECK(feed.pastTracksNote().contains(QStringLiteral("tracker.tracks and tracker.background are not recorded")));
+
+    // An interval longer than the plot keeps: the note says the plot shows its end, as the axis does.
+    REQUIRE(openPast(feed, archive, QStringLiteral("tracker.events"), 0, 200) == QString());
+    CHECK(feed.pastTracksNote().contains(QStringLiteral("the interval's last 120 s")));
+    BearingTimePlot plot;
+    plot.setWidth(600);
+    plot.setSpanFrom(feed.pastFrom());
+    plot.setSpanTo(feed.pastTo());
+    CHECK(plot.timeFrom() == 200 - TrackHistory::kKeptSeconds);
+    CHECK(plot.timeTo() == 200);
 }
 
 TEST_CASE("only a stream named as a tracker's events has tracker streams beside it", "[ui][archive][localization]") {
