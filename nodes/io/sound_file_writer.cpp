@@ -37,8 +37,9 @@ std::int32_t toPcm24(float sample) {
 /// The largest rate a sound file states: libsndfile holds it in an int.
 constexpr double kLargestRateHz = std::numeric_limits<int>::max();
 
-/// Whether a sound file can state `rateHz` (rounded to whole Hz).
-bool statableRate(double rateHz) { return rateHz >= 0.5 && rateHz < kLargestRateHz + 0.5; }
+/// Whether a sound file can state `rateHz`: a whole number of Hz that fits libsndfile's int. A rate
+/// rounded to one would make the file play at another speed (0.5 Hz written as 1 Hz plays twice as fast).
+bool statableRate(double rateHz) { return rateHz >= 1.0 && rateHz <= kLargestRateHz && rateHz == std::floor(rateHz); }
 
 /// `rateHz` in at most 10 significant digits ("3000000000", "1e+300", "44100.5").
 std::string rateText(double rateHz) {
@@ -48,7 +49,7 @@ std::string rateText(double rateHz) {
 }
 
 /// The rates a sound file can state, for messages.
-const std::string kStatableRates = "from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
+const std::string kStatableRates = "a whole number of Hz from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
 
 }  // namespace
 
@@ -59,8 +60,8 @@ void refuseUnstatableRates(const ParamSet&, const std::vector<UpstreamNode>& ups
         if (!rate || rate->kind != ParamKind::Real || rate->unit != "Hz") continue;
         const double rateHz = source.params->getReal("rate");
         if (!statableRate(rateHz)) {
-            throw std::runtime_error("node '" + *source.id + "' feeds it at " + rateText(rateHz) + " Hz, which a sound file cannot state (" +
-                                     kStatableRates + "): give the source another rate");
+            throw std::runtime_error("node '" + *source.id + "' feeds it at " + rateText(rateHz) + " Hz (its parameter 'rate'), which a sound file cannot state (" +
+                                     kStatableRates + "): give the source such a rate, or resample the stream to one (resample.to_rate) before the sink");
         }
     }
 }
@@ -101,7 +102,7 @@ void SoundFileSink::process(int port, Item&& item) {
     SigSeg<float> samples = item.takeSignal<float>();
     if (samples.empty()) return;
     if (!file_) {
-        openFile(*samples.timebase());
+        openFile(port, *samples.timebase());
     } else if (samples.timebase()->rateHz() != rateHz_) {
         throw OperatorError(inputPort(port).name + " is at " + std::to_string(samples.timebase()->rateHz()) + " Hz but the file is at " +
                             std::to_string(rateHz_) + " Hz");
@@ -136,22 +137,21 @@ void SoundFileSink::onDeactivate() {
     if (!problem.empty()) warn(problem);
 }
 
-void SoundFileSink::openFile(const Timebase& timebase) {
+void SoundFileSink::openFile(int port, const Timebase& timebase) {
     rateHz_ = timebase.rateHz();
     // A sound file states its rate as a whole number of Hz that fits a 32-bit int (libsndfile's
-    // SF_INFO): 3e9 Hz wrapped to a negative rate, 1e10 Hz to 1410065408.
-    if (!statableRate(rateHz_)) throw OperatorError("the stream's rate " + rateText(rateHz_) + " Hz cannot be stated in a sound file (" + kStatableRates + ")");
+    // SF_INFO): 3e9 Hz wrapped to a negative rate, 1e10 Hz to 1410065408, 0.5 Hz was rounded to 1.
+    if (!statableRate(rateHz_)) {
+        throw OperatorError(inputPort(port).name + " is at " + rateText(rateHz_) + " Hz, which a sound file cannot state (" + kStatableRates +
+                            "): resample the stream to such a rate (resample.to_rate) before the sink; '" + path_ + "' was not written");
+    }
     SF_INFO info{};
-    info.samplerate = static_cast<int>(std::lround(rateHz_));
+    info.samplerate = static_cast<int>(rateHz_);
     info.channels = inputCount();
     info.format = format_.libsndfileFormat;
-    if (info.samplerate != rateHz_) {
-        warn("the stream's rate " + std::to_string(rateHz_) + " Hz is not a whole number; the file says " + std::to_string(info.samplerate) +
-             " Hz");
-    }
     if (!sf_format_check(&info)) {
-        throw OperatorError("libsndfile cannot write this format with " + std::to_string(info.channels) + " channel(s) at " +
-                            std::to_string(info.samplerate) + " Hz");
+        throw OperatorError("this file format cannot hold " + std::to_string(info.channels) + " channel(s) at " + std::to_string(info.samplerate) +
+                            " Hz (libsndfile refuses it): choose another format, or resample the stream (resample.to_rate) before the sink");
     }
     if (destination_ == Destination::StandardOutput) {
         std::fflush(stdout);  // what the runner printed comes first

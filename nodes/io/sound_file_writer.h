@@ -51,7 +51,7 @@ protected:
     void onDeactivate() override;
 
 private:
-    void openFile(const Timebase& timebase);
+    void openFile(int port, const Timebase& timebase);
     void setOrigin();
     void writeUpTo(std::int64_t end);
     void writeChunk(std::int64_t frames);
@@ -86,8 +86,9 @@ private:
 
 /// A sound file sink's checkUpstream (so `isochron-run --check` refuses what the run would): when every
 /// node upstream is a source, each feeds the sink directly, and one that states its rate ("rate", in
-/// Hz) must give a rate a sound file can state (1 to 2147483647 Hz). Throws std::runtime_error naming
-/// that source. Further upstream, rates are known only once the run has started. [setup thread]
+/// Hz) must give a rate a sound file can state (a whole number of Hz from 1 to 2147483647). Throws
+/// std::runtime_error naming that source. Further upstream, rates are known only once the run has
+/// started, and the sink refuses such a rate at its first samples. [setup thread]
 void refuseUnstatableRates(const ParamSet& params, const std::vector<UpstreamNode>& upstream);
 
 /// The parameters every sound file sink has: path, channels. [setup]
