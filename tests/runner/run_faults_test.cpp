@@ -870,6 +870,16 @@ TEST_CASE("options that take one value are refused when given twice; --report - 
         CHECK_FALSE(fs::exists(b));
         CHECK_FALSE(fs::exists(wav));
     }
+    SECTION("an empty --report or --telemetry is called that") {
+        // "cannot write report : No such file or directory" did not say the name was empty.
+        for (const std::string flag : {"--report", "--telemetry"}) {
+            Finished r = run({graph.string(), flag, ""});
+            INFO(r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find(flag + " was given an empty file name (''): give the file to write") != std::string::npos);
+        }
+        CHECK_FALSE(fs::exists(wav));
+    }
     SECTION("--watchdog without --sandbox is refused: it would time nothing") {
         Finished r = run({graph.string(), "--watchdog", "5"});
         INFO(r.err);
