@@ -21,10 +21,12 @@ void GrowingFile::begin(const std::string& path) {
     // A renamed file would replace a symlink or a device: write through the link (to the file it
     // names, created when missing), and into a device in place.
     refuseUnwritableOutput(path);
-    target_ = followSymlinks(path);
+    // The kernel's own resolution decides what `path` is: /dev/stdout reaches a pipe or a terminal
+    // through /proc links that name no file (followSymlinks() gives "pipe:[1234]").
     std::error_code error;
-    const fs::file_status status = fs::status(target_, error);
+    const fs::file_status status = fs::status(path, error);
     inPlace_ = fs::exists(status) && !fs::is_regular_file(status);
+    target_ = inPlace_ ? path : followSymlinks(path);
     partialPath_.clear();
     if (inPlace_) {
         // Opened later by the sink (a sound file at its first segment, when its rate is known), so

@@ -19,7 +19,8 @@ public:
     /// (symlinks followed), or that file itself when it is a device. Throws std::runtime_error saying
     /// why `path` cannot be written (naming parameter 'path'). [setup thread]
     void begin(const std::string& path);
-    /// The file the output is for: `path` with its symlinks followed.
+    /// The file the output is for: `path` with its symlinks followed (`path` itself for a device, a
+    /// terminal or the pipe /dev/stdout reaches).
     const std::string& target() const { return target_; }
     /// Where the bytes go while the output grows: the partial file, or the device.
     const std::string& writingPath() const { return inPlace_ ? target_ : partialPath_; }

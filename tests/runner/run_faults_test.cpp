@@ -481,6 +481,31 @@ TEST_CASE("when a sink writes to standard output, the runner's own lines go to s
     fs::remove(graph);
 }
 
+TEST_CASE("a text sink writing /dev/stdout into a pipe writes into the pipe", "[runner][faults]") {
+    // Once text sinks grew a partial file beside their target, /dev/stdout into a pipe was taken for a
+    // file to replace: "cannot write '/proc/self/fd/pipe:[1234].<pid>.partial'".
+    const fs::path graph = tempPath("dev-stdout.isograph.json"), err = tempPath("dev-stdout-stderr");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400}},
+      {"id": "m", "type": "level.rms_meter"},
+      {"id": "out", "type": "io.jsonl_event_sink", "params": {"path": "/dev/stdout"}}],
+      "edges": [{"from": "gen.out", "to": "m.in"}, {"from": "m.level", "to": "out.in"}]})";
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = startRun({graph.string(), "--quiet"}, fds[1], err);
+    ::close(fds[1]);
+    std::string piped;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;) piped.append(buffer, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    CHECK(waitFor(pid) == 0);
+    INFO(readText(err));
+    CHECK(std::count(piped.begin(), piped.end(), '\n') > 0);
+    CHECK(piped.find("\"kind\":\"scalar\"") != std::string::npos);
+    fs::remove(graph);
+    fs::remove(err);
+}
+
 TEST_CASE("SIGHUP and SIGUSR2 end the run like Ctrl-C, and the report is written", "[runner][faults]") {
     // SIGUSR2 is the stop mpirun passes to every rank as it is (docs/scale-out.md); alone it stops too.
     const int signal = GENERATE(SIGHUP, SIGUSR2);
@@ -846,7 +871,7 @@ TEST_CASE("a sound file sink's refusal of a rate prints the rate compactly", "[r
     INFO(r.err);
     // The source feeds the sink directly, so the rate is refused before the run (exit 1).
     CHECK(r.status == 1);
-    CHECK(r.err.find("feeds it at 1e+300 Hz, which a sound file cannot state") != std::string::npos);
+    CHECK(r.err.find("feeds it at 1e+300 Hz (its parameter 'rate'), which a sound file cannot state") != std::string::npos);
     CHECK(r.err.find("0000000000") == std::string::npos);
     fs::remove(graph);
 }
