@@ -102,8 +102,8 @@ private:
     JsonLine& line_;
 };
 
-/// Appends one line per data item to a file; with `flush`, each line reaches the OS at once (so a
-/// reader tailing the file sees it).
+/// Appends one line per data item to a file (growing under its partial name, text_output.h); with
+/// `flush`, each line reaches the OS at once (so a reader following that file sees it).
 class JsonlEventSink final : public Operator {
 protected:
     void onActivate() override {
