@@ -366,6 +366,10 @@ int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_
     if (info.rateHz != std::round(info.rateHz) || info.rateHz > 1e9) {
         throw UsageError("stream '" + info.name + "' has a sample rate of " + std::to_string(info.rateHz) + " Hz, which a sound file cannot state");
     }
+    if (!flac && target.writing == "-" && ::lseek(STDOUT_FILENO, 0, SEEK_CUR) < 0) {
+        throw UsageError("--output -: standard output is a pipe or terminal here, and a WAV file's header is completed by seeking back: "
+                         "redirect standard output to a file, give --output a file name, or export --format flac, which a pipe takes");
+    }
     std::vector<std::vector<float>> channels(static_cast<std::size_t>(info.channels));
     for (int channel = 0; channel < info.channels; ++channel) {
         for (const ArchivedPiece& piece : store.get(info.name, channel, l, h)) {

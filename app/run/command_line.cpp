@@ -120,6 +120,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
     // The report and telemetry are files the runner writes and closes itself; "-" is no file.
     auto needOutputFile = [&](int& i, std::string_view flag) -> std::string {
         std::string value = needSingleValue(i, flag);
+        if (value.empty()) throw std::invalid_argument(std::string(flag) + " was given an empty file name (''): give the file to write");
         if (value == "-") {
             throw std::invalid_argument(std::string(flag) + " -: it is written to a file, not to standard output (which holds the summary or a " +
                                         "sink's data); give a file name (./- for a file named '-')");

@@ -86,6 +86,24 @@ std::string failureText(sqlite3* db, int result) {
 /// Whether the last failure on `db` was another connection holding the write lock past the wait.
 bool isBusy(sqlite3* db) { return (sqlite3_extended_errcode(db) & 0xff) == SQLITE_BUSY; }
 
+/// The whole message for `doing` (e.g. "a query failed: ") failing on the archive `path`: a file that
+/// is no SQLite database, or a damaged one, is called that with what to do, SQLite's own words kept as
+/// a detail; any other failure is "archive 'path': <doing><SQLite's message>".
+std::string archiveFailureText(sqlite3* db, int result, const std::string& path, const std::string& doing) {
+    const std::string message = failureText(db, result);
+    switch (sqlite3_extended_errcode(db) & 0xff) {
+        case SQLITE_NOTADB:
+            return "'" + path + "' is not a stream archive: it is not an SQLite database at all (SQLite: " + message +
+                   "); give an archive io.archive_sink recorded (or, to record one, a new file name)";
+        case SQLITE_CORRUPT:
+            return "archive '" + path + "' is damaged (SQLite: " + message +
+                   "): it was cut short or overwritten, e.g. copied while being recorded; use a complete copy of it (the sqlite3 tool's "
+                   "'.recover' command may save what it still holds)";
+        default:
+            return "archive '" + path + "': " + doing + message;
+    }
+}
+
 /// One prepared statement, reset after each use. [one thread at a time]
 class Statement {
 public:
@@ -142,11 +160,11 @@ private:
         return *this;
     }
     [[noreturn]] void fail(const char* doing, int result = SQLITE_ERROR) {
-        const std::string message = failureText(db_, result);
+        const std::string message = archiveFailureText(db_, result, path_, std::string(doing) + " failed: ");
         const bool busy = isBusy(db_);
         reset();
-        if (busy) throw ArchiveBusyError("archive '" + path_ + "': " + doing + " failed: " + message);
-        throw ArchiveError("archive '" + path_ + "': " + doing + " failed: " + message);
+        if (busy) throw ArchiveBusyError(message);
+        throw ArchiveError(message);
     }
 
     sqlite3* db_;
@@ -266,9 +284,9 @@ struct ArchiveStore::Connection {
         char* error = nullptr;
         if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
             sqlite3_free(error);
-            const std::string message = failureText(db, SQLITE_ERROR);
-            if (isBusy(db)) throw ArchiveBusyError("archive '" + path + "': " + message);
-            throw ArchiveError("archive '" + path + "': " + message);
+            const std::string message = archiveFailureText(db, SQLITE_ERROR, path, "");
+            if (isBusy(db)) throw ArchiveBusyError(message);
+            throw ArchiveError(message);
         }
     }
 };

@@ -59,8 +59,9 @@ GraphSpec parseGraph(const std::string& jsonText) {
     try {
         root = parseJsonRefusingDuplicateKeys(jsonText);
     } catch (const json::exception& e) {
-        // Not only parse_error: a number too large for a double (1e999) is an out_of_range.
         throw GraphException({{"", "", "", std::string("not valid JSON: ") + e.what()}});
+    } catch (const JsonNumberOutOfRange& e) {
+        throw GraphException({{e.node, "", e.field, e.what()}});
     } catch (const DuplicateJsonKey& e) {
         throw GraphException({{"", "", "", std::string("not a graph: ") + e.what()}});
     }

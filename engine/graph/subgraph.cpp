@@ -102,6 +102,17 @@ public:
         }
     }
 
+    /// The nodes `node` of `graph` stands for once expanded (1 for an operator, or a subgraph file
+    /// that cannot be read), at most kMaxExpandedNodes + 1.
+    std::uint64_t ofNode(const GraphSpec& graph, const NodeSpec& node) {
+        if (!isSubgraphNode(node)) return 1;
+        std::error_code ec;
+        const fs::path canonical = fs::weakly_canonical(subgraphFile(graph, node), ec);
+        if (auto known = sizes_.find(canonical); known != sizes_.end()) return known->second;
+        const GraphSpec* inner = tryLoad(canonical);
+        return inner ? of(*inner) : 1;
+    }
+
 private:
     // One file whose nodes are being counted.
     struct Counting {
@@ -508,10 +519,29 @@ ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& re
     result.flat.extra = graph.extra;
     result.flat.baseDirectory = graph.baseDirectory;
     GraphFiles files;
-    const std::uint64_t size = ExpandedSize(files).of(graph);
-    if (size > kMaxExpandedNodes) {
-        errors.push_back({"", "", "", "expanding the subgraphs would give more than " + std::to_string(kMaxExpandedNodes) +
-                                          " nodes (a file used several times per level multiplies the count with each level)"});
+    ExpandedSize sizes(files);
+    if (sizes.of(graph) > kMaxExpandedNodes) {
+        // Named at the subgraph node that brings the most nodes (the runner adds the graph file).
+        const NodeSpec* largest = nullptr;
+        std::uint64_t largestSize = 0;
+        for (const NodeSpec& node : graph.nodes) {
+            const std::uint64_t nodes = sizes.ofNode(graph, node);
+            if (!isSubgraphNode(node) || nodes <= largestSize) continue;
+            largest = &node;
+            largestSize = nodes;
+        }
+        const std::string limit = std::to_string(kMaxExpandedNodes);
+        const std::string why = " (a file used several times per level multiplies the count with each level): use fewer levels or fewer uses per level";
+        if (largest && largestSize > kMaxExpandedNodes) {
+            errors.push_back({largest->id, "", kSubgraphField,
+                              "'" + subgraphFile(graph, *largest).string() + "' would expand to more than " + limit + " nodes" + why});
+        } else if (largest) {
+            errors.push_back({largest->id, "", kSubgraphField,
+                              "expanding the subgraphs would give more than " + limit + " nodes, " + std::to_string(largestSize) +
+                                  " of them from this node's '" + subgraphFile(graph, *largest).string() + "'" + why});
+        } else {
+            errors.push_back({"", "", "", "expanding the subgraphs would give more than " + limit + " nodes" + why});
+        }
         return result;
     }
     result.subgraphs = Expander(registry, errors, result.flat, files).expand(graph);

@@ -1,7 +1,9 @@
 #include "engine/operators/parameter.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <limits>
 #include <sstream>
@@ -84,17 +86,30 @@ std::string trim(std::string_view text) {
     return std::string(text.substr(first, last - first + 1));
 }
 
-std::optional<double> parseNumber(std::string_view text) {
-    std::string s = trim(text);
+/// The number the whole of `text` spells (as strtod reads it), or nullopt. A magnitude beyond a
+/// double's range gives nullopt and sets `beyondRange`; one too small to tell from 0 reads as the
+/// nearest double (1e-400 as 0).
+std::optional<double> parseNumber(std::string_view text, bool* beyondRange = nullptr) {
+    const std::string s = trim(text);
     if (s.empty()) return std::nullopt;
-    try {
-        std::size_t used = 0;
-        double v = std::stod(s, &used);
-        if (used != s.size()) return std::nullopt;
-        return v;
-    } catch (const std::exception&) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) return std::nullopt;
+    if (errno == ERANGE && std::isinf(v)) {
+        if (beyondRange) *beyondRange = true;
         return std::nullopt;
     }
+    return v;
+}
+
+/// Why `text`, a number beyond a double's range, is refused for `spec`: past its own limit when it
+/// has one on that side, else past every number.
+std::string beyondRangeText(const ParamSpec& spec, const std::string& text) {
+    const bool negative = text.starts_with("-");
+    if (negative && spec.minimum) return text + " is below the minimum " + formatNumber(*spec.minimum);
+    if (!negative && spec.maximum) return text + " is above the maximum " + formatNumber(*spec.maximum);
+    return text + " is beyond the range of numbers (about -1.8e308 to 1.8e308): give a value in it";
 }
 
 }  // namespace
@@ -214,9 +229,10 @@ std::optional<ParamValue> ParamSpec::parseText(std::string_view text, std::strin
                     return std::nullopt;
                 }
             }
-            auto v = parseNumber(s);
+            bool beyondRange = false;
+            auto v = parseNumber(s, &beyondRange);
             if (!v) {
-                error = "expected a number, got " + quotedForMessage(s);
+                error = beyondRange ? beyondRangeText(*this, s) : "expected a number, got " + quotedForMessage(s);
                 return std::nullopt;
             }
             return validate(*v, error);
@@ -232,9 +248,11 @@ std::optional<ParamValue> ParamSpec::parseText(std::string_view text, std::strin
             std::stringstream stream(body);
             std::string part;
             while (std::getline(stream, part, ',')) {
-                auto v = parseNumber(part);
+                bool beyondRange = false;
+                auto v = parseNumber(part, &beyondRange);
                 if (!v) {
-                    error = "expected comma-separated numbers, got " + quotedForMessage(part);
+                    error = beyondRange ? trim(part) + " is beyond the range of numbers (about -1.8e308 to 1.8e308): give a value in it"
+                                        : "expected comma-separated numbers, got " + quotedForMessage(part);
                     return std::nullopt;
                 }
                 list.push_back(*v);

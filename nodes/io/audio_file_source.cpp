@@ -319,7 +319,7 @@ OperatorDescriptor audioFileSourceDescriptor() {
         "as they are, with a warning.";
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
     d.params = {
-        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "sound file to read"},
+        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "sound file to read (not -: no source reads standard input)"},
         ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 0.0, 1024.0, "",
                   "outputs: the file's first N channels; 0 = as many as the file has (read from its header)"},
         ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples", "samples per emitted segment per channel"},

@@ -52,8 +52,7 @@ protected:
     void onFinish() override {
         writeRowsBefore(kEndOfTime);
         out_ = nullptr;
-        const std::string problem = output_.close();
-        if (!problem.empty()) throw OperatorError(problem);
+        closeOutput(true);
     }
 
     // A stopped run (Ctrl-C, SIGTERM) or a failure elsewhere ends here without onFinish(): the scalars
@@ -67,11 +66,20 @@ protected:
             }
         }
         out_ = nullptr;
-        const std::string problem = output_.close();
-        if (!problem.empty()) warn(problem);
+        closeOutput(false);
     }
 
 private:
+    /// Close the file and give it its name (text_output.h): a problem fails the node when the run
+    /// completed (`complete`), and is a warning after a stop, as is the news that the file was cut short.
+    void closeOutput(bool complete) {
+        const GrowingFile::Ending ending = output_.close(complete, "the CSV file");
+        if (!ending.warning.empty()) warn(ending.warning);
+        if (ending.problem.empty()) return;
+        if (complete) throw OperatorError(ending.problem);
+        warn(ending.problem);
+    }
+
     /// The names in 'names' (comma-separated), else the input port names; one per input.
     std::vector<std::string> columnNames() const {
         std::vector<std::string> names;
@@ -161,13 +169,16 @@ OperatorDescriptor csvSinkDescriptor() {
         "then each input's value at that time, an empty cell where an input has none. Numbers are written in the "
         "shortest form that reads back exactly. Rows are written once progress on every input has passed them, so "
         "the file does not depend on the order inputs arrive in. A run stopped early (Ctrl-C, SIGTERM) still writes "
-        "every row whose scalars reached the sink, an input that had not sent its scalar for the last times getting empty cells.";
+        "every row whose scalars reached the sink, an input that had not sent its scalar for the last times getting empty cells. "
+        "The file grows under a name of its own beside it, 'path.<pid>.partial', and is renamed to 'path' when the run completes; "
+        "one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a warning naming "
+        "both; where no file was, it becomes 'path', with a warning that it was cut short.";
     d.inputs = {PortSpec{"in", PortType::scalar(), "column k: one scalar per time", false, "columns"}};
     d.params = {
-        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "CSV file to write (replaced if it exists); - = standard output"},
+        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "CSV file to write (replaced when the run completes); - = standard output"},
         ParamSpec{"columns", ParamKind::Int, std::int64_t{1}, 1.0, 256.0, "", "scalar inputs, one column each"},
         ParamSpec{"names", ParamKind::String, std::string(), {}, {}, "", "comma-separated column names, one per input; empty = in0, in1, ..."},
-        ParamSpec{"flush", ParamKind::Bool, false, {}, {}, "", "hand each row to the OS at once (for a reader tailing the file)"},
+        ParamSpec{"flush", ParamKind::Bool, false, {}, {}, "", "hand each row to the OS at once (for a reader following the file as it grows, under its partial name)"},
     };
     d.create = [] { return std::make_unique<CsvSink>(); };
     return d;

@@ -102,8 +102,8 @@ private:
     JsonLine& line_;
 };
 
-/// Appends one line per data item to a file; with `flush`, each line reaches the OS at once (so a
-/// reader tailing the file sees it).
+/// Appends one line per data item to a file (growing under its partial name, text_output.h); with
+/// `flush`, each line reaches the OS at once (so a reader following that file sees it).
 class JsonlEventSink final : public Operator {
 protected:
     void onActivate() override {
@@ -128,17 +128,23 @@ protected:
         if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorError(problem);
     }
 
-    void onFinish() override {
-        const std::string problem = output_.close();
-        if (!problem.empty()) throw OperatorError(problem);
-    }
+    void onFinish() override { closeOutput(true); }
 
-    void onDeactivate() override {
-        const std::string problem = output_.close();
-        if (!problem.empty()) warn(problem);
-    }
+    // A stopped run (Ctrl-C, SIGTERM) or a failure elsewhere ends here without onFinish(): every item
+    // that reached the sink was written as it came, so the file holds them all.
+    void onDeactivate() override { closeOutput(false); }
 
 private:
+    /// Close the file and give it its name (text_output.h): a problem fails the node when the run
+    /// completed (`complete`), and is a warning after a stop, as is the news that the file was cut short.
+    void closeOutput(bool complete) {
+        const GrowingFile::Ending ending = output_.close(complete, "the JSON lines file");
+        if (!ending.warning.empty()) warn(ending.warning);
+        if (ending.problem.empty()) return;
+        if (complete) throw OperatorError(ending.problem);
+        warn(ending.problem);
+    }
+
     /// The names in a comma-separated list (spaces around names ignored); empty text = none.
     static std::vector<std::string> parseFields(std::string_view text) {
         std::vector<std::string> fields;
@@ -237,11 +243,15 @@ OperatorDescriptor jsonlEventSinkDescriptor() {
         "Each line has t_start and t_end (seconds: sample index / rate of the item's timebase) and kind, "
         "plus value (scalars), label, score and every attribute (events), type, value and every field "
         "(custom items), or samples (signals and frames: the segment's length). With 'fields', each line has "
-        "exactly those keys in that order (a fixed key or an event attribute), null where the item has no such value.";
+        "exactly those keys in that order (a fixed key or an event attribute), null where the item has no such value. "
+        "The file grows under a name of its own beside it, 'path.<pid>.partial', and is renamed to 'path' when the run completes; "
+        "one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a warning naming "
+        "both; where no file was, it becomes 'path', with a warning that it was cut short. Either way it holds every item that "
+        "reached the sink.";
     d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};
     d.params = {
-        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced if it exists); - = standard output"},
-        ParamSpec{"flush", ParamKind::Bool, true, {}, {}, "", "hand each line to the OS at once"},
+        ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced when the run completes); - = standard output"},
+        ParamSpec{"flush", ParamKind::Bool, true, {}, {}, "", "hand each line to the OS at once (for a reader following the file as it grows, under its partial name)"},
         ParamSpec{"fields", ParamKind::String, std::string(), {}, {}, "",
                   "comma-separated keys to write, e.g. t_start,t_end,azimuth_deg; empty = everything"},
     };

@@ -35,6 +35,10 @@ protected:
     void onActivate() override {
         const std::string& path = params().getString("path");
         if (path.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
+        if (path == "-") {
+            throw OperatorError("parameter 'path': event lines are not read from standard input ('-' is standard output, for the sinks that "
+                                "write files); give a file, or a named pipe (mkfifo) that the writer feeds");
+        }
         // A named pipe is a stream someone writes events into; a device or a folder is no event file
         // (/dev/zero was read without end, filling memory).
         const std::string kind = nonRegularFileKind(path);
@@ -208,7 +212,7 @@ OperatorDescriptor jsonlEventSourceDescriptor() {
         "ends when its writers close the pipe.";
     d.outputs = {PortSpec{"out", PortType::event(), "the events, in file order"}};
     d.params = {
-        ParamSpec{"path", ParamKind::Path, std::string(""), {}, {}, "", "the JSON-lines file"},
+        ParamSpec{"path", ParamKind::Path, std::string(""), {}, {}, "", "the JSON-lines file, or a named pipe (not -: no source reads standard input)"},
         ParamSpec{"rate", ParamKind::Real, 48000.0, 1.0, 1e9, "Hz", "timebase of the events' ranges"},
         ParamSpec{"disorder", ParamKind::Real, 0.0, 0.0, 1e6, "s", "how far a line may start before an earlier one"},
         ParamSpec{"heartbeat", ParamKind::Real, 0.1, 1e-6, 3600.0, "s", "timeline step between progress promises"},

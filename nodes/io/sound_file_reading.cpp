@@ -111,6 +111,11 @@ std::string contradictoryHeaderReason(const std::string& log) {
 
 SoundFileForReading openSoundFileForReading(const std::string& path) {
     namespace fs = std::filesystem;
+    if (path == "-") {
+        // Validation reads the header before the run and a loop seeks back: a pipe allows neither.
+        throw std::runtime_error("cannot open '-': sound files are not read from standard input ('-' is standard output, for the sinks that "
+                                 "write files); save the sound to a file and give its path");
+    }
     std::error_code ignored;
     const fs::file_status status = fs::status(path, ignored);
     if (status.type() == fs::file_type::not_found) throw std::runtime_error("cannot open '" + path + "': no such file");

@@ -1,23 +1,16 @@
 #include "nodes/io/sound_file_writer.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <iomanip>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
-#include <system_error>
 #include <utility>
 
-#include <fcntl.h>
 #include <unistd.h>
-
-#include "nodes/io/output_path.h"
-#include "nodes/io/partial_file.h"
 
 namespace isochron {
 namespace {
@@ -44,8 +37,9 @@ std::int32_t toPcm24(float sample) {
 /// The largest rate a sound file states: libsndfile holds it in an int.
 constexpr double kLargestRateHz = std::numeric_limits<int>::max();
 
-/// Whether a sound file can state `rateHz` (rounded to whole Hz).
-bool statableRate(double rateHz) { return rateHz >= 0.5 && rateHz < kLargestRateHz + 0.5; }
+/// Whether a sound file can state `rateHz`: a whole number of Hz that fits libsndfile's int. A rate
+/// rounded to one would make the file play at another speed (0.5 Hz written as 1 Hz plays twice as fast).
+bool statableRate(double rateHz) { return rateHz >= 1.0 && rateHz <= kLargestRateHz && rateHz == std::floor(rateHz); }
 
 /// `rateHz` in at most 10 significant digits ("3000000000", "1e+300", "44100.5").
 std::string rateText(double rateHz) {
@@ -55,7 +49,7 @@ std::string rateText(double rateHz) {
 }
 
 /// The rates a sound file can state, for messages.
-const std::string kStatableRates = "from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
+const std::string kStatableRates = "a whole number of Hz from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
 
 }  // namespace
 
@@ -66,14 +60,13 @@ void refuseUnstatableRates(const ParamSet&, const std::vector<UpstreamNode>& ups
         if (!rate || rate->kind != ParamKind::Real || rate->unit != "Hz") continue;
         const double rateHz = source.params->getReal("rate");
         if (!statableRate(rateHz)) {
-            throw std::runtime_error("node '" + *source.id + "' feeds it at " + rateText(rateHz) + " Hz, which a sound file cannot state (" +
-                                     kStatableRates + "): give the source another rate");
+            throw std::runtime_error("node '" + *source.id + "' feeds it at " + rateText(rateHz) + " Hz (its parameter 'rate'), which a sound file cannot state (" +
+                                     kStatableRates + "): give the source such a rate, or resample the stream to one (resample.to_rate) before the sink");
         }
     }
 }
 
 void SoundFileSink::onActivate() {
-    namespace fs = std::filesystem;
     path_ = params().getString("path");
     if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
     try {
@@ -89,34 +82,14 @@ void SoundFileSink::onActivate() {
         destination_ = Destination::StandardOutput;
         writingPath_ = "standard output";
     } else {
-        // A renamed file would replace a symlink or a device: write through the link (to the file
-        // it names, created when missing), and into a device in place.
         try {
-            refuseUnwritableOutput(path_);
-            path_ = followSymlinks(path_);
+            growing_.begin(path_);
         } catch (const std::runtime_error& e) {
             throw OperatorError(e.what());
         }
-        std::error_code error;
-        const fs::file_status status = fs::status(path_, error);
-        destination_ = fs::exists(status) && !fs::is_regular_file(status) ? Destination::InPlace : Destination::PartialThenRename;
-        if (destination_ == Destination::InPlace) {
-            // The file itself is opened at the first segment (its rate is not known before), so check
-            // now that it can be.
-            std::FILE* probe = std::fopen(path_.c_str(), "ab");
-            if (!probe) throw OperatorError("cannot write '" + path_ + "': " + std::strerror(errno));
-            std::fclose(probe);
-            writingPath_ = path_;
-        } else {
-            recordingStarted_ = false;
-            // Created now (empty) to hold its name for this writer; libsndfile opens it at the first segment.
-            try {
-                partialPath_ = createPartialFile(path_);
-            } catch (const std::runtime_error& e) {
-                throw OperatorError(e.what());
-            }
-            writingPath_ = partialPath_;
-        }
+        path_ = growing_.target();
+        destination_ = Destination::File;
+        writingPath_ = growing_.writingPath();
     }
 
     inputs_.reset(inputCount());
@@ -129,7 +102,7 @@ void SoundFileSink::process(int port, Item&& item) {
     SigSeg<float> samples = item.takeSignal<float>();
     if (samples.empty()) return;
     if (!file_) {
-        openFile(*samples.timebase());
+        openFile(port, *samples.timebase());
     } else if (samples.timebase()->rateHz() != rateHz_) {
         throw OperatorError(inputPort(port).name + " is at " + std::to_string(samples.timebase()->rateHz()) + " Hz but the file is at " +
                             std::to_string(rateHz_) + " Hz");
@@ -164,22 +137,21 @@ void SoundFileSink::onDeactivate() {
     if (!problem.empty()) warn(problem);
 }
 
-void SoundFileSink::openFile(const Timebase& timebase) {
+void SoundFileSink::openFile(int port, const Timebase& timebase) {
     rateHz_ = timebase.rateHz();
     // A sound file states its rate as a whole number of Hz that fits a 32-bit int (libsndfile's
-    // SF_INFO): 3e9 Hz wrapped to a negative rate, 1e10 Hz to 1410065408.
-    if (!statableRate(rateHz_)) throw OperatorError("the stream's rate " + rateText(rateHz_) + " Hz cannot be stated in a sound file (" + kStatableRates + ")");
+    // SF_INFO): 3e9 Hz wrapped to a negative rate, 1e10 Hz to 1410065408, 0.5 Hz was rounded to 1.
+    if (!statableRate(rateHz_)) {
+        throw OperatorError(inputPort(port).name + " is at " + rateText(rateHz_) + " Hz, which a sound file cannot state (" + kStatableRates +
+                            "): resample the stream to such a rate (resample.to_rate) before the sink; '" + path_ + "' was not written");
+    }
     SF_INFO info{};
-    info.samplerate = static_cast<int>(std::lround(rateHz_));
+    info.samplerate = static_cast<int>(rateHz_);
     info.channels = inputCount();
     info.format = format_.libsndfileFormat;
-    if (info.samplerate != rateHz_) {
-        warn("the stream's rate " + std::to_string(rateHz_) + " Hz is not a whole number; the file says " + std::to_string(info.samplerate) +
-             " Hz");
-    }
     if (!sf_format_check(&info)) {
-        throw OperatorError("libsndfile cannot write this format with " + std::to_string(info.channels) + " channel(s) at " +
-                            std::to_string(info.samplerate) + " Hz");
+        throw OperatorError("this file format cannot hold " + std::to_string(info.channels) + " channel(s) at " + std::to_string(info.samplerate) +
+                            " Hz (libsndfile refuses it): choose another format, or resample the stream (resample.to_rate) before the sink");
     }
     if (destination_ == Destination::StandardOutput) {
         std::fflush(stdout);  // what the runner printed comes first
@@ -188,7 +160,6 @@ void SoundFileSink::openFile(const Timebase& timebase) {
         file_.reset(sf_open(writingPath_.c_str(), SFM_WRITE, &info));
     }
     if (!file_) throw OperatorError("cannot write '" + writingPath_ + "': " + sf_strerror(nullptr));
-    recordingStarted_ = true;
     if (format_.vbrQuality >= 0.0) {
         double quality = format_.vbrQuality;
         sf_command(file_.get(), SFC_SET_VBR_ENCODING_QUALITY, &quality, sizeof quality);
@@ -275,47 +246,19 @@ void SoundFileSink::warnZeros(int port, std::int64_t from, std::int64_t to) {
     warn(inputPort(port).name + ": samples [" + std::to_string(from) + ", " + std::to_string(to) + ") are missing; wrote zeros");
 }
 
-/// Close the file (libsndfile completes the header) and give it its real name: a complete recording
-/// replaces what is at `path`; one cut short (the run stopped, the sink failed) takes `path` only where
-/// no file is, and otherwise stays under its partial name, with a warning naming both. Returns what
-/// went wrong, or "". An unused partial file (no samples arrived) is removed.
+/// Close the file (libsndfile completes the header) and give it its real name (growing_file.h).
+/// Returns what went wrong, or "". An unused partial file (no samples arrived) is removed.
 std::string SoundFileSink::closeFile(Recording recording) {
     if (!file_) {
-        if (!recordingStarted_ && !partialPath_.empty()) std::remove(partialPath_.c_str());
-        partialPath_.clear();
+        growing_.discard();
         return {};
     }
     const int closed = sf_close(file_.release());
     if (closed != SF_ERR_NO_ERROR) return "closing '" + writingPath_ + "' failed: " + sf_error_number(closed);
-    if (destination_ != Destination::PartialThenRename) return {};
-    const std::string partial = std::exchange(partialPath_, std::string());
-    if (recording == Recording::Complete) {
-        std::error_code error;
-        std::filesystem::rename(partial, path_, error);
-        if (!error) return {};
-        std::error_code ignored;
-        return "cannot rename '" + partial + "' to '" + path_ + "': " + error.message() +
-               (std::filesystem::exists(partial, ignored) ? " (the recording is kept as '" + partial + "')" : std::string());
-    }
-    // Atomic: of two writers cut short at once, one takes the name and the other keeps its partial file.
-    // A file system without RENAME_NOREPLACE (EINVAL) gets the same rule, checked first.
-    int renamed = ::renameat2(AT_FDCWD, partial.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE);
-    if (renamed != 0 && errno == EINVAL) {
-        std::error_code error;
-        if (std::filesystem::exists(std::filesystem::symlink_status(path_, error))) errno = EEXIST;
-        else renamed = std::rename(partial.c_str(), path_.c_str());
-    }
-    const int renameError = renamed == 0 ? 0 : errno;
-    if (renamed == 0) {
-        warn("the recording was cut short (the run stopped or the sink failed): kept as '" + path_ + "', as far as it got");
-        return {};
-    }
-    if (renameError == EEXIST) {
-        warn("the recording was cut short (the run stopped or the sink failed), so it did not replace '" + path_ + "': it is kept as '" +
-             partial + "'");
-        return {};
-    }
-    return "cannot rename '" + partial + "' to '" + path_ + "': " + std::strerror(renameError) + " (the recording, cut short, is kept as '" + partial + "')";
+    if (destination_ != Destination::File) return {};
+    const GrowingFile::Ending ending = growing_.finish(recording == Recording::Complete, "the recording");
+    if (!ending.warning.empty()) warn(ending.warning);
+    return ending.problem;
 }
 
 std::vector<ParamSpec> soundFileSinkParameters(const std::string& pathDoc) {

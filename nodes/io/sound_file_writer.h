@@ -4,14 +4,10 @@
 // Input k becomes channel k. A frame is written once every input has delivered it (so the result
 // does not depend on arrival order); samples missing from an input (a gap, a late start, an early
 // end) are written as zeros, with a warning. The file is opened at the first segment (its rate is not
-// known before), grows under a partial file of its own beside it ("<name>.<pid>.partial", shortened
-// with a hash when the name would not fit) and is renamed to `path` when complete. A recording cut
-// short (the run stopped, the sink failed) never replaces an existing file: it takes `path` only where
-// no file is, and otherwise stays under its partial name, with a warning naming both. What is not a
-// regular file is never replaced: a symlink is written through (the file it names is renamed
-// over, and created when the link dangles), a device (/dev/null) is written in place, a named pipe or
-// a socket is refused (output_path.h), and "-" writes to standard output when that is a file (a WAV
-// header is completed by seeking back, which a pipe or terminal cannot).
+// known before) and takes its name as growing_file.h says: it grows under a partial file of its own
+// and is renamed to `path` when complete; a recording cut short never replaces an existing file.
+// "-" writes to standard output when that is a file (a WAV header is completed by seeking back, which
+// a pipe or terminal cannot).
 //
 // Samples a file cannot hold as they are do not pass silently: into integer samples (PCM) a NaN is
 // written as 0 and a sample beyond full scale (|x| > 1, infinities included) is clipped to it; a float
@@ -26,6 +22,7 @@
 
 #include "engine/operators/operator.h"
 #include "nodes/io/channel_interleaver.h"
+#include "nodes/io/growing_file.h"
 #include "nodes/io/sound_file.h"
 
 namespace isochron {
@@ -54,7 +51,7 @@ protected:
     void onDeactivate() override;
 
 private:
-    void openFile(const Timebase& timebase);
+    void openFile(int port, const Timebase& timebase);
     void setOrigin();
     void writeUpTo(std::int64_t end);
     void writeChunk(std::int64_t frames);
@@ -67,14 +64,12 @@ private:
 
     SoundFileFormatChoice chooseFormat_;
     SoundFileFormat format_;
-    std::string path_;
-    std::string partialPath_;  // the file this writer grows the recording under; "" once renamed or removed
-    bool recordingStarted_ = false;  // libsndfile opened partialPath_: it holds a recording (kept even when cut short)
-    /// Where the samples go while the file grows: partialPath_, or path_ itself (a device), or
-    /// "standard output".
+    std::string path_;  // symlinks followed
+    GrowingFile growing_;  // the file, unless the sink writes standard output
+    /// Where the samples go while the file grows: growing_'s writing path, or "standard output".
     std::string writingPath_;
-    enum class Destination { PartialThenRename, InPlace, StandardOutput };
-    Destination destination_ = Destination::PartialThenRename;
+    enum class Destination { File, StandardOutput };
+    Destination destination_ = Destination::File;
     SoundFile file_;
     double rateHz_ = 0;
     ChannelInterleaver inputs_;
@@ -91,8 +86,9 @@ private:
 
 /// A sound file sink's checkUpstream (so `isochron-run --check` refuses what the run would): when every
 /// node upstream is a source, each feeds the sink directly, and one that states its rate ("rate", in
-/// Hz) must give a rate a sound file can state (1 to 2147483647 Hz). Throws std::runtime_error naming
-/// that source. Further upstream, rates are known only once the run has started. [setup thread]
+/// Hz) must give a rate a sound file can state (a whole number of Hz from 1 to 2147483647). Throws
+/// std::runtime_error naming that source. Further upstream, rates are known only once the run has
+/// started, and the sink refuses such a rate at its first samples. [setup thread]
 void refuseUnstatableRates(const ParamSet& params, const std::vector<UpstreamNode>& upstream);
 
 /// The parameters every sound file sink has: path, channels. [setup]

@@ -4,8 +4,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "nodes/io/output_path.h"
-
 namespace isochron {
 namespace {
 
@@ -15,36 +13,47 @@ constexpr std::size_t kFileBufferBytes = 64 * 1024;
 }  // namespace
 
 void TextOutput::open(const std::string& path) {
-    path_ = path;
+    writingPath_ = path;
     if (path == "-") {
         out_ = stdout;
         return;
     }
-    refuseUnwritableOutput(path);
+    growing_.begin(path);
+    writingPath_ = growing_.writingPath();
     buffer_.resize(kFileBufferBytes);
-    file_.reset(std::fopen(path.c_str(), "w"));
-    if (!file_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+    file_.reset(std::fopen(writingPath_.c_str(), "w"));
+    if (!file_) {
+        const int openError = errno;
+        growing_.discard();
+        throw std::runtime_error("cannot write '" + writingPath_ + "': " + std::strerror(openError));
+    }
     std::setvbuf(file_.get(), buffer_.data(), _IOFBF, buffer_.size());
     out_ = file_.get();
 }
 
 std::string TextOutput::writeError() {
-    if (!std::ferror(out_)) return {};
+    if (!out_ || !std::ferror(out_)) return {};
     if (out_ == stdout && errno == EPIPE) {
         std::clearerr(out_);
         return {};
     }
-    return "writing '" + path_ + "' failed: " + std::strerror(errno);
+    return "writing '" + writingPath_ + "' failed: " + std::strerror(errno);
 }
 
-std::string TextOutput::close() {
+GrowingFile::Ending TextOutput::close(bool complete, const std::string& what) {
     if (out_ == stdout) {
         std::fflush(stdout);
-        return writeError();
+        return {writeError(), {}};
     }
     if (!file_) return {};
-    if (std::fclose(file_.release()) != 0) return "closing '" + path_ + "' failed: " + std::strerror(errno);
-    return {};
+    out_ = nullptr;
+    if (std::fclose(file_.release()) != 0) {
+        const int closeError = errno;
+        // Not renamed: what the disk holds of it may be cut anywhere.
+        const GrowingFile::Ending kept = growing_.finish(false, what);
+        return {"closing '" + writingPath_ + "' failed: " + std::strerror(closeError) + (kept.warning.empty() ? "" : "; " + kept.warning), {}};
+    }
+    return growing_.finish(complete, what);
 }
 
 }  // namespace isochron

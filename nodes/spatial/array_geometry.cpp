@@ -177,8 +177,10 @@ ArrayGeometry parseGeometryJson(std::string_view jsonText, const std::string& so
     nlohmann::json document;
     try {
         document = parseJsonRefusingDuplicateKeys(markNonFiniteNumbers(jsonText));
-    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
+    } catch (const nlohmann::json::exception& e) {
         throw std::invalid_argument(sourceName + ": not valid JSON (" + e.what() + ")");
+    } catch (const JsonNumberOutOfRange& e) {
+        throw std::invalid_argument(sourceName + ", at " + (e.field.empty() ? std::string("the top level") : e.field) + ": " + e.what());
     } catch (const DuplicateJsonKey& e) {
         throw std::invalid_argument(sourceName + ": " + e.what());
     }

@@ -243,6 +243,42 @@ TEST_CASE("isochron-archive export to standard output whose reader leaves ends w
     CHECK_THAT(help.output, Catch::Contains("141 standard output closed by its reader"));
 }
 
+TEST_CASE("isochron-archive export --format wav to a pipe says why and what to do; FLAC goes through the pipe", "[archive][cli]") {
+    // libsndfile's own words reached the user: "cannot write '-': Error : this file format does not support pipe write."
+    const Archive archive;
+    const CommandResult wav = runProgram("bash -c '" + archiveBinary() + " export " + archive.path +
+                                             " mic --format wav --output - | cat >/dev/null; exit ${PIPESTATUS[0]}'",
+                                         "");
+    CHECK(wav.status == 1);
+    CHECK_THAT(wav.output, Catch::Contains("--output -: standard output is a pipe") && Catch::Contains("redirect standard output to a file") &&
+                               Catch::Contains("--format flac"));
+    CHECK_THAT(wav.output, !Catch::Contains("pipe write"));
+    const CommandResult flac = runProgram("bash -c '" + archiveBinary() + " export " + archive.path +
+                                              " mic --format flac --output - | wc -c; exit ${PIPESTATUS[0]}'",
+                                          "");
+    CHECK(flac.status == 0);
+}
+
+TEST_CASE("isochron-archive calls a file that is no SQLite database, or a damaged archive, that, and says what to do", "[archive][cli]") {
+    // SQLite's words alone reached the user: "a query failed: file is not a database", "database disk image is malformed".
+    const Archive archive;
+    const std::string notes = archive.folder.file("notes.sqlite"), damaged = archive.folder.file("damaged.sqlite");
+    std::ofstream(notes) << "a text file, not an archive\n";
+    const std::string whole = readText(archive.path);
+    std::ofstream(damaged, std::ios::binary) << whole.substr(0, whole.size() / 3);
+    const CommandResult text = archive.run("ls " + notes);
+    CHECK(text.status == 1);
+    CHECK_THAT(text.output, Catch::Contains("'" + notes + "' is not a stream archive: it is not an SQLite database at all (SQLite: file is not a database)") &&
+                                Catch::Contains("give an archive io.archive_sink recorded"));
+    for (const std::string command : {"ls ", "info ", "get "}) {
+        INFO(command);
+        const CommandResult cut = archive.run(command + damaged + (command == "ls " ? "" : " array"));
+        CHECK(cut.status == 1);
+        CHECK_THAT(cut.output, Catch::Contains("archive '" + damaged + "' is damaged (SQLite: database disk image is malformed)") &&
+                                   Catch::Contains("use a complete copy of it"));
+    }
+}
+
 TEST_CASE("isochron-archive takes ISO 8601 times on a wall-clock stream, the same as seconds", "[archive][cli]") {
     const Archive archive;
     const CommandResult byDate = archive.run("get " + archive.path + " mic --from 2026-11-28T03:00:00.5Z --to 2026-11-28T04:00:00.75+01:00");

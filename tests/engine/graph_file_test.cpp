@@ -139,9 +139,14 @@ TEST_CASE("structural errors name the field", "[graph][errors]") {
 
     // Found by fuzzing: a number too large for a double is nlohmann's out_of_range, not a
     // parse_error, and used to escape parseGraph (isochron-run ended in std::terminate).
+    // It then said "not valid JSON: [json.exception.out_of_range.406] number overflow parsing '1e999'",
+    // naming neither the node nor the field.
     errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.collect", "position": [1e999, 0]}]})");
-    CHECK(anyError(errors, "", "", "", "not valid JSON"));
-    CHECK(anyError(errors, "", "", "", "number overflow"));
+    CHECK(anyError(errors, "a", "", "nodes[0].position[0]", "the number '1e999' is beyond the range of numbers"));
+    CHECK(anyError(errors, "a", "", "nodes[0].position[0]", "give a value in it"));
+    CHECK(anyError(errors, "a", "", "nodes[0].position[0]", "number overflow parsing '1e999'"));
+    errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"type": "test.gain", "params": {"gain": -1e400}, "id": "late"}]})");
+    CHECK(anyError(errors, "", "", "nodes[0].params.gain", "the number '-1e400' is beyond the range of numbers"));
 
     // A key given twice: the last one won silently (a node writing to its second "path").
     errors = loadErrors(R"({"format": "isochron-graph/1", "nodes": [{"id": "a", "type": "test.collect"},
@@ -216,6 +221,14 @@ TEST_CASE("command-line overrides are parsed with the parameter's type", "[graph
     setParameterFromText(spec, test::testRegistry(), "x2.gain=-3.5");
     CHECK(spec.findNode("x2")->params["gain"] == -3.5);
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=loud"), Catch::Contains("expected a number"));
+    // A number beyond a double's range was "expected a number, got '1e400'".
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=1e400"), Catch::Contains("parameter 'gain': 1e400 is above the maximum 100"));
+    CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=-1e400"), Catch::Contains("-1e400 is below the minimum -100"));
+    GraphSpec generator = parseGraph(R"({"format": "isochron-graph/1", "nodes": [{"id": "g", "type": "generators.signal_generator"}]})");
+    CHECK_THROWS_WITH(setParameterFromText(generator, test::testRegistry(), "g.rate=1e400"),
+                      Catch::Contains("node 'g', parameter 'rate': 1e400 is beyond the range of numbers (about -1.8e308 to 1.8e308): give a value in it"));
+    // Too small to tell from 0: read as the nearest number, then held to the parameter's range.
+    CHECK_THROWS_WITH(setParameterFromText(generator, test::testRegistry(), "g.rate=1e-400"), Catch::Contains("is below the minimum 0.001"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "nope.gain=1"), Catch::Contains("no node named 'nope'"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.volume=1"), Catch::Contains("no such parameter (it has: gain)"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gian=1"),

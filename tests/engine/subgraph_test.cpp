@@ -310,6 +310,11 @@ TEST_CASE("a file used twice per level is counted per file: deep towers are refu
         INFO(describe(errors));
         REQUIRE(errors.size() == 1);
         CHECK(errors.front().message.find("more than " + std::to_string(kMaxExpandedNodes) + " nodes") != std::string::npos);
+        // It named neither the node nor the file.
+        CHECK(errors.front().node == "sub");
+        CHECK(errors.front().field == "subgraph");
+        CHECK(errors.front().message.find("'" + (folder.path / "level0.isograph.json").lexically_normal().string() + "' would expand to more than") !=
+              std::string::npos);
     }
     // Six levels: 2^6 gains.
     Folder small;

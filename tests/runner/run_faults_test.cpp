@@ -100,6 +100,18 @@ fs::path waitForPartialGrowing(const fs::path& target, pid_t pid) {
     return partial;
 }
 
+// Waits until the run `pid` has written `lines` lines into `path` (the child's alarm ends a run that
+// stalled; one that ended, or never wrote `path`, fails the test).
+void waitForLines(const fs::path& path, std::int64_t lines, pid_t pid) {
+    for (;;) {
+        const std::string text = readText(path);
+        if (std::count(text.begin(), text.end(), '\n') >= lines) return;
+        int raw = 0;
+        if (waitpid(pid, &raw, WNOHANG) == pid) FAIL("the run ended before " << path << " held " << lines << " lines");
+        usleep(1000);
+    }
+}
+
 // A child isochron-run: standard output to `stdoutFd` (closed when -1), standard error to the file `stderrPath`.
 pid_t startRun(const std::vector<std::string>& arguments, int stdoutFd, const fs::path& stderrPath, const std::function<void()>& inChild = {}) {
     const pid_t pid = fork();
@@ -469,6 +481,31 @@ TEST_CASE("when a sink writes to standard output, the runner's own lines go to s
     fs::remove(graph);
 }
 
+TEST_CASE("a text sink writing /dev/stdout into a pipe writes into the pipe", "[runner][faults]") {
+    // Once text sinks grew a partial file beside their target, /dev/stdout into a pipe was taken for a
+    // file to replace: "cannot write '/proc/self/fd/pipe:[1234].<pid>.partial'".
+    const fs::path graph = tempPath("dev-stdout.isograph.json"), err = tempPath("dev-stdout-stderr");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400}},
+      {"id": "m", "type": "level.rms_meter"},
+      {"id": "out", "type": "io.jsonl_event_sink", "params": {"path": "/dev/stdout"}}],
+      "edges": [{"from": "gen.out", "to": "m.in"}, {"from": "m.level", "to": "out.in"}]})";
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = startRun({graph.string(), "--quiet"}, fds[1], err);
+    ::close(fds[1]);
+    std::string piped;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;) piped.append(buffer, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    CHECK(waitFor(pid) == 0);
+    INFO(readText(err));
+    CHECK(std::count(piped.begin(), piped.end(), '\n') > 0);
+    CHECK(piped.find("\"kind\":\"scalar\"") != std::string::npos);
+    fs::remove(graph);
+    fs::remove(err);
+}
+
 TEST_CASE("SIGHUP and SIGUSR2 end the run like Ctrl-C, and the report is written", "[runner][faults]") {
     // SIGUSR2 is the stop mpirun passes to every rank as it is (docs/scale-out.md); alone it stops too.
     const int signal = GENERATE(SIGHUP, SIGUSR2);
@@ -834,7 +871,7 @@ TEST_CASE("a sound file sink's refusal of a rate prints the rate compactly", "[r
     INFO(r.err);
     // The source feeds the sink directly, so the rate is refused before the run (exit 1).
     CHECK(r.status == 1);
-    CHECK(r.err.find("feeds it at 1e+300 Hz, which a sound file cannot state") != std::string::npos);
+    CHECK(r.err.find("feeds it at 1e+300 Hz (its parameter 'rate'), which a sound file cannot state") != std::string::npos);
     CHECK(r.err.find("0000000000") == std::string::npos);
     fs::remove(graph);
 }
@@ -856,6 +893,16 @@ TEST_CASE("options that take one value are refused when given twice; --report - 
         }
         CHECK_FALSE(fs::exists(a));
         CHECK_FALSE(fs::exists(b));
+        CHECK_FALSE(fs::exists(wav));
+    }
+    SECTION("an empty --report or --telemetry is called that") {
+        // "cannot write report : No such file or directory" did not say the name was empty.
+        for (const std::string flag : {"--report", "--telemetry"}) {
+            Finished r = run({graph.string(), flag, ""});
+            INFO(r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find(flag + " was given an empty file name (''): give the file to write") != std::string::npos);
+        }
         CHECK_FALSE(fs::exists(wav));
     }
     SECTION("--watchdog without --sandbox is refused: it would time nothing") {
@@ -1074,8 +1121,8 @@ TEST_CASE("a signal while the nodes start (a preloaded file decoding) stops the 
 
 TEST_CASE("a run stopped by a signal keeps in the CSV file every row that reached io.csv_sink", "[runner][faults]") {
     // The sink holds a row until progress passes its time (every 65 536 items here): a stop threw the
-    // held rows away, leaving the header only. A JSON-lines sink beside it (each line flushed) shows
-    // when items are flowing; the report counts what reached the CSV sink.
+    // held rows away, leaving the header only. A JSON-lines sink beside it (each line flushed into its
+    // partial file) shows when items are flowing; the report counts what reached the CSV sink.
     const fs::path csv = tempPath("stopped.csv"), lines = tempPath("stopped.jsonl"), report = tempPath("stopped-report.json");
     const fs::path graph = tempPath("stopped-csv.isograph.json"), err = tempPath("stopped-stderr");
     std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
@@ -1086,23 +1133,59 @@ TEST_CASE("a run stopped by a signal keeps in the CSV file every row that reache
     for (const int signal : {SIGINT, SIGTERM}) {
         INFO("signal " << signal);
         fs::remove(lines);
+        fs::remove(csv);
         const pid_t pid = startRun({graph.string(), "--report", report.string()}, -1, err);
-        const auto lineCount = [&] {
-            const std::string text = readText(lines);
-            return std::count(text.begin(), text.end(), '\n');
-        };
-        while (lineCount() < 20) usleep(1000);  // polled: the child's alarm ends a run that stalled
+        waitForLines(lines.string() + "." + std::to_string(pid) + ".partial", 20, pid);
         REQUIRE(kill(pid, signal) == 0);
         CHECK(waitFor(pid) == 128 + signal);
         const auto json = nlohmann::json::parse(readText(report));
         CHECK(json["stopped"] == true);
         const std::int64_t reached = json["outputs"]["csv"]["items"].get<std::int64_t>();
         CHECK(reached >= 20);
+        // Where no file was, each cut-short file takes its name (with a warning).
         const std::string text = readText(csv);
         CHECK(text.starts_with("t_start,t_end,in0\n"));
         CHECK(std::count(text.begin(), text.end(), '\n') == reached + 1);
+        const std::string logged = readText(lines);
+        CHECK(std::count(logged.begin(), logged.end(), '\n') == json["outputs"]["log"]["items"].get<std::int64_t>());
+        CHECK_THAT(json["nodes"]["csv"]["warnings"][0].get<std::string>(), Catch::Contains("cut short") && Catch::Contains("kept as '" + csv.string() + "'"));
+        CHECK(partialsOf(csv).empty());
+        CHECK(partialsOf(lines).empty());
     }
     for (const fs::path& path : {csv, lines, report, graph, err}) fs::remove(path);
+}
+
+TEST_CASE("a run stopped by a signal never replaces the text sinks' existing files: the cut-short files stay beside them", "[runner][faults]") {
+    // io.csv_sink and io.jsonl_event_sink opened their path with truncation: Ctrl-C a second into a run
+    // left the previous run's complete file replaced by a header and a second of rows.
+    const fs::path csv = tempPath("kept.csv"), lines = tempPath("kept.jsonl"), report = tempPath("kept-report.json");
+    const fs::path graph = tempPath("kept-csv.isograph.json"), err = tempPath("kept-stderr");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
+      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
+      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
+      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+    std::ofstream(csv) << "the previous run's table\n";
+    std::ofstream(lines) << "{\"previous\": true}\n";
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, -1, err);
+    const fs::path growingLines = lines.string() + "." + std::to_string(pid) + ".partial";
+    waitForLines(growingLines, 20, pid);
+    REQUIRE(kill(pid, SIGINT) == 0);
+    CHECK(waitFor(pid) == 128 + SIGINT);
+    CHECK(readText(csv) == "the previous run's table\n");
+    CHECK(readText(lines) == "{\"previous\": true}\n");
+    const auto json = nlohmann::json::parse(readText(report));
+    const fs::path growingCsv = csv.string() + "." + std::to_string(pid) + ".partial";
+    REQUIRE(partialsOf(csv) == std::vector<fs::path>{growingCsv});
+    REQUIRE(partialsOf(lines) == std::vector<fs::path>{growingLines});
+    const std::string table = readText(growingCsv), logged = readText(growingLines);
+    CHECK(std::count(table.begin(), table.end(), '\n') == json["outputs"]["csv"]["items"].get<std::int64_t>() + 1);
+    CHECK(std::count(logged.begin(), logged.end(), '\n') == json["outputs"]["log"]["items"].get<std::int64_t>());
+    CHECK_THAT(json["nodes"]["csv"]["warnings"][0].get<std::string>(),
+               Catch::Contains("did not replace '" + csv.string() + "'") && Catch::Contains("kept as '" + growingCsv.string() + "'"));
+    CHECK_THAT(json["nodes"]["log"]["warnings"][0].get<std::string>(),
+               Catch::Contains("did not replace '" + lines.string() + "'") && Catch::Contains("kept as '" + growingLines.string() + "'"));
+    for (const fs::path& path : {csv, lines, report, graph, err, growingCsv, growingLines}) fs::remove(path);
 }
 
 TEST_CASE("standard output a sink writes is refused as the report, the telemetry or a second sink's file, also under --check",

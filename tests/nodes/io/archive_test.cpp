@@ -256,7 +256,7 @@ TEST_CASE("io.archive_sink refuses to start on a path that can be no archive, na
     } cases[] = {
         {dir.file("no-such-folder/session.sqlite"), "the folder '" + dir.file("no-such-folder") + "' does not exist"},
         {dir.file("notes.txt/session.sqlite"), "the folder '" + dir.file("notes.txt") + "' is not a folder"},
-        {dir.file("notes.txt"), "file is not a database"},
+        {dir.file("notes.txt"), "is not an SQLite database at all (SQLite: file is not a database)"},
     };
     FeedScript nothing;
     nothing.outputs = kChannels;

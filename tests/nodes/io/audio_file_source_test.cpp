@@ -515,6 +515,9 @@ TEST_CASE("audio_file_source's validation (isochron-run --check) reads the heade
     const auto onPath = [](const std::string& path) { return Catch::Contains("node 'src', parameter 'path': cannot open '" + path + "'"); };
 
     CHECK(checked(whole).empty());
+    // '-' said "cannot open '-': no such file", though the docs said '-' meant standard input.
+    CHECK_THAT(checked("-"), onPath("-") && Catch::Contains("sound files are not read from standard input") &&
+                                 Catch::Contains("save the sound to a file and give its path"));
     const std::string missing = dir.file("no-such-file.wav");
     CHECK_THAT(checked(missing), onPath(missing) && Catch::Contains("no such file"));
     CHECK_THAT(checked(dir.path().string()), onPath(dir.path().string()) && Catch::Contains("a folder"));

@@ -193,6 +193,18 @@ TEST_CASE("the event source refuses a device or a folder as its file, saying wha
     }
 }
 
+TEST_CASE("the event source refuses '-', saying it reads no standard input", "[io][jsonl_event_source]") {
+    // It said "cannot open '-': No such file or directory", though the docs said '-' meant standard input.
+    std::string message;
+    try {
+        runGraph(sourceGraph("-"));
+    } catch (const GraphException& e) {
+        message = e.what();
+    }
+    CHECK_THAT(message, Catch::Contains("'events'") && Catch::Contains("parameter 'path': event lines are not read from standard input") &&
+                            Catch::Contains("named pipe"));
+}
+
 TEST_CASE("the event source replays from the heartbeat holding the first line: Unix-epoch times run at once, and keep their times",
           "[io][jsonl_event_source]") {
     registerStreamProbes();

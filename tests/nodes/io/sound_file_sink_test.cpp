@@ -138,4 +138,12 @@ TEST_CASE("io.sound_file_sink refuses settings it cannot honour, naming them", "
     const RunReport opus = writeChannels(channels, 44100, {{"path", dir.file("out.opus")}});
     REQUIRE(opus.outcome.failures.size() == 1);
     CHECK_THAT(opus.outcome.failures[0], Catch::Contains("node 'sink'") && Catch::Contains("out.opus") && Catch::Contains("48000"));
+    // A rate that is not a whole number of Hz was rounded into the file (it then plays at another speed).
+    for (const std::string name : {"half.flac", "half.ogg", "half.wav"}) {
+        INFO(name);
+        const RunReport half = writeChannels(channels, 0.5, {{"path", dir.file(name)}});
+        REQUIRE(half.outcome.failures.size() == 1);
+        CHECK_THAT(half.outcome.failures[0], Catch::Contains("node 'sink'") && Catch::Contains("in0 is at 0.5 Hz") && Catch::Contains("a whole number of Hz"));
+        CHECK_FALSE(std::filesystem::exists(dir.file(name)));
+    }
 }

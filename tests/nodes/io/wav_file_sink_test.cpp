@@ -210,8 +210,10 @@ TEST_CASE("wav_file_sink refuses a path it cannot write and writes nothing witho
 }
 
 TEST_CASE("wav_file_sink refuses a rate a sound file cannot state, and writes no file", "[io][wav_file_sink]") {
-    // 3e9 Hz was written as -1294967296 Hz and 1e10 Hz as 1410065408 Hz (an int's wrap), with exit 0.
-    for (const double rateHz : {3e9, 1e10, 0.25}) {
+    // 3e9 Hz was written as -1294967296 Hz and 1e10 Hz as 1410065408 Hz (an int's wrap), with exit 0;
+    // 0.5 Hz was written as 1 Hz and 44100.5 Hz as 44101 Hz (the file plays at another speed), with a
+    // warning only.
+    for (const double rateHz : {3e9, 1e10, 0.25, 0.5, 44100.5}) {
         INFO(rateHz);
         const Timebase& timebase = Timebase::get(rateHz);
         FeedScript script;
@@ -221,8 +223,9 @@ TEST_CASE("wav_file_sink refuses a rate a sound file cannot state, and writes no
         const std::string output = dir.file("fast.wav");
         RunReport report = runGraphReporting(feedGraph("fast", output));
         REQUIRE(report.outcome.failures.size() == 1);
-        CHECK_THAT(report.outcome.failures[0], Catch::Contains("node 'sink'") && Catch::Contains("cannot be stated in a sound file") &&
-                                                   Catch::Contains("2147483647 Hz"));
+        CHECK_THAT(report.outcome.failures[0], Catch::Contains("node 'sink'") && Catch::Contains("in0 is at") &&
+                                                   Catch::Contains("which a sound file cannot state (a whole number of Hz from 1 to 2147483647 Hz)") &&
+                                                   Catch::Contains("resample.to_rate"));
         CHECK_FALSE(std::filesystem::exists(output));
         feedScripts().clear();
     }
@@ -338,6 +341,10 @@ TEST_CASE("sound file sinks refuse at validation (--check) a generator feeding t
         CHECK_THAT(checked(graph(sink, 3e9, "")), Catch::Contains("node 'out'") && Catch::Contains("node 'gen' feeds it at 3000000000 Hz") &&
                                                       Catch::Contains("2147483647 Hz"));
         CHECK_THAT(checked(graph(sink, 1e300, "")), Catch::Contains("at 1e+300 Hz"));
+        // Not a whole number of Hz: was written rounded (0.5 Hz as 1 Hz), with a warning only.
+        CHECK_THAT(checked(graph(sink, 0.5, "")), Catch::Contains("node 'out'") && Catch::Contains("node 'gen' feeds it at 0.5 Hz (its parameter 'rate')") &&
+                                                      Catch::Contains("a whole number of Hz"));
+        CHECK_THAT(checked(graph(sink, 44100.5, "")), Catch::Contains("at 44100.5 Hz"));
         CHECK(checked(graph(sink, 2147483647.0, "")).empty());
         CHECK(checked(graph(sink, 48000, "")).empty());
         // A resampler in between sets the rate the sink gets: not refused.

@@ -1,0 +1,48 @@
+// GrowingFile: how a file sink's output takes its name. The output grows under a partial file of its
+// own beside `path` (partial_file.h) and is renamed to `path` when complete; an output cut short (the
+// run stopped, the sink or another node failed) never replaces an existing file: it takes `path` only
+// where no file is, and otherwise stays under its partial name, with a warning naming both. What is
+// not a regular file is never replaced: a symlink is written through (the file it names is renamed
+// over, and created when the link dangles), a device (/dev/null) is written in place, and a named
+// pipe, a socket, a folder or a missing folder are refused (output_path.h). Shared by the sound file
+// sinks and the text sinks (io.csv_sink, io.jsonl_event_sink), so every file sink keeps one rule.
+#pragma once
+
+#include <string>
+
+namespace isochron {
+
+/// One output file on its way to its name. [one thread]
+class GrowingFile {
+public:
+    /// Decide where the output to `path` grows: a new partial file beside the file `path` names
+    /// (symlinks followed), or that file itself when it is a device. Throws std::runtime_error saying
+    /// why `path` cannot be written (naming parameter 'path'). [setup thread]
+    void begin(const std::string& path);
+    /// The file the output is for: `path` with its symlinks followed (`path` itself for a device, a
+    /// terminal or the pipe /dev/stdout reaches).
+    const std::string& target() const { return target_; }
+    /// Where the bytes go while the output grows: the partial file, or the device.
+    const std::string& writingPath() const { return inPlace_ ? target_ : partialPath_; }
+
+    /// What ending the output gave: a problem (the output did not get its name: a failure) and/or a
+    /// warning for the user; both "" when it simply took its name.
+    struct Ending {
+        std::string problem;
+        std::string warning;
+    };
+    /// Give the closed output its name. `complete`: it replaces what is at target(); otherwise (cut
+    /// short) it takes target() only where no file is. `what` names the output in messages ("the
+    /// recording"). Does nothing a second time. [any thread that wrote it]
+    Ending finish(bool complete, const std::string& what);
+    /// Remove the partial file, which holds nothing worth keeping (no samples arrived). Does nothing
+    /// a second time, or for a device.
+    void discard();
+
+private:
+    std::string target_;
+    std::string partialPath_;  // "" for a device, and once renamed or removed
+    bool inPlace_ = false;
+};
+
+}  // namespace isochron
