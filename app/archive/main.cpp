@@ -48,8 +48,8 @@ Commands:
                                    write [from, to): wav (32-bit float) or flac (24-bit; samples beyond
                                    +-1 clipped) need a stretch without gaps on every channel; jsonl writes
                                    pieces, gaps and items, one JSON object per line ("-" = standard output:
-                                   jsonl and flac stream into a pipe, wav needs a file); any length is
-                                   written a chunk at a time, in a few MiB of memory
+                                   jsonl and flac stream into a pipe, wav needs a file); wav and flac
+                                   of any length are written a chunk at a time, in tens of MiB of memory
   prune ARCHIVE STREAM --before T  drop what ends at or before T (a piece reaching past T stays whole)
 
 Times T: seconds from the stream's sample 0 (12.5) or, for streams on the wall clock, an ISO 8601
