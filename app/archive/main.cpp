@@ -1,7 +1,6 @@
 // isochron-archive: look into a stream archive (docs/archive.md) from the shell: list its streams,
 // describe one, print what an interval holds, export an interval as WAV, FLAC or JSON lines, and
 // prune old data. Times are seconds from a stream's sample 0 or ISO 8601 (engine/archive/archive_time.h).
-#include <sndfile.h>
 #include <sqlite3.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "app/archive/sound_export.h"
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_time.h"
 #include "engine/files/file_kind.h"
@@ -47,12 +47,15 @@ Commands:
   export ARCHIVE STREAM [--from T] [--to T] --format wav|flac|jsonl --output FILE
                                    write [from, to): wav (32-bit float) or flac (24-bit; samples beyond
                                    +-1 clipped) need a stretch without gaps on every channel; jsonl writes
-                                   pieces, gaps and items, one JSON object per line ("-" = standard output)
+                                   pieces, gaps and items, one JSON object per line ("-" = standard output:
+                                   jsonl and flac stream into a pipe, wav needs a file); wav and flac
+                                   of any length are written a chunk at a time, in tens of MiB of memory
   prune ARCHIVE STREAM --before T  drop what ends at or before T (a piece reaching past T stays whole)
 
 Times T: seconds from the stream's sample 0 (12.5) or, for streams on the wall clock, an ISO 8601
 time (2026-11-28T03:12:00.25Z; +01:00 for a zone; none = UTC). --from defaults to the first stored
-sample, --to to one past the last.
+sample, --to to one past the last. For a stream on the wall clock, ls, info and get show each time
+in UTC beside its seconds (items: "time_utc"); a stream on a media clock has seconds only.
 
 Exit status: 0 success, 1 bad usage or an error (unknown archive or stream, empty interval, nothing
 stored in it, a gap in an interval to export as sound), 141 standard output closed by its reader while
@@ -98,10 +101,21 @@ std::string seconds(const ArchivedStreamInfo& info, std::int64_t index) {
     return text;
 }
 
+bool onWallClock(const ArchivedStreamInfo& info) { return info.clock == Clock::wall().name(); }
+
 /// Index and time of a sample: "12.500000 s" (and the UTC time on the wall clock).
 std::string when(const ArchivedStreamInfo& info, std::int64_t index) {
     std::string text = seconds(info, index);
-    if (info.clock == Clock::wall().name()) text += " (" + formatUtc(info.timebase().timeOf(index)) + ")";
+    if (onWallClock(info)) text += " (" + formatUtc(info.timebase().timeOf(index)) + ")";
+    return text;
+}
+
+/// Samples [start, end) as "[0.500000 s, 0.750000 s)", followed on the wall clock by the same
+/// interval in UTC (" = [2026-11-28T03:00:00.500000000Z, 2026-11-28T03:00:00.750000000Z)"): a user
+/// looking for "03:12 last night" reads the dates, a script the seconds.
+std::string span(const ArchivedStreamInfo& info, std::int64_t start, std::int64_t end) {
+    std::string text = "[" + seconds(info, start) + ", " + seconds(info, end) + ")";
+    if (onWallClock(info)) text += " = [" + formatUtc(info.timebase().timeOf(start)) + ", " + formatUtc(info.timebase().timeOf(end)) + ")";
     return text;
 }
 
@@ -147,13 +161,15 @@ std::pair<std::int64_t, std::int64_t> interval(ArchiveStore& store, const Archiv
 }
 
 int listStreams(ArchiveStore& store) {
-    std::printf("%-20s %-6s %8s %10s %-12s %16s %16s %12s\n", "stream", "kind", "channels", "rate_hz", "clock", "from", "to", "size");
+    std::printf("%-20s %-6s %8s %10s %-12s %16s %16s %12s  %s\n", "stream", "kind", "channels", "rate_hz", "clock", "from", "to", "size", "utc (wall clock)");
     for (const ArchivedStreamInfo& info : store.streams()) {
         const std::optional<ArchivedExtent> extent = store.extent(info.name);
         const bool signal = info.kind == ArchivedStreamInfo::Kind::Signal;
-        std::printf("%-20s %-6s %8d %10g %-12s %16s %16s %12s\n", info.name.c_str(), signal ? "signal" : "items", info.channels, info.rateHz,
+        const std::string utc = extent && onWallClock(info) ? formatUtc(info.timebase().timeOf(extent->start)) + " to " + formatUtc(info.timebase().timeOf(extent->end))
+                                                            : std::string("-");
+        std::printf("%-20s %-6s %8d %10g %-12s %16s %16s %12s  %s\n", info.name.c_str(), signal ? "signal" : "items", info.channels, info.rateHz,
                     info.clock.c_str(), extent ? seconds(info, extent->start).c_str() : "-", extent ? seconds(info, extent->end).c_str() : "-",
-                    byteSize(extent ? extent->bytes : 0).c_str());
+                    byteSize(extent ? extent->bytes : 0).c_str(), utc.c_str());
     }
     return 0;
 }
@@ -177,15 +193,19 @@ int describeStream(ArchiveStore& store, const ArchivedStreamInfo& info) {
         const auto stretches = store.coverage(info.name, channel);
         std::printf("channel %d    %zu stretch(es)", channel, stretches.size());
         for (std::size_t i = 0; i < stretches.size() && i < 20; ++i) {
-            std::printf("%s[%s, %s)", i ? ", " : ": ", seconds(info, stretches[i].first).c_str(), seconds(info, stretches[i].second).c_str());
+            std::printf("%s%s", i ? ", " : ": ", span(info, stretches[i].first, stretches[i].second).c_str());
         }
         std::printf("%s\n", stretches.size() > 20 ? ", ..." : "");
     }
     return 0;
 }
 
+/// An item as get and export print it; on the wall clock with its start in UTC ("time_utc").
 nlohmann::json itemLine(const ArchivedStreamInfo& info, const ArchivedItem& item) {
-    return {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}, {"item", nlohmann::json::parse(item.json)}};
+    nlohmann::json line = {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}};
+    if (onWallClock(info)) line["time_utc"] = formatUtc(info.timebase().timeOf(item.start));
+    line["item"] = nlohmann::json::parse(item.json);
+    return line;
 }
 
 /// Sum of the squares of each of four runs (all `length` long), each summed in double in four
@@ -299,7 +319,7 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
         const std::vector<double> rmsValues = rmsOfPieces(pieces);
         for (std::size_t p = 0; p < pieces.size(); ++p) {
             const ArchivedPiece& piece = pieces[p];
-            std::printf("channel %d  [%s, %s)  ", channel, seconds(info, piece.start).c_str(), seconds(info, piece.end()).c_str());
+            std::printf("channel %d  %s  ", channel, span(info, piece.start, piece.end()).c_str());
             if (piece.isGap()) {
                 std::printf("gap     %lld samples\n", static_cast<long long>(piece.length));
                 continue;
@@ -366,44 +386,19 @@ int exportSound(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_
     if (info.rateHz != std::round(info.rateHz) || info.rateHz > 1e9) {
         throw UsageError("stream '" + info.name + "' has a sample rate of " + std::to_string(info.rateHz) + " Hz, which a sound file cannot state");
     }
+    // libsndfile writes a WAV's sizes into its header at the end, seeking back; a FLAC stream needs no seeking.
     if (!flac && target.writing == "-" && ::lseek(STDOUT_FILENO, 0, SEEK_CUR) < 0) {
-        throw UsageError("--output -: standard output is a pipe or terminal here, and a WAV file's header is completed by seeking back: "
-                         "redirect standard output to a file, give --output a file name, or export --format flac, which a pipe takes");
+        throw UsageError("wav cannot go to standard output here (a pipe or a terminal): its header's sizes are written at the end by seeking "
+                         "back. Redirect standard output to a file (> clip.wav), give --output FILE, or export --format flac, which streams");
     }
-    std::vector<std::vector<float>> channels(static_cast<std::size_t>(info.channels));
-    for (int channel = 0; channel < info.channels; ++channel) {
-        for (const ArchivedPiece& piece : store.get(info.name, channel, l, h)) {
-            if (piece.isGap()) {
-                throw UsageError("channel " + std::to_string(channel) + " of stream '" + info.name + "' has a gap at " + seconds(info, piece.start) +
-                                 " to " + seconds(info, piece.end()) + ": export an interval without gaps as sound, or all of it as jsonl");
-            }
-            piece.samples.forEachSpan([&](std::span<const float> run) { channels[static_cast<std::size_t>(channel)].insert(channels[static_cast<std::size_t>(channel)].end(), run.begin(), run.end()); });
-        }
-    }
-    SF_INFO format{};
-    format.samplerate = static_cast<int>(info.rateHz);
-    format.channels = info.channels;
-    format.format = flac ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_24) : (SF_FORMAT_WAV | SF_FORMAT_FLOAT);
-    SNDFILE* file = sf_open(target.writing.c_str(), SFM_WRITE, &format);
-    if (!file) throw UsageError("cannot write '" + target.writing + "': " + sf_strerror(nullptr));
-    sf_command(file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
-    const std::size_t frames = static_cast<std::size_t>(h - l);
-    std::vector<float> interleaved(frames * channels.size());
-    for (std::size_t frame = 0; frame < frames; ++frame) {
-        for (std::size_t channel = 0; channel < channels.size(); ++channel) interleaved[frame * channels.size() + channel] = channels[channel][frame];
-    }
-    const sf_count_t written = sf_writef_float(file, interleaved.data(), static_cast<sf_count_t>(frames));
-    const std::string problem = written == static_cast<sf_count_t>(frames) ? std::string() : sf_strerror(file);
-    if (sf_close(file) != 0 || !problem.empty()) throw UsageError("cannot write '" + target.writing + "': " + problem);
+    const SoundExportResult written =
+        writeSoundExport(store, info, l, h, flac ? SoundExportFormat::Flac24 : SoundExportFormat::WavFloat, target.writing);
     finishExport(target);
-    std::fprintf(stderr, "wrote %s: %zu frames x %d channel(s) at %g Hz, %s to %s\n", target.path.c_str(), frames, info.channels, info.rateHz,
-                 when(info, l).c_str(), when(info, h).c_str());
-    if (flac) {
-        const auto beyond = std::count_if(interleaved.begin(), interleaved.end(), [](float x) { return !(std::abs(x) <= 1.0f); });
-        if (beyond > 0) {
-            std::fprintf(stderr, "isochron-archive: warning: %lld sample(s) beyond +-1 (or NaN) were clipped in the FLAC file; export as wav to keep them\n",
-                         static_cast<long long>(beyond));
-        }
+    std::fprintf(stderr, "wrote %s: %lld frames x %d channel(s) at %g Hz, %s to %s\n", target.path.c_str(), static_cast<long long>(written.frames),
+                 info.channels, info.rateHz, when(info, l).c_str(), when(info, h).c_str());
+    if (written.clipped > 0) {
+        std::fprintf(stderr, "isochron-archive: warning: %lld sample(s) beyond +-1 (or NaN) were clipped in the FLAC file; export as wav to keep them\n",
+                     static_cast<long long>(written.clipped));
     }
     return 0;
 }

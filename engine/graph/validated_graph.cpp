@@ -3,6 +3,7 @@
 #include "engine/graph/channel_layouts.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/graph_paths.h"
+#include "engine/graph/input_checks.h"
 #include "engine/graph/subgraph.h"
 
 #include <algorithm>
@@ -427,6 +428,30 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         if (std::any_of(queue.begin(), queue.end(), [&](int i) { return underived.count(i) > 0; })) continue;
         try {
             node.descriptor->checkUpstream(node.params, upstream);
+        } catch (const ParameterError& e) {
+            error(node.id, "", "params." + e.param(), e.what());
+        } catch (const std::exception& e) {
+            error(node.id, "", "", e.what());
+        }
+    }
+    // Checks of what flows into each input, from its feeder.
+    for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        const ValidatedNode& node = result.nodes[n];
+        const InputCheck* check = inputCheckOf(node.descriptor->typeName);
+        if (!check || underived.count(static_cast<int>(n))) continue;
+        std::vector<InputFeeder> feeders(node.inputs.size());
+        bool feedersDerived = true;
+        for (const ValidatedEdge& e : result.edges) {
+            if (e.toNode != static_cast<int>(n)) continue;
+            const ValidatedNode& feeder = result.nodes[static_cast<std::size_t>(e.fromNode)];
+            feeders[static_cast<std::size_t>(e.toPort)] = {&feeder.id, feeder.descriptor, &feeder.params};
+            feedersDerived = feedersDerived && !underived.count(e.fromNode);
+        }
+        if (!feedersDerived) continue;
+        try {
+            (*check)(node.params, node.inputs, feeders);
+        } catch (const InputPortError& e) {
+            error(node.id, e.port(), "", e.what());
         } catch (const ParameterError& e) {
             error(node.id, "", "params." + e.param(), e.what());
         } catch (const std::exception& e) {

@@ -40,6 +40,63 @@ std::string itemJson(const Item& item) {
     return json.dump();
 }
 
+/// Why an io.archive_sink cannot record inputs of these types (the same rule at validation and at
+/// its start), naming the input, or nothing. `types[i]` is input i's; wildcards (unconnected) pass.
+std::optional<InputPortError> unrecordableInputs(const std::vector<std::pair<std::string, PortType>>& types) {
+    std::optional<bool> recordsSignal;
+    for (const auto& [port, type] : types) {
+        if (!type.kind) continue;
+        const bool signal = *type.kind == ItemKind::Signal;
+        if (signal && type.sampleType && *type.sampleType != SampleType::Float32) {
+            return InputPortError(port, "records f32 signals; input " + port + " carries " + type.toString() + " (convert it to f32 first)");
+        }
+        if (!signal && *type.kind != ItemKind::Scalar && *type.kind != ItemKind::Event) {
+            return InputPortError(port, "records f32 signals, scalars or events; input " + port + " carries " + type.toString() +
+                                            ": record the signal it is computed from (a replay recomputes it), or feed this input a signal, scalar or event stream");
+        }
+        if (recordsSignal && (signal != *recordsSignal || !signal)) {
+            return InputPortError(port, "records one signal stream (any number of channels) or one scalar/event stream, not a mix: input " + port + " carries " +
+                                            type.toString() + "; record it with another io.archive_sink");
+        }
+        recordsSignal = signal;
+    }
+    return std::nullopt;
+}
+
+/// The rate of the signal a source with a rate parameter in Hz (a generator, an audio input) emits, or nothing.
+std::optional<double> statedRate(const InputFeeder& feeder) {
+    if (!feeder.id || !feeder.descriptor->isSource()) return std::nullopt;
+    const ParamSpec* rate = feeder.descriptor->findParam("rate");
+    if (!rate || rate->kind != ParamKind::Real || rate->unit != "Hz") return std::nullopt;
+    return feeder.params->getReal("rate");
+}
+
+}  // namespace
+
+void checkArchiveSinkInputs(const ParamSet&, const std::vector<ResolvedPort>& inputs, const std::vector<InputFeeder>& feeders) {
+    std::vector<std::pair<std::string, PortType>> types;
+    for (const ResolvedPort& input : inputs) types.emplace_back(input.name, input.type);
+    if (std::optional<InputPortError> refusal = unrecordableInputs(types)) throw *refusal;
+    std::optional<std::size_t> first;  // the first signal input whose rate is known
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const std::optional<double> rate = inputs[i].type.kind == ItemKind::Signal ? statedRate(feeders[i]) : std::nullopt;
+        if (!rate) continue;
+        if (!first) {
+            first = i;
+            continue;
+        }
+        const double firstRate = *statedRate(feeders[*first]);
+        if (*rate == firstRate) continue;
+        std::ostringstream text;
+        text << "input " << inputs[i].name << " carries " << *rate << " Hz (from node '" << *feeders[i].id << "'), input " << inputs[*first].name << " "
+             << firstRate << " Hz (from node '" << *feeders[*first].id << "'): the channels of one stream share one timebase. Resample "
+             << inputs[i].name << " to " << firstRate << " Hz first (resample.to_rate), or record each rate with its own io.archive_sink";
+        throw InputPortError(inputs[i].name, text.str());
+    }
+}
+
+namespace {
+
 /// Records what arrives into one archive stream through an ArchiveWriter (a thread of its own does
 /// the disk work). Pieces of a channel never overlap: the part of a segment before what earlier runs
 /// stored of the stream is dropped, with one warning naming the stream and its stored end (so is an
@@ -64,20 +121,9 @@ protected:
     void onActivate() override {
         streamName_ = params().getString("stream").empty() ? std::string(nodeId()) : params().getString("stream");
         recordsSignal_ = inputPort(0).type.kind == ItemKind::Signal;
-        for (int port = 0; port < inputCount(); ++port) {
-            const PortType& type = inputPort(port).type;
-            const bool signal = type.kind == ItemKind::Signal;
-            if (signal && type.sampleType != SampleType::Float32) {
-                throw OperatorError("records f32 signals; input " + std::to_string(port) + " carries " +
-                                    std::string(sampleTypeName(*type.sampleType)) + " (convert it first)");
-            }
-            if (!signal && type.kind != ItemKind::Scalar && type.kind != ItemKind::Event) {
-                throw OperatorError("records f32 signals, scalars or events; input " + std::to_string(port) + " carries " + type.toString());
-            }
-            if (signal != recordsSignal_ || (!signal && inputCount() > 1)) {
-                throw OperatorError("records one signal stream (any number of channels) or one scalar/event stream, not a mix");
-            }
-        }
+        std::vector<std::pair<std::string, PortType>> types;
+        for (int port = 0; port < inputCount(); ++port) types.emplace_back(inputPort(port).name, inputPort(port).type);
+        if (std::optional<InputPortError> refusal = unrecordableInputs(types)) throw OperatorError(refusal->what());
         downsampleFactor_ = params().getString("representation") == "downsample" ? params().getInt("downsample_factor") : 1;
         if (downsampleFactor_ > 1 && !recordsSignal_) throw OperatorError("representation 'downsample' is for signals; this node records items");
         storedEnd_.assign(static_cast<std::size_t>(inputCount()), kNothingStored);
@@ -180,9 +226,9 @@ private:
              " arriving before that are dropped, not stored again (a second take needs another stream name or file)");
     }
 
-    /// Starts the writer at the first item, for a stream on `inputTimebase` (stored on it, or with
-    /// representation downsample on its rate / factor); later items must share it.
-    ArchiveWriter& writerFor(const Timebase& inputTimebase) {
+    /// Starts the writer at the first item (arriving on input `port`), for a stream on `inputTimebase`
+    /// (stored on it, or with representation downsample on its rate / factor); later items must share it.
+    ArchiveWriter& writerFor(int port, const Timebase& inputTimebase) {
         if (!writer_) {
             const Timebase& timebase = downsampleFactor_ > 1 ? Timebase::get(inputTimebase.rateHz() / static_cast<double>(downsampleFactor_),
                                                                              inputTimebase.zeroTimeNs(), inputTimebase.clock())
@@ -236,6 +282,7 @@ private:
             livePublished_ = LiveStreams::instance().publish(params().getString("path"), streamName_, writer_->liveWindow());
             timebase_ = &timebase;
             inputTimebase_ = &inputTimebase;
+            firstPort_ = port;
             if (downsampleFactor_ > 1) {
                 for (int channel = 0; channel < inputCount(); ++channel) {
                     downsamplers_.emplace_back(downsampleFactor_, inputTimebase, timebase, [this, channel](std::int64_t start, SigSeg<float> samples) {
@@ -244,8 +291,13 @@ private:
                 }
             }
         } else if (&inputTimebase != inputTimebase_) {
-            throw OperatorError("every item of stream '" + streamName_ + "' must share one timebase: " + inputTimebase_->describe() +
-                                ", then " + inputTimebase.describe());
+            const std::string& first = inputPort(firstPort_).name;
+            const std::string& other = inputPort(port).name;
+            throw OperatorError("every item of stream '" + streamName_ + "' must share one timebase: input " + first + " brought " +
+                                inputTimebase_->describe() + ", then input " + other + " " + inputTimebase.describe() +
+                                (recordsSignal_ && first != other ? ". Resample " + other + " to " + (std::ostringstream() << inputTimebase_->rateHz()).str() +
+                                                                        " Hz first (resample.to_rate), or record each rate with its own io.archive_sink"
+                                                                  : std::string()));
         }
         return *writer_;
     }
@@ -282,7 +334,7 @@ private:
     }
 
     void record(int channel, const SigSeg<float>& samples) {
-        ArchiveWriter& writer = writerFor(*samples.timebase());
+        ArchiveWriter& writer = writerFor(channel, *samples.timebase());
         std::int64_t& end = storedEnd_[static_cast<std::size_t>(channel)];
         const std::int64_t from = std::max(samples.startIndex(), end);
         if (from > samples.startIndex()) {
@@ -308,7 +360,7 @@ private:
         // An event marked not to persist (attribute "persist" = 0) passes by unrecorded.
         if (item.kind() == ItemKind::Event && item.event()->get("persist") == 0.0) return;
         const SampleRange range = item.range();
-        ArchiveWriter& writer = writerFor(*range.timebase);
+        ArchiveWriter& writer = writerFor(0, *range.timebase);
         // What an earlier recording of the stream stored is not stored again (a rerun, or a replay of
         // the stream while its recorder is still on); within this run items may come in any order.
         if (range.start < storedEnd_[0]) {
@@ -327,6 +379,7 @@ private:
     std::string openProblem_;                // why the archive could not be opened, or empty
     const Timebase* timebase_ = nullptr;     // the stored stream's, from its first item
     const Timebase* inputTimebase_ = nullptr;  // the inputs' (timebase_ unless downsampled)
+    int firstPort_ = 0;                      // the input whose first item set the timebase
     std::int64_t downsampleFactor_ = 1;      // input samples per stored sample (representation downsample)
     std::vector<ArchiveDownsampler> downsamplers_;  // [channel], representation downsample only
     std::vector<std::int64_t> storedEnd_;    // [channel]: one past the last sample stored or queued; items: stored before this run
@@ -348,7 +401,10 @@ OperatorDescriptor archiveSinkDescriptor() {
     d.documentation =
         "Appends to the stream 'stream' of the archive file 'path' (created if missing or empty; docs/archive.md): f32 signal "
         "inputs as one channel each (sample pieces keyed by channel and start index), or one scalar/event input as JSON "
-        "rows. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
+        "rows. Any other input (frames, time ranges, f64 signals, a mix of signals and items), and signal inputs at different "
+        "rates where the sources feeding them directly state their rates, are refused before the run and by --check, naming "
+        "the input (one stream has one timebase: resample.to_rate, or one sink per rate); a rate known only in the run fails "
+        "this node at the second rate's first item. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
         "again into an existing stream appends after what it holds (samples, and items starting, before its stored end are "
         "dropped, with one warning naming the stream and its stored end) and needs the same timebase and channels (else this node fails at its first item). "
         "Two recorders of one stream at the same time (two processes, two sinks) store each sample once: each commit, under the "

@@ -24,6 +24,7 @@ void registerIoNodes(OperatorRegistry& registry) {
     registry.add(nullSinkDescriptor());
     registry.add(itemTapDescriptor());
     registry.add(archiveSinkDescriptor());
+    setInputCheck("io.archive_sink", checkArchiveSinkInputs);
     registry.add(archiveSourceDescriptor());
 }
 

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <random>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -202,7 +203,38 @@ TEST_CASE("isochron-archive exports WAV and FLAC sample-exact, and refuses a gap
     }
     const CommandResult gap = archive.run("export " + archive.path + " array --format wav --output " + archive.folder.file("gap.wav"));
     CHECK(gap.status == 1);
-    CHECK_THAT(gap.output, Catch::Contains("gap at 1.000000 s to 1.200000 s"));
+    CHECK_THAT(gap.output, Catch::Contains("channel 0 of stream 'array' has a gap at 1.000000 s to 1.200000 s"));
+    CHECK_FALSE(std::filesystem::exists(archive.folder.file("gap.wav.partial")));
+    CHECK_FALSE(std::filesystem::exists(archive.folder.file("gap.wav")));
+    // An interval starting inside the gap: refused from its start.
+    const CommandResult fromGap = archive.run("export " + archive.path + " array --from 1.1 --to 1.5 --format flac --output " + archive.folder.file("gap.flac"));
+    CHECK_THAT(fromGap.output, Catch::Contains("channel 0 of stream 'array' has a gap at 1.100000 s to 1.200000 s"));
+}
+
+TEST_CASE("isochron-archive export to standard output: flac streams into a pipe, wav into a file, and wav into a pipe is refused saying why",
+          "[archive][cli]") {
+    const Archive archive;
+    const std::string piped = archive.folder.file("piped.flac"), redirected = archive.folder.file("redirected.wav");
+    REQUIRE(runProgram(archiveBinary(), "export " + archive.path + " array --from 0 --to 1 --format flac --output - | cat > " + piped).status == 0);
+    REQUIRE(runProgram(archiveBinary(), "export " + archive.path + " array --from 0 --to 1 --format wav --output - > " + redirected).status == 0);
+    for (const std::string& path : {piped, redirected}) {
+        INFO(path);
+        // Read to the end: FLAC written into a pipe cannot state its length (STREAMINFO's total is 0, "unknown").
+        SF_INFO info{};
+        SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
+        REQUIRE(file != nullptr);
+        REQUIRE(info.channels == 2);
+        std::vector<float> frames, block(2 * 1024);
+        while (const sf_count_t read = sf_readf_float(file, block.data(), 1024)) frames.insert(frames.end(), block.begin(), block.begin() + read * 2);
+        sf_close(file);
+        REQUIRE(frames.size() == 2 * 8000);
+        for (std::size_t frame = 0; frame < 8000; ++frame) {
+            for (std::size_t c = 0; c < 2; ++c) REQUIRE(frames[frame * 2 + c] == archive.channels[c][frame]);
+        }
+    }
+    const CommandResult wavPipe = runProgram("bash -c '" + archiveBinary() + " export " + archive.path + " array --from 0 --to 1 --format wav --output - | cat >/dev/null; exit ${PIPESTATUS[0]}'", "");
+    CHECK(wavPipe.status == 1);
+    CHECK_THAT(wavPipe.output, Catch::Contains("wav cannot go to standard output here (a pipe or a terminal)") && Catch::Contains("--format flac"));
 }
 
 TEST_CASE("isochron-archive exports JSON lines with pieces, the gap and items", "[archive][cli]") {
@@ -285,9 +317,43 @@ TEST_CASE("isochron-archive takes ISO 8601 times on a wall-clock stream, the sam
     const CommandResult bySeconds = archive.run("get " + archive.path + " mic --from 0.5 --to 0.75");
     REQUIRE(byDate.status == 0);
     CHECK(byDate.output == bySeconds.output);
-    CHECK_THAT(byDate.output, Catch::StartsWith("channel 0  [0.500000 s, 0.750000 s)  stored  2000 samples"));
+    CHECK_THAT(byDate.output, Catch::StartsWith("channel 0  [0.500000 s, 0.750000 s) = [2026-11-28T03:00:00.500000000Z, 2026-11-28T03:00:00.750000000Z)"
+                                                "  stored  2000 samples"));
     const CommandResult info = archive.run("info " + archive.path + " mic");
     CHECK_THAT(info.output, Catch::Contains("2026-11-28T03:00:00.000000000Z"));
+}
+
+TEST_CASE("isochron-archive ls, info and get show a wall-clock stream's times in UTC beside the seconds; a media-clock stream's in seconds only",
+          "[archive][cli]") {
+    // They printed seconds only: a user looking for "03:12 last night" had to convert.
+    const Archive archive;
+    const CommandResult listed = archive.run("ls " + archive.path);
+    REQUIRE(listed.status == 0);
+    std::istringstream rows(listed.output);
+    std::map<std::string, std::string> rowOf;
+    for (std::string row; std::getline(rows, row);) rowOf[row.substr(0, row.find(' '))] = row;
+    CHECK_THAT(rowOf["mic"], Catch::EndsWith("2026-11-28T03:00:00.000000000Z to 2026-11-28T03:00:02.000000000Z"));
+    CHECK_THAT(rowOf["array"], Catch::EndsWith(" -") && !Catch::Contains("2026"));
+    const CommandResult info = archive.run("info " + archive.path + " mic");
+    CHECK_THAT(info.output, Catch::Contains("channel 0    1 stretch(es): [0.000000 s, 2.000000 s) = [2026-11-28T03:00:00.000000000Z, 2026-11-28T03:00:02.000000000Z)"));
+    const CommandResult arrayInfo = archive.run("info " + archive.path + " array");
+    CHECK_THAT(arrayInfo.output, Catch::Contains("channel 1    2 stretch(es): [0.000000 s, 1.000000 s), [1.200000 s, 2.000000 s)\n"));
+    const CommandResult got = archive.run("get " + archive.path + " mic --from 2026-11-28T03:00:01Z --to 1.1");
+    REQUIRE(got.status == 0);
+    CHECK(got.output == "channel 0  [1.000000 s, 1.100000 s) = [2026-11-28T03:00:01.000000000Z, 2026-11-28T03:00:01.100000000Z)  stored  800 samples, rms " +
+                            got.output.substr(got.output.rfind(' ') + 1));
+    // The items of a wall-clock stream carry their start in UTC; the media-clock events do not.
+    ArchiveStore store(archive.path, ArchiveAccess::Record);
+    const std::int64_t taps = store.openStream({.name = "taps", .kind = ArchivedStreamInfo::Kind::Items, .rateHz = kRate, .zeroTimeNs = kWallZero,
+                                                .clock = "wall", .sampleType = "json", .node = "det"});
+    store.appendItem(taps, 12000, 0, json{{"kind", "event"}, {"label", "tap"}}.dump());
+    store.commit();
+    const CommandResult tapLines = archive.run("get " + archive.path + " taps");
+    REQUIRE(tapLines.status == 0);
+    CHECK(json::parse(tapLines.output).at("time_utc") == "2026-11-28T03:00:01.500000000Z");
+    const CommandResult eventLines = archive.run("get " + archive.path + " events --from 0 --to 0.1");
+    REQUIRE(eventLines.status == 0);
+    CHECK_FALSE(json::parse(eventLines.output).contains("time_utc"));
 }
 
 TEST_CASE("isochron-archive prune drops what ends before the time, whole pieces only", "[archive][cli]") {

@@ -195,3 +195,74 @@ TEST_CASE("two io.archive_sink nodes recording one stream of one archive are ref
     INFO(shared.output);
     CHECK(shared.status == 0);
 }
+
+namespace {
+
+/// A graph file `name` in `folder` with these nodes and edges (JSON array texts).
+std::string writeGraphOf(const TempFolder& folder, const std::string& name, const std::string& nodes, const std::string& edges) {
+    const std::string path = folder.file(name);
+    std::ofstream(path) << R"({"format": "isochron-graph/1", "nodes": )" << nodes << R"(, "edges": )" << edges << "}";
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("--check refuses io.archive_sink inputs the run would refuse: frames, two rates in one stream; no archive file is created",
+          "[runner][faults][archive]") {
+    // --check said valid for both. The frames were refused at the start, after the other sink had
+    // created the archive (tables, no stream); the two rates failed in the run (exit 2) after storing
+    // some of channel 0, naming neither the port nor a fix.
+    const TempFolder folder;
+    const std::string archive = folder.file("a.sqlite");
+    const std::string generators = R"({"id": "g", "type": "generators.signal_generator", "params": {"duration": 0.5, "rate": 48000}},
+                                      {"id": "g2", "type": "generators.signal_generator", "params": {"duration": 0.5, "rate": 16000}})";
+    const std::string frames = writeGraphOf(folder, "frames.isograph.json",
+                                            "[" + generators + R"(, {"id": "sp", "type": "spectral.spectrogram", "params": {"size": 1024, "hop": 512}},
+                                              {"id": "rec", "type": "io.archive_sink", "params": {"path": ")" + archive + R"(", "stream": "spec"}},
+                                              {"id": "rec2", "type": "io.archive_sink", "params": {"path": ")" + archive + R"(", "stream": "raw"}}])",
+                                            R"([{"from": "g.out", "to": "sp.in"}, {"from": "sp.power", "to": "rec.in0"}, {"from": "g.out", "to": "rec2.in0"}])");
+    const std::string mixed = writeGraphOf(folder, "mixed.isograph.json",
+                                           "[" + generators + R"(, {"id": "rec", "type": "io.archive_sink", "params": {"path": ")" + archive +
+                                               R"(", "stream": "mixed", "channels": 2}}])",
+                                           R"([{"from": "g.out", "to": "rec.in0"}, {"from": "g2.out", "to": "rec.in1"}])");
+    for (const char* mode : {"--check", "--quiet"}) {
+        INFO(mode);
+        const CommandResult refusedFrames = run(std::string(mode) + " " + frames);
+        CHECK(refusedFrames.status == 1);
+        CHECK_THAT(refusedFrames.output, Catch::Contains("node 'rec', port 'in0'") && Catch::Contains("input in0 carries frame<f32>") &&
+                                             Catch::Contains("record the signal it is computed from"));
+        const CommandResult refusedRates = run(std::string(mode) + " " + mixed);
+        CHECK(refusedRates.status == 1);
+        CHECK_THAT(refusedRates.output, Catch::Contains("node 'rec', port 'in1'") &&
+                                            Catch::Contains("input in1 carries 16000 Hz (from node 'g2'), input in0 48000 Hz (from node 'g')") &&
+                                            Catch::Contains("resample.to_rate") && Catch::Contains("its own io.archive_sink"));
+        CHECK_FALSE(fs::exists(archive));
+    }
+    // One rate on both inputs is recorded.
+    const std::string same = writeGraphOf(folder, "same.isograph.json",
+                                          R"([{"id": "g", "type": "generators.signal_generator", "params": {"duration": 0.5, "rate": 16000}},
+                                              {"id": "g2", "type": "generators.signal_generator", "params": {"duration": 0.5, "rate": 16000}},
+                                              {"id": "rec", "type": "io.archive_sink", "params": {"path": ")" + archive + R"(", "stream": "same", "channels": 2}}])",
+                                          R"([{"from": "g.out", "to": "rec.in0"}, {"from": "g2.out", "to": "rec.in1"}])");
+    CHECK(run("--check " + same).status == 0);
+    CHECK(run("--quiet " + same).status == 0);
+    CHECK(fs::exists(archive));
+}
+
+TEST_CASE("io.archive_sink fed two rates it could not know before the run names both inputs and the fix", "[runner][faults][archive]") {
+    // A filter between source and sink hides the rate from validation: the run refuses at the second
+    // rate's first item (as before), now naming the inputs and saying what to do.
+    const TempFolder folder;
+    const std::string archive = folder.file("a.sqlite");
+    const std::string graph = writeGraphOf(folder, "hidden.isograph.json",
+                                           R"([{"id": "g", "type": "generators.signal_generator", "params": {"duration": 0.5, "rate": 48000}},
+                                               {"id": "g2", "type": "generators.signal_generator", "params": {"duration": 0.5, "rate": 16000}},
+                                               {"id": "dc", "type": "filters.dc_blocker"},
+                                               {"id": "rec", "type": "io.archive_sink", "params": {"path": ")" + archive + R"(", "stream": "mixed", "channels": 2}}])",
+                                           R"([{"from": "g.out", "to": "rec.in0"}, {"from": "g2.out", "to": "dc.in"}, {"from": "dc.out", "to": "rec.in1"}])");
+    CHECK(run("--check " + graph).status == 0);
+    const CommandResult r = run("--quiet " + graph);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("node 'rec'") && Catch::Contains("input in0 brought 48000") && Catch::Contains("then input in1 16000") &&
+                             Catch::Contains("Resample in1 to 48000 Hz first (resample.to_rate)"));
+}
