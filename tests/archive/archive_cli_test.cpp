@@ -275,22 +275,6 @@ TEST_CASE("isochron-archive export to standard output whose reader leaves ends w
     CHECK_THAT(help.output, Catch::Contains("141 standard output closed by its reader"));
 }
 
-TEST_CASE("isochron-archive export --format wav to a pipe says why and what to do; FLAC goes through the pipe", "[archive][cli]") {
-    // libsndfile's own words reached the user: "cannot write '-': Error : this file format does not support pipe write."
-    const Archive archive;
-    const CommandResult wav = runProgram("bash -c '" + archiveBinary() + " export " + archive.path +
-                                             " mic --format wav --output - | cat >/dev/null; exit ${PIPESTATUS[0]}'",
-                                         "");
-    CHECK(wav.status == 1);
-    CHECK_THAT(wav.output, Catch::Contains("--output -: standard output is a pipe") && Catch::Contains("redirect standard output to a file") &&
-                               Catch::Contains("--format flac"));
-    CHECK_THAT(wav.output, !Catch::Contains("pipe write"));
-    const CommandResult flac = runProgram("bash -c '" + archiveBinary() + " export " + archive.path +
-                                              " mic --format flac --output - | wc -c; exit ${PIPESTATUS[0]}'",
-                                          "");
-    CHECK(flac.status == 0);
-}
-
 TEST_CASE("isochron-archive calls a file that is no SQLite database, or a damaged archive, that, and says what to do", "[archive][cli]") {
     // SQLite's words alone reached the user: "a query failed: file is not a database", "database disk image is malformed".
     const Archive archive;
