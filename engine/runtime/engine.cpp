@@ -413,7 +413,9 @@ RunOutcome Engine::run() {
         if (!produced) {
             // Waiting rounds are slow: check telemetry on each (tickRound() counts rounds).
             if (telemetryActive_) telemetry_->tick(wallClockNs(), runStartNs_, "running");
-            sleepUntilWall(wakeAt);
+            // Woken for the next snapshot too: a source whose blocks come far apart (85 ms for 4096 samples at
+            // 48 kHz) would otherwise set the telemetry's pace (12 snapshots a second at 30 Hz).
+            sleepUntilWall(telemetryActive_ ? std::min(wakeAt, telemetry_->nextDueNs()) : wakeAt);
         }
     }
     if (!stop_.load()) {

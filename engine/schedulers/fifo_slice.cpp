@@ -32,10 +32,15 @@ void FifoSliceScheduler::drain(const std::atomic<bool>& stop) {
         if (sliceNs_ <= 0) {
             invokeQueued(*next.node, next.port);
         } else {
+            // A turn serves only the items that waited for it: a node that feeds its own input would
+            // otherwise spend every slice on the items it fed itself during that slice, sending the
+            // nodes after it a slice's worth each turn, more than their own slice can take when they
+            // cost more per item (a never-draining loop's sink fell behind without end).
+            std::size_t waiting = queue.size();
             const std::int64_t deadline = monotonicNs() + sliceNs_;
             do {
                 invokeQueued(*next.node, next.port);
-            } while (!queue.empty() && monotonicNs() < deadline);
+            } while (--waiting > 0 && !queue.empty() && monotonicNs() < deadline);
         }
         checkpoint();
         // Still has items: back of the line (it was just served).

@@ -1,6 +1,7 @@
 // FIFO-Slice (XStream III-C): per-input queues; repeatedly pick the least recently served non-empty
-// queue and run its operator on as many items as fit in a time slice. A slice of 0 runs one item per
-// turn: that is the plain FIFO scheduler.
+// queue and run its operator on as many of the items waiting when its turn began as fit in a time
+// slice (items a node feeds its own input during its turn wait for its next turn). A slice of 0 runs
+// one item per turn: that is the plain FIFO scheduler.
 #pragma once
 
 #include <cstdint>

@@ -78,7 +78,7 @@ ParamSpec workersParam() {
 const std::vector<SchedulerInfo>& availableSchedulers() {
     static const std::vector<SchedulerInfo> schedulers = {
         {"fifo", "round-robin over input queues, one item per turn", {burstParam()}},
-        {"fifo-slice", "round-robin over input queues, as many items as fit a time slice per turn",
+        {"fifo-slice", "round-robin over input queues, as many of the items waiting at the turn's start as fit a time slice",
          {ParamSpec{"slice_us", ParamKind::Real, 28.0, 0.0, 1e6, "us", "time slice per turn (0 = one item, i.e. fifo)"},
           burstParam()}},
         {"rtc", "run to completion: drain an operator's queues, then run one successor next", {burstParam()}},

@@ -84,16 +84,26 @@ void TelemetryCollector::adaptSamplePeriod(double meanCostNs) {
     for (NodeContext* node : nodes_) node->costClock->period = std::bit_ceil(period);
 }
 
+void TelemetryCollector::scheduleAfter(TimeNs now, TimeNs runStartNs) {
+    // Deadlines stay on the run's grid of periods: a snapshot taken late (the clock is read between
+    // turns, the engine may be asleep) does not push the later ones back, which gave a period of
+    // the asked one plus the lateness (24 snapshots a second at 30 Hz). Deadlines already missed
+    // are skipped, not made up in a burst.
+    const TimeNs origin = runStartNs != 0 && runStartNs <= now ? runStartNs : now;
+    nextNs_ = origin + ((now - origin) / periodNs_ + 1) * periodNs_;
+}
+
 void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* state) {
-    nextNs_ = now + periodNs_;
+    scheduleAfter(now, runStartNs);
     refreshEstimates();
     if (!hasReaders()) return;
     const bool final = std::string_view(state) != "running";
     // At the end of a run spread over ranks, the other ranks may still be running: keep publishing
     // what they report until they have ended too.
     while (!post(now, runStartNs, state, final)) {
-        std::this_thread::sleep_for(std::chrono::nanoseconds(periodNs_));
+        std::this_thread::sleep_for(std::chrono::nanoseconds(std::max<TimeNs>(nextNs_ - wallClockNs(), 0)));
         now = wallClockNs();
+        scheduleAfter(now, runStartNs);
     }
 }
 

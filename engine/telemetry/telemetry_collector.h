@@ -1,6 +1,6 @@
 // The engine side of telemetry: refreshes each node's running estimates (cost per item,
 // selectivity) and, when readers are attached, fills a snapshot for each of them 20-60 times a
-// second. Runs on the engine thread between items; never blocks (see SnapshotChannel). Under mpirun a
+// second, on a fixed grid of periods from the run's start. Runs on the engine thread between items; never blocks (see SnapshotChannel). Under mpirun a
 // TelemetryRelay also sees each snapshot and merges the other ranks' figures into it.
 #pragma once
 
@@ -42,6 +42,10 @@ public:
     void tickAdmission(TimeNs runStartNs, const char* state) { tickOn(admissions_, runStartNs, state); }
     /// Refresh and publish now (start and end of a run).
     void publish(TimeNs now, TimeNs runStartNs, const char* state);
+    /// When the next snapshot is due: runStartNs plus a whole number of periods, the first such
+    /// time after the last snapshot (the engine sleeps no longer than this while it waits for its
+    /// sources). [engine thread] [no allocation]
+    TimeNs nextDueNs() const { return nextNs_; }
 
 private:
     struct History {
@@ -53,6 +57,8 @@ private:
         TimeNs now = 0;
         if (stride.turn(now)) tick(now, runStartNs, state);
     }
+    /// Set the next deadline: the first of runStartNs + k * period after `now`.
+    void scheduleAfter(TimeNs now, TimeNs runStartNs);
     void refreshEstimates();
     /// Set the nodes' cost clocks' sampling period from the mean cost per timed invocation.
     void adaptSamplePeriod(double meanCostNs);

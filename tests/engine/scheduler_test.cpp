@@ -3,6 +3,7 @@
 // and survive a failing node.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <future>
 #include <random>
 #include <thread>
@@ -285,17 +286,22 @@ public:
     void observe(const Item&) noexcept override {
         ++seen_;
         const auto& items = collections()[sink_].items;
-        const bool sinkFed = !items.empty() && !items[0].empty();
+        const std::uint64_t collected = items.empty() ? 0 : items[0].size();
+        // Sent toward the collector but not yet collected: what waits in its queue.
+        largestBacklog_ = std::max(largestBacklog_, seen_ - std::min(seen_, collected));
         // A scheduler that starves the collector is stopped after many more laps; the test then fails.
-        if ((seen_ >= laps_ && sinkFed) || seen_ >= 100 * laps_) engine_.requestStop();
+        if ((seen_ >= laps_ && collected > 0) || seen_ >= 100 * laps_) engine_.requestStop();
     }
     std::uint64_t seen() const { return seen_; }
+    /// The most items that ever waited for the collector.
+    std::uint64_t largestBacklog() const { return largestBacklog_; }
 
 private:
     Engine& engine_;
     std::uint64_t laps_;
     std::string sink_;
     std::uint64_t seen_ = 0;
+    std::uint64_t largestBacklog_ = 0;
 };
 
 }  // namespace
@@ -310,6 +316,7 @@ TEST_CASE("a feedback loop that never drains stops on request under every schedu
                 {"id": "out", "type": "test.collect", "params": {"name": "loop-out"}}],
       "edges": [{"from": "src.out", "to": "box.in0"}, {"from": "box.out", "to": "box.in1"}, {"from": "box.out", "to": "out.in0"}]})");
     constexpr std::uint64_t kLaps = 20'000;
+    constexpr std::uint64_t kLargestBacklog = 64;
     for (const auto& scheduler : schedulerMatrix()) {
         INFO("scheduler " << scheduler);
         // The QoS schedulers run the box with the least slack first, and the looping box always has
@@ -324,6 +331,10 @@ TEST_CASE("a feedback loop that never drains stops on request under every schedu
         CHECK(stopper->seen() >= kLaps);
         CHECK(stopper->seen() < 100 * kLaps);
         CHECK_FALSE(collections()["loop-out"].items[0].empty());
+        // The collector keeps up with the one item going around: fifo-slice let the box's turn run
+        // on the items it fed itself during that turn, so each turn sent the collector a time
+        // slice's worth of items and it fell further behind on every turn (its queue grew without end).
+        CHECK(stopper->largestBacklog() <= kLargestBacklog);
     }
     collections().clear();
 }

@@ -220,3 +220,48 @@ TEST_CASE("an output's rate in the last snapshot is its rate over at least a per
     // 2000 samples over the last 10.1 ms (over 0.1 ms: 10 000 000 samples per second).
     CHECK(rates.back() == Approx(2000 / 0.0101));
 }
+
+TEST_CASE("snapshots are due on a fixed grid of periods: late ones do not push the next back, missed ones are skipped", "[telemetry]") {
+    // A synthetic clock read every 20 ms (the engine reads it between turns, and may be asleep or
+    // busy when a snapshot falls due), snapshots asked at 30 Hz. Due again a full period after each
+    // late snapshot, they came every 40 ms: 25 a second instead of 30.
+    TelemetryCollector collector({});
+    collector.setRate(30);
+    const std::shared_ptr<SnapshotChannel> reader = collector.open();
+    constexpr TimeNs kStart = 1'000'000'000, kPeriod = 33'333'333, kMs = 1'000'000;
+    std::vector<TimeNs> taken;  // since kStart
+    const auto take = [&] {
+        while (const TelemetrySnapshot* s = reader->next()) {
+            taken.push_back(s->wallNs - kStart);
+            reader->release(s);
+        }
+    };
+    collector.publish(kStart, kStart, "running");
+    CHECK(collector.nextDueNs() == kStart + kPeriod);
+    for (TimeNs now = 20 * kMs; now <= 1000 * kMs; now += 20 * kMs) {
+        collector.tick(kStart + now, kStart, "running");
+        take();
+        // Always the first grid point after the clock's last reading.
+        CHECK(collector.nextDueNs() == kStart + (now / kPeriod + 1) * kPeriod);
+    }
+    // One snapshot per period of the second (the 30th falls due at 999.99 ms), each in its own period.
+    REQUIRE(taken.size() == 31);
+    for (std::size_t k = 1; k < taken.size(); ++k) CHECK(taken[k] / kPeriod == static_cast<TimeNs>(k));
+
+    // Five periods with no clock reading (a long turn), then a reading every millisecond: one
+    // snapshot for the stall, then the grid again, not a burst of the five missed.
+    taken.clear();
+    const TimeNs stalledUntil = 1000 * kMs + 5 * kPeriod + 7 * kMs;
+    for (TimeNs now = stalledUntil; now <= stalledUntil + 3 * kPeriod; now += kMs) {
+        collector.tick(kStart + now, kStart, "running");
+        take();
+    }
+    REQUIRE(taken.size() == 4);
+    CHECK(taken[0] == stalledUntil);
+    for (std::size_t k = 1; k < taken.size(); ++k) {
+        // Taken at the first reading at or after each following grid point.
+        const TimeNs due = (stalledUntil / kPeriod + static_cast<TimeNs>(k)) * kPeriod;
+        CHECK(taken[k] >= due);
+        CHECK(taken[k] < due + kMs);
+    }
+}

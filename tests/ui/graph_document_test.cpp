@@ -3,7 +3,9 @@
 
 #include <QCoreApplication>
 
+#include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
+#include "engine/graph/validated_graph.h"
 #include "ui/canvas/node_geometry.h"
 #include "ui/files/sample_catalog.h"
 #include "ui/layout/canvas_rect.h"
@@ -172,6 +174,72 @@ TEST_CASE("the problems model lists what the validator reports", "[ui][document]
     document.undo();
     QCoreApplication::processEvents();
     CHECK(document.problems()->rowCount() == 0);
+}
+
+TEST_CASE("the problems model warns of a loop that never drains, as isochron-run --check does", "[ui][document][models]") {
+    // A generator into a box whose output feeds its own second input and a sink: valid, but every
+    // item circulates forever. The Problems tab said "No problems: the graph is ready to run.".
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);
+    document.addNode("workload.universal_box", 240, 0);
+    document.addNode("io.null_sink", 480, 0);
+    REQUIRE(document.setParameter("signal_generator", "duration", 0.1).isEmpty());
+    REQUIRE(document.setParameter("universal_box", "inputs", 2).isEmpty());
+    REQUIRE(document.connectPorts("signal_generator", "out", "universal_box", "in0").isEmpty());
+    REQUIRE(document.connectPorts("universal_box", "out", "null_sink", "in").isEmpty());
+    REQUIRE(document.connectPorts("universal_box", "out", "universal_box", "in1").isEmpty());
+    QCoreApplication::processEvents();
+
+    // The runner's own warnings for the graph, row for row.
+    const std::vector<GraphError> expected = endlessRunWarnings(validateGraph(document.spec(), document.registry()));
+    REQUIRE(expected.size() == 1);
+    REQUIRE(document.problems()->rowCount() == 1);
+    const QModelIndex row = document.problems()->index(0);
+    CHECK(row.data(ProblemListModel::NodeRole) == "universal_box");
+    CHECK(row.data(ProblemListModel::TextRole).toString().toStdString() == expected.front().toString());
+    CHECK(row.data(ProblemListModel::MessageRole).toString().startsWith("feeds itself in a loop that never drains"));
+    CHECK(row.data(ProblemListModel::SeverityRole) == "warning");
+    CHECK(document.problems()->warningCount() == 1);
+    CHECK(document.valid());  // a warning does not keep the graph from running
+
+    // A real problem comes first, as an error, and the warnings wait until the graph is valid again
+    // (--check says nothing more for an invalid graph either).
+    document.addNode("spectral.fft", 0, 200);
+    QCoreApplication::processEvents();
+    REQUIRE(document.problems()->rowCount() == 1);
+    CHECK(document.problems()->index(0).data(ProblemListModel::SeverityRole) == "error");
+    CHECK(document.problems()->warningCount() == 0);
+    document.undo();
+    QCoreApplication::processEvents();
+    CHECK(document.problems()->warningCount() == 1);
+    document.undo();  // the loop's wire: in1 is not connected, an error, and no warning
+    QCoreApplication::processEvents();
+    REQUIRE(document.problems()->rowCount() == 1);
+    CHECK(document.problems()->index(0).data(ProblemListModel::SeverityRole) == "error");
+    CHECK(document.problems()->warningCount() == 0);
+}
+
+TEST_CASE("a wire from a node into its own input is drawn as an arc under the node", "[ui][document][models]") {
+    GraphDocument document;
+    document.addNode("workload.universal_box", 240, 100);
+    REQUIRE(document.setParameter("universal_box", "inputs", 2).isEmpty());
+    REQUIRE(document.connectPorts("universal_box", "out", "universal_box", "in1").isEmpty());
+    QCoreApplication::processEvents();
+    const QString key = "universal_box.out>universal_box.in1";
+    // The node is 184 wide with two input rows: its bottom is at 100 + nodeHeight(2, 1).
+    const double bottom = 100 + geometry::nodeHeight(2, 1);
+    const double middleX = 240 + geometry::kNodeWidth / 2;
+    // The plain curve ran right to left behind the node (only two stubs showed); the loop passes
+    // under it, where a click finds it, and not through its middle.
+    const QModelIndex wire = document.edges()->index(0);
+    const double fromY = wire.data(EdgeListModel::FromYRole).toDouble(), toY = wire.data(EdgeListModel::ToYRole).toDouble();
+    CHECK(document.edges()->wireAt(middleX, bottom + 24, 4) == key);
+    CHECK(document.edges()->wireAt(middleX, (fromY + toY) / 2, 4).isEmpty());
+    // Both ends still meet their ports.
+    CHECK(wire.data(EdgeListModel::FromXRole).toDouble() == Approx(240 + geometry::kNodeWidth));
+    CHECK(wire.data(EdgeListModel::ToXRole).toDouble() == Approx(240));
+    CHECK(document.edges()->wireAt(240 + geometry::kNodeWidth + 1, fromY, 3) == key);
+    CHECK(document.edges()->wireAt(240 - 1, toY, 3) == key);
 }
 
 TEST_CASE("canvas notes live in the file's editor field; typing and dragging are one step each", "[ui][document][notes]") {

@@ -3,16 +3,15 @@
 #include <QSGGeometryNode>
 
 #include "ui/canvas/ribbon_geometry.h"
-#include "ui/canvas/wire_curve.h"
 
 namespace isochron::ui {
 namespace {
 
 constexpr int kSegments = 32;  // straight pieces per wire; smooth at any zoom a canvas is used at
 
-void addWire(RibbonBuilder& ribbons, QPointF from, QPointF to, QColor color, double halfWidth, double fringe) {
+void addWire(RibbonBuilder& ribbons, const WireGeometry& wire, QColor color, double halfWidth, double fringe) {
     QPointF points[kSegments + 1];
-    for (int i = 0; i <= kSegments; ++i) points[i] = wireCurvePoint(from, to, static_cast<double>(i) / kSegments);
+    for (int i = 0; i <= kSegments; ++i) points[i] = wire.pointAt(static_cast<double>(i) / kSegments);
     ribbons.add(points, kSegments + 1, color, halfWidth, fringe);
 }
 
@@ -77,13 +76,13 @@ QSGNode* WireLayer::updatePaintNode(QSGNode* old, UpdatePaintNodeData*) {
     if (edges_) {
         for (const WireGeometry& wire : edges_->geometry()) {
             const double half = (wire.bus ? 2.2 : 1.2) * pixelSize_;
-            if (wire.selected) addWire(ribbons, wire.from, wire.to, selectionColor_, half + 2.0 * pixelSize_, fringe);
+            if (wire.selected) addWire(ribbons, wire, selectionColor_, half + 2.0 * pixelSize_, fringe);
             QColor color = wire.color;
             if (wire.broken) color.setAlphaF(0.6);
-            addWire(ribbons, wire.from, wire.to, color, half, fringe);
+            addWire(ribbons, wire, color, half, fringe);
         }
     }
-    if (dragActive_) addWire(ribbons, dragFrom_, dragTo_, dragColor_, 1.4 * pixelSize_, fringe);
+    if (dragActive_) addWire(ribbons, WireGeometry{dragFrom_, dragTo_}, dragColor_, 1.4 * pixelSize_, fringe);
     auto* node = old ? static_cast<QSGGeometryNode*>(old) : RibbonBuilder::createNode();
     ribbons.fill(node);
     return node;

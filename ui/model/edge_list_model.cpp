@@ -4,11 +4,12 @@
 
 #include "ui/canvas/node_geometry.h"
 #include "ui/canvas/port_colors.h"
-#include "ui/canvas/wire_curve.h"
 #include "ui/layout/label_placement.h"
 
 namespace isochron::ui {
 namespace {
+
+constexpr double kLoopClearance = 24;  // canvas units between a node's bottom and its self-loop wire
 
 double distanceToSegment(QPointF p, QPointF a, QPointF b) {
     const QPointF ab = b - a;
@@ -106,6 +107,13 @@ WireGeometry EdgeListModel::compute(const EdgeSpec& edge) const {
     };
     wire.from = anchor(edge.fromNode, edge.fromPort, true);
     wire.to = anchor(edge.toNode, edge.toPort, false);
+    if (edge.fromNode == edge.toNode) {
+        const NodeSpec* node = store_.node(edge.fromNode);
+        const NodeResolution* view = r.node(edge.fromNode);
+        const double top = node && node->position ? node->position->y : 0.0;
+        const int ins = view ? static_cast<int>(view->inputs.size()) : 0, outs = view ? static_cast<int>(view->outputs.size()) : 0;
+        wire.loopBelowY = top + geometry::nodeHeight(ins, outs) + kLoopClearance;
+    }
     wire.bus = edge.fromPort.ends_with('*');
     const int port = r.portIndex(edge.fromNode, edge.fromPort, true);
     wire.color = port < 0 ? QColor(0xef, 0x44, 0x44) : portTypeColor(r.node(edge.fromNode)->outputs[static_cast<std::size_t>(port)].type);
@@ -165,7 +173,7 @@ QString EdgeListModel::wireAt(qreal x, qreal y, qreal tolerance) const {
         const WireGeometry& w = wires_[i];
         QPointF previous = w.from;
         for (int step = 1; step <= 24; ++step) {
-            const QPointF next = wireCurvePoint(w.from, w.to, step / 24.0);
+            const QPointF next = w.pointAt(step / 24.0);
             const double d = distanceToSegment(p, previous, next);
             if (d <= bestDistance) {
                 bestDistance = d;
@@ -206,7 +214,7 @@ QVariantList EdgeListModel::liveLabelPlaces(qreal charWidth, qreal padding, qrea
         requests[i].width = static_cast<double>(text.size()) * charWidth + padding;
         requests[i].height = height;
         for (double t : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8}) {
-            const QPointF a = wireCurvePoint(wires_[i].from, wires_[i].to, t);
+            const QPointF a = wires_[i].pointAt(t);
             requests[i].anchors.push_back({a.x(), a.y()});
         }
     }

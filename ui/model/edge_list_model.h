@@ -7,8 +7,10 @@
 #include <QPointF>
 #include <QtQml/qqmlregistration.h>
 
+#include <optional>
 #include <vector>
 
+#include "ui/canvas/wire_curve.h"
 #include "ui/model/graph_store.h"
 #include "ui/model/resolution_cache.h"
 #include "ui/model/selection.h"
@@ -22,6 +24,11 @@ struct WireGeometry {
     bool selected = false;
     bool bus = false;     ///< joins whole port groups
     bool broken = false;  ///< an end names a port the node does not have
+    /// A wire from a node into its own input runs under the node, at this y (canvas units).
+    std::optional<double> loopBelowY;
+
+    /// Point at parameter t in [0, 1] along the wire as drawn.
+    QPointF pointAt(double t) const { return loopBelowY ? loopCurvePoint(from, to, *loopBelowY, t) : wireCurvePoint(from, to, t); }
 };
 
 /// Wires for the canvas. [ui thread]

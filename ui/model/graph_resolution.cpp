@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/graph/endless_run.h"
+
 namespace isochron::ui {
 namespace {
 
@@ -73,6 +75,8 @@ GraphResolution GraphResolution::of(const GraphSpec& graph, const OperatorRegist
         auto it = result.nodes_.find(problem.node.substr(0, problem.node.find('/')));
         if (it != result.nodes_.end()) it->second.problems.push_back(problem);
     }
+    // The runner's own check, on the same flat graph it would run: one source of truth.
+    if (result.problems_.empty()) result.warnings_ = endlessRunWarnings(resolved);
     return result;
 }
 

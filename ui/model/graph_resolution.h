@@ -1,7 +1,8 @@
 // What the engine's validator says about the graph being edited: every node's ports with their
-// resolved types (repeated ports expanded, pass-through types followed along edges) and every
-// problem, located by node. Subgraph nodes show their exposed ports, typed like the inner ports
-// they stand for, and the problems inside them. Recomputed after each structural edit. No Qt.
+// resolved types (repeated ports expanded, pass-through types followed along edges), every
+// problem, located by node, and the warnings isochron-run --check gives for a valid graph. Subgraph
+// nodes show their exposed ports, typed like the inner ports they stand for, and the problems inside
+// them. Recomputed after each structural edit. No Qt.
 #pragma once
 
 #include <map>
@@ -46,6 +47,9 @@ public:
     /// Every problem, in the validator's order.
     const std::vector<GraphError>& problems() const { return problems_; }
     bool valid() const { return problems_.empty(); }
+    /// What `isochron-run --check` warns about a valid graph (endlessRunWarnings: an endless source, a
+    /// loop that never drains); empty while the graph has problems, as --check says nothing more then.
+    const std::vector<GraphError>& warnings() const { return warnings_; }
     /// The graph with its subgraphs inlined, and each subgraph node's interface in flat ids.
     const ExpandedGraph& expanded() const { return expanded_; }
     /// Where an output port, an input port or a parameter of a node is in the expanded graph: inside
@@ -59,6 +63,7 @@ private:
     ExpandedGraph expanded_;
     std::map<std::string, NodeResolution, std::less<>> nodes_;
     std::vector<GraphError> problems_;
+    std::vector<GraphError> warnings_;
 };
 
 }  // namespace isochron::ui

@@ -7,6 +7,7 @@ ProblemListModel::ProblemListModel(ResolutionCache& resolution, QObject* parent)
     connect(&resolution, &ResolutionCache::updated, this, [this] {
         beginResetModel();
         problems_ = resolution_.current().problems();
+        warnings_ = resolution_.current().warnings();
         finishReset();
     });
 }
@@ -16,19 +17,22 @@ int ProblemListModel::rowCount(const QModelIndex& parent) const {
 }
 
 QHash<int, QByteArray> ProblemListModel::roleNames() const {
-    return {{NodeRole, "node"}, {PortRole, "port"}, {FieldRole, "field"}, {MessageRole, "message"}, {TextRole, "text"}, {SourceRole, "source"}};
+    return {{NodeRole, "node"}, {PortRole, "port"}, {FieldRole, "field"}, {MessageRole, "message"},
+            {TextRole, "text"}, {SourceRole, "source"}, {SeverityRole, "severity"}};
 }
 
 QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
-    const auto& [source, e] = rows_[static_cast<std::size_t>(index.row())];
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    const GraphError* e = row.problem;
     switch (role) {
         case NodeRole: return QString::fromStdString(e->node);
         case PortRole: return QString::fromStdString(e->port);
         case FieldRole: return QString::fromStdString(e->field);
         case MessageRole: return QString::fromStdString(e->message);
         case TextRole: return QString::fromStdString(e->toString());
-        case SourceRole: return source;
+        case SourceRole: return row.source;
+        case SeverityRole: return row.warning ? QStringLiteral("warning") : QStringLiteral("error");
         default: return {};
     }
 }
@@ -51,9 +55,10 @@ const std::vector<GraphError>& ProblemListModel::problemsOf(const QString& sourc
 // Called between beginResetModel() and the end of the reset: the rows point into the lists.
 void ProblemListModel::finishReset() {
     rows_.clear();
-    for (const GraphError& e : problems_) rows_.emplace_back(QString(), &e);
+    for (const GraphError& e : problems_) rows_.push_back({QString(), false, &e});
+    for (const GraphError& e : warnings_) rows_.push_back({QString(), true, &e});
     for (const auto& [source, problems] : reported_) {
-        for (const GraphError& e : problems) rows_.emplace_back(source, &e);
+        for (const GraphError& e : problems) rows_.push_back({source, false, &e});
     }
     endResetModel();
     Q_EMIT countChanged();

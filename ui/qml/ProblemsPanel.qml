@@ -1,5 +1,6 @@
-// Every problem the engine's validator finds in the graph, then the faults of the last run's nodes
-// and plugins whose new build was refused; clicking one selects and centres its node.
+// Every problem the engine's validator finds in the graph, the warnings isochron-run --check gives
+// (a run that can never end), then the faults of the last run's nodes and plugins whose new build
+// was refused; clicking one selects and centres its node.
 import QtQuick
 import QtQuick.Controls
 import Isochron.Ui
@@ -22,19 +23,30 @@ Rectangle {
             required property string text
             required property string message
             required property string source
+            required property string severity
             width: ListView.view.width
             height: 30
             color: hover.containsMouse ? Theme.hover : (index % 2 ? Theme.panelAlt : Theme.panel)
             Row {
                 x: 10; anchors.verticalCenter: parent.verticalCenter
                 spacing: 8
-                Icon { name: "error"; size: 15; color: Theme.error; anchors.verticalCenter: parent.verticalCenter }
+                Icon {
+                    name: parent.parent.severity
+                    size: 15
+                    color: parent.parent.severity === "warning" ? Theme.warning : Theme.error
+                    anchors.verticalCenter: parent.verticalCenter
+                }
                 Text {
                     text: parent.parent.node.length ? parent.parent.node : parent.parent.source === "plugins" ? qsTr("plugin") : qsTr("graph")
                     font.pixelSize: Theme.fontSize; font.bold: true; color: Theme.text
                     anchors.verticalCenter: parent.verticalCenter
                 }
                 Text {
+                    id: problemText
+                    // Long messages (a loop's warning names its nodes and the way out) end in "…" and
+                    // show whole in the tooltip.
+                    width: Math.max(0, parent.parent.width - parent.x - x - 10)
+                    elide: Text.ElideRight
                     text: parent.parent.text
                     font.pixelSize: Theme.fontSize; color: Theme.textDim
                     anchors.verticalCenter: parent.verticalCenter
@@ -45,6 +57,9 @@ Rectangle {
                 anchors.fill: parent
                 hoverEnabled: true
                 onClicked: if (node.length) panel.problemActivated(node)
+                ToolTip.visible: containsMouse && problemText.truncated
+                ToolTip.text: problemText.text
+                ToolTip.delay: 500
             }
         }
     }

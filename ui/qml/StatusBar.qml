@@ -63,8 +63,10 @@ Rectangle {
         }
         Item { Layout.fillWidth: true }
         Text {
-            text: bar.document.problems.count === 0 ? qsTr("valid") : qsTr("%n problem(s)", "", bar.document.problems.count)
-            color: bar.document.problems.count === 0 ? Theme.success : Theme.error
+            readonly property int errors: bar.document.problems.count - bar.document.problems.warningCount
+            readonly property int warnings: bar.document.problems.warningCount
+            text: errors > 0 ? qsTr("%n problem(s)", "", errors) : warnings > 0 ? qsTr("valid, %n warning(s)", "", warnings) : qsTr("valid")
+            color: errors > 0 ? Theme.error : warnings > 0 ? Theme.warning : Theme.success
             font.pixelSize: Theme.smallFontSize
         }
         Text { text: qsTr("%1 nodes").arg(bar.document.nodeCount); color: Theme.textDim; font.pixelSize: Theme.smallFontSize }
