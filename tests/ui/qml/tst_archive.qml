@@ -26,7 +26,7 @@ TestCase {
     }
     function cleanup() {
         window.runController.stopAll()
-        tryVerify(() => !window.runController.running, 5000)
+        tryVerify(() => !window.runController.running, 20000)
         document.newGraph()
         window.close()
         window.destroy()
@@ -47,7 +47,7 @@ TestCase {
         const a = portPoint(fromNode, fromPort, true), b = portPoint(toNode, toPort, false)
         mouseClick(canvas, (a.x + b.x) / 2, (a.y + b.y) / 2, Qt.RightButton)
         const menu = findChild(canvas, "wireMenu")
-        tryVerify(() => menu.opened, 2000, "the wire menu opens")
+        tryVerify(() => menu.opened, 20000, "the wire menu opens")
         compare(menu.wireKey, fromNode + "." + fromPort + ">" + toNode + "." + toPort)
         return menu
     }
@@ -87,7 +87,7 @@ TestCase {
         compare(document.nodeCount, nodes)
         verify(document.lastError.indexOf("time_range") >= 0, document.lastError)
         const toast = findChild(canvas, "toast")
-        tryVerify(() => toast.visible, 2000, "the refusal shows at the wire")
+        tryVerify(() => toast.visible, 20000, "the refusal shows at the wire")
     }
 
     function test_archiveTabShowsWhatARunRecorded() {
@@ -105,7 +105,7 @@ TestCase {
 
         window.bottomTab = 5
         const panel = findChild(window, "archivePanel")
-        tryVerify(() => panel.visible, 2000)
+        tryVerify(() => panel.visible, 20000)
         panel.timeline.open(archive)
         tryCompare(panel.timeline, "loading", false, 20000)
         compare(panel.timeline.error, "")
@@ -117,7 +117,7 @@ TestCase {
         verify(findChild(panel, "archiveStatus").text.indexOf("1 stream") >= 0, findChild(panel, "archiveStatus").text)
 
         // Drag across the lane from a quarter to three quarters, then replay that through the graph.
-        tryVerify(() => { const lane = findChild(panel, "laneScrub"); return lane && lane.width > 100 }, 5000, "the lane is shown")  // laid out after the count
+        tryVerify(() => { const lane = findChild(panel, "laneScrub"); return lane && lane.width > 100 }, 20000, "the lane is shown")  // laid out after the count
         const scrub = findChild(panel, "laneScrub")
         waitForRendering(window.contentItem)
         mouseDrag(scrub, scrub.width / 4, scrub.height / 2, scrub.width / 2, 0)
@@ -152,8 +152,8 @@ TestCase {
         tryCompare(window.runController, "state", "finished", 20000)
         // The tab, shown now, opens that archive without a click.
         window.bottomTab = 5
-        tryVerify(() => panel.visible, 2000)
-        tryCompare(panel.timeline, "path", panel.graphArchive(), 5000)
+        tryVerify(() => panel.visible, 20000)
+        tryCompare(panel.timeline, "path", panel.graphArchive(), 20000)
         tryCompare(panel.timeline, "loading", false, 20000)
         compare(panel.timeline.count, 1)
     }
@@ -170,7 +170,7 @@ TestCase {
         tryCompare(window.runController, "state", "finished", 20000)
         const panel = archivePanelOn(archive)
         compare(panel.timeline.axisEnd, 1)
-        tryVerify(() => { const lane = findChild(panel, "laneScrub"); return lane && lane.width > 100 }, 5000, "the lane is shown")
+        tryVerify(() => { const lane = findChild(panel, "laneScrub"); return lane && lane.width > 100 }, 20000, "the lane is shown")
         waitForRendering(window.contentItem)
         return panel
     }
@@ -353,7 +353,7 @@ TestCase {
     function archivePanelOn(archive) {
         window.bottomTab = 5
         const panel = findChild(window, "archivePanel")
-        tryVerify(() => panel.visible, 2000)
+        tryVerify(() => panel.visible, 20000)
         panel.timeline.open(archive)
         tryCompare(panel.timeline, "loading", false, 20000)
         compare(panel.timeline.error, "")
@@ -374,7 +374,7 @@ TestCase {
         // Opened before anything is recorded: no file yet.
         window.bottomTab = 5
         const panel = findChild(window, "archivePanel")
-        tryVerify(() => panel.visible, 2000)
+        tryVerify(() => panel.visible, 20000)
         let loads = 0
         const counter = () => { ++loads }
         panel.timeline.loaded.connect(counter)
@@ -386,8 +386,8 @@ TestCase {
         // A run records: the lane appears, then reaches the end of the run, with no Reload.
         window.runController.start()
         tryCompare(window.runController, "state", "finished", 20000)
-        tryCompare(panel.timeline, "count", 1, 10000)
-        tryCompare(panel.timeline, "axisEnd", 1, 10000)
+        tryCompare(panel.timeline, "count", 1, 20000)
+        tryCompare(panel.timeline, "axisEnd", 1, 20000)
         compare(panel.timeline.error, "")
         waitForRendering(window.contentItem)
 
@@ -403,7 +403,7 @@ TestCase {
         const before = loads
         window.runController.start()
         tryCompare(window.runController, "state", "finished", 20000)
-        tryCompare(panel.timeline, "count", 2, 10000)
+        tryCompare(panel.timeline, "count", 2, 20000)
         verify(loads > before)
         compare(panel.timeline.rowOf("sweep.out"), 0)
         compare(panel.timeline.rowOf("sweep.again"), 1)
@@ -522,7 +522,7 @@ TestCase {
         fuzzyCompare(at(feed.events, live.length - 1, "azimuth"), live[0].azimuth, 1e-9)  // first (oldest, bottom row)
         fuzzyCompare(at(feed.events, 0, "azimuth"), live[live.length - 1].azimuth, 1e-9)  // last (newest, top row)
         const bar = findChild(window, "pastEventsBar")
-        tryVerify(() => bar.visible, 2000, "past events are labelled as such")
+        tryVerify(() => bar.visible, 20000, "past events are labelled as such")
         const label = findChild(window, "pastEventsLabel").text
         verify(label.indexOf("isochron-tst-past.sqlite") >= 0 && label.indexOf("tracker.events") >= 0, label)
         verify(label.indexOf(panel.intervalFrom.toFixed(3)) >= 0 && label.indexOf(panel.intervalTo.toFixed(3)) >= 0, label)
@@ -531,7 +531,7 @@ TestCase {
         // The tracker's bearing-time plot, titled as past, spans the interval; only the events were
         // recorded, and the note under its legend names the tracker streams that were not.
         const timePlot = findChild(window, "bearingTimePlot")
-        tryVerify(() => timePlot.visible, 2000, "the bearing-time plot shows past events")
+        tryVerify(() => timePlot.visible, 20000, "the bearing-time plot shows past events")
         fuzzyCompare(timePlot.timeFrom, panel.intervalFrom, 1e-9)
         fuzzyCompare(timePlot.timeTo, panel.intervalTo, 1e-9)
         compare(findChild(window, "bearingTimeTitle").text, "azimuth vs time, past")

@@ -24,7 +24,7 @@ TestCase {
     }
     function cleanup() {
         window.runController.stopAll()
-        tryVerify(() => !window.runController.running, 5000)
+        tryVerify(() => !window.runController.running, 20000)
         document.newGraph()
         window.close()
         window.destroy()
@@ -50,7 +50,7 @@ TestCase {
     function quickAdd(x, y, search) {
         mouseDoubleClickSequence(canvas, x, y)
         const field = findChild(window, "quickAddField")
-        tryVerify(() => field.activeFocus, 2000, "quick-add opens with the search field focused")
+        tryVerify(() => field.activeFocus, 20000, "quick-add opens with the search field focused")
         for (const c of search) keyClick(c)
         keyClick(Qt.Key_Return)
     }
@@ -124,30 +124,30 @@ TestCase {
         compare(document.nodeCount, 12)
         const runButton = findChild(window, "runButton")
         mouseClick(runButton)
-        tryCompare(window.runController, "state", "running", 5000)
-        tryVerify(() => window.runController.telemetry.latest("engine/samples_per_s") > 0, 5000, "telemetry arrives")
+        tryCompare(window.runController, "state", "running", 20000)
+        tryVerify(() => window.runController.telemetry.latest("engine/samples_per_s") > 0, 20000, "telemetry arrives")
         const stopButton = findChild(window, "stopButton")
         mouseClick(stopButton)
-        tryCompare(window.runController, "state", "stopped", 5000)
+        tryCompare(window.runController, "state", "stopped", 20000)
         verify(window.runController.message.indexOf("Stopped") === 0)
     }
 
     function test_switchSchedulerWhileRunning() {
         window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")
         window.runController.start()
-        tryCompare(window.runController, "state", "running", 5000)
+        tryCompare(window.runController, "state", "running", 20000)
         compare(window.runController.schedulerText, "df")
         const chooser = findChild(window, "runScheduler")
         const index = chooser.model.indexOf("fifo")
         verify(index >= 0)
         mouseClick(chooser)
-        tryVerify(() => chooser.popup.opened, 2000, "the scheduler list opens")
+        tryVerify(() => chooser.popup.opened, 20000, "the scheduler list opens")
         const list = chooser.popup.contentItem
         list.positionViewAtIndex(index, ListView.Contain)
         waitForRendering(list)
         mouseClick(list.itemAtIndex(index))
-        tryCompare(window.runController, "schedulerText", "fifo", 5000)
-        tryCompare(window.runController, "state", "running", 5000)
+        tryCompare(window.runController, "schedulerText", "fifo", 20000)
+        tryCompare(window.runController, "state", "running", 20000)
         compare(document.schedulerName, "fifo")
         compare(window.runController.telemetry.runCount, 2)
     }

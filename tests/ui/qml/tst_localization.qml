@@ -23,7 +23,7 @@ TestCase {
     }
     function cleanup() {
         window.runController.stopAll()
-        tryVerify(() => !window.runController.running, 5000)
+        tryVerify(() => !window.runController.running, 20000)
         window.graphDocument.newGraph()
         window.close()
         window.destroy()
@@ -51,10 +51,10 @@ TestCase {
         window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
         window.bottomTab = 3
         const map = findChild(window, "sourceMap")
-        tryVerify(() => findChild(window, "bearingPlot").visible, 2000, "the localization view is shown")
+        tryVerify(() => findChild(window, "bearingPlot").visible, 20000, "the localization view is shown")
         verify(!map.visible, "one array: no map")
         window.openFile(sourceDirectory + "/tests/ui/data/two-arrays.isograph.json")
-        tryVerify(() => map.visible, 2000, "a graph that triangulates shows the map")
+        tryVerify(() => map.visible, 20000, "a graph that triangulates shows the map")
         window.runController.start()
         tryCompare(window.runController, "state", "finished", 20000)
         compare(findChild(window, "eventList").count, 8)
@@ -67,7 +67,7 @@ TestCase {
         tryCompare(window.runController, "state", "finished", 20000)
         window.bottomTab = 3
         const plot = findChild(window, "bearingPlot")
-        tryVerify(() => plot.visible && plot.radius > 20, 2000)
+        tryVerify(() => plot.visible && plot.radius > 20, 20000)
         waitForRendering(plot)
         const cx = plot.width / 2, cy = plot.height / 2, r = plot.radius
         const front = plot.pointFor(0, 0), left = plot.pointFor(90, 0), back = plot.pointFor(180, 0), up = plot.pointFor(0, 90)
@@ -88,7 +88,7 @@ TestCase {
         tryCompare(window.runController, "state", "finished", 20000)
         window.bottomTab = 3
         const plot = findChild(window, "bearingTimePlot")
-        tryVerify(() => plot.visible && plot.width > 50 && plot.height > 20, 2000, "a frame-wise graph shows the bearing-time plot")
+        tryVerify(() => plot.visible && plot.width > 50 && plot.height > 20, 20000, "a frame-wise graph shows the bearing-time plot")
         waitForRendering(plot)
         fuzzyCompare(plot.yFor(0), plot.height, 0.01)
         fuzzyCompare(plot.yFor(360), 0, 0.01)
@@ -108,17 +108,17 @@ TestCase {
         mouseClick(plot, x, y)
         compare(events.selectedRow, 2)
         window.openFile(sourceDirectory + "/samples/xstream-detectaudio-localize.isograph.json")
-        tryVerify(() => !plot.visible, 2000, "a per-event graph has no tracks to plot")
+        tryVerify(() => !plot.visible, 20000, "a per-event graph has no tracks to plot")
     }
 
     function test_runShowsEventsAndPlays() {
         window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
         mouseClick(findChild(window, "runButton"))
         const panel = findChild(window, "localizationPanel")
-        tryVerify(() => panel.visible, 2000, "running a localization graph shows its view")
+        tryVerify(() => panel.visible, 20000, "running a localization graph shows its view")
         tryCompare(window.runController, "state", "finished", 20000)
         const list = findChild(panel, "eventList")
-        tryCompare(list, "count", 4, 2000)
+        tryCompare(list, "count", 4, 20000)
         waitForRendering(list)
         const first = list.itemAtIndex(3)  // the oldest: the source at 242°
         verify(first)
@@ -133,7 +133,7 @@ TestCase {
         const play = findChild(first, "playButton")
         mouseClick(play)
         const toast = findChild(panel, "localizationToast")
-        tryVerify(() => toast.visible, 2000, "no output device: a message, not a crash")
+        tryVerify(() => toast.visible, 20000, "no output device: a message, not a crash")
         verify(toast.text.indexOf("output") >= 0, toast.text)
     }
 }

@@ -104,12 +104,12 @@ TestCase {
     function test_followingAnEventLogSaysWhatIsWrong() {
         chooseRunMenuItem("followMenuItem")
         let picker = null
-        tryVerify(() => { picker = findAll(window.contentItem.parent, "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 3000, "the name field has the keys")
+        tryVerify(() => { picker = findAll(window.contentItem.parent, "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 20000, "the name field has the keys")
         const path = sourceDirectory + "/samples/scale-out-onsets.jsonl"
         picker.text = path
         keyClick(Qt.Key_Return)
         const box = findChild(window, "errorBox")
-        tryVerify(() => box.opened, 5000, "an error box")
+        tryVerify(() => box.opened, 20000, "an error box")
         compare(run.state, "failed")
         compare(box.text, "Cannot follow the telemetry file")
         compare(box.informativeText, path + ":1: line: has no \"format\"")

@@ -26,7 +26,7 @@ TestCase {
     }
     function closeWindow() {
         run.stopAll()
-        tryVerify(() => !run.running, 5000)
+        tryVerify(() => !run.running, 20000)
         document.newGraph()
         window.width = 1500
         window.height = 950
@@ -59,13 +59,13 @@ TestCase {
         let discarded = false
         window.whenSaved(() => { discarded = true })
         const dontSave = () => findAll(root(), "messageButton_discard").find(b => b.visible && b.text === "Don't Save")
-        tryVerify(() => dontSave() !== undefined, 2000, "the unsaved-changes box opens")
+        tryVerify(() => dontSave() !== undefined, 20000, "the unsaved-changes box opens")
         keyClick(Qt.Key_D)  // typed for another window
         verify(dontSave() !== undefined, "a bare 'd' closed the box")
         verify(!discarded, "a bare 'd' discarded the changes")
         verify(dontSave().contentItem.text.indexOf("<u>") < 0, "Don't Save shows no accelerator")
         keyClick(Qt.Key_Escape)
-        tryVerify(() => dontSave() === undefined, 2000, "Escape cancels")
+        tryVerify(() => dontSave() === undefined, 20000, "Escape cancels")
         verify(!discarded)
         verify(document.modified, "the changes are still there")
     }
@@ -88,8 +88,8 @@ TestCase {
         verify(run.telemetry.nodes.indexOf("editor_positions") < 0, "the editor's tap is not listed in the plots")
         verify(run.telemetry.nodes.indexOf("join") >= 0 || run.telemetry.nodes.length > 3, "the graph's nodes are listed")
         compare(document.setParameter("a", "pace", 0), "")  // an edit: the values describe another graph
-        tryVerify(() => shownLabels().length === 0, 2000, "an edit clears the final values")
-        tryVerify(() => findAll(canvas, "skewPill").every(p => !p.visible), 2000, "and the skew")
+        tryVerify(() => shownLabels().length === 0, 20000, "an edit clears the final values")
+        tryVerify(() => findAll(canvas, "skewPill").every(p => !p.visible), 20000, "and the skew")
     }
 
     function test_plotTimeAxisFitsAShortRun() {
@@ -127,19 +127,19 @@ TestCase {
         const panel = findAll(window.contentItem, "bottomPanel")[0]
         const before = panel.height
         dragSplitHandle(-200)
-        tryVerify(() => Math.abs(panel.height - (before + 200)) <= 2, 2000, "dragging the handle up 200 px grows the panel by as much (" + before + " → " + panel.height + ")")
+        tryVerify(() => Math.abs(panel.height - (before + 200)) <= 2, 20000, "dragging the handle up 200 px grows the panel by as much (" + before + " → " + panel.height + ")")
         const grown = panel.height
         closeWindow()
         window = makeWindow()
         const again = findAll(window.contentItem, "bottomPanel")[0]
-        tryVerify(() => Math.abs(again.height - grown) <= 2, 2000, "a new window has the dragged height (" + again.height + " vs " + grown + ")")
+        tryVerify(() => Math.abs(again.height - grown) <= 2, 20000, "a new window has the dragged height (" + again.height + " vs " + grown + ")")
     }
     function test_subgraphInspectorFitsItsWidth() {
         window.openFile(sourceDirectory + "/samples/fusion-two-arrays.isograph.json")
         document.selection.selectNode("a")
         const inspector = findAll(window.contentItem, "inspector")[0]
         waitForRendering(window.contentItem)
-        tryVerify(() => findAll(inspector, "inspectorOrigin").some(t => t.visible && t.text.indexOf("subgraph") === 0), 2000, "the subgraph's origin line")
+        tryVerify(() => findAll(inspector, "inspectorOrigin").some(t => t.visible && t.text.indexOf("subgraph") === 0), 20000, "the subgraph's origin line")
         const origin = findAll(inspector, "inspectorOrigin")[0]
         verify(origin.truncated, "the long path is elided")
         const overflowing = []

@@ -47,7 +47,7 @@ TestCase {
         dialog.file = temporaryDirectory + "/isochron-tst-subgraphs.isograph.json"
         dialog.choices = document.selectionParameters().map(name => ({name: name, exposed: name === "sweep.frequency"}))
         dialog.open()
-        tryVerify(() => dialog.opened, 2000)
+        tryVerify(() => dialog.opened, 20000)
         dialog.accept()
         compare(document.nodeCount, 4)
         const id = "isochron-tst-subgraphs"
