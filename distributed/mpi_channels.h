@@ -9,6 +9,11 @@
 // channel holds to `credits` messages on each side. A wait ends early when stop() is called (a
 // signal), so no rank hangs in a channel.
 //
+// Samples are never copied (wire_format.h): a signal's or frame's message is followed by a second MPI
+// message of its samples, sent from the segment's own storage (the sender holds the item until that
+// send completes, so the storage stays alive; shared segments are immutable) and received straight
+// into the pooled segment the receiver emits. Both go under one credit.
+//
 // Every MPI call is made on the engine thread (MPI_THREAD_FUNNELED).
 #pragma once
 
