@@ -832,3 +832,38 @@ TEST_CASE("rank 0's telemetry lists every rank's nodes with their rank and the c
         for (const char* extension : {".json", ".jsonl"}) fs::remove(spread.string() + ".rank" + std::to_string(rank) + extension);
     }
 }
+
+TEST_CASE("rank 0 ending first keeps its own row of rank 0's telemetry at the figures of its end while rank 1 runs on", "[mpi][telemetry]") {
+    // Rank 0 sends 20 blocks to rank 1 and is done within milliseconds; rank 1 spends 5 ms on each of
+    // 200 blocks of its own, so rank 0 publishes the others' snapshots for about a second after its end.
+    const fs::path graph = tempPath("rank0-first.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "short", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0.2, "block": 480}},
+      {"id": "far", "type": "io.null_sink", "partition": 1},
+      {"id": "long", "type": "generators.signal_generator", "partition": 1, "params": {"duration": 2, "block": 480}},
+      {"id": "slow", "type": "workload.universal_box", "partition": 1, "params": {"cost_us": 5000}},
+      {"id": "sink", "type": "io.null_sink", "partition": 1}],
+      "edges": [{"from": "short.out", "to": "far.in"}, {"from": "long.out", "to": "slow.in0"}, {"from": "slow.out", "to": "sink.in"}]})";
+    const fs::path telemetry = tempPath("rank0-first.jsonl");
+    const Finished finished = run(2, {graph.string(), "--telemetry", telemetry.string()});
+    INFO(finished.output);
+    REQUIRE(finished.status == 0);
+    std::vector<nlohmann::json> ownEnd;  // rank 0's row in the lines after its engine ended
+    std::ifstream lines(tempPath("rank0-first.rank0.jsonl"));
+    for (std::string line; std::getline(lines, line);) {
+        const nlohmann::json snapshot = nlohmann::json::parse(line);
+        if (snapshot["ranks"][0]["state"] == "finished") ownEnd.push_back(snapshot["ranks"][0]);
+    }
+    REQUIRE(ownEnd.size() >= 2);  // rank 0 published again while rank 1 ran
+    const nlohmann::json& end = ownEnd.front();
+    CHECK(end["samples"] == 9600);  // the 20 blocks that left rank 0 through its channel
+    CHECK(end["samples_per_s"].get<double>() > 0);
+    for (std::size_t i = 1; i < ownEnd.size(); ++i) {
+        INFO("line " << i << " after rank 0's end");
+        CHECK(ownEnd[i]["samples"] == end["samples"]);
+        CHECK(ownEnd[i]["samples_per_s"] == end["samples_per_s"]);
+        CHECK(ownEnd[i]["items_per_s"] == end["items_per_s"]);
+    }
+    fs::remove(graph);
+    for (int rank = 0; rank < 2; ++rank) fs::remove(tempPath("rank0-first.rank" + std::to_string(rank) + ".jsonl"));
+}
