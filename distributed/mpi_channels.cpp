@@ -209,6 +209,17 @@ protected:
         // Nothing more is taken once the rank stops (its engine ends the run without this source
         // having finished: what it feeds is not told the stream ended, as on a stop).
         if (channels_.stopping()) return SourceStatus::waitUntil(wallClockNs() + kReceivePollNs);
+        const SourceStatus status = takeMessages();
+        returnCredits();
+        return status;
+    }
+    /// Ended by the engine before the stream's end when what it fed failed (cut off): the rank's
+    /// other receivers may all be ended so, and then no channel call would see the failure.
+    void onFinish() override { channels_.stopping(); }
+
+private:
+    /// Takes and emits what has arrived, as much as the engine admits.
+    SourceStatus takeMessages() {
         const std::int64_t most = std::min<std::int64_t>(productionBudget(), figures_.credits);
         for (std::int64_t taken = 0; taken < most; ++taken) {
             if (!admissionOpen()) return SourceStatus::produced();
@@ -232,17 +243,20 @@ protected:
                 emitHeld(0, std::move(message.item));
             }
             // The credit goes back once the engine took the message (the downstream operators ran, or
-            // queued it), so a slow consumer slows the sender.
-            const int credit = 1;
-            MPI_Send(&credit, 1, MPI_INT, figures_.spec.fromPartition, creditTag(figures_.spec), comm_);
+            // queued it), so a slow consumer slows the sender. Credits go back together, half the
+            // window at a time and whenever this call ends, so that a busy channel does not send one
+            // message back per message it takes, and the sender never waits for credits held here.
+            ++owedCredits_;
+            if (owedCredits_ >= std::max(1, figures_.credits / 2)) returnCredits();
         }
         return SourceStatus::produced();
     }
-    /// Ended by the engine before the stream's end when what it fed failed (cut off): the rank's
-    /// other receivers may all be ended so, and then no channel call would see the failure.
-    void onFinish() override { channels_.stopping(); }
-
-private:
+    /// Send the sender the credits of the messages taken since the last time.
+    void returnCredits() {
+        if (owedCredits_ == 0) return;
+        MPI_Send(&owedCredits_, 1, MPI_INT, figures_.spec.fromPartition, creditTag(figures_.spec), comm_);
+        owedCredits_ = 0;
+    }
     /// The samples message that follows a signal's or frame's, straight into its pooled segment.
     void receiveSamples(std::span<std::byte> storage) {
         MPI_Status status;
@@ -275,6 +289,7 @@ private:
     MpiChannels& channels_;
     std::vector<std::byte> buffer_;
     TimeNs lastMessageNs_ = 0;
+    int owedCredits_ = 0;  // messages taken whose credits have not gone back yet
 };
 
 }  // namespace
