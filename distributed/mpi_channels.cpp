@@ -49,6 +49,9 @@ protected:
         postCreditReceive();
     }
     void process(int, Item&& item) override {
+        if (sampleBytes(item) > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+            throw std::invalid_argument("a segment of more than 2 GB cannot cross ranks (cut it into shorter segments)");
+        }
         if (channels_.stopping() || !takeCredit()) return;
         Slot& slot = nextSlot();
         encodeItem(item, slot.bytes);
@@ -160,7 +163,6 @@ private:
     void sendSamples(Slot& slot, Item&& item) {
         const std::size_t bytes = sampleBytes(item);
         if (bytes == 0) return;
-        if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) throw std::invalid_argument("a segment of more than 2 GB cannot cross ranks");
         figures_.bytes += bytes;
         slot.item = std::move(item);
         const SegmentHandle& segment = slot.item.segment();
