@@ -4,7 +4,9 @@
 
 #include <sched.h>
 
+#include <array>
 #include <chrono>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -47,12 +49,16 @@ protected:
         postCreditReceive();
     }
     void process(int, Item&& item) override {
+        if (sampleBytes(item) > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+            throw std::invalid_argument("a segment of more than 2 GB cannot cross ranks (cut it into shorter segments)");
+        }
         if (channels_.stopping() || !takeCredit()) return;
         Slot& slot = nextSlot();
         encodeItem(item, slot.bytes);
         ++figures_.items;
         figures_.samples += static_cast<std::uint64_t>(item.sampleCount());
         send(slot);
+        sendSamples(slot, std::move(item));
     }
     TimeNs onProgress(TimeNs time) override {
         if (time != kEndOfTime && takeCredit()) {
@@ -74,7 +80,8 @@ protected:
         // sends are dropped with the operator (onDeactivate) instead of waited for.
         if (channels_.stopping()) return;
         for (Slot& s : slots_) {
-            if (s.request != MPI_REQUEST_NULL) MPI_Wait(&s.request, MPI_STATUS_IGNORE);
+            MPI_Waitall(2, s.requests.data(), MPI_STATUSES_IGNORE);
+            s.item = Item();
         }
     }
     void onDeactivate() override {
@@ -83,14 +90,20 @@ protected:
             MPI_Request_free(&creditRequest_);
         }
         for (Slot& s : slots_) {
-            if (s.request != MPI_REQUEST_NULL) MPI_Request_free(&s.request);
+            for (MPI_Request& request : s.requests) {
+                if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+            }
         }
     }
 
 private:
+    /// One message in flight: its bytes, and the item whose samples are sent from their storage
+    /// (held, so the storage stays alive and unchanged until the send completes: segments are
+    /// immutable while shared, and this reference shares it).
     struct Slot {
         std::vector<std::byte> bytes;
-        MPI_Request request = MPI_REQUEST_NULL;
+        Item item;
+        std::array<MPI_Request, 2> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // the message, its samples
     };
 
     void postCreditReceive() {
@@ -134,20 +147,54 @@ private:
     Slot& nextSlot() {
         Slot& slot = slots_[next_];
         next_ = (next_ + 1) % slots_.size();
-        if (slot.request != MPI_REQUEST_NULL) MPI_Wait(&slot.request, MPI_STATUS_IGNORE);
+        MPI_Waitall(2, slot.requests.data(), MPI_STATUSES_IGNORE);
+        slot.item = Item();
         return slot;
     }
     void send(Slot& slot) {
         ++figures_.messages;
         figures_.bytes += slot.bytes.size();
         MPI_Isend(slot.bytes.data(), static_cast<int>(slot.bytes.size()), MPI_BYTE, figures_.spec.toPartition, dataTag(figures_.spec), comm_,
-                  &slot.request);
+                  &slot.requests[0]);
+    }
+    /// The samples of a signal or frame, as the message after its header, straight from the
+    /// segment's storage: one run as it is, several through a datatype that gathers them (MPI reads
+    /// them in place). The receiver takes them as plain bytes into one pooled segment.
+    void sendSamples(Slot& slot, Item&& item) {
+        const std::size_t bytes = sampleBytes(item);
+        if (bytes == 0) return;
+        figures_.bytes += bytes;
+        slot.item = std::move(item);
+        const SegmentHandle& segment = slot.item.segment();
+        const std::size_t elementSize = sampleSize(segment.sampleType());
+        const int to = figures_.spec.toPartition;
+        if (segment.pieceCount() == 1) {
+            segment.forEachRun([&](const std::byte* data, std::int64_t) {
+                MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, to, dataTag(figures_.spec), comm_, &slot.requests[1]);
+            });
+            return;
+        }
+        runLengths_.clear();
+        runAddresses_.clear();
+        segment.forEachRun([&](const std::byte* data, std::int64_t count) {
+            MPI_Aint address = 0;
+            MPI_Get_address(data, &address);
+            runAddresses_.push_back(address);
+            runLengths_.push_back(static_cast<int>(static_cast<std::size_t>(count) * elementSize));
+        });
+        MPI_Datatype runs = MPI_DATATYPE_NULL;
+        MPI_Type_create_hindexed(static_cast<int>(runLengths_.size()), runLengths_.data(), runAddresses_.data(), MPI_BYTE, &runs);
+        MPI_Type_commit(&runs);
+        MPI_Isend(MPI_BOTTOM, 1, runs, to, dataTag(figures_.spec), comm_, &slot.requests[1]);
+        MPI_Type_free(&runs);  // freed once the send no longer needs it
     }
 
     MPI_Comm comm_;
     ChannelFigures& figures_;
     MpiChannels& channels_;
     std::vector<Slot> slots_;
+    std::vector<int> runLengths_;          // a segment of several runs: each run's bytes ...
+    std::vector<MPI_Aint> runAddresses_;   // ... and address
     std::size_t next_ = 0;
     int available_ = 0;
     int creditMessage_ = 0;
@@ -164,6 +211,17 @@ protected:
         // Nothing more is taken once the rank stops (its engine ends the run without this source
         // having finished: what it feeds is not told the stream ended, as on a stop).
         if (channels_.stopping()) return SourceStatus::waitUntil(wallClockNs() + kReceivePollNs);
+        const SourceStatus status = takeMessages();
+        returnCredits();
+        return status;
+    }
+    /// Ended by the engine before the stream's end when what it fed failed (cut off): the rank's
+    /// other receivers may all be ended so, and then no channel call would see the failure.
+    void onFinish() override { channels_.stopping(); }
+
+private:
+    /// Takes and emits what has arrived, as much as the engine admits.
+    SourceStatus takeMessages() {
         const std::int64_t most = std::min<std::int64_t>(productionBudget(), figures_.credits);
         for (std::int64_t taken = 0; taken < most; ++taken) {
             if (!admissionOpen()) return SourceStatus::produced();
@@ -177,6 +235,7 @@ protected:
             figures_.bytes += static_cast<std::uint64_t>(size);
             lastMessageNs_ = wallClockNs();
             DecodedMessage message = decodeMessage(buffer_);
+            if (!message.samples.empty()) receiveSamples(message.samples);
             if (message.kind == MessageKind::End) return SourceStatus::finished();
             if (message.kind == MessageKind::Progress) {
                 emitProgress(message.item.progressTime());
@@ -186,17 +245,33 @@ protected:
                 emitHeld(0, std::move(message.item));
             }
             // The credit goes back once the engine took the message (the downstream operators ran, or
-            // queued it), so a slow consumer slows the sender.
-            const int credit = 1;
-            MPI_Send(&credit, 1, MPI_INT, figures_.spec.fromPartition, creditTag(figures_.spec), comm_);
+            // queued it), so a slow consumer slows the sender. Credits go back together, half the
+            // window at a time and whenever this call ends, so that a busy channel does not send one
+            // message back per message it takes, and the sender never waits for credits held here.
+            ++owedCredits_;
+            if (owedCredits_ >= std::max(1, figures_.credits / 2)) returnCredits();
         }
         return SourceStatus::produced();
     }
-    /// Ended by the engine before the stream's end when what it fed failed (cut off): the rank's
-    /// other receivers may all be ended so, and then no channel call would see the failure.
-    void onFinish() override { channels_.stopping(); }
-
-private:
+    /// Send the sender the credits of the messages taken since the last time.
+    void returnCredits() {
+        if (owedCredits_ == 0) return;
+        MPI_Send(&owedCredits_, 1, MPI_INT, figures_.spec.fromPartition, creditTag(figures_.spec), comm_);
+        owedCredits_ = 0;
+    }
+    /// The samples message that follows a signal's or frame's, straight into its pooled segment.
+    void receiveSamples(std::span<std::byte> storage) {
+        MPI_Status status;
+        MPI_Recv(storage.data(), static_cast<int>(storage.size()), MPI_BYTE, figures_.spec.fromPartition, dataTag(figures_.spec), comm_, &status);
+        int size = 0;
+        MPI_Get_count(&status, MPI_BYTE, &size);
+        if (static_cast<std::size_t>(size) != storage.size()) {
+            throw std::invalid_argument("channel " + std::to_string(figures_.spec.index) + " from rank " + std::to_string(figures_.spec.fromPartition) + ": " +
+                                        std::to_string(size) + " bytes of samples where the message announced " + std::to_string(storage.size()) +
+                                        " (a rank of another build?)");
+        }
+        figures_.bytes += storage.size();
+    }
     /// Whether a message is waiting (its envelope in `status`); spins a little first when `mayWait`
     /// and the channel is busy.
     bool probe(MPI_Status& status, bool mayWait) {
@@ -216,6 +291,7 @@ private:
     MpiChannels& channels_;
     std::vector<std::byte> buffer_;
     TimeNs lastMessageNs_ = 0;
+    int owedCredits_ = 0;  // messages taken whose credits have not gone back yet
 };
 
 }  // namespace

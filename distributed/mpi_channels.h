@@ -3,11 +3,17 @@
 //
 // Back-pressure is by credits: a sender may have at most `credits` messages that its receiver has not
 // yet taken (each item, progress marker and the end of stream is one message; a signal or frame is one
-// SigSeg). The receiver returns a credit after it has handed the message to its engine, so a slow
-// consumer rank holds the producer rank back exactly as a slow operator holds back its upstream in one
-// process: a sender with no credit left waits, and its engine with it. That bounds the memory a
+// SigSeg). The receiver returns a credit after it has handed the message to its engine (the credits
+// of several messages in one message back: half the window's, or what it took when its call ends), so
+// a slow consumer rank holds the producer rank back exactly as a slow operator holds back its upstream
+// in one process: a sender with no credit left waits, and its engine with it. That bounds the memory a
 // channel holds to `credits` messages on each side. A wait ends early when stop() is called (a
 // signal), so no rank hangs in a channel.
+//
+// Samples are never copied (wire_format.h): a signal's or frame's message is followed by a second MPI
+// message of its samples, sent from the segment's own storage (the sender holds the item until that
+// send completes, so the storage stays alive; shared segments are immutable) and received straight
+// into the pooled segment the receiver emits. Both go under one credit.
 //
 // Every MPI call is made on the engine thread (MPI_THREAD_FUNNELED).
 #pragma once

@@ -9,7 +9,7 @@
 namespace isochron::distributed {
 namespace {
 
-constexpr std::uint32_t kMagic = 0x31534943;  // "CIS1": a message of this wire format, version 1
+constexpr std::uint32_t kMagic = 0x32534943;  // "CIS2": version 2, samples in a message of their own
 
 /// A timebase by value: rate, zero time and the length of its clock's name (0 = no timebase).
 struct TimebaseWire {
@@ -19,7 +19,7 @@ struct TimebaseWire {
     std::uint32_t present = 0;
 };
 
-/// The fixed part of every message; names follow it, then (8-byte aligned) the samples.
+/// The fixed part of every message; names follow it.
 struct Header {
     std::uint32_t magic = kMagic;
     MessageKind kind = MessageKind::End;
@@ -33,7 +33,7 @@ struct Header {
     TimebaseWire rangeTimebase;
     std::int64_t rangeStart = 0, rangeLength = 0;
     std::uint32_t labelLength = 0, attributeCount = 0;
-    std::uint32_t namesBytes = 0, samplesOffset = 0;
+    std::uint32_t namesBytes = 0, padding = 0;
 };
 
 TimebaseWire wireOf(const Timebase* timebase) {
@@ -77,16 +77,10 @@ const Timebase* timebaseOf(const TimebaseWire& wire, NameReader& names) {
     return &Timebase::get(wire.rateHz, wire.zeroTimeNs, Clock::named(clock));
 }
 
-template <class T> SigSeg<T> samplesOf(const Header& header, const Timebase* timebase, std::span<const std::byte> bytes) {
-    const auto length = static_cast<std::size_t>(header.segmentLength);
-    if (bytes.size() - header.samplesOffset < length * sizeof(T)) throw std::invalid_argument("channel message: fewer samples than its header says");
-    SigSeg<T> samples = SigSeg<T>::allocate(header.segmentLength, header.segmentStart, timebase);
-    if (length > 0) std::memcpy(samples.writable().data(), bytes.data() + header.samplesOffset, length * sizeof(T));
-    return samples;
-}
-
-template <class T> Item sampleItem(const Header& header, const Timebase* segmentTimebase, SampleRange range, std::span<const std::byte> bytes) {
-    SigSeg<T> samples = samplesOf<T>(header, segmentTimebase, bytes);
+/// A signal or frame whose samples are still to be received into the returned span.
+template <class T> Item sampleItem(const Header& header, const Timebase* segmentTimebase, SampleRange range, std::span<std::byte>& toFill) {
+    SigSeg<T> samples = SigSeg<T>::allocate(header.segmentLength, header.segmentStart, segmentTimebase);
+    if (header.segmentLength > 0) toFill = std::as_writable_bytes(samples.writable());
     return header.itemKind == ItemKind::Signal ? Item::signal(std::move(samples)) : Item::frame(std::move(samples), range);
 }
 
@@ -135,21 +129,13 @@ void encodeItem(const Item& item, std::vector<std::byte>& out) {
             appendBytes(out, &attribute.value, sizeof attribute.value);
         }
     }
-    const std::size_t namesEnd = out.size();
-    const std::size_t samplesOffset = (namesEnd + 7) / 8 * 8;
-    const std::size_t sampleBytes = carriesSamples ? static_cast<std::size_t>(segment.length()) * sampleSize(segment.sampleType()) : 0;
-    out.resize(samplesOffset + sampleBytes);
-    if (carriesSamples) {
-        std::byte* to = out.data() + samplesOffset;
-        const std::size_t elementSize = sampleSize(segment.sampleType());
-        segment.forEachRun([&](const std::byte* data, std::int64_t count) {
-            std::memcpy(to, data, static_cast<std::size_t>(count) * elementSize);
-            to += static_cast<std::size_t>(count) * elementSize;
-        });
-    }
-    Header& written = *reinterpret_cast<Header*>(out.data());
-    written.namesBytes = static_cast<std::uint32_t>(namesEnd - namesStart);
-    written.samplesOffset = static_cast<std::uint32_t>(samplesOffset);
+    reinterpret_cast<Header*>(out.data())->namesBytes = static_cast<std::uint32_t>(out.size() - namesStart);
+}
+
+std::size_t sampleBytes(const Item& item) {
+    if (item.isProgress() || (item.kind() != ItemKind::Signal && item.kind() != ItemKind::Frame)) return 0;
+    const SegmentHandle& segment = item.segment();
+    return static_cast<std::size_t>(segment.length()) * sampleSize(segment.sampleType());
 }
 
 void encodeProgress(TimeNs time, std::vector<std::byte>& out) {
@@ -157,7 +143,6 @@ void encodeProgress(TimeNs time, std::vector<std::byte>& out) {
     Header header;
     header.kind = MessageKind::Progress;
     header.word = time;
-    header.samplesOffset = sizeof header;
     appendBytes(out, &header, sizeof header);
 }
 
@@ -165,7 +150,6 @@ void encodeEnd(std::vector<std::byte>& out) {
     out.clear();
     Header header;
     header.kind = MessageKind::End;
-    header.samplesOffset = sizeof header;
     appendBytes(out, &header, sizeof header);
 }
 
@@ -174,9 +158,8 @@ DecodedMessage decodeMessage(std::span<const std::byte> bytes) {
     if (bytes.size() < sizeof header) throw std::invalid_argument("channel message shorter than its header");
     std::memcpy(&header, bytes.data(), sizeof header);
     if (header.magic != kMagic) throw std::invalid_argument("channel message of an unknown format (another Isochron version on the other rank?)");
-    if (header.samplesOffset > bytes.size() || header.namesBytes > header.samplesOffset - sizeof header) {
-        throw std::invalid_argument("channel message: header does not fit the message");
-    }
+    if (header.namesBytes > bytes.size() - sizeof header) throw std::invalid_argument("channel message: names run past the message");
+    if (header.segmentLength < 0) throw std::invalid_argument("channel message: a negative sample count");
     DecodedMessage message;
     message.kind = header.kind;
     if (header.kind == MessageKind::End) return message;
@@ -193,10 +176,10 @@ DecodedMessage decodeMessage(std::span<const std::byte> bytes) {
         case ItemKind::Signal:
         case ItemKind::Frame:
             switch (header.sampleType) {
-                case SampleType::Float32: message.item = sampleItem<float>(header, segmentTimebase, range, bytes); break;
-                case SampleType::Float64: message.item = sampleItem<double>(header, segmentTimebase, range, bytes); break;
-                case SampleType::Int16: message.item = sampleItem<std::int16_t>(header, segmentTimebase, range, bytes); break;
-                case SampleType::ComplexFloat32: message.item = sampleItem<std::complex<float>>(header, segmentTimebase, range, bytes); break;
+                case SampleType::Float32: message.item = sampleItem<float>(header, segmentTimebase, range, message.samples); break;
+                case SampleType::Float64: message.item = sampleItem<double>(header, segmentTimebase, range, message.samples); break;
+                case SampleType::Int16: message.item = sampleItem<std::int16_t>(header, segmentTimebase, range, message.samples); break;
+                case SampleType::ComplexFloat32: message.item = sampleItem<std::complex<float>>(header, segmentTimebase, range, message.samples); break;
                 case SampleType::None: throw std::invalid_argument("channel message: samples without a sample type");
             }
             break;

@@ -1,11 +1,12 @@
 // isochron-mpi-bench: throughput of one MPI channel between two ranks (distributed/mpi_channels.h)
-// beside raw loops of the same messages: blocking MPI_Send, and MPI_Isend with as many messages in
-// flight as the channel has credits (the limit a channel can reach on this transport).
+// beside raw loops of the same bytes: blocking MPI_Send, and MPI_Isend with as many segments in
+// flight as the channel has credits (the limit a channel can reach on this transport), as one
+// message per segment and as the channel's pair (header, then samples).
 //   mpirun -np 2 isochron-mpi-bench [SEGMENTS] [CREDITS]
 // Rank 0 sends SEGMENTS segments of 4096 f32 samples (default 200000), rank 1 receives them; rank 1
-// prints samples per second for each way, and what encoding and decoding alone reach in one process. The channel runs the engine on both ranks: a source that
-// emits one shared segment again and again (so the source costs nothing), the sender, and on rank 1
-// the receiver and a null sink.
+// prints samples per second for each way, and what encoding and decoding alone reach in one process.
+// The channel runs the engine on both ranks: a source that emits one shared segment again and again
+// (so the source costs nothing), the sender, and on rank 1 the receiver and a null sink.
 #include <mpi.h>
 
 #include <chrono>
@@ -52,10 +53,25 @@ private:
     SigSeg<float> segment_;
 };
 
-/// Seconds rank 1 takes to receive `segments` messages of the channel's size sent by a plain MPI_Send loop.
+/// One segment's worth of bytes as the channel sends it: its message (header and names) and its samples.
+struct SegmentMessage {
+    std::vector<std::byte> header;
+    std::size_t sampleBytes = 0;
+};
+
+SegmentMessage segmentMessage() {
+    const Item item = Item::signal(SigSeg<float>::allocate(kSegmentSamples, 0, &Timebase::get(48000.0)));
+    SegmentMessage message;
+    distributed::encodeItem(item, message.header);
+    message.sampleBytes = distributed::sampleBytes(item);
+    return message;
+}
+
+/// Seconds rank 1 takes to receive `segments` messages of a segment's size (header and samples in one)
+/// sent by a plain MPI_Send loop.
 double rawSendLoop(int rank, std::int64_t segments) {
-    std::vector<std::byte> message;
-    distributed::encodeItem(Item::signal(SigSeg<float>::allocate(kSegmentSamples, 0, &Timebase::get(48000.0))), message);
+    const SegmentMessage segment = segmentMessage();
+    std::vector<std::byte> message(segment.header.size() + segment.sampleBytes);
     MPI_Barrier(MPI_COMM_WORLD);
     const auto start = std::chrono::steady_clock::now();
     for (std::int64_t i = 0; i < segments; ++i) {
@@ -65,28 +81,35 @@ double rawSendLoop(int rank, std::int64_t segments) {
     return secondsSince(start);
 }
 
-/// Seconds rank 1 takes to receive `segments` such messages with `window` of them in flight
-/// (MPI_Isend / MPI_Irecv into `window` buffers): the pipelined limit a channel with as many credits has.
-double rawWindowLoop(int rank, std::int64_t segments, int window) {
-    std::vector<std::byte> message;
-    distributed::encodeItem(Item::signal(SigSeg<float>::allocate(kSegmentSamples, 0, &Timebase::get(48000.0))), message);
-    std::vector<std::vector<std::byte>> buffers(static_cast<std::size_t>(window), message);
-    std::vector<MPI_Request> requests(static_cast<std::size_t>(window), MPI_REQUEST_NULL);
-    const int size = static_cast<int>(message.size());
+/// Seconds rank 1 takes to receive `segments` segments with `window` of them in flight (MPI_Isend /
+/// MPI_Irecv into `window` buffers): the pipelined limit a channel with as many credits has. `parts`
+/// 1: header and samples in one message; 2: as the channel sends them, the header then the samples.
+double rawWindowLoop(int rank, std::int64_t segments, int window, int parts) {
+    const SegmentMessage segment = segmentMessage();
+    const std::vector<int> sizes = parts == 1 ? std::vector<int>{static_cast<int>(segment.header.size() + segment.sampleBytes)}
+                                              : std::vector<int>{static_cast<int>(segment.header.size()), static_cast<int>(segment.sampleBytes)};
+    std::vector<std::vector<std::byte>> buffers;
+    for (int slot = 0; slot < window; ++slot) {
+        for (const int size : sizes) buffers.emplace_back(static_cast<std::size_t>(size));
+    }
+    std::vector<MPI_Request> requests(buffers.size(), MPI_REQUEST_NULL);
     MPI_Barrier(MPI_COMM_WORLD);
     const auto start = std::chrono::steady_clock::now();
     for (std::int64_t i = 0; i < segments; ++i) {
-        const auto slot = static_cast<std::size_t>(i % window);
-        MPI_Wait(&requests[slot], MPI_STATUS_IGNORE);
-        if (rank == 0) MPI_Isend(buffers[slot].data(), size, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &requests[slot]);
-        else MPI_Irecv(buffers[slot].data(), size, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &requests[slot]);
+        const auto first = static_cast<std::size_t>(i % window) * sizes.size();
+        MPI_Waitall(static_cast<int>(sizes.size()), &requests[first], MPI_STATUSES_IGNORE);
+        for (std::size_t part = 0; part < sizes.size(); ++part) {
+            std::byte* data = buffers[first + part].data();
+            if (rank == 0) MPI_Isend(data, sizes[part], MPI_BYTE, 1, 1, MPI_COMM_WORLD, &requests[first + part]);
+            else MPI_Irecv(data, sizes[part], MPI_BYTE, 0, 1, MPI_COMM_WORLD, &requests[first + part]);
+        }
     }
-    MPI_Waitall(window, requests.data(), MPI_STATUSES_IGNORE);
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     return secondsSince(start);
 }
 
-/// Seconds one process takes to encode and decode `segments` segments (the channel's own copies,
-/// without the transport).
+/// Seconds one process takes to encode and decode `segments` segments' messages, the receiver's
+/// pooled segment included (the channel's own work per segment, without the transport).
 double encodeDecode(std::int64_t segments) {
     const Item item = Item::signal(SigSeg<float>::allocate(kSegmentSamples, 0, &Timebase::get(48000.0)));
     std::vector<std::byte> message;
@@ -148,16 +171,19 @@ int main(int argc, char** argv) {
     const int credits = argc > 2 ? std::atoi(argv[2]) : 8;
     const double samples = static_cast<double>(segments * kSegmentSamples);
     const double raw = rawSendLoop(rank, segments);
-    const double window = rawWindowLoop(rank, segments, credits);
+    const double window = rawWindowLoop(rank, segments, credits, 1);
+    const double windowPairs = rawWindowLoop(rank, segments, credits, 2);
     const double channel = channelRun(rank, segments, credits);
     if (rank == 1) {
         const double copies = encodeDecode(segments);
         std::printf("%lld segments of %lld f32 samples, rank 0 -> rank 1\n", static_cast<long long>(segments), static_cast<long long>(kSegmentSamples));
         std::printf("raw MPI_Send loop:          %6.2f G samples/s  (%.2f GB/s)\n", samples / raw / 1e9, samples * 4 / raw / 1e9);
         std::printf("raw MPI_Isend, %4d window: %6.2f G samples/s  (%.2f GB/s)\n", credits, samples / window / 1e9, samples * 4 / window / 1e9);
+        std::printf("raw MPI_Isend pairs, %4d:   %6.2f G samples/s  (%.2f GB/s; header, then samples: as the channel sends)\n", credits,
+                    samples / windowPairs / 1e9, samples * 4 / windowPairs / 1e9);
         std::printf("channel, %4d credits:      %6.2f G samples/s  (%.2f GB/s, %.0f%% of the windowed loop)\n", credits, samples / channel / 1e9,
                     samples * 4 / channel / 1e9, 100.0 * window / channel);
-        std::printf("encode + decode, no MPI:    %6.2f G samples/s  (the channel's own two copies, one process)\n", samples / copies / 1e9);
+        std::printf("encode + decode, no MPI:    %6.2f G samples/s  (the channel's own work per segment, one process)\n", samples / copies / 1e9);
     }
     MPI_Finalize();
     return 0;

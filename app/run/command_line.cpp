@@ -73,7 +73,8 @@ output closed, its reader gone or closed with >&-, while a sink writes its data 
 standard output, its loss only drops the runner's own lines and the run goes on). The report is written
 in all these cases once the nodes have started (exit 0, 2, 128 + the signal, and 1 when the telemetry could
 not be written); an exit 1 before that (bad usage, an invalid graph, a refused plugin or output path, a node
-that cannot start, e.g. its file cannot be opened) writes none. A node whose call does not return after a stop request (a write to a pipe nobody
+that cannot start, e.g. its file cannot be opened) writes none; under mpirun the other ranks are told of such a
+rank's failure, stop, and write theirs ("stopped: rank K failed"), and the job ends with status 1. A node whose call does not return after a stop request (a write to a pipe nobody
 reads, a hung in-process plugin) is left behind after 3 s, or at once on a second signal: the report
 then holds the figures of that moment and an "abandoned" field naming the call that did not return
 (the node and its operator type, and a plugin's file and hook). No report is written

@@ -560,6 +560,16 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
 
 namespace {
 
+/// Exit status 1 after `failure` (said on standard error already) kept this process from running its
+/// graph. Under mpirun, once this rank's part was built, the other ranks are told, so that they stop
+/// and write their reports before the job ends (ScaleOut::failedToRun); before that, or alone, nothing more.
+int endRankThatCannotRun(run::ScaleOut& scaleOut, const std::string& failure) {
+    if (scaleOut.failedToRun(failure, [] { return stopSignal.load() != 0; })) {
+        std::cerr << "isochron-run: this rank cannot run its part: ending the run on every rank\n";
+    }
+    return 1;
+}
+
 int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     run::RunOptions options;
     try {
@@ -617,10 +627,10 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     } catch (const GraphException& e) {
         std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
         for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
-        return 1;
+        return endRankThatCannotRun(scaleOut, e.errors().empty() ? std::string("the graph cannot run") : e.errors().front().toString());
     } catch (const std::exception& e) {
         std::cerr << "isochron-run: " << e.what() << "\n";
-        return 1;
+        return endRankThatCannotRun(scaleOut, e.what());
     }
 }
 

@@ -50,13 +50,22 @@ public:
     /// it (they agree with rank 0 over MPI). From then on a node failing in `engine` stops it at once
     /// (and every wait in a channel), so that finish() ends every rank (mpi_channels.h). Alone: nothing.
     void relayTelemetry(Engine& engine, bool wanted, double hz);
+    /// This rank cannot run its part (`failure`, "node 'ID': cannot start: ..." or another error that
+    /// names what went wrong) after localGraph() built it: take part in what the other ranks do
+    /// before their runs (agreeing on telemetry with rank 0), tell them "failed: " `failure` so that
+    /// they stop ("stopped: rank K failed") and write their reports, and wait for their ends (5 s at
+    /// most; less once `stopSignalCame`). finish() then waits for their reports before it ends the
+    /// job. Whether the others were told; false alone and before localGraph() (no rank has a channel
+    /// yet, and finish() ends the job at once).
+    bool failedToRun(const std::string& failure, const std::function<bool()>& stopSignalCame);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
     /// The rank that told this one of its failure (which then stopped this rank's run), or -1; -1 alone.
     int failedRank();
     /// Tell the other ranks how this rank's run ended (`end`: "finished", "stopped: ...", "failed:
     /// ...") and wait for theirs: until every rank has told its end; once `stopSignalCame` says so, or
-    /// when this run did not finish, 0.3 s more at most (a killed rank never tells). Every rank's end
+    /// when this run stopped, 0.3 s more at most (a killed rank never tells); after this rank's failure
+    /// 5 s at most (the others stop at their channels' next call, and tell). Every rank's end
     /// by rank, for the report's "rank_ends" ("lost: rank k ended without a word" for a rank that did
     /// not tell); null alone.
     nlohmann::ordered_json endRun(const std::string& end, const std::function<bool()>& stopSignalCame);

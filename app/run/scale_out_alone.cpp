@@ -36,6 +36,7 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
 std::string ScaleOut::partitionPlan(const GraphSpec&, const ValidatedGraph&) const { return {}; }
 
 void ScaleOut::relayTelemetry(Engine&, bool, double) {}
+bool ScaleOut::failedToRun(const std::string&, const std::function<bool()>&) { return false; }
 void ScaleOut::stop() {}
 int ScaleOut::failedRank() { return -1; }
 nlohmann::ordered_json ScaleOut::endRun(const std::string&, const std::function<bool()>&) { return nullptr; }

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <optional>
+#include <utility>
 
 #include <chrono>
 #include <csignal>
@@ -29,6 +30,17 @@ namespace {
 // How long a stopped rank waits for the other ranks' ends, and then for their reports: well within
 // mpirun's 1 s between its SIGTERM and its SIGKILL.
 constexpr TimeNs kAfterStopNs = 300'000'000;
+// How long a failed rank waits for the other ranks' ends, and then for their reports, before it ends
+// the job: they stop at their channels' next call (a paced source's next block at the latest).
+constexpr TimeNs kAfterFailureNs = 5'000'000'000;
+
+/// Whether rank 0 reads telemetry and at what rate: rank 0's `wanted` and `hz`, as every rank learns
+/// them (a collective call: every rank makes it once, before its run).
+std::pair<bool, double> agreeOnTelemetry(bool wanted, double hz) {
+    double rankZero[2] = {wanted ? 1.0 : 0.0, hz};
+    MPI_Bcast(rankZero, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return {rankZero[0] != 0, rankZero[1]};
+}
 
 }  // namespace
 
@@ -41,6 +53,7 @@ struct ScaleOut::State {
     std::string end;  // this rank's, as told
     std::optional<distributed::LocalPart> part;
     std::shared_ptr<distributed::MpiTelemetryRelay> relay;
+    bool telemetryAgreed = false;  // agreeOnTelemetry() was called
 };
 
 ScaleOut::ScaleOut(int& argc, char**& argv) : state_(std::make_unique<State>()) {
@@ -114,13 +127,26 @@ std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph&
 void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
     if (state_->ranks == 1) return;
     if (state_->channels) state_->channels->endRunOnFailure(engine, *state_->ends);
-    double rankZero[2] = {wanted ? 1.0 : 0.0, hz};  // whether rank 0 reads telemetry, and how often
-    MPI_Bcast(rankZero, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (rankZero[0] == 0) return;
+    state_->telemetryAgreed = true;
+    const auto [relayed, rankZeroHz] = agreeOnTelemetry(wanted, hz);
+    if (!relayed) return;
     std::vector<std::string> nodeIds;
     for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
     state_->relay = std::make_shared<distributed::MpiTelemetryRelay>(std::move(nodeIds));
-    engine.relayTelemetry(state_->relay, rankZero[1]);
+    engine.relayTelemetry(state_->relay, rankZeroHz);
+}
+
+bool ScaleOut::failedToRun(const std::string& failure, const std::function<bool()>& stopSignalCame) {
+    if (!state_->ends) return false;
+    if (!state_->telemetryAgreed) {
+        // The other ranks make these collective calls before their runs: without this rank they would
+        // wait in them until the job ends, and never hear of the failure.
+        state_->telemetryAgreed = true;
+        if (agreeOnTelemetry(false, 0).first) state_->relay = std::make_shared<distributed::MpiTelemetryRelay>(std::vector<std::string>{});
+    }
+    endRun("failed: " + failure, stopSignalCame);
+    reportWritten();  // a rank whose part did not run writes none: the others need not wait for it
+    return true;
 }
 
 void ScaleOut::stop() {
@@ -134,10 +160,11 @@ nlohmann::ordered_json ScaleOut::endRun(const std::string& end, const std::funct
     if (!state_->ends) return nullptr;
     state_->end = end;
     state_->ends->tell(end);
-    const bool finished = end == "finished";
-    // A finished rank waits for the others as MPI_Finalize would; one that stopped or failed knows
-    // that the others are ending too (or are gone).
-    const TimeNs deadlineNs = finished ? std::numeric_limits<TimeNs>::max() : wallClockNs() + kAfterStopNs;
+    // A finished rank waits for the others as MPI_Finalize would; one that stopped knows that the
+    // others are ending too (or are gone); one that failed gives them the time to hear of it and stop.
+    const TimeNs deadlineNs = end == "finished"          ? std::numeric_limits<TimeNs>::max()
+                              : end.starts_with("failed: ") ? wallClockNs() + kAfterFailureNs
+                                                            : wallClockNs() + kAfterStopNs;
     state_->ends->awaitEnds(deadlineNs, stopSignalCame, kAfterStopNs);
     nlohmann::ordered_json ends = nlohmann::ordered_json::array();
     for (const std::string& rankEnd : state_->ends->ends()) ends.push_back(rankEnd);
@@ -163,19 +190,18 @@ std::string ScaleOut::rankPath(const std::string& path) const {
 }
 
 int ScaleOut::finish(int status) {
-    constexpr TimeNs kReportsWaitNs = 5'000'000'000;
     if (!state_->joined) return status;
     // No rank leaves before every rank that told its end has written its report: mpirun ends the
     // whole job at once when one rank exits with a status other than 0 (after a rank was killed,
     // a survivor that left first took another down before its report in 1 of 3 suite runs).
-    if (state_->ends) state_->ends->awaitReports(wallClockNs() + (status >= 128 ? kAfterStopNs : kReportsWaitNs));
+    if (state_->ends) state_->ends->awaitReports(wallClockNs() + (status >= 128 ? kAfterStopNs : kAfterFailureNs));
     if (state_->end.starts_with("failed: ")) MPI_Abort(MPI_COMM_WORLD, status);  // the others wrote their reports
     if (state_->ends && state_->ends->failedRank() >= 0) {
         // Stopped by another rank's failure: that rank ends the job (its MPI_Abort names it), now
         // that every report is written. Should it not, this rank ends it. mpirun's SIGTERM, which
         // comes first, ends this rank at once: mpirun would wait 1 s to kill it.
         for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) std::signal(signal, SIG_DFL);
-        const TimeNs deadlineNs = wallClockNs() + kReportsWaitNs;
+        const TimeNs deadlineNs = wallClockNs() + kAfterFailureNs;
         while (wallClockNs() < deadlineNs) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         MPI_Abort(MPI_COMM_WORLD, status);
     }

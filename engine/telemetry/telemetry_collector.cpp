@@ -98,12 +98,33 @@ void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* stat
     refreshEstimates();
     if (!hasReaders()) return;
     const bool final = std::string_view(state) != "running";
+    if (post(now, runStartNs, state, final)) return;
     // At the end of a run spread over ranks, the other ranks may still be running: keep publishing
-    // what they report until they have ended too.
-    while (!post(now, runStartNs, state, final)) {
+    // what they report until they have ended too. This rank's own figures stay those of its end: its
+    // nodes did nothing more, and their rates over the wait would read 0 as if it had stalled.
+    do {
         std::this_thread::sleep_for(std::chrono::nanoseconds(std::max<TimeNs>(nextNs_ - wallClockNs(), 0)));
         now = wallClockNs();
         scheduleAfter(now, runStartNs);
+    } while (!postAgain(now, runStartNs));
+}
+
+bool TelemetryCollector::postAgain(TimeNs now, TimeNs runStartNs) {
+    relayed_ = ownEnd_;
+    relayed_.sequence = ++sequence_;
+    relayed_.wallNs = now;
+    relayed_.elapsedSeconds = static_cast<double>(now - runStartNs) / 1e9;
+    const bool complete = relay_->exchange(relayed_, true);
+    deliver();
+    return complete;
+}
+
+void TelemetryCollector::deliver() {
+    for (auto& channel : channels_) {
+        TelemetrySnapshot* snapshot = channel->beginWrite();
+        if (!snapshot) continue;
+        *snapshot = relayed_;
+        channel->endWrite(snapshot);
     }
 }
 
@@ -116,21 +137,20 @@ bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, 
     const double seconds = rateSinceNs ? static_cast<double>(now - rateSinceNs) / 1e9 : 0.0;
     ++sequence_;
     bool complete = true;
+    bool filled = relay_ != nullptr;
     if (relay_) {
         fill(relayed_, now, runStartNs, state, seconds, rateBase);
+        if (final) ownEnd_ = relayed_;  // before the relay adds the other ranks' figures
         complete = relay_->exchange(relayed_, final);
-    }
-    bool filled = relay_ != nullptr;
-    for (auto& channel : channels_) {
-        TelemetrySnapshot* snapshot = channel->beginWrite();
-        if (!snapshot) continue;
-        if (relay_) {
-            *snapshot = relayed_;
-        } else {
+        deliver();
+    } else {
+        for (auto& channel : channels_) {
+            TelemetrySnapshot* snapshot = channel->beginWrite();
+            if (!snapshot) continue;
             fill(*snapshot, now, runStartNs, state, seconds, rateBase);
+            channel->endWrite(snapshot);
+            filled = true;
         }
-        channel->endWrite(snapshot);
-        filled = true;
     }
     if (!filled) return complete;
     if (!shortLast) {

@@ -23,8 +23,8 @@ public:
     std::shared_ptr<SnapshotChannel> open();
     bool hasReaders() const { return !channels_.empty() || relay_ != nullptr; }
     /// Show every snapshot to `relay` first (a run spread over ranks). At the end of the run the
-    /// collector publishes once a period until the relay says every rank has ended: the only
-    /// time it waits. [before Engine::run(), any thread]
+    /// collector publishes once a period until the relay says every rank has ended (the only time
+    /// it waits), each time with this rank's figures of its end. [before Engine::run(), any thread]
     void setRelay(std::shared_ptr<TelemetryRelay> relay) { relay_ = std::move(relay); }
     /// Snapshot rate (Hz, 1-1000; default 30).
     void setRate(double hz);
@@ -66,6 +66,11 @@ private:
     void fill(TelemetrySnapshot& snapshot, TimeNs now, TimeNs runStartNs, const char* state, double seconds, const std::vector<History>& rateBase);
     /// Fill one snapshot (through the relay, if any) and hand it to every reader; whether it is complete (see TelemetryRelay).
     bool post(TimeNs now, TimeNs runStartNs, const char* state, bool final);
+    /// After a final post() that was not complete: this rank's figures of its end again, at `now`,
+    /// through the relay (which adds what the other ranks reported since) to every reader; whether complete.
+    bool postAgain(TimeNs now, TimeNs runStartNs);
+    /// Hand the relayed snapshot to every reader.
+    void deliver();
 
     std::vector<NodeContext*> nodes_;
     std::vector<History> history_;         // at the previous tick
@@ -78,6 +83,7 @@ private:
     std::vector<std::shared_ptr<SnapshotChannel>> channels_;
     std::shared_ptr<TelemetryRelay> relay_;
     TelemetrySnapshot relayed_;  // filled, then extended by the relay, then copied to each reader
+    TelemetrySnapshot ownEnd_;   // this rank's figures at the end of the run, before the relay extended them
     TimeNs periodNs_ = 33'333'333;
     TimeNs nextNs_ = 0;
     TimeNs lastSnapshotNs_ = 0;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -41,6 +42,8 @@ public:
         s.ranks = {rankTotals(s, 0), rankTotals(s, 1)};
         if (!final) return true;
         ++finalCalls;
+        ownRowsAtTheEnd.push_back(s.ranks[0]);
+        ownOutputsAtTheEnd.push_back(s.outputs.front());
         if (finalCalls <= unfinishedCalls_) {
             s.engineState = "running";
             return false;
@@ -48,6 +51,8 @@ public:
         return true;
     }
     int finalCalls = 0;
+    std::vector<RankTelemetry> ownRowsAtTheEnd;        // rank 0's row, at each final exchange
+    std::vector<OutputTelemetry> ownOutputsAtTheEnd;   // its output "out", likewise
 
 private:
     int unfinishedCalls_;
@@ -133,4 +138,34 @@ TEST_CASE("a relay's other ranks reach the readers, and the end waits until the 
     CHECK(!aloneJson.contains("ranks"));
     CHECK(!aloneJson["nodes"]["gain"].contains("rank"));
     CHECK(!aloneJson["outputs"]["out"].contains("rank"));
+}
+
+TEST_CASE("while the other ranks run on, this rank's figures stay those of its end, its rates included", "[telemetry]") {
+    const Timebase& tb = Timebase::get(1000);
+    FeedScript script;
+    for (int b = 0; b < 20; ++b) {
+        std::vector<std::pair<int, Item>> batch;
+        batch.push_back({0, Item::scalar(b, SampleRange{&tb, 10 * b, 10})});
+        script.batches.push_back(std::move(batch));
+    }
+    feedScripts()["relay"] = std::move(script);
+    Engine engine(validateGraph(parseGraph(kGraph), testRegistry()), parseSchedulerText("df"));
+    auto relay = std::make_shared<OtherRankRelay>(3);
+    engine.relayTelemetry(relay, 200);
+    REQUIRE(engine.run().completed);
+    REQUIRE(relay->finalCalls == 4);
+    const RankTelemetry& end = relay->ownRowsAtTheEnd.front();
+    CHECK(end.engineState == "finished");
+    CHECK(end.items == 20);
+    CHECK(end.itemsPerSecond > 0);  // the 20 items came after the run's first snapshot
+    for (std::size_t call = 1; call < relay->ownRowsAtTheEnd.size(); ++call) {
+        INFO("final exchange " << call);
+        const RankTelemetry& again = relay->ownRowsAtTheEnd[call];
+        CHECK(again.engineState == "finished");
+        CHECK(again.items == end.items);
+        CHECK(again.itemsPerSecond == end.itemsPerSecond);
+        CHECK(again.sequence > relay->ownRowsAtTheEnd[call - 1].sequence);  // published again, not the same snapshot
+        CHECK(again.elapsedSeconds > relay->ownRowsAtTheEnd[call - 1].elapsedSeconds);  // the run's time goes on
+        CHECK(relay->ownOutputsAtTheEnd[call].itemsPerSecond == relay->ownOutputsAtTheEnd.front().itemsPerSecond);
+    }
 }

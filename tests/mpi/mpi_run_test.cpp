@@ -587,6 +587,58 @@ TEST_CASE("a rank whose node cannot start ends the run on every rank, naming the
     fs::remove(tempPath("l.jsonl"));
 }
 
+TEST_CASE("a rank whose node cannot start tells the others: they stop and write their reports, and the job ends with status 1", "[mpi][faults]") {
+    // An hour of real-time signal through the three ranks into a recording on rank `failing`, which
+    // cannot start: its file cannot be created (refused by the node as it starts, not by the output
+    // path check). Rank 0 reads telemetry, so the ranks also agree on it before they run.
+    for (const int failing : {0, 2}) {
+        INFO("the recording on rank " << failing);
+        const std::vector<int> partitions = failing == 0 ? std::vector<int>{1, 2, 0} : std::vector<int>{0, 1, 2};
+        const fs::path graph = tempPath("cannot-start.isograph.json");
+        std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "gen", "type": "generators.signal_generator", "partition": )" << partitions[0] << R"(, "params": {"duration": 3600, "block": 480, "pace": 1}},
+          {"id": "relay", "type": "segments.pass_through", "partition": )" << partitions[1] << R"(},
+          {"id": "recording", "type": "io.wav_file_sink", "partition": )" << partitions[2] << R"(, "params": {"path": "/proc/version"}}],
+          "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "recording.in0"}]})";
+        const fs::path report = tempPath("cannot-start.json");
+        const fs::path telemetry = tempPath("cannot-start.jsonl");
+        const fs::path output = tempPath("cannot-start.txt");
+        // 60 s is a safety net against a hang only (the job ends within about a second).
+        const int status = waitAtMost(start(3, {graph.string(), "--report", report.string(), "--telemetry", telemetry.string()}, output),
+                                      std::chrono::seconds(60));
+        const std::string printed = readText(output);
+        INFO(printed);
+        CHECK(status == 1);
+        const std::string rank = "[rank " + std::to_string(failing) + "] ";
+        CHECK(printed.find(rank + "  node 'recording': cannot start: cannot write '/proc/version") != std::string::npos);
+        CHECK(printed.find(rank + "isochron-run: this rank cannot run its part: ending the run on every rank") != std::string::npos);
+        // The failed rank ran nothing and writes no report; every other rank heard of the failure and
+        // wrote its report before the job ended.
+        CHECK(!fs::exists(tempPath("cannot-start.rank" + std::to_string(failing) + ".json")));
+        for (int other = 0; other < 3; ++other) {
+            if (other == failing) continue;
+            INFO("rank " << other);
+            const fs::path path = tempPath("cannot-start.rank" + std::to_string(other) + ".json");
+            REQUIRE(fs::exists(path));
+            const nlohmann::json written = readJson(path);
+            const std::string stopped = "stopped: rank " + std::to_string(failing) + " failed";
+            CHECK(written["end"] == stopped);
+            CHECK(written["completed"] == false);
+            REQUIRE(written["rank_ends"].size() == 3);
+            for (int k = 0; k < 3; ++k) {
+                const std::string end = written["rank_ends"][static_cast<std::size_t>(k)];
+                if (k == failing) CHECK(end.starts_with("failed: node 'recording': cannot start: cannot write '/proc/version"));
+                else CHECK(end == stopped);
+            }
+            CHECK(printed.find("[rank " + std::to_string(other) + "] isochron-run: " + stopped + " (its lines name the node)") != std::string::npos);
+            fs::remove(path);
+        }
+        for (int k = 0; k < 3; ++k) fs::remove(tempPath("cannot-start.rank" + std::to_string(k) + ".jsonl"));
+        fs::remove(graph);
+        fs::remove(output);
+    }
+}
+
 TEST_CASE("a node failing on the last rank while the sources run on ends the run on every rank, exit status 2", "[mpi][faults]") {
     // An hour of real-time signal from rank 0. On rank 2 the level log (the only reader of its channel)
     // fails at its first line on /dev/full; the run must end by itself, not when the hour is over, and
@@ -779,4 +831,39 @@ TEST_CASE("rank 0's telemetry lists every rank's nodes with their rank and the c
     for (int rank = 0; rank < 3; ++rank) {
         for (const char* extension : {".json", ".jsonl"}) fs::remove(spread.string() + ".rank" + std::to_string(rank) + extension);
     }
+}
+
+TEST_CASE("rank 0 ending first keeps its own row of rank 0's telemetry at the figures of its end while rank 1 runs on", "[mpi][telemetry]") {
+    // Rank 0 sends 20 blocks to rank 1 and is done within milliseconds; rank 1 spends 5 ms on each of
+    // 200 blocks of its own, so rank 0 publishes the others' snapshots for about a second after its end.
+    const fs::path graph = tempPath("rank0-first.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "short", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0.2, "block": 480}},
+      {"id": "far", "type": "io.null_sink", "partition": 1},
+      {"id": "long", "type": "generators.signal_generator", "partition": 1, "params": {"duration": 2, "block": 480}},
+      {"id": "slow", "type": "workload.universal_box", "partition": 1, "params": {"cost_us": 5000}},
+      {"id": "sink", "type": "io.null_sink", "partition": 1}],
+      "edges": [{"from": "short.out", "to": "far.in"}, {"from": "long.out", "to": "slow.in0"}, {"from": "slow.out", "to": "sink.in"}]})";
+    const fs::path telemetry = tempPath("rank0-first.jsonl");
+    const Finished finished = run(2, {graph.string(), "--telemetry", telemetry.string()});
+    INFO(finished.output);
+    REQUIRE(finished.status == 0);
+    std::vector<nlohmann::json> ownEnd;  // rank 0's row in the lines after its engine ended
+    std::ifstream lines(tempPath("rank0-first.rank0.jsonl"));
+    for (std::string line; std::getline(lines, line);) {
+        const nlohmann::json snapshot = nlohmann::json::parse(line);
+        if (snapshot["ranks"][0]["state"] == "finished") ownEnd.push_back(snapshot["ranks"][0]);
+    }
+    REQUIRE(ownEnd.size() >= 2);  // rank 0 published again while rank 1 ran
+    const nlohmann::json& end = ownEnd.front();
+    CHECK(end["samples"] == 9600);  // the 20 blocks that left rank 0 through its channel
+    CHECK(end["samples_per_s"].get<double>() > 0);
+    for (std::size_t i = 1; i < ownEnd.size(); ++i) {
+        INFO("line " << i << " after rank 0's end");
+        CHECK(ownEnd[i]["samples"] == end["samples"]);
+        CHECK(ownEnd[i]["samples_per_s"] == end["samples_per_s"]);
+        CHECK(ownEnd[i]["items_per_s"] == end["items_per_s"]);
+    }
+    fs::remove(graph);
+    for (int rank = 0; rank < 2; ++rank) fs::remove(tempPath("rank0-first.rank" + std::to_string(rank) + ".jsonl"));
 }

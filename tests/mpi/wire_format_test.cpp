@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <complex>
+#include <cstring>
 
 #include "distributed/wire_format.h"
 
@@ -11,11 +12,22 @@ using namespace isochron::distributed;
 
 namespace {
 
+// What a channel does, without MPI: the item's message, then its samples (the message of their own
+// that follows it) written into the storage decoding allocated.
 Item roundTrip(const Item& item) {
     std::vector<std::byte> bytes;
     encodeItem(item, bytes);
     DecodedMessage message = decodeMessage(bytes);
     REQUIRE(message.kind == (item.isProgress() ? MessageKind::Progress : MessageKind::Item));
+    REQUIRE(message.samples.size() == sampleBytes(item));
+    std::byte* to = message.samples.data();
+    if (sampleBytes(item) > 0) {
+        item.segment().forEachRun([&](const std::byte* data, std::int64_t count) {
+            const std::size_t size = static_cast<std::size_t>(count) * sampleSize(item.segment().sampleType());
+            std::memcpy(to, data, size);
+            to += size;
+        });
+    }
     return std::move(message.item);
 }
 
@@ -49,6 +61,14 @@ TEST_CASE("signals of every sample type and length cross the wire sample-exact o
         checkSignalRoundTrip<std::int16_t>(length);
         checkSignalRoundTrip<std::complex<float>>(length);
     }
+}
+
+TEST_CASE("only samples-carrying items announce samples, in bytes of their sample type", "[wire]") {
+    const Timebase* timebase = &Timebase::get(48000.0);
+    CHECK(sampleBytes(Item::signal(SigSeg<double>::allocate(5, 0, timebase))) == 5 * sizeof(double));
+    CHECK(sampleBytes(Item::frame(SigSeg<std::complex<float>>::allocate(3, 0, nullptr), SampleRange{timebase, 0, 3})) == 3 * sizeof(std::complex<float>));
+    CHECK(sampleBytes(Item::scalar(1.0, SampleRange{timebase, 0, 1})) == 0);
+    CHECK(sampleBytes(Item::progress(5)) == 0);
 }
 
 TEST_CASE("a segment made of several storage pieces arrives as one contiguous segment", "[wire]") {
@@ -104,7 +124,7 @@ TEST_CASE("the end of a stream is a message of its own, and bytes that are no me
     CHECK(decodeMessage(bytes).kind == MessageKind::End);
 
     encodeItem(Item::scalar(1.0, SampleRange{&Timebase::get(100.0), 0, 1}), bytes);
-    CHECK_THROWS_AS(decodeMessage(std::span(bytes).first(bytes.size() - 1 - 8)), std::invalid_argument);
+    CHECK_THROWS_AS(decodeMessage(std::span(bytes).first(bytes.size() - 1)), std::invalid_argument);
     bytes[0] = std::byte{0};
     CHECK_THROWS_AS(decodeMessage(bytes), std::invalid_argument);
     CHECK_THROWS_AS(decodeMessage({}), std::invalid_argument);
