@@ -2,6 +2,7 @@
 // describe one, print what an interval holds, export an interval as WAV, FLAC or JSON lines, and
 // prune old data. Times are seconds from a stream's sample 0 or ISO 8601 (engine/archive/archive_time.h).
 #include <sqlite3.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@
 #include "engine/archive/archive_time.h"
 #include "engine/files/file_kind.h"
 #include "nodes/io/output_path.h"
+#include "nodes/io/sound_file.h"
 
 using namespace isochron;
 
@@ -371,6 +373,53 @@ ExportTarget exportTarget(const std::string& output, const std::string& archive)
     return {target, target + ".partial", true};
 }
 
+/// The partial file of the export under way, for the signal handler to remove ("" when none).
+char gPartialBeingWritten[4096];
+
+/// SIGINT/SIGTERM/SIGHUP during an export: remove the partial file (an export cut short is worth
+/// nothing, and it was left behind without a word), say so, and end by the signal as before. [signal handler]
+void removePartialAndEnd(int signalNumber) {
+    if (gPartialBeingWritten[0] != '\0' && ::unlink(gPartialBeingWritten) == 0) {
+        constexpr char kSaid[] = "isochron-archive: export stopped by a signal: removed the unfinished file '";
+        [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, kSaid, sizeof kSaid - 1);
+        ignored = ::write(STDERR_FILENO, gPartialBeingWritten, std::strlen(gPartialBeingWritten));
+        constexpr char kUntouched[] = "'; the output file is untouched\n";
+        ignored = ::write(STDERR_FILENO, kUntouched, sizeof kUntouched - 1);
+    }
+    ::signal(signalNumber, SIG_DFL);
+    ::raise(signalNumber);
+}
+
+/// While alive, a stop signal removes `partial` before ending the program (signals the caller
+/// ignores, as under nohup, stay ignored). [main thread]
+class PartialRemovedOnSignal {
+public:
+    explicit PartialRemovedOnSignal(const std::string& partial) {
+        if (partial.empty() || partial.size() >= sizeof gPartialBeingWritten) return;
+        std::memcpy(gPartialBeingWritten, partial.c_str(), partial.size() + 1);
+        for (std::size_t i = 0; i < kSignals.size(); ++i) {
+            struct sigaction handler {};
+            handler.sa_handler = removePartialAndEnd;
+            sigemptyset(&handler.sa_mask);
+            ::sigaction(kSignals[i], nullptr, &previous_[i]);
+            if (previous_[i].sa_handler != SIG_IGN) ::sigaction(kSignals[i], &handler, nullptr);
+        }
+        installed_ = true;
+    }
+    ~PartialRemovedOnSignal() {
+        if (!installed_) return;
+        for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
+        gPartialBeingWritten[0] = '\0';
+    }
+    PartialRemovedOnSignal(const PartialRemovedOnSignal&) = delete;
+    PartialRemovedOnSignal& operator=(const PartialRemovedOnSignal&) = delete;
+
+private:
+    static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+    std::array<struct sigaction, 3> previous_{};
+    bool installed_ = false;
+};
+
 /// Moves a complete export into place. [main thread]
 void finishExport(const ExportTarget& target) {
     if (!target.renameWhenDone) return;
@@ -410,14 +459,17 @@ int exportInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Op
     if (!output) throw UsageError("export needs --output FILE");
     const ExportTarget target = exportTarget(*output, store.path());
     const auto [l, h] = interval(store, info, options);
+    const PartialRemovedOnSignal removedOnSignal(target.renameWhenDone ? target.writing : std::string());
     try {
         if (*format != "jsonl") return exportSound(store, info, l, h, *format == "flac", target);
         if (*output == "-") return exportJsonLines(store, info, l, h, std::cout);
         std::ofstream file(target.writing);
         if (!file) throw UsageError("cannot write '" + target.writing + "': " + std::strerror(errno));
+        errno = 0;
         exportJsonLines(store, info, l, h, file);
         file.close();
-        if (!file) throw UsageError("cannot write '" + target.writing + "'");
+        // The stream keeps no reason; the failed write or close left it in errno.
+        if (!file) throw UsageError("cannot write '" + target.writing + "': " + (errno != 0 ? std::strerror(errno) : "a write failed"));
         finishExport(target);
         return 0;
     } catch (...) {

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "nodes/io/sound_file.h"
+
 namespace isochron {
 namespace {
 
@@ -38,10 +40,6 @@ void refuseGaps(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_
     }
 }
 
-struct SoundFileCloser {
-    void operator()(SNDFILE* file) const { sf_close(file); }
-};
-
 }  // namespace
 
 SoundExportResult writeSoundExport(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, SoundExportFormat format,
@@ -50,9 +48,10 @@ SoundExportResult writeSoundExport(ArchiveStore& store, const ArchivedStreamInfo
     SF_INFO soundInfo{};
     soundInfo.samplerate = static_cast<int>(info.rateHz);
     soundInfo.channels = info.channels;
-    soundInfo.format = format == SoundExportFormat::Flac24 ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_24) : (SF_FORMAT_WAV | SF_FORMAT_FLOAT);
-    std::unique_ptr<SNDFILE, SoundFileCloser> file(sf_open(path.c_str(), SFM_WRITE, &soundInfo));
+    soundInfo.format = format == SoundExportFormat::Flac24 ? (SF_FORMAT_FLAC | SF_FORMAT_PCM_24) : wavOrLarger(SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+    SoundFile file(sf_open(path.c_str(), SFM_WRITE, &soundInfo));
     if (!file) throw std::runtime_error("cannot write '" + path + "': " + sf_strerror(nullptr));
+    prepareForLargeAndRepeatableFile(file.get(), soundInfo.format);
     sf_command(file.get(), SFC_SET_CLIPPING, nullptr, SF_TRUE);
     const std::size_t channels = static_cast<std::size_t>(info.channels);
     std::vector<float> interleaved(static_cast<std::size_t>(std::min(chunkFrames, h - l)) * channels);

@@ -40,6 +40,8 @@ struct NodeFile {
 /// when they start; here --check says so too, before a run.
 void refuseUnwritable(const NodeFile& file) {
     if (!file.written || !file.ioFamily) return;
+    if (file.path.empty()) throw std::runtime_error(file.named() + ": no file given (it is empty): give the file to write" +
+                                                    (file.archive ? std::string() : ", or '-' for standard output"));
     if (!file.archive) {
         refuseUnwritableOutput(file.path, file.named());
         return;
@@ -49,6 +51,7 @@ void refuseUnwritable(const NodeFile& file) {
     } catch (const ArchiveError& e) {
         throw std::runtime_error(file.named() + ": " + e.what());
     }
+    refuseUnwritableOutput(file.path, file.named());
 }
 
 /// Throws std::runtime_error when `path` is one of the files SQLite keeps beside the
@@ -67,13 +70,18 @@ std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
         for (const ParamSpec& spec : node.descriptor->params) {
             if (spec.kind != ParamKind::Path) continue;
             const std::string& path = node.params.getString(spec.name);
-            if (path.empty() || path == "-" || path.starts_with("{")) continue;  // none, standard output, inline JSON
             const std::string& type = node.descriptor->typeName;
             const bool written = node.outputs.empty() || type == "io.archive_sink";
+            const bool ioFamily = node.descriptor->category == "io";
+            // An io sink without a file is refused when it starts: say so before (refuseUnwritable).
+            if (path.empty() && written && ioFamily) {
+                files.push_back({node.id, spec.name, path, written, type == "io.archive_sink", ioFamily, {}});
+                continue;
+            }
+            if (path.empty() || path == "-" || path.starts_with("{")) continue;  // none, standard output, inline JSON
             std::string stream;
             if (type == "io.archive_sink") stream = node.params.getString("stream").empty() ? node.id : node.params.getString("stream");
-            files.push_back({node.id, spec.name, path, written, type == "io.archive_sink" || type == "io.archive_source", node.descriptor->category == "io",
-                             stream});
+            files.push_back({node.id, spec.name, path, written, type == "io.archive_sink" || type == "io.archive_source", ioFamily, stream});
         }
     }
     return files;

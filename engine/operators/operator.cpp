@@ -264,7 +264,8 @@ void Operator::handleProgress(int inputPort, Item&& marker) {
         if (node.sink) marked.emplace(node, "progress");
         promised = onProgress(minimum);
     } catch (...) {
-        fail("progress", currentExceptionMessage());
+        // Not "(in progress)", which read as "still going on".
+        fail("the progress hook", currentExceptionMessage());
         return;
     }
     forwardProgress(promised, &marker);

@@ -174,7 +174,13 @@ OperatorDescriptor signalGeneratorDescriptor() {
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
     d.endlessBecause = [](const ParamSet& params) { return params.getReal("duration") == 0 ? std::string("duration is 0") : std::string(); };
-    d.deriveParams = refuseUnusablePace;
+    d.deriveParams = [](ParamSet& params) {
+        refuseUnusablePace(params);
+        // Refused here, not only when the node starts, so --check says it too.
+        if (params.getString("waveform") == "chirp" && params.getReal("duration") == 0) {
+            throw ParameterError("duration", "a chirp needs a duration > 0: it sweeps from frequency to end_frequency over it");
+        }
+    };
     d.create = [] { return std::make_unique<SignalGenerator>(); };
     return d;
 }

@@ -19,6 +19,7 @@
 #include "engine/operators/operator.h"
 #include "engine/time/wall_clock.h"
 #include "nodes/io/archive_downsampler.h"
+#include "nodes/io/output_path.h"
 
 namespace isochron {
 namespace {
@@ -135,6 +136,13 @@ protected:
         try {
             refuseUnrecordableArchive(params().getString("path"));
         } catch (const ArchiveError& e) {
+            throw OperatorError(e.what());
+        }
+        // So does a file or folder this user cannot write (a read-only file system): SQLite writes
+        // the archive and creates its journal files beside it.
+        try {
+            refuseUnwritableOutput(params().getString("path"));
+        } catch (const std::runtime_error& e) {
             throw OperatorError(e.what());
         }
         try {

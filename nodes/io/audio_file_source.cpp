@@ -65,6 +65,9 @@ protected:
         SoundFileForReading opened;
         try {
             opened = openSoundFileForReading(path_);
+        } catch (const SoundFileOpenInterrupted&) {
+            playNothing();  // the run is stopping (a named pipe nobody wrote into): it stops as it begins
+            return;
         } catch (const std::runtime_error& e) {
             throw OperatorError(e.what());
         }
@@ -141,6 +144,21 @@ protected:
     }
 
 private:
+    /// Hold no file and emit nothing (the file's rate unknown, 1 Hz stands in for it).
+    void playNothing() {
+        file_.reset();
+        fileChannels_ = outputCount();
+        frames_ = 0;
+        preloaded_ = true;
+        timebase_ = &Timebase::get(1.0, 0, Clock::media());
+        BlockPacerSettings settings = pacingSettingsFrom(params());
+        settings.rateHz = 1.0;
+        settings.blockLength = params().getInt("block");
+        settings.cycleLength = 0;
+        settings.totalLength = 0;
+        pacer_.configure(settings);
+    }
+
     /// Decode the whole file into one pool block per output channel, then close it. A file that
     /// ends before the frame count its header claims fails (readFrames) having allocated only
     /// about what it holds.

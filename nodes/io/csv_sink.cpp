@@ -170,15 +170,17 @@ OperatorDescriptor csvSinkDescriptor() {
         "shortest form that reads back exactly. Rows are written once progress on every input has passed them, so "
         "the file does not depend on the order inputs arrive in. A run stopped early (Ctrl-C, SIGTERM) still writes "
         "every row whose scalars reached the sink, an input that had not sent its scalar for the last times getting empty cells. "
-        "The file grows under a name of its own beside it, 'path.<pid>.partial', and is renamed to 'path' when the run completes; "
-        "one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a warning naming "
-        "both; where no file was, it becomes 'path', with a warning that it was cut short.";
+        "A new file is written under 'path' from the start (a reader can follow it). One that replaces an existing file grows "
+        "under a name of its own beside it, 'path.<pid>.partial', is renamed to 'path' when the run completes and keeps the old "
+        "file's permissions; one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a "
+        "warning naming both; where no file was, it stays 'path', with a warning that it was cut short. A write-protected file is "
+        "refused.";
     d.inputs = {PortSpec{"in", PortType::scalar(), "column k: one scalar per time", false, "columns"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "CSV file to write (replaced when the run completes); - = standard output"},
         ParamSpec{"columns", ParamKind::Int, std::int64_t{1}, 1.0, 256.0, "", "scalar inputs, one column each"},
         ParamSpec{"names", ParamKind::String, std::string(), {}, {}, "", "comma-separated column names, one per input; empty = in0, in1, ..."},
-        ParamSpec{"flush", ParamKind::Bool, false, {}, {}, "", "hand each row to the OS at once (for a reader following the file as it grows, under its partial name)"},
+        ParamSpec{"flush", ParamKind::Bool, false, {}, {}, "", "hand each row to the OS at once (for a reader following the file as it grows)"},
     };
     d.create = [] { return std::make_unique<CsvSink>(); };
     return d;

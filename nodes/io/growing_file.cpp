@@ -10,13 +10,15 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nodes/io/output_path.h"
 #include "nodes/io/partial_file.h"
 
 namespace isochron {
 
-void GrowingFile::begin(const std::string& path) {
+void GrowingFile::begin(const std::string& path, NewFile newFile) {
     namespace fs = std::filesystem;
     // A renamed file would replace a symlink or a device: write through the link (to the file it
     // names, created when missing), and into a device in place.
@@ -28,6 +30,7 @@ void GrowingFile::begin(const std::string& path) {
     inPlace_ = fs::exists(status) && !fs::is_regular_file(status);
     target_ = inPlace_ ? path : followSymlinks(path);
     partialPath_.clear();
+    direct_ = false;
     if (inPlace_) {
         // Opened later by the sink (a sound file at its first segment, when its rate is known), so
         // check now that it can be.
@@ -36,11 +39,34 @@ void GrowingFile::begin(const std::string& path) {
         std::fclose(probe);
         return;
     }
+    struct stat replaced {};
+    const bool replacing = ::stat(target_.c_str(), &replaced) == 0;
+    if (!replacing && newFile == NewFile::WrittenUnderItsName) {
+        // Nothing to protect: the output grows under its name, where a reader can follow it. Created
+        // exclusively, so a file that appeared meanwhile is still replaced only when complete.
+        const int descriptor = ::open(target_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (descriptor >= 0) {
+            ::close(descriptor);
+            direct_ = true;
+            return;
+        }
+        if (errno != EEXIST) throw std::runtime_error("cannot write '" + target_ + "': " + std::strerror(errno));
+    }
     // Created now (empty) to hold its name for this writer.
     partialPath_ = createPartialFile(target_);
+    // The replacement keeps the permissions of the file it replaces (a private 600 recording
+    // re-recorded became 644, readable by all); set before a byte is written into it.
+    if (replacing && ::chmod(partialPath_.c_str(), replaced.st_mode & 07777) != 0) {
+        const std::string reason = std::strerror(errno), partial = partialPath_;
+        discard();
+        throw std::runtime_error("cannot give '" + partial + "' the permissions of '" + target_ + "': " + reason);
+    }
 }
 
 GrowingFile::Ending GrowingFile::finish(bool complete, const std::string& what) {
+    if (std::exchange(direct_, false) && !complete) {
+        return {{}, what + " was cut short (the run stopped or a node failed): kept as '" + target_ + "', as far as it got"};
+    }
     if (inPlace_ || partialPath_.empty()) return {};
     const std::string partial = std::exchange(partialPath_, std::string());
     if (complete) {
@@ -71,6 +97,7 @@ GrowingFile::Ending GrowingFile::finish(bool complete, const std::string& what) 
 }
 
 void GrowingFile::discard() {
+    if (std::exchange(direct_, false)) std::remove(target_.c_str());
     if (!partialPath_.empty()) std::remove(partialPath_.c_str());
     partialPath_.clear();
 }

@@ -1,7 +1,10 @@
 // GrowingFile: how a file sink's output takes its name. The output grows under a partial file of its
 // own beside `path` (partial_file.h) and is renamed to `path` when complete; an output cut short (the
 // run stopped, the sink or another node failed) never replaces an existing file: it takes `path` only
-// where no file is, and otherwise stays under its partial name, with a warning naming both. What is
+// where no file is, and otherwise stays under its partial name, with a warning naming both. A text
+// output for which no file exists yet may grow under `path` itself, where a reader can follow it
+// (NewFile). A replacement gets the permissions of the file it replaces (not its owner or ACL: it is
+// a new file of this user); a file this user may not write is refused, not replaced. What is
 // not a regular file is never replaced: a symlink is written through (the file it names is renamed
 // over, and created when the link dangles), a device (/dev/null) is written in place, and a named
 // pipe, a socket, a folder or a missing folder are refused (output_path.h). Shared by the sound file
@@ -15,15 +18,20 @@ namespace isochron {
 /// One output file on its way to its name. [one thread]
 class GrowingFile {
 public:
+    /// Where an output for which no file exists yet grows: under a partial name like any other (a
+    /// sound file, complete only once its header is), or under its own name (a text file, which a
+    /// reader may follow as it grows).
+    enum class NewFile { GrownAside, WrittenUnderItsName };
     /// Decide where the output to `path` grows: a new partial file beside the file `path` names
-    /// (symlinks followed), or that file itself when it is a device. Throws std::runtime_error saying
-    /// why `path` cannot be written (naming parameter 'path'). [setup thread]
-    void begin(const std::string& path);
+    /// (symlinks followed), that file itself when it does not exist yet and `newFile` says so, or
+    /// that file itself when it is a device. Throws std::runtime_error saying why `path` cannot be
+    /// written (naming parameter 'path'). [setup thread]
+    void begin(const std::string& path, NewFile newFile = NewFile::GrownAside);
     /// The file the output is for: `path` with its symlinks followed (`path` itself for a device, a
     /// terminal or the pipe /dev/stdout reaches).
     const std::string& target() const { return target_; }
     /// Where the bytes go while the output grows: the partial file, or the device.
-    const std::string& writingPath() const { return inPlace_ ? target_ : partialPath_; }
+    const std::string& writingPath() const { return inPlace_ || direct_ ? target_ : partialPath_; }
 
     /// What ending the output gave: a problem (the output did not get its name: a failure) and/or a
     /// warning for the user; both "" when it simply took its name.
@@ -35,14 +43,15 @@ public:
     /// short) it takes target() only where no file is. `what` names the output in messages ("the
     /// recording"). Does nothing a second time. [any thread that wrote it]
     Ending finish(bool complete, const std::string& what);
-    /// Remove the partial file, which holds nothing worth keeping (no samples arrived). Does nothing
-    /// a second time, or for a device.
+    /// Remove the partial file (or the file begin() created under its name), which holds nothing
+    /// worth keeping (no samples arrived). Does nothing a second time, or for a device.
     void discard();
 
 private:
     std::string target_;
     std::string partialPath_;  // "" for a device, and once renamed or removed
     bool inPlace_ = false;
+    bool direct_ = false;  // a new file grown under its own name, until finish() or discard()
 };
 
 }  // namespace isochron

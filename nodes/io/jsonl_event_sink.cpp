@@ -102,8 +102,9 @@ private:
     JsonLine& line_;
 };
 
-/// Appends one line per data item to a file (growing under its partial name, text_output.h); with
-/// `flush`, each line reaches the OS at once (so a reader following that file sees it).
+/// Appends one line per data item to a file (a new one under its name, a replacement under its
+/// partial name: text_output.h); with `flush`, each line reaches the OS at once (so a reader
+/// following that file sees it).
 class JsonlEventSink final : public Operator {
 protected:
     void onActivate() override {
@@ -244,14 +245,16 @@ OperatorDescriptor jsonlEventSinkDescriptor() {
         "plus value (scalars), label, score and every attribute (events), type, value and every field "
         "(custom items), or samples (signals and frames: the segment's length). With 'fields', each line has "
         "exactly those keys in that order (a fixed key or an event attribute), null where the item has no such value. "
-        "The file grows under a name of its own beside it, 'path.<pid>.partial', and is renamed to 'path' when the run completes; "
-        "one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a warning naming "
-        "both; where no file was, it becomes 'path', with a warning that it was cut short. Either way it holds every item that "
+        "A new file is written under 'path' from the start (a reader can follow it). One that replaces an existing file grows "
+        "under a name of its own beside it, 'path.<pid>.partial', is renamed to 'path' when the run completes and keeps the old "
+        "file's permissions; one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a "
+        "warning naming both; where no file was, it stays 'path', with a warning that it was cut short. A write-protected file is "
+        "refused. Either way it holds every item that "
         "reached the sink.";
     d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "file to write (replaced when the run completes); - = standard output"},
-        ParamSpec{"flush", ParamKind::Bool, true, {}, {}, "", "hand each line to the OS at once (for a reader following the file as it grows, under its partial name)"},
+        ParamSpec{"flush", ParamKind::Bool, true, {}, {}, "", "hand each line to the OS at once (for a reader following the file as it grows)"},
         ParamSpec{"fields", ParamKind::String, std::string(), {}, {}, "",
                   "comma-separated keys to write, e.g. t_start,t_end,azimuth_deg; empty = everything"},
     };

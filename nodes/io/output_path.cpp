@@ -1,11 +1,14 @@
 #include "nodes/io/output_path.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace isochron {
 namespace {
@@ -33,12 +36,37 @@ void refuseUnwritableOutput(const std::string& path, const std::string& named) {
                                  "regular file or a device, or '-' for standard output");
     }
     if (fs::is_directory(status)) throw std::runtime_error(named + ": '" + path + "' is a folder: give a file in it");
-    if (fs::exists(status)) return;
+    if (!fs::exists(status) && fs::exists(fs::status(path, error))) {
+        // A /proc link (/dev/stdout) reaching a pipe or a terminal that has no name: written in place.
+        if (::access(path.c_str(), W_OK) != 0) throw std::runtime_error(named + ": cannot write '" + path + "': " + std::strerror(errno));
+        return;
+    }
+    if (fs::exists(status) && !fs::is_regular_file(status)) {
+        // A device is written in place.
+        if (::access(target.c_str(), W_OK) != 0) throw std::runtime_error(named + ": cannot write '" + path + "': " + std::strerror(errno));
+        return;
+    }
+    // A write-protected file is not replaced behind its owner's back (a renamed file ignored the
+    // protection), as every other writer of this program refuses it.
+    if (fs::exists(status) && ::access(target.c_str(), W_OK) != 0) {
+        const int reason = errno;
+        throw std::runtime_error(named + ": cannot write '" + path + "': " + std::strerror(reason) +
+                                 (reason == EACCES ? " (the file is write-protected: give another file, or make it writable)" : ""));
+    }
     fs::path folder = fs::path(target).parent_path();
     if (folder.empty()) folder = ".";
-    if (fs::is_directory(folder, error)) return;
-    const std::string why = fs::exists(folder, error) ? "is not a folder" : "does not exist";
-    throw std::runtime_error(named + ": cannot write '" + path + "': the folder '" + folder.string() + "' " + why);
+    if (!fs::is_directory(folder, error)) {
+        const std::string why = fs::exists(folder, error) ? "is not a folder" : "does not exist";
+        throw std::runtime_error(named + ": cannot write '" + path + "': the folder '" + folder.string() + "' " + why);
+    }
+    // The file is created (or its replacement grows) in the folder.
+    if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+        const int reason = errno;
+        const std::string why = reason == EROFS ? "is on a read-only file system"
+                              : reason == EACCES ? "does not let this user create files in it (Permission denied)"
+                                                 : std::string("cannot take a file (") + std::strerror(reason) + ")";
+        throw std::runtime_error(named + ": cannot write '" + path + "': the folder '" + folder.string() + "' " + why);
+    }
 }
 
 std::string followSymlinks(const std::string& path) {

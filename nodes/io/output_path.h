@@ -12,8 +12,9 @@
 namespace isochron {
 
 /// Throws std::runtime_error saying why a sink cannot write `path` ("<named>: ..."): it is (or a
-/// symlink leads to) a named pipe, a socket or a folder, its symlinks loop, or the folder it would be
-/// created in is missing; "-" (standard output) is not checked. Asked before a run (--check) and when
+/// symlink leads to) a named pipe, a socket or a folder, its symlinks loop, this user may not write it
+/// (a write-protected file or device), or the folder it would be created in is missing, read-only or
+/// closed to this user; "-" (standard output) is not checked. Asked before a run (--check) and when
 /// a sink starts, so the run never finds out late. `named` says where the path was given (a parameter,
 /// a command-line option). [setup thread]
 void refuseUnwritableOutput(const std::string& path, const std::string& named = "parameter 'path'");

@@ -1,11 +1,19 @@
 #include "nodes/io/sound_file_reading.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include "engine/runtime/start_interruption.h"
 
 namespace isochron {
 namespace {
@@ -107,6 +115,34 @@ std::string contradictoryHeaderReason(const std::string& log) {
            ", so the number of frames is a guess";
 }
 
+/// How often a wait for a named pipe's writer looks whether the run was asked to stop.
+constexpr int kStopCheckMs = 50;
+
+/// Opens the named pipe `path` for reading and waits until a program writes into it (or opens and
+/// closes it): the open itself returns at once (O_NONBLOCK), the wait is a poll that looks for a stop
+/// request between its timeouts. Returns a blocking descriptor. [any thread]
+int openNamedPipe(const std::string& path) {
+    const int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (descriptor < 0) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+    for (;;) {
+        if (startsInterrupted()) {
+            ::close(descriptor);
+            throw SoundFileOpenInterrupted("stopped while waiting for a program to write into the named pipe '" + path + "'");
+        }
+        // Until a writer has come, Linux reports neither data nor a hang-up.
+        pollfd waiting{descriptor, POLLIN, 0};
+        const int ready = ::poll(&waiting, 1, kStopCheckMs);
+        if (ready > 0) break;
+        if (ready < 0 && errno != EINTR) {
+            const int reason = errno;
+            ::close(descriptor);
+            throw std::runtime_error("cannot read '" + path + "': " + std::strerror(reason));
+        }
+    }
+    ::fcntl(descriptor, F_SETFL, ::fcntl(descriptor, F_GETFL) & ~O_NONBLOCK);
+    return descriptor;
+}
+
 }  // namespace
 
 SoundFileForReading openSoundFileForReading(const std::string& path) {
@@ -121,7 +157,8 @@ SoundFileForReading openSoundFileForReading(const std::string& path) {
     if (status.type() == fs::file_type::not_found) throw std::runtime_error("cannot open '" + path + "': no such file");
     if (fs::is_directory(status)) throw std::runtime_error("cannot open '" + path + "': it is a folder, not a sound file");
     SoundFileForReading opened;
-    opened.file.reset(sf_open(path.c_str(), SFM_READ, &opened.info));
+    if (fs::is_fifo(status)) opened.file.reset(sf_open_fd(openNamedPipe(path), SFM_READ, &opened.info, SF_TRUE));
+    else opened.file.reset(sf_open(path.c_str(), SFM_READ, &opened.info));
     if (!opened.file) {
         const int error = sf_error(nullptr);
         const std::string detail = sf_strerror(nullptr);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "nodes/io/sound_file.h"
@@ -20,7 +21,16 @@ struct SoundFileForReading {
     std::string headerLog;  ///< libsndfile's notes on the header (SFC_GET_LOG_INFO)
 };
 
-/// Opens `path` (header only: no sample is decoded). Throws std::runtime_error "cannot open 'path':
+/// Thrown by openSoundFileForReading() when the run was asked to stop (engine/runtime/start_interruption.h)
+/// while it waited for a program to open the other end of a named pipe. [value type]
+class SoundFileOpenInterrupted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Opens `path` (header only: no sample is decoded). A named pipe is waited on until a program
+/// writes into it, and the wait gives up (SoundFileOpenInterrupted) when the run is asked to stop: a
+/// plain open waited in the kernel, deaf to Ctrl-C and SIGTERM. Throws std::runtime_error "cannot open 'path':
 /// <what is wrong> (libsndfile: <its text>)" when libsndfile refuses the file, and also when the
 /// header contradicts itself so that libsndfile would have to guess the frame count (samples whose
 /// bit width is not a whole number of bytes, with a block align that disagrees). [any thread]

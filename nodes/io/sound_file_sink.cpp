@@ -49,8 +49,9 @@ OperatorDescriptor soundFileSinkDescriptor() {
         "48 kHz only. The file grows under a name of its own beside it, 'path.<pid>.partial' (shortened with a hash when a long name would not fit), "
         "and replaces 'path' when the recording is complete. A recording cut short (the run stopped, or the sink failed) never "
         "replaces an existing file: it stays under its partial name, with a warning naming both; where no file was, it becomes "
-        "'path', with a warning that it was cut short. A symlink is written through and a device (/dev/null) in place, never "
-        "replaced. Path - is standard output when it is redirected to a file. "
+        "'path', with a warning that it was cut short. A replacement keeps the old file's permissions; a write-protected file is "
+        "refused. A symlink is written through and a device (/dev/null) in place, never "
+        "replaced. Path - is standard output when it is redirected to a file. A WAV past 4 GiB is written as RF64 (a plain WAV below). "
         "A NaN sample is written as 0 in integer formats, and stored as it is in float32 (as are infinities); the "
         "sink warns once with the counts of NaN, infinite and clipped samples. A source feeding it directly at a "
         "rate a file cannot state (above 2147483647 Hz) is refused at validation.";

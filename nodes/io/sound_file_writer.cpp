@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace isochron {
@@ -51,6 +53,24 @@ std::string rateText(double rateHz) {
 /// The rates a sound file can state, for messages.
 const std::string kStatableRates = "a whole number of Hz from 1 to " + std::to_string(std::numeric_limits<int>::max()) + " Hz";
 
+/// Why a sound file cannot go to an output that cannot seek, after saying which output it is.
+const std::string kNeedsSeeking =
+    ": a sound file's header is completed by seeking back, so redirect standard output to a file or give a path to a file";
+
+/// Whether the device or file `path` can seek, as a sound file's header needs (a pipe, a socket or a
+/// terminal cannot; /dev/null can).
+bool seekable(const std::string& path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0) return true;  // a file still to be created
+    if (S_ISFIFO(status.st_mode) || S_ISSOCK(status.st_mode)) return false;
+    if (!S_ISCHR(status.st_mode)) return true;
+    const int descriptor = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (descriptor < 0) return true;  // opening it later says why
+    const bool seeks = ::lseek(descriptor, 0, SEEK_CUR) >= 0;
+    ::close(descriptor);
+    return seeks;
+}
+
 }  // namespace
 
 void refuseUnstatableRates(const ParamSet&, const std::vector<UpstreamNode>& upstream) {
@@ -75,10 +95,7 @@ void SoundFileSink::onActivate() {
         throw OperatorError(e.what());
     }
     if (path_ == "-") {
-        if (::lseek(STDOUT_FILENO, 0, SEEK_CUR) < 0) {
-            throw OperatorError("path '-' is standard output, which is a pipe or terminal here: a sound file's header is completed by "
-                                "seeking back, so redirect standard output to a file or give a path");
-        }
+        if (::lseek(STDOUT_FILENO, 0, SEEK_CUR) < 0) throw OperatorError("path '-' is standard output, which is a pipe or terminal here" + kNeedsSeeking);
         destination_ = Destination::StandardOutput;
         writingPath_ = "standard output";
     } else {
@@ -88,6 +105,8 @@ void SoundFileSink::onActivate() {
             throw OperatorError(e.what());
         }
         path_ = growing_.target();
+        // /dev/stdout into a pipe reached the pipe, and libsndfile failed at the header's seek back.
+        if (growing_.writingPath() == path_ && !seekable(path_)) throw OperatorError("'" + path_ + "' is a pipe or terminal here" + kNeedsSeeking);
         destination_ = Destination::File;
         writingPath_ = growing_.writingPath();
     }
@@ -148,7 +167,7 @@ void SoundFileSink::openFile(int port, const Timebase& timebase) {
     SF_INFO info{};
     info.samplerate = static_cast<int>(rateHz_);
     info.channels = inputCount();
-    info.format = format_.libsndfileFormat;
+    info.format = wavOrLarger(format_.libsndfileFormat);
     if (!sf_format_check(&info)) {
         throw OperatorError("this file format cannot hold " + std::to_string(info.channels) + " channel(s) at " + std::to_string(info.samplerate) +
                             " Hz (libsndfile refuses it): choose another format, or resample the stream (resample.to_rate) before the sink");
@@ -160,6 +179,7 @@ void SoundFileSink::openFile(int port, const Timebase& timebase) {
         file_.reset(sf_open(writingPath_.c_str(), SFM_WRITE, &info));
     }
     if (!file_) throw OperatorError("cannot write '" + writingPath_ + "': " + sf_strerror(nullptr));
+    prepareForLargeAndRepeatableFile(file_.get(), info.format);
     if (format_.vbrQuality >= 0.0) {
         double quality = format_.vbrQuality;
         sf_command(file_.get(), SFC_SET_VBR_ENCODING_QUALITY, &quality, sizeof quality);

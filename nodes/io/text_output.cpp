@@ -18,7 +18,7 @@ void TextOutput::open(const std::string& path) {
         out_ = stdout;
         return;
     }
-    growing_.begin(path);
+    growing_.begin(path, GrowingFile::NewFile::WrittenUnderItsName);
     writingPath_ = growing_.writingPath();
     buffer_.resize(kFileBufferBytes);
     file_.reset(std::fopen(writingPath_.c_str(), "w"));

@@ -1,6 +1,7 @@
 // TextOutput: the file (or standard output) a text sink writes lines to, with a large stdio buffer,
 // closed exactly once with a message on failure. Shared by io.jsonl_event_sink and io.csv_sink. The
-// file takes its name as growing_file.h says: it grows under a partial file of its own and is renamed
+// file takes its name as growing_file.h says: a new file grows under its own name (a reader can tail
+// it), while the replacement of an existing file grows under a partial file of its own and is renamed
 // to its path when complete; a file cut short (Ctrl-C, a failure) never replaces an existing one.
 // Standard output whose reader went away (a pipe into `head`) is not a failure of the sink: the
 // write raised SIGPIPE, which is how the program learns of it (isochron-run stops the run, exit 141),
@@ -19,7 +20,8 @@ namespace isochron {
 /// A text destination. [one thread]
 class TextOutput {
 public:
-    /// Open the partial file of `path` (or a device in place), or standard output for "-". Throws
+    /// Open `path` (a new file), its partial file (to replace an existing one), a device in place, or
+    /// standard output for "-". Throws
     /// std::runtime_error naming the file and the system's reason, or refusing a named pipe or socket
     /// (output_path.h). [allocates]
     void open(const std::string& path);

@@ -14,8 +14,11 @@ OperatorDescriptor wavFileSinkDescriptor() {
         "an input misses are written as zeros (with a warning). The file grows under a name of its own beside it, 'path.<pid>.partial' (shortened with a hash when a long name would not fit), "
         "and replaces 'path' when the recording is complete. A recording cut short (the run stopped, or the sink failed) never "
         "replaces an existing file: it stays under its partial name, with a warning naming both; where no file was, it becomes "
-        "'path', with a warning that it was cut short. A symlink is written through and a device (/dev/null) in place, never "
-        "replaced. Path - is standard output when it is redirected to a file. In pcm16 a NaN is written as 0 and a sample "
+        "'path', with a warning that it was cut short. A replacement keeps the old file's permissions; a write-protected file is "
+        "refused. A symlink is written through and a device (/dev/null) in place, never "
+        "replaced. Path - is standard output when it is redirected to a file. A file past 4 GiB is written as RF64 (a plain "
+        "WAV below it, with room kept for the larger header); float32 files carry no PEAK chunk, so equal runs give equal "
+        "bytes. In pcm16 a NaN is written as 0 and a sample "
         "beyond full scale (|x| > 1, infinities included) is clipped; float32 stores them as they are; either way the sink "
         "warns once with their counts. A source feeding it directly at a rate a file cannot state (above 2147483647 Hz) "
         "is refused at validation.";

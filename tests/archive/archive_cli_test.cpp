@@ -18,7 +18,11 @@
 #include <map>
 #include <sstream>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_time.h"
@@ -503,4 +507,83 @@ TEST_CASE("an archive opened to record into another application's database refus
     }
     CHECK_NOTHROW(refuseUnrecordableArchive(fresh));  // an archive, now
     CHECK_THROWS_WITH(refuseUnrecordableArchive(folder.file("missing/a.sqlite")), Catch::Contains("the folder '" + folder.file("missing") + "' does not exist"));
+}
+
+TEST_CASE("isochron-archive export: a float WAV is the same bytes every time, and a failed JSON-lines export says why", "[archive][cli]") {
+    const Archive archive;
+    {
+        INFO("libsndfile's PEAK chunk carried the time of writing: equal exports differed in bytes");
+        const std::string output = archive.folder.file("peakless.wav");
+        REQUIRE(archive.run("export " + archive.path + " mic --format wav --output " + output).status == 0);
+        const std::string bytes = readText(output);
+        CHECK(bytes.find("PEAK") == std::string::npos);
+        INFO("written as an RF64 that stays a plain WAV below 4 GiB: room for 64-bit sizes is kept in a JUNK chunk");
+        CHECK(bytes.starts_with("RIFF"));
+        CHECK(bytes.substr(12, 4) == "JUNK");
+    }
+    {
+        INFO("it said only \"cannot write '/dev/full'\"");
+        const CommandResult full = archive.run("export " + archive.path + " events --format jsonl --output /dev/full");
+        CHECK(full.status == 1);
+        CHECK_THAT(full.output, Catch::Contains("cannot write '/dev/full': No space left on device"));
+    }
+}
+
+TEST_CASE("isochron-archive export stopped by a signal removes its unfinished file and says so", "[archive][cli]") {
+    // Ctrl-C left OUT.partial beside the output, without a word. The export is frozen (SIGSTOP) while
+    // its partial file exists, then signalled: what the handler does no longer depends on timing. An
+    // export that finished before it was frozen is retried with a longer stream.
+    const TempFolder folder;
+    const std::string path = folder.file("long.sqlite"), output = folder.file("out.jsonl"), partial = output + ".partial";
+    const std::string errors = folder.file("stderr");
+    std::int64_t length = 1 << 20;
+    for (int attempt = 0;; ++attempt) {
+        REQUIRE(attempt < 6);
+        std::filesystem::remove(path);
+        {
+            ArchiveStore store(path, ArchiveAccess::Record);
+            const std::int64_t stream = store.openStream({.name = "long", .rateHz = kRate, .node = "rec"});
+            const std::vector<float> samples(static_cast<std::size_t>(length), 0.25f);
+            store.appendSamples(stream, 0, 0, std::span(samples));
+            store.commit();
+        }
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            alarm(120);
+            const int err = ::open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (err < 0 || dup2(err, STDERR_FILENO) < 0) _exit(127);
+            execl(ISOCHRON_ARCHIVE_BINARY, ISOCHRON_ARCHIVE_BINARY, "export", path.c_str(), "long", "--format", "jsonl", "--output", output.c_str(),
+                  static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        int raw = 0;
+        bool exited = false;
+        while (!std::filesystem::exists(partial) && !(exited = waitpid(pid, &raw, WNOHANG) == pid)) usleep(200);
+        if (!exited) {
+            kill(pid, SIGSTOP);
+            REQUIRE(waitpid(pid, &raw, WUNTRACED) == pid);
+            exited = !WIFSTOPPED(raw);
+        }
+        if (exited || !std::filesystem::exists(partial)) {
+            // Finished (or renamed its file) before it was frozen: try a longer stream.
+            if (!exited) {
+                kill(pid, SIGKILL);
+                kill(pid, SIGCONT);
+                waitpid(pid, &raw, 0);
+            }
+            std::filesystem::remove(output);
+            length *= 4;
+            continue;
+        }
+        REQUIRE(kill(pid, SIGINT) == 0);
+        REQUIRE(kill(pid, SIGCONT) == 0);
+        REQUIRE(waitpid(pid, &raw, 0) == pid);
+        CHECK(WIFSIGNALED(raw));
+        CHECK(WTERMSIG(raw) == SIGINT);
+        CHECK_FALSE(std::filesystem::exists(partial));
+        CHECK_FALSE(std::filesystem::exists(output));
+        CHECK_THAT(readText(errors), Catch::Contains("export stopped by a signal: removed the unfinished file '" + partial + "'"));
+        break;
+    }
 }

@@ -265,4 +265,92 @@ TEST_CASE("io.archive_sink fed two rates it could not know before the run names 
     CHECK(r.status == 2);
     CHECK_THAT(r.output, Catch::Contains("node 'rec'") && Catch::Contains("input in0 brought 48000") && Catch::Contains("then input in1 16000") &&
                              Catch::Contains("Resample in1 to 48000 Hz first (resample.to_rate)"));
+
+namespace {
+
+/// A graph file in `folder`: a 0.1 s sine into a sink of `sinkType` writing `path`.
+std::string writeSinkGraph(const TempFolder& folder, const std::string& sinkType, const std::string& path) {
+    const std::string graph = folder.file("sink.isograph.json");
+    const std::string input = sinkType == "io.jsonl_event_sink" ? "out.in" : "out.in0";
+    const std::string source = sinkType == "io.jsonl_event_sink" || sinkType == "io.csv_sink"
+                                   ? R"({"id": "gen", "type": "workload.tuple_source", "params": {"count": 10, "pace": 0}})"
+                                   : R"({"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1}})";
+    const std::string from = sinkType == "io.jsonl_event_sink" || sinkType == "io.csv_sink" ? "gen.out0" : "gen.out";
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [)" << source << R"(,
+      {"id": "out", "type": ")" << sinkType << R"(", "params": {"path": ")" << path << R"("}}],
+      "edges": [{"from": ")" << from << R"(", "to": ")" << input << R"("}]})";
+    return graph;
+}
+
+/// The command prefix that runs a program as an unprivileged user: root writes through any file
+/// permission, so the checks of write protection are seen only by another user.
+std::string asUnprivilegedUser() { return geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""; }
+
+}  // namespace
+
+TEST_CASE("--check refuses what the run refuses: a sink's empty path, a write-protected file, a folder closed to this user",
+          "[runner][faults]") {
+    // --check said valid for each; the run then refused (or, for the write-protected file, replaced it).
+    const TempFolder folder;
+    fs::permissions(folder.path, fs::perms::all);  // the unprivileged user creates files here
+    for (const char* sink : {"io.wav_file_sink", "io.csv_sink", "io.jsonl_event_sink", "io.archive_sink"}) {
+        INFO(sink << ", empty path");
+        const CommandResult r = run("--check " + writeSinkGraph(folder, sink, ""));
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Catch::Contains("node 'out', parameter 'path': no file given"));
+    }
+    const std::string protectedFile = folder.file("protected.wav");
+    std::ofstream(protectedFile) << "p3";
+    fs::permissions(protectedFile, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const std::string closed = folder.file("closed");
+    fs::create_directory(closed);
+    fs::permissions(closed, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    const struct Case {
+        std::string sink, path, reason;
+    } cases[] = {
+        {"io.wav_file_sink", protectedFile, "cannot write '" + protectedFile + "': Permission denied"},
+        {"io.csv_sink", protectedFile, "cannot write '" + protectedFile + "': Permission denied"},
+        {"io.wav_file_sink", closed + "/new.wav", "the folder '" + closed + "' does not let this user create files in it"},
+        {"io.jsonl_event_sink", closed + "/new.jsonl", "the folder '" + closed + "' does not let this user create files in it"},
+        {"io.archive_sink", closed + "/new.sqlite", "the folder '" + closed + "' does not let this user create files in it"},
+    };
+    for (const Case& c : cases) {
+        const std::string graph = writeSinkGraph(folder, c.sink, c.path);
+        for (const char* mode : {"--check", "--quiet"}) {
+            INFO(c.sink << " " << c.path << " " << mode);
+            const CommandResult r = runProgram(asUnprivilegedUser() + "timeout 60 " ISOCHRON_RUN_BINARY, std::string(mode) + " " + graph);
+            CHECK(r.status == 1);
+            CHECK_THAT(r.output, Catch::Contains("node 'out'") && Catch::Contains(c.reason));
+            CHECK_THAT(r.output, !Catch::Contains(".partial"));
+        }
+    }
+    CHECK(readText(protectedFile) == "p3");
+    CHECK(fs::is_empty(closed));
+}
+
+TEST_CASE("a file sink replacing a file gives the new file the old one's permissions", "[runner][faults]") {
+    // The replacement grew under a partial name and was renamed over the file: a private (600)
+    // recording re-recorded became 644, readable by every user.
+    const TempFolder folder;
+    for (const char* sink : {"io.wav_file_sink", "io.csv_sink"}) {
+        INFO(sink);
+        const std::string privateFile = folder.file(std::string("private-") + sink);
+        std::ofstream(privateFile) << "p3";
+        fs::permissions(privateFile, fs::perms::owner_read | fs::perms::owner_write);
+        const CommandResult r = run("--quiet " + writeSinkGraph(folder, sink, privateFile));
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(readText(privateFile) != "p3");
+        CHECK((fs::status(privateFile).permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write));
+    }
+}
+
+TEST_CASE("a sound file sink given /dev/stdout into a pipe refuses it as it refuses '-', saying what to do", "[runner][faults]") {
+    // It started, then failed with libsndfile's text about the pipe (and, before, a partial file named after "pipe:[N]").
+    const TempFolder folder;
+    const std::string graph = writeSinkGraph(folder, "io.wav_file_sink", "/dev/stdout");
+    const CommandResult r = runProgram("bash -c 'set -o pipefail; timeout 60 " ISOCHRON_RUN_BINARY " --quiet " + graph + " | cat > /dev/null'", "");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("node 'out'") && Catch::Contains("'/dev/stdout' is a pipe or terminal here: a sound file's header is "
+                                                                          "completed by seeking back, so redirect standard output to a file"));
 }

@@ -170,6 +170,17 @@ TEST_CASE("signal_generator refuses a chirp without a duration", "[generators][s
     collections().clear();
 }
 
+TEST_CASE("signal_generator: a chirp without a duration is refused at validation (--check), naming the parameter",
+          "[generators][signal_generator]") {
+    try {
+        validateGraph(parseGraph(sourceToCollect("generators.signal_generator", {{"waveform", "chirp"}, {"duration", 0}}, 0, "refused")),
+                      testRegistry());
+        FAIL("validation passed");
+    } catch (const GraphException& e) {
+        CHECK_THAT(e.what(), Catch::Contains("duration") && Catch::Contains("chirp needs a duration"));
+    }
+}
+
 TEST_CASE("signal_generator keeps the phase continuous when the frequency changes live", "[generators][signal_generator][timing]") {
     constexpr double kRate = 8000;
     constexpr double kAmplitude = 0.5;

@@ -1,7 +1,7 @@
 // io.csv_sink and io.jsonl_event_sink take their file's name as the sound file sinks do
-// (nodes/io/growing_file.h): the file grows under "<path>.<pid>.partial" and replaces an existing file
-// only when the run completes. They opened `path` with truncation, so a stopped run replaced the
-// previous run's complete file by a cut-short one.
+// (nodes/io/growing_file.h): the replacement of an existing file grows under "<path>.<pid>.partial"
+// and replaces it only when the run completes (they opened `path` with truncation, so a stopped run
+// replaced the previous run's complete file by a cut-short one); a new file grows under its name.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <sstream>
 #include <thread>
@@ -56,14 +57,15 @@ struct Stopped {
     std::vector<std::string> warnings;
 };
 
-/// Run test.endless into `sink` writing `path` and stop it once items flow.
-Stopped stoppedRun(const std::string& sink, const std::string& path) {
+/// Run test.endless into `sink` writing `path` and stop it once items flow (after calling `whileRunning`).
+Stopped stoppedRun(const std::string& sink, const std::string& path, const std::function<void()>& whileRunning = {}) {
     std::string graph = sinkGraph("test.endless", sink, path);
     graph.replace(graph.find("src.out0"), 8, "src.out");
     std::future<void> running = endlessStarted()["text"].get_future();
     Engine engine(validateGraph(parseGraph(graph), testRegistry()), parseSchedulerText("df"));
     std::thread stopper([&] {
         running.wait();
+        if (whileRunning) whileRunning();
         engine.requestStop();
     });
     const RunOutcome outcome = engine.run();
@@ -128,5 +130,51 @@ TEST_CASE("text sinks: a completed run replaces the file, writing through a syml
         REQUIRE(runGraphReporting(sinkGraph("test.feed", sink.type, "/dev/null")).outcome.completed);
         CHECK(std::filesystem::is_character_file("/dev/null"));
     }
+    feedScripts().clear();
+}
+
+TEST_CASE("text sinks: a new file grows under its own name, where a reader can follow it; an existing file is replaced from beside it",
+          "[io][csv_sink][jsonl_event_sink]") {
+    // Every output grew under "<path>.<pid>.partial" until the run ended, so `flush` ("for a reader
+    // tailing the file") served no reader following the name.
+    for (const TextSink& sink : kTextSinks) {
+        INFO(sink.type);
+        TempDir dir;
+        const std::string fresh = dir.file("fresh.txt"), existing = dir.file("existing.txt");
+        bool namedWhileRunning = false;
+        std::vector<std::string> partialsWhileRunning;
+        stoppedRun(sink.type, fresh, [&] {
+            namedWhileRunning = std::filesystem::exists(fresh);
+            partialsWhileRunning = partialFilesIn(dir);
+        });
+        CHECK(namedWhileRunning);
+        CHECK(partialsWhileRunning.empty());
+        std::ofstream(existing) << "the previous run's output\n";
+        stoppedRun(sink.type, existing, [&] {
+            namedWhileRunning = readText(existing) != "the previous run's output\n";
+            partialsWhileRunning = partialFilesIn(dir);
+        });
+        CHECK_FALSE(namedWhileRunning);
+        CHECK(partialsWhileRunning == std::vector<std::string>{"existing.txt." + std::to_string(::getpid()) + ".partial"});
+    }
+}
+
+TEST_CASE("io.csv_sink failing while rows are written says so in plain words, not \"(in progress)\"", "[io][csv_sink]") {
+    // The engine named the hook: "... No space left on device (in progress)", which read as "still going on".
+    // The row of the first scalar is written (and flushed) when progress passes it.
+    FeedScript script;
+    script.batches = {{{0, Item::scalar(1.5, SampleRange{&Timebase::get(100), 0, 10})}},
+                      {{0, Item::progress(150'000'000)}},
+                      {{0, Item::scalar(2.5, SampleRange{&Timebase::get(100), 20, 10})}}};
+    feedScripts()["text"] = script;
+    const std::string graph =
+        json{{"format", "isochron-graph/1"},
+             {"nodes", {{{"id", "src"}, {"type", "test.feed"}, {"params", {{"name", "text"}, {"type", "scalar"}}}},
+                        {{"id", "out"}, {"type", "io.csv_sink"}, {"params", {{"path", "/dev/full"}, {"flush", true}}}}}},
+             {"edges", {{{"from", "src.out0"}, {"to", "out.in0"}}}}}
+            .dump();
+    const RunReport report = runGraphReporting(graph);
+    REQUIRE(report.outcome.failures.size() == 1);
+    CHECK_THAT(report.outcome.failures[0], Catch::Contains("No space left on device (in the progress hook)"));
     feedScripts().clear();
 }

@@ -123,6 +123,27 @@ TEST_CASE("wav_file_sink round-trips a file through io.audio_file_source, 1 and 
     }
 }
 
+TEST_CASE("wav_file_sink writes a float file the same bytes every time, with room to grow past 4 GiB as RF64", "[io][wav_file_sink]") {
+    // libsndfile's PEAK chunk carried the time of writing, so equal runs gave unequal files; and a
+    // WAV's 32-bit sizes wrapped past 4 GiB (readers saw a few percent of a long recording). Written
+    // as RF64 that stays a plain WAV below 4 GiB, the header keeps room (a JUNK chunk) for the 64-bit sizes.
+    TempDir dir;
+    const std::string input = dir.file("input.wav");
+    writeFloatWav(input, 22050, 2, testSignal(2000, 2));
+    std::string previous;
+    for (int run = 0; run < 2; ++run) {
+        const std::string output = dir.file("copy" + std::to_string(run) + ".wav");
+        REQUIRE(runGraph(copyGraph(input, output, 2, "float32")).completed);
+        const std::string bytes = readText(output);
+        CHECK(bytes.find("PEAK") == std::string::npos);
+        CHECK(bytes.starts_with("RIFF"));
+        CHECK(bytes.substr(12, 4) == "JUNK");
+        if (run == 1) CHECK(bytes == previous);
+        previous = bytes;
+        CHECK(readSound(output).interleaved == testSignal(2000, 2));
+    }
+}
+
 TEST_CASE("wav_file_sink aligns channels by sample index, writes missing samples as zeros and warns",
           "[io][wav_file_sink]") {
     const Timebase& timebase = Timebase::get(1000);
