@@ -69,6 +69,18 @@ void onStopSignal(int signal) {
 /// run unstoppable. Longer than any built-in node's call takes (universal_box: at most 1 s).
 constexpr TimeNs kStopGraceNs = 3'000'000'000;
 
+/// Why a rank under mpirun stopped on `signal`, for its last line. mpirun sends SIGTERM to every rank
+/// both when it is interrupted (Ctrl-C, kill) and when a rank died, and a rank cannot tell which:
+/// the line says both, claiming no death. SIGUSR2 is the clean stop mpirun passes on as it is.
+std::string rankStopReason(int signal) {
+    if (signal == SIGUSR2) return " (SIGUSR2, passed to every rank by mpirun)";
+    if (signal == SIGTERM) {
+        return " (SIGTERM from mpirun: it sends it to every rank when it was interrupted, as by Ctrl-C, or when a rank "
+               "died, which its own message then names; kill -USR2 <mpirun> is the clean stop)";
+    }
+    return "";
+}
+
 /// The name of a stop signal, for the report's "end".
 const char* stopSignalName(int signal) {
     switch (signal) {
@@ -469,9 +481,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
                 if (stopSeenNs == 0) stopSeenNs = wallClockNs();
                 const TimeNs rankGraceNs = stopSignal.load() == SIGUSR2 ? kStopGraceNs : 300'000'000;
                 if (onRanks && wallClockNs() - stopSeenNs > rankGraceNs) {
-                    std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
-                              << " while waiting on another rank (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)"
-                              << std::endl;
+                    std::cerr << "isochron-run: stopped by signal " << stopSignal.load() << " while waiting on another rank"
+                              << rankStopReason(stopSignal.load()) << std::endl;
                     std::_Exit(128 + stopSignal.load());
                 }
                 if (!onRanks && (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs)) abandonRun();
@@ -548,10 +559,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         return 2;
     }
     if (stopSignal.load() != 0 && onRanks) {
-        // SIGUSR2 is the clean stop mpirun passed to every rank; it sends the others when a rank died.
-        std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
-                  << (stopSignal.load() == SIGUSR2 ? " (SIGUSR2, passed to every rank by mpirun)\n"
-                                                   : " (mpirun ends every rank when one of them dies or is interrupted; its message names that rank)\n");
+        std::cerr << "isochron-run: stopped by signal " << stopSignal.load() << rankStopReason(stopSignal.load()) << "\n";
     }
     return stopSignal.load() != 0 ? 128 + stopSignal.load() : 0;
 }

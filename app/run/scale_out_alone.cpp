@@ -2,16 +2,32 @@
 #include "app/run/scale_out.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace isochron::run {
+
+namespace {
+
+/// What to change to get MPI, by why this build has none: Open MPI may well be installed.
+constexpr const char* kHowToGetMpi =
+#if ISOCHRON_MPI_OFF_BY_OPTION
+    "this build was configured without MPI (-DISOCHRON_WITH_MPI=OFF): reconfigure with ON "
+    "(cmake --preset release -DISOCHRON_WITH_MPI=ON) and build again";
+#elif defined(ISOCHRON_SANITIZED)
+    "sanitizer builds leave MPI out (Open MPI's allocations at exit trip LeakSanitizer): use the release build "
+    "(cmake --preset release)";
+#else
+    "install Open MPI (Debian: openmpi-bin libopenmpi-dev) and configure again (cmake --preset release)";
+#endif
+
+}  // namespace
 
 struct ScaleOut::State {};
 
 ScaleOut::ScaleOut(int&, char**&) {
     if (launcherRankCount() > 1) {
-        throw std::runtime_error("this isochron-run was built without MPI, so under mpirun every rank would run the whole graph. "
-                                 "Install Open MPI (Debian: openmpi-bin libopenmpi-dev) and configure again (cmake --preset release) "
-                                 "to run partitions on ranks (docs/scale-out.md)");
+        throw std::runtime_error(std::string("this isochron-run was built without MPI, so under mpirun every rank would run the whole graph. To run "
+                                             "partitions on ranks, ") + kHowToGetMpi + " (docs/scale-out.md)");
     }
 }
 
@@ -23,10 +39,9 @@ int ScaleOut::ranks() const { return 1; }
 const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const ValidatedGraph& graph, int, std::vector<std::string>& notes) {
     for (const NodeSpec& node : file.nodes) {
         if (node.partition.value_or(0) != 0) {
-            notes.push_back("the graph puts nodes into partitions, but this isochron-run was built without MPI: the whole graph runs in this "
-                            "process (--partitions threads runs partition k on thread k). To run partition k on rank k, install Open MPI "
-                            "(Debian: openmpi-bin libopenmpi-dev), configure again (cmake --preset release) and start it with mpirun -np N "
-                            "(docs/scale-out.md)");
+            notes.push_back(std::string("the graph puts nodes into partitions, but this isochron-run was built without MPI: the whole graph runs in "
+                                        "this process (--partitions threads runs partition k on thread k). To run partition k on rank k, ") +
+                            kHowToGetMpi + ", then start it with mpirun -np N (docs/scale-out.md)");
             break;
         }
     }

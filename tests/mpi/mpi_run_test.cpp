@@ -45,6 +45,7 @@ pid_t start(int ranks, const std::vector<std::string>& arguments, const fs::path
     if (pid == 0) {
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+        signal(SIGINT, SIG_DFL);  // a test started in the background inherits SIGINT ignored, and mpirun keeps that
         FILE* out = std::fopen(outputPath.c_str(), "w");
         if (!out || dup2(fileno(out), STDOUT_FILENO) < 0 || dup2(fileno(out), STDERR_FILENO) < 0) _exit(127);
         std::vector<char*> argv;
@@ -531,6 +532,37 @@ TEST_CASE("SIGUSR2 to mpirun stops every rank cleanly: each writes its whole rep
         CHECK(written["channels"].size() == (rank == 1 ? 2u : 1u));
         fs::remove(path);
     }
+    fs::remove(graph);
+    fs::remove(output);
+}
+
+TEST_CASE("Ctrl-C to mpirun: every rank says mpirun's SIGTERM means an interruption or a death, claiming no death", "[mpi][stop]") {
+    const fs::path graph = tempPath("interrupt.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0, "block": 480, "pace": 1}},
+      {"id": "relay", "type": "segments.pass_through", "partition": 1},
+      {"id": "sink", "type": "io.null_sink", "partition": 2}],
+      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "sink.in"}]})";
+    const fs::path output = tempPath("interrupt.txt");
+    const fs::path report = tempPath("interrupt.json");
+    const pid_t launcher = start(3, {graph.string(), "--report", report.string()}, output);
+    waitUntilRanksRun(launcher, output, 3);
+    REQUIRE(kill(launcher, SIGINT) == 0);  // Open MPI 4.1 turns it into SIGTERM for every rank
+    const int status = waitAtMost(launcher, std::chrono::seconds(30));
+    const std::string text = readText(output);
+    INFO(text);
+    CHECK(status != -1);
+    CHECK(status != 0);  // mpirun's own status (1), not 130: docs/scale-out.md says so
+    CHECK(text.find("its message names that rank") == std::string::npos);  // no rank died, mpirun names none
+    for (const int rank : {0, 1, 2}) {
+        INFO("rank " << rank);
+        const std::size_t line = text.find("[rank " + std::to_string(rank) + "] isochron-run: stopped by signal 15");
+        REQUIRE(line != std::string::npos);
+        const std::string said = text.substr(line, text.find('\n', line) - line);
+        CHECK(said.find("interrupted") != std::string::npos);
+        CHECK(said.find("kill -USR2") != std::string::npos);
+    }
+    for (const int rank : {0, 1, 2}) fs::remove(tempPath("interrupt.rank" + std::to_string(rank) + ".json"));
     fs::remove(graph);
     fs::remove(output);
 }
