@@ -94,6 +94,9 @@ QString GraphDocument::recordWire(const QString& key) {
     if (!filePath_.isEmpty()) recorder.params["graph"] = displayName().toStdString();
     else if (!graphName().isEmpty()) recorder.params["graph"] = graphName().toStdString();
     const NodeSpec* source = store_.node(wire.fromNode);
+    // On the rank of the output it records: what it records never crosses ranks, and no channel
+    // runs back to an earlier rank (docs/scale-out.md).
+    if (source) recorder.partition = source->partition;
     const NodePosition near = source && source->position ? *source->position : NodePosition{};
     const QPointF spot = freeSpot(QString::fromLatin1(kRecorderType), near.x + geometry::kNodeWidth + 3 * geometry::kGridStep,
                                   near.y + 5 * geometry::kGridStep);
@@ -157,6 +160,8 @@ QString GraphDocument::replayArchive(const QString& path, const QString& stream,
     const std::size_t dot = name.rfind('.');
     const NodeSpec* origin = dot == std::string::npos ? nullptr : store_.node(name.substr(0, dot));
     const std::string originPort = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+    // On the rank of the output it stands in for, so its wires cross ranks as that output's did.
+    if (origin) replay.partition = origin->partition;
     QPointF spot(x, y);
     if (origin && origin->position) spot = QPointF(origin->position->x, origin->position->y + 6 * geometry::kGridStep);
     spot = freeSpot(QString::fromLatin1(kReplayType), spot.x(), spot.y());
