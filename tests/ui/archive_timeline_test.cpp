@@ -19,6 +19,9 @@
 #include "tests/support/graph_run.h"
 #include "ui/archive/archive_timeline.h"
 #include "ui/archive/archive_timeline_model.h"
+#include "ui/canvas/wire_curve.h"
+#include "ui/model/edge_list_model.h"
+#include "ui/model/node_list_model.h"
 #include "ui/model/graph_document.h"
 
 using namespace isochron;
@@ -334,6 +337,34 @@ TEST_CASE("in a graph with partitions, the recorder and the replay run on the ra
     const QString elsewhere = document.replayArchive("/tmp/elsewhere/x.archive.sqlite", "array", "signal<f32>", 1, 0.0, 1.0, 0, 0);
     REQUIRE(!elsewhere.isEmpty());
     CHECK_FALSE(document.spec().findNode(elsewhere.toStdString())->partition.has_value());
+}
+
+TEST_CASE("a replay's wires pass under no node: none seems to feed the recorder beside the live node", "[ui][archive]") {
+    // As a new user had it: voice -> onsets -> log in a row, voice's wire recorded (the recorder goes
+    // below, between voice and onsets), then an interval of it replayed.
+    GraphDocument document;
+    const QString voice = document.addNode("generators.signal_generator", 0, 0);
+    const QString onsets = document.addNode("level.onset_detector", 400, 0);
+    const QString log = document.addNode("io.jsonl_event_sink", 800, 0);
+    REQUIRE(document.connectPorts(voice, "out", onsets, "in").isEmpty());
+    REQUIRE(document.connectPorts(onsets, "onsets", log, "in").isEmpty());
+    const QString recorder = document.recordWire(voice + ".out>" + onsets + ".in");
+    REQUIRE(!recorder.isEmpty());
+    const QString replay = document.replayArchive("/tmp/elsewhere/x.archive.sqlite", voice + ".out", "signal<f32>", 1, 1.0, 1.0, 0, 0);
+    REQUIRE(!replay.isEmpty());
+    const QString key = replay + ".out0>" + onsets + ".in";
+    const int row = document.edges()->indexOf(key);
+    REQUIRE(row >= 0);
+    const WireGeometry& wire = document.edges()->geometry()[static_cast<std::size_t>(row)];
+    for (const QString& id : {voice, log, recorder}) {
+        INFO(id.toStdString());
+        const QVariantMap node = document.nodes()->get(id);
+        const CanvasRect box{node["posX"].toDouble(), node["posY"].toDouble(), node["boxWidth"].toDouble(), node["boxHeight"].toDouble()};
+        CHECK_FALSE(wirePassesOver(wire.from, wire.to, box));
+    }
+    // Still beside the live node it stands in for, and the recorder still records the live node.
+    CHECK(document.nodes()->get(replay)["posX"].toDouble() == document.nodes()->get(voice)["posX"].toDouble());
+    CHECK(document.edges()->indexOf(voice + ".out>" + recorder + ".in0") >= 0);
 }
 
 TEST_CASE("the timeline follows an archive as a writer adds to it, rows staying rows", "[ui][archive]") {
