@@ -1,5 +1,6 @@
 #include "distributed/partition_plan.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -81,6 +82,82 @@ std::vector<ChannelSpec> channelsOf(const ValidatedGraph& graph, const std::vect
     return planChannels(graph, partitions).channels;
 }
 
+namespace {
+
+// Partitions feeding each other: for each partition the index of the cycle it lies on (-1: none),
+// from the edges of `graph` between partitions.
+std::vector<int> partitionCycles(const ValidatedGraph& graph, const std::vector<int>& partitions) {
+    int highest = 0;
+    for (int p : partitions) highest = std::max(highest, p);
+    std::vector<std::vector<int>> feeds(static_cast<std::size_t>(highest) + 1);
+    for (const ValidatedEdge& edge : graph.edges) {
+        const int from = partitions[static_cast<std::size_t>(edge.fromNode)];
+        const int to = partitions[static_cast<std::size_t>(edge.toNode)];
+        if (from != to) feeds[static_cast<std::size_t>(from)].push_back(to);
+    }
+    return cycleOfEachNode(feeds);
+}
+
+// The node of the graph file `node` belongs to: itself, or the subgraph node holding it ("filt/lowpass" -> "filt").
+std::string fileNodeOf(const ValidatedGraph& graph, int node) {
+    const std::string& id = graph.nodes[static_cast<std::size_t>(node)].id;
+    return id.substr(0, id.find('/'));
+}
+
+// `partitions` with the file node `fileNode` (all of its nodes) moved to `partition`.
+std::vector<int> moved(const ValidatedGraph& graph, std::vector<int> partitions, const std::string& fileNode, int partition) {
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (fileNodeOf(graph, static_cast<int>(i)) == fileNode) partitions[i] = partition;
+    }
+    return partitions;
+}
+
+// Whether `partitions` run: no cycle between them and nothing but what a channel carries crossing ranks.
+bool runsOnRanks(const ValidatedGraph& graph, const std::vector<int>& partitions) {
+    const std::vector<int> cycles = partitionCycles(graph, partitions);
+    if (std::any_of(cycles.begin(), cycles.end(), [](int c) { return c >= 0; })) return false;
+    for (const ChannelSpec& channel : channelsOf(graph, partitions)) {
+        if (!crossesRanks(channel.type)) return false;
+    }
+    return true;
+}
+
+// The edges between partitions of cycle `cycle`; edges running back (to a lower partition) first,
+// since a pipeline numbered in its order only has forward edges.
+std::vector<const ValidatedEdge*> cycleEdges(const ValidatedGraph& graph, const std::vector<int>& partitions, const std::vector<int>& cycles,
+                                             int cycle) {
+    std::vector<const ValidatedEdge*> edges;
+    for (const ValidatedEdge& edge : graph.edges) {
+        const int from = partitions[static_cast<std::size_t>(edge.fromNode)];
+        const int to = partitions[static_cast<std::size_t>(edge.toNode)];
+        if (from != to && cycles[static_cast<std::size_t>(from)] == cycle && cycles[static_cast<std::size_t>(to)] == cycle) edges.push_back(&edge);
+    }
+    return edges;
+}
+
+// One node moved to another partition that makes every partition run (its consumer into the
+// producer's partition, or the producer into its consumer's, of one of `edges`), as advice: "put node
+// 'back' in partition 1", or "" when no single move does.
+std::string cycleBreakingMove(const ValidatedGraph& graph, const std::vector<int>& partitions, const std::vector<const ValidatedEdge*>& edges) {
+    std::vector<const ValidatedEdge*> backFirst = edges;
+    std::stable_partition(backFirst.begin(), backFirst.end(), [&](const ValidatedEdge* edge) {
+        return partitions[static_cast<std::size_t>(edge->fromNode)] > partitions[static_cast<std::size_t>(edge->toNode)];
+    });
+    for (const ValidatedEdge* edge : backFirst) {
+        const int from = partitions[static_cast<std::size_t>(edge->fromNode)];
+        const int to = partitions[static_cast<std::size_t>(edge->toNode)];
+        const std::pair<std::string, int> moves[] = {{fileNodeOf(graph, edge->toNode), from}, {fileNodeOf(graph, edge->fromNode), to}};
+        for (const auto& [node, partition] : moves) {
+            if (runsOnRanks(graph, moved(graph, partitions, node, partition))) {
+                return "put node '" + node + "' in partition " + std::to_string(partition);
+            }
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
 std::vector<GraphError> checkPartitions(const ValidatedGraph& graph, const std::vector<int>& partitions, int ranks) {
     std::vector<GraphError> errors;
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -90,30 +167,39 @@ std::vector<GraphError> checkPartitions(const ValidatedGraph& graph, const std::
                                   std::to_string(ranks - 1) + "): start it with mpirun -np " + std::to_string(partitions[i] + 1) + " or more"});
         }
     }
-    const std::vector<ChannelSpec> channels = channelsOf(graph, partitions);
-    int highest = 0;
-    for (int p : partitions) highest = std::max(highest, p);
-    std::vector<std::vector<int>> feeds(static_cast<std::size_t>(highest) + 1);
-    for (const ChannelSpec& channel : channels) {
+    for (const ChannelSpec& channel : channelsOf(graph, partitions)) {
         if (!crossesRanks(channel.type)) {
             errors.push_back({"", "", "partition",
                               "edge " + channel.from + " -> " + channel.toText() + " crosses partitions but carries " + channel.type.toString() +
                                   " items, which cannot be sent to another rank: put both nodes in one partition"});
         }
-        feeds[static_cast<std::size_t>(channel.fromPartition)].push_back(channel.toPartition);
     }
     // A sender waits for credits while its engine does nothing else, so partitions feeding each other
     // could wait on each other for ever: the partitions must form a pipeline (a DAG).
-    const std::vector<int> cycle = cycleOfEachNode(feeds);
-    std::map<int, std::vector<int>> cycles;
-    for (std::size_t p = 0; p < cycle.size(); ++p) {
-        if (cycle[p] >= 0) cycles[cycle[p]].push_back(static_cast<int>(p));
+    const std::vector<int> cycles = partitionCycles(graph, partitions);
+    std::map<int, std::vector<int>> members;
+    for (std::size_t p = 0; p < cycles.size(); ++p) {
+        if (cycles[p] >= 0) members[cycles[p]].push_back(static_cast<int>(p));
     }
-    for (const auto& [id, members] : cycles) {
+    for (const auto& [cycle, inCycle] : members) {
         std::string list;
-        for (int p : members) list += (list.empty() ? "" : ", ") + std::to_string(p);
+        for (int p : inCycle) list += (list.empty() ? "" : ", ") + std::to_string(p);
+        const std::vector<const ValidatedEdge*> edges = cycleEdges(graph, partitions, cycles, cycle);
+        std::string through;
+        constexpr std::size_t kEdgesNamed = 8;
+        for (std::size_t e = 0; e < edges.size() && e < kEdgesNamed; ++e) {
+            const ValidatedEdge& edge = *edges[e];
+            through += (e == 0 ? "" : "; ") + endpointName(graph, edge.fromNode, false, edge.fromPort) + " on rank " +
+                       std::to_string(partitions[static_cast<std::size_t>(edge.fromNode)]) + " -> " +
+                       endpointName(graph, edge.toNode, true, edge.toPort) + " on rank " + std::to_string(partitions[static_cast<std::size_t>(edge.toNode)]);
+        }
+        if (edges.size() > kEdgesNamed) through += "; and " + std::to_string(edges.size() - kEdgesNamed) + " more edges between them";
+        const std::string move = cycleBreakingMove(graph, partitions, edges);
         errors.push_back({"", "", "partition",
-                          "partitions " + list + " feed each other in a cycle; channels between ranks must flow one way (a pipeline of partitions)"});
+                          "partitions " + list + " feed each other in a cycle through the edges " + through +
+                              "; channels between ranks must flow one way (a pipeline of partitions): " +
+                              (move.empty() ? "move nodes so that every edge between these partitions runs one way, e.g. from lower to higher"
+                                            : move + " to break it")});
     }
     return errors;
 }

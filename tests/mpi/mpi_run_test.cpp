@@ -596,6 +596,9 @@ TEST_CASE("--check prints the partition plan and refuses partitions that feed ea
     INFO(cycle.output);
     CHECK(cycle.status != 0);
     CHECK(cycle.output.find("partitions 0, 1 feed each other") != std::string::npos);
+    // The edge running back and the node whose move makes a pipeline.
+    CHECK(cycle.output.find("there.out on rank 1 -> back.in on rank 0") != std::string::npos);
+    CHECK(cycle.output.find("put node 'back' in partition 1") != std::string::npos);
     CHECK(cycle.output.find("valid") == std::string::npos);  // "valid" only when every check passed
     const Finished quiet = run(0, {"--check", "--quiet", graph.string()});
     INFO(quiet.output);

@@ -171,3 +171,70 @@ TEST_CASE("partitions no rank runs, custom items between ranks and partitions fe
     REQUIRE(cycleErrors.size() == 1);
     CHECK(cycleErrors[0].toString().find("partitions 0, 1 feed each other") != std::string::npos);
 }
+
+namespace {
+
+// The partitions of `p` with the file node `node` moved to `partition`, as the advice of a refusal says.
+std::vector<int> withNodeIn(const Planned& p, const std::string& node, int partition) {
+    std::vector<int> partitions = p.partitions;
+    for (std::size_t i = 0; i < p.graph.nodes.size(); ++i) {
+        if (p.graph.nodes[i].id.substr(0, p.graph.nodes[i].id.find('/')) == node) partitions[i] = partition;
+    }
+    return partitions;
+}
+
+}  // namespace
+
+TEST_CASE("partitions feeding each other are refused naming the edges of the cycle and a node whose move breaks it", "[partition]") {
+    // As "Record this wire" used to leave it: a recorder on rank 0 of onsets found on rank 1, which rank 0 feeds.
+    const Planned recorded = plan(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "gen", "type": "generators.signal_generator"},
+        {"id": "highpass", "type": "filters.butterworth", "partition": 1},
+        {"id": "meter", "type": "level.peak_meter", "partition": 1},
+        {"id": "log", "type": "io.null_sink", "partition": 2},
+        {"id": "record", "type": "io.null_sink"}],
+      "edges": [{"from": "gen.out", "to": "highpass.in"}, {"from": "highpass.out", "to": "meter.in"},
+                {"from": "meter.level", "to": "log.in"}, {"from": "meter.level", "to": "record.in"}]})");
+    const std::vector<GraphError> errors = checkPartitions(recorded.graph, recorded.partitions, 3);
+    REQUIRE(errors.size() == 1);
+    const std::string text = errors[0].toString();
+    INFO(text);
+    CHECK(text.find("field 'partition': partitions 0, 1 feed each other in a cycle") != std::string::npos);
+    // Both edges of the cycle, each end with its rank; the edge to rank 2 is no part of it.
+    CHECK(text.find("gen.out on rank 0 -> highpass.in on rank 1") != std::string::npos);
+    CHECK(text.find("meter.level on rank 1 -> record.in on rank 0") != std::string::npos);
+    CHECK(text.find("log.in") == std::string::npos);
+    CHECK(text.find("put node 'record' in partition 1") != std::string::npos);
+    CHECK(checkPartitions(recorded.graph, withNodeIn(recorded, "record", 1), 3).empty());
+
+    // 0 -> 1 -> 0 -> 1: moving 'back' to 1 leaves a pipeline.
+    const Planned there = plan(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "gen", "type": "generators.signal_generator"},
+        {"id": "there", "type": "segments.pass_through", "partition": 1},
+        {"id": "back", "type": "segments.pass_through"},
+        {"id": "sink", "type": "io.null_sink", "partition": 1}],
+      "edges": [{"from": "gen.out", "to": "there.in"}, {"from": "there.out", "to": "back.in"}, {"from": "back.out", "to": "sink.in"}]})");
+    const std::vector<GraphError> thereErrors = checkPartitions(there.graph, there.partitions, 2);
+    REQUIRE(thereErrors.size() == 1);
+    INFO(thereErrors[0].toString());
+    CHECK(thereErrors[0].toString().find("there.out on rank 1 -> back.in on rank 0") != std::string::npos);
+    CHECK(thereErrors[0].toString().find("put node 'back' in partition 1") != std::string::npos);
+    CHECK(checkPartitions(there.graph, withNodeIn(there, "back", 1), 2).empty());
+
+    // A chain going back and forth five times: no one node's move ends the cycle, the advice says what to aim for.
+    const Planned zigzag = plan(R"({"format": "isochron-graph/1", "nodes": [
+        {"id": "gen", "type": "generators.signal_generator"},
+        {"id": "a", "type": "segments.pass_through", "partition": 1},
+        {"id": "b", "type": "segments.pass_through"},
+        {"id": "c", "type": "segments.pass_through", "partition": 1},
+        {"id": "d", "type": "segments.pass_through"},
+        {"id": "sink", "type": "io.null_sink", "partition": 1}],
+      "edges": [{"from": "gen.out", "to": "a.in"}, {"from": "a.out", "to": "b.in"}, {"from": "b.out", "to": "c.in"},
+                {"from": "c.out", "to": "d.in"}, {"from": "d.out", "to": "sink.in"}]})");
+    const std::vector<GraphError> zigzagErrors = checkPartitions(zigzag.graph, zigzag.partitions, 2);
+    REQUIRE(zigzagErrors.size() == 1);
+    INFO(zigzagErrors[0].toString());
+    CHECK(zigzagErrors[0].toString().find("d.out on rank 0 -> sink.in on rank 1") != std::string::npos);
+    CHECK(zigzagErrors[0].toString().find("put node") == std::string::npos);
+    CHECK(zigzagErrors[0].toString().find("move nodes so that every edge between these partitions runs one way") != std::string::npos);
+}

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <random>
 
 #include "engine/archive/archive_store.h"
@@ -18,6 +19,9 @@
 #include "tests/support/graph_run.h"
 #include "ui/archive/archive_timeline.h"
 #include "ui/archive/archive_timeline_model.h"
+#include "ui/canvas/wire_curve.h"
+#include "ui/model/edge_list_model.h"
+#include "ui/model/node_list_model.h"
 #include "ui/model/graph_document.h"
 
 using namespace isochron;
@@ -305,6 +309,62 @@ TEST_CASE("recording a bus wire records all its ports as the channels of one str
     CHECK(document.recordWire("stft.spectra>activity.spectra").isEmpty());  // custom items: refused, saying why
     INFO(document.lastError().toStdString());
     CHECK(document.lastError().contains("stft.spectra carries custom<spatial.array_spectra>"));
+}
+
+TEST_CASE("in a graph with partitions, the recorder and the replay run on the rank of the output they stand by", "[ui][archive][partition]") {
+    GraphDocument document;
+    REQUIRE(document.open(ISOCHRON_SOURCE_DIR "/samples/scale-out-three-ranks.isograph.json"));
+    // onsets runs on rank 1 and feeds the log on rank 2; rank 0 feeds rank 1.
+    const QString recorder = document.recordWire("onsets.onsets>onset-log.in");
+    REQUIRE(recorder == "record_onsets_onsets");
+    CHECK(document.spec().findNode("record_onsets_onsets")->partition == std::optional<int>(1));
+    CHECK(document.recordWire("clicks.out>highpass.in") == "record_clicks_out");
+    CHECK(document.spec().findNode("record_clicks_out")->partition == std::optional<int>(0));
+    document.undo();
+    document.undo();
+
+    GraphDocument unpartitioned(isochron::test::testRegistry(), nullptr);
+    buildFeedGraph(unpartitioned);
+    REQUIRE(unpartitioned.recordWire("feed.out0>a.in") == "record_feed_out0");
+    CHECK_FALSE(unpartitioned.spec().findNode("record_feed_out0")->partition.has_value());  // the file stays without partitions
+
+    // The replay takes over onsets' wire to rank 2 from rank 1, as onsets fed it.
+    const QString replay = document.replayArchive("/tmp/elsewhere/x.archive.sqlite", "onsets.onsets", "event", 1, 0.0, 1.0, 0, 0);
+    REQUIRE(replay == "replay_onsets_onsets");
+    CHECK(document.spec().findNode("replay_onsets_onsets")->partition == std::optional<int>(1));
+    CHECK(document.spec().edges.back() == EdgeSpec{"replay_onsets_onsets", "out0", "onset-log", "in"});
+    // A stream no node of the graph stands for: no rank of its own to take.
+    const QString elsewhere = document.replayArchive("/tmp/elsewhere/x.archive.sqlite", "array", "signal<f32>", 1, 0.0, 1.0, 0, 0);
+    REQUIRE(!elsewhere.isEmpty());
+    CHECK_FALSE(document.spec().findNode(elsewhere.toStdString())->partition.has_value());
+}
+
+TEST_CASE("a replay's wires pass under no node: none seems to feed the recorder beside the live node", "[ui][archive]") {
+    // As a new user had it: voice -> onsets -> log in a row, voice's wire recorded (the recorder goes
+    // below, between voice and onsets), then an interval of it replayed.
+    GraphDocument document;
+    const QString voice = document.addNode("generators.signal_generator", 0, 0);
+    const QString onsets = document.addNode("level.onset_detector", 400, 0);
+    const QString log = document.addNode("io.jsonl_event_sink", 800, 0);
+    REQUIRE(document.connectPorts(voice, "out", onsets, "in").isEmpty());
+    REQUIRE(document.connectPorts(onsets, "onsets", log, "in").isEmpty());
+    const QString recorder = document.recordWire(voice + ".out>" + onsets + ".in");
+    REQUIRE(!recorder.isEmpty());
+    const QString replay = document.replayArchive("/tmp/elsewhere/x.archive.sqlite", voice + ".out", "signal<f32>", 1, 1.0, 1.0, 0, 0);
+    REQUIRE(!replay.isEmpty());
+    const QString key = replay + ".out0>" + onsets + ".in";
+    const int row = document.edges()->indexOf(key);
+    REQUIRE(row >= 0);
+    const WireGeometry& wire = document.edges()->geometry()[static_cast<std::size_t>(row)];
+    for (const QString& id : {voice, log, recorder}) {
+        INFO(id.toStdString());
+        const QVariantMap node = document.nodes()->get(id);
+        const CanvasRect box{node["posX"].toDouble(), node["posY"].toDouble(), node["boxWidth"].toDouble(), node["boxHeight"].toDouble()};
+        CHECK_FALSE(wirePassesOver(wire.from, wire.to, box));
+    }
+    // Still beside the live node it stands in for, and the recorder still records the live node.
+    CHECK(document.nodes()->get(replay)["posX"].toDouble() == document.nodes()->get(voice)["posX"].toDouble());
+    CHECK(document.edges()->indexOf(voice + ".out>" + recorder + ".in0") >= 0);
 }
 
 TEST_CASE("the timeline follows an archive as a writer adds to it, rows staying rows", "[ui][archive]") {

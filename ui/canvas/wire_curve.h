@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/layout/canvas_rect.h"
+
 namespace isochron::ui {
 
 /// Point at parameter t in [0, 1] along the cubic Bézier with these control points.
@@ -30,6 +32,17 @@ inline QPointF loopCurvePoint(QPointF from, QPointF to, double belowY, double t)
     const QPointF bottom((from.x() + to.x()) / 2, belowY);
     if (t < 0.5) return cubicPoint(from, QPointF(from.x() + kReach, from.y()), QPointF(from.x() + kReach, belowY), bottom, 2 * t);
     return cubicPoint(bottom, QPointF(to.x() - kReach, belowY), QPointF(to.x() - kReach, to.y()), to, 2 * t - 1);
+}
+
+/// Whether the wire from `from` to `to` passes over `box` between its ends (sampled at 63 points):
+/// wires are drawn under nodes, so one passing under a node looks as if it went into it.
+inline bool wirePassesOver(QPointF from, QPointF to, const CanvasRect& box) {
+    constexpr int kSamples = 64;
+    for (int i = 1; i < kSamples; ++i) {
+        const QPointF p = wireCurvePoint(from, to, static_cast<double>(i) / kSamples);
+        if (p.x() > box.x && p.x() < box.x + box.width && p.y() > box.y && p.y() < box.y + box.height) return true;
+    }
+    return false;
 }
 
 }  // namespace isochron::ui

@@ -265,6 +265,10 @@ private:
     /// An exposed parameter of a subgraph node as the inner parameter it stands for (named as exposed,
     /// its default the value inside the file), or nullopt.
     std::optional<ParamSpec> exposedParameter(const NodeSpec& node, const std::string& name);
+    /// Where a replay of `origin`'s output goes that feeds `wires` (each from one of its `outputs`
+    /// ports): below the origin, else above it, whichever lets its wires pass over no other node;
+    /// below when neither does (graph_document_archive.cpp).
+    QPointF replaySpot(const NodeSpec& origin, const std::vector<EdgeSpec>& wires, int outputs);
 
     const OperatorRegistry& registry_;
     GraphStore store_;

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "ui/canvas/node_geometry.h"
+#include "ui/canvas/wire_curve.h"
 #include "ui/model/graph_document.h"
 #include "ui/model/graph_edits.h"
 #include "ui/model/graph_fragment.h"
@@ -94,6 +96,9 @@ QString GraphDocument::recordWire(const QString& key) {
     if (!filePath_.isEmpty()) recorder.params["graph"] = displayName().toStdString();
     else if (!graphName().isEmpty()) recorder.params["graph"] = graphName().toStdString();
     const NodeSpec* source = store_.node(wire.fromNode);
+    // On the rank of the output it records: what it records never crosses ranks, and no channel
+    // runs back to an earlier rank (docs/scale-out.md).
+    if (source) recorder.partition = source->partition;
     const NodePosition near = source && source->position ? *source->position : NodePosition{};
     const QPointF spot = freeSpot(QString::fromLatin1(kRecorderType), near.x + geometry::kNodeWidth + 3 * geometry::kGridStep,
                                   near.y + 5 * geometry::kGridStep);
@@ -157,16 +162,14 @@ QString GraphDocument::replayArchive(const QString& path, const QString& stream,
     const std::size_t dot = name.rfind('.');
     const NodeSpec* origin = dot == std::string::npos ? nullptr : store_.node(name.substr(0, dot));
     const std::string originPort = dot == std::string::npos ? std::string() : name.substr(dot + 1);
-    QPointF spot(x, y);
-    if (origin && origin->position) spot = QPointF(origin->position->x, origin->position->y + 6 * geometry::kGridStep);
-    spot = freeSpot(QString::fromLatin1(kReplayType), spot.x(), spot.y());
-    replay.position = NodePosition{spot.x(), spot.y()};
+    // On the rank of the output it stands in for, so its wires cross ranks as that output's did.
+    if (origin) replay.partition = origin->partition;
     const QString id = QString::fromStdString(replay.id);
-    auto* edit = new StructureEdit(store_, tr("Replay %1 from %2 s").arg(stream).arg(from));
-    edit->addNode(std::move(replay));
+    // The output's wires move to the replay: the port itself (one channel) to out0, its bus
+    // ("port*", recorded as one stream of its channels) to out*, one port of the bus to the same index.
+    std::vector<int> movedEdges;
+    std::vector<EdgeSpec> replayEdges;
     if (origin) {
-        // The output's wires move to the replay: the port itself (one channel) to out0, its bus
-        // ("port*", recorded as one stream of its channels) to out*, one port of the bus to the same index.
         const auto& edges = store_.spec().edges;
         for (std::size_t e = 0; e < edges.size(); ++e) {
             const EdgeSpec& edge = edges[e];
@@ -179,13 +182,52 @@ QString GraphDocument::replayArchive(const QString& path, const QString& stream,
             else if (digits && std::stoi(suffix) < channels) port = "out" + suffix;
             const NodeSpec* consumer = store_.node(edge.toNode);
             if (port.empty() || (consumer && consumer->type == kRecorderType)) continue;
-            edit->removeEdge(static_cast<int>(e));
-            edit->addEdge(EdgeSpec{id.toStdString(), port, edge.toNode, edge.toPort});
+            movedEdges.push_back(static_cast<int>(e));
+            replayEdges.push_back(EdgeSpec{id.toStdString(), port, edge.toNode, edge.toPort});
         }
     }
+    const QPointF spot = origin && origin->position ? replaySpot(*origin, replayEdges, items ? 1 : std::max(1, channels))
+                                                    : freeSpot(QString::fromLatin1(kReplayType), x, y);
+    replay.position = NodePosition{spot.x(), spot.y()};
+    auto* edit = new StructureEdit(store_, tr("Replay %1 from %2 s").arg(stream).arg(from));
+    edit->addNode(std::move(replay));
+    for (int e : movedEdges) edit->removeEdge(e);
+    for (EdgeSpec& edge : replayEdges) edit->addEdge(std::move(edge));
     push(edit);
     selection_.selectNode(id);
     return id;
+}
+
+QPointF GraphDocument::replaySpot(const NodeSpec& origin, const std::vector<EdgeSpec>& wires, int outputs) {
+    const NodePosition at = origin.position.value_or(NodePosition{});
+    const double height = geometry::nodeHeight(0, outputs);
+    const GraphResolution& resolution = resolution_.current();
+    std::vector<std::pair<std::string, CanvasRect>> boxes;
+    for (const NodeSpec& node : store_.spec().nodes) {
+        const NodePosition p = node.position.value_or(NodePosition{});
+        const NodeResolution* view = resolution.node(node.id);
+        const int ins = view ? static_cast<int>(view->inputs.size()) : 0, outs = view ? static_cast<int>(view->outputs.size()) : 0;
+        boxes.emplace_back(node.id, CanvasRect{p.x, p.y, geometry::kNodeWidth, geometry::nodeHeight(ins, outs)});
+    }
+    auto clear = [&](QPointF spot) {
+        for (const EdgeSpec& wire : wires) {
+            const std::string& port = wire.fromPort;
+            const int index = port.ends_with('*') ? 0 : std::max(0, std::atoi(port.c_str() + 3));  // "outN"
+            const QPointF from(spot.x() + geometry::kNodeWidth, spot.y() + geometry::portOffsetY(index));
+            const NodeSpec* consumer = store_.node(wire.toNode);
+            const NodePosition c = consumer && consumer->position ? *consumer->position : NodePosition{};
+            const QPointF to(c.x, c.y + geometry::portOffsetY(std::max(0, resolution.portIndex(wire.toNode, wire.toPort, false))));
+            for (const auto& [id, box] : boxes) {
+                if (id != wire.toNode && wirePassesOver(from, to, box)) return false;
+            }
+        }
+        return true;
+    };
+    const QString type = QString::fromLatin1(kReplayType);
+    const QPointF below = freeSpot(type, at.x, at.y + 6 * geometry::kGridStep);
+    if (clear(below)) return below;
+    const QPointF above = freeSpot(type, at.x, at.y - height - 3 * geometry::kGridStep);
+    return clear(above) ? above : below;
 }
 
 }  // namespace isochron::ui

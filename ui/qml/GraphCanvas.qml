@@ -455,10 +455,12 @@ FocusScope {
 
     Toast { id: toast; z: 20 }
 
-    Rectangle {  // what the nodes warned about as the run started (a recording standing in for a device)
+    Rectangle {  // what the nodes warned about as the run started (a recording standing in for a device),
+                 // or, not as a warning, what the ranks said as a Stop ended an mpirun job
         id: noticeBar
         objectName: "noticeBar"
         property bool dismissed: false
+        readonly property bool warns: canvas.run === null || canvas.run.noticesWarn
         Connections { target: canvas.run; function onNoticesChanged() { noticeBar.dismissed = false } }
         visible: canvas.run !== null && canvas.run.notices.length > 0 && !dismissed
         z: 15
@@ -468,9 +470,9 @@ FocusScope {
         width: Math.min(parent.width - 24, noticeText.implicitWidth + 72)
         height: noticeText.implicitHeight + 16
         radius: 6
-        color: Theme.dark ? "#4a3a12" : "#fef3c7"
-        border.color: Theme.warning
-        Icon { id: noticeIcon; name: "warning"; size: 16; color: Theme.warning; x: 10; y: 8 }
+        color: warns ? (Theme.dark ? "#4a3a12" : "#fef3c7") : Theme.accentSoft
+        border.color: warns ? Theme.warning : Theme.accent
+        Icon { id: noticeIcon; objectName: "noticeIcon"; name: noticeBar.warns ? "warning" : "stop"; size: 16; color: noticeBar.warns ? Theme.warning : Theme.accent; x: 10; y: 8 }
         Text {
             id: noticeText
             objectName: "noticeText"

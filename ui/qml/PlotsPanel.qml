@@ -46,8 +46,11 @@ Rectangle {
         spacing: 8
 
         ColumnLayout {  // outputs, each with a latency sparkline; under mpirun the ranks below them
-            Layout.preferredWidth: 230
-            Layout.maximumWidth: 230
+            id: sideColumn
+            // wide enough for the ranks' table, up to 45% of the panel (its state column elides beyond)
+            readonly property real fitting: rankRows.visible ? Math.max(230, Math.min(rankRows.naturalWidth, panel.width * 0.45)) : 230
+            Layout.preferredWidth: fitting
+            Layout.maximumWidth: fitting
             Layout.fillHeight: true
             spacing: 8
             Rectangle {
@@ -86,6 +89,7 @@ Rectangle {
                 }
             }
             Rectangle {  // one row per rank when the telemetry comes from a run spread over ranks
+                id: rankRows
                 objectName: "rankRows"
                 visible: panel.run.telemetry.ranks.length > 0
                 Layout.fillWidth: true
@@ -93,25 +97,74 @@ Rectangle {
                 color: Theme.panel
                 radius: 6
                 border.color: Theme.border
+                FontMetrics { id: rankFont; font.family: Theme.monoFont; font.pixelSize: Theme.smallFontSize }
+                readonly property var headers: [qsTr("rank"), qsTr("state"), qsTr("samples/s"), qsTr("queued"), qsTr("p95 ms")]
+                readonly property real gap: 10
+                /// The cells of a rank's row, as the columns show them.
+                function cells(row) {
+                    return [String(row.rank), row.state || qsTr("waiting"), panel.rate(row.samplesPerSecond).trim(), String(row.queuedItems),
+                            row.latencyP95Ms.toFixed(2)]
+                }
+                /// Each column as wide as its widest cell; a long state ("failed: node …") elides at 20 characters.
+                readonly property var columnWidths: {
+                    const widths = headers.map(h => rankFont.advanceWidth(h))
+                    for (const row of panel.run.telemetry.ranks) cells(row).forEach((t, i) => widths[i] = Math.max(widths[i], rankFont.advanceWidth(t)))
+                    widths[1] = Math.min(widths[1], rankFont.averageCharacterWidth * 20)
+                    return widths.map(w => Math.ceil(w))
+                }
+                readonly property real naturalWidth: columnWidths.reduce((a, b) => a + b, 0) + gap * (columnWidths.length - 1) + 2 * 10 + 8
+                // The state column takes what the panel leaves when the table cannot have its natural width
+                // (from the width the column asks for, not the one the layout gives, which would loop).
+                readonly property real stateWidth: Math.max(rankFont.averageCharacterWidth * 4, columnWidths[1] - Math.max(0, naturalWidth - sideColumn.fitting))
                 Column {
                     id: rankColumn
                     x: 4; y: 4
                     width: parent.width - 8
-                    Text { text: qsTr("Ranks — state · samples/s · queued · p95 ms"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
+                    Text { text: qsTr("Ranks"); font.pixelSize: 10; font.bold: true; color: Theme.textDim; padding: 4 }
+                    Row {  // the column heads
+                        leftPadding: 6
+                        spacing: rankRows.gap
+                        Repeater {
+                            model: rankRows.headers
+                            delegate: Text {
+                                required property string modelData
+                                required property int index
+                                width: index === 1 ? rankRows.stateWidth : rankRows.columnWidths[index]
+                                horizontalAlignment: index >= 2 ? Text.AlignRight : Text.AlignLeft
+                                text: modelData
+                                font: rankFont.font
+                                color: Theme.textDim
+                            }
+                        }
+                    }
                     Repeater {
                         model: panel.run.telemetry.ranks
-                        delegate: Text {
+                        delegate: Row {
+                            id: rankRow
                             required property var modelData
+                            readonly property var cells: rankRows.cells(modelData)
+                            /// The row as one line ("rank 0  running  96.3 k  0  0.81"), for its tooltip and tests.
+                            readonly property string text: qsTr("rank %1").arg(cells[0]) + "  " + cells.slice(1).join("  ")
                             objectName: "rankRow" + modelData.rank
-                            width: rankColumn.width
                             leftPadding: 6
-                            elide: Text.ElideRight
-                            font.pixelSize: Theme.smallFontSize
-                            font.family: Theme.monoFont
-                            color: modelData.state === "running" ? Theme.text : Theme.textDim
-                            // the state before the figures, so a narrow panel cuts a figure, not the state
-                            text: qsTr("rank %1  %2  %3  %4  %5").arg(modelData.rank).arg(modelData.state || qsTr("waiting"))
-                                      .arg(panel.rate(modelData.samplesPerSecond)).arg(modelData.queuedItems).arg(modelData.latencyP95Ms.toFixed(2))
+                            spacing: rankRows.gap
+                            Repeater {
+                                model: rankRow.cells
+                                delegate: Text {
+                                    required property string modelData
+                                    required property int index
+                                    objectName: "rankCell" + index
+                                    width: index === 1 ? rankRows.stateWidth : rankRows.columnWidths[index]
+                                    horizontalAlignment: index >= 2 ? Text.AlignRight : Text.AlignLeft
+                                    elide: Text.ElideRight
+                                    text: modelData
+                                    font: rankFont.font
+                                    color: rankRow.modelData.state === "running" ? Theme.text : Theme.textDim
+                                }
+                            }
+                            HoverHandler { id: rankHover }
+                            ToolTip.visible: rankHover.hovered
+                            ToolTip.text: rankRow.text
                         }
                     }
                 }
@@ -123,6 +176,10 @@ Rectangle {
             objectName: "plotCards"
             Layout.fillWidth: true
             Layout.fillHeight: true
+            // Its implicit size follows its width (contentWidth: availableWidth): the layout must not
+            // ask for it, or a change of the side column's width loops the layout.
+            Layout.preferredWidth: 300
+            Layout.preferredHeight: 108
             clip: true
             contentWidth: availableWidth
             readonly property int columns: Math.max(1, Math.min(3, Math.floor(availableWidth / 300)))

@@ -218,10 +218,7 @@ bool RunController::start(const QString& schedulerText) {
     elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
     dropped_ = 0;
     localization_.beginRun();
-    if (!notices_.isEmpty()) {
-        notices_.clear();
-        Q_EMIT noticesChanged();
-    }
+    setNotices({});
     setState("starting");
     job->thread = std::thread([this, job, graph = std::move(graph), scheduler, taps] {
         QVariantMap summary;
@@ -272,11 +269,12 @@ bool RunController::start(const QString& schedulerText) {
 
 void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
     if (job != job_) return;
+    QStringList warnings;
     {
         std::lock_guard lock(job->mutex);
-        notices_ = job->startWarnings;
+        warnings = job->startWarnings;
     }
-    if (!notices_.isEmpty()) Q_EMIT noticesChanged();
+    setNotices(warnings);
     if (state_ == "starting") setState("running");
     localization_.attach(job->localizationTaps);
     lastCpuWall_ = wallSeconds();
@@ -603,13 +601,17 @@ void RunController::forgetRuns() {
     clearRunView();
 }
 
+void RunController::setNotices(QStringList lines, bool warn) {
+    if (lines == notices_ && warn == noticesWarn_) return;
+    notices_ = std::move(lines);
+    noticesWarn_ = warn;
+    Q_EMIT noticesChanged();
+}
+
 void RunController::clearRunView() {
     telemetry_.clear();
     followedFile_.clear();
-    if (!notices_.isEmpty()) {
-        notices_.clear();
-        Q_EMIT noticesChanged();
-    }
+    setNotices({});
     localization_.beginRun();
     elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
     schedulerText_.clear();

@@ -65,6 +65,9 @@ class RunController : public QObject {
     /// What the nodes warned about as the run started, "node: message" each (a recording playing
     /// in place of a missing microphone array, ...); cleared when the next run starts.
     Q_PROPERTY(QStringList notices READ notices NOTIFY noticesChanged)
+    /// The notices warn (the banner's amber); false when they report what a Stop asked for did: an
+    /// mpirun job every rank of which ended its run at the Stop's SIGUSR2.
+    Q_PROPERTY(bool noticesWarn READ noticesWarn NOTIFY noticesChanged)
     /// The bearings, positions and event audio of a graph that localizes sounds (tapped while it runs).
     Q_PROPERTY(isochron::ui::LocalizationFeed* localization READ localization CONSTANT)
     /// The telemetry file the current (or last) run was followed from: an mpirun job's rank 0 file, or
@@ -101,6 +104,7 @@ public:
     int sequenceIndex() const { return sequenceIndex_; }
     int sequenceLength() const { return static_cast<int>(sequence_.size()); }
     QStringList notices() const { return notices_; }
+    bool noticesWarn() const { return noticesWarn_; }
     QString followedFile() const { return followedFile_; }
     int staleSeconds() const { return staleSeconds_; }
     /// A followed file that gained no line for this long is shown as stale (its writer may be gone).
@@ -187,6 +191,8 @@ private:
     void endFollowing(QString state, QString message);
     void setStaleSeconds(int seconds);
     void mpiJobEnded(int exitCode, bool crashed);
+    /// The notices shown now, and whether they warn.
+    void setNotices(QStringList lines, bool warn = true);
 
     struct Probe {
         QString key;
@@ -199,6 +205,7 @@ private:
     std::map<std::pair<std::string, std::string>, std::shared_ptr<ProbeTap>> probeTaps_;  // by (node, port)
     bool forgetWhenStopped_ = false;
     QStringList notices_;
+    bool noticesWarn_ = true;
     int nextProbe_ = 1;
     QPointer<GraphDocument> document_;
     TelemetryStore telemetry_;

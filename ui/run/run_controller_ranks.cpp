@@ -3,13 +3,13 @@
 // rank's nodes and the per-rank totals, docs/telemetry-format.md) into the same TelemetryStore the
 // editor's own engine feeds, at the same 30 Hz poll.
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QUrl>
 
 #include <algorithm>
 #include <map>
 
 #include "ui/run/mpi_job.h"
+#include "ui/run/mpirun_output.h"
 #include "ui/run/run_controller.h"
 #include "ui/run/telemetry_file_follower.h"
 
@@ -24,18 +24,6 @@ QStringList lastLines(const QString& text, int count) {
     QStringList lines = text.split('\n', Qt::SkipEmptyParts);
     if (lines.size() > count) lines = lines.mid(lines.size() - count);
     return lines;
-}
-
-// The ranks mpirun's error output says were killed ("mpirun noticed that process rank 2 with PID 9 on
-// node n exited on signal 9 (Killed)."), each with the state its row shows.
-std::map<int, QString> killedRanks(const QString& errorOutput) {
-    static const QRegularExpression killed(QStringLiteral(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+))"));
-    std::map<int, QString> ranks;
-    for (auto match = killed.globalMatch(errorOutput); match.hasNext();) {
-        const QRegularExpressionMatch m = match.next();
-        ranks[m.captured(1).toInt()] = RunController::tr("killed (signal %1)").arg(m.captured(2));
-    }
-    return ranks;
 }
 
 }  // namespace
@@ -69,10 +57,7 @@ bool RunController::startOnRanks() {
         return false;
     }
     connect(job.get(), &MpiJob::ended, this, &RunController::mpiJobEnded);
-    connect(job.get(), &MpiJob::errorWritten, this, [this] {
-        notices_ = lastLines(mpiJob_->errorOutput(), kErrorLinesShown);
-        Q_EMIT noticesChanged();
-    });
+    connect(job.get(), &MpiJob::errorWritten, this, [this] { setNotices(lastLines(mpiJob_->errorOutput(), kErrorLinesShown)); });
     const QString telemetryPath = job->telemetryPath();
     mpiJob_ = std::move(job);
     beginFollowing(telemetryPath, tr("mpirun -np %1").arg(ranks));
@@ -109,10 +94,7 @@ void RunController::beginFollowing(const QString& path, const QString& label) {
     follower_ = std::make_unique<TelemetryFileFollower>(path);
     elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
     dropped_ = 0;
-    if (!notices_.isEmpty()) {
-        notices_.clear();
-        Q_EMIT noticesChanged();
-    }
+    setNotices({});
     setState(mpiJob_ ? "starting" : "running", tr("Following %1").arg(path));
     pollTimer_.start();
 }
@@ -165,10 +147,26 @@ void RunController::mpiJobEnded(int exitCode, bool crashed) {
     // mpirun is gone, and so is every rank: a row still "running" has no final state to show.
     const std::map<int, QString> killed = killedRanks(mpiJob_->errorOutput());
     telemetry_.endRanks(mpiJob_->stopRequested() ? tr("stopped") : tr("lost"), killed);
-    if (mpiJob_->stopRequested() && killed.empty()) {
+    if (mpiJob_->stopRequested() && killed.empty() && mpiJob_->stopSignals() == "SIGUSR2" && !crashed &&
+        endedByCleanStop(mpiJob_->errorOutput(), exitCode)) {
+        // What the user asked for, done: Open MPI's report of "non-zero" exits (140 is the ranks' exit
+        // on SIGUSR2) and each rank's "stopped by signal 12" say nothing more than the line that
+        // replaces them. What else the ranks said (a recording cut short, kept as ...) stays.
+        QStringList lines;
+        for (const QString& line : withoutLauncherReports(mpiJob_->errorOutput())) {
+            if (!isRankStoppedBySigusr2(line)) lines.append(line);
+        }
+        if (lines.size() > kErrorLinesShown) lines = lines.mid(lines.size() - kErrorLinesShown);
+        if (!lines.isEmpty()) {
+            lines.prepend(tr("Stopped as asked: Stop sent SIGUSR2 to mpirun, which passed it to every rank; each ended its run (exit 140). The ranks said:"));
+        }
+        setNotices(lines, false);
+        endFollowing("stopped", tr("Stopped on %1 ranks after %2 s: every rank ended its run at the Stop (SIGUSR2)").arg(ranks).arg(elapsed_, 0, 'f', 2));
+    } else if (mpiJob_->stopRequested() && killed.empty()) {
         // The ranks' own lines say "stopped by signal 12" (or 15): the editor's Stop sent it, no rank died.
-        notices_.prepend(tr("Stop sent %1 to mpirun, which passed it to every rank (no rank died):").arg(mpiJob_->stopSignals()));
-        Q_EMIT noticesChanged();
+        QStringList lines = notices_;
+        lines.prepend(tr("Stop sent %1 to mpirun, which passed it to every rank (no rank died):").arg(mpiJob_->stopSignals()));
+        setNotices(lines);
         endFollowing("stopped", tr("Stopped on %1 ranks after %2 s").arg(ranks).arg(elapsed_, 0, 'f', 2));
     } else if (mpiJob_->stopRequested()) {
         endFollowing("stopped", tr("Stopped on %1 ranks after %2 s").arg(ranks).arg(elapsed_, 0, 'f', 2));
