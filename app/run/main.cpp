@@ -17,7 +17,6 @@
 
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
-#include "app/run/output_paths.h"
 #include "app/run/partition_threads.h"
 #include "app/run/rank_line_output.h"
 #include "app/run/scale_out.h"
@@ -38,6 +37,7 @@
 #include "nodes/capture/capture_devices.h"
 #include "nodes/io/output_path.h"
 #include "nodes/io/partial_file.h"
+#include "nodes/io/run_output_paths.h"
 #include "nodes/register_builtin_nodes.h"
 
 using namespace isochron;
@@ -313,7 +313,9 @@ void catchStopSignal(int signal) {
     std::signal(signal, onStopSignal);
 }
 
-int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, run::ScaleOut& scaleOut) {
+/// `plugins`: the files of every plugin loaded (the run reads them: no output may replace one).
+int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, const std::vector<std::filesystem::path>& plugins,
+                 run::ScaleOut& scaleOut) {
     // Every way a user or the terminal ends a run stops it the same way: the report is written. So
     // from before the graph is read: validating a large graph and loading the nodes' files take
     // seconds. The run then stops as it begins. SIGUSR2 too: mpirun forwards it to every rank as it
@@ -327,6 +329,12 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
     const ValidatedGraph whole = validateGraph(spec, registry);
     schedulerParams(scheduler);  // reject a bad scheduler before anything starts
+    // The files of the whole graph, before it is partitioned: under mpirun each rank runs a part, and
+    // two sinks on different ranks writing one file (or one overwriting what another rank reads) lost
+    // data with exit 0. Every rank reads the whole graph, so every rank refuses alike.
+    const std::vector<RunInput> inputs = runInputs(options.graphPath, whole, plugins);
+    const RunOutputFiles outputs{options.reportPath, options.telemetryPath};
+    checkNodeOutputPaths(whole, inputs);
     std::vector<std::string> scaleOutNotes;
     if (options.partitionsOnThreads && scaleOut.ranks() > 1) {
         throw std::runtime_error("--partitions threads runs every partition in this one process: start it without mpirun (under mpirun, rank k runs partition k)");
@@ -340,8 +348,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     // Under mpirun every line starts with "[rank k] " (RankLineOutput, installed by main()).
     const bool onRanks = scaleOut.ranks() > 1;
-    run::checkNodeOutputPaths(graph, options.graphPath);
-    run::checkStandardOutputWriters(options, graph);
+    checkStandardOutputWriters(outputs, graph);
     if (options.checkOnly) {
         // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
         // between them, custom items between ranks) was made only while printing the plan after it.
@@ -355,7 +362,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         return 0;
     }
     refuseNamedPipes(options);  // before anything opens them
-    run::checkRunOutputPaths(options, graph);
+    checkRunOutputPaths(outputs, whole, inputs);
     // When a sink writes to standard output, it holds that sink's data only.
     const bool sinkWritesStandardOutput = writesStandardOutput(graph);
     std::ostream& status = sinkWritesStandardOutput ? std::cerr : std::cout;
@@ -631,7 +638,9 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     if (options.graphPath.empty() || options.listOperators) return 0;  // with --list-operators the word is a filter, not a graph
     if (!options.checkOnly) replaceClosedStandardOutput();
     try {
-        return runGraphFile(options, registry, scaleOut);
+        std::vector<std::filesystem::path> pluginFiles;
+        for (const PluginInfo* plugin : plugins.plugins()) pluginFiles.push_back(plugin->file);
+        return runGraphFile(options, registry, pluginFiles, scaleOut);
     } catch (const GraphException& e) {
         std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
         for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";

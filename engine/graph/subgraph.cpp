@@ -56,6 +56,12 @@ public:
         if (it == files_.end()) it = files_.emplace(canonical, loadGraphFile(canonical)).first;
         return it->second;
     }
+    /// Every file read so far, canonical, in path order.
+    std::vector<fs::path> paths() const {
+        std::vector<fs::path> paths;
+        for (const auto& [path, graph] : files_) paths.push_back(path);
+        return paths;
+    }
 
 private:
     std::map<fs::path, GraphSpec> files_;
@@ -545,6 +551,7 @@ ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& re
         return result;
     }
     result.subgraphs = Expander(registry, errors, result.flat, files).expand(graph);
+    result.files = files.paths();
     return result;
 }
 

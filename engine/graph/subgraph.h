@@ -71,6 +71,8 @@ struct ExpandedSubgraph {
 struct ExpandedGraph {
     GraphSpec flat;
     std::map<std::string, ExpandedSubgraph> subgraphs;  ///< by node id of the original graph
+    /// Every subgraph file read, at any depth, canonical: a run must not overwrite them.
+    std::vector<std::filesystem::path> files;
 };
 
 /// A graph whose expansion would have more nodes than this is refused before it is expanded (a

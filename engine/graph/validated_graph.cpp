@@ -75,7 +75,10 @@ std::string unknownParameterMessage(const OperatorDescriptor& d, const std::stri
 
 ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors) {
     if (std::any_of(graph.nodes.begin(), graph.nodes.end(), isSubgraphNode)) {
-        return resolveGraph(expandSubgraphs(graph, registry, errors).flat, registry, errors);
+        ExpandedGraph expanded = expandSubgraphs(graph, registry, errors);
+        ValidatedGraph result = resolveGraph(expanded.flat, registry, errors);
+        result.subgraphFiles = std::move(expanded.files);
+        return result;
     }
     ValidatedGraph result;
     result.spec = graph;

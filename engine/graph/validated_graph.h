@@ -1,6 +1,7 @@
 // Validation: check a GraphSpec against the operator registry and resolve it into a runnable form.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ struct ValidatedGraph {
     GraphSpec spec;
     std::vector<ValidatedNode> nodes;
     std::vector<ValidatedEdge> edges;
+    /// The subgraph files expanded into `spec`, canonical (a run's outputs must not overwrite them).
+    std::vector<std::filesystem::path> subgraphFiles;
 };
 
 /// Deadline of the default QoS graph when a graph file gives none ("qos_default": {"deadline_ms": ...}).

@@ -202,6 +202,69 @@ TEST_CASE("output paths are checked before the run: the graph file, each other, 
     fs::remove(graph);
 }
 
+TEST_CASE("no output may replace a subgraph file or a plugin the run reads, by any name", "[runner][faults]") {
+    // Each ran with exit 0 and replaced the file: the graph then no longer loaded, or the plugin was gone.
+    const fs::path folder = tempPath("inputs");
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    const fs::path subgraph = folder / "sub.isograph.json";
+    std::ofstream(subgraph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.5, "block": 400}}],
+      "edges": [], "interface": {"outputs": {"out": "gen.out"}}})";
+    const std::string subgraphText = readText(subgraph);
+    auto writeMain = [&](const std::string& wavPath) {
+        const fs::path graph = folder / "main.isograph.json";
+        std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [{"id": "s", "subgraph": "sub.isograph.json"},
+          {"id": "wav", "type": "io.wav_file_sink", "params": {"path": ")" << wavPath << R"("}}],
+          "edges": [{"from": "s.out", "to": "wav.in0"}]})";
+        return graph;
+    };
+    SECTION("a sink over the subgraph file, also under --check") {
+        const fs::path graph = writeMain("sub.isograph.json");
+        for (const char* mode : {"--quiet", "--check"}) {
+            INFO(mode);
+            const Finished r = run({graph.string(), mode});
+            CHECK(r.status == 1);
+            CHECK(r.err.find("node 'wav' writes (parameter 'path') " + subgraph.string() + ", the subgraph file " + subgraph.string() +
+                             " the graph includes: it would be overwritten") != std::string::npos);
+        }
+    }
+    SECTION("--report and --telemetry over the subgraph file, through another spelling of its path") {
+        const fs::path graph = writeMain((folder / "out.wav").string());
+        for (const char* option : {"--report", "--telemetry"}) {
+            INFO(option);
+            const Finished r = run({graph.string(), option, (folder / "." / "sub.isograph.json").string()});
+            CHECK(r.status == 1);
+            CHECK(r.err.find(" is the subgraph file " + subgraph.string() + " the graph includes: it would be overwritten") != std::string::npos);
+        }
+        CHECK_FALSE(fs::exists(folder / "out.wav"));
+    }
+    SECTION("--report over a loaded plugin or its manifest; a sink over the plugin") {
+        // A copy: the build's plugin stays whole even when the check fails.
+        const fs::path plugin = folder / "pass_through.so", manifest = folder / "pass_through.manifest.json";
+        fs::copy_file(ISOCHRON_PASS_THROUGH_PLUGIN, plugin);
+        fs::copy_file(fs::path(ISOCHRON_PASS_THROUGH_PLUGIN).replace_extension(".manifest.json"), manifest);
+        const std::string pluginBytes = readText(plugin), manifestText = readText(manifest);
+        const fs::path graph = writeMain((folder / "out.wav").string());
+        Finished r = run({graph.string(), "--plugin", plugin.string(), "--report", plugin.string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("--report " + plugin.string() + " is the plugin " + plugin.string() + " the run loads: it would be overwritten") != std::string::npos);
+        r = run({graph.string(), "--plugin", plugin.string(), "--telemetry", manifest.string()});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("--telemetry " + manifest.string() + " is the manifest " + manifest.string() +
+                         " of the plugin pass_through.so the run loads: it would be overwritten") != std::string::npos);
+        r = run({writeMain(plugin.string()).string(), "--plugin", plugin.string(), "--check"});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("node 'wav' writes (parameter 'path') " + plugin.string() + ", the plugin " + plugin.string() + " the run loads") !=
+              std::string::npos);
+        CHECK(readText(plugin) == pluginBytes);
+        CHECK(readText(manifest) == manifestText);
+        CHECK_FALSE(fs::exists(folder / "out.wav"));
+    }
+    CHECK(readText(subgraph) == subgraphText);
+    fs::remove_all(folder);
+}
+
 TEST_CASE("output paths are checked against the files nodes read and write, before the run", "[runner][faults]") {
     // Each of these ran and overwrote the file with exit 0.
     const fs::path in = tempPath("copy-in.wav"), out = tempPath("copy-out.wav");

@@ -8,14 +8,19 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numbers>
 
 #include "ui/model/edge_list_model.h"
 #include "ui/model/graph_document.h"
 #include "ui/model/node_list_model.h"
+#include "ui/model/problem_list_model.h"
 #include "ui/run/probe_kinds.h"
 #include "ui/run/probe_ring.h"
 #include "ui/run/run_controller.h"
@@ -133,6 +138,129 @@ TEST_CASE("a graph that does not validate does not start, and says why", "[ui][r
     CHECK_FALSE(run.start());
     CHECK(run.state() == "failed");
     CHECK(run.message().contains("required input is not connected"));
+}
+
+namespace {
+
+std::string fileText(const QString& path) {
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// A 16-bit mono 8 kHz WAV file of 800 zero samples at `path`.
+void writeSilentWav(const std::string& path) {
+    std::ofstream wav(path, std::ios::binary);
+    auto u32 = [&](std::uint32_t v) { wav.write(reinterpret_cast<const char*>(&v), 4); };
+    auto u16 = [&](std::uint16_t v) { wav.write(reinterpret_cast<const char*>(&v), 2); };
+    const std::uint32_t dataBytes = 1600;
+    wav << "RIFF";
+    u32(36 + dataBytes);
+    wav << "WAVEfmt ";
+    u32(16), u16(1), u16(1), u32(8000), u32(16000), u16(2), u16(16);
+    wav << "data";
+    u32(dataBytes);
+    wav << std::string(dataBytes, '\0');
+}
+
+/// The one problem the run reported (fails the test when there is not exactly one).
+isochron::GraphError runProblem(GraphDocument& document) {
+    const std::vector<isochron::GraphError>& problems = document.problems()->problemsOf("run");
+    REQUIRE(problems.size() == 1);
+    return problems.front();
+}
+
+}  // namespace
+
+TEST_CASE("Run refuses a sink that would overwrite the graph file or the recording a source reads, as isochron-run does", "[ui][run][paths]") {
+    // The editor's Run applied none of isochron-run's checks: a WAV sink on the graph's own file
+    // replaced the graph ("finished", nothing unsaved); a sink on a source's file replaced the recording.
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);
+    document.addNode("io.wav_file_sink", 240, 0);
+    REQUIRE(document.connectPorts("signal_generator", "out", "wav_file_sink", "in0").isEmpty());
+    REQUIRE(document.setParameter("signal_generator", "duration", 0.1).isEmpty());
+    const QString graphPath = folder.filePath("self.isograph.json");
+    REQUIRE(document.setParameter("wav_file_sink", "path", graphPath).isEmpty());
+    REQUIRE(document.saveAs(graphPath));
+    const std::string graphBefore = fileText(graphPath);
+    RunController run;
+    run.setDocument(&document);
+
+    SECTION("the graph file itself") {
+        CHECK_FALSE(run.start());
+        CHECK(run.state() == "failed");
+        const std::string cause = "writes (parameter 'path') " + graphPath.toStdString() + ", the graph file itself: it would be overwritten";
+        CHECK(run.message().toStdString() == "node 'wav_file_sink' " + cause);  // isochron-run's message
+        const isochron::GraphError problem = runProblem(document);
+        CHECK(problem.node == "wav_file_sink");
+        CHECK(problem.message == cause);
+        CHECK(fileText(graphPath) == graphBefore);
+    }
+    SECTION("the recording a source reads") {
+        const QString recording = folder.filePath("in.wav");
+        writeSilentWav(recording.toStdString());
+        const std::string recordingBefore = fileText(recording);
+        document.addNode("io.audio_file_source", 0, 200);
+        document.addNode("io.null_sink", 240, 200);
+        REQUIRE(document.connectPorts("audio_file_source", "out0", "null_sink", "in").isEmpty());
+        REQUIRE(document.setParameter("audio_file_source", "path", recording).isEmpty());
+        REQUIRE(document.setParameter("wav_file_sink", "path", recording).isEmpty());
+        CHECK_FALSE(run.start());
+        CHECK(run.state() == "failed");
+        CHECK(run.message() == "node 'wav_file_sink' writes (parameter 'path') " + recording + ", the file node 'audio_file_source' reads (parameter 'path') " +
+                                   recording + ": the input would be overwritten; write to another file");
+        CHECK(runProblem(document).node == "wav_file_sink");
+        CHECK(fileText(recording) == recordingBefore);
+    }
+}
+
+TEST_CASE("a run that cannot start shows its cause in the problems panel, named by node", "[ui][run][paths]") {
+    // It showed a red "failed", "valid" and "No problems".
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    GraphDocument document;
+    buildSine(document, 4800);
+    document.addNode("io.wav_file_sink", 240, 200);
+    REQUIRE(document.connectPorts("signal_generator", "out", "wav_file_sink", "in0").isEmpty());
+    const QString missing = folder.filePath("no-such-folder/x.wav");
+    REQUIRE(document.setParameter("wav_file_sink", "path", missing).isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    CHECK_FALSE(run.start());
+    CHECK(run.state() == "failed");
+    const isochron::GraphError problem = runProblem(document);
+    CHECK(problem.node == "wav_file_sink");
+    CHECK(problem.message.find("the folder '" + folder.filePath("no-such-folder").toStdString() + "' does not exist") != std::string::npos);
+    CHECK(run.message().toStdString() == "node 'wav_file_sink', " + problem.message);  // as isochron-run --check says it
+    CHECK(document.problems()->rowCount() == 1);
+}
+
+TEST_CASE("a node that cannot start names itself and its cause in the problems panel", "[ui][run][paths]") {
+    // The engine refused to build (an event file is read when its node starts, not when the graph is
+    // validated): only a red "failed".
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    const std::string events = folder.filePath("events.jsonl").toStdString();
+    std::ofstream(events) << "not an event line\n";
+    GraphDocument document;
+    const QString source = document.addNode("io.jsonl_event_source", 0, 0);
+    const QString sink = document.addNode("io.null_sink", 240, 0);
+    REQUIRE(document.connectPorts(source, "out", sink, "in").isEmpty());
+    REQUIRE(document.setParameter(source, "path", QString::fromStdString(events)).isEmpty());
+    REQUIRE(document.problems()->rowCount() == 0);
+    RunController run;
+    run.setDocument(&document);
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return !run.running(); }));
+    CHECK(run.state() == "failed");
+    const isochron::GraphError problem = runProblem(document);
+    CHECK(problem.node == source.toStdString());
+    CHECK(problem.message.find("cannot start") != std::string::npos);
+    CHECK(problem.message.find(events) != std::string::npos);
+    CHECK(run.message().toStdString() == problem.toString());
+    CHECK(document.problems()->rowCount() == 1);
 }
 
 namespace {

@@ -29,9 +29,17 @@ Rectangle {
             }
             Text {
                 objectName: "engineState"
-                text: bar.run.state + (bar.run.running || bar.run.state === "finished" || bar.run.state === "stopped" ? " · " + bar.run.schedulerText : "")
+                // A run that failed says why (its first line; all of it in the tooltip and the Problems tab).
+                readonly property string cause: bar.run.state === "failed" ? bar.run.message.split("\n")[0] : ""
+                text: bar.run.state + (bar.run.running || bar.run.state === "finished" || bar.run.state === "stopped" ? " · " + bar.run.schedulerText
+                                       : cause.length ? ": " + cause : "")
                 color: Theme.text
                 font.pixelSize: Theme.smallFontSize
+                width: Math.min(implicitWidth, bar.width * 0.6)
+                elide: Text.ElideRight
+                ToolTip.visible: cause.length > 0 && stateHover.hovered
+                ToolTip.text: bar.run.message
+                HoverHandler { id: stateHover }
             }
         }
         Text { visible: bar.run.running; text: bar.run.elapsed.toFixed(1) + " s"; color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }

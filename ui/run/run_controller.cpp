@@ -12,6 +12,7 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
+#include "nodes/io/run_output_paths.h"
 #include "nodes/register_builtin_nodes.h"
 #include "ui/model/json_variant.h"
 #include "ui/model/parameter_views.h"
@@ -174,13 +175,20 @@ bool RunController::start(const QString& schedulerText) {
         scheduler = schedulerText.isEmpty() ? spec.scheduler : parseSchedulerText(schedulerText.toStdString());
         schedulerParams(scheduler);
         graph = validateGraph(spec, document_->registry());
+        // isochron-run's checks, before anything runs: a sink whose path was the graph file replaced
+        // it with a WAV (status "finished", nothing unsaved to warn about on quit).
+        checkNodeOutputPaths(graph, runInputs(document_->filePath().toStdString(), graph));
     } catch (const GraphException& e) {
+        // The validator's problems: the problems panel lists them already.
         QStringList lines;
         for (const GraphError& error : e.errors()) lines.append(QString::fromStdString(error.toString()));
         setState("failed", tr("The graph cannot run:\n%1").arg(lines.join('\n')));
         return false;
+    } catch (const NodeOutputPathError& e) {
+        failToStart({GraphError{e.node(), "", "", e.withoutNode()}}, QString::fromStdString(e.what()));  // isochron-run's very words
+        return false;
     } catch (const std::exception& e) {
-        setState("failed", QString::fromStdString(e.what()));
+        failToStart({GraphError{"", "", "", e.what()}});
         return false;
     }
     std::vector<std::string> nodeIds, outputIds, sourceIds;
@@ -222,7 +230,7 @@ bool RunController::start(const QString& schedulerText) {
     setState("starting");
     job->thread = std::thread([this, job, graph = std::move(graph), scheduler, taps] {
         QVariantMap summary;
-        QString failure;
+        std::vector<GraphError> failure;
         try {
             Engine engine(graph, scheduler);
             {
@@ -255,16 +263,21 @@ bool RunController::start(const QString& schedulerText) {
             std::lock_guard lock(job->mutex);
             job->engine = nullptr;
         } catch (const GraphException& e) {
-            QStringList lines;
-            for (const GraphError& error : e.errors()) lines.append(QString::fromStdString(error.toString()));
-            failure = lines.join('\n');
+            failure = e.errors();
         } catch (const std::exception& e) {
-            failure = QString::fromStdString(e.what());
+            failure = {GraphError{"", "", "", e.what()}};
         }
         job->cpuClockValid = false;
         QMetaObject::invokeMethod(this, [this, job, summary, failure] { engineEnded(job, summary, failure); }, Qt::QueuedConnection);
     });
     return true;
+}
+
+void RunController::failToStart(std::vector<GraphError> problems, const QString& message) {
+    QStringList lines;
+    for (const GraphError& problem : problems) lines.append(QString::fromStdString(problem.toString()));
+    if (document_) document_->problems()->setProblems(kRunProblems, std::move(problems));
+    setState("failed", message.isEmpty() ? lines.join('\n') : message);
 }
 
 void RunController::engineStarted(std::shared_ptr<EngineJob> job) {
@@ -322,7 +335,7 @@ void RunController::restartWith(const QString& schedulerText) {
     start(schedulerText);
 }
 
-void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMap& summary, const QString& failure) {
+void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMap& summary, const std::vector<GraphError>& failure) {
     if (job->thread.joinable()) job->thread.join();
     if (job != job_) return;
     pollTelemetry();  // the final snapshot
@@ -336,8 +349,8 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
         clearRunView();
         return;
     }
-    if (!failure.isEmpty()) {
-        setState("failed", failure);
+    if (!failure.empty()) {
+        failToStart(failure);
     } else {
         telemetry_.finishRun(summary);
         const QStringList failures = summary.value("failures").toStringList();

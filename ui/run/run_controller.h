@@ -168,7 +168,10 @@ Q_SIGNALS:
 private:
     void setState(const QString& state, const QString& message = {});
     void engineStarted(std::shared_ptr<EngineJob> job);
-    void engineEnded(std::shared_ptr<EngineJob> job, const QVariantMap& summary, const QString& failure);
+    void engineEnded(std::shared_ptr<EngineJob> job, const QVariantMap& summary, const std::vector<GraphError>& failure);
+    /// The run could not start (or the engine threw): "failed", each cause in the problems panel
+    /// (named by node where it has one), and `message` (empty: the problems' texts) as the message.
+    void failToStart(std::vector<GraphError> problems, const QString& message = {});
     void pollTelemetry();
     void publishRunStates(const TelemetrySnapshot& snapshot);
     void onParameterChanged(const QString& nodeId, const QString& name, const QVariant& value);

@@ -4,7 +4,7 @@
 // waterfall and level probes joining a running graph,
 // live labels off the nodes (with watermark lags and skew on the fusion sample), nothing of the last
 // graph left after opening another, the own file dialog (Save label, typed absolute path, Enter,
-// overwrite question, new folders), probe cards off the nodes.
+// overwrite question, new folders), probe cards off the nodes, a Run refused with its cause shown.
 import QtQuick
 import QtTest
 
@@ -314,6 +314,24 @@ TestCase {
         compare(state.text, "idle")
         compare(run.telemetry.runCount, 0)
         compare(run.localization.events.rowCount(), 0)
+    }
+
+    function test_runThatWouldOverwriteTheGraphIsRefusedSayingWhy() {
+        // Run replaced the graph file by a sink's WAV ("finished"); a run that could not start said
+        // only "failed", beside "valid" and "No problems".
+        document.addNode("generators.signal_generator", 0, 0)
+        document.addNode("io.wav_file_sink", 240, 0)
+        compare(document.connectPorts("signal_generator", "out", "wav_file_sink", "in0"), "")
+        const path = temporaryDirectory + "/self-" + Date.now() + ".isograph.json"
+        compare(document.setParameter("wav_file_sink", "path", path), "")
+        verify(document.saveAs(path))
+        verify(!run.start())
+        compare(run.state, "failed")
+        const state = findChild(window, "engineState")
+        verify(state.text.startsWith("failed: node 'wav_file_sink' writes"), state.text)
+        verify(state.text.endsWith("the graph file itself: it would be overwritten"), state.text)
+        compare(findChild(window, "problemsTab").text, "Problems (1)")
+        verify(!document.modified)
     }
 
     function test_fileDialogSavesToATypedAbsolutePathOnEnter() {

@@ -1,10 +1,11 @@
-#include "app/run/output_paths.h"
+#include "nodes/io/run_output_paths.h"
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
@@ -13,9 +14,10 @@
 #include <unistd.h>
 
 #include "engine/archive/archive_store.h"
+#include "engine/plugins/plugin_manifest.h"
 #include "nodes/io/output_path.h"
 
-namespace isochron::run {
+namespace isochron {
 namespace {
 
 // A file named by a node's path parameter. A node without outputs (a sink) writes its files; the
@@ -116,46 +118,83 @@ bool isDevice(const std::string& path) {
     return std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status);
 }
 
+/// checkNodeOutputPaths() for the file files[i] a node writes.
+void checkWrittenFile(const std::vector<NodeFile>& files, std::size_t i, const std::vector<RunInput>& inputs) {
+    for (const RunInput& input : inputs) {
+        if (!sameFile(files[i].path, input.path)) continue;
+        throw std::runtime_error(files[i].describe() + " " + files[i].path + ", " + input.what + ": it would be overwritten");
+    }
+    refuseUnwritable(files[i]);
+    for (std::size_t j = 0; j < files.size(); ++j) {
+        if (j != i && files[j].archive) refuseArchiveCompanion(files[i].describe(), files[i].path, files[j]);
+    }
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+        // Two recorders of one stream stored every piece twice, and reading it mixed them.
+        if (files[i].stream.empty() || files[i].stream != files[j].stream || !sameFile(files[i].path, files[j].path)) continue;
+        throw std::runtime_error("node '" + files[i].node + "' and node '" + files[j].node + "' both record the stream '" + files[i].stream +
+                                 "' of the archive " + files[i].path + ": give one of them another 'stream' (several streams may share an archive)");
+    }
+    for (std::size_t j = 0; j < files.size(); ++j) {
+        // Each pair of writers once; a reader against every writer.
+        if (j == i || (files[j].written && j < i) || (files[i].archive && files[j].archive) || !sameFile(files[i].path, files[j].path)) continue;
+        if (files[j].written && isDevice(files[i].path)) continue;  // two sinks into /dev/null
+        if (files[j].written) {
+            throw std::runtime_error(files[i].describe() + " " + files[i].path + " and " + files[j].describe() + " " + files[j].path +
+                                     ": one file, each would clobber the other");
+        }
+        // The sink's file replaced the input at the end of the run (exit 0): an archive became a WAV.
+        throw std::runtime_error(files[i].describe() + " " + files[i].path + ", the file " + files[j].describe() + " " + files[j].path +
+                                 ": the input would be overwritten; write to another file");
+    }
+}
+
 }  // namespace
 
-void checkNodeOutputPaths(const ValidatedGraph& graph, const std::string& graphPath) {
+std::vector<RunInput> runInputs(const std::string& graphPath, const ValidatedGraph& graph, const std::vector<std::filesystem::path>& plugins) {
+    std::vector<RunInput> inputs;
+    if (!graphPath.empty()) inputs.push_back({graphPath, "the graph file itself"});
+    for (const std::filesystem::path& file : graph.subgraphFiles) {
+        inputs.push_back({file.string(), "the subgraph file " + file.string() + " the graph includes"});
+    }
+    std::set<std::filesystem::path> pluginFiles(plugins.begin(), plugins.end());
+    for (const ValidatedNode& node : graph.nodes) {
+        if (node.descriptor->origin != "built-in") pluginFiles.insert(node.descriptor->origin);
+    }
+    for (const std::filesystem::path& plugin : pluginFiles) {
+        inputs.push_back({plugin.string(), "the plugin " + plugin.string() + " the run loads"});
+        const std::string manifest = manifestPathFor(plugin).string();
+        inputs.push_back({manifest, "the manifest " + manifest + " of the plugin " + plugin.filename().string() + " the run loads"});
+    }
+    return inputs;
+}
+
+NodeOutputPathError::NodeOutputPathError(std::string node, const std::string& message) : std::runtime_error(message), node_(std::move(node)) {}
+
+std::string NodeOutputPathError::withoutNode() const {
+    const std::string message = what();
+    const std::string named = "node '" + node_ + "'";
+    if (!message.starts_with(named)) return message;
+    return message.substr(message.compare(named.size(), 2, ", ") == 0 ? named.size() + 2 : named.size() + 1);
+}
+
+void checkNodeOutputPaths(const ValidatedGraph& graph, const std::vector<RunInput>& inputs) {
     const std::vector<NodeFile> files = nodeFiles(graph);
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (!files[i].written) continue;
-        if (sameFile(files[i].path, graphPath)) {
-            throw std::runtime_error(files[i].describe() + " " + files[i].path + ", the graph file itself: it would be overwritten");
-        }
-        refuseUnwritable(files[i]);
-        for (std::size_t j = 0; j < files.size(); ++j) {
-            if (j != i && files[j].archive) refuseArchiveCompanion(files[i].describe(), files[i].path, files[j]);
-        }
-        for (std::size_t j = i + 1; j < files.size(); ++j) {
-            // Two recorders of one stream stored every piece twice, and reading it mixed them.
-            if (files[i].stream.empty() || files[i].stream != files[j].stream || !sameFile(files[i].path, files[j].path)) continue;
-            throw std::runtime_error("node '" + files[i].node + "' and node '" + files[j].node + "' both record the stream '" + files[i].stream +
-                                     "' of the archive " + files[i].path + ": give one of them another 'stream' (several streams may share an archive)");
-        }
-        for (std::size_t j = 0; j < files.size(); ++j) {
-            // Each pair of writers once; a reader against every writer.
-            if (j == i || (files[j].written && j < i) || (files[i].archive && files[j].archive) || !sameFile(files[i].path, files[j].path)) continue;
-            if (files[j].written && isDevice(files[i].path)) continue;  // two sinks into /dev/null
-            if (files[j].written) {
-                throw std::runtime_error(files[i].describe() + " " + files[i].path + " and " + files[j].describe() + " " + files[j].path +
-                                         ": one file, each would clobber the other");
-            }
-            // The sink's file replaced the input at the end of the run (exit 0): an archive became a WAV.
-            throw std::runtime_error(files[i].describe() + " " + files[i].path + ", the file " + files[j].describe() + " " + files[j].path +
-                                     ": the input would be overwritten; write to another file");
+        try {
+            checkWrittenFile(files, i, inputs);
+        } catch (const std::runtime_error& e) {
+            throw NodeOutputPathError(files[i].node, e.what());
         }
     }
 }
 
-void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph) {
+void checkRunOutputPaths(const RunOutputFiles& outputs, const ValidatedGraph& graph, const std::vector<RunInput>& inputs) {
     const std::vector<NodeFile> files = nodeFiles(graph);
     auto refuseInputs = [&](const std::optional<std::string>& path, const char* flag) {
         if (!path) return;
-        if (sameFile(*path, options.graphPath)) {
-            throw std::runtime_error(std::string(flag) + " " + *path + " is the graph file itself: it would be overwritten");
+        for (const RunInput& input : inputs) {
+            if (sameFile(*path, input.path)) throw std::runtime_error(std::string(flag) + " " + *path + " is " + input.what + ": it would be overwritten");
         }
         for (const NodeFile& file : files) {
             if (file.archive) refuseArchiveCompanion(flag, *path, file);
@@ -164,22 +203,22 @@ void checkRunOutputPaths(const RunOptions& options, const ValidatedGraph& graph)
                                      (file.written ? "each would clobber the other" : "it would be overwritten"));
         }
     };
-    refuseInputs(options.reportPath, "--report");
-    refuseInputs(options.telemetryPath, "--telemetry");
-    if (options.reportPath && options.telemetryPath && sameFile(*options.reportPath, *options.telemetryPath) && !isDevice(*options.reportPath)) {
-        throw std::runtime_error("--report and --telemetry name the same file " + *options.reportPath + ": each would clobber the other");
+    refuseInputs(outputs.report, "--report");
+    refuseInputs(outputs.telemetry, "--telemetry");
+    if (outputs.report && outputs.telemetry && sameFile(*outputs.report, *outputs.telemetry) && !isDevice(*outputs.report)) {
+        throw std::runtime_error("--report and --telemetry name the same file " + *outputs.report + ": each would clobber the other");
     }
-    if (options.reportPath) {
+    if (outputs.report) {
         std::error_code error;
-        const bool existed = std::filesystem::exists(*options.reportPath, error);
-        std::ofstream probe(*options.reportPath, std::ios::app);
-        if (!probe) throw std::runtime_error("cannot write report " + *options.reportPath + ": " + std::strerror(errno));
+        const bool existed = std::filesystem::exists(*outputs.report, error);
+        std::ofstream probe(*outputs.report, std::ios::app);
+        if (!probe) throw std::runtime_error("cannot write report " + *outputs.report + ": " + std::strerror(errno));
         probe.close();
-        if (!existed) std::filesystem::remove(*options.reportPath, error);
+        if (!existed) std::filesystem::remove(*outputs.report, error);
     }
 }
 
-void checkStandardOutputWriters(const RunOptions& options, const ValidatedGraph& graph) {
+void checkStandardOutputWriters(const RunOutputFiles& outputs, const ValidatedGraph& graph) {
     const std::vector<std::string> writers = standardOutputWriters(graph);
     if (writers.size() > 1) {
         throw std::runtime_error(writers[0] + " and " + writers[1] + " both write to standard output ('-'): their data would be mixed in one " +
@@ -191,11 +230,11 @@ void checkStandardOutputWriters(const RunOptions& options, const ValidatedGraph&
         throw std::runtime_error(what + " " + path + " is standard output, where " + writers[0] + " writes its data ('-'): one would " +
                                  "overwrite or corrupt the other; write to another file");
     };
-    if (options.reportPath) refuse("--report", *options.reportPath);
-    if (options.telemetryPath) refuse("--telemetry", *options.telemetryPath);
+    if (outputs.report) refuse("--report", *outputs.report);
+    if (outputs.telemetry) refuse("--telemetry", *outputs.telemetry);
     for (const NodeFile& file : nodeFiles(graph)) {
         if (file.written) refuse(file.describe(), file.path);
     }
 }
 
-}  // namespace isochron::run
+}  // namespace isochron
