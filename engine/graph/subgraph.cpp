@@ -507,6 +507,7 @@ ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& re
     result.flat.scheduler = graph.scheduler;
     result.flat.extra = graph.extra;
     result.flat.baseDirectory = graph.baseDirectory;
+    result.flat.fileName = graph.fileName;
     GraphFiles files;
     const std::uint64_t size = ExpandedSize(files).of(graph);
     if (size > kMaxExpandedNodes) {

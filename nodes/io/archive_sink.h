@@ -9,4 +9,8 @@ namespace isochron {
 /// Descriptor of "io.archive_sink".
 OperatorDescriptor archiveSinkDescriptor();
 
+/// Has validation fill an io.archive_sink's empty graph, producer and geometry parameters from the
+/// graph around it (engine/graph/node_surroundings.h). [setup thread, with the descriptor's registration]
+void adoptArchiveSinkSurroundings();
+
 }  // namespace isochron

@@ -24,6 +24,7 @@ void registerIoNodes(OperatorRegistry& registry) {
     registry.add(nullSinkDescriptor());
     registry.add(itemTapDescriptor());
     registry.add(archiveSinkDescriptor());
+    adoptArchiveSinkSurroundings();
     registry.add(archiveSourceDescriptor());
 }
 
