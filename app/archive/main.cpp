@@ -60,7 +60,8 @@ sample, --to to one past the last. For a stream on the wall clock, ls, info and 
 in UTC beside its seconds (items: "time_utc"); a stream on a media clock has seconds only.
 
 Exit status: 0 success, 1 bad usage or an error (unknown archive or stream, empty interval, nothing
-stored in it, a gap in an interval to export as sound), 141 standard output closed by its reader while
+stored in it: for an event or scalar stream no item starting in it, a gap in an interval to export
+as sound), 141 standard output closed by its reader while
 writing there (get ... | head -1, export ... --output - | head -1): SIGPIPE ends the program, and what
 was not yet written is not written.
 )";
@@ -181,9 +182,11 @@ int describeStream(ArchiveStore& store, const ArchivedStreamInfo& info) {
     std::string storedAs = !signal ? std::string("JSON text") : info.representation;
     if (signal && info.representation == "flac") storedAs += " (lossless: pieces exact at 16 or 24 bits as FLAC, any other piece as f32)";
     if (info.originalRate() != info.rateHz) storedAs += " (recorded at " + (std::ostringstream() << info.originalRate()).str() + " Hz)";
-    std::printf("stream       %s\nkind         %s\ntimebase     %s\nchannels     %d\nsample type  %s\nstored as    %s\nunits        %s\ngraph        %s\nnode         %s\n",
-                info.name.c_str(), signal ? "signal" : "items", info.timebase().describe().c_str(), info.channels, info.sampleType.c_str(),
-                storedAs.c_str(), info.units.empty() ? "-" : info.units.c_str(), info.graph.empty() ? "-" : info.graph.c_str(), info.node.c_str());
+    const auto orDash = [](const std::string& text) { return text.empty() ? "-" : text.c_str(); };
+    std::printf("stream       %s\nkind         %s\ntimebase     %s\nchannels     %d\ngeometry     %s\nsample type  %s\nstored as    %s\nunits        %s\n"
+                "graph        %s\nproducer     %s\nrecorder     %s\n",
+                info.name.c_str(), signal ? "signal" : "items", info.timebase().describe().c_str(), info.channels, orDash(info.geometry),
+                info.sampleType.c_str(), storedAs.c_str(), orDash(info.units), orDash(info.graph), orDash(info.producer), info.node.c_str());
     const std::optional<ArchivedExtent> extent = store.extent(info.name);
     if (!extent) {
         std::printf("stored       nothing\n");
@@ -202,11 +205,18 @@ int describeStream(ArchiveStore& store, const ArchivedStreamInfo& info) {
     return 0;
 }
 
-/// An item as get and export print it; on the wall clock with its start in UTC ("time_utc").
-nlohmann::json itemLine(const ArchivedStreamInfo& info, const ArchivedItem& item) {
-    nlohmann::json line = {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}};
+/// The refusal of an interval [l, h) inside an item stream's extent that holds no item (exit status 1,
+/// as an interval of a signal stream holding nothing).
+std::string noItemsMessage(const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h) {
+    return "no items of stream '" + info.name + "' in [" + seconds(info, l) + ", " + seconds(info, h) + ")";
+}
+
+/// An item as get and export print it, its own keys in the order stored (an event's attributes as its
+/// producer set them); on the wall clock with its start in UTC ("time_utc").
+nlohmann::ordered_json itemLine(const ArchivedStreamInfo& info, const ArchivedItem& item) {
+    nlohmann::ordered_json line = {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}};
     if (onWallClock(info)) line["time_utc"] = formatUtc(info.timebase().timeOf(item.start));
-    line["item"] = nlohmann::json::parse(item.json);
+    line["item"] = nlohmann::ordered_json::parse(item.json);
     return line;
 }
 
@@ -304,7 +314,9 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
     std::optional<std::pair<std::int64_t, std::int64_t>> unchecked = info.kind == ArchivedStreamInfo::Kind::Signal ? givenInterval(info, options) : std::nullopt;
     const auto [l, h] = unchecked ? *unchecked : interval(store, info, options);
     if (info.kind == ArchivedStreamInfo::Kind::Items) {
-        for (const ArchivedItem& item : store.getItems(info.name, l, h)) std::printf("%s\n", itemLine(info, item).dump().c_str());
+        const std::vector<ArchivedItem> items = store.getItems(info.name, l, h);
+        if (items.empty()) throw UsageError(noItemsMessage(info, l, h));
+        for (const ArchivedItem& item : items) std::printf("%s\n", itemLine(info, item).dump().c_str());
         return 0;
     }
     const std::optional<std::string> only = options.get("--channel");
@@ -334,7 +346,9 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
 
 int exportJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, std::ostream& out) {
     if (info.kind == ArchivedStreamInfo::Kind::Items) {
-        for (const ArchivedItem& item : store.getItems(info.name, l, h)) out << itemLine(info, item).dump() << '\n';
+        const std::vector<ArchivedItem> items = store.getItems(info.name, l, h);
+        if (items.empty()) throw UsageError(noItemsMessage(info, l, h));
+        for (const ArchivedItem& item : items) out << itemLine(info, item).dump() << '\n';
         return 0;
     }
     for (int channel = 0; channel < info.channels; ++channel) {
@@ -510,8 +524,9 @@ int run(int argc, char** argv) {
         throw UsageError("standard output is the archive '" + options.positional[0] + "'" + (suffix->empty() ? std::string() : " (its file " + *suffix + ")") +
                          " itself: writing there would destroy the recording; redirect it to another file");
     }
-    // Read access never creates a file (prune writes through it all the same: SQLite opens read-write).
-    ArchiveStore store(options.positional[0], ArchiveAccess::Read);
+    // Reading opens the file read-only (also on a read-only filesystem, or another user's archive);
+    // only prune writes, and neither creates the file.
+    ArchiveStore store(options.positional[0], command == "prune" ? ArchiveAccess::Modify : ArchiveAccess::Read);
     if (command == "ls") return listStreams(store);
     const ArchivedStreamInfo info = requireStream(store, options.positional[1]);
     if (command == "info") return describeStream(store, info);

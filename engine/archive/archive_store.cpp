@@ -1,4 +1,5 @@
 #include "engine/archive/archive_store.h"
+#include "engine/archive/archive_file_access.h"
 #include "engine/archive/archive_totals.h"
 #include "engine/archive/flac_batch.h"
 #include "engine/archive/flac_piece.h"
@@ -17,9 +18,10 @@ namespace {
 
 /// The archive's schema version, kept in SQLite's user_version (0 = a new, empty file). Version 2
 /// added streams.representation and segments.encoding, version 3 streams.original_rate_hz, version 4
-/// the running totals (archive_totals.h). An older file gets the columns when opened, the totals when
-/// opened for recording (filling them reads every row).
-constexpr int kSchemaVersion = 4;
+/// the running totals (archive_totals.h), version 5 streams.geometry and streams.producer. An older
+/// file is upgraded when opened for recording (filling the totals reads every row); reading it never
+/// writes it (the queries stand in for its missing columns).
+constexpr int kSchemaVersion = 5;
 
 /// The first version that keeps running totals.
 constexpr int kTotalsVersion = 4;
@@ -41,7 +43,9 @@ CREATE TABLE IF NOT EXISTS streams (
   graph TEXT NOT NULL,
   node TEXT NOT NULL,
   representation TEXT NOT NULL DEFAULT 'f32',
-  original_rate_hz REAL NOT NULL DEFAULT 0
+  original_rate_hz REAL NOT NULL DEFAULT 0,
+  geometry TEXT NOT NULL DEFAULT '',
+  producer TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS segments (
   stream INTEGER NOT NULL REFERENCES streams(id),
@@ -60,6 +64,14 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_by_time ON events(stream, start);
 )sql";
+
+/// The streams columns streamFromRow reads, for a file of schema `version`: a column the file does not
+/// have yet reads as what its upgrade would fill in.
+std::string streamColumns(std::int64_t version) {
+    return std::string("id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, ") +
+           (version >= 2 ? "representation, " : "'f32', ") + (version >= 3 ? "original_rate_hz, " : "rate_hz, ") +
+           (version >= 5 ? "geometry, producer" : "'', ''");
+}
 
 std::string kindName(ArchivedStreamInfo::Kind kind) { return kind == ArchivedStreamInfo::Kind::Signal ? "signal" : "items"; }
 
@@ -102,6 +114,17 @@ std::string archiveFailureText(sqlite3* db, int result, const std::string& path,
         default:
             return "archive '" + path + "': " + doing + message;
     }
+}
+
+/// Throws the failure of the last call on `db` (of the archive `path`) while `doing` (may be empty):
+/// ArchiveDiskFullError for a full disk, ArchiveBusyError for a write lock held past the wait, else ArchiveError.
+[[noreturn]] void throwFailure(sqlite3* db, int result, const std::string& path, const std::string& doing) {
+    if ((sqlite3_extended_errcode(db) & 0xff) == SQLITE_FULL) {
+        throw ArchiveDiskFullError("archive '" + path + "': the disk holding it is full (SQLite: " + failureText(db, result) + ")");
+    }
+    const std::string message = archiveFailureText(db, result, path, doing.empty() ? "" : doing + " failed: ");
+    if (isBusy(db)) throw ArchiveBusyError(message);
+    throw ArchiveError(message);
 }
 
 /// One prepared statement, reset after each use. [one thread at a time]
@@ -160,10 +183,13 @@ private:
         return *this;
     }
     [[noreturn]] void fail(const char* doing, int result = SQLITE_ERROR) {
+        // The error code and message before the reset, which may replace them.
+        const int code = sqlite3_extended_errcode(db_);
         const std::string message = archiveFailureText(db_, result, path_, std::string(doing) + " failed: ");
-        const bool busy = isBusy(db_);
+        const std::string detail = failureText(db_, result);
         reset();
-        if (busy) throw ArchiveBusyError(message);
+        if ((code & 0xff) == SQLITE_FULL) throw ArchiveDiskFullError("archive '" + path_ + "': the disk holding it is full (SQLite: " + detail + ")");
+        if ((code & 0xff) == SQLITE_BUSY) throw ArchiveBusyError(message);
         throw ArchiveError(message);
     }
 
@@ -226,6 +252,39 @@ std::int64_t schemaVersion(sqlite3* db, const std::string& path) {
     return found;
 }
 
+/// The schema version of the open database `db` at `path`, read with its tables in one read
+/// transaction (so a recorder creating them meanwhile, in another process, is seen wholly or not at
+/// all: its tables without its version looked like another application's database). Throws
+/// ArchiveError when the file is not one to record into or read as an archive (foreignDatabaseProblem).
+std::int64_t inspectedVersion(sqlite3* db, const std::string& path) {
+    const auto exec = [&](const char* sql) {
+        if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) throwFailure(db, SQLITE_ERROR, path, "reading its schema");
+    };
+    exec("BEGIN");
+    try {
+        const std::int64_t version = schemaVersion(db, path);
+        if (std::optional<std::string> problem = foreignDatabaseProblem(db, path, version)) throw ArchiveError(*problem);
+        exec("COMMIT");
+        return version;
+    } catch (const ArchiveError&) {
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+/// Puts the database `db` at `path` in WAL mode (a no-op when it is). Switching a new file needs it to
+/// itself, and SQLite answers "database is locked" at once, without the busy handler, while another
+/// connection has it open: a second recorder creating the same new file at the same moment (two
+/// processes, two ranks). So this waits as the busy handler would, up to 5 s, for the other to finish.
+void switchToWal(sqlite3* db, const std::string& path) {
+    constexpr int kWaitMs = 5000, kStepMs = 5;
+    for (int waited = 0;; waited += kStepMs) {
+        if (sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr) == SQLITE_OK) return;
+        if (!isBusy(db) || waited >= kWaitMs) throwFailure(db, SQLITE_ERROR, path, "switching to WAL mode");
+        sqlite3_sleep(kStepMs);
+    }
+}
+
 /// Why an archive cannot be created at `path`, which names nothing yet: its folder is missing or is
 /// not a folder; "" when it can.
 std::string missingFolderProblem(const std::string& path) {
@@ -246,10 +305,12 @@ void refuseUnrecordableArchive(const std::string& path) {
     if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
     if (const std::string problem = nonArchiveFileKindProblem(path); !problem.empty()) throw ArchiveError(problem);
     std::error_code error;
-    if (!fs::exists(path, error)) {
+    const bool exists = fs::exists(path, error);
+    if (!exists) {
         if (const std::string problem = missingFolderProblem(path); !problem.empty()) throw ArchiveError(problem);
-        return;
     }
+    if (const std::string problem = unwritableArchiveProblem(path); !problem.empty()) throw ArchiveError(problem);
+    if (!exists) return;
     if (fs::file_size(path, error) == 0) return;  // a new archive's file, created empty
     sqlite3* db = nullptr;
     // Read-write without creating: closing it as the last connection removes the -wal and -shm files a
@@ -258,7 +319,7 @@ void refuseUnrecordableArchive(const std::string& path) {
     const std::unique_ptr<sqlite3, int (*)(sqlite3*)> closer(db, sqlite3_close_v2);
     if (opened != SQLITE_OK) throw ArchiveError("cannot open archive '" + path + "': " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(opened)));
     sqlite3_busy_timeout(db, 5000);  // a recorder in another process may be checkpointing
-    if (std::optional<std::string> problem = foreignDatabaseProblem(db, path, schemaVersion(db, path))) throw ArchiveError(*problem);
+    inspectedVersion(db, path);
 }
 
 /// The SQLite connection and the statements the store reuses.
@@ -284,23 +345,28 @@ struct ArchiveStore::Connection {
         char* error = nullptr;
         if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
             sqlite3_free(error);
-            const std::string message = archiveFailureText(db, SQLITE_ERROR, path, "");
-            if (isBusy(db)) throw ArchiveBusyError(message);
-            throw ArchiveError(message);
+            throwFailure(db, SQLITE_ERROR, path, "");
         }
     }
 };
 
 ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
-    : path_(path), db_(std::make_unique<Connection>()), flac_(std::make_unique<FlacBatch>()) {
+    : path_(path), access_(access), db_(std::make_unique<Connection>()), flac_(std::make_unique<FlacBatch>()) {
     if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
     // A FIFO, a device or a folder is no archive, to read or to record into.
     if (const std::string problem = nonArchiveFileKindProblem(path); !problem.empty()) throw ArchiveError(problem);
-    if (access == ArchiveAccess::Read && !std::filesystem::is_regular_file(path)) throw ArchiveError("no archive file '" + path + "'");
+    if (access != ArchiveAccess::Record && !std::filesystem::is_regular_file(path)) throw ArchiveError("no archive file '" + path + "'");
     std::error_code sizeError;
     const bool createsFile = !std::filesystem::exists(path, sizeError) || std::filesystem::file_size(path, sizeError) == 0;
-    const int create = access == ArchiveAccess::Record ? SQLITE_OPEN_CREATE : 0;
-    const int opened = sqlite3_open_v2(path.c_str(), &db_->db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (access != ArchiveAccess::Read) {
+        if (const std::string problem = unwritableArchiveProblem(path); !problem.empty()) throw ArchiveError(problem);
+    }
+    // A reader opens the file read-only and creates no file beside it that its owner could not use.
+    const std::string name = access == ArchiveAccess::Read ? readOnlyArchiveUri(path) : path;
+    const int mode = access == ArchiveAccess::Read     ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+                     : access == ArchiveAccess::Record ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                                       : SQLITE_OPEN_READWRITE;
+    const int opened = sqlite3_open_v2(name.c_str(), &db_->db, mode | SQLITE_OPEN_NOMUTEX, nullptr);
     if (opened != SQLITE_OK) {
         const std::string reason = db_->db ? sqlite3_errmsg(db_->db) : sqlite3_errstr(opened);
         throw ArchiveError("cannot open archive '" + path + "': " + reason);
@@ -308,17 +374,25 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     sqlite3_extended_result_codes(db_->db, 1);
     // A reader waits for a writer's checkpoint instead of failing at once.
     sqlite3_busy_timeout(db_->db, 5000);
-    const std::int64_t found = schemaVersion(db_->db, path_);
     // Before anything is written: a file that is no archive (another SQLite file, an empty file) is
     // refused as it is, not switched to WAL mode or given tables.
-    if (found == 0 && access == ArchiveAccess::Read) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
-    if (std::optional<std::string> problem = foreignDatabaseProblem(db_->db, path_, found)) throw ArchiveError(*problem);
+    const std::int64_t found = inspectedVersion(db_->db, path_);
+    if (found == 0 && access != ArchiveAccess::Record) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
     // 64 KiB pages (a new file only; must precede WAL mode): a 0.1 s piece of 48 kHz f32 spans 1 page
     // instead of a chain of 5 overflow pages, so reads and writes take a fifth of the page operations.
     // A page cache of up to 32 MiB (SQLite's default is 2 MiB, filled as pages are read): the channels
     // of an interval share pages, so a get of 10 s x 8 channels of FLAC reads each page once, not
     // once per channel (pread calls 255 -> 42).
-    db_->exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;", path_);
+    if (access == ArchiveAccess::Read) db_->exec("PRAGMA cache_size=-32768;", path_);
+    else {
+        db_->exec("PRAGMA page_size=65536;", path_);
+        switchToWal(db_->db, path_);
+        db_->exec("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;", path_);
+    }
+    if (access != ArchiveAccess::Record) {
+        prepareStatements(found);
+        return;
+    }
     if (found == 1) {
         // Version 1 lacks the representation policy and the per-piece encoding: every piece was f32.
         db_->exec("BEGIN IMMEDIATE", path_);
@@ -335,7 +409,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
                   path_);
         db_->exec("COMMIT", path_);
     }
-    if (found >= 1 && found < kTotalsVersion && access == ArchiveAccess::Record) {
+    if (found >= 1 && found < kTotalsVersion) {
         // Once, in one transaction: the totals are filled from the rows (a read of the whole file), and
         // from then on every writer's inserts and deletes keep them. Another recorder may have upgraded
         // the file since `found` was read.
@@ -355,10 +429,17 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     if (found == 0) {
         try {
             db_->exec("BEGIN IMMEDIATE", path_);
-            db_->exec(kSchema, path_);
-            db_->exec(kArchiveTotalsSchema, path_);
-            db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
+            // Under the write lock: another recorder, started at the same time, may have made the tables.
+            if (schemaVersion(db_->db, path_) == 0) {
+                db_->exec(kSchema, path_);
+                db_->exec(kArchiveTotalsSchema, path_);
+                db_->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), path_);
+            }
             db_->exec("COMMIT", path_);
+        } catch (const ArchiveBusyError&) {
+            // Another recorder holds the file: it is no longer this call's to remove.
+            sqlite3_exec(db_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
         } catch (const ArchiveError& e) {
             // A file with no tables is no archive (every later open refuses it): one this call created goes.
             if (!createsFile) throw;
@@ -369,19 +450,35 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
             throw ArchiveError(std::string(e.what()) + " while creating the archive's tables; the new file was removed");
         }
     }
+    if (found >= 1 && found < kSchemaVersion) {
+        // Version 4 lacks what produced a stream and where its sensors are: unknown for every stream so far.
+        db_->exec("BEGIN IMMEDIATE", path_);
+        try {
+            if (schemaVersion(db_->db, path_) < kSchemaVersion) {
+                db_->exec("ALTER TABLE streams ADD COLUMN geometry TEXT NOT NULL DEFAULT ''; "
+                          "ALTER TABLE streams ADD COLUMN producer TEXT NOT NULL DEFAULT ''; PRAGMA user_version=5;",
+                          path_);
+            }
+            db_->exec("COMMIT", path_);
+        } catch (const ArchiveError&) {
+            sqlite3_exec(db_->db, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    }
+    prepareStatements(schemaVersion(db_->db, path_));
+}
+
+void ArchiveStore::prepareStatements(std::int64_t version) {
     // A version-3 file opened for reading keeps no totals: extent() and coverage() read its rows.
-    hasTotals_ = schemaVersion(db_->db, path_) >= kTotalsVersion;
-    // Statement journals in memory (set after the upgrade, whose sort of every row stays on disk):
-    // the totals' triggers make each insert and delete a statement SQLite may have to undo on its
-    // own, so it copies the pages the statement changes (4-5 of 64 KiB) to a statement journal, which
-    // beyond 64 KiB spills to a temporary file: recording 10 min of 8 x 48 kHz FLAC made 424 000
-    // write calls instead of 30 000. prune() bounds the statements, and so this memory.
+    hasTotals_ = version >= kTotalsVersion;
+    version_ = version;
     db_->exec("PRAGMA temp_store=MEMORY;", path_);
     sqlite3* db = db_->db;
-    db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples, encoding) VALUES (?, ?, ?, ?, ?, ?)", path_);
-    db_->insertItem = std::make_unique<Statement>(db, "INSERT INTO events(stream, start, length, item) VALUES (?, ?, ?, ?)", path_);
-    db_->findStream = std::make_unique<Statement>(
-        db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation, original_rate_hz FROM streams WHERE name = ?", path_);
+    if (access_ == ArchiveAccess::Record) {
+        db_->insertSegment = std::make_unique<Statement>(db, "INSERT INTO segments(stream, channel, start, length, samples, encoding) VALUES (?, ?, ?, ?, ?, ?)", path_);
+        db_->insertItem = std::make_unique<Statement>(db, "INSERT INTO events(stream, start, length, item) VALUES (?, ?, ?, ?)", path_);
+    }
+    db_->findStream = std::make_unique<Statement>(db, ("SELECT " + streamColumns(version) + " FROM streams WHERE name = ?").c_str(), path_);
     db_->streamEnd = std::make_unique<Statement>(
         db, "SELECT start + length FROM segments WHERE stream = ? AND channel = ? ORDER BY start DESC LIMIT 1", path_);
     db_->itemsEnd = std::make_unique<Statement>(db, "SELECT max(start + max(length, 1)) FROM events WHERE stream = ?", path_);
@@ -390,9 +487,11 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
         db, "SELECT start FROM segments WHERE stream = ? AND channel = ? AND start + length > ? ORDER BY start LIMIT 1", path_);
     // The last piece starting at or before l (it may reach into [l, h)), then every piece starting in (l, h).
     db_->segmentsIn = std::make_unique<Statement>(db,
-                                                  "SELECT start, length, samples, encoding FROM segments WHERE stream = ?1 AND channel = ?2 AND start >= "
-                                                  "coalesce((SELECT max(start) FROM segments WHERE stream = ?1 AND channel = ?2 AND start <= ?3), ?3) "
-                                                  "AND start < ?4 ORDER BY start",
+                                                  (std::string("SELECT start, length, samples, ") + (version >= 2 ? "encoding" : "'f32'") +
+                                                   " FROM segments WHERE stream = ?1 AND channel = ?2 AND start >= "
+                                                   "coalesce((SELECT max(start) FROM segments WHERE stream = ?1 AND channel = ?2 AND start <= ?3), ?3) "
+                                                   "AND start < ?4 ORDER BY start")
+                                                      .c_str(),
                                                   path_);
     db_->itemsIn = std::make_unique<Statement>(
         db, "SELECT start, length, item FROM events WHERE stream = ? AND start >= ? AND start < ? AND rowid <= ? ORDER BY start, rowid", path_);
@@ -423,6 +522,8 @@ ArchivedStreamInfo streamFromRow(const Statement& query) {
     info.node = query.text(10);
     info.representation = query.text(11);
     info.originalRateHz = query.real(12);
+    info.geometry = query.text(13);
+    info.producer = query.text(14);
     return info;
 }
 
@@ -444,7 +545,12 @@ std::optional<std::string> ArchiveStore::conflictWith(const ArchivedStreamInfo& 
     return stored ? differences(*stored, info) : std::nullopt;
 }
 
+void ArchiveStore::requireRecordAccess() const {
+    if (access_ != ArchiveAccess::Record) throw ArchiveError("archive '" + path_ + "' was opened to read, not to record into");
+}
+
 std::int64_t ArchiveStore::openStream(const ArchivedStreamInfo& info) {
+    requireRecordAccess();
     if (info.name.empty()) throw ArchiveError("archive '" + path_ + "': a stream needs a name");
     if (!(info.rateHz > 0)) throw ArchiveError("archive '" + path_ + "': stream '" + info.name + "' needs a sample rate > 0");
     // Under the write lock: two recorders opening one new stream at once (two processes started
@@ -473,12 +579,12 @@ std::int64_t ArchiveStore::findOrCreateStream(const ArchivedStreamInfo& info) {
         return id;
     }
     Statement insert(db_->db,
-                     "INSERT INTO streams(name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation, original_rate_hz) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     "INSERT INTO streams(name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation, original_rate_hz, "
+                     "geometry, producer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      path_);
     insert.bind(1, info.name).bind(2, kindName(info.kind)).bind(3, info.rateHz).bind(4, std::int64_t{info.zeroTimeNs}).bind(5, info.clock);
     insert.bind(6, std::int64_t{info.channels}).bind(7, info.sampleType).bind(8, info.units).bind(9, info.graph).bind(10, info.node).bind(11, info.representation);
-    insert.bind(12, info.originalRate());
+    insert.bind(12, info.originalRate()).bind(13, info.geometry).bind(14, info.producer);
     insert.run();
     const std::int64_t id = sqlite3_last_insert_rowid(db_->db);
     flacStreams_[id] = info.representation == "flac";
@@ -486,8 +592,7 @@ std::int64_t ArchiveStore::findOrCreateStream(const ArchivedStreamInfo& info) {
 }
 
 std::vector<ArchivedStreamInfo> ArchiveStore::streams() {
-    Statement all(db_->db, "SELECT id, name, kind, rate_hz, zero_time_ns, clock, channels, sample_type, units, graph, node, representation, original_rate_hz FROM streams ORDER BY name",
-                  path_);
+    Statement all(db_->db, ("SELECT " + streamColumns(version_) + " FROM streams ORDER BY name").c_str(), path_);
     std::vector<ArchivedStreamInfo> found;
     while (all.step()) found.push_back(streamFromRow(all));
     return found;
@@ -518,6 +623,7 @@ std::int64_t ArchiveStore::streamId(const std::string& name) {
 }
 
 std::size_t ArchiveStore::appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples) {
+    requireRecordAccess();
     beginWrite();
     Statement& insert = *db_->insertSegment;
     insert.bind(1, streamId).bind(2, std::int64_t{channel}).bind(3, start).bind(4, static_cast<std::int64_t>(samples.size()));
@@ -529,6 +635,7 @@ std::size_t ArchiveStore::appendSamples(std::int64_t streamId, int channel, std:
 }
 
 std::int64_t ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json) {
+    requireRecordAccess();
     beginWrite();
     Statement& insert = *db_->insertItem;
     insert.bind(1, streamId).bind(2, start).bind(3, length).bind(4, json);

@@ -49,6 +49,12 @@ struct ArchivedStreamInfo {
     std::string units;            ///< free text, e.g. "Pa" or "dBFS"; empty = unknown
     std::string graph;            ///< the graph that recorded it (file or name), may be empty
     std::string node;             ///< id of the recording node in that graph
+    /// What produced the recorded data: "node (operator type)" of each node feeding the recorder, in
+    /// input order, ", "-separated; may be empty (unknown, or a file older than schema version 5)
+    std::string producer;
+    /// Where the channels' sensors are: {"mics": [[x, y, z], ...]} in metres, one per channel (an
+    /// array geometry file's format); empty = not known to be an array
+    std::string geometry;
     /// How pieces are stored: "f32" (as they come), "flac" (each piece exact at 16 or 24 bits as
     /// FLAC, any other kept f32: lossless either way; engine/archive/flac_piece.h), or "downsample"
     /// (resampled to rateHz from originalRateHz by the recorder, stored f32)
@@ -106,10 +112,18 @@ public:
     using ArchiveError::ArchiveError;
 };
 
+/// An ArchiveError because the disk holding the archive is full: nothing of the failed write is stored. [value type]
+class ArchiveDiskFullError : public ArchiveError {
+public:
+    using ArchiveError::ArchiveError;
+};
+
 /// How an ArchiveStore opens its file.
 enum class ArchiveAccess {
     Record,  ///< create the file and its tables if missing; an older file gets the running totals (a read of every row, once)
-    Read,    ///< the file must exist and be an archive; a version-3 file stays version 3 (no totals: extent() reads every row)
+    Read,    ///< the file must exist and be an archive; opened read-only, never written (archive_file_access.h), an older
+             ///< schema version read as it is (a version-3 file has no totals: extent() reads every row)
+    Modify,  ///< the file must exist and be an archive; opened to drop what it holds (prune), its schema version kept
 };
 
 /// Throws ArchiveError naming `path` when an io.archive_sink could not record into it, for what the
@@ -209,12 +223,18 @@ private:
     /// The message refusing `info` where the archive holds `stored` under that name, or nothing.
     std::optional<std::string> differences(const ArchivedStreamInfo& stored, const ArchivedStreamInfo& info) const;
     struct Connection;
+    /// Prepares the statements the store reuses, for a file of schema `version`. [constructor]
+    void prepareStatements(std::int64_t version);
+    /// Throws ArchiveError unless the store was opened to record.
+    void requireRecordAccess() const;
     /// openStream's work, inside the write transaction it opened.
     std::int64_t findOrCreateStream(const ArchivedStreamInfo& info);
     ArchivedStreamInfo requireStream(const std::string& name);
     std::int64_t streamId(const std::string& name);
 
     std::string path_;
+    ArchiveAccess access_;
+    std::int64_t version_ = 0;  // the file's schema version (after a recorder's upgrade)
     std::unique_ptr<Connection> db_;
     bool inTransaction_ = false;
     bool hasTotals_ = false;  // the file keeps running totals (version 4); else extent() and coverage() read the rows

@@ -133,9 +133,9 @@ std::size_t ArchiveWriter::pendingBytes() const {
     return pendingBytes_;
 }
 
-void ArchiveWriter::stop(std::string why) {
+void ArchiveWriter::stop(std::string why, std::string_view advice) {
     std::lock_guard lock(mutex_);
-    if (!problem_) problem_ = std::move(why) + "; recording stopped";
+    if (!problem_) problem_ = std::move(why) + "; recording stopped" + (advice.empty() ? "" : ": " + std::string(advice));
     queue_.clear();
     committed_.notify_all();
 }
@@ -359,6 +359,9 @@ void ArchiveWriter::run() {
             lastCommit = Clock::now();
             std::lock_guard lock(mutex_);
             ++lockWaits_;
+        } catch (const ArchiveDiskFullError& e) {
+            stop(e.what(), "free space on that disk, or keep less of each stream (a retention: keep_hours, keep_gb)");
+            return;
         } catch (const ArchiveError& e) {
             stop(e.what());
             return;

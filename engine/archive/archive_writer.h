@@ -44,6 +44,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "engine/archive/archive_store.h"
@@ -145,7 +146,8 @@ private:
     /// The message stopping a recording whose queue holds `pendingBytes` when a write arrives. [mutex_ held]
     std::string fellBehindMessage() const;
     void run();
-    void stop(std::string why);
+    /// Stops recording for good: problem() says `why`, "recording stopped" and `advice` (what to do) when given.
+    void stop(std::string why, std::string_view advice = {});
     void enforceRetention(std::int64_t committedEnd);
 
     std::unique_ptr<ArchiveStore> store_;

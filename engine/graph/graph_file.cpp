@@ -217,6 +217,7 @@ GraphSpec loadGraphFile(const std::filesystem::path& path) {
     try {
         GraphSpec graph = parseGraph(text);
         graph.baseDirectory = std::filesystem::absolute(path).parent_path();
+        graph.fileName = path.filename().string();
         return graph;
     } catch (const GraphException& e) {
         std::vector<GraphError> errors = e.errors();

@@ -58,6 +58,8 @@ struct GraphSpec {
     nlohmann::json extra = nlohmann::json::object();  ///< other top-level fields, kept verbatim
     /// Where relative "path" parameters are resolved from: the file's folder (not saved).
     std::filesystem::path baseDirectory;
+    /// The name of the file it was read from, e.g. "watch.isograph.json" (not saved); empty when built in memory.
+    std::string fileName;
 
     NodeSpec* findNode(std::string_view id);
     const NodeSpec* findNode(std::string_view id) const;

@@ -524,6 +524,7 @@ ExpandedGraph expandSubgraphs(const GraphSpec& graph, const OperatorRegistry& re
     result.flat.scheduler = graph.scheduler;
     result.flat.extra = graph.extra;
     result.flat.baseDirectory = graph.baseDirectory;
+    result.flat.fileName = graph.fileName;
     GraphFiles files;
     ExpandedSize sizes(files);
     if (sizes.of(graph) > kMaxExpandedNodes) {

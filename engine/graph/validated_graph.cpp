@@ -4,6 +4,7 @@
 #include "engine/graph/graph_file.h"
 #include "engine/graph/graph_paths.h"
 #include "engine/graph/input_checks.h"
+#include "engine/graph/node_surroundings.h"
 #include "engine/graph/subgraph.h"
 
 #include <algorithm>
@@ -413,6 +414,29 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         }
     }
     assignChannelLayouts(result, underived, errors);
+    // Where each node sits, for nodes that keep it (a recorder storing what produced its stream).
+    for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        ValidatedNode& node = result.nodes[n];
+        const SurroundingsHook* adopt = surroundingsHook(node.descriptor->typeName);
+        if (!adopt || underived.count(static_cast<int>(n))) continue;
+        NodeSurroundings surroundings;
+        surroundings.graph = graph.fileName.empty() ? graph.name : graph.fileName;
+        surroundings.inputs = node.inputs;
+        surroundings.feeders.resize(node.inputs.size());
+        surroundings.channels = node.inputChannels;
+        for (const ValidatedEdge& e : result.edges) {
+            if (e.toNode != static_cast<int>(n)) continue;
+            const ValidatedNode& feeder = result.nodes[static_cast<std::size_t>(e.fromNode)];
+            surroundings.feeders[static_cast<std::size_t>(e.toPort)] = {feeder.id, feeder.descriptor->typeName};
+        }
+        try {
+            (*adopt)(node.params, surroundings);
+        } catch (const ParameterError& e) {
+            error(node.id, "", "params." + e.param(), e.what());
+        } catch (const std::exception& e) {
+            error(node.id, "", "", e.what());
+        }
+    }
     // Checks against what flows in, once the graph is wired.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
         const ValidatedNode& node = result.nodes[n];

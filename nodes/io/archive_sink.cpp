@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -15,18 +16,22 @@
 #include "engine/archive/archive_triggers.h"
 #include "engine/archive/archive_writer.h"
 #include "engine/archive/live_streams.h"
+#include "engine/graph/node_surroundings.h"
 #include "engine/items/event_record.h"
 #include "engine/operators/operator.h"
+#include "engine/operators/operator_error_in_hook.h"
 #include "engine/time/wall_clock.h"
 #include "nodes/io/archive_downsampler.h"
 #include "nodes/io/output_path.h"
+#include "nodes/spatial/array_geometry.h"
 
 namespace isochron {
 namespace {
 
-/// A scalar or event item as the JSON text the archive stores (docs/archive.md).
+/// A scalar or event item as the JSON text the archive stores (docs/archive.md), its keys in the
+/// order given: an event's attributes as the producer set them, so a replay lists them so too.
 std::string itemJson(const Item& item) {
-    nlohmann::json json;
+    nlohmann::ordered_json json;
     if (item.kind() == ItemKind::Scalar) {
         json["kind"] = "scalar";
         json["value"] = item.value();
@@ -34,7 +39,7 @@ std::string itemJson(const Item& item) {
         json["kind"] = "event";
         json["label"] = item.event()->label();
         json["score"] = item.value();
-        nlohmann::json attributes = nlohmann::json::object();
+        nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
         for (const EventAttribute& attribute : item.event()->attributes()) attributes[attribute.name] = attribute.value;
         json["attributes"] = std::move(attributes);
     }
@@ -210,13 +215,14 @@ protected:
 private:
     static constexpr std::int64_t kNothingStored = std::numeric_limits<std::int64_t>::min();
 
-    /// Throws this node's failure once recording has stopped (or never started).
+    /// Throws this node's failure once recording has stopped (or never started). The writer's thread
+    /// failed, not the hook that notices it: its message says what happened, without "(in process)".
     void requireRecording() {
-        if (!openProblem_.empty()) throw OperatorError(openProblem_);
+        if (!openProblem_.empty()) throw OperatorErrorInHook(openProblem_);
         if (writer_) {
             if (std::optional<std::string> problem = writer_->problem()) {
                 problemReported_ = true;
-                throw OperatorError(*problem);
+                throw OperatorErrorInHook(*problem);
             }
         }
     }
@@ -253,6 +259,8 @@ private:
             info.units = params().getString("units");
             info.graph = params().getString("graph");
             info.node = std::string(nodeId());
+            info.producer = params().getString("producer");
+            info.geometry = params().getString("geometry");
             info.representation = params().getString("representation");
             ArchiveWriter::Options options;
             options.queueBytes = static_cast<std::size_t>(params().getReal("queue_mb") * (1 << 20));
@@ -399,7 +407,62 @@ private:
     std::optional<std::int64_t> announced_;       // end of the last "committed" event emitted
 };
 
+/// {"mics": [[x, y, z], ...]} (metres, the channels' order) from the geometry `spec` (a preset, a file,
+/// or such JSON), for a stream of `channels` channels (0: any count). Throws ParameterError on "geometry".
+std::string storedGeometry(const std::string& spec, std::size_t channels) {
+    ArrayGeometry geometry;
+    try {
+        geometry = loadGeometry(spec);
+    } catch (const std::invalid_argument& e) {
+        throw ParameterError("geometry", e.what());
+    }
+    if (channels > 0 && static_cast<std::size_t>(geometry.micCount()) != channels) {
+        throw ParameterError("geometry", geometry.origin + " places " + std::to_string(geometry.micCount()) + " mics but the node records " +
+                                             std::to_string(channels) + " channels: give one position per channel, in channel order");
+    }
+    nlohmann::ordered_json mics = nlohmann::ordered_json::array();
+    for (const Eigen::Vector3d& mic : geometry.mics) mics.push_back({mic.x(), mic.y(), mic.z()});
+    return nlohmann::ordered_json{{"mics", std::move(mics)}}.dump();
+}
+
+/// The positions the signal inputs' channels carry as a geometry (one channel per input), or "" when
+/// one is not placed.
+std::string carriedGeometry(const std::vector<ChannelLayout>& channels) {
+    nlohmann::ordered_json mics = nlohmann::ordered_json::array();
+    for (const ChannelLayout& layout : channels) {
+        if (layout.size() != 1 || !layout.front().position) return "";
+        const std::array<double, 3>& p = *layout.front().position;
+        mics.push_back({p[0], p[1], p[2]});
+    }
+    return mics.empty() ? "" : nlohmann::ordered_json{{"mics", std::move(mics)}}.dump();
+}
+
+/// "node (type)" of each node feeding an input, in input order, each once, ", "-separated.
+std::string producers(const std::vector<NodeSurroundings::Feeder>& feeders) {
+    std::vector<std::string> named;
+    for (const NodeSurroundings::Feeder& feeder : feeders) {
+        if (feeder.node.empty()) continue;
+        std::string text = feeder.node + " (" + feeder.type + ")";
+        if (std::find(named.begin(), named.end(), text) == named.end()) named.push_back(std::move(text));
+    }
+    std::string joined;
+    for (const std::string& text : named) joined += (joined.empty() ? "" : ", ") + text;
+    return joined;
+}
+
+/// Fills what the stream's metadata says about its origin and left empty: graph, producer, geometry.
+void adoptRecordedOrigin(ParamSet& params, const NodeSurroundings& surroundings) {
+    if (params.getString("graph").empty()) params.set("graph", surroundings.graph);
+    if (params.getString("producer").empty()) params.set("producer", producers(surroundings.feeders));
+    const bool signal = !surroundings.inputs.empty() && surroundings.inputs.front().type.kind == ItemKind::Signal;
+    const std::string& given = params.getString("geometry");
+    if (!given.empty()) params.set("geometry", storedGeometry(given, signal ? surroundings.channels.size() : 0));
+    else if (signal) params.set("geometry", carriedGeometry(surroundings.channels));
+}
+
 }  // namespace
+
+void adoptArchiveSinkSurroundings() { adoptSurroundings("io.archive_sink", adoptRecordedOrigin); }
 
 OperatorDescriptor archiveSinkDescriptor() {
     OperatorDescriptor d;
@@ -412,7 +475,8 @@ OperatorDescriptor archiveSinkDescriptor() {
         "rows. Any other input (frames, time ranges, f64 signals, a mix of signals and items), and signal inputs at different "
         "rates where the sources feeding them directly state their rates, are refused before the run and by --check, naming "
         "the input (one stream has one timebase: resample.to_rate, or one sink per rate); a rate known only in the run fails "
-        "this node at the second rate's first item. The stream's metadata (timebase, channels, units, this node) is stored with its first item; recording "
+        "this node at the second rate's first item. The stream's metadata (timebase, channels, units, the graph, the nodes feeding this one and their operator types, "
+        "the channels' mic positions when they carry them or 'geometry' gives them, this node) is stored with its first item; recording "
         "again into an existing stream appends after what it holds (samples, and items starting, before its stored end are "
         "dropped, with one warning naming the stream and its stored end) and needs the same timebase and channels (else this node fails at its first item). "
         "Two recorders of one stream at the same time (two processes, two sinks) store each sample once: each commit, under the "
@@ -448,7 +512,14 @@ OperatorDescriptor archiveSinkDescriptor() {
         ParamSpec{"stream", ParamKind::String, std::string(), {}, {}, "", "name of the stream in the archive; empty = this node's id"},
         ParamSpec{"channels", ParamKind::Int, std::int64_t{1}, 1.0, 1024.0, "", "signal inputs (channels); 1 for a scalar/event stream"},
         ParamSpec{"units", ParamKind::String, std::string(), {}, {}, "", "units of the values, stored with the stream (e.g. Pa); may be empty"},
-        ParamSpec{"graph", ParamKind::String, std::string(), {}, {}, "", "name of the graph that produces the stream, stored with it; may be empty"},
+        ParamSpec{"graph", ParamKind::String, std::string(), {}, {}, "",
+                  "name of the graph that produces the stream, stored with it; empty = the graph's file name (else its name)"},
+        ParamSpec{"producer", ParamKind::String, std::string(), {}, {}, "",
+                  "what produces the stream, stored with it; empty = \"node (operator type)\" of each node wired into this one"},
+        ParamSpec{"geometry", ParamKind::Path, std::string(), {}, {}, "",
+                  "where the channels' mics are, stored with the stream: a JSON file {\"mics\": [[x, y, z], ...]} in metres or a preset "
+                  "such as square4:0.2, one mic per channel; empty = the positions the inputs carry (a source given a geometry), if every "
+                  "channel carries one"},
         ParamSpec{"commit_s", ParamKind::Real, 0.5, 0.01, 10.0, "s", "data (or wall time) per transaction: the most a crash loses"},
         ParamSpec{"representation", ParamKind::Choice, std::string("f32"), {}, {}, "",
                   "how signal pieces are stored: f32 as they come, flac (lossless: a piece exact at 16 or 24 bits as FLAC, any other as f32), "

@@ -20,4 +20,8 @@ OperatorDescriptor archiveSinkDescriptor();
 /// the first. [setup thread]
 void checkArchiveSinkInputs(const ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<InputFeeder>& feeders);
 
+/// Has validation fill an io.archive_sink's empty graph, producer and geometry parameters from the
+/// graph around it (engine/graph/node_surroundings.h). [setup thread, with the descriptor's registration]
+void adoptArchiveSinkSurroundings();
+
 }  // namespace isochron

@@ -37,13 +37,14 @@ std::string replayedType(ArchiveStore& store, const ArchivedStreamInfo& info) {
 }
 
 /// A JSON number, or NaN for null (how the archive stores a NaN).
-double numberOr(const nlohmann::json& value) { return value.is_number() ? value.get<double>() : std::numeric_limits<double>::quiet_NaN(); }
+double numberOr(const nlohmann::ordered_json& value) { return value.is_number() ? value.get<double>() : std::numeric_limits<double>::quiet_NaN(); }
 
 /// The stored item as the item io.archive_sink recorded (docs/archive.md: kind, label, score,
 /// attributes / value), over its recorded range on `timebase`. Throws OperatorError for malformed JSON
 /// or an item of another kind than `kind`.
 Item replayedItem(const ArchivedItem& stored, const Timebase* timebase, ItemKind kind) {
-    const nlohmann::json json = nlohmann::json::parse(stored.json, nullptr, false);
+    // Ordered: the attributes come back in the order they were stored (the producer's).
+    const nlohmann::ordered_json json = nlohmann::ordered_json::parse(stored.json, nullptr, false);
     const std::string storedKind = json.is_object() ? json.value("kind", "") : "";
     const SampleRange range{timebase, stored.start, stored.length};
     if (kind == ItemKind::Scalar && storedKind == "scalar") return Item::scalar(numberOr(json["value"]), range);

@@ -25,6 +25,7 @@ void registerIoNodes(OperatorRegistry& registry) {
     registry.add(itemTapDescriptor());
     registry.add(archiveSinkDescriptor());
     setInputCheck("io.archive_sink", checkArchiveSinkInputs);
+    adoptArchiveSinkSurroundings();
     registry.add(archiveSourceDescriptor());
 }
 

@@ -128,6 +128,21 @@ TEST_CASE("isochron-archive refuses unknown archives and streams, empty interval
     CHECK_THAT(badCommand.output, Catch::Contains("unknown command 'cat'"));
 }
 
+TEST_CASE("isochron-archive refuses an interval inside an item stream holding no item, as a signal interval holding nothing", "[archive][cli]") {
+    // Items at 0, 0.125, 0.25, ... s (10 samples each): none starts in [0.13 s, 0.2 s). Before, get
+    // printed nothing and export wrote an empty file, both with exit status 0.
+    const Archive archive;
+    const CommandResult none = archive.run("get " + archive.path + " events --from 0.13 --to 0.2");
+    CHECK(none.status == 1);
+    CHECK_THAT(none.output, Catch::Contains("no items of stream 'events' in [0.130000 s, 0.200000 s)"));
+    const std::string output = archive.folder.file("none.jsonl");
+    const CommandResult exported = archive.run("export " + archive.path + " events --from 0.13 --to 0.2 --format jsonl --output " + output);
+    CHECK(exported.status == 1);
+    CHECK_THAT(exported.output, Catch::Contains("no items of stream 'events'"));
+    CHECK_FALSE(std::filesystem::exists(output));
+    CHECK(archive.run("get " + archive.path + " events --from 0.1 --to 0.2").status == 0);
+}
+
 TEST_CASE("isochron-archive leaves a file that is no archive as it was: not switched to WAL, no tables added", "[archive][cli]") {
     const TempFolder folder;
     // Another program's SQLite database (rollback journal), and an empty file.

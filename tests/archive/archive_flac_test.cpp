@@ -145,7 +145,7 @@ TEST_CASE("A version 1 archive opens, upgraded, and reads its f32 pieces", "[arc
     CHECK(std::vector<float>(read.begin(), read.end()) == samples);
 }
 
-TEST_CASE("A version 2 archive opens, upgraded to version 3: each stream was stored at the rate it was recorded at", "[archive]") {
+TEST_CASE("A version 2 archive reads as it is (each stream stored at the rate it was recorded at); a recorder upgrades it", "[archive]") {
     TempFolder folder;
     const std::string path = folder.file("v2.sqlite");
     {
@@ -167,23 +167,34 @@ TEST_CASE("A version 2 archive opens, upgraded to version 3: each stream was sto
         REQUIRE(sqlite3_exec(db, v2, nullptr, nullptr, nullptr) == SQLITE_OK);
         sqlite3_close(db);
     }
+    const auto userVersion = [&] {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        sqlite3_stmt* version = nullptr;
+        REQUIRE(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &version, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_step(version) == SQLITE_ROW);
+        const int found = sqlite3_column_int(version, 0);
+        sqlite3_finalize(version);
+        sqlite3_close(db);
+        return found;
+    };
+    ArchivedStreamInfo again;
     {
+        // Reading never writes: the file stays version 2, its missing column read as its upgrade fills it.
         ArchiveStore store(path, ArchiveAccess::Read);
         CHECK(store.stream("a")->originalRateHz == 16000);
         CHECK(store.stream("a")->representation == "flac");
         CHECK(store.stream("b")->originalRateHz == 44100);
+        again = *store.stream("b");
+    }
+    CHECK(userVersion() == 2);
+    {
         // Recording again into an upgraded stream at its rate is accepted (the same stream).
-        ArchivedStreamInfo again = *store.stream("b");
+        ArchiveStore store(path, ArchiveAccess::Record);
+        CHECK(store.stream("b")->originalRateHz == 44100);
         CHECK(store.openStream(again) == 2);
     }
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    sqlite3_stmt* version = nullptr;
-    REQUIRE(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &version, nullptr) == SQLITE_OK);
-    REQUIRE(sqlite3_step(version) == SQLITE_ROW);
-    CHECK(sqlite3_column_int(version, 0) == 3);
-    sqlite3_finalize(version);
-    sqlite3_close(db);
+    CHECK(userVersion() == 5);
 }
 
 TEST_CASE("A stream recorded downsampled is not the same stream as one recorded at its stored rate", "[archive]") {

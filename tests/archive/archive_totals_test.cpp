@@ -164,7 +164,7 @@ TEST_CASE("A version 3 archive read stays version 3 and answers from its rows; r
     CHECK(userVersion(path) == 3);
     {
         ArchiveStore recorder(path, ArchiveAccess::Record);
-        CHECK(userVersion(path) == 4);
+        CHECK(userVersion(path) == 5);
         checkTotalsMatchRows(path);
         CHECK(recorder.coverage("a", 0) == channel0);
         CHECK(recorder.coverage("a", 1) == channel1);
