@@ -681,19 +681,27 @@ namespace isochron {
 std::optional<std::string> ArchiveStore::damage() {
     // A damaged page is found only when read: the streams' totals and stretches may all read fine
     // while get, export and replay of the samples on it fail.
+    sqlite3_stmt* check = nullptr;
+    int result = sqlite3_prepare_v2(db_->db, "PRAGMA quick_check(8)", -1, &check, nullptr);
     std::string found;
-    try {
-        Statement check(db_->db, "PRAGMA quick_check(8)", path_);
-        while (check.step()) {
-            const std::string line = check.text(0);
-            // SQLite 3.40 reports NULL in the key of every WITHOUT ROWID table (stretches) of a sound file.
-            if (line == "ok" || line.starts_with("NULL value in ")) continue;
-            if (found.empty()) found = line;
-        }
-    } catch (const ArchiveError& e) {
-        if ((sqlite3_extended_errcode(db_->db) & 0xff) != SQLITE_CORRUPT) throw;
-        return std::string(e.what());  // the check itself stopped on the damage, and said so
+    while (result == SQLITE_OK || result == SQLITE_ROW) {
+        result = sqlite3_step(check);
+        if (result != SQLITE_ROW) break;
+        const auto* chars = reinterpret_cast<const char*>(sqlite3_column_text(check, 0));
+        const std::string line = chars ? chars : "";
+        // "ok" for a sound file; the report's heading says nothing; SQLite 3.40 reports NULL in the key
+        // of every WITHOUT ROWID table (stretches) of a sound file.
+        if (line == "ok" || line.starts_with("*** in database ") || line.starts_with("NULL value in ")) continue;
+        if (found.empty()) found = line;
     }
+    if (result != SQLITE_DONE) {  // the check itself stopped, on the damage or for another reason
+        const bool corrupt = (sqlite3_extended_errcode(db_->db) & 0xff) == SQLITE_CORRUPT;
+        const std::string message = archiveFailureText(db_->db, result, path_, "reading every page failed: ");
+        sqlite3_finalize(check);
+        if (corrupt) return message;
+        throw ArchiveError(message);
+    }
+    sqlite3_finalize(check);
     if (found.empty()) return std::nullopt;
     return damagedText(path_, found);
 }

@@ -17,7 +17,7 @@ Rectangle {
     readonly property var runs: { run.telemetry.runCount; run.state; return run.telemetry.runs() }
     readonly property string output: outputChooser.currentText
     /// Scheduler texts to compare ("rtc:burst=4" ticks rtc); the comparison running or run last, if any.
-    property var chosen: run.sequence.length ? run.sequence : ["df", "fifo", "rtc", "qos"]
+    property var chosen: run && run.sequence.length ? run.sequence : ["df", "fifo", "rtc", "qos"]
     /// Where exports are offered first (the graph's folder).
     property string folder
     color: Theme.panelAlt
