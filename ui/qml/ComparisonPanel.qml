@@ -54,6 +54,7 @@ Rectangle {
                 spacing: 6
                 Text { text: qsTr("Schedulers to compare"); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text }
                 ListView {
+                    objectName: "schedulerList"
                     Layout.fillWidth: true
                     Layout.fillHeight: true
                     clip: true

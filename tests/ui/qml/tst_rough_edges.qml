@@ -322,7 +322,13 @@ TestCase {
         document.addNode("io.null_sink", 300, 0)
         compare(document.connectPorts("tuple_source", "out0", "null_sink", "in"), "")
         run.compare(["df", "fifo", "qos:burst=4"], 0.2)
-        const ticked = name => findChild(window, "schedulerCheck_" + name).checked
+        window.bottomTab = 2  // Compare schedulers: the tab with the list
+        const list = findChild(window, "schedulerList")
+        const ticked = name => {  // the list is short: scroll the scheduler's box into view first
+            list.positionViewAtIndex(list.model.findIndex(s => s.name === name), ListView.Contain)
+            waitForRendering(list)
+            return findChild(list, "schedulerCheck_" + name).checked
+        }
         verify(ticked("df") && ticked("fifo") && ticked("qos"))
         verify(!ticked("rtc"))
     }
