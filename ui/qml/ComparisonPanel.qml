@@ -139,11 +139,13 @@ Rectangle {
                     PlotCard {
                         Layout.fillWidth: true; Layout.fillHeight: true
                         visible: figures.showing(0)
-                        title: panel.output.length ? qsTr("Latency p50 — %1 (thin: oldest still queued)").arg(panel.output) : qsTr("Latency p50 (thin: oldest still queued)")
+                        title: panel.output.length ? qsTr("Latency p50 — %1").arg(panel.output) : qsTr("Latency p50")
                         unit: "ms"
                         store: panel.run.telemetry
                         timeWindow: 0
+                        // A run that left items queued: its thin line is the wait of the oldest of them.
                         legend: panel.runs.map((r, i) => ({label: r.label.split(":")[0], color: panel.palette[i % panel.palette.length]}))
+                                .concat(panel.runs.some(r => r.queuedItems > 0) ? [{label: qsTr("thin: oldest queued"), color: Theme.textDim}] : [])
                         series: panel.runSeries("latency_p50_ms").concat(panel.oldestQueuedSeries())
                     }
                     Rectangle {
