@@ -24,14 +24,23 @@ Options:
   --csv DIR                   also write each benchmark's points to DIR/<benchmark>.csv
   --seconds S                 measured time per point (default 2)
   --input FILE.wav            audio replayed from memory (default: $ISOCHRON_BENCH_INPUT, else
-                              ../shared/data/counting-44k1.wav next to the source tree)
+                              ../shared/data/counting-44k1.wav next to the source tree, the file
+                              BENCHMARKS.md's figures used, else the committed
+                              samples/data/counting-speech-16k.wav, which a fresh clone has)
   all                         as NAME: run every benchmark
 )";
 
+/// The file BENCHMARKS.md's figures used; it lives beside the source tree, not in it.
+std::filesystem::path measuredInput() {
+    return (std::filesystem::path(ISOCHRON_SOURCE_DIR) / ".." / "shared" / "data" / "counting-44k1.wav").lexically_normal();
+}
+
+/// The input of a fresh clone: committed with the samples.
+std::filesystem::path committedInput() { return std::filesystem::path(ISOCHRON_SOURCE_DIR) / "samples" / "data" / "counting-speech-16k.wav"; }
+
 std::filesystem::path defaultInput() {
     if (const char* env = std::getenv("ISOCHRON_BENCH_INPUT")) return env;
-    std::filesystem::path beside = std::filesystem::path(ISOCHRON_SOURCE_DIR) / ".." / "shared" / "data" / "counting-44k1.wav";
-    return beside.lexically_normal();
+    return std::filesystem::exists(measuredInput()) ? measuredInput() : committedInput();
 }
 
 void printPointAsText(const nlohmann::ordered_json& point) {
@@ -57,6 +66,7 @@ int main(int argc, char** argv) {
     context.input = defaultInput();
     context.samplesDirectory = std::filesystem::path(ISOCHRON_SOURCE_DIR) / "samples";
     bool json = false;
+    bool inputGiven = std::getenv("ISOCHRON_BENCH_INPUT") != nullptr;
     std::optional<std::filesystem::path> csvDirectory;
     std::string name;
     for (int i = 1; i < argc; ++i) {
@@ -84,6 +94,7 @@ int main(int argc, char** argv) {
             context.seconds = std::atof(value().c_str());
         } else if (arg == "--input") {
             context.input = value();
+            inputGiven = true;
         } else if (!arg.empty() && arg[0] == '-') {
             std::cerr << "isochron-bench: unknown option " << arg << "\n" << kUsage;
             return 1;
@@ -100,6 +111,10 @@ int main(int argc, char** argv) {
     if (readsInput && !std::filesystem::exists(context.input)) {
         std::cerr << "isochron-bench: input " << context.input << " not found (use --input FILE.wav)\n";
         return 1;
+    }
+    if (readsInput && !inputGiven && context.input == committedInput()) {
+        std::cerr << "isochron-bench: input " << context.input.string() << " (16 kHz), the committed sample: " << measuredInput().string()
+                  << ", which BENCHMARKS.md's figures used, is not there; give it with --input to compare with them\n";
     }
     CsvTables tables;
     Report report = [&](const nlohmann::ordered_json& point) {

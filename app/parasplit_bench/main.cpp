@@ -1,6 +1,6 @@
 // isochron-parasplit-bench: the rate of one parallel.split (one window splitter of the parasplit
 // paper) in one process, and the number of splitters p its heuristic chooses for a desired rate.
-//   isochron-parasplit-bench [DESIRED_SAMPLES_PER_S] [DESIRED_EVENTS_PER_S] [REPEATS]
+//   isochron-parasplit-bench [DESIRED_SAMPLES_PER_S [DESIRED_EVENTS_PER_S [REPEATS]]]   (--help: usage)
 // For each routing it runs a cheap source into q = 4 null sinks through the split, and the same
 // source straight into one null sink; the split's cost is the difference in the engine thread's CPU
 // time (best of REPEATS runs of each, interleaved), its rate the items it routed per second of that cost. p = ceil(desired / rate) (the paper's
@@ -10,7 +10,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/graph/graph_file.h"
@@ -117,12 +120,82 @@ double runSeconds(const std::string& source, std::int64_t count, const std::stri
     }
 }
 
+const char* kUsage = R"(Usage: isochron-parasplit-bench [DESIRED_SAMPLES_PER_S [DESIRED_EVENTS_PER_S [REPEATS]]]
+
+Measures one parallel.split's own rate (q = 4, per routing) in one process, as the engine thread's CPU
+time with the split minus without it, and prints the number of splitters p = ceil(desired / rate)
+its heuristic chooses for the desired input rate (the parasplit paper's equation 6; docs/scale-out.md).
+
+  DESIRED_SAMPLES_PER_S  desired rate of the signal routings, > 0 (default 0.8e9: one MPI channel's
+                         rate on the machine of BENCHMARKS.md)
+  DESIRED_EVENTS_PER_S   desired rate of by_key routing, > 0 (default 1e7)
+  REPEATS                runs of each case, the best kept, 1-1000 (default 7)
+  -h, --help             this text
+)";
+
+/// `text` read whole as a number > 0; else nothing.
+std::optional<double> positiveNumber(const std::string& text) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (used != text.size() || !(value > 0) || !std::isfinite(value)) return std::nullopt;
+    return value;
+}
+
+/// The command line: desired rates and repeats. Throws std::invalid_argument naming the argument refused.
+struct Arguments {
+    double desiredSamples = 0.8e9;  // one MPI channel's rate on this machine
+    double desiredEvents = 10e6;
+    int repeats = 7;
+    bool help = false;
+
+    static Arguments parse(int argc, char** argv) {
+        Arguments arguments;
+        std::vector<std::string> numbers;
+        for (int i = 1; i < argc; ++i) {
+            const std::string_view arg = argv[i];
+            if (arg == "-h" || arg == "--help") arguments.help = true;
+            else if (arg.starts_with("--")) throw std::invalid_argument("unknown option '" + std::string(arg) + "'");
+            else numbers.emplace_back(arg);
+        }
+        if (numbers.size() > 3) throw std::invalid_argument("at most three numbers are taken, got " + std::to_string(numbers.size()));
+        const char* names[] = {"DESIRED_SAMPLES_PER_S", "DESIRED_EVENTS_PER_S", "REPEATS"};
+        for (std::size_t i = 0; i < numbers.size(); ++i) {
+            const std::optional<double> value = positiveNumber(numbers[i]);
+            const bool whole = value && i == 2 ? *value == std::floor(*value) && *value <= 1000 : true;
+            if (!value || !whole) {
+                throw std::invalid_argument(std::string(names[i]) + " needs " + (i == 2 ? "a whole number from 1 to 1000" : "a number > 0") +
+                                            ", got '" + numbers[i] + "'");
+            }
+            if (i == 0) arguments.desiredSamples = *value;
+            if (i == 1) arguments.desiredEvents = *value;
+            if (i == 2) arguments.repeats = static_cast<int>(*value);
+        }
+        return arguments;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    const double desiredSamples = argc > 1 ? std::atof(argv[1]) : 0.8e9;  // one MPI channel's rate on this machine
-    const double desiredEvents = argc > 2 ? std::atof(argv[2]) : 10e6;
-    const int repeats = argc > 3 ? std::atoi(argv[3]) : 7;
+    Arguments arguments;
+    try {
+        arguments = Arguments::parse(argc, argv);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "isochron-parasplit-bench: %s (try --help)\n", e.what());
+        return 1;
+    }
+    if (arguments.help) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    const double desiredSamples = arguments.desiredSamples;
+    const double desiredEvents = arguments.desiredEvents;
+    const int repeats = arguments.repeats;
     struct Case {
         const char* name;
         const char* source;

@@ -32,7 +32,7 @@ Options:
                               and '-' are refused: the report is a file, not standard output)
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
                               (a regular file or device; a named pipe and '-' are refused)
-  --telemetry-rate HZ         snapshots per second (default 30)
+  --telemetry-rate HZ         snapshots per second, 1-1000 (default 30; refused without --telemetry)
   --partitions whole|threads  without mpirun, how a graph with partitions runs: whole on one engine
                               thread (default), or each partition that holds nodes on a thread of its
                               own in this process, with its own engine and scheduler, edges between
@@ -203,6 +203,10 @@ RunOptions parseCommandLine(int argc, char** argv) {
     if (singleValues.contains("--watchdog") && !options.sandboxAll && options.sandboxed.empty()) {
         throw std::invalid_argument("--watchdog times the calls into sandboxed plugins only, and none is: give --sandbox (or --sandbox=NAME) "
                                     "too, or leave --watchdog out (an in-process plugin's hang is left behind 3 s after a stop)");
+    }
+    if (singleValues.contains("--telemetry-rate") && !options.telemetryPath) {
+        throw std::invalid_argument("--telemetry-rate sets how often the snapshots of --telemetry are taken, and no --telemetry file is given: "
+                                    "give --telemetry FILE.jsonl too, or leave --telemetry-rate out");
     }
     return options;
 }

@@ -216,6 +216,9 @@ public:
     /// reaching past it stays whole), committed with the open transaction (or at once when none is
     /// open). Freed pages are reused by later recordings (the file does not shrink).
     Pruned prune(const std::string& name, std::int64_t before);
+    /// Why the file is damaged (the message a read of its damaged part fails with), or nothing when
+    /// every page reads sound. [reads the whole file]
+    std::optional<std::string> damage();
     /// The earliest stored sample index of `name` (any channel) or item start, or nothing when empty.
     std::optional<std::int64_t> storedStart(const std::string& name);
 

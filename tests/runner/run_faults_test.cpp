@@ -976,6 +976,15 @@ TEST_CASE("options that take one value are refused when given twice; --report - 
         CHECK(r.err.find("--watchdog times the calls into sandboxed plugins only") != std::string::npos);
         CHECK_FALSE(fs::exists(wav));
     }
+    SECTION("--telemetry-rate without --telemetry is refused: no snapshots would be taken") {
+        // It was accepted without a word, the rate setting nothing.
+        Finished r = run({graph.string(), "--telemetry-rate", "30"});
+        INFO(r.err);
+        CHECK(r.status == 1);
+        CHECK(r.err.find("--telemetry-rate sets how often the snapshots of --telemetry are taken, and no --telemetry file is given") !=
+              std::string::npos);
+        CHECK_FALSE(fs::exists(wav));
+    }
     SECTION("a --set value in quotes that reached the runner is refused, not kept as part of a file name") {
         // --set 'wav.path=""' wrote a file named "" (with the quotes); a quoted number was refused as no number.
         fs::remove(fs::current_path() / "\"\"");

@@ -1,6 +1,6 @@
 // The editor's side of the archive: "Record this wire" adds an io.archive_sink (one undo step, and
 // back), and the timeline strip's model shows what the real io.archive_sink stored in a real SQLite
-// file after a real run: stretches, gaps and event times.
+// file after a real run: stretches, gaps and event times, and says when the file is damaged.
 #include <catch2/catch.hpp>
 
 #include <QCoreApplication>
@@ -9,6 +9,8 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <random>
@@ -411,4 +413,51 @@ TEST_CASE("the timeline follows an archive as a writer adds to it, rows staying 
     CHECK(model.axisEnd() == Approx(2.01));
     CHECK(inserted >= 1);
     CHECK(resets == resetsAfterOpen);  // the view was never reset: selection and scroll stay
+}
+
+TEST_CASE("a damaged archive says so in the timeline, though its lanes read whole", "[ui][archive]") {
+    // 20 KB of 0xff over an archive's samples: the lanes showed every stream fully stored while get,
+    // export and replay failed "database disk image is malformed".
+    QTemporaryDir folder;
+    const std::string path = folder.filePath("damaged.sqlite").toStdString();
+    {
+        ArchiveStore writer(path, ArchiveAccess::Record);
+        ArchivedStreamInfo info;
+        info.name = "mic";
+        info.rateHz = 1000;
+        const std::int64_t mic = writer.openStream(info);
+        std::mt19937 noise(7);
+        std::uniform_real_distribution<float> sample(-1.0f, 1.0f);
+        std::vector<float> piece(4096);
+        for (std::int64_t start = 0; start < 64 * 4096; start += 4096) {
+            for (float& s : piece) s = sample(noise);
+            writer.appendSamples(mic, 0, start, piece);
+        }
+        writer.commit();
+    }
+    ArchiveTimelineModel model;
+    int loads = 0;
+    QObject::connect(&model, &ArchiveTimelineModel::loaded, [&] { ++loads; });
+    model.open(QString::fromStdString(path));
+    REQUIRE(waitUntil([&] { return loads >= 1 && !model.loading(); }));
+    CHECK(model.error().isEmpty());
+    CHECK(model.damage().isEmpty());  // a sound file: nothing said
+
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(static_cast<std::streamoff>(std::filesystem::file_size(path) / 2));
+        const std::string ones(20 * 1024, '\xff');
+        file.write(ones.data(), static_cast<std::streamsize>(ones.size()));
+        REQUIRE(file.good());
+    }
+    ArchiveTimelineModel reopened;
+    loads = 0;
+    QObject::connect(&reopened, &ArchiveTimelineModel::loaded, [&] { ++loads; });
+    reopened.open(QString::fromStdString(path));
+    REQUIRE(waitUntil([&] { return loads >= 1 && !reopened.loading(); }));
+    INFO(reopened.error().toStdString());
+    CHECK(reopened.error().isEmpty());
+    CHECK(reopened.rowCount() == 1);  // the lane still reads
+    CHECK(reopened.damage().startsWith(QString::fromStdString("archive '" + path + "' is damaged (SQLite: ")));
+    CHECK(reopened.damage().contains("'.recover' command may save what it still holds"));
 }

@@ -98,3 +98,49 @@ TEST_CASE("a run spread over ranks gets one row per rank with its throughput, qu
     store.beginRun("df", {"source"}, {});
     CHECK(store.ranks().isEmpty());
 }
+
+TEST_CASE("a run keeps what it left queued beside its latency: a scheduler that delivers little cannot look fast", "[ui][telemetry]") {
+    // rtc on an overloaded graph showed p50 206 ms against df's 3288 ms: its latency counted the 85
+    // items it delivered while thousands waited in a queue, and the comparison showed nothing of them.
+    TelemetryStore store;
+    store.beginRun("rtc", {"source", "box", "sink"}, {"sink"}, {"source"});
+    TelemetrySnapshot snapshot;
+    snapshot.nodes.resize(3);
+    snapshot.outputs.resize(1);
+    snapshot.outputs[0].node = 2;
+    snapshot.outputs[0].items = 85;
+    snapshot.outputs[0].latencyP50Ms = 206;
+    for (int i = 1; i <= 2; ++i) {
+        snapshot.elapsedSeconds = 4.0 * i;
+        snapshot.queues = {QueueTelemetry{1, 0, 12000u * static_cast<std::uint64_t>(i), 0, 4000.0 * i, kBeginningOfTime, 0},
+                           QueueTelemetry{2, 0, 0, 0, 0.0, kBeginningOfTime, 0}};
+        store.add(snapshot);
+    }
+    const QVariantMap run = store.runs().front().toMap();
+    CHECK(run["queuedItems"].toDouble() == 24000);
+    CHECK(run["oldestQueuedMs"].toDouble() == Approx(8000));
+    CHECK(store.latest("engine/oldest_queued_ms") == Approx(8000));
+    const QString csv = store.summaryCsv();
+    CHECK(csv.startsWith("scheduler,output,items,samples,samples_per_s,latency_mean_ms,latency_p50_ms,latency_p95_ms,latency_p99_ms,"
+                         "latency_max_ms,utility_average,queued_items_at_end,oldest_queued_ms_at_end,wall_seconds\n"));
+
+    snapshot.queues = {QueueTelemetry{1, 0, 0, 0, 0.0, kBeginningOfTime, 0}};
+    store.add(snapshot);  // drained: nothing waits, whatever the oldest item once waited
+    CHECK(store.runs().front().toMap()["queuedItems"].toDouble() == 0);
+    CHECK(store.runs().front().toMap()["oldestQueuedMs"].toDouble() == 0);
+}
+
+TEST_CASE("the input rate of sources of events or tuples is counted in items per second", "[ui][telemetry]") {
+    // The status bar said "input 0 samples/s" for a tuple source sending thousands of items a second.
+    TelemetryStore store;
+    store.beginRun("df", {"tuples", "sink"}, {"sink"}, {"tuples"});
+    TelemetrySnapshot snapshot;
+    snapshot.nodes.resize(2);
+    for (int i = 1; i <= 3; ++i) {
+        snapshot.elapsedSeconds = 0.5 * i;
+        snapshot.nodes[0].itemsOut = 1000u * static_cast<std::uint64_t>(i);  // 2000 items/s
+        store.add(snapshot);
+    }
+    CHECK(store.latest("engine/source_items_per_s") == Approx(2000));
+    CHECK(store.latest("engine/source_samples_per_s") == 0);
+}

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
+#include "engine/archive/archive_store.h"
 #include "ui/archive/time_axis.h"
 
 namespace isochron::ui {
@@ -38,8 +40,10 @@ QString sizeText(std::int64_t bytes) {
 /// One read of a file: filled on the reader thread, taken over on the UI thread.
 struct ArchiveTimelineModel::Reading {
     std::string path;
+    bool checkDamage = false;  // also read every page: the first read of a newly opened file
     std::vector<TimelineLane> lanes;
     QString error;
+    QString damage;
 };
 
 ArchiveTimelineModel::ArchiveTimelineModel(QObject* parent) : QAbstractListModel(parent) {
@@ -127,10 +131,12 @@ void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     if (path != path_) {  // another file: its streams in their own order
         beginResetModel();
         lanes_.clear();
+        damage_.clear();
         endResetModel();
         Q_EMIT countChanged();  // the view shows the file being read, not the last one's lanes
     }
     path_ = path;
+    checkDamage_ = true;
     Q_EMIT pathChanged();
     reload();
     follow_.start();
@@ -164,12 +170,20 @@ void ArchiveTimelineModel::reload() {
     }
     auto reading = std::make_shared<Reading>();
     reading->path = path_.toStdString();
+    reading->checkDamage = checkDamage_;
     // Before the read: a change while it reads makes the next look read again. (Closing the reader may
     // itself fold the WAL into the file; that costs one more read, after which the stamp holds still.)
     readStamp_ = fileStamp();
     reader_ = QThread::create([reading] {
         try {
             reading->lanes = readArchiveTimeline(reading->path);
+            // The lanes read the streams' totals and stretches, which may be sound while the pages of
+            // samples get, export and replay need are not.
+            if (reading->checkDamage) {
+                if (const std::optional<std::string> damage = ArchiveStore(reading->path, ArchiveAccess::Read).damage()) {
+                    reading->damage = QString::fromStdString(*damage);
+                }
+            }
         } catch (const std::exception& e) {
             reading->error = QString::fromStdString(e.what());
         }
@@ -188,6 +202,10 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
         return;
     }
     error_ = reading->error;
+    if (reading->checkDamage && reading->error.isEmpty()) {
+        checkDamage_ = false;
+        damage_ = reading->damage;
+    }
     takeLanes(std::move(reading->lanes));
     axisStart_ = axisEnd_ = 0;
     bool first = true;

@@ -25,6 +25,9 @@ class ArchiveTimelineModel : public QAbstractListModel {
     Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
     /// Why the last open or reload failed, or empty.
     Q_PROPERTY(QString error READ error NOTIFY loaded)
+    /// Why the file is damaged, found by reading every page when it was opened (the archive's own
+    /// message, as get, export and replay give it), or empty.
+    Q_PROPERTY(QString damage READ damage NOTIFY loaded)
     /// The axis every lane is drawn on: earliest stored instant and latest end over all lanes (seconds).
     Q_PROPERTY(double axisStart READ axisStart NOTIFY loaded)
     Q_PROPERTY(double axisEnd READ axisEnd NOTIFY loaded)
@@ -63,6 +66,7 @@ public:
     QString path() const { return path_; }
     bool loading() const { return reader_ != nullptr; }
     QString error() const { return error_; }
+    QString damage() const { return damage_; }
     double axisStart() const { return axisStart_; }
     double axisEnd() const { return axisEnd_; }
 
@@ -99,6 +103,8 @@ private:
 
     QString path_;
     QString error_;
+    QString damage_;
+    bool checkDamage_ = false;  // the next read also checks every page (set by open())
     std::vector<TimelineLane> lanes_;
     double axisStart_ = 0, axisEnd_ = 0;
     QThread* reader_ = nullptr;

@@ -198,6 +198,16 @@ Rectangle {
             }
         }
 
+        Text {  // lanes drawn from a damaged file look whole: say that reading their samples fails
+            objectName: "archiveDamage"
+            Layout.fillWidth: true
+            visible: timeline.damage.length > 0 && !timeline.loading
+            wrapMode: Text.Wrap
+            font.pixelSize: Theme.smallFontSize
+            color: Theme.error
+            text: qsTr("The lanes below may look whole, but reading samples fails: %1").arg(timeline.damage)
+        }
+
         Item {  // the time axis: round ticks of the view, in hours, minutes or seconds as its span calls for
             id: axis
             Layout.fillWidth: true

@@ -1,6 +1,8 @@
 // Scheduler comparison: run the graph under several schedulers one after another from the same
 // input, overlay latency over time, latency CDF, throughput and memory, and tabulate the chosen
-// output's summaries (CSV and PNG export). The four plots share a 2 × 2 grid when there is room for
+// output's summaries (CSV and PNG export). A latency counts delivered items only, so the table and
+// the latency plot also show what each run left waiting in queues, and how long the oldest of it had
+// waited: a scheduler that delivers little cannot look fast. The four plots share a 2 × 2 grid when there is room for
 // cards about 280 px wide, else one shows at a time, chosen above it.
 import QtQuick
 import QtQuick.Controls
@@ -14,7 +16,8 @@ Rectangle {
     readonly property var palette: ["#3b82f6", "#f97316", "#22c55e", "#ec4899", "#a855f7", "#14b8a6", "#eab308", "#ef4444", "#64748b", "#0ea5e9"]
     readonly property var runs: { run.telemetry.runCount; run.state; return run.telemetry.runs() }
     readonly property string output: outputChooser.currentText
-    property var chosen: ["df", "fifo", "rtc", "qos"]
+    /// Scheduler texts to compare ("rtc:burst=4" ticks rtc); the comparison running or run last, if any.
+    property var chosen: run && run.sequence.length ? run.sequence : ["df", "fifo", "rtc", "qos"]
     /// Where exports are offered first (the graph's folder).
     property string folder
     color: Theme.panelAlt
@@ -25,6 +28,14 @@ Rectangle {
     function runSeries(figure) {
         return runs.map((r, i) => ({key: "output/" + output + "/" + figure, run: i, color: palette[i % palette.length], width: 2}))
     }
+    /// Thin lines: how long the oldest item still queued has waited, per run.
+    function oldestQueuedSeries() {
+        return runs.map((r, i) => ({key: "engine/oldest_queued_ms", run: i, color: palette[i % palette.length], width: 1}))
+    }
+    function chosenName(text) { return text.split(":")[0] }
+    /// What a run left undelivered, for its table row: "0", or "24.1 k · 8.0 s" (items · the oldest one's wait).
+    function queuedText(r) { return r.queuedItems > 0 ? shortRate(r.queuedItems) + " · " + shortWait(r.oldestQueuedMs) : "0" }
+    function shortWait(ms) { return ms >= 1000 ? (ms / 1000).toFixed(1) + " s" : shortMs(ms) + " ms" }
 
     RowLayout {
         anchors.fill: parent
@@ -43,6 +54,7 @@ Rectangle {
                 spacing: 6
                 Text { text: qsTr("Schedulers to compare"); font.pixelSize: Theme.fontSize; font.weight: Font.DemiBold; color: Theme.text }
                 ListView {
+                    objectName: "schedulerList"
                     Layout.fillWidth: true
                     Layout.fillHeight: true
                     clip: true
@@ -50,8 +62,9 @@ Rectangle {
                     delegate: CheckBox {
                         required property var modelData
                         text: modelData.name
-                        checked: panel.chosen.indexOf(modelData.name) >= 0
-                        onToggled: panel.chosen = checked ? panel.chosen.concat([modelData.name]) : panel.chosen.filter(n => n !== modelData.name)
+                        objectName: "schedulerCheck_" + modelData.name
+                        checked: panel.chosen.some(c => panel.chosenName(c) === modelData.name)
+                        onToggled: panel.chosen = checked ? panel.chosen.concat([modelData.name]) : panel.chosen.filter(c => panel.chosenName(c) !== modelData.name)
                         ToolTip.visible: hovered
                         ToolTip.text: modelData.summary
                     }
@@ -130,8 +143,10 @@ Rectangle {
                         unit: "ms"
                         store: panel.run.telemetry
                         timeWindow: 0
+                        // A run that left items queued: its thin line is the wait of the oldest of them.
                         legend: panel.runs.map((r, i) => ({label: r.label.split(":")[0], color: panel.palette[i % panel.palette.length]}))
-                        series: panel.runSeries("latency_p50_ms")
+                                .concat(panel.runs.some(r => r.queuedItems > 0) ? [{label: qsTr("thin: oldest queued"), color: Theme.textDim}] : [])
+                        series: panel.runSeries("latency_p50_ms").concat(panel.oldestQueuedSeries())
                     }
                     Rectangle {
                         Layout.fillWidth: true; Layout.fillHeight: true
@@ -206,6 +221,7 @@ Rectangle {
                                                  {title: "p50", weight: 0.9, tip: qsTr("latency, median (ms)")},
                                                  {title: "p95", weight: 0.9, tip: qsTr("latency, 95th percentile (ms)")},
                                                  {title: "p99", weight: 0.9, tip: qsTr("latency, 99th percentile (ms)")},
+                                                 {title: qsTr("queued"), weight: 1.6, tip: qsTr("items still waiting in queues when the run ended, and how long the oldest had waited: the latency columns count delivered items only")},
                                                  {title: qsTr("utility"), weight: 1, tip: qsTr("QoS utility, mean over the run")}]
                 readonly property real totalWeight: columns.reduce((sum, c) => sum + c.weight, 0)
                 function columnWidth(i) { return (width - 16) * columns[i].weight / totalWeight }
@@ -238,12 +254,14 @@ Rectangle {
                         const rows = []
                         panel.runs.forEach((r, i) => {
                             const outs = (r.summary && r.summary.outputs) || {}
-                            if (outs[panel.output]) rows.push({run: i, label: r.label, o: outs[panel.output]})
+                            if (outs[panel.output]) rows.push({run: i, label: r.label, o: outs[panel.output], queued: panel.queuedText(r), waiting: r.queuedItems > 0})
                         })
                         return rows
                     }
                     delegate: Row {
+                        id: tableRow
                         required property var modelData
+                        objectName: "comparisonRow"
                         height: 22
                         Row {
                             width: tableBox.columnWidth(0)
@@ -260,14 +278,20 @@ Rectangle {
                         }
                         Repeater {
                             model: [modelData.o.items, panel.shortRate(modelData.o.samples_per_s), panel.shortMs(modelData.o.latency_ms.p50),
-                                    panel.shortMs(modelData.o.latency_ms.p95), panel.shortMs(modelData.o.latency_ms.p99), modelData.o.utility_average.toFixed(3)]
+                                    panel.shortMs(modelData.o.latency_ms.p95), panel.shortMs(modelData.o.latency_ms.p99), modelData.queued, modelData.o.utility_average.toFixed(3)]
                             delegate: Text {
                                 required property var modelData
                                 required property int index
+                                // Latency of a run that left items waiting leaves them out: shown in the warning colour.
+                                readonly property bool partial: index >= 2 && index <= 5 && tableRow.modelData.waiting
+                                objectName: "comparisonCell"
                                 width: tableBox.columnWidth(index + 1)
                                 rightPadding: 4
                                 text: String(modelData)
-                                font.pixelSize: 10; font.family: Theme.monoFont; color: Theme.text; elide: Text.ElideRight
+                                font.pixelSize: 10; font.family: Theme.monoFont; color: partial ? Theme.warning : Theme.text; elide: Text.ElideRight
+                                ToolTip.visible: partial && cellHover.hovered
+                                ToolTip.text: qsTr("Delivered items only: %1 still waited in queues at the end").arg(tableRow.modelData.queued)
+                                HoverHandler { id: cellHover }
                                 anchors.verticalCenter: parent.verticalCenter
                             }
                         }

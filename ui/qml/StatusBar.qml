@@ -53,12 +53,15 @@ Rectangle {
         Text {
             objectName: "inputRate"
             visible: bar.run.running
-            text: qsTr("input %1samples/s").arg(bar.rate(bar.run.throughput))
+            // Sources of events or tuples send items without samples: their rate reads in items/s.
+            text: !bar.run.inputItemsOnly ? qsTr("input %1samples/s").arg(bar.rate(bar.run.throughput))
+                                          : qsTr("input %1items/s").arg(bar.rate(bar.run.inputItemsPerSecond))
             color: Theme.textDim
             font.pixelSize: Theme.smallFontSize
             font.family: Theme.monoFont
             ToolTip.visible: inputHover.hovered
-            ToolTip.text: qsTr("Samples per second the sources send into the graph")
+            ToolTip.text: !bar.run.inputItemsOnly ? qsTr("Samples per second the sources send into the graph")
+                                                  : qsTr("Items (events, tuples) per second the sources send into the graph")
             HoverHandler { id: inputHover }
         }
         Text { visible: bar.run.running && !bar.run.followedFile.length; text: qsTr("engine CPU %1%").arg(bar.run.engineCpu.toFixed(0)); color: Theme.textDim; font.pixelSize: Theme.smallFontSize; font.family: Theme.monoFont }

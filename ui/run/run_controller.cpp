@@ -223,7 +223,8 @@ bool RunController::start(const QString& schedulerText) {
     job_ = job;
     lastCpuSeconds_ = 0;
     lastCpuWall_ = 0;
-    elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
+    elapsed_ = throughput_ = inputItemsPerSecond_ = engineCpu_ = memoryMiB_ = 0;
+    inputItemsOnly_ = false;
     dropped_ = 0;
     localization_.beginRun();
     setNotices({});
@@ -408,8 +409,15 @@ void RunController::pollTelemetry() {
         }
     }
     dropped_ = channel->dropped();
-    throughput_ = telemetry_.latest("engine/source_samples_per_s");
+    takeInputRates();
     Q_EMIT statsChanged();
+}
+
+void RunController::takeInputRates() {
+    throughput_ = telemetry_.latest("engine/source_samples_per_s");
+    inputItemsPerSecond_ = telemetry_.latest("engine/source_items_per_s");
+    const RunRecord* record = telemetry_.run(-1);
+    inputItemsOnly_ = record && record->lastSourceItems > 0 && record->lastSourceSamples == 0;
 }
 
 void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
@@ -626,7 +634,8 @@ void RunController::clearRunView() {
     followedFile_.clear();
     setNotices({});
     localization_.beginRun();
-    elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
+    elapsed_ = throughput_ = inputItemsPerSecond_ = engineCpu_ = memoryMiB_ = 0;
+    inputItemsOnly_ = false;
     schedulerText_.clear();
     if (restartNeeded_) {
         restartNeeded_ = false;

@@ -48,6 +48,10 @@ class RunController : public QObject {
     Q_PROPERTY(double elapsed READ elapsed NOTIFY statsChanged)
     /// Samples per second the sources send (the rate the graph reads its input).
     Q_PROPERTY(double throughput READ throughput NOTIFY statsChanged)
+    /// Items per second the sources send: the input rate of sources of events or tuples, which send no samples.
+    Q_PROPERTY(double inputItemsPerSecond READ inputItemsPerSecond NOTIFY statsChanged)
+    /// The sources have sent items and no samples in this run (events, tuples): the input rate reads in items/s.
+    Q_PROPERTY(bool inputItemsOnly READ inputItemsOnly NOTIFY statsChanged)
     /// CPU time of the engine thread per wall time, in percent.
     Q_PROPERTY(double engineCpu READ engineCpu NOTIFY statsChanged)
     Q_PROPERTY(double memoryMiB READ memoryMiB NOTIFY statsChanged)
@@ -60,6 +64,8 @@ class RunController : public QObject {
     /// A comparison is running: index of the current scheduler and how many there are.
     Q_PROPERTY(int sequenceIndex READ sequenceIndex NOTIFY sequenceChanged)
     Q_PROPERTY(int sequenceLength READ sequenceLength NOTIFY sequenceChanged)
+    /// The schedulers of the comparison running or run last (as given, e.g. "rtc:burst=4").
+    Q_PROPERTY(QStringList sequence READ sequence NOTIFY sequenceChanged)
     /// Probed wires: [{key, wire, kind, kindLabel, view, label}] (see probe_kinds.h).
     Q_PROPERTY(QVariantList probes READ probes NOTIFY probesChanged)
     /// What the nodes warned about as the run started, "node: message" each (a recording playing
@@ -93,6 +99,8 @@ public:
     QString message() const { return message_; }
     double elapsed() const { return elapsed_; }
     double throughput() const { return throughput_; }
+    double inputItemsPerSecond() const { return inputItemsPerSecond_; }
+    bool inputItemsOnly() const { return inputItemsOnly_; }
     double engineCpu() const { return engineCpu_; }
     double memoryMiB() const { return memoryMiB_; }
     quint64 droppedSnapshots() const { return dropped_; }
@@ -103,6 +111,7 @@ public:
     LocalizationFeed* localization() { return &localization_; }
     int sequenceIndex() const { return sequenceIndex_; }
     int sequenceLength() const { return static_cast<int>(sequence_.size()); }
+    QStringList sequence() const { return sequence_; }
     QStringList notices() const { return notices_; }
     bool noticesWarn() const { return noticesWarn_; }
     QString followedFile() const { return followedFile_; }
@@ -177,6 +186,8 @@ private:
     void onParameterChanged(const QString& nodeId, const QString& name, const QVariant& value);
     void checkRestartNeeded();
     void beginComparison();
+    /// Read the input rates (samples/s, items/s) from the newest run's telemetry.
+    void takeInputRates();
     void advanceSequence();
     /// The document's graph plus the localization taps' operators; their node ids go to `tapNodes`.
     GraphSpec specWithTaps(std::set<std::string>& tapNodes, LocalizationTapIds& taps) const;
@@ -224,6 +235,8 @@ private:
     QTimer pollTimer_;
     QElapsedTimer sinceRunStates_;
     double elapsed_ = 0, throughput_ = 0, engineCpu_ = 0, memoryMiB_ = 0;
+    double inputItemsPerSecond_ = 0;
+    bool inputItemsOnly_ = false;
     quint64 dropped_ = 0;
     double lastCpuSeconds_ = 0, lastCpuWall_ = 0;
     bool restartNeeded_ = false;

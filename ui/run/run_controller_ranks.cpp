@@ -92,7 +92,8 @@ void RunController::beginFollowing(const QString& path, const QString& label) {
     setStaleSeconds(0);
     telemetry_.beginRun(label, {}, {}, sourceIds);
     follower_ = std::make_unique<TelemetryFileFollower>(path);
-    elapsed_ = throughput_ = engineCpu_ = memoryMiB_ = 0;
+    elapsed_ = throughput_ = inputItemsPerSecond_ = engineCpu_ = memoryMiB_ = 0;
+    inputItemsOnly_ = false;
     dropped_ = 0;
     setNotices({});
     setState(mpiJob_ ? "starting" : "running", tr("Following %1").arg(path));
@@ -113,7 +114,7 @@ void RunController::pollFollowed() {
             memoryMiB_ = static_cast<double>(snapshot.liveBytes) / (1024.0 * 1024.0);
             followedState_ = snapshot.engineState;
         }
-        throughput_ = telemetry_.latest("engine/source_samples_per_s");
+        takeInputRates();
         if (state_ == "starting") setState("running", message_);
         sinceFollowedLine_.start();
         Q_EMIT statsChanged();

@@ -26,6 +26,8 @@ int TelemetryStore::beginRun(const QString& label, std::vector<std::string> node
     ring(*record, "engine/memory_mib");
     ring(*record, "engine/samples_per_s");
     ring(*record, "engine/source_samples_per_s");
+    ring(*record, "engine/source_items_per_s");
+    ring(*record, "engine/oldest_queued_ms");
     record->latencySamples.reserve(1 << 16);
     runs_.push_back(std::move(record));
     Q_EMIT runsChanged();
@@ -106,16 +108,28 @@ void TelemetryStore::add(const TelemetrySnapshot& s) {
     }
     run.series["engine/memory_mib"]->push(t, static_cast<double>(s.liveBytes) / (1024.0 * 1024.0));
     run.series["engine/samples_per_s"]->push(t, samplesPerSecond);
-    std::uint64_t sourceSamples = 0;
+    std::uint64_t sourceSamples = 0, sourceItems = 0;
     for (std::size_t n : run.sources) {
-        if (n < s.nodes.size()) sourceSamples += s.nodes[n].samplesOut;
+        if (n < s.nodes.size()) {
+            sourceSamples += s.nodes[n].samplesOut;
+            sourceItems += s.nodes[n].itemsOut;
+        }
     }
     if (t > run.lastSourceTime) {
-        const double rate = static_cast<double>(sourceSamples - std::min(sourceSamples, run.lastSourceSamples)) / (t - run.lastSourceTime);
-        run.series["engine/source_samples_per_s"]->push(t, rate);
+        const auto perSecond = [&](std::uint64_t now, std::uint64_t before) { return static_cast<double>(now - std::min(now, before)) / (t - run.lastSourceTime); };
+        run.series["engine/source_samples_per_s"]->push(t, perSecond(sourceSamples, run.lastSourceSamples));
+        run.series["engine/source_items_per_s"]->push(t, perSecond(sourceItems, run.lastSourceItems));
         run.lastSourceSamples = sourceSamples;
+        run.lastSourceItems = sourceItems;
         run.lastSourceTime = t;
     }
+    run.queuedItems = 0;
+    run.oldestQueuedMs = 0;
+    for (const QueueTelemetry& queue : s.queues) {
+        run.queuedItems += queue.items;
+        if (queue.items > 0) run.oldestQueuedMs = std::max(run.oldestQueuedMs, queue.oldestWaitMs);
+    }
+    run.series["engine/oldest_queued_ms"]->push(t, run.oldestQueuedMs);
     if (!s.ranks.empty()) addRanks(run, s);
     Q_EMIT updated();
 }
@@ -204,7 +218,11 @@ const SeriesRing* TelemetryStore::series(int index, const std::string& key) cons
 QVariantList TelemetryStore::runs() const {
     QVariantList list;
     for (const auto& record : runs_) {
-        list.append(QVariantMap{{"label", record->label}, {"summary", record->summary}, {"seconds", record->lastElapsed}});
+        list.append(QVariantMap{{"label", record->label},
+                                {"summary", record->summary},
+                                {"seconds", record->lastElapsed},
+                                {"queuedItems", static_cast<double>(record->queuedItems)},
+                                {"oldestQueuedMs", record->oldestQueuedMs}});
     }
     return list;
 }
@@ -238,7 +256,7 @@ QString TelemetryStore::exportCsv(const QString& pathOrUrl) const {
 }
 
 QString TelemetryStore::summaryCsv() const {
-    QString csv = "scheduler,output,items,samples,samples_per_s,latency_mean_ms,latency_p50_ms,latency_p95_ms,latency_p99_ms,latency_max_ms,utility_average,wall_seconds\n";
+    QString csv = "scheduler,output,items,samples,samples_per_s,latency_mean_ms,latency_p50_ms,latency_p95_ms,latency_p99_ms,latency_max_ms,utility_average,queued_items_at_end,oldest_queued_ms_at_end,wall_seconds\n";
     for (const auto& record : runs_) {
         const QVariantMap outputs = record->summary.value("outputs").toMap();
         for (auto it = outputs.begin(); it != outputs.end(); ++it) {
@@ -246,7 +264,7 @@ QString TelemetryStore::summaryCsv() const {
             const QVariantMap latency = o.value("latency_ms").toMap();
             QString label = record->label;
             label.replace('"', "'");
-            csv += QStringLiteral("\"%1\",%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12\n")
+            csv += QStringLiteral("\"%1\",%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14\n")
                        .arg(label, it.key())
                        .arg(o.value("items").toDouble(), 0, 'g', 12)
                        .arg(o.value("samples").toDouble(), 0, 'g', 12)
@@ -257,6 +275,8 @@ QString TelemetryStore::summaryCsv() const {
                        .arg(latency.value("p99").toDouble(), 0, 'g', 6)
                        .arg(latency.value("max").toDouble(), 0, 'g', 6)
                        .arg(o.value("utility_average").toDouble(), 0, 'g', 6)
+                       .arg(static_cast<double>(record->queuedItems), 0, 'g', 12)
+                       .arg(record->oldestQueuedMs, 0, 'g', 6)
                        .arg(record->summary.value("wall_s").toDouble(), 0, 'g', 6);
         }
     }

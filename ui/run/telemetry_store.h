@@ -23,7 +23,8 @@ namespace isochron::ui {
 /// ".../latency_p50_ms", ".../latency_p95_ms", ".../items_per_s", ".../samples_per_s",
 /// ".../utility", "node/<id>/queued", "node/<id>/cost_us", "node/<id>/selectivity",
 /// "engine/memory_mib", "engine/samples_per_s" (reaching the outputs), "engine/source_samples_per_s"
-/// (sent by the sources: the rate the graph reads its input); under mpirun also "rank/<k>/samples_per_s",
+/// and "engine/source_items_per_s" (sent by the sources: the rate the graph reads its input),
+/// "engine/oldest_queued_ms" (how long the longest-waiting item still in a queue has waited); under mpirun also "rank/<k>/samples_per_s",
 /// "rank/<k>/items_per_s", "rank/<k>/queued", "rank/<k>/latency_p95_ms" (made when rank k first appears). [ui thread]
 struct RunRecord {
     QString label;  ///< scheduler text, e.g. "fifo-slice:slice_us=28"
@@ -33,6 +34,9 @@ struct RunRecord {
     std::vector<std::string> sourceIds;  ///< their ids (also for nodes added later)
     std::vector<std::string> internalIds;  ///< nodes the editor added to watch the run (never listed to the user)
     std::uint64_t lastSourceSamples = 0;
+    std::uint64_t lastSourceItems = 0;
+    std::uint64_t queuedItems = 0;  ///< waiting in the queues at the newest snapshot (not yet delivered)
+    double oldestQueuedMs = 0;      ///< how long the longest-waiting of them had waited then
     double lastSourceTime = 0;
     std::map<std::string, std::unique_ptr<SeriesRing>> series;
     QVariantMap summary;  ///< RunSummary as JSON once the run ended (empty before)
@@ -79,7 +83,9 @@ public:
     /// A series of run `run` (-1: the newest), or null.
     const SeriesRing* series(int run, const std::string& key) const;
     const RunRecord* run(int index) const;
-    /// Label, summary and per-output figures of each run, for the comparison table.
+    /// Label, summary and per-output figures of each run, for the comparison table, with what was
+    /// still queued when its newest snapshot was taken ("queuedItems", "oldestQueuedMs"): a latency
+    /// counts delivered items only, so a run that leaves items waiting must show them beside it.
     Q_INVOKABLE QVariantList runs() const;
     /// The latest value of a series of the newest run (0 if none).
     Q_INVOKABLE double latest(const QString& key) const;

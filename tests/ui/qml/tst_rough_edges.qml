@@ -4,7 +4,8 @@
 // waterfall and level probes joining a running graph,
 // live labels off the nodes (with watermark lags and skew on the fusion sample), nothing of the last
 // graph left after opening another, the own file dialog (Save label, typed absolute path, Enter,
-// overwrite question, new folders), probe cards off the nodes, a Run refused with its cause shown.
+// overwrite question, new folders), probe cards off the nodes, a Run refused with its cause shown, an item
+// source's input rate in items/s, the scheduler list showing the comparison that runs.
 import QtQuick
 import QtTest
 
@@ -301,6 +302,35 @@ TestCase {
         window.bottomTab = 0
         const queued = findAll(window.contentItem, "plotCard").find(c => findChild(c, "plotTitle").text === "Queued items per operator")
         compare(findChild(queued, "legendColumn").count, 12)
+    }
+
+    function test_anItemSourceIsCountedInItemsPerSecond() {
+        // The status bar said "input 0 samples/s" for a source sending a thousand tuples a second.
+        document.addNode("workload.tuple_source", 0, 0)
+        document.addNode("io.null_sink", 300, 0)
+        compare(document.connectPorts("tuple_source", "out0", "null_sink", "in"), "")
+        verify(run.start())
+        tryVerify(() => run.inputItemsPerSecond > 0, 20000)
+        const rate = findChild(window, "inputRate")
+        verify(run.inputItemsOnly)
+        verify(/^input [0-9.]+ k?items\/s$/.test(rate.text), rate.text)
+    }
+
+    function test_theSchedulerListShowsTheComparisonThatRuns() {
+        // `isochron GRAPH --compare df,fifo,qos` ran those three while the list had rtc ticked too.
+        document.addNode("workload.tuple_source", 0, 0)
+        document.addNode("io.null_sink", 300, 0)
+        compare(document.connectPorts("tuple_source", "out0", "null_sink", "in"), "")
+        run.compare(["df", "fifo", "qos:burst=4"], 0.2)
+        window.bottomTab = 2  // Compare schedulers: the tab with the list
+        const list = findChild(window, "schedulerList")
+        const ticked = name => {  // the list is short: scroll the scheduler's box into view first
+            list.positionViewAtIndex(list.model.findIndex(s => s.name === name), ListView.Contain)
+            waitForRendering(list)
+            return findChild(list, "schedulerCheck_" + name).checked
+        }
+        verify(ticked("df") && ticked("fifo") && ticked("qos"))
+        verify(!ticked("rtc"))
     }
 
     function test_anotherGraphLeavesNothingBehind() {
