@@ -55,11 +55,15 @@ static_assert(std::atomic<int>::is_always_lock_free);
 // should a node's start not return.
 std::atomic<bool> nodesStarting{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
+// Whether the start is still reading and checking the graph (no node has started), and whether the
+// first stop signal came then: the message names the phase it interrupted.
+std::atomic<bool> graphBeingChecked{false};
+std::atomic<bool> stoppedWhileChecking{false};
 
 void onStopSignal(int signal) {
     interruptStarts();  // a node loading a file gives up: the run stops as it begins
     int none = 0;
-    stopSignal.compare_exchange_strong(none, signal);
+    if (stopSignal.compare_exchange_strong(none, signal) && graphBeingChecked.load()) stoppedWhileChecking.store(true);
     if (signal != SIGPIPE) stopSignalCount.fetch_add(1);  // every write to a closed pipe raises it again
     if (nodesStarting.load() && stopSignalCount.load() > 1) std::_Exit(128 + stopSignal.load());
 }
@@ -322,6 +326,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // is (SIGINT it turns into a kill after a timeout), so it is how a run on ranks is stopped cleanly.
     if (!options.checkOnly) {
         nodesStarting.store(true);
+        graphBeingChecked.store(true);
         for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) catchStopSignal(signal);
     }
     GraphSpec spec = loadGraphFile(options.graphPath);
@@ -377,6 +382,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::signal(SIGPIPE, sinkWritesStandardOutput ? onStopSignal : SIG_IGN);
     std::unique_ptr<run::PartitionThreads> threads;
     std::unique_ptr<Engine> single;
+    graphBeingChecked.store(false);  // the nodes start now
     try {
         if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
         else single = std::make_unique<Engine>(graph, scheduler);
@@ -393,7 +399,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     if (stoppedWhileStarting && !options.quiet) {
         std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
-                  << " while the nodes were starting (loading their files): the run stops before any data flows\n";
+                  << (stoppedWhileChecking.load() ? " while the graph was being read and checked" : " while the nodes were starting (loading their files)")
+                  << ": the run stops before any data flows\n";
     }
     // Telemetry comes from one engine: on threads the lowest partition's (partition 0's when it holds nodes).
     Engine& engine = threads ? threads->engine(0) : *single;

@@ -53,54 +53,78 @@ std::string whereInnermost(const std::vector<OpenValue>& open) {
     return path.empty() ? "the top-level object" : "the object at " + path;
 }
 
+/// nlohmann's document builder, watching the keys of every open object. A SAX handler, not
+/// json::parse's callback: that parser's end of an object scans every element of the enclosing array
+/// for discarded values, so a graph of 100 000 nodes took 10 s (quadratic) to read.
+class DuplicateKeyWatcher {
+public:
+    using Json = nlohmann::json;
+
+    explicit DuplicateKeyWatcher(Json& result) : builder_(result) {}
+
+    bool null() { return valueDone(builder_.null()); }
+    bool boolean(bool value) { return valueDone(builder_.boolean(value)); }
+    bool number_integer(Json::number_integer_t value) { return valueDone(builder_.number_integer(value)); }
+    bool number_unsigned(Json::number_unsigned_t value) { return valueDone(builder_.number_unsigned(value)); }
+    bool number_float(Json::number_float_t value, const Json::string_t& text) { return valueDone(builder_.number_float(value, text)); }
+    bool string(Json::string_t& value) {
+        if (!open_.empty() && open_.back().isObject && open_.back().lastKey == "id") open_.back().id = value;
+        return valueDone(builder_.string(value));
+    }
+    bool binary(Json::binary_t& value) { return valueDone(builder_.binary(value)); }
+    bool start_object(std::size_t length) {
+        open_.push_back(OpenValue{true});
+        return builder_.start_object(length);
+    }
+    bool start_array(std::size_t length) {
+        open_.push_back(OpenValue{false});
+        return builder_.start_array(length);
+    }
+    bool key(Json::string_t& name) {
+        OpenValue& object = open_.back();
+        object.lastKey = name;
+        if (!object.keys.insert(object.lastKey).second) {
+            throw DuplicateJsonKey("key \"" + object.lastKey + "\" is given twice in " + whereInnermost(open_) +
+                                   " (give each key once: a JSON reader would keep one of them silently)");
+        }
+        return builder_.key(name);
+    }
+    bool end_object() { return closeValue(builder_.end_object()); }
+    bool end_array() { return closeValue(builder_.end_array()); }
+    bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& error) {
+        if (error.id == 406) {  // "number overflow parsing '1e400'": say where, and the range
+            const std::string what = error.what();
+            const std::size_t quote = what.find('\'');
+            const std::string number = quote == std::string::npos ? std::string() : " " + what.substr(quote);
+            throw JsonNumberOutOfRange(pathOfValueBeingRead(open_), innermostId(open_),
+                                       "the number" + number + " is beyond the range of numbers (about -1.8e308 to 1.8e308): give a value in it (" +
+                                           what + ")");
+        }
+        return builder_.parse_error(position, token, error);  // throws it, as json::parse does
+    }
+
+private:
+    /// An element of an array is complete: the next one has the next index.
+    bool valueDone(bool keepParsing) {
+        if (!open_.empty() && !open_.back().isObject) ++open_.back().index;
+        return keepParsing;
+    }
+    bool closeValue(bool keepParsing) {
+        open_.pop_back();
+        return valueDone(keepParsing);
+    }
+
+    nlohmann::detail::json_sax_dom_parser<Json> builder_;
+    std::vector<OpenValue> open_;
+};
+
 }  // namespace
 
 nlohmann::json parseJsonRefusingDuplicateKeys(std::string_view text) {
-    using Event = nlohmann::json::parse_event_t;
-    std::vector<OpenValue> open;
-    // An element of an array is complete: the next one has the next index.
-    const auto elementDone = [&open] {
-        if (!open.empty() && !open.back().isObject) ++open.back().index;
-    };
-    try {
-        return nlohmann::json::parse(text, [&](int, Event event, nlohmann::json& parsed) {
-            switch (event) {
-                case Event::object_start:
-                case Event::array_start:
-                    open.push_back(OpenValue{event == Event::object_start});
-                    break;
-                case Event::key: {
-                    OpenValue& object = open.back();
-                    object.lastKey = parsed.get<std::string>();
-                    if (!object.keys.insert(object.lastKey).second) {
-                        throw DuplicateJsonKey("key \"" + object.lastKey + "\" is given twice in " + whereInnermost(open) +
-                                               " (give each key once: a JSON reader would keep one of them silently)");
-                    }
-                    break;
-                }
-                case Event::object_end:
-                case Event::array_end:
-                    open.pop_back();
-                    elementDone();
-                    break;
-                case Event::value:
-                    if (!open.empty() && open.back().isObject && open.back().lastKey == "id" && parsed.is_string()) {
-                        open.back().id = parsed.get<std::string>();
-                    }
-                    elementDone();
-                    break;
-            }
-            return true;
-        });
-    } catch (const nlohmann::json::out_of_range& e) {
-        if (e.id != 406) throw;  // 406: "number overflow parsing '1e400'"
-        const std::string what = e.what();
-        const std::size_t quote = what.find('\'');
-        const std::string number = quote == std::string::npos ? std::string() : " " + what.substr(quote);
-        throw JsonNumberOutOfRange(pathOfValueBeingRead(open), innermostId(open),
-                                   "the number" + number + " is beyond the range of numbers (about -1.8e308 to 1.8e308): give a value in it (" +
-                                       what + ")");
-    }
+    nlohmann::json result;
+    DuplicateKeyWatcher watcher(result);
+    nlohmann::json::sax_parse(text, &watcher);
+    return result;
 }
 
 }  // namespace isochron

@@ -12,9 +12,12 @@ std::vector<ParamSpec> pacingParamSpecs() {
     return {
         ParamSpec{"pace", ParamKind::Real, 0.0, 0.0, 1e6, "x real time",
                   "speed: 0 = as fast as possible, 1 = real time, N = N times real time (0, or 0.001 to 1e6)", {}, true},
-        ParamSpec{"max_lag", ParamKind::Real, 2.0, 0.0, {}, "s", "paced: drop the overdue blocks once this far behind"},
+        ParamSpec{"max_lag", ParamKind::Real, 2.0, 0.0, {}, "s",
+                  "paced: drop the overdue blocks once this far behind (blocks go out at most 10 ms of stream at a time, "
+                  "so under overload latency stays near max_lag whatever the scheduler)"},
         ParamSpec{"progress_interval", ParamKind::Int, std::int64_t{65536}, 1.0, {}, "samples",
-                  "samples between progress promises"},
+                  "samples between progress promises; paced, progress is also promised after each batch of due blocks "
+                  "once 10 ms of stream went out since the last promise"},
     };
 }
 
@@ -40,8 +43,13 @@ void BlockPacer::configure(const BlockPacerSettings& settings) {
     position_ = 0;
     anchored_ = false;
     samplesSinceProgress_ = 0;
+    timedProgressSamples_ = std::max<std::int64_t>(1, std::llround(settings.rateHz * kTimedProgressSeconds));
+    maxLagNs_ = static_cast<TimeNs>(std::llround(settings.maxLagSeconds * 1e9));
+    const double roundSpan = std::min(settings.rateHz * settings.roundSpanSeconds, static_cast<double>(BlockPacerSettings::kForever));
+    roundSpanSamples_ = std::max<std::int64_t>(1, std::llround(roundSpan));
     lastCycleStart_ = 0;
     roundBlocksLeft_ = 0;
+    roundStarted_ = false;
 }
 
 void BlockPacer::changePace(double pace) {
@@ -58,15 +66,22 @@ void BlockPacer::changePace(double pace) {
 std::int64_t BlockPacer::beginRound(std::int64_t budget, TimeNs nowNs) {
     roundNowNs_ = nowNs;
     roundBlocksLeft_ = paced() ? budget : 1;
+    roundStarted_ = false;
     if (!paced() || finished()) return 0;
-    if (!anchored_) {
+    std::int64_t dropped = 0;
+    if (anchored_) {
+        dropped = dropOverdue(nowNs);
+    } else {
         anchorWallNs_ = nowNs;
         anchorPosition_ = position_;
         anchored_ = true;
-        return 0;
     }
-    const auto maxLagNs = static_cast<TimeNs>(std::llround(settings_.maxLagSeconds * 1e9));
-    if (nowNs - dueNs(blockEnd(position_)) <= maxLagNs) return 0;
+    roundEndPosition_ = position_ > BlockPacerSettings::kForever - roundSpanSamples_ ? BlockPacerSettings::kForever : position_ + roundSpanSamples_;
+    return dropped;
+}
+
+std::int64_t BlockPacer::dropOverdue(TimeNs nowNs) {
+    if (nowNs - dueNs(blockEnd(position_)) <= maxLagNs_) return 0;
     // Every block ending at or before the due position is overdue: resume with the block holding it.
     const std::int64_t due = duePosition(nowNs);
     const std::int64_t resume = due >= settings_.totalLength ? settings_.totalLength : blockStartHolding(due);
@@ -84,17 +99,27 @@ std::optional<DueBlock> BlockPacer::nextBlock() {
     if (paced()) {
         block.arrivalNs = dueNs(block.end());
         if (block.arrivalNs > roundNowNs_) return std::nullopt;
+        if (roundStarted_ && (block.start >= roundEndPosition_ || settings_.wallClock() - block.arrivalNs > maxLagNs_)) {
+            roundBlocksLeft_ = 0;  // asked again at once; the next round drops what is overdue by then
+            return std::nullopt;
+        }
+        roundStarted_ = true;
     } else {
         block.arrivalNs = wallClockNs();
     }
     position_ = block.end();
     --roundBlocksLeft_;
     samplesSinceProgress_ += block.length;
-    if (samplesSinceProgress_ >= settings_.progressInterval) {
+    const bool timedPromiseDue = paced() && samplesSinceProgress_ >= timedProgressSamples_ && roundEndsHere();
+    if (samplesSinceProgress_ >= settings_.progressInterval || timedPromiseDue) {
         block.progressDue = true;
         samplesSinceProgress_ = 0;
     }
     return block;
+}
+
+bool BlockPacer::roundEndsHere() const {
+    return roundBlocksLeft_ <= 0 || finished() || position_ >= roundEndPosition_ || dueNs(blockEnd(position_)) > roundNowNs_;
 }
 
 void BlockPacer::skipEmptyTo(std::int64_t position) {

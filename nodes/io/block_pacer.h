@@ -11,8 +11,16 @@
 //    and stamped with that time. The anchor is the first paced round (re-set continuously when the
 //    pace changes). When the next block is more than max_lag late, the round first drops every
 //    overdue block: the stream jumps (a gap) and the source warns with the count beginRound returns.
+//    A paced round hands out at most roundSpanSeconds of stream (one block at least), and ends early
+//    once its next block is more than max_lag late by the wall clock read between blocks. Otherwise
+//    a round handing out a backlog holds it all for processing before the next round can drop
+//    anything: a depth-first scheduler processes each block as it is emitted (the round ran on for
+//    many times max_lag), a queueing one (fifo) after the round (the queue held seconds of items).
+//    So latency under overload stays near max_lag whatever the scheduler (it ran to ~5x max_lag).
 // A block also says whether a progress promise is due after it: once progressInterval samples went
-// out since the last promise.
+// out since the last promise, and, paced, at the last block of a round once kTimedProgressSeconds of
+// stream went out since the last promise, so operators waiting on progress behind a slow source
+// (10 items/s) release its items as they come rather than every progressInterval items.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +31,7 @@
 
 #include "engine/operators/operator.h"
 #include "engine/operators/parameter.h"
+#include "engine/time/wall_clock.h"
 
 namespace isochron {
 
@@ -37,7 +46,12 @@ struct BlockPacerSettings {
     double pace = 0;                       ///< 0 = as fast as possible, 1 = real time, N = N x real time
     double maxLagSeconds = 2;              ///< paced: drop overdue blocks once the next is this late (s, >= 0)
     std::int64_t progressInterval = 4096;  ///< samples between progress promises, >= 1
+    double roundSpanSeconds = 0.01;        ///< paced: the most stream time one round hands out (s, > 0)
+    TimeNs (*wallClock)() = &wallClockNs;  ///< paced: the clock read between blocks of a round (tests give a fake one)
 };
+
+/// Paced: the least stream time (s) between the promises made at the ends of rounds.
+constexpr double kTimedProgressSeconds = 0.01;
 
 /// The parameters every paced source declares: pace (live), max_lag and progress_interval.
 std::vector<ParamSpec> pacingParamSpecs();
@@ -75,7 +89,9 @@ public:
     /// Whether this round has no block left to give (its budget used, or the stream finished): the
     /// source need not ask for admission again. A paced round also ends when nextBlock() says so.
     bool roundOver() const { return roundBlocksLeft_ <= 0 || finished(); }
-    /// The next block of this round (the position moves past it), or nullopt when the round is over.
+    /// The next block of this round (the position moves past it), or nullopt when the round is over:
+    /// paced, also once the round handed out roundSpanSeconds of stream, or that block is more than
+    /// max_lag late by settings.wallClock (the next round drops what is overdue).
     std::optional<DueBlock> nextBlock();
     /// Move, emitting nothing, to the block holding `position` (clamped to the last block) when it
     /// lies past the next block, so a stretch with nothing to emit costs one call, not one block
@@ -105,6 +121,12 @@ private:
     TimeNs dueNs(std::int64_t position) const;
     /// Paced: the position such that every sample before it is due at `nowNs`.
     std::int64_t duePosition(TimeNs nowNs) const;
+    /// Paced: when the next block is more than max_lag late at `nowNs`, move past every overdue
+    /// block; returns the samples skipped.
+    std::int64_t dropOverdue(TimeNs nowNs);
+    /// Paced: whether the block just handed out is the round's last (its successor is not due yet,
+    /// the budget or the span is used, or the stream is finished).
+    bool roundEndsHere() const;
 
     BlockPacerSettings settings_;
     std::int64_t position_ = 0;
@@ -112,10 +134,15 @@ private:
     TimeNs anchorWallNs_ = 0;
     std::int64_t anchorPosition_ = 0;
     std::int64_t samplesSinceProgress_ = 0;
+    std::int64_t timedProgressSamples_ = 1;  // paced: samples in kTimedProgressSeconds of stream, >= 1
+    TimeNs maxLagNs_ = 0;
+    std::int64_t roundSpanSamples_ = 1;  // paced: samples in roundSpanSeconds of stream, >= 1
     mutable std::int64_t lastCycleStart_ = 0;  // cycleStartOf's last answer (a cycle start for any settings)
     // The current round.
     TimeNs roundNowNs_ = 0;
     std::int64_t roundBlocksLeft_ = 0;
+    bool roundStarted_ = false;  // paced: a block of this round went out (the first needs no clock read)
+    std::int64_t roundEndPosition_ = 0;  // paced: a block starting here or later waits for the next round
 };
 
 }  // namespace isochron

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "nodes/io/block_pacer.h"
 
 using namespace isochron;
@@ -7,6 +9,15 @@ using namespace isochron;
 namespace {
 
 constexpr TimeNs kMs = 1'000'000;
+
+/// The wall clock a paced round reads between its blocks: it stands still unless a test moves it
+/// by wallStepNs per read (the time each block takes downstream).
+TimeNs wallNowNs = 0;
+TimeNs wallStepNs = 0;
+TimeNs fakeWallClock() {
+    wallNowNs += wallStepNs;
+    return wallNowNs;
+}
 
 /// Settings for a 1 kHz stream of 100-sample blocks (0.1 s each).
 BlockPacerSettings kiloHertz(std::int64_t total, double pace, double maxLagSeconds = 2) {
@@ -17,6 +28,10 @@ BlockPacerSettings kiloHertz(std::int64_t total, double pace, double maxLagSecon
     settings.pace = pace;
     settings.maxLagSeconds = maxLagSeconds;
     settings.progressInterval = 250;
+    settings.roundSpanSeconds = 1e9;  // a round hands out every due block (the cases that bound it set their span)
+    wallNowNs = 0;
+    wallStepNs = 0;
+    settings.wallClock = &fakeWallClock;
     return settings;
 }
 
@@ -166,4 +181,74 @@ TEST_CASE("BlockPacer paced skips only as far as the last block already due, whi
     pacer.skipEmptyTo(5000);
     CHECK(pacer.position() == 2900);
     CHECK(pacer.nextBlock()->start == 2900);
+}
+
+TEST_CASE("BlockPacer ends a paced round once its next block is more than max_lag late by the wall clock", "[io][block_pacer]") {
+    // Under a depth-first scheduler each block is processed as it goes out: a round of 10 due blocks
+    // whose blocks take 400 ms each downstream would hand out the last one 3.5 s late (max_lag 2 s).
+    BlockPacer pacer;
+    pacer.configure(kiloHertz(BlockPacerSettings::kForever, 1.0, 2.0));
+    CHECK(roundStarts(pacer, 0).empty());
+    wallNowNs = 1000 * kMs;
+    wallStepNs = 400 * kMs;
+    // Block [400, 500), due at 500 ms, is read out at 2600 ms: 2.1 s late, so the round ends before it.
+    CHECK(roundStarts(pacer, 1000 * kMs) == std::vector<std::int64_t>{0, 100, 200, 300});
+    CHECK(pacer.roundOver());
+    CHECK(pacer.endRound().state == SourceStatus::State::Produced);  // asked again at once
+    // The next round drops what is overdue instead of handing it out later still.
+    CHECK(pacer.beginRound(100, 2600 * kMs) == 2200);
+    CHECK(pacer.position() == 2600);
+}
+
+TEST_CASE("BlockPacer hands out at most roundSpanSeconds of stream per paced round", "[io][block_pacer]") {
+    // A queueing scheduler processes a round's blocks after it: a round handing out seconds of
+    // backlog held them all in a queue for many times max_lag.
+    BlockPacerSettings settings = kiloHertz(BlockPacerSettings::kForever, 1.0, 2.0);
+    settings.roundSpanSeconds = 0.25;  // 250 samples: blocks starting before position + 250
+    BlockPacer pacer;
+    pacer.configure(settings);
+    CHECK(roundStarts(pacer, 0).empty());
+    CHECK(roundStarts(pacer, 1000 * kMs) == std::vector<std::int64_t>{0, 100, 200});
+    CHECK(pacer.endRound().state == SourceStatus::State::Produced);  // the rest is due: asked again at once
+    CHECK(roundStarts(pacer, 1000 * kMs) == std::vector<std::int64_t>{300, 400, 500});
+    // Once the rest is more than max_lag late, the next round drops it instead.
+    CHECK(pacer.beginRound(100, 3100 * kMs) == 2500);
+    CHECK(pacer.position() == 3100);
+}
+
+TEST_CASE("BlockPacer paced promises progress at the end of each round, not only every progress_interval samples", "[io][block_pacer]") {
+    // A 10 items/s source with the default progress_interval (65536) would promise once in 1.8 h.
+    BlockPacerSettings settings = kiloHertz(BlockPacerSettings::kForever, 1.0);
+    settings.rateHz = 10;
+    settings.blockLength = 1;
+    settings.progressInterval = 65536;
+    BlockPacer pacer;
+    pacer.configure(settings);
+    CHECK(roundStarts(pacer, 0).empty());
+    for (TimeNs second = 1; second <= 3; ++second) {
+        pacer.beginRound(1000, second * 1000 * kMs);
+        std::vector<bool> promises;
+        while (auto block = pacer.nextBlock()) promises.push_back(block->progressDue);
+        // Ten items due in this second: only the last of the round promises.
+        std::vector<bool> expected(10, false);
+        expected.back() = true;
+        CHECK(promises == expected);
+    }
+
+    SECTION("a fast stream promises at most every 10 ms of stream time at round ends") {
+        BlockPacer fast;
+        settings = kiloHertz(BlockPacerSettings::kForever, 1.0);
+        settings.blockLength = 1;  // 1 ms blocks; 10 ms = 10 samples
+        fast.configure(settings);
+        CHECK(roundStarts(fast, 0).empty());
+        std::vector<bool> promises;
+        for (TimeNs ms = 1; ms <= 20; ++ms) {
+            fast.beginRound(1000, ms * kMs);
+            while (auto block = fast.nextBlock()) promises.push_back(block->progressDue);
+        }
+        REQUIRE(promises.size() == 20);
+        CHECK(std::count(promises.begin(), promises.end(), true) == 2);
+        CHECK(promises[9]);
+        CHECK(promises[19]);
+    }
 }
