@@ -137,6 +137,7 @@ void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     }
     path_ = path;
     checkDamage_ = true;
+    lanesRead_ = false;
     Q_EMIT pathChanged();
     reload();
     follow_.start();
@@ -170,7 +171,9 @@ void ArchiveTimelineModel::reload() {
     }
     auto reading = std::make_shared<Reading>();
     reading->path = path_.toStdString();
-    reading->checkDamage = checkDamage_;
+    // Every page is read only once the lanes are shown: the check reads the whole file, minutes for a
+    // day of 8 channels, while the lanes come from a few rows of totals.
+    reading->checkDamage = checkDamage_ && lanesRead_;
     // Before the read: a change while it reads makes the next look read again. (Closing the reader may
     // itself fold the WAL into the file; that costs one more read, after which the stamp holds still.)
     readStamp_ = fileStamp();
@@ -218,6 +221,9 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
     Q_EMIT loadingChanged();
     Q_EMIT countChanged();
     Q_EMIT loaded();
+    const bool damageCheckDue = checkDamage_ && !lanesRead_ && reading->error.isEmpty();
+    lanesRead_ = true;
+    if (damageCheckDue) reload();
 }
 
 void ArchiveTimelineModel::takeLanes(std::vector<TimelineLane> lanes) {

@@ -104,7 +104,8 @@ private:
     QString path_;
     QString error_;
     QString damage_;
-    bool checkDamage_ = false;  // the next read also checks every page (set by open())
+    bool checkDamage_ = false;  // a read still has to check every page (set by open())
+    bool lanesRead_ = false;    // the open file's lanes were read once (the page check comes after them)
     std::vector<TimelineLane> lanes_;
     double axisStart_ = 0, axisEnd_ = 0;
     QThread* reader_ = nullptr;
