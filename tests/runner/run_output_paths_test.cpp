@@ -265,6 +265,7 @@ TEST_CASE("io.archive_sink fed two rates it could not know before the run names 
     CHECK(r.status == 2);
     CHECK_THAT(r.output, Catch::Contains("node 'rec'") && Catch::Contains("input in0 brought 48000") && Catch::Contains("then input in1 16000") &&
                              Catch::Contains("Resample in1 to 48000 Hz first (resample.to_rate)"));
+}
 
 namespace {
 
