@@ -73,7 +73,8 @@ std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
             if (spec.kind != ParamKind::Path) continue;
             const std::string& path = node.params.getString(spec.name);
             const std::string& type = node.descriptor->typeName;
-            const bool written = node.outputs.empty() || type == "io.archive_sink";
+            // A sink writes its `path`; its other files (a geometry to store, say) are read.
+            const bool written = (node.outputs.empty() || type == "io.archive_sink") && spec.name == "path";
             const bool ioFamily = node.descriptor->category == "io";
             // An io sink without a file is refused when it starts: say so before (refuseUnwritable).
             if (path.empty() && written && ioFamily) {

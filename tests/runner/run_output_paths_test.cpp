@@ -313,7 +313,7 @@ TEST_CASE("--check refuses what the run refuses: a sink's empty path, a write-pr
         {"io.csv_sink", protectedFile, "cannot write '" + protectedFile + "': Permission denied"},
         {"io.wav_file_sink", closed + "/new.wav", "the folder '" + closed + "' does not let this user create files in it"},
         {"io.jsonl_event_sink", closed + "/new.jsonl", "the folder '" + closed + "' does not let this user create files in it"},
-        {"io.archive_sink", closed + "/new.sqlite", "the folder '" + closed + "' does not let this user create files in it"},
+        {"io.archive_sink", closed + "/new.sqlite", "may not create files in its folder '" + closed + "'"},
     };
     for (const Case& c : cases) {
         const std::string graph = writeSinkGraph(folder, c.sink, c.path);
