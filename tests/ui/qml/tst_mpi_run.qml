@@ -104,6 +104,8 @@ TestCase {
         // Every rank runs: rank 0's telemetry holds each rank's snapshots.
         tryVerify(() => run.state === "running" && run.telemetry.nodes.indexOf("highpass") >= 0 && run.telemetry.nodes.indexOf("recording") >= 0,
                   60000, "every rank runs")
+        // And the recording has samples: a Stop before its first leaves no recording to be cut short.
+        tryVerify(() => run.telemetry.latest("output/recording/items") > 0, 60000, "the recording has samples")
         run.stop()
         tryVerify(() => run.state === "stopped" || run.state === "failed", 60000, "the mpirun job ends")
         compare(run.state, "stopped", run.message)
