@@ -93,8 +93,12 @@ TEST_CASE("isochron-archive export streams a long interval: memory far below its
         REQUIRE(status == 0);
         INFO("peak resident memory " << peakBytes / 1e6 << " MB for an interval of " << kIntervalBytes / 1e6 << " MB");
         // SQLite's page cache (cache_size: 32 MiB at most) plus the program and a chunk (4 MiB at most):
-        // 43 MB measured; holding the interval took about 200 MB.
+        // 43 MB measured; holding the interval took about 200 MB. Under AddressSanitizer the resident
+        // size holds its shadow memory and the quarantine of freed blocks (about 500 MB here), so the
+        // bound is checked only in builds without it; the samples are checked in every build.
+#ifndef __SANITIZE_ADDRESS__
         CHECK(peakBytes < 64e6);
+#endif
         SF_INFO info{};
         SNDFILE* file = sf_open(output.c_str(), SFM_READ, &info);
         REQUIRE(file != nullptr);
