@@ -85,6 +85,17 @@ std::string rankStopReason(int signal) {
     return "";
 }
 
+/// Whether mpirun's SIGTERM (`signal`) came because mpirun was interrupted, not because a rank died:
+/// every rank told its end (`rankEnds`, ScaleOut::endRun()) and none failed. A rank that died never
+/// tells ("lost: ...").
+bool interruptedMpirun(int signal, const nlohmann::ordered_json& rankEnds) {
+    if (signal != SIGTERM || !rankEnds.is_array()) return false;
+    return std::none_of(rankEnds.begin(), rankEnds.end(), [](const nlohmann::ordered_json& end) {
+        const std::string text = end.get<std::string>();
+        return text.starts_with("lost: ") || text.starts_with("failed: ");
+    });
+}
+
 /// The name of a stop signal, for the report's "end".
 const char* stopSignalName(int signal) {
     switch (signal) {
@@ -358,6 +369,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
         // between them, custom items between ranks) was made only while printing the plan after it.
         const std::string partitionPlan = scaleOut.partitionPlan(spec, whole);
+        scaleOut.readyToGoOn();  // under mpirun: no rank says "valid" while another refused
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
             printWireChannels(graph);
@@ -435,6 +447,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (!telemetryFile) throw std::runtime_error("cannot write telemetry file " + *options.telemetryPath + ": " + std::strerror(errno));
         telemetry = engine.openTelemetry(options.telemetryRate);
     }
+    // Under mpirun: every rank's nodes started and its files opened, or the ranks leave together.
+    scaleOut.readyToGoOn();
     scaleOut.relayTelemetry(engine, telemetry != nullptr, options.telemetryRate);
     std::vector<std::string> nodeIds;
     for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
@@ -572,6 +586,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (!outcome.completed) std::cerr << "isochron-run: stopped: rank " << failedRank << " failed (its lines name the node)\n";
         return 2;
     }
+    if (stopSignal.load() != 0 && onRanks && interruptedMpirun(stopSignal.load(), rankEnds)) {
+        std::cerr << "isochron-run: stopped: mpirun was interrupted (Ctrl-C, or SIGTERM to mpirun), and every rank stopped with this one; no rank died\n";
+        return 128 + SIGINT;  // as Ctrl-C gives a run alone
+    }
     if (stopSignal.load() != 0 && onRanks) {
         std::cerr << "isochron-run: stopped by signal " << stopSignal.load() << rankStopReason(stopSignal.load()) << "\n";
     }
@@ -582,23 +600,12 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
 
 namespace {
 
-/// Exit status 1 after `failure` (said on standard error already) kept this process from running its
-/// graph. Under mpirun, once this rank's part was built, the other ranks are told, so that they stop
-/// and write their reports before the job ends (ScaleOut::failedToRun); before that, or alone, nothing more.
-int endRankThatCannotRun(run::ScaleOut& scaleOut, const std::string& failure) {
-    if (scaleOut.failedToRun(failure, [] { return stopSignal.load() != 0; })) {
-        std::cerr << "isochron-run: this rank cannot run its part: ending the run on every rank\n";
-    }
-    return 1;
-}
-
 int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     run::RunOptions options;
     try {
         options = run::parseCommandLine(argc, argv);
     } catch (const std::exception& e) {
-        std::cerr << "isochron-run: " << e.what() << "\n";
-        return 1;
+        return scaleOut.refuse(std::string("isochron-run: ") + e.what() + "\n");  // every rank alike (one command line)
     }
     if (options.reportPath) options.reportPath = scaleOut.rankPath(*options.reportPath);
     if (options.telemetryPath) options.telemetryPath = scaleOut.rankPath(*options.telemetryPath);
@@ -616,7 +623,10 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
         loadPlugins(plugins, options);
         refuseUnknownSandboxNames(plugins, options);
     } catch (const std::exception& e) {
-        std::cerr << "isochron-run: " << e.what() << "\n";
+        const std::string refusal = std::string("isochron-run: ") + e.what() + "\n";
+        // Under mpirun the ranks agree when they would go on to the graph (a plugin may be refused on one host only).
+        if (!options.graphPath.empty() && !options.listOperators) return scaleOut.refuse(refusal);
+        std::cerr << refusal;
         return 1;
     }
     if (options.listPlugins) printPlugins(plugins, options);
@@ -648,13 +658,14 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
         std::vector<std::filesystem::path> pluginFiles;
         for (const PluginInfo* plugin : plugins.plugins()) pluginFiles.push_back(plugin->file);
         return runGraphFile(options, registry, pluginFiles, scaleOut);
+    } catch (const run::RunRefusedOnRanks&) {
+        return 1;  // said once already, by the rank that refused
     } catch (const GraphException& e) {
-        std::cerr << "isochron-run: " << options.graphPath << " cannot run:\n";
-        for (const auto& error : e.errors()) std::cerr << "  " << error.toString() << "\n";
-        return endRankThatCannotRun(scaleOut, e.errors().empty() ? std::string("the graph cannot run") : e.errors().front().toString());
+        std::string refusal = "isochron-run: " + options.graphPath + " cannot run:\n";
+        for (const auto& error : e.errors()) refusal += "  " + error.toString() + "\n";
+        return scaleOut.refuse(refusal);
     } catch (const std::exception& e) {
-        std::cerr << "isochron-run: " << e.what() << "\n";
-        return endRankThatCannotRun(scaleOut, e.what());
+        return scaleOut.refuse(std::string("isochron-run: ") + e.what() + "\n");
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ namespace isochron::run {
 /// The number of ranks an MPI launcher (mpirun, mpiexec) says this process is one of; 1 without one. [any thread]
 int launcherRankCount();
 
+/// Thrown on every rank under mpirun when a rank refused to run (ScaleOut::refuse): the refusal is
+/// printed already, once, and the process leaves with status 1. [main thread]
+class RunRefusedOnRanks : public std::runtime_error {
+public:
+    RunRefusedOnRanks() : std::runtime_error("a rank refused to run") {}
+};
+
 /// This process's part in a run. [main thread unless stated]
 class ScaleOut {
 public:
@@ -37,7 +45,8 @@ public:
     /// The graph this process runs. Under several ranks: partition rank()'s nodes of `graph` (validated
     /// from `file`) and an endpoint per channel touching them, each sender with `channelCredits` (1 to 4096)
     /// messages in flight at most; throws GraphException for partitions that cannot run on this many
-    /// ranks. Alone: `graph` itself, and `notes` says that partitions are ignored and how to use them.
+    /// ranks. Throws RunRefusedOnRanks when another rank refused before (refuse()). Alone: `graph`
+    /// itself, and `notes` says that partitions are ignored and how to use them.
     const ValidatedGraph& localGraph(const GraphSpec& file, const ValidatedGraph& graph, int channelCredits, std::vector<std::string>& notes);
     /// What `--check` says of a partitioned graph (validated `graph` from `file`): the ranks it needs,
     /// the nodes each rank runs and the channels between ranks; "" for a graph without partitions
@@ -50,14 +59,17 @@ public:
     /// it (they agree with rank 0 over MPI). From then on a node failing in `engine` stops it at once
     /// (and every wait in a channel), so that finish() ends every rank (mpi_channels.h). Alone: nothing.
     void relayTelemetry(Engine& engine, bool wanted, double hz);
-    /// This rank cannot run its part (`failure`, "node 'ID': cannot start: ..." or another error that
-    /// names what went wrong) after localGraph() built it: take part in what the other ranks do
-    /// before their runs (agreeing on telemetry with rank 0), tell them "failed: " `failure` so that
-    /// they stop ("stopped: rank K failed") and write their reports, and wait for their ends (5 s at
-    /// most; less once `stopSignalCame`). finish() then waits for their reports before it ends the
-    /// job. Whether the others were told; false alone and before localGraph() (no rank has a channel
-    /// yet, and finish() ends the job at once).
-    bool failedToRun(const std::string& failure, const std::function<bool()>& stopSignalCame);
+    /// Every rank is ready to go on: under several ranks each rank calls it at the same point, once its
+    /// part is ready to run (its nodes started, its files opened) and under --check before it says
+    /// "valid"; localGraph() makes the same agreement before the ranks open their channels. Throws
+    /// RunRefusedOnRanks when a rank refused (refuse()) instead. Alone: nothing.
+    void readyToGoOn();
+    /// This rank cannot run (`refusal`: the lines that say why, each ending in a newline). Under
+    /// several ranks, before the ranks run, it joins the agreement the others make (localGraph(),
+    /// readyToGoOn()), so that every rank leaves with status 1 through MPI_Finalize, and prints
+    /// `refusal` unless a lower rank refused in the same words (a refusal every rank shares is
+    /// printed once). Once the ranks run, and alone, it prints `refusal`. Returns 1.
+    int refuse(const std::string& refusal);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
     /// The rank that told this one of its failure (which then stopped this rank's run), or -1; -1 alone.
@@ -83,6 +95,7 @@ public:
     /// by a signal that another rank did not live through, nothing (mpirun is ending every rank).
     /// After a failure of this rank MPI_Abort, so that no other rank waits for this one for ever; a
     /// rank stopped by another's failure waits (5 s at most) for that rank's MPI_Abort to end it.
+    /// When the ranks agreed that a rank refused to run: MPI_Finalize.
     int finish(int status);
 
 private:

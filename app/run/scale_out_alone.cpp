@@ -1,6 +1,7 @@
 // ScaleOut in a build without MPI: every graph runs whole in this one process.
 #include "app/run/scale_out.h"
 
+#include <iostream>
 #include <stdexcept>
 #include <string>
 
@@ -51,7 +52,11 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
 std::string ScaleOut::partitionPlan(const GraphSpec&, const ValidatedGraph&) const { return {}; }
 
 void ScaleOut::relayTelemetry(Engine&, bool, double) {}
-bool ScaleOut::failedToRun(const std::string&, const std::function<bool()>&) { return false; }
+void ScaleOut::readyToGoOn() {}
+int ScaleOut::refuse(const std::string& refusal) {
+    std::cerr << refusal << std::flush;
+    return 1;
+}
 void ScaleOut::stop() {}
 int ScaleOut::failedRank() { return -1; }
 nlohmann::ordered_json ScaleOut::endRun(const std::string&, const std::function<bool()>&) { return nullptr; }

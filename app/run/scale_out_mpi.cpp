@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -18,6 +19,7 @@
 
 #include "distributed/mpi_channels.h"
 #include "distributed/mpi_rank_ends.h"
+#include "distributed/mpi_refusals.h"
 #include "distributed/mpi_telemetry_relay.h"
 #include "distributed/partition_plan.h"
 #include "engine/runtime/engine.h"
@@ -33,6 +35,18 @@ constexpr TimeNs kAfterStopNs = 300'000'000;
 // How long a failed rank waits for the other ranks' ends, and then for their reports, before it ends
 // the job: they stop at their channels' next call (a paced source's next block at the latest).
 constexpr TimeNs kAfterFailureNs = 5'000'000'000;
+
+// The agreements on whether every rank can run, made by every rank in this order: before the ranks
+// open their channels (in localGraph()) and once their parts are ready (readyToGoOn()).
+constexpr int kAgreements = 2;
+
+/// One agreement of the ranks (distributed/mpi_refusals.h) with this rank's `refusal` ("" when it
+/// is ready), printed when this rank (`rank`) is the one to; whether every rank is ready.
+bool agree(const std::string& refusal, int rank) {
+    const std::vector<std::string> refusals = distributed::gatherRefusals(refusal);
+    if (distributed::printsRefusal(refusals, rank)) std::cerr << refusal << std::flush;
+    return std::all_of(refusals.begin(), refusals.end(), [](const std::string& r) { return r.empty(); });
+}
 
 /// Whether rank 0 reads telemetry and at what rate: rank 0's `wanted` and `hz`, as every rank learns
 /// them (a collective call: every rank makes it once, before its run).
@@ -53,7 +67,8 @@ struct ScaleOut::State {
     std::string end;  // this rank's, as told
     std::optional<distributed::LocalPart> part;
     std::shared_ptr<distributed::MpiTelemetryRelay> relay;
-    bool telemetryAgreed = false;  // agreeOnTelemetry() was called
+    int agreementsMade = 0;        // of kAgreements
+    bool refusedTogether = false;  // every rank learnt in an agreement that a rank refused to run
 };
 
 ScaleOut::ScaleOut(int& argc, char**& argv) : state_(std::make_unique<State>()) {
@@ -81,6 +96,8 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
     const std::vector<int> partitions = distributed::nodePartitions(file, graph);
     std::vector<GraphError> errors = distributed::checkPartitions(graph, partitions, state_->ranks);
     if (!errors.empty()) throw GraphException(std::move(errors));
+    // Before the first collective call that a rank which refused would not make (MPI_Comm_dup).
+    readyToGoOn();
     state_->channels = std::make_unique<distributed::MpiChannels>(channelCredits);
     state_->ends = std::make_unique<distributed::MpiRankEnds>();
     distributed::MpiChannels& channels = *state_->channels;
@@ -127,7 +144,6 @@ std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph&
 void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
     if (state_->ranks == 1) return;
     if (state_->channels) state_->channels->endRunOnFailure(engine, *state_->ends);
-    state_->telemetryAgreed = true;
     const auto [relayed, rankZeroHz] = agreeOnTelemetry(wanted, hz);
     if (!relayed) return;
     std::vector<std::string> nodeIds;
@@ -136,17 +152,25 @@ void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
     engine.relayTelemetry(state_->relay, rankZeroHz);
 }
 
-bool ScaleOut::failedToRun(const std::string& failure, const std::function<bool()>& stopSignalCame) {
-    if (!state_->ends) return false;
-    if (!state_->telemetryAgreed) {
-        // The other ranks make these collective calls before their runs: without this rank they would
-        // wait in them until the job ends, and never hear of the failure.
-        state_->telemetryAgreed = true;
-        if (agreeOnTelemetry(false, 0).first) state_->relay = std::make_shared<distributed::MpiTelemetryRelay>(std::vector<std::string>{});
+void ScaleOut::readyToGoOn() {
+    if (state_->ranks == 1) return;
+    ++state_->agreementsMade;
+    if (agree("", state_->rank)) return;
+    state_->refusedTogether = true;
+    throw RunRefusedOnRanks();
+}
+
+int ScaleOut::refuse(const std::string& refusal) {
+    if (state_->ranks == 1 || state_->agreementsMade == kAgreements) {
+        std::cerr << refusal << std::flush;
+        return 1;
     }
-    endRun("failed: " + failure, stopSignalCame);
-    reportWritten();  // a rank whose part did not run writes none: the others need not wait for it
-    return true;
+    // The ready ranks are in (or on their way to) the next agreement: this rank's refusal makes it
+    // fail, and no rank makes another.
+    state_->agreementsMade = kAgreements;
+    agree(refusal, state_->rank);
+    state_->refusedTogether = true;
+    return 1;
 }
 
 void ScaleOut::stop() {
@@ -191,24 +215,28 @@ std::string ScaleOut::rankPath(const std::string& path) const {
 
 int ScaleOut::finish(int status) {
     if (!state_->joined) return status;
-    // No rank leaves before every rank that told its end has written its report: mpirun ends the
-    // whole job at once when one rank exits with a status other than 0 (after a rank was killed,
-    // a survivor that left first took another down before its report in 1 of 3 suite runs).
-    if (state_->ends) state_->ends->awaitReports(wallClockNs() + (status >= 128 ? kAfterStopNs : kAfterFailureNs));
-    if (state_->end.starts_with("failed: ")) MPI_Abort(MPI_COMM_WORLD, status);  // the others wrote their reports
-    if (state_->ends && state_->ends->failedRank() >= 0) {
-        // Stopped by another rank's failure: that rank ends the job (its MPI_Abort names it), now
-        // that every report is written. Should it not, this rank ends it. mpirun's SIGTERM, which
-        // comes first, ends this rank at once: mpirun would wait 1 s to kill it.
-        for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) std::signal(signal, SIG_DFL);
-        const TimeNs deadlineNs = wallClockNs() + kAfterFailureNs;
-        while (wallClockNs() < deadlineNs) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        MPI_Abort(MPI_COMM_WORLD, status);
+    // After an agreed refusal no rank waits on another (nothing ran): every rank finalizes, and the
+    // job ends without Open MPI's MPI_ABORT banner.
+    if (!state_->refusedTogether) {
+        // No rank leaves before every rank that told its end has written its report: mpirun ends the
+        // whole job at once when one rank exits with a status other than 0 (after a rank was killed,
+        // a survivor that left first took another down before its report in 1 of 3 suite runs).
+        if (state_->ends) state_->ends->awaitReports(wallClockNs() + (status >= 128 ? kAfterStopNs : kAfterFailureNs));
+        if (state_->end.starts_with("failed: ")) MPI_Abort(MPI_COMM_WORLD, status);  // the others wrote their reports
+        if (state_->ends && state_->ends->failedRank() >= 0) {
+            // Stopped by another rank's failure: that rank ends the job (its MPI_Abort names it), now
+            // that every report is written. Should it not, this rank ends it. mpirun's SIGTERM, which
+            // comes first, ends this rank at once: mpirun would wait 1 s to kill it.
+            for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) std::signal(signal, SIG_DFL);
+            const TimeNs deadlineNs = wallClockNs() + kAfterFailureNs;
+            while (wallClockNs() < deadlineNs) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            MPI_Abort(MPI_COMM_WORLD, status);
+        }
+        // Stopped by a signal that a rank did not live through: mpirun is ending every rank, and
+        // finalizing would wait for the ranks that are gone.
+        if (status >= 128 && !(state_->ends && state_->ends->allEndedWell())) return status;
+        if (status != 0 && status < 128) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
     }
-    // Stopped by a signal that a rank did not live through: mpirun is ending every rank, and
-    // finalizing would wait for the ranks that are gone.
-    if (status >= 128 && !(state_->ends && state_->ends->allEndedWell())) return status;
-    if (status != 0 && status < 128) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
     state_->part.reset();
     state_->channels.reset();
     state_->ends.reset();
