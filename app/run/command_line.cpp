@@ -67,14 +67,14 @@ Exit status: 0 success, 1 bad usage, invalid graph, a --plugin refused, or the r
 could not be written, 2 a node failed while running (the message, printed when it fails, names it and
 its plugin file if it has one; sources that fed only failed nodes are stopped, the rest of the graph
 runs to its end; under mpirun also a rank stopped by another rank's failure), 128 + the signal when
-stopped by one (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 140 SIGUSR2, which mpirun forwards to every rank
-as it is: the clean stop of a run on ranks, 141 standard
+stopped by one (130 Ctrl-C, also on every rank when mpirun was interrupted and no rank died, 143 SIGTERM,
+129 SIGHUP, 140 SIGUSR2, which mpirun forwards to every rank as it is: the clean stop of a run on ranks, 141 standard
 output closed, its reader gone or closed with >&-, while a sink writes its data there; when no sink writes
 standard output, its loss only drops the runner's own lines and the run goes on). The report is written
 in all these cases once the nodes have started (exit 0, 2, 128 + the signal, and 1 when the telemetry could
 not be written); an exit 1 before that (bad usage, an invalid graph, a refused plugin or output path, a node
-that cannot start, e.g. its file cannot be opened) writes none; under mpirun the other ranks are told of such a
-rank's failure, stop, and write theirs ("stopped: rank K failed"), and the job ends with status 1. A node whose call does not return after a stop request (a write to a pipe nobody
+that cannot start, e.g. its file cannot be opened) writes none; under mpirun the ranks agree on such a
+refusal before any runs: it is printed once, no rank writes a report, and every rank exits 1. A node whose call does not return after a stop request (a write to a pipe nobody
 reads, a hung in-process plugin) is left behind after 3 s, or at once on a second signal: the report
 then holds the figures of that moment and an "abandoned" field naming the call that did not return
 (the node and its operator type, and a plugin's file and hook). No report is written
