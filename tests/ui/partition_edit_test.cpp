@@ -1,7 +1,9 @@
 // Partitions in the editor (docs/scale-out.md): setting the selection's rank is one undo step that
-// the saved file carries, and the document lists the partitions in use for the canvas legend.
+// the saved file carries, the document lists the partitions in use for the canvas legend, and what
+// mpirun would refuse about them is a warning.
 #include <catch2/catch.hpp>
 
+#include <QCoreApplication>
 #include <QDir>
 
 #include <filesystem>
@@ -85,4 +87,37 @@ TEST_CASE("a graph without partitions lists none, so the canvas shows no legend"
     REQUIRE(document.open(QStringLiteral(ISOCHRON_SOURCE_DIR "/samples/two-bands.isograph.json")));
     CHECK(document.partitions().isEmpty());
     CHECK(document.nodes()->get("low")["partition"] == -1);
+}
+
+TEST_CASE("partitions feeding each other in a cycle are a warning in the Problems tab, not a problem keeping F5 from running", "[ui][document][partition]") {
+    // gen on rank 0 -> there on rank 1 -> back on rank 0 -> sink on rank 1: mpirun refuses it, the
+    // status bar said "valid".
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);
+    document.addNode("segments.pass_through", 240, 0);
+    document.addNode("segments.pass_through", 480, 0);
+    document.addNode("io.null_sink", 720, 0);
+    REQUIRE(document.setParameter("signal_generator", "duration", 0.1).isEmpty());
+    REQUIRE(document.connectPorts("signal_generator", "out", "pass_through", "in").isEmpty());
+    REQUIRE(document.connectPorts("pass_through", "out", "pass_through_2", "in").isEmpty());
+    REQUIRE(document.connectPorts("pass_through_2", "out", "null_sink", "in").isEmpty());
+    document.selection()->selectNodes({"pass_through", "null_sink"});
+    REQUIRE(document.setPartitionOfSelection(1).isEmpty());
+    QCoreApplication::processEvents();
+
+    REQUIRE(document.problems()->rowCount() == 1);
+    const QModelIndex row = document.problems()->index(0);
+    CHECK(row.data(ProblemListModel::SeverityRole) == "warning");
+    CHECK(row.data(ProblemListModel::FieldRole) == "partition");
+    const QString message = row.data(ProblemListModel::MessageRole).toString();
+    CHECK(message.startsWith("on MPI ranks (mpirun) this is refused: partitions 0, 1 feed each other in a cycle"));
+    CHECK(message.contains("put node 'pass_through_2' in partition 1"));  // the fix isochron-run --check names
+    CHECK(document.problems()->warningCount() == 1);
+    CHECK(document.valid());  // F5 runs the graph whole in one process, where partitions do not matter
+
+    // Following the advice leaves a pipeline of partitions: no warning.
+    document.selection()->selectNodes({"pass_through_2"});
+    REQUIRE(document.setPartitionOfSelection(1).isEmpty());
+    QCoreApplication::processEvents();
+    CHECK(document.problems()->rowCount() == 0);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "distributed/partition_plan.h"
 #include "engine/graph/endless_run.h"
 
 namespace isochron::ui {
@@ -25,6 +26,19 @@ std::vector<PortView> portViews(const std::vector<ResolvedPort>& ports, const st
                          i < channels.size() ? describeLayout(channels[i]) : std::string()});
     }
     return views;
+}
+
+/// What isochron-run under mpirun refuses about the partitions of `graph` (`resolved` is its flat
+/// graph): partitions feeding each other in a cycle, custom items between ranks. Warnings here, since
+/// F5 runs the graph whole in one process, where partitions do not matter; on as many ranks as the
+/// graph needs, as Run on MPI Ranks starts.
+std::vector<GraphError> partitionWarnings(const GraphSpec& graph, const ValidatedGraph& resolved) {
+    if (!distributed::isPartitioned(graph)) return {};
+    const std::vector<int> partitions = distributed::nodePartitions(graph, resolved);
+    const int ranks = *std::max_element(partitions.begin(), partitions.end()) + 1;
+    std::vector<GraphError> warnings = distributed::checkPartitions(resolved, partitions, ranks);
+    for (GraphError& warning : warnings) warning.message = "on MPI ranks (mpirun) this is refused: " + warning.message;
+    return warnings;
 }
 
 }  // namespace
@@ -76,7 +90,10 @@ GraphResolution GraphResolution::of(const GraphSpec& graph, const OperatorRegist
         if (it != result.nodes_.end()) it->second.problems.push_back(problem);
     }
     // The runner's own check, on the same flat graph it would run: one source of truth.
-    if (result.problems_.empty()) result.warnings_ = endlessRunWarnings(resolved);
+    if (result.problems_.empty()) {
+        result.warnings_ = endlessRunWarnings(resolved);
+        for (GraphError& warning : partitionWarnings(graph, resolved)) result.warnings_.push_back(std::move(warning));
+    }
     return result;
 }
 

@@ -48,7 +48,9 @@ public:
     const std::vector<GraphError>& problems() const { return problems_; }
     bool valid() const { return problems_.empty(); }
     /// What `isochron-run --check` warns about a valid graph (endlessRunWarnings: an endless source, a
-    /// loop that never drains); empty while the graph has problems, as --check says nothing more then.
+    /// loop that never drains), then what it refuses about the graph's partitions under mpirun (a cycle
+    /// between them, custom items between ranks: F5 runs the graph whole, so these only warn); empty
+    /// while the graph has problems, as --check says nothing more then.
     const std::vector<GraphError>& warnings() const { return warnings_; }
     /// The graph with its subgraphs inlined, and each subgraph node's interface in flat ids.
     const ExpandedGraph& expanded() const { return expanded_; }

@@ -1,5 +1,5 @@
 // The problems panel: every problem the validator reports for the edited graph, by node, then the
-// warnings isochron-run --check gives for it (a run that can never end), then the problems other
+// warnings isochron-run --check gives for it (a run that can never end, partitions mpirun refuses), then the problems other
 // parts of the editor report about it (a run's faulted nodes, plugins that failed to reload), each
 // source replacing its own list.
 #pragma once
