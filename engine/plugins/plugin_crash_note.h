@@ -32,7 +32,8 @@ PluginCallInProgress* thisThreadsPluginCall() noexcept;
 
 /// thisThreadsPluginCall() once it found an entry, else null. Initial-exec TLS like
 /// innermostPluginCall: the table's own thread_local is reached through two calls into the
-/// dynamic loader's TLS lookup, which every plugin call paid.
+/// dynamic loader's TLS lookup, which every plugin call paid. Kept until the thread ends (its slot
+/// is given back then; a thread calls no plugin while its thread_locals are destroyed).
 extern constinit __attribute__((tls_model("initial-exec"))) thread_local PluginCallInProgress* thisThreadsFoundPluginCall;
 
 /// thisThreadsPluginCall(), inline once found. [engine thread] [no allocation]
