@@ -4,6 +4,9 @@
 // are reported. Targets: in-process within 5% of the built-in; sandboxed at least 50% of
 // in-process, with 4096-sample segments.
 //   passchain       10 pass-throughs in a chain: the ABI's cost per hop, nothing else to hide it
+//                   (the plugin routes its items: the host passes them on without calling it)
+//   passchain-called  the same with the plugin's `route` off: every item goes through its process
+//                   hook and forward, what a plugin call per item costs
 //   statfilter      one pass-through between the source and the statfilter pipeline (rewindow,
 //                   stddev and mean filters): one plugin node in a graph that does some work
 //   biquad          the biquad example plugin (a bandpass computing a new signal) between the
@@ -56,10 +59,12 @@ double median(std::vector<double> values) {
     return values[values.size() / 2];
 }
 
-// `graph` with its pass-throughs as the plugin's.
-GraphSpec withPlugin(GraphSpec graph) {
+// `graph` with its pass-throughs as the plugin's, with parameters `params`.
+GraphSpec withPlugin(GraphSpec graph, const nlohmann::json& params) {
     for (NodeSpec& node : graph.nodes) {
-        if (node.type == kBuiltin) node.type = kPlugin;
+        if (node.type != kBuiltin) continue;
+        node.type = kPlugin;
+        for (const auto& [name, value] : params.items()) node.params[name] = value;
     }
     return graph;
 }
@@ -102,11 +107,18 @@ void pluginHosting(const BenchContext& context, const Report& report) {
             host.load(plugin, hosting);
         }
     };
-    const std::vector<std::pair<std::string, GraphSpec>> graphs = {{"passchain", benchGraph("passchain", context, kBlock)},
-                                                                   {"statfilter", statfilterWithPass(context)},
-                                                                   {"biquad", biquadGraph(context)}};
-    for (const auto& [name, builtin] : graphs) {
-        const GraphSpec plugged = withPlugin(builtin);
+    struct Variant {
+        std::string name;
+        GraphSpec builtin;
+        nlohmann::json pluginParams;
+    };
+    const nlohmann::json routed = nlohmann::json::object();
+    const std::vector<Variant> graphs = {{"passchain", benchGraph("passchain", context, kBlock), routed},
+                                         {"passchain-called", benchGraph("passchain", context, kBlock), {{"route", false}}},
+                                         {"statfilter", statfilterWithPass(context), routed},
+                                         {"biquad", biquadGraph(context), routed}};
+    for (const auto& [name, builtin, pluginParams] : graphs) {
+        const GraphSpec plugged = withPlugin(builtin, pluginParams);
         const bool pluginOnly = name == "biquad";
         std::vector<double> builtinRates, inProcessRates, sandboxedRates, cpuRatios, wallRatios, sandboxRatios, sandboxCpuRatios, sandboxCpuUs;
         for (int round = 0; round < kRounds; ++round) {

@@ -183,6 +183,6 @@ const isochron_timebase* AbiNode::getTimebase(const isochron_host* host, double 
 std::int64_t AbiNode::budgetOf(const isochron_host* host) { return self(host).sourceBudget(); }
 bool AbiNode::admissionOf(const isochron_host* host) { return self(host).sourceAdmitted(); }
 void AbiNode::log(const isochron_host* host, std::uint32_t level, const char* message) { self(host).logged(level, message); }
-const void* AbiNode::getExtension(const isochron_host*, const char*) { return nullptr; }
+const void* AbiNode::getExtension(const isochron_host* host, const char* id) { return id ? self(host).extension(id) : nullptr; }
 
 }  // namespace isochron

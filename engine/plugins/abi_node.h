@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/operators/descriptor.h"
@@ -68,6 +69,8 @@ protected:
     virtual std::int64_t sourceBudget() const = 0;
     virtual bool sourceAdmitted() const = 0;
     virtual void warning(std::string message) = 0;
+    /// The host extension with versioned id `id` this hosting offers, or null (none by default).
+    virtual const void* extension(std::string_view /*id*/) const { return nullptr; }
 
 private:
     struct PortText {

@@ -69,16 +69,38 @@ void AbiOperator::onActivate() {
             }
         }
     }
+    routeOfInput_.assign(inputs.size(), -1);
     site_.text = "node '" + std::string(nodeId()) + "' (plugin " + pluginFile_ + ")";
     view_.reserve();
     changedName_.reserve(64);
     if (!instance_->activate) return;
     clearError();
     PluginCallScope scope(site_, "activate");
-    endHook(instance_->activate(instance_), "activate");
+    activating_ = true;
+    const bool ok = instance_->activate(instance_);
+    activating_ = false;
+    endHook(ok, "activate");
+}
+
+const isochron_routes_extension AbiOperator::kRoutes = {&AbiOperator::routeInput};
+
+const void* AbiOperator::extension(std::string_view id) const { return id == ISOCHRON_EXT_ROUTES ? &kRoutes : nullptr; }
+
+bool AbiOperator::routeInput(const isochron_host* host, std::uint32_t inputPort, std::uint32_t outputPort) {
+    auto& node = static_cast<AbiOperator&>(self(host));
+    if (!node.activating_ || inputPort >= node.routeOfInput_.size() || outputPort >= node.outputTotal_) return false;
+    if (!node.forwardFits_[inputPort * node.outputTotal_ + outputPort]) return false;
+    node.routeOfInput_[inputPort] = static_cast<int>(outputPort);
+    return true;
 }
 
 void AbiOperator::process(int inputPort, Item&& item) {
+    // A routed input's items never reach the plugin: handed over as a built-in pass-through's are.
+    if (const int route = routeOfInput_[static_cast<std::size_t>(inputPort)]; route >= 0) return Operator::emit(route, std::move(item));
+    return processInPlugin(inputPort, std::move(item));
+}
+
+void AbiOperator::processInPlugin(int inputPort, Item&& item) {
     if (!instance_->process) throw OperatorError("its operator type takes no input (it has no process hook)");
     clearError();
     input_ = &item;

@@ -14,6 +14,7 @@
 #include "engine/plugins/abi_items.h"
 #include "engine/plugins/abi_node.h"
 #include "engine/plugins/plugin_crash_note.h"
+#include "isochron/ext/routes.h"
 
 namespace isochron {
 
@@ -38,6 +39,9 @@ protected:
 
 private:
     struct SegmentSlot;
+    /// process() for an item the plugin's hook takes; out of line, so that a routed item's hop
+    /// saves no registers and keeps no frame.
+    [[gnu::noinline]] void processInPlugin(int inputPort, Item&& item);
     /// Fails the hook with the plugin's error unless `ok`; frees the hook's unkept segments.
     void endHook(bool ok, const char* hook) {
         if (hookSlots_ || !ok) [[unlikely]] endHookSlowly(ok, hook);
@@ -58,6 +62,12 @@ private:
     std::int64_t sourceBudget() const override { return productionBudget(); }
     bool sourceAdmitted() const override { return admissionOpen(); }
     void warning(std::string message) override { warn(std::move(message)); }
+    const void* extension(std::string_view id) const override;
+
+    /// The routes extension's route_input (isochron/ext/routes.h): taken inside activate when every
+    /// item of the input fits the output, as the fast forward decides.
+    static bool routeInput(const isochron_host* host, std::uint32_t inputPort, std::uint32_t outputPort);
+    static const isochron_routes_extension kRoutes;
 
     /// The host table's forward: when the current input's items always fit the output (decided at
     /// activation) the item is only marked for handing over, and goes when process() returns, or
@@ -85,6 +95,8 @@ private:
     std::vector<std::uint8_t> forwardFits_;  // [input * outputs + output]: every item of that input fits that output
     const std::uint8_t* fitsOfInput_ = nullptr;  // forwardFits_'s row of the input being processed
     std::uint32_t outputTotal_ = 0;
+    std::vector<int> routeOfInput_;  // [input]: the output its items go to without a call into the plugin, else -1
+    bool activating_ = false;        // inside the plugin's activate, the only time a route may be taken
     std::string changedName_;     // a live parameter's name, NUL-terminated for the plugin
     SegmentSlot* hookSlots_ = nullptr;  // segments made during the current hook, freed when it returns
     SegmentSlot* keptSlots_ = nullptr;  // segments the plugin retained

@@ -35,8 +35,11 @@ void onFatalSignal(int signal) {
 
 }  // namespace
 
+constinit __attribute__((tls_model("initial-exec"))) thread_local PluginCallInProgress* thisThreadsFoundPluginCall = nullptr;
+
 PluginCallInProgress* thisThreadsPluginCall() noexcept {
-    return ThreadSlots<PluginCallInProgress>::mine();
+    thisThreadsFoundPluginCall = ThreadSlots<PluginCallInProgress>::mine();
+    return thisThreadsFoundPluginCall;
 }
 
 std::string describeUnreturnedPluginCalls() {

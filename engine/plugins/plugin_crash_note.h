@@ -30,6 +30,18 @@ struct PluginCallInProgress {
 /// full (the call is then not named). [engine thread]
 PluginCallInProgress* thisThreadsPluginCall() noexcept;
 
+/// thisThreadsPluginCall() once it found an entry, else null. Initial-exec TLS like
+/// innermostPluginCall: the table's own thread_local is reached through two calls into the
+/// dynamic loader's TLS lookup, which every plugin call paid. Kept until the thread ends (its slot
+/// is given back then; a thread calls no plugin while its thread_locals are destroyed).
+extern constinit __attribute__((tls_model("initial-exec"))) thread_local PluginCallInProgress* thisThreadsFoundPluginCall;
+
+/// thisThreadsPluginCall(), inline once found. [engine thread] [no allocation]
+inline PluginCallInProgress* shownPluginCall() noexcept {
+    PluginCallInProgress* found = thisThreadsFoundPluginCall;
+    return found ? found : thisThreadsPluginCall();
+}
+
 /// The innermost plugin call of this thread (PluginCallScope keeps it). Initial-exec TLS: the
 /// signal handler must read it without the dynamic loader (the engine library is loaded with the
 /// program, never by dlopen), and marking a call is then two moves, inline.
@@ -39,7 +51,7 @@ extern constinit __attribute__((tls_model("initial-exec"))) thread_local const P
 class PluginCallScope {
 public:
     PluginCallScope(const PluginCallSite& site, const char* hook) noexcept
-        : site_(&site), hook_(hook), previous_(innermostPluginCall), shown_(thisThreadsPluginCall()) {
+        : site_(&site), hook_(hook), previous_(innermostPluginCall), shown_(shownPluginCall()) {
         innermostPluginCall = this;
         show(site_, hook_);
     }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <set>
 
 #include "tests/plugins/plugin_test_support.h"
 #include "tests/support/graph_run.h"
@@ -54,6 +55,52 @@ TEST_CASE("what a hook emits after forward follows the forwarded item, in-proces
             CHECK(values.front() == static_cast<float>(start));
             CHECK(values.back() == static_cast<float>(start + count - 1));
         }
+        collections().clear();
+    }
+}
+
+TEST_CASE("a routed input's items pass on without reaching process in-process; the sandbox offers no routes", "[plugins][forward][routes]") {
+    const Timebase& timebase = Timebase::get(8000);
+    for (const bool sandboxed : {false, true}) {
+        INFO((sandboxed ? "sandboxed" : "in-process"));
+        PluginHost host(testRegistry());
+        PluginHosting hosting;
+        hosting.sandboxed = sandboxed;
+        host.load(fixturePlugin("halves"), hosting);
+        std::mt19937 random(23);
+        std::uniform_int_distribution<std::int64_t> length(2, 300);
+        // "in" (routed in-process) gets samples from 0, "side" (always processed) from 100000.
+        std::multiset<std::pair<std::int64_t, std::int64_t>> expected;  // (start, length) of the output items
+        for (const auto& [feed, first] : {std::pair<std::string, std::int64_t>{"main", 0}, {"side", 100000}}) {
+            FeedScript script;
+            for (std::int64_t start = first; start < first + 3000;) {
+                const std::int64_t count = length(random);
+                std::vector<float> piece(static_cast<std::size_t>(count));
+                for (std::int64_t i = 0; i < count; ++i) piece[static_cast<std::size_t>(i)] = static_cast<float>(start + i);
+                script.batches.push_back({{0, Item::signal(makeSignal(piece, start, timebase))}});
+                const bool whole = feed == "main" && !sandboxed;
+                expected.emplace(start, whole ? count : count / 2);
+                start += count;
+            }
+            feedScripts()[feed] = std::move(script);
+        }
+        const std::string graph = R"({"format": "isochron-graph/1",
+            "nodes": [{"id": "main", "type": "test.feed", "params": {"name": "main", "type": "signal<f32>"}},
+                      {"id": "side", "type": "test.feed", "params": {"name": "side", "type": "signal<f32>"}},
+                      {"id": "routed", "type": "halves.routed"},
+                      {"id": "out", "type": "test.collect", "params": {"name": "output"}}],
+            "edges": [{"from": "main.out0", "to": "routed.in"}, {"from": "side.out0", "to": "routed.side"},
+                      {"from": "routed.out", "to": "out.in0"}]})";
+        const RunOutcome outcome = runGraphWith(host.registry(), graph);
+        INFO((outcome.failures.empty() ? std::string() : outcome.failures[0]));
+        REQUIRE(outcome.failures.empty());
+        std::multiset<std::pair<std::int64_t, std::int64_t>> got;
+        for (const Item& item : collections()["output"].items.at(0)) {
+            got.emplace(item.segment().startIndex(), item.segment().length());
+            const std::vector<float> values = samplesOf(item);
+            CHECK(values.front() == static_cast<float>(item.segment().startIndex()));
+        }
+        CHECK(got == expected);
         collections().clear();
     }
 }

@@ -53,6 +53,7 @@ public:
 
 protected:
     void onActivate() override {
+        outputsClosed_ = false;
         exchange_.emplace(SharedExchange::create());
         child_.emplace(pluginFile_, declared_->typeName, exchange_->fd(), arena_ ? arena_->fd() : -1);
         view_.reserve();
@@ -135,6 +136,10 @@ protected:
                 awaitFlight();
             }
             flight_.clear();
+            // Nor does the deactivate call send anything on: the engine may have deactivated the
+            // nodes downstream already (a progress promise pending since the stop would reach them).
+            pendingProgress_.reset();
+            outputsClosed_ = true;
             record(Request::Deactivate, "deactivate", Item());
             answerAll();
         } catch (const OperatorError& e) {
@@ -286,6 +291,7 @@ private:
                 case Reply::Emit: {
                     const auto port = in.get<std::uint32_t>();
                     takeItem(in, emitted_);
+                    if (outputsClosed_) break;
                     if (port >= static_cast<std::uint32_t>(outputCount())) throw OperatorError("emit on output #" + std::to_string(port) + ": there is no such output");
                     const Item& input = flight_.inputs[call];
                     if (isWholeInput(input)) {  // passed through: the input item itself goes on (shared)
@@ -307,6 +313,7 @@ private:
                 }
                 case Reply::Progress: {
                     const auto promised = in.get<std::int64_t>();
+                    if (outputsClosed_) break;
                     if (promised > promised_) promised_ = promised;
                     emitProgress(promised);
                     break;
@@ -378,6 +385,7 @@ private:
     Batch flight_;  // calls sent, whose answer is not replayed yet
     SegmentHandle sharedInput_;
     std::optional<TimeNs> pendingProgress_;
+    bool outputsClosed_ = false;  // deactivating: what the child still answers is not sent on
     TimeNs promised_ = kBeginningOfTime;
     TimeNs lastArrivalNs_ = 0;
     std::uint64_t peakHeldItems_ = 0;

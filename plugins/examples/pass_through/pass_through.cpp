@@ -1,6 +1,9 @@
-// Example plugin "pass_through": the operator "pass.through" forwards every item as it came, handed
-// over to the next operator (forward), so not even a reference count changes. The smallest complete plugin, and what isochron-bench runs to
-// measure what hosting through the ABI costs next to the built-in segments.pass_through.
+// Example plugin "pass_through": the operator "pass.through" passes every item on as it came. The
+// smallest complete plugin, and what isochron-bench runs to measure what hosting through the ABI
+// costs next to the built-in segments.pass_through. It asks the host for a route (extension
+// isochron.routes/1) so its items never cross the ABI; where the host does not offer routes (the
+// sandbox), or with `route` off, process() forwards each item, handed over to the next operator
+// (forward), so not even a reference count changes.
 #include <isochron/isochron.hpp>
 
 namespace {
@@ -9,6 +12,9 @@ using namespace isochron::sdk;
 
 class PassThrough final : public Operator {
 protected:
+    void activate() override {
+        if (params().boolean("route")) routeInput(0, 0);
+    }
     void process(int, const Item& item) override { forward(0, item); }
 };
 
@@ -18,7 +24,10 @@ Plugin describePlugin() {
                  .category("segments")
                  .summary("Forwards every item unchanged (by reference)")
                  .input("in", "any", "items of any type")
-                 .output(Port("out", "any", "the same items").typeFrom("in")));
+                 .output(Port("out", "any", "the same items").typeFrom("in"))
+                 .param(Param::boolean("route", true,
+                                       "let the host pass items on without calling the plugin when it can (isochron.routes/1); "
+                                       "off: the plugin forwards each item itself, one call per item")));
 }
 
 }  // namespace

@@ -302,7 +302,8 @@ typedef struct isochron_host {
 
     /* A message for this node (see isochron_log_level); the host copies it. [may allocate] */
     void (*log)(const struct isochron_host *host, uint32_t level, const char *message);
-    /* A host extension by versioned id, or null. None are defined in ABI version 2. [setup thread] */
+    /* A host extension by versioned id, or null when this host does not offer it: "isochron.routes/1"
+     * (isochron/ext/routes.h). [setup thread] */
     const void *(*get_extension)(const struct isochron_host *host, const char *id);
 } isochron_host;
 

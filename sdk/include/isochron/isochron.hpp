@@ -4,6 +4,7 @@
 //   isochron/isochron.h          the ABI: entry point, operator types, hooks, host services, items
 //   isochron/ext/check.h         extension "isochron.check/1" (how the checker exercises operators)
 //   isochron/ext/item_types.h    extension "isochron.item-types/1" (custom item types)
+//   isochron/ext/routes.h        host extension "isochron.routes/1" (items passed on without a call)
 //   isochron/cpp/values.hpp      Error, TimeNs, Timebase, Range, sample types
 //   isochron/cpp/segment.hpp     Segment<T>: a signal's samples or a frame's values
 //   isochron/cpp/item.hpp        Item (scalar, time range, signal, frame, event, custom), Field, Record
@@ -29,4 +30,5 @@
 #include "isochron/cpp/values.hpp"
 #include "isochron/ext/check.h"
 #include "isochron/ext/item_types.h"
+#include "isochron/ext/routes.h"
 #include "isochron/isochron.h"

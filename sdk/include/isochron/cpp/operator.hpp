@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "isochron/cpp/item.hpp"
+#include "isochron/ext/routes.h"
 
 namespace isochron::sdk {
 
@@ -118,6 +119,14 @@ protected:
     void forward(int outputPort, const Item& item) {
         if (!host_->forward(host_, static_cast<std::uint32_t>(outputPort), &item.raw())) throw Error("forward refused");
     }
+    /// In activate(): ask the host to hand every item arriving on `inputPort` over to `outputPort`
+    /// itself, without calling process() for it (extension isochron.routes/1): such a hop costs
+    /// what a built-in operator's does. True when the host will, until deactivate(); false when it
+    /// does not offer routes (the sandbox) or the input's items may not fit the output: then they
+    /// keep coming to process(), which must pass them on itself. [no allocation]
+    bool routeInput(int inputPort, int outputPort) {
+        return routes_ && routes_->route_input(host_, static_cast<std::uint32_t>(inputPort), static_cast<std::uint32_t>(outputPort));
+    }
     /// Promise that no item with time < t will follow on any output. [no allocation]
     void emitProgress(TimeNs t) { host_->emit_progress(host_, t); }
     /// A warning shown with this node; it keeps running. [may allocate]
@@ -165,6 +174,7 @@ private:
     }
 
     const isochron_host* host_ = nullptr;
+    const isochron_routes_extension* routes_ = nullptr;  // null when the host offers no routes
     isochron_operator table_{};
 };
 
@@ -172,9 +182,10 @@ private:
 /// and reports it as the node's error. [engine thread]
 class OperatorBinding {
 public:
-    /// Bind `op` (owned from now on: destroy deletes it) to `host`; returns its hook table.
+    /// Bind `op` (owned from now on: destroy deletes it) to `host`; returns its hook table. [setup thread]
     static const isochron_operator* bind(Operator* op, const isochron_host* host) {
         op->host_ = host;
+        if (host->get_extension) op->routes_ = static_cast<const isochron_routes_extension*>(host->get_extension(host, ISOCHRON_EXT_ROUTES));
         op->table_ = {op, &activate, &process, &produce, &progress, &finish, &parameterChanged, &deactivate, &destroy};
         return &op->table_;
     }
