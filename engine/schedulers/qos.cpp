@@ -42,6 +42,7 @@ void QosScheduler::drain(const std::atomic<bool>& stop) {
         ready_[best] = ready_.back();
         ready_.pop_back();
         box->scheduled = false;
+        stats_.boxesExamined += ready_.size();
         ++stats_.decisions;
         ++stats_.boxCalls;
         runTrain(*box, train_);

@@ -45,6 +45,10 @@ void SuperboxScheduler::prepare(const std::vector<NodeContext*>& nodes) {
     for (std::size_t t = 0; t < trees_.size(); ++t) {
         for (const NodeContext* box : trees_[t].postOrder) treesOfNode_[static_cast<std::size_t>(box->index)].push_back(t);
         plans_.push_back({computePlan(t), 0});
+        stats_.setupEntries += trees_[t].postOrder.size();
+        for (const auto& next : trees_[t].successors) stats_.setupEntries += next.size();
+        for (const auto& down : trees_[t].downstream) stats_.setupEntries += down.size();
+        for (const SuperboxTurn& turn : plans_.back().turns) stats_.setupEntries += 1 + turn.followers.size();
     }
     ready_.assign(trees_.size(), 0);
 
