@@ -127,8 +127,10 @@ TEST_CASE("a qos decision examines a few dozen of 20 000 ready boxes, not all of
     REQUIRE(engine.run().completed);
     const SchedulerStats& stats = engine.scheduler().stats();
     REQUIRE(stats.decisions >= static_cast<std::uint64_t>(width));
-    // A heap over 20 000 boxes sifts through ~2 log2(20 000) = 29 of them per decision.
-    CHECK(stats.boxesExamined <= 100 * stats.decisions);
+    // A decision takes a box out of two heaps of up to 20 000 boxes (by priority, by waiting time),
+    // each sifted ~2 log2(20 000) = 29 comparisons deep: about 80 measured, where the scan computed
+    // 10 000 priorities per decision on average.
+    CHECK(stats.boxesExamined <= 200 * stats.decisions);
     feedScripts().clear();
 }
 
