@@ -53,6 +53,7 @@ void QosReadyBoxes::prepare(const std::vector<NodeContext*>& nodes, const QosPri
         }
     }
     groups_.push_back({BoxHeap<GroupOrder>(GroupOrder{this, false}, &groupSlot_, &examined_), -1, 0, false});
+    groupsInUse_.reserve(groups_.size());
     position_.assign(count, -1);
     since_.assign(count, 0);
     eolKey_.assign(count, 0);
@@ -97,7 +98,7 @@ void QosReadyBoxes::place(int box, TimeNs nowNs) {
     }
     if (curve == kFeedsNone) {
         group_[at] = static_cast<int>(groups_.size()) - 1;
-        groups_.back().heap.push(box);
+        pushInto(group_[at], box);
         return;
     }
     // The eol the scan would compute now, and where it stands as time goes on: an aging box's eol
@@ -120,7 +121,16 @@ void QosReadyBoxes::place(int box, TimeNs nowNs) {
     const auto interval = static_cast<int>(std::upper_bound(points.begin(), points.end(), eol) - points.begin());
     const int group = groupOf(curve, interval, aging);
     group_[at] = group;
-    groups_[static_cast<std::size_t>(group)].heap.push(box);
+    pushInto(group, box);
+}
+
+void QosReadyBoxes::pushInto(int group, int box) {
+    Group& into = groups_[static_cast<std::size_t>(group)];
+    if (into.heap.empty()) {
+        into.inUseSlot = static_cast<int>(groupsInUse_.size());
+        groupsInUse_.push_back(group);
+    }
+    into.heap.push(box);
 }
 
 void QosReadyBoxes::unplace(int box) {
@@ -133,10 +143,33 @@ void QosReadyBoxes::unplace(int box) {
         groupSlot_[static_cast<std::size_t>(last)] = slot;
         feedingSeveral_.pop_back();
     } else {
-        groups_[static_cast<std::size_t>(group_[at])].heap.remove(box);
+        Group& from = groups_[static_cast<std::size_t>(group_[at])];
+        from.heap.remove(box);
+        if (from.heap.empty()) {
+            const int moved = groupsInUse_.back();
+            groupsInUse_[static_cast<std::size_t>(from.inUseSlot)] = moved;
+            groups_[static_cast<std::size_t>(moved)].inUseSlot = from.inUseSlot;
+            groupsInUse_.pop_back();
+        }
     }
     group_[at] = -1;
     groupSlot_[at] = -1;
+}
+
+void QosReadyBoxes::moveOnAged(Group& group, TimeNs nowNs) {
+    if (!group.aging) return;
+    const auto& points = curvePoints_[static_cast<std::size_t>(group.curve)];
+    if (static_cast<std::size_t>(group.interval) >= points.size()) return;  // past the last point: no end
+    const double end = points[static_cast<std::size_t>(group.interval)];
+    // Largest eol first; a box lands straight in the interval its eol is in now.
+    while (!group.heap.empty()) {
+        const int top = group.heap.top();
+        const NodeContext& node = *nodes_[static_cast<std::size_t>(top)];
+        ++examined_;
+        if (priorities_->queuedLatencyMs(node, nowNs) + priorities_->routesOf(node).front().costMs < end) return;
+        unplace(top);
+        place(top, nowNs);
+    }
 }
 
 NodeContext& QosReadyBoxes::takeBest(TimeNs nowNs, std::uint64_t decisions) {
@@ -159,20 +192,11 @@ NodeContext& QosReadyBoxes::takeBest(TimeNs nowNs, std::uint64_t decisions) {
         place(box, nowNs);
     }
     touchedBoxes_.clear();
-    // Aging boxes whose eol has passed their interval's end move on, largest eol first.
-    for (Group& group : groups_) {
-        if (!group.aging) continue;
-        const auto& points = curvePoints_[static_cast<std::size_t>(group.curve)];
-        if (static_cast<std::size_t>(group.interval) >= points.size()) continue;
-        const double end = points[static_cast<std::size_t>(group.interval)];
-        while (!group.heap.empty()) {
-            const int top = group.heap.top();
-            const NodeContext& node = *nodes_[static_cast<std::size_t>(top)];
-            ++examined_;
-            if (priorities_->queuedLatencyMs(node, nowNs) + priorities_->routesOf(node).front().costMs < end) break;
-            unplace(top);
-            place(top, nowNs);
-        }
+    // A group that empties gives its place in groupsInUse_ to another, which is looked at next.
+    for (std::size_t i = 0; i < groupsInUse_.size();) {
+        const int id = groupsInUse_[i];
+        moveOnAged(groups_[static_cast<std::size_t>(id)], nowNs);
+        if (i < groupsInUse_.size() && groupsInUse_[i] == id) ++i;
     }
     // The best of the candidates; among equal priorities the earliest in the ready list, as a scan
     // that replaces its best only by a strictly better one.
@@ -187,9 +211,7 @@ NodeContext& QosReadyBoxes::takeBest(TimeNs nowNs, std::uint64_t decisions) {
         best = box;
         bestPriority = p;
     };
-    for (const Group& group : groups_) {
-        if (!group.heap.empty()) consider(group.heap.top());
-    }
+    for (int group : groupsInUse_) consider(groups_[static_cast<std::size_t>(group)].heap.top());
     for (int box : feedingSeveral_) consider(box);
     const int oldest = oldest_.top();
     if (decisions - since_[static_cast<std::size_t>(oldest)] > kMaxDecisionsPassedOverPerReadyBox * ready_.size()) best = oldest;

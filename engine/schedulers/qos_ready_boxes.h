@@ -67,6 +67,7 @@ private:
         int curve;
         int interval;
         bool aging;
+        int inUseSlot = -1;  ///< its place in groupsInUse_ while it holds boxes
     };
     static constexpr int kFeedsSeveral = -2;  // curveOf_: the box's priority sums over outputs
     static constexpr int kFeedsNone = -1;     // curveOf_: the box leads to no output
@@ -74,6 +75,10 @@ private:
     /// Puts a ready box into the heap (or list) its state at `nowNs` says.
     void place(int box, TimeNs nowNs);
     void unplace(int box);
+    void pushInto(int group, int box);
+    /// Moves the aging boxes of `group` whose eol has passed the group's interval on (each box
+    /// moves at most once per point of its QoS graph while it waits).
+    void moveOnAged(Group& group, TimeNs nowNs);
     int groupOf(int curve, int interval, bool aging) const;
 
     const QosPriorities* priorities_ = nullptr;
@@ -83,6 +88,7 @@ private:
     std::vector<int> curveGroups_;                  // by curve: its first group
     std::vector<int> curveOf_;                      // by node
     std::vector<Group> groups_;                     // the last one: boxes that lead to no output
+    std::vector<int> groupsInUse_;                  // the groups holding boxes (a decision looks at these only)
     std::vector<int> feedingSeveral_;               // ready boxes with several outputs
     // By node index:
     std::vector<int> position_;   // in ready_
