@@ -18,7 +18,6 @@ public:
         : before_(std::move(before)), slots_(slots), comparisons_(comparisons) {}
 
     bool empty() const { return boxes_.empty(); }
-    std::size_t size() const { return boxes_.size(); }
     /// The box that comes out first. [requires !empty()]
     int top() const { return boxes_.front(); }
     void push(int box) {
@@ -39,12 +38,6 @@ public:
     }
     /// `box` (in this heap) has moved in the order: put it back in its place.
     void reorder(int box) { reorderAt(static_cast<std::size_t>((*slots_)[static_cast<std::size_t>(box)])); }
-    /// Every box in no particular order (for rebuilding).
-    const std::vector<int>& boxes() const { return boxes_; }
-    void clear() {
-        for (int box : boxes_) (*slots_)[static_cast<std::size_t>(box)] = -1;
-        boxes_.clear();
-    }
 
 private:
     bool comesFirst(int a, int b) {

@@ -25,7 +25,7 @@ namespace isochron {
 
 /// Ready boxes of the QoS-driven scheduler, best first. A decision costs O(log n) heap steps for
 /// n ready boxes, plus one priority per QoS interval in use and per ready box feeding several
-/// outputs. [engine thread] [no allocation once prepared]
+/// outputs. [engine thread] [no allocation in steady state: the heaps only grow]
 class QosReadyBoxes {
 public:
     QosReadyBoxes() = default;
