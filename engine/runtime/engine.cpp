@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 namespace isochron {
 
@@ -141,7 +144,14 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     searchStack_.reserve(nodes_.size());
     findNodesReachingOutputs(reachedOutputAtStart_);
     reachesOutput_ = reachedOutputAtStart_;
-    scheduler_->prepare(nodes_);
+    try {
+        scheduler_->prepare(nodes_);
+    } catch (const std::bad_alloc&) {
+        // Without this, the run ends with a bare "std::bad_alloc" and no hint of what needed it.
+        throw std::runtime_error("the scheduler '" + std::string(scheduler_->name()) + "' ran out of memory preparing a graph of " +
+                                 std::to_string(nodes_.size()) + " nodes and " + std::to_string(graph.edges.size()) +
+                                 " edges; choose a scheduler with less set-up for this graph (df, fifo, rr, qos-bucket) or free memory");
+    }
     scheduler_->setCheckpoint([this] { checkpoint(); });
     scheduler_->setStopRequest(&stop_);
     telemetry_ = std::make_unique<TelemetryCollector>(nodes_);

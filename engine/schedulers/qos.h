@@ -1,11 +1,13 @@
 // QoS-driven scheduling with exact priorities (Aurora, section 6.1, "slope-slack"): at every
-// scheduling point, compute the p-tuple of each box with queued input and run the best one (one
-// box call with a train). Each decision costs time linear in the number of ready boxes.
+// scheduling point, run the box with queued input whose p-tuple is the best (one box call with a
+// train). The ready boxes are kept in heaps by QoS interval (qos_ready_boxes.h), so a decision
+// costs O(log n) for n ready boxes, not a priority per ready box, and picks the box a scan would.
 #pragma once
 
 #include <vector>
 
 #include "engine/schedulers/qos_priority.h"
+#include "engine/schedulers/qos_ready_boxes.h"
 #include "engine/schedulers/scheduler.h"
 
 namespace isochron {
@@ -27,8 +29,7 @@ private:
     /// `box` is ready from this decision on.
     void markReady(NodeContext& box);
 
-    std::vector<NodeContext*> ready_;  // boxes with queued input, unordered
-    std::vector<std::uint64_t> readySince_;  // by node index: the decision count when it became ready
+    QosReadyBoxes ready_;  // boxes with queued input
 };
 
 }  // namespace isochron

@@ -9,7 +9,7 @@ namespace isochron {
 void QosPriorities::prepare(const std::vector<NodeContext*>& nodes) {
     routes_.assign(nodes.size(), {});
     trees_.clear();
-    for (OutputTree& tree : findOutputTrees(nodes, TreeDetail::Successors)) {
+    for (OutputTree& tree : findOutputTrees(nodes)) {
         const QosGraph* qos = &tree.output->sink->qos;
         Tree kept{std::move(tree.postOrder), std::move(tree.successors), {}};
         for (NodeContext* box : kept.postOrder) {
@@ -66,10 +66,11 @@ void QosPriorities::refreshCosts() {
     }
 }
 
-void QosPriorities::refreshCostsIfDue(TimeNs nowNs) {
-    if (nowNs - costsRefreshedNs_ < kCostRefreshNs) return;
+bool QosPriorities::refreshCostsIfDue(TimeNs nowNs) {
+    if (nowNs - costsRefreshedNs_ < kCostRefreshNs) return false;
     refreshCosts();
     costsRefreshedNs_ = nowNs;
+    return true;
 }
 
 BoxPriority QosPriorities::priorityAt(const NodeContext& box, double latencyMs) const {
@@ -83,7 +84,7 @@ BoxPriority QosPriorities::priorityAt(const NodeContext& box, double latencyMs) 
     return p;
 }
 
-BoxPriority QosPriorities::priority(const NodeContext& box, TimeNs nowNs) const {
+double QosPriorities::queuedLatencyMs(const NodeContext& box, TimeNs nowNs) const {
     // Mean age of the queued items that carry an arrival time, weighted by queue length.
     double weightedArrival = 0;
     std::size_t count = 0;
@@ -93,8 +94,11 @@ BoxPriority QosPriorities::priority(const NodeContext& box, TimeNs nowNs) const 
         weightedArrival += static_cast<double>(nowNs - mean) * static_cast<double>(in.queue.size());
         count += in.queue.size();
     }
-    const double latencyMs = count ? weightedArrival / static_cast<double>(count) / 1e6 : 0.0;
-    return priorityAt(box, latencyMs);
+    return count ? weightedArrival / static_cast<double>(count) / 1e6 : 0.0;
+}
+
+BoxPriority QosPriorities::priority(const NodeContext& box, TimeNs nowNs) const {
+    return priorityAt(box, queuedLatencyMs(box, nowNs));
 }
 
 }  // namespace isochron

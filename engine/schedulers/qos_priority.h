@@ -39,23 +39,30 @@ public:
     /// Recompute cost(D(b)) from the nodes' cost estimates: linear in a tree's size where each box
     /// feeds one box of the tree (a box feeding several walks what it reaches).
     void refreshCosts();
-    /// refreshCosts() if the last refresh is older than kCostRefreshNs: the estimates themselves
-    /// move only a few times a second.
-    void refreshCostsIfDue(TimeNs nowNs);
+    /// refreshCosts() if the last refresh is older than kCostRefreshNs (the estimates themselves
+    /// move only a few times a second); whether it did.
+    bool refreshCostsIfDue(TimeNs nowNs);
     static constexpr TimeNs kCostRefreshNs = 20'000'000;
     /// Priority of `box` at wall time `nowNs` from its queued items' mean age.
     BoxPriority priority(const NodeContext& box, TimeNs nowNs) const;
     /// Priority of a box whose queued items are `latencyMs` old (tests, and the paper's examples).
     BoxPriority priorityAt(const NodeContext& box, double latencyMs) const;
+    /// Mean age in ms of `box`'s queued items that carry an arrival time (0 if none), weighted by
+    /// queue length: the latency priority() uses.
+    double queuedLatencyMs(const NodeContext& box, TimeNs nowNs) const;
     /// Largest -gradient and largest finite critical latency over all outputs (bucket ranges).
     double maxUtility() const { return maxUtility_; }
     double maxSlackMs() const { return maxSlackMs_; }
 
-private:
+    /// One output a box feeds, and the expected time from the box to it.
     struct Route {
         const QosGraph* qos;
-        double costMs = 0;  // cost(D(b)) in that output's tree
+        double costMs = 0;  ///< cost(D(b)) in that output's tree
     };
+    /// The outputs `box` feeds (none when it leads to no output).
+    const std::vector<Route>& routesOf(const NodeContext& box) const { return routes_[static_cast<std::size_t>(box.index)]; }
+
+private:
     /// One output's tree: boxes in post-order and their successors in it (not D(b) itself, which
     /// is quadratic in a chain's length), and where each box's route is.
     struct Tree {

@@ -28,6 +28,12 @@ class NodeContext;
 struct SchedulerStats {
     std::uint64_t decisions = 0;  ///< scheduling decisions (a box or superbox chosen to run)
     std::uint64_t boxCalls = 0;   ///< box calls (trains run)
+    /// Entries of per-box bookkeeping prepare() built (superbox: tree members, successor lists,
+    /// plan entries; 0 for the others): shows whether set-up grows with the graph or its square.
+    std::uint64_t setupEntries = 0;
+    /// Ready boxes whose priority the decisions computed, or compared in a heap (`qos`; 0 for the
+    /// others): shows whether a decision's cost grows with the number of ready boxes.
+    std::uint64_t boxesExamined = 0;
 };
 
 /// Interface of every scheduler. [engine thread]

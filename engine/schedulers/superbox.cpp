@@ -30,21 +30,26 @@ std::string_view SuperboxScheduler::name() const {
 void SuperboxScheduler::prepare(const std::vector<NodeContext*>& nodes) {
     trees_ = findOutputTrees(nodes);
     // Boxes that lead to no output (outputs left unconnected) still run: as one extra superbox.
-    OutputTree rest;
-    for (NodeContext* node : nodes) {
-        if (node->isSource()) continue;
-        const bool inTree = std::any_of(trees_.begin(), trees_.end(), [&](const OutputTree& t) { return t.indexOf(node) >= 0; });
-        if (inTree) continue;
-        rest.postOrder.push_back(node);
-        rest.successors.push_back({});
-        rest.downstream.push_back({static_cast<int>(rest.postOrder.size()) - 1});
+    std::vector<char> inTree(nodes.size(), 0);
+    for (const OutputTree& tree : trees_) {
+        for (const NodeContext* box : tree.postOrder) inTree[static_cast<std::size_t>(box->index)] = 1;
     }
-    if (!rest.postOrder.empty()) trees_.push_back(std::move(rest));
+    std::vector<NodeContext*> rest;
+    for (NodeContext* node : nodes) {
+        if (!node->isSource() && !inTree[static_cast<std::size_t>(node->index)]) rest.push_back(node);
+    }
+    if (!rest.empty()) {
+        const std::size_t boxes = rest.size();
+        trees_.push_back(makeOutputTree(nullptr, std::move(rest), std::vector<std::vector<int>>(boxes)));
+    }
 
     treesOfNode_.assign(nodes.size(), {});
+    plans_.resize(trees_.size());
     for (std::size_t t = 0; t < trees_.size(); ++t) {
         for (const NodeContext* box : trees_[t].postOrder) treesOfNode_[static_cast<std::size_t>(box->index)].push_back(t);
-        plans_.push_back({computePlan(t), 0});
+        plans_[t].plan = computePlan(t);
+        stats_.setupEntries += trees_[t].postOrder.size() + plans_[t].plan.turns.size() + plans_[t].plan.turnOf.size();
+        for (const auto& next : trees_[t].successors) stats_.setupEntries += next.size();
     }
     ready_.assign(trees_.size(), 0);
 
@@ -73,19 +78,19 @@ void SuperboxScheduler::deliver(NodeContext& target, int port, Item&& item) {
     for (std::size_t tree : treesOfNode_[static_cast<std::size_t>(target.index)]) markReady(tree);
 }
 
-const std::vector<SuperboxTurn>& SuperboxScheduler::planOf(std::size_t tree) {
-    TreePlan& plan = plans_[tree];
-    if (traversal_ == Traversal::MinCost) return plan.turns;
+const SuperboxPlan& SuperboxScheduler::planOf(std::size_t tree) {
+    TreePlan& current = plans_[tree];
+    if (traversal_ == Traversal::MinCost) return current.plan;
     const TimeNs now = wallClockNs();
-    if (++plan.runs >= kReplanEvery || now - plan.plannedNs >= kReplanAfterNs) {
-        plan.turns = computePlan(tree);
-        plan.runs = 0;
-        plan.plannedNs = now;
+    if (++current.runs >= kReplanEvery || now - current.plannedNs >= kReplanAfterNs) {
+        current.plan = computePlan(tree);
+        current.runs = 0;
+        current.plannedNs = now;
     }
-    return plan.turns;
+    return current.plan;
 }
 
-std::vector<SuperboxTurn> SuperboxScheduler::computePlan(std::size_t tree) const {
+SuperboxPlan SuperboxScheduler::computePlan(std::size_t tree) const {
     const OutputTree& t = trees_[tree];
     std::vector<BoxEstimate> estimates(t.postOrder.size());
     for (std::size_t i = 0; i < estimates.size(); ++i) {
@@ -113,9 +118,10 @@ bool SuperboxScheduler::runTree(std::size_t tree, bool withCheckpoints, std::uin
         ++boxCalls;
         return true;
     };
-    for (const SuperboxTurn& turn : planOf(tree)) {
-        if (!runIfQueued(turn.box)) continue;
-        for (int follower : turn.followers) runIfQueued(follower);
+    const SuperboxPlan& plan = planOf(tree);
+    for (int box : plan.turns) {
+        if (!runIfQueued(box)) continue;
+        forEachFollower(t, plan, box, plans_[tree].walk, runIfQueued);
     }
     return std::any_of(t.postOrder.begin(), t.postOrder.end(), [](const NodeContext* box) { return box->queuedItems() > 0; });
 }

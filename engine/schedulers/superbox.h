@@ -39,11 +39,11 @@ private:
     bool runTree(std::size_t tree, bool withCheckpoints, std::uint64_t& boxCalls);
     /// The tree's traversal: fixed for Min-Cost; for the others recomputed from the running
     /// estimates every kReplanEvery runs of the tree, or at its first run after kReplanAfterNs
-    /// (they move slowly, and planning is quadratic in the tree's depth; the time bound keeps a
-    /// tree that runs rarely, e.g. under bursty input, from keeping the plan made before any
-    /// estimate existed).
-    const std::vector<SuperboxTurn>& planOf(std::size_t tree);
-    std::vector<SuperboxTurn> computePlan(std::size_t tree) const;
+    /// (they move slowly, and planning sorts the tree's boxes; the time bound keeps a tree that
+    /// runs rarely, e.g. under bursty input, from keeping the plan made before any estimate
+    /// existed).
+    const SuperboxPlan& planOf(std::size_t tree);
+    SuperboxPlan computePlan(std::size_t tree) const;
     void markReady(std::size_t tree);
     void drainParallel(const std::atomic<bool>& stop);
     void workerLoop();
@@ -52,11 +52,13 @@ private:
     Traversal traversal_;
     int workers_;
     std::vector<OutputTree> trees_;
-    /// A tree's current traversal, how many runs it has served and when it was made.
+    /// A tree's current traversal, how many runs it has served and when it was made, and the
+    /// scratch its followers are walked with (one per tree: parallel drains run trees at once).
     struct TreePlan {
-        std::vector<SuperboxTurn> turns;
+        SuperboxPlan plan;
         std::uint32_t runs = 0;
         TimeNs plannedNs = 0;
+        DownstreamWalk walk;
     };
     static constexpr std::uint32_t kReplanEvery = 64;
     static constexpr TimeNs kReplanAfterNs = 50'000'000;

@@ -11,6 +11,9 @@
 // yet: that box runs at its turn with everything that has reached it by then. For ML this never
 // cuts (downstream boxes always cost less to the output), and it reproduces the paper's MM example.
 // Ties keep post-order.
+//
+// A plan stores each box's turn, not its followers: written out, the followers of ML on a chain
+// are n^2/2 entries. They are walked (DownstreamWalk) when a box has run at its turn.
 #pragma once
 
 #include <string_view>
@@ -30,22 +33,39 @@ struct BoxEstimate {
     double itemBytes = 1;     ///< size of an item waiting at its input
 };
 
-/// One box's turn in a superbox execution: the box, then the boxes downstream of it that follow it
-/// (indices into tree.postOrder). A scheduler runs the followers only when the box itself ran:
-/// otherwise they have nothing new to carry. [value type]
-struct SuperboxTurn {
-    int box = 0;
-    std::vector<int> followers;
+/// One superbox execution: the boxes in the order of their turns (indices into tree.postOrder).
+/// A box that ran at its turn is followed by its downstream boxes that already had their turn;
+/// a scheduler runs no followers when the box itself did not run: they have nothing new to carry.
+/// [value type]
+struct SuperboxPlan {
+    std::vector<int> turns;    ///< every box once, in turn order
+    std::vector<int> turnOf;   ///< turnOf[box]: the box's position in turns
+    bool followDownstream = false;  ///< false for Min-Cost: no followers
 };
 
-/// The turns of one superbox execution. `estimates[i]` describes tree.postOrder[i]. [no side effects]
-std::vector<SuperboxTurn> superboxTraversal(const OutputTree& tree, Traversal traversal, const std::vector<BoxEstimate>& estimates);
+/// The plan of one superbox execution. `estimates[i]` describes tree.postOrder[i].
+/// [no side effects] [O(n log n) for a tree of n boxes]
+SuperboxPlan superboxTraversal(const OutputTree& tree, Traversal traversal, const std::vector<BoxEstimate>& estimates);
 
-/// The turns as the flat sequence of box calls the paper lists (every box and follower). [no side effects]
-std::vector<int> boxCalls(const std::vector<SuperboxTurn>& turns);
+/// Calls `run(k)` for each follower k of `box`'s turn, in post-order. [no allocation once `walk` is warm]
+template <class Run>
+void forEachFollower(const OutputTree& tree, const SuperboxPlan& plan, int box, DownstreamWalk& walk, Run&& run) {
+    if (!plan.followDownstream) return;
+    const int turn = plan.turnOf[static_cast<std::size_t>(box)];
+    walk.run(tree, box, [&](int k) {
+        if (k == box) return true;
+        if (plan.turnOf[static_cast<std::size_t>(k)] > turn) return false;  // its own turn is still to come
+        run(k);
+        return true;
+    });
+}
+
+/// The plan as the flat sequence of box calls the paper lists (every box and follower). [no side effects]
+std::vector<int> boxCalls(const OutputTree& tree, const SuperboxPlan& plan);
 
 /// output_cost(b) = sum over k in D(b) of cost(k) / o_sel(k), o_sel(k) = product of sel over D(k),
-/// for every box of the tree at once. [O(sum of |D(b)|)]
+/// for every box of the tree at once. [linear when D(b) is a path; else O(sum of |D(b)|) time,
+/// linear memory]
 std::vector<double> outputCosts(const OutputTree& tree, const std::vector<BoxEstimate>& estimates);
 /// mem_rr(b) = tsize(b) * (1 - sel(b)) / cost(b).
 double memoryReductionRate(const BoxEstimate& estimate);

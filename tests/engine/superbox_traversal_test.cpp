@@ -1,8 +1,10 @@
-// Superbox traversals against the worked example of Aurora's figure 4, and output trees as the
-// engine finds them in a real graph.
+// Superbox traversals against the worked example of Aurora's figure 4, output trees as the
+// engine finds them in a real graph, and D(b) walked (not stored) against plain reachability.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -23,10 +25,35 @@ enum Box { b4, b5, b3, b2, b6, b1 };
 const char* kNames[] = {"b4", "b5", "b3", "b2", "b6", "b1"};
 
 OutputTree figureFourTree() {
-    OutputTree tree;
-    tree.postOrder.assign(6, nullptr);  // traversals only look at the shape
-    tree.downstream = {{b4, b2, b1}, {b5, b3, b2, b1}, {b3, b2, b1}, {b2, b1}, {b6, b1}, {b1}};
-    return tree;
+    // Traversals only look at the shape.
+    return makeOutputTree(nullptr, std::vector<NodeContext*>(6, nullptr), {{b2}, {b3}, {b2}, {b1}, {b1}, {}});
+}
+
+// D(b) in post-order, as the walk visits it.
+std::vector<int> downstreamOf(const OutputTree& tree, int box) {
+    std::vector<int> found;
+    DownstreamWalk walk;
+    walk.run(tree, box, [&](int k) {
+        found.push_back(k);
+        return true;
+    });
+    return found;
+}
+
+// D(b) by plain reachability, sorted.
+std::vector<int> reachableFrom(const std::vector<std::vector<int>>& successors, int box) {
+    std::vector<char> seen(successors.size(), 0);
+    std::vector<int> pending{box}, found;
+    while (!pending.empty()) {
+        const int k = pending.back();
+        pending.pop_back();
+        if (seen[static_cast<std::size_t>(k)]) continue;
+        seen[static_cast<std::size_t>(k)] = 1;
+        found.push_back(k);
+        for (int next : successors[static_cast<std::size_t>(k)]) pending.push_back(next);
+    }
+    std::sort(found.begin(), found.end());
+    return found;
 }
 
 std::string namesOf(const std::vector<int>& calls) {
@@ -48,17 +75,22 @@ BoxEstimate box(double selectivity, double cost) {
 
 TEST_CASE("Min-Cost runs each box once, in post-order", "[superbox]") {
     std::vector<BoxEstimate> estimates(6, box(1, 1));
-    CHECK(namesOf(boxCalls(superboxTraversal(figureFourTree(), Traversal::MinCost, estimates))) == "b4 b5 b3 b2 b6 b1");
+    const OutputTree tree = figureFourTree();
+    CHECK(namesOf(boxCalls(tree, superboxTraversal(tree, Traversal::MinCost, estimates))) == "b4 b5 b3 b2 b6 b1");
 }
 
 TEST_CASE("Min-Latency follows each box by its downstream, cheapest output cost first (figure 4)", "[superbox]") {
     std::vector<BoxEstimate> estimates(6, box(1, 1));
-    const auto turns = superboxTraversal(figureFourTree(), Traversal::MinLatency, estimates);
-    CHECK(namesOf(boxCalls(turns)) == "b1 b2 b1 b6 b1 b4 b2 b1 b3 b2 b1 b5 b3 b2 b1");
+    const OutputTree tree = figureFourTree();
+    const auto plan = superboxTraversal(tree, Traversal::MinLatency, estimates);
+    CHECK(namesOf(boxCalls(tree, plan)) == "b1 b2 b1 b6 b1 b4 b2 b1 b3 b2 b1 b5 b3 b2 b1");
     // Every box has exactly one turn of its own.
-    REQUIRE(turns.size() == 6);
-    CHECK(turns[0].box == b1);
-    CHECK(turns[0].followers.empty());
+    REQUIRE(plan.turns.size() == 6);
+    CHECK(plan.turns[0] == b1);
+    DownstreamWalk walk;
+    int followers = 0;
+    forEachFollower(tree, plan, b1, walk, [&](int) { ++followers; });
+    CHECK(followers == 0);
 }
 
 TEST_CASE("Min-Memory orders by memory reduction rate (figure 4's example)", "[superbox]") {
@@ -69,7 +101,8 @@ TEST_CASE("Min-Memory orders by memory reduction rate (figure 4's example)", "[s
     estimates[b4] = box(1.0, 2);
     estimates[b5] = box(0.4, 3);
     estimates[b6] = box(0.6, 1);
-    CHECK(namesOf(boxCalls(superboxTraversal(figureFourTree(), Traversal::MinMemory, estimates))) == "b3 b6 b2 b5 b3 b2 b1 b4 b2 b1");
+    const OutputTree tree = figureFourTree();
+    CHECK(namesOf(boxCalls(tree, superboxTraversal(tree, Traversal::MinMemory, estimates))) == "b3 b6 b2 b5 b3 b2 b1 b4 b2 b1");
     CHECK(memoryReductionRate(estimates[b3]) == Approx(0.5));
     CHECK(memoryReductionRate(estimates[b4]) == 0.0);
 }
@@ -91,8 +124,7 @@ TEST_CASE("output cost weighs each downstream box by the items that reach the ou
     // A box that passes nothing never produces an output: infinitely expensive per output.
     CHECK(std::isinf(costs[b6]));
     // Min-Latency therefore gives b6 its turn last.
-    const auto turns = superboxTraversal(figureFourTree(), Traversal::MinLatency, estimates);
-    CHECK(turns.back().box == b6);
+    CHECK(superboxTraversal(figureFourTree(), Traversal::MinLatency, estimates).turns.back() == b6);
 }
 
 TEST_CASE("output trees of a real graph: post-order, downstream sets, shared boxes", "[superbox]") {
@@ -125,12 +157,51 @@ TEST_CASE("output trees of a real graph: post-order, downstream sets, shared box
     };
     CHECK(ids(trees[0]) == "x tap");
     CHECK(ids(trees[1]) == "x y m out");  // m's feeders in port order: a (x) then b (y)
-    CHECK(trees[1].downstream[0] == std::vector<int>{0, 2, 3});
-    CHECK(trees[1].downstream[1] == std::vector<int>{1, 2, 3});
-    CHECK(trees[1].downstream[3] == std::vector<int>{3});
+    CHECK(downstreamOf(trees[1], 0) == std::vector<int>{0, 2, 3});
+    CHECK(downstreamOf(trees[1], 1) == std::vector<int>{1, 2, 3});
+    CHECK(downstreamOf(trees[1], 3) == std::vector<int>{3});
     CHECK(trees[1].indexOf(engine.findNode("m")) == 2);
     CHECK(trees[1].indexOf(engine.findNode("tap")) == -1);
     CHECK_FALSE(treesAreDisjoint(trees));  // x feeds both outputs
+}
+
+TEST_CASE("D(b) is walked in post-order where branches meet again and around loops", "[superbox]") {
+    // Random trees: box i sends to one later box (a path to the output), to several (branches that
+    // meet again), or also to earlier ones (a loop inside the tree).
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 60; ++trial) {
+        INFO("trial " << trial);
+        const int boxes = 2 + static_cast<int>(rng() % 25);
+        const int shape = trial % 3;  // 0 path, 1 branches, 2 loops
+        std::vector<std::vector<int>> successors(static_cast<std::size_t>(boxes));
+        for (int i = 0; i + 1 < boxes; ++i) {
+            auto& next = successors[static_cast<std::size_t>(i)];
+            next.push_back(i + 1 + static_cast<int>(rng() % static_cast<unsigned>(boxes - i - 1)));
+            for (int extra = shape == 0 ? 0 : static_cast<int>(rng() % 3); extra > 0; --extra) {
+                const int to = shape == 2 ? static_cast<int>(rng() % static_cast<unsigned>(boxes))
+                                          : i + 1 + static_cast<int>(rng() % static_cast<unsigned>(boxes - i - 1));
+                if (std::find(next.begin(), next.end(), to) == next.end()) next.push_back(to);
+            }
+        }
+        const OutputTree tree = makeOutputTree(nullptr, std::vector<NodeContext*>(static_cast<std::size_t>(boxes), nullptr), successors);
+        if (shape == 0) CHECK(tree.downstreamIsPath);
+        std::vector<BoxEstimate> estimates;
+        for (int i = 0; i < boxes; ++i) estimates.push_back(box(0.25 * static_cast<double>(1 + rng() % 4), 1.0 + static_cast<double>(rng() % 9)));
+        const auto costs = outputCosts(tree, estimates);
+        for (int b = 0; b < boxes; ++b) {
+            INFO("box " << b);
+            const auto reached = reachableFrom(successors, b);
+            CHECK(downstreamOf(tree, b) == reached);
+            // The definition: output_cost(b) = sum over k in D(b) of cost(k) / o_sel(k).
+            double expected = 0;
+            for (int k : reached) {
+                double selectivity = 1;
+                for (int d : reachableFrom(successors, k)) selectivity *= estimates[static_cast<std::size_t>(d)].selectivity;
+                expected += estimates[static_cast<std::size_t>(k)].costNs / selectivity;
+            }
+            CHECK(costs[static_cast<std::size_t>(b)] == Approx(expected));
+        }
+    }
 }
 
 TEST_CASE("superbox worker pool: disjoint trees run on several threads with the same results", "[superbox]") {
