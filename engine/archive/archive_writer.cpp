@@ -59,7 +59,7 @@ std::string ArchiveWriter::diskFullAdvice() const {
     std::ostringstream text;
     text << std::fixed << std::setprecision(1) << "the archive file is " << megabytes(use.fileBytes) << " MB, its write-ahead log '" << store_->path()
          << "-wal' " << megabytes(use.logBytes) << " MB, " << (use.freeBytes >= 0 ? megabytes(use.freeBytes) : 0.0)
-         << " MB free; free at least " << megabytes(std::max<std::int64_t>(needed, 1 << 20)) << " MB on that disk, or keep less of each stream (a retention: "
+         << " MB free; free space on that disk (at least " << megabytes(std::max<std::int64_t>(needed, 1 << 20)) << " MB), or keep less of each stream (a retention: "
          << "keep_hours, keep_gb; this stream holds " << megabytes(storedBytes_) << " MB, and the archive needs about "
          << megabytes(2 * kArchiveLogBytes) << " MB for its log beyond what its streams keep)";
     return text.str();
