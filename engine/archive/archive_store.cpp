@@ -393,6 +393,7 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
         db_->exec("PRAGMA page_size=65536;", path_);
         switchToWal(db_->db, path_);
         db_->exec("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;", path_);
+        boundLog();
     }
     if (access != ArchiveAccess::Record) {
         prepareStatements(found);
@@ -502,6 +503,39 @@ void ArchiveStore::prepareStatements(std::int64_t version) {
         db, "SELECT start, length, item FROM events WHERE stream = ? AND start >= ? AND start < ? AND rowid <= ? ORDER BY start, rowid", path_);
 }
 
+void ArchiveStore::boundLog() {
+    // SQLite's default checkpoints at 1000 pages, 64 MiB of 64 KiB pages: a small disk filled with
+    // log before any retention could help, and a run ending then left its data in X-wal alone.
+    Statement pageSize(db_->db, "PRAGMA page_size", path_);
+    pageSize.step();
+    const std::int64_t pages = std::max<std::int64_t>(1, kArchiveLogBytes / std::max<std::int64_t>(1, pageSize.integer(0)));
+    pageSize.reset();
+    db_->exec(("PRAGMA wal_autocheckpoint=" + std::to_string(pages) + "; PRAGMA journal_size_limit=" + std::to_string(kArchiveLogBytes) + ";").c_str(),
+              path_);
+}
+
+std::optional<std::string> ArchiveStore::foldLog() {
+    const int result = sqlite3_wal_checkpoint_v2(db_->db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    const int primary = sqlite3_extended_errcode(db_->db) & 0xff;
+    if (result == SQLITE_OK || (primary != SQLITE_FULL && primary != SQLITE_IOERR)) return std::nullopt;
+    return failureText(db_->db, result);
+}
+
+ArchiveDiskUse archiveDiskUse(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    ArchiveDiskUse use;
+    const std::uintmax_t file = fs::file_size(path, error);
+    use.fileBytes = error ? 0 : static_cast<std::int64_t>(file);
+    const std::uintmax_t log = fs::file_size(path + "-wal", error);
+    use.logBytes = error ? 0 : static_cast<std::int64_t>(log);
+    fs::path folder = fs::path(path).parent_path();
+    if (folder.empty()) folder = ".";
+    const fs::space_info space = fs::space(folder, error);
+    if (!error) use.freeBytes = static_cast<std::int64_t>(space.available);
+    return use;
+}
+
 ArchiveStore::~ArchiveStore() {
     try {
         commit();
@@ -542,7 +576,8 @@ std::optional<std::string> ArchiveStore::differences(const ArchivedStreamInfo& s
     return "archive '" + path_ + "' already holds a stream '" + info.name + "' (" + kindName(stored.kind) + ", " + stored.timebase().describe() +
            ", " + std::to_string(stored.channels) + " channel(s), " + stored.sampleType + originalRateText(stored) +
            ") that differs from the one to record (" + kindName(info.kind) + ", " + info.timebase().describe() + ", " +
-           std::to_string(info.channels) + " channel(s), " + info.sampleType + originalRateText(info) + ")";
+           std::to_string(info.channels) + " channel(s), " + info.sampleType + originalRateText(info) +
+           "): record it under another stream name or into another file";
 }
 
 std::optional<std::string> ArchiveStore::conflictWith(const ArchivedStreamInfo& info) {

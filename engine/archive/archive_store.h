@@ -118,6 +118,22 @@ public:
     using ArchiveError::ArchiveError;
 };
 
+/// How far the write-ahead log (X-wal) grows: a writer folds it into the file (a checkpoint) once it
+/// holds this much, and cuts it back to this size afterwards. An archive needs about twice this on its
+/// disk beyond what its streams keep (docs/archive.md, "Disk space").
+inline constexpr std::int64_t kArchiveLogBytes = 4 << 20;
+
+/// Disk space an archive takes and has: its file, its write-ahead log, the free space of the disk
+/// holding them (-1 when unknown). [value type]
+struct ArchiveDiskUse {
+    std::int64_t fileBytes = 0;
+    std::int64_t logBytes = 0;
+    std::int64_t freeBytes = -1;
+};
+
+/// The disk use of the archive at `path`. [any thread] [reads the file system]
+ArchiveDiskUse archiveDiskUse(const std::string& path);
+
 /// How an ArchiveStore opens its file.
 enum class ArchiveAccess {
     Record,  ///< create the file and its tables if missing; an older file gets the running totals (a read of every row, once)
@@ -176,6 +192,11 @@ public:
     void commit();
     /// Drop everything appended since the last commit (after a failed append or commit). No-op without writes.
     void rollback();
+    /// Fold the write-ahead log into the file now (a passive checkpoint: no waiting for other
+    /// connections, whose reads keep their part of the log until they close). Returns SQLite's words
+    /// when the disk refused it (full, over a file size limit): the archive is then whole only with
+    /// its X-wal; else nothing. Commits nothing. [may block on disk]
+    std::optional<std::string> foldLog();
     /// How long a write waits for another connection's write lock before failing with
     /// ArchiveBusyError, in milliseconds (>= 0; 5000 when not set).
     void setLockWaitMs(int milliseconds);
@@ -228,6 +249,8 @@ private:
     struct Connection;
     /// Prepares the statements the store reuses, for a file of schema `version`. [constructor]
     void prepareStatements(std::int64_t version);
+    /// Bounds the write-ahead log of a writing connection to about kArchiveLogBytes. [constructor]
+    void boundLog();
     /// Throws ArchiveError unless the store was opened to record.
     void requireRecordAccess() const;
     /// openStream's work, inside the write transaction it opened.

@@ -24,13 +24,45 @@ ArchiveWriter::ArchiveWriter(std::unique_ptr<ArchiveStore> store, ArchivedStream
     thread_ = std::thread([this] { run(); });
 }
 
-ArchiveWriter::~ArchiveWriter() {
+ArchiveWriter::~ArchiveWriter() { endThread(); }
+
+void ArchiveWriter::endThread() {
     {
         std::lock_guard lock(mutex_);
         ending_ = true;
     }
     wake_.notify_one();
     if (thread_.joinable()) thread_.join();
+}
+
+std::optional<std::string> ArchiveWriter::close() {
+    endThread();
+    const std::optional<std::string> refused = store_->foldLog();
+    if (!refused) return std::nullopt;
+    const std::string& path = store_->path();
+    const ArchiveDiskUse use = archiveDiskUse(path);
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << "archive '" << path << "': its write-ahead log '" << path << "-wal' (" << megabytes(use.logBytes)
+         << " MB) could not be folded into the file (SQLite: " << *refused << "), so the recording is whole only together with it: keep '" << path
+         << "-wal' beside '" << path << "' (move or copy both), or free " << megabytes(std::max(use.logBytes - std::max<std::int64_t>(use.freeBytes, 0), std::int64_t{1} << 20))
+         << " MB on that disk and fold it in: record into the archive again, or run sqlite3 '" << path << "' 'PRAGMA wal_checkpoint'";
+    return text.str();
+}
+
+double ArchiveWriter::megabytes(std::int64_t bytes) { return static_cast<double>(bytes) / 1e6; }
+
+std::string ArchiveWriter::diskFullAdvice() const {
+    const ArchiveDiskUse use = archiveDiskUse(store_->path());
+    // The log folds into the file (which may grow by as much), then takes up to two checkpoints'
+    // worth again before it is cut back.
+    const std::int64_t needed = use.logBytes + 2 * kArchiveLogBytes - std::max<std::int64_t>(use.freeBytes, 0);
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << "the archive file is " << megabytes(use.fileBytes) << " MB, its write-ahead log '" << store_->path()
+         << "-wal' " << megabytes(use.logBytes) << " MB, " << (use.freeBytes >= 0 ? megabytes(use.freeBytes) : 0.0)
+         << " MB free; free space on that disk (at least " << megabytes(std::max<std::int64_t>(needed, 1 << 20)) << " MB), or keep less of each stream (a retention: "
+         << "keep_hours, keep_gb; this stream holds " << megabytes(storedBytes_) << " MB, and the archive needs about "
+         << megabytes(2 * kArchiveLogBytes) << " MB for its log beyond what its streams keep)";
+    return text.str();
 }
 
 bool ArchiveWriter::pushSamples(int channel, std::int64_t start, SigSeg<float> samples) {
@@ -326,10 +358,10 @@ void ArchiveWriter::run() {
             ending = ending_;
             flushAsked_ = false;
         }
-        try {
-            // Each commitNs of data commits (so a crash loses at most about that much); the rest once
-            // commitNs of wall time has passed since the last commit, at a flush or the end, or when a
-            // push waits for room in the queue.
+        // Each commitNs of data commits (so a crash loses at most about that much); the rest once
+        // commitNs of wall time has passed since the last commit, at a flush or the end, or when a
+        // push waits for room in the queue. Returns whether anything was committed.
+        const auto commitDue = [&] {
             bool committed = false;
             while (!batch.empty()) {
                 std::size_t count = 0;
@@ -346,6 +378,18 @@ void ArchiveWriter::run() {
                 commitBatch(count, start, end);
                 committed = true;
             }
+            return committed;
+        };
+        try {
+            bool committed = false;
+            try {
+                committed = commitDue();
+            } catch (const ArchiveDiskFullError&) {
+                // A log that readers kept from being folded in may hold the room: a checkpoint lets
+                // it start over at its beginning, and the batch (still whole) is tried once more.
+                if (store_->foldLog()) throw;
+                committed = commitDue();
+            }
             if (finishing && !committed) committed_.notify_all();  // a flush with nothing left to commit
         } catch (const ArchiveBusyError& e) {
             // Another connection held the write lock longer than lockWaitMs: the batch stays and is
@@ -360,7 +404,7 @@ void ArchiveWriter::run() {
             std::lock_guard lock(mutex_);
             ++lockWaits_;
         } catch (const ArchiveDiskFullError& e) {
-            stop(e.what(), "free space on that disk, or keep less of each stream (a retention: keep_hours, keep_gb)");
+            stop(e.what(), diskFullAdvice());
             return;
         } catch (const ArchiveError& e) {
             stop(e.what());

@@ -100,6 +100,11 @@ public:
     ArchiveWriter(std::unique_ptr<ArchiveStore> store, ArchivedStreamInfo info, Options options);
     /// Commits what the queue holds (unless recording stopped) and ends the thread. [blocks on the disk]
     ~ArchiveWriter();
+    /// Commits what the queue holds (unless recording stopped), ends the thread and folds the
+    /// write-ahead log into the file; returns a warning naming the file and what to do when the disk
+    /// refused that (the recording is then whole only together with its X-wal), else nothing. Call
+    /// once, at the end of a recording, and push nothing after it. [blocks on the disk]
+    std::optional<std::string> close();
     ArchiveWriter(const ArchiveWriter&) = delete;
     ArchiveWriter& operator=(const ArchiveWriter&) = delete;
 
@@ -143,6 +148,11 @@ private:
     };
 
     bool push(Write&& write);
+    /// Asks the thread to end after committing what is queued, and waits for it.
+    void endThread();
+    /// What to free or keep less of when the disk is full: the sizes of file, log and free space. [writer thread]
+    std::string diskFullAdvice() const;
+    static double megabytes(std::int64_t bytes);
     /// The message stopping a recording whose queue holds `pendingBytes` when a write arrives. [mutex_ held]
     std::string fellBehindMessage() const;
     void run();

@@ -22,6 +22,7 @@ struct NodeSurroundings {
         std::string type;
     };
     std::string graph;                    ///< the graph's file name, else its "name" field, else empty
+    std::string node;                     ///< the node's id
     std::vector<ResolvedPort> inputs;     ///< the node's resolved inputs
     std::vector<Feeder> feeders;          ///< one per resolved input, in order
     std::vector<ChannelLayout> channels;  ///< what each resolved input carries (empty: unknown)

@@ -421,6 +421,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
         if (!adopt || underived.count(static_cast<int>(n))) continue;
         NodeSurroundings surroundings;
         surroundings.graph = graph.fileName.empty() ? graph.name : graph.fileName;
+        surroundings.node = node.id;
         surroundings.inputs = node.inputs;
         surroundings.feeders.resize(node.inputs.size());
         surroundings.channels = node.inputChannels;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -77,9 +78,44 @@ std::optional<double> statedRate(const InputFeeder& feeder) {
     return feeder.params->getReal("rate");
 }
 
+/// Throws ParameterError on "stream" when the archive already holds the stream this node records
+/// ("stream", its id when empty) as another kind, channel count or rate than `inputs` (rate: `rate`,
+/// when a feeder states it) would record: the run would fail this node at its first item. An archive
+/// that does not exist or cannot be read yet passes (the start says what is wrong with it).
+void refuseStoredStreamConflict(const ParamSet& params, const std::vector<ResolvedPort>& inputs, std::optional<double> rate) {
+    const std::string& path = params.getString("path");
+    const std::string& name = params.getString("stream");
+    std::error_code error;
+    if (inputs.empty() || !inputs.front().type.kind || name.empty() || !std::filesystem::is_regular_file(path, error) ||
+        std::filesystem::file_size(path, error) == 0) {
+        return;
+    }
+    std::optional<ArchivedStreamInfo> stored;
+    try {
+        ArchiveStore store(path, ArchiveAccess::Read);
+        stored = store.stream(name);
+    } catch (const ArchiveError&) {
+        return;
+    }
+    if (!stored) return;
+    const bool signal = *inputs.front().type.kind == ItemKind::Signal;
+    const int channels = signal ? static_cast<int>(inputs.size()) : 1;
+    const bool sameKind = (stored->kind == ArchivedStreamInfo::Kind::Signal) == signal;
+    const bool sameRate = !signal || !rate || stored->originalRate() == *rate;
+    if (sameKind && stored->channels == channels && sameRate) return;
+    std::ostringstream text;
+    text << "archive '" << path << "' already holds a stream '" << name << "' (" << (stored->kind == ArchivedStreamInfo::Kind::Signal ? "signal, " : "items, ")
+         << stored->originalRate() << " Hz, " << stored->channels << " channel(s), " << stored->sampleType << ") that differs from the one this node records ("
+         << (signal ? "signal, " : "items, ");
+    if (signal && rate) text << *rate << " Hz, ";
+    text << channels << " channel(s), " << (signal ? "f32" : "json") << "): a stream keeps one timebase and channel count, so the run would refuse "
+         << "it at the first item. Record into another stream (parameter 'stream') or another file (parameter 'path')";
+    throw ParameterError("stream", text.str());
+}
+
 }  // namespace
 
-void checkArchiveSinkInputs(const ParamSet&, const std::vector<ResolvedPort>& inputs, const std::vector<InputFeeder>& feeders) {
+void checkArchiveSinkInputs(const ParamSet& params, const std::vector<ResolvedPort>& inputs, const std::vector<InputFeeder>& feeders) {
     std::vector<std::pair<std::string, PortType>> types;
     for (const ResolvedPort& input : inputs) types.emplace_back(input.name, input.type);
     if (std::optional<InputPortError> refusal = unrecordableInputs(types)) throw *refusal;
@@ -99,6 +135,7 @@ void checkArchiveSinkInputs(const ParamSet&, const std::vector<ResolvedPort>& in
              << inputs[i].name << " to " << firstRate << " Hz first (resample.to_rate), or record each rate with its own io.archive_sink";
         throw InputPortError(inputs[i].name, text.str());
     }
+    refuseStoredStreamConflict(params, inputs, first ? statedRate(feeders[*first]) : std::nullopt);
 }
 
 namespace {
@@ -207,6 +244,7 @@ protected:
             writer_->flush();
             if (std::optional<std::string> problem = writer_->problem(); problem && !problemReported_) warn(*problem);
             reportStoredElsewhere();
+            if (std::optional<std::string> unfolded = writer_->close()) warn(*unfolded);
         }
         writer_.reset();
         store_.reset();
@@ -292,7 +330,7 @@ private:
             }
             if (conflict) {
                 openProblem_ = *conflict;
-                throw OperatorError(openProblem_);
+                throw OperatorErrorInHook(openProblem_);
             }
             writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), std::move(options));
             livePublished_ = LiveStreams::instance().publish(params().getString("path"), streamName_, writer_->liveWindow());
@@ -452,6 +490,7 @@ std::string producers(const std::vector<NodeSurroundings::Feeder>& feeders) {
 
 /// Fills what the stream's metadata says about its origin and left empty: graph, producer, geometry.
 void adoptRecordedOrigin(ParamSet& params, const NodeSurroundings& surroundings) {
+    if (params.getString("stream").empty()) params.set("stream", surroundings.node);
     if (params.getString("graph").empty()) params.set("graph", surroundings.graph);
     if (params.getString("producer").empty()) params.set("producer", producers(surroundings.feeders));
     const bool signal = !surroundings.inputs.empty() && surroundings.inputs.front().type.kind == ItemKind::Signal;

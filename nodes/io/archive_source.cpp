@@ -3,16 +3,22 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/archive/archive_store.h"
 #include "engine/items/event_record.h"
 #include "engine/operators/operator.h"
 #include "engine/time/wall_clock.h"
 #include "nodes/io/block_pacer.h"
+#include "nodes/spatial/array_geometry.h"
+#include "nodes/spatial/channel_geometry.h"
 
 namespace isochron {
 namespace {
@@ -34,6 +40,39 @@ std::string replayedType(ArchiveStore& store, const ArchivedStreamInfo& info) {
     if (!first) return "event";
     const std::vector<ArchivedItem> items = store.getItems(info.name, *first, *first + 1);
     return !items.empty() && nlohmann::json::parse(items.front().json, nullptr, false).value("kind", "") == "scalar" ? "scalar" : "event";
+}
+
+/// OperatorDescriptor::channelsOut: output k is labelled "ch k" and placed at mic k of `geometry` when
+/// it is given (one mic per output), else at mic k of the geometry the archive stores with the stream
+/// (so an array operator downstream needs none of its own), else not placed. An archive or stream
+/// that cannot be read leaves them unplaced: the replay's start refuses it. [setup thread]
+std::vector<ChannelLayout> replayedChannels(const ParamSet& params, const std::vector<ChannelLayout>& inputs, std::size_t outputs) {
+    if (params.getString("type") != "signal<f32>") {
+        if (!params.getString("geometry").empty()) throw ParameterError("geometry", "places the channels of a signal stream; this node replays " + params.getString("type") + " items");
+        return std::vector<ChannelLayout>(outputs);
+    }
+    std::vector<ChannelLayout> channels = placedSourceChannels(params, inputs, outputs);
+    if (!params.getString("geometry").empty()) return channels;
+    std::optional<ArchivedStreamInfo> info;
+    try {
+        ArchiveStore store(params.getString("path"), ArchiveAccess::Read);
+        info = store.stream(params.getString("stream"));
+    } catch (const ArchiveError&) {
+        return channels;
+    }
+    if (!info || info->geometry.empty()) return channels;
+    ArrayGeometry stored;
+    try {
+        stored = loadGeometry(info->geometry);
+    } catch (const std::invalid_argument& e) {
+        throw ParameterError("geometry", "the geometry stored with stream '" + info->name + "' cannot be read (" + e.what() +
+                                             "): give the array's geometry here (a preset such as square4:0.2, or a JSON file)");
+    }
+    for (std::size_t k = 0; k < outputs && k < stored.mics.size(); ++k) {
+        const Eigen::Vector3d& p = stored.mics[k];
+        channels[k][0].position = std::array<double, 3>{p.x(), p.y(), p.z()};
+    }
+    return channels;
 }
 
 /// A JSON number, or NaN for null (how the archive stores a NaN).
@@ -169,7 +208,8 @@ OperatorDescriptor archiveSourceDescriptor() {
         "sample indices. Stretches that were not recorded are not emitted (a gap in the indices, never stitched). "
         "A scalar or event stream replays on one output as the items it recorded (label, score, attributes, or value, "
         "over the recorded sample range), in start order, read 10 ms of the stream's timebase at a time. "
-        "Pace 0 replays as fast as possible, pace 1 at the recorded pace.";
+        "Pace 0 replays as fast as possible, pace 1 at the recorded pace. A signal stream's channels carry the mic "
+        "positions the archive stores with it (or 'geometry' gives), so an array operator downstream needs no geometry of its own.";
     d.outputs = {PortSpec{"out", PortType::any(), "channel k of the stream (an item stream: its items, on out0)", false, "channels", "", "type"}};
     d.params = {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "archive file (SQLite) to read"},
@@ -183,19 +223,40 @@ OperatorDescriptor archiveSourceDescriptor() {
         ParamSpec{"block", ParamKind::Int, std::int64_t{4096}, 1.0, {}, "samples", "samples per emitted block per channel (at most; items: at most 10 ms)"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
+    d.params.push_back(ParamSpec{"geometry", ParamKind::Path, std::string(), {}, {}, "",
+                                 "where the channels' mics are: a JSON file {\"mics\": [[x, y, z], ...]} in metres or a preset such as "
+                                 "square4:0.2, one mic per output; empty = the geometry the archive stores with the stream (isochron-archive "
+                                 "info shows it), if any. The positions follow the channels downstream, so an array operator there needs no "
+                                 "geometry of its own"});
+    d.channelsOut = replayedChannels;
     d.create = [] { return std::make_unique<ArchiveSource>(); };
+    // The archive is read at validation, so that --check refuses what the start would: channels and
+    // type are compared with the stored stream (and read from it when 0 / auto).
     d.deriveParams = [](ParamSet& params) {
         refuseUnusablePace(params);
         const bool readChannels = params.getInt("channels") == 0, readType = params.getString("type") == "auto";
-        if (!readChannels && !readType) return;
+        ArchivedStreamInfo info;
+        std::string type;
         try {
             ArchiveStore store(params.getString("path"), ArchiveAccess::Read);
-            const ArchivedStreamInfo info = recordedStream(store, params.getString("stream"));
-            if (params.getInt("channels") == 0) params.set("channels", static_cast<std::int64_t>(info.channels));
-            if (params.getString("type") == "auto") params.set("type", replayedType(store, info));
+            info = recordedStream(store, params.getString("stream"));
+            type = replayedType(store, info);
         } catch (const ArchiveError& e) {
+            // Both given: the stream may be one another node of the run records; its start says what is missing.
+            if (!readChannels && !readType) return;
             const std::string read = readChannels && readType ? "channels 0 and type auto are" : readChannels ? "channels 0 is" : "type auto is";
             throw ParameterError("path", std::string(e.what()) + " (" + read + " read from the archive)");
+        }
+        if (readChannels) params.set("channels", static_cast<std::int64_t>(info.channels));
+        if (readType) params.set("type", type);
+        if (params.getString("type") != type) {
+            throw ParameterError("type", "stream '" + info.name + "' replays as " + type + ", not " + params.getString("type") + ": set type to " + type +
+                                             " or auto (read from the archive)");
+        }
+        if (params.getInt("channels") > info.channels) {
+            throw ParameterError("channels", "stream '" + info.name + "' has " + std::to_string(info.channels) + " channel(s), fewer than the " +
+                                                 std::to_string(params.getInt("channels")) + " asked for: set channels to at most " +
+                                                 std::to_string(info.channels) + ", or 0 (as many as it has)");
         }
     };
     return d;
