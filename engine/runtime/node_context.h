@@ -93,9 +93,9 @@ struct CostClock {
     std::uint32_t period = kMinPeriod;  ///< top-level invocations per timed one
     NodeContext* current = nullptr;
     TimeNs mark = 0;
-    /// The node whose hook the engine thread is in (the innermost call; null between calls): the
-    /// telemetry watcher names it when a call keeps the thread past a snapshot's time. Relaxed
-    /// loads and stores, plain moves: kept here because every delivery already reads this line.
+    /// The node whose hook the engine thread entered last (null between top-level calls), which the
+    /// telemetry watcher names when a call keeps the thread past a snapshot's time (deliverTo says
+    /// why a nested hop does not put its caller back). Relaxed stores: plain moves, on a hot line.
     std::atomic<const NodeContext*> inCall{nullptr};
 };
 
