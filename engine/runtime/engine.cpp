@@ -385,7 +385,10 @@ RunOutcome Engine::run() {
     runStartNs_ = started;
     telemetryActive_ = telemetry_->hasReaders() || scheduler_->usesEstimates();
     costClock_.enabled = telemetryActive_;
-    if (telemetryActive_) telemetry_->publish(started, started, "running");
+    if (telemetryActive_) {
+        telemetry_->publish(started, started, "running");
+        telemetry_->startWatch(started);
+    }
     std::vector<NodeContext*> active;
     for (auto& node : nodes_) {
         if (node->isSource()) active.push_back(node);
@@ -437,7 +440,10 @@ RunOutcome Engine::run() {
     outcome.stopped = stop_.load();
     const TimeNs ended = wallClockNs();
     outcome.wallSeconds = static_cast<double>(ended - started) / 1e9;
-    if (telemetryActive_) telemetry_->publish(ended, started, outcome.stopped ? "stopped" : "finished");
+    if (telemetryActive_) {
+        telemetry_->stopWatch();
+        telemetry_->publish(ended, started, outcome.stopped ? "stopped" : "finished");
+    }
     for (const auto& node : nodes_) {
         if (node->failed) outcome.failures.push_back("node '" + node->id + "': " + node->failure + originNote(*node));
     }

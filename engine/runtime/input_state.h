@@ -6,17 +6,18 @@
 
 #include "engine/operators/descriptor.h"
 #include "engine/runtime/item_queue.h"
+#include "engine/runtime/published_count.h"
 #include "engine/time/timebase.h"
 
 namespace isochron {
 
 /// One input port at run time. What a delivery counts comes first, in one cache line (the queue,
-/// used only when items wait, follows). [engine thread]
+/// used only when items wait, follows). [engine thread; the counts readable from any thread]
 struct alignas(64) InputState {
     TimeNs progress = kBeginningOfTime;
-    std::uint64_t items = 0;    ///< data items received (progress excluded)
-    std::uint64_t samples = 0;
-    std::uint64_t lateItems = 0;  ///< data items older than this input's progress (Operator::countLate)
+    PublishedCount items;    ///< data items received (progress excluded)
+    PublishedCount samples;
+    PublishedCount lateItems;  ///< data items older than this input's progress (Operator::countLate)
     bool connected = false;
     bool listed = false;  ///< queueing schedulers: this queue is in the scheduler's ready list
     ItemQueue queue;  ///< used by queueing schedulers and by DF for loop-closing edges

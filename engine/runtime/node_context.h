@@ -2,6 +2,7 @@
 // Operators see it only through Operator's accessors; schedulers and telemetry read it directly.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <memory_resource>
@@ -12,6 +13,7 @@
 #include "engine/operators/operator.h"
 #include "engine/runtime/input_state.h"
 #include "engine/runtime/item_queue.h"
+#include "engine/runtime/published_count.h"
 #include "engine/runtime/wire_tap.h"
 #include "engine/schedulers/scheduler.h"
 #include "engine/qos/qos_graph.h"
@@ -43,7 +45,7 @@ struct Target {
 };
 
 /// One output port at run time. What a hop reads and counts comes first, in one cache line.
-/// [engine thread]
+/// [engine thread; the counts readable from any thread]
 struct alignas(64) OutputState {
     explicit OutputState(std::pmr::memory_resource* arena) : targets(arena) {}
     /// The target when there is exactly one (the common case): a hop reads it here instead of
@@ -52,9 +54,9 @@ struct alignas(64) OutputState {
     /// onlyTarget's operator, so a hop loads it alongside the node rather than after it.
     Operator* onlyTargetOperator = nullptr;
     WireTap* tap = nullptr;  ///< sees every data item sent (Engine::setTap owns it); usually none
-    std::uint64_t items = 0;    ///< data items sent (progress excluded)
-    std::uint64_t samples = 0;
-    std::uint64_t progressItems = 0;  ///< progress markers sent
+    PublishedCount items;    ///< data items sent (progress excluded)
+    PublishedCount samples;
+    PublishedCount progressItems;  ///< progress markers sent
     std::pmr::vector<Target> targets;
     ResolvedPort port;
 };
@@ -77,7 +79,7 @@ struct SinkStats {
 /// including everything it calls, so costs are estimated at a small fraction of the clock reads
 /// full timing would need. The telemetry collector adapts `period` to the measured costs so that
 /// the clock reads stay near 1% of the work (cheap operators are sampled more sparsely).
-/// [engine thread]
+/// [engine thread; inCall readable from any thread]
 struct CostClock {
     static constexpr std::uint32_t kMinPeriod = 16;
     static constexpr std::uint32_t kMaxPeriod = 4096;
@@ -91,6 +93,10 @@ struct CostClock {
     std::uint32_t period = kMinPeriod;  ///< top-level invocations per timed one
     NodeContext* current = nullptr;
     TimeNs mark = 0;
+    /// The node whose hook the engine thread entered last (null between top-level calls), which the
+    /// telemetry watcher names when a call keeps the thread past a snapshot's time (deliverTo says
+    /// why a nested hop does not put its caller back). Relaxed stores: plain moves, on a hot line.
+    std::atomic<const NodeContext*> inCall{nullptr};
 };
 
 /// A node as the engine runs it. What a delivery reads (operator, flags, sink, cost clock, the
@@ -116,7 +122,7 @@ public:
     bool directDelivery = false;
     std::pmr::vector<InputState> inputs;
     std::pmr::vector<OutputState> outputs;
-    std::uint64_t calls = 0;  ///< sources: produce() invocations (others: see callCount())
+    PublishedCount calls;  ///< sources: produce() invocations (others: see callCount())
     TimeNs minimumInputProgress = kBeginningOfTime;
     TimeNs outputProgress = kBeginningOfTime;
 

@@ -27,10 +27,24 @@ std::uint64_t itemsOut(const NodeContext& node) {
     return total;
 }
 
+std::uint64_t samplesIn(const NodeContext& node) {
+    std::uint64_t total = 0;
+    for (const auto& in : node.inputs) total += in.samples;
+    return total;
+}
+
+std::uint64_t samplesOut(const NodeContext& node) {
+    std::uint64_t total = 0;
+    for (const auto& out : node.outputs) total += out.samples;
+    return total;
+}
+
 }  // namespace
 
 TelemetryCollector::TelemetryCollector(const std::vector<NodeContext*>& nodes)
     : nodes_(nodes), history_(nodes.size()), outputHistory_(nodes.size()), earlierOutputHistory_(nodes.size()) {}
+
+TelemetryCollector::~TelemetryCollector() = default;
 
 std::shared_ptr<SnapshotChannel> TelemetryCollector::open() {
     channels_.push_back(std::make_shared<SnapshotChannel>());
@@ -110,25 +124,42 @@ void TelemetryCollector::publish(TimeNs now, TimeNs runStartNs, const char* stat
 }
 
 bool TelemetryCollector::postAgain(TimeNs now, TimeNs runStartNs) {
-    relayed_ = ownEnd_;
-    relayed_.sequence = ++sequence_;
-    relayed_.wallNs = now;
-    relayed_.elapsedSeconds = static_cast<double>(now - runStartNs) / 1e9;
-    const bool complete = relay_->exchange(relayed_, true);
+    latest_ = ownEnd_;
+    latest_.sequence = ++sequence_;
+    latest_.wallNs = now;
+    latest_.elapsedSeconds = static_cast<double>(now - runStartNs) / 1e9;
+    const bool complete = relay_->exchange(latest_, true);
     deliver();
     return complete;
 }
 
-void TelemetryCollector::deliver() {
+bool TelemetryCollector::deliver() {
+    bool taken = false;
     for (auto& channel : channels_) {
         TelemetrySnapshot* snapshot = channel->beginWrite();
         if (!snapshot) continue;
-        *snapshot = relayed_;
+        *snapshot = latest_;
         channel->endWrite(snapshot);
+        taken = true;
     }
+    return taken;
+}
+
+bool TelemetryCollector::claimPeriod(TimeNs now, TimeNs runStartNs, bool final) {
+    if (final || runStartNs == 0 || now < runStartNs) return true;
+    const std::int64_t period = (now - runStartNs) / periodNs_;
+    std::int64_t posted = postedPeriod_.load(std::memory_order_relaxed);
+    while (posted < period) {
+        if (postedPeriod_.compare_exchange_weak(posted, period, std::memory_order_relaxed)) return true;
+    }
+    return false;
 }
 
 bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, bool final) {
+    // The watcher posted this period's snapshot, or is posting one now: this one is skipped, never waited for.
+    if (!claimPeriod(now, runStartNs, final)) return true;
+    const std::unique_lock lock(postMutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return true;
     // Rates over the time since the previous snapshot; at the end, when that is less than a period,
     // since the one before it (between one and two periods).
     const bool shortLast = final && earlierSnapshotNs_ != 0 && now - lastSnapshotNs_ < periodNs_;
@@ -136,36 +167,67 @@ bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, 
     const std::vector<History>& rateBase = shortLast ? earlierOutputHistory_ : outputHistory_;
     const double seconds = rateSinceNs ? static_cast<double>(now - rateSinceNs) / 1e9 : 0.0;
     ++sequence_;
+    fill(latest_, now, runStartNs, state, seconds, rateBase);
     bool complete = true;
-    bool filled = relay_ != nullptr;
     if (relay_) {
-        fill(relayed_, now, runStartNs, state, seconds, rateBase);
-        if (final) ownEnd_ = relayed_;  // before the relay adds the other ranks' figures
-        complete = relay_->exchange(relayed_, final);
-        deliver();
-    } else {
-        for (auto& channel : channels_) {
-            TelemetrySnapshot* snapshot = channel->beginWrite();
-            if (!snapshot) continue;
-            fill(*snapshot, now, runStartNs, state, seconds, rateBase);
-            channel->endWrite(snapshot);
-            filled = true;
-        }
+        if (final) ownEnd_ = latest_;  // before the relay adds the other ranks' figures
+        complete = relay_->exchange(latest_, final);
     }
-    if (!filled) return complete;
+    const bool taken = deliver();
+    if (!taken && !relay_) return complete;
     if (!shortLast) {
         earlierSnapshotNs_ = lastSnapshotNs_;
         std::swap(earlierOutputHistory_, outputHistory_);
     }
     lastSnapshotNs_ = now;
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        const NodeContext& node = *nodes_[i];
-        outputHistory_[i].itemsIn = itemsIn(node);
-        std::uint64_t samples = 0;
-        for (const auto& in : node.inputs) samples += in.samples;
-        outputHistory_[i].samplesIn = samples;
+        outputHistory_[i].itemsIn = itemsIn(*nodes_[i]);
+        outputHistory_[i].samplesIn = samplesIn(*nodes_[i]);
     }
     return complete;
+}
+
+void TelemetryCollector::startWatch(TimeNs runStartNs) {
+    if (relay_ || channels_.empty()) return;
+    watcher_ = std::make_unique<TelemetryWatcher>(*this, nodes_, runStartNs, periodNs_);
+}
+
+void TelemetryCollector::postLate(std::int64_t period, TimeNs now, int busyNode, double busySeconds) {
+    std::int64_t posted = postedPeriod_.load(std::memory_order_relaxed);
+    do {
+        if (posted >= period) return;
+    } while (!postedPeriod_.compare_exchange_weak(posted, period, std::memory_order_relaxed));
+    const std::lock_guard lock(postMutex_);
+    TelemetrySnapshot& s = latest_;
+    if (s.sequence == 0 || s.nodes.size() < nodes_.size()) return;  // the engine thread has not posted its first
+    // The engine thread claimed and posted a later period while this thread waited for the lock: this one would go back in time.
+    if (postedPeriod_.load(std::memory_order_relaxed) != period || now <= s.wallNs) return;
+    // Only what the engine thread publishes as it goes is read here; the rest is as it last posted it.
+    const double seconds = static_cast<double>(now - s.wallNs) / 1e9;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        const NodeContext& node = *nodes_[i];
+        NodeTelemetry& t = s.nodes[i];
+        t.calls = node.callCount();
+        t.itemsIn = itemsIn(node);
+        t.itemsOut = itemsOut(node);
+        t.samplesIn = samplesIn(node);
+        t.samplesOut = samplesOut(node);
+    }
+    for (OutputTelemetry& o : s.outputs) {
+        const NodeTelemetry& t = s.nodes[static_cast<std::size_t>(o.node)];
+        if (seconds > 0) {
+            o.itemsPerSecond = static_cast<double>(t.itemsIn - o.items) / seconds;
+            o.samplesPerSecond = static_cast<double>(t.samplesIn - o.samples) / seconds;
+        }
+        o.items = t.itemsIn;
+        o.samples = t.samplesIn;
+    }
+    s.sequence = ++sequence_;
+    s.elapsedSeconds += seconds;
+    s.wallNs = now;
+    s.busyNode = busyNode;
+    s.busySeconds = busySeconds;
+    deliver();
 }
 
 void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartNs, const char* state, double seconds,
@@ -174,6 +236,8 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
     s.wallNs = now;
     s.elapsedSeconds = runStartNs ? static_cast<double>(now - runStartNs) / 1e9 : 0.0;
     s.engineState = state;
+    s.busyNode = -1;  // between calls: the engine thread fills its snapshots only there
+    s.busySeconds = 0;
     const MemoryStats memory = MemoryPool::instance().stats();
     s.liveBytes = memory.liveBytes;
     s.liveAllocations = memory.liveAllocations;
@@ -188,9 +252,8 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
         t.calls = node.callCount();
         t.itemsIn = itemsIn(node);
         t.itemsOut = itemsOut(node);
-        t.samplesIn = t.samplesOut = 0;
-        for (const auto& in : node.inputs) t.samplesIn += in.samples;
-        for (const auto& out : node.outputs) t.samplesOut += out.samples;
+        t.samplesIn = samplesIn(node);
+        t.samplesOut = samplesOut(node);
         t.costNsPerItem = node.costEstimateNs;
         t.selectivity = t.itemsIn ? node.selectivityEstimate : 0.0;
         t.queuedItems = node.queuedItems();

@@ -2,22 +2,28 @@
 // selectivity) and, when readers are attached, fills a snapshot for each of them 20-60 times a
 // second, on a fixed grid of periods from the run's start. Runs on the engine thread between items; never blocks (see SnapshotChannel). Under mpirun a
 // TelemetryRelay also sees each snapshot and merges the other ranks' figures into it.
+// During a run a TelemetryWatcher thread posts the periods the engine thread misses because one
+// hook call keeps it; each period's snapshot is posted once, by whichever thread claims it first.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "engine/runtime/node_context.h"
 #include "engine/telemetry/snapshot_channel.h"
 #include "engine/telemetry/telemetry_relay.h"
+#include "engine/telemetry/telemetry_watcher.h"
 #include "engine/time/clock_stride.h"
 
 namespace isochron {
 
-/// Builds snapshots from the running nodes. [engine thread, except open() before the run]
+/// Builds snapshots from the running nodes. [engine thread, except open() before the run and postLate()]
 class TelemetryCollector {
 public:
     explicit TelemetryCollector(const std::vector<NodeContext*>& nodes);
+    ~TelemetryCollector();
 
     /// A new reader's channel. [before Engine::run(), any thread]
     std::shared_ptr<SnapshotChannel> open();
@@ -47,6 +53,18 @@ public:
     /// sources). [engine thread] [no allocation]
     TimeNs nextDueNs() const { return nextNs_; }
 
+    /// Start the watcher thread for a run that started at `runStartNs` (after its first publish()),
+    /// if there are readers and no relay (a relay exchanges snapshots on the engine thread only).
+    /// [engine thread]
+    void startWatch(TimeNs runStartNs);
+    /// End the watcher thread (before the run's final publish()). [engine thread]
+    void stopWatch() { watcher_.reset(); }
+    /// The watcher's snapshot for grid period `period` (the one from runStart + period * period length),
+    /// unless a snapshot was posted for that period already: the last one posted, with the node counts
+    /// read now and `busyNode` (-1: none) in a call for at least `busySeconds`. [watcher thread] [no
+    /// allocation once the buffers have been filled once]
+    void postLate(std::int64_t period, TimeNs now, int busyNode, double busySeconds);
+
 private:
     struct History {
         std::uint64_t itemsIn = 0, itemsOut = 0, samplesIn = 0;
@@ -69,8 +87,11 @@ private:
     /// After a final post() that was not complete: this rank's figures of its end again, at `now`,
     /// through the relay (which adds what the other ranks reported since) to every reader; whether complete.
     bool postAgain(TimeNs now, TimeNs runStartNs);
-    /// Hand the relayed snapshot to every reader.
-    void deliver();
+    /// Hand latest_ to every reader; whether one took it.
+    bool deliver();
+    /// Whether the snapshot for the grid period holding `now` is this caller's to post (no other
+    /// thread posted one for that period). Always true off the grid (runStartNs 0, or the final one).
+    bool claimPeriod(TimeNs now, TimeNs runStartNs, bool final);
 
     std::vector<NodeContext*> nodes_;
     std::vector<History> history_;         // at the previous tick
@@ -82,7 +103,7 @@ private:
     TimeNs earlierSnapshotNs_ = 0;
     std::vector<std::shared_ptr<SnapshotChannel>> channels_;
     std::shared_ptr<TelemetryRelay> relay_;
-    TelemetrySnapshot relayed_;  // filled, then extended by the relay, then copied to each reader
+    TelemetrySnapshot latest_;   // filled, then extended by the relay, then copied to each reader; the watcher's base
     TelemetrySnapshot ownEnd_;   // this rank's figures at the end of the run, before the relay extended them
     TimeNs periodNs_ = 33'333'333;
     TimeNs nextNs_ = 0;
@@ -90,6 +111,11 @@ private:
     ClockStride rounds_{periodNs_};      // tickRound()'s clock reads
     ClockStride admissions_{periodNs_};  // tickAdmission()'s
     std::uint64_t sequence_ = 0;
+    // One poster at a time (it guards latest_, sequence_ and the channels' writer side): the engine
+    // thread only tries it, and skips a snapshot rather than wait while the watcher posts.
+    std::mutex postMutex_;
+    std::atomic<std::int64_t> postedPeriod_{-1};  // the latest grid period a snapshot was posted for
+    std::unique_ptr<TelemetryWatcher> watcher_;
 };
 
 }  // namespace isochron

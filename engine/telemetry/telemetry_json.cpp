@@ -27,6 +27,9 @@ nlohmann::ordered_json telemetryToJson(const TelemetrySnapshot& s, const std::ve
     root["elapsed_s"] = s.elapsedSeconds;
     root["state"] = s.engineState;
     root["memory"] = {{"live_bytes", s.liveBytes}, {"live_allocations", s.liveAllocations}, {"cached_bytes", s.cachedBytes}};
+    if (s.busyNode >= 0 && static_cast<std::size_t>(s.busyNode) < s.nodes.size()) {
+        root["busy"] = {{"node", nodeIdOf(s, nodeIds, static_cast<std::size_t>(s.busyNode))}, {"seconds", s.busySeconds}};
+    }
     // Figures by rank only in a run spread over ranks: one process writes what it always wrote.
     const bool spread = !s.ranks.empty();
     ordered_json nodes = ordered_json::object();

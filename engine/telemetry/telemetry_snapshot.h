@@ -1,5 +1,5 @@
 // One telemetry snapshot: every figure the editor plots and `isochron-run --telemetry` writes,
-// taken by the engine thread 20-60 times a second. Versioned as "isochron-telemetry/1". Under mpirun
+// taken 20-60 times a second by the engine thread (by the telemetry watcher while a call keeps it). Versioned as "isochron-telemetry/1". Under mpirun
 // rank 0's snapshots also hold every other rank's nodes and outputs, each with its rank, and one
 // RankTelemetry per rank (a TelemetryRelay gathers them; docs/scale-out.md).
 #pragma once
@@ -77,6 +77,11 @@ struct TelemetrySnapshot {
     std::uint64_t liveBytes = 0;        ///< memory pool: bytes handed out
     std::uint64_t liveAllocations = 0;  ///< memory pool: blocks handed out
     std::uint64_t cachedBytes = 0;      ///< memory pool: kept for reuse
+    /// The node whose hook call kept the engine thread past this snapshot's time (index into nodes;
+    /// -1: none): the telemetry watcher posted this snapshot with the counts so far (the other
+    /// figures are those of the previous snapshot).
+    int busyNode = -1;
+    double busySeconds = 0;  ///< how long the watcher has seen that call run (a lower bound, to within a period)
     std::vector<NodeTelemetry> nodes;
     std::vector<OutputTelemetry> outputs;
     std::vector<QueueTelemetry> queues;  ///< this rank's inputs only

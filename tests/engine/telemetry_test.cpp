@@ -3,10 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -16,9 +19,48 @@
 #include "engine/telemetry/telemetry_json.h"
 #include "engine/time/wall_clock.h"
 #include "tests/support/graph_run.h"
+#include "tests/support/test_operators.h"
 
 using namespace isochron;
 using namespace isochron::test;
+
+namespace {
+
+/// What the "test.hold" node's first call waits on: it says it has entered, then waits until the test opens it.
+struct HoldGate {
+    std::promise<void> entered;
+    std::promise<void> open;
+};
+HoldGate* nextHoldGate = nullptr;  // set by the test before the run; taken by the first call
+
+// Passes scalars on; its first call keeps the engine thread until the test opens the gate.
+class Hold final : public Operator {
+protected:
+    void process(int, Item&& item) override {
+        if (HoldGate* gate = std::exchange(nextHoldGate, nullptr)) {
+            gate->entered.set_value();
+            gate->open.get_future().wait();
+        }
+        emit(0, std::move(item));
+    }
+};
+
+void registerHold() {
+    static const bool registered = [] {
+        OperatorDescriptor hold;
+        hold.typeName = "test.hold";
+        hold.category = "test";
+        hold.summary = "Passes scalars on; its first call waits for the test (tests only)";
+        hold.inputs = {PortSpec{"in", PortType::scalar(), "values"}};
+        hold.outputs = {PortSpec{"out", PortType::scalar(), "the same values"}};
+        hold.create = [] { return std::make_unique<Hold>(); };
+        testRegistry().add(std::move(hold));
+        return true;
+    }();
+    (void)registered;
+}
+
+}  // namespace
 
 TEST_CASE("snapshot channel: a slow reader makes the writer skip, never wait; order is kept", "[telemetry]") {
     SnapshotChannel channel;
@@ -161,18 +203,30 @@ TEST_CASE("snapshots keep their period while one round works through a backlog, 
         const ValidatedGraph validated = validateGraph(parseGraph(graph), testRegistry());
         Engine engine(validated, parseSchedulerText(scheduler.name));
         const auto channel = engine.openTelemetry(1000);
-        REQUIRE(engine.run().completed);
-        // Fewer snapshots than the channel holds: all of them are there to read after the run.
+        // Read as the run goes (the watcher adds snapshots during each 3 ms call: more than the channel holds).
         std::set<std::uint64_t> boxCountsSeen;
         std::uint64_t snapshots = 0;
-        while (const TelemetrySnapshot* snapshot = channel->next()) {
-            ++snapshots;
-            const std::uint64_t boxItems = snapshot->nodes.at(1).itemsIn;
-            if (boxItems > 0 && boxItems < kItems) boxCountsSeen.insert(boxItems);
-            channel->release(snapshot);
-        }
-        CHECK(channel->dropped() == 0);
-        INFO(snapshots << " snapshots");
+        const auto take = [&] {
+            while (const TelemetrySnapshot* snapshot = channel->next()) {
+                ++snapshots;
+                const std::uint64_t boxItems = snapshot->nodes.at(1).itemsIn;
+                if (boxItems > 0 && boxItems < kItems) boxCountsSeen.insert(boxItems);
+                channel->release(snapshot);
+            }
+        };
+        std::atomic<bool> ended{false};
+        std::thread reader([&] {
+            while (!ended.load()) {
+                take();
+                std::this_thread::yield();
+            }
+        });
+        const bool completed = engine.run().completed;
+        ended = true;
+        reader.join();
+        take();
+        REQUIRE(completed);
+        INFO(snapshots << " snapshots, " << channel->dropped() << " skipped");
         // Published only at round boundaries, snapshots saw at most two of the box's counts; published
         // on time, they see one between most items (8 or more in a release build; 6 or 7 under ASan,
         // whose slower turns let the clock stride skip some). More than two is the property, with
@@ -263,5 +317,63 @@ TEST_CASE("snapshots are due on a fixed grid of periods: late ones do not push t
         const TimeNs due = (stalledUntil / kPeriod + static_cast<TimeNs>(k)) * kPeriod;
         CHECK(taken[k] >= due);
         CHECK(taken[k] < due + kMs);
+    }
+}
+
+TEST_CASE("snapshots come on time while one operator call keeps the engine thread, naming that node", "[telemetry]") {
+    // The engine thread fills snapshots between calls; an operator that works for seconds froze the
+    // editor's plots for that long (gaps up to 3.9 s). Here the call lasts until the test has seen
+    // three snapshots posted during it.
+    registerHold();
+    const std::string graph = R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "src", "type": "test.endless"},
+      {"id": "hold", "type": "test.hold"},
+      {"id": "sink", "type": "io.null_sink"}],
+      "edges": [{"from": "src.out", "to": "hold.in"}, {"from": "hold.out", "to": "sink.in"}]})";
+    for (const SchedulerInfo& scheduler : availableSchedulers()) {
+        INFO("scheduler " << scheduler.name);
+        const ValidatedGraph validated = validateGraph(parseGraph(graph), testRegistry());
+        Engine engine(validated, parseSchedulerText(scheduler.name));
+        const auto channel = engine.openTelemetry(100);
+        HoldGate gate;
+        nextHoldGate = &gate;
+        RunOutcome outcome;
+        std::thread runner([&] { outcome = engine.run(); });
+        const bool entered = gate.entered.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+        // Snapshots posted while the call is in progress, waited for with a generous bound.
+        std::vector<TelemetrySnapshot> busy;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (entered && busy.size() < 3 && std::chrono::steady_clock::now() < deadline) {
+            while (const TelemetrySnapshot* snapshot = channel->next()) {
+                if (snapshot->busyNode >= 0) busy.push_back(*snapshot);
+                channel->release(snapshot);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));  // polling the channel, not synchronising
+        }
+        gate.open.set_value();
+        engine.requestStop();
+        runner.join();
+        nextHoldGate = nullptr;
+        REQUIRE(entered);
+        REQUIRE(busy.size() >= 3);
+        CHECK(outcome.stopped);
+        for (std::size_t i = 0; i < busy.size(); ++i) {
+            const TelemetrySnapshot& snapshot = busy[i];
+            CHECK(snapshot.busyNode == 1);
+            CHECK(snapshot.engineState == "running");
+            // The counts so far: the item in the call was counted as it came in; nothing has left yet.
+            CHECK(snapshot.nodes.at(1).itemsIn == 1);
+            CHECK(snapshot.nodes.at(1).itemsOut == 0);
+            CHECK(snapshot.nodes.at(2).itemsIn == 0);
+            if (i > 0) {
+                // One call, watched for longer at each snapshot.
+                CHECK(snapshot.sequence > busy[i - 1].sequence);
+                CHECK(snapshot.busySeconds >= busy[i - 1].busySeconds);
+            }
+        }
+        CHECK(busy.back().busySeconds > 0);
+        const auto json = telemetryToJson(busy.back(), {"src", "hold", "sink"});
+        CHECK(json["busy"]["node"] == "hold");
+        CHECK(json["busy"]["seconds"].get<double>() == Approx(busy.back().busySeconds));
     }
 }

@@ -117,6 +117,19 @@ TEST_CASE("a followed telemetry file gives back what the engine wrote, nodes in 
     CHECK(follower.lines() == 2);
 }
 
+TEST_CASE("a followed line taken while one call kept the engine names that node, as the engine wrote it", "[ui][telemetry][follow]") {
+    TelemetrySnapshot busy = spreadSnapshot(2, true);
+    busy.busyNode = 2;
+    busy.busySeconds = 1.25;
+    const std::string written = line(busy);
+    const TelemetryLine read = parseTelemetryLine(written);
+    CHECK(read.snapshot.busyNode == 2);
+    CHECK(read.nodeIds.at(2) == "highpass");
+    CHECK(read.snapshot.busySeconds == 1.25);
+    CHECK(telemetryToJson(read.snapshot, read.nodeIds).dump() + "\n" == written);
+    CHECK(parseTelemetryLine(line(spreadSnapshot(2, true))).snapshot.busyNode == -1);  // no "busy": between calls
+}
+
 TEST_CASE("a bad telemetry line stops the follower with the file, the line and the field", "[ui][telemetry][follow]") {
     QTemporaryDir folder;
     const QString path = folder.filePath("t.jsonl");
@@ -146,6 +159,8 @@ TEST_CASE("telemetry lines that are not what the engine writes are refused, sayi
         {[](nlohmann::json& j) { j.erase("ranks"); }, "nodes.clicks.rank: is only written beside a \"ranks\" list"},
         {[](nlohmann::json& j) { j["ranks"] = nlohmann::json::array(); }, "ranks: is not a list of ranks"},
         {[](nlohmann::json& j) { j["ranks"][1]["latency_ms"].erase("p95"); }, "ranks[1].latency_ms: has no \"p95\""},
+        {[](nlohmann::json& j) { j["busy"] = {{"node", "nowhere"}, {"seconds", 1.0}}; }, "busy.node: names no node of \"nodes\""},
+        {[](nlohmann::json& j) { j["busy"] = {{"node", "highpass"}}; }, "busy: has no \"seconds\""},
     };
     for (const auto& [spoil, message] : cases) {
         nlohmann::json j = good;
@@ -240,6 +255,18 @@ TEST_CASE("a followed file that stops growing is shown as stale, and Stop ends f
     followed.run.stop();
     CHECK(followed.run.state() == "stopped");
     CHECK(!followed.run.running());
+}
+
+TEST_CASE("a followed line taken while one call kept the engine shows that node as busy until a line without it", "[ui][telemetry][follow]") {
+    TelemetrySnapshot busy = spreadSnapshot(2, true);
+    busy.busyNode = 2;
+    busy.busySeconds = 1.5;
+    FollowedFile followed(line(spreadSnapshot(1, false)) + line(busy));
+    REQUIRE(waitUntil([&] { return !followed.run.busy().isEmpty(); }, 60000));
+    CHECK(followed.run.busy() == "highpass for 1.5 s");
+    append(followed.path, line(spreadSnapshot(3, true)));
+    REQUIRE(waitUntil([&] { return followed.run.busy().isEmpty(); }, 60000));
+    followed.run.stop();
 }
 
 #ifdef ISOCHRON_MPIEXEC

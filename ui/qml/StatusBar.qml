@@ -50,6 +50,16 @@ Rectangle {
             color: Theme.warning
             font.pixelSize: Theme.smallFontSize
         }
+        Text {  // one operator call keeps the engine: the counts shown are as far as it got
+            objectName: "busyNode"
+            visible: bar.run.running && bar.run.busy.length > 0
+            text: qsTr("busy: %1").arg(bar.run.busy)
+            color: Theme.warning
+            font.pixelSize: Theme.smallFontSize
+            ToolTip.visible: busyHover.hovered
+            ToolTip.text: qsTr("One call of this node has kept the engine since the last full snapshot: counts go on, other figures wait for the call to return")
+            HoverHandler { id: busyHover }
+        }
         Text {
             objectName: "inputRate"
             visible: bar.run.running

@@ -224,6 +224,7 @@ bool RunController::start(const QString& schedulerText) {
     lastCpuSeconds_ = 0;
     lastCpuWall_ = 0;
     elapsed_ = throughput_ = inputItemsPerSecond_ = engineCpu_ = memoryMiB_ = 0;
+    busy_.clear();
     inputItemsOnly_ = false;
     dropped_ = 0;
     localization_.beginRun();
@@ -393,6 +394,7 @@ void RunController::pollTelemetry() {
         latest = snapshot;
     }
     if (!latest) return;
+    takeBusy(*latest);
     if (sinceRunStates_.elapsed() >= 250 || latest->engineState != "running") {
         publishRunStates(*latest);
         sinceRunStates_.restart();
@@ -418,6 +420,14 @@ void RunController::takeInputRates() {
     inputItemsPerSecond_ = telemetry_.latest("engine/source_items_per_s");
     const RunRecord* record = telemetry_.run(-1);
     inputItemsOnly_ = record && record->lastSourceItems > 0 && record->lastSourceSamples == 0;
+}
+
+void RunController::takeBusy(const TelemetrySnapshot& snapshot) {
+    const RunRecord* record = telemetry_.run(-1);
+    const auto node = static_cast<std::size_t>(snapshot.busyNode);
+    busy_ = snapshot.busyNode >= 0 && record && node < record->nodeIds.size()
+                ? tr("%1 for %2 s").arg(QString::fromStdString(record->nodeIds[node])).arg(snapshot.busySeconds, 0, 'f', 1)
+                : QString();
 }
 
 void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
@@ -635,6 +645,7 @@ void RunController::clearRunView() {
     setNotices({});
     localization_.beginRun();
     elapsed_ = throughput_ = inputItemsPerSecond_ = engineCpu_ = memoryMiB_ = 0;
+    busy_.clear();
     inputItemsOnly_ = false;
     schedulerText_.clear();
     if (restartNeeded_) {

@@ -56,6 +56,9 @@ class RunController : public QObject {
     Q_PROPERTY(double engineCpu READ engineCpu NOTIFY statsChanged)
     Q_PROPERTY(double memoryMiB READ memoryMiB NOTIFY statsChanged)
     Q_PROPERTY(quint64 droppedSnapshots READ droppedSnapshots NOTIFY statsChanged)
+    /// "NODE for N s" while one operator call keeps the engine past a snapshot's time (the latest
+    /// snapshot's `busy`); "" otherwise.
+    Q_PROPERTY(QString busy READ busy NOTIFY statsChanged)
     /// The graph changed in a way a running engine cannot take live (restart to apply).
     Q_PROPERTY(bool restartNeeded READ restartNeeded NOTIFY restartNeededChanged)
     /// Show item rates on wires while running (rate-limited to 4 updates per second).
@@ -104,6 +107,7 @@ public:
     double engineCpu() const { return engineCpu_; }
     double memoryMiB() const { return memoryMiB_; }
     quint64 droppedSnapshots() const { return dropped_; }
+    QString busy() const { return busy_; }
     bool restartNeeded() const { return restartNeeded_; }
     bool liveValues() const { return liveValues_; }
     void setLiveValues(bool on);
@@ -188,6 +192,8 @@ private:
     void beginComparison();
     /// Read the input rates (samples/s, items/s) from the newest run's telemetry.
     void takeInputRates();
+    /// busy() from the latest snapshot of the current run.
+    void takeBusy(const TelemetrySnapshot& snapshot);
     void advanceSequence();
     /// The document's graph plus the localization taps' operators; their node ids go to `tapNodes`.
     GraphSpec specWithTaps(std::set<std::string>& tapNodes, LocalizationTapIds& taps) const;
@@ -238,6 +244,7 @@ private:
     double inputItemsPerSecond_ = 0;
     bool inputItemsOnly_ = false;
     quint64 dropped_ = 0;
+    QString busy_;
     double lastCpuSeconds_ = 0, lastCpuWall_ = 0;
     bool restartNeeded_ = false;
     bool liveValues_ = true;

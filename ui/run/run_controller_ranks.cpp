@@ -93,6 +93,7 @@ void RunController::beginFollowing(const QString& path, const QString& label) {
     telemetry_.beginRun(label, {}, {}, sourceIds);
     follower_ = std::make_unique<TelemetryFileFollower>(path);
     elapsed_ = throughput_ = inputItemsPerSecond_ = engineCpu_ = memoryMiB_ = 0;
+    busy_.clear();
     inputItemsOnly_ = false;
     dropped_ = 0;
     setNotices({});
@@ -114,6 +115,7 @@ void RunController::pollFollowed() {
             memoryMiB_ = static_cast<double>(snapshot.liveBytes) / (1024.0 * 1024.0);
             followedState_ = snapshot.engineState;
         }
+        takeBusy(snapshots.back());
         takeInputRates();
         if (state_ == "starting") setState("running", message_);
         sinceFollowedLine_.start();

@@ -212,6 +212,14 @@ TelemetryLine parseTelemetryLine(std::string_view text) {
         t.watermarkNs = watermark(q, where);
         t.lateItems = count(q, where, "late_items");
     }
+    if (root.contains("busy")) {
+        const Json& busy = objectAt(root, "line", "busy");
+        const Json& id = member(busy, "busy", "node");
+        const auto node = id.is_string() ? indexOf.find(id.get<std::string>()) : indexOf.end();
+        if (node == indexOf.end()) refuse("busy.node", "names no node of \"nodes\": " + id.dump());
+        s.busyNode = node->second;
+        s.busySeconds = number(busy, "busy", "seconds");
+    }
     if (spread) {
         const Json& ranks = root["ranks"];
         if (!ranks.is_array() || ranks.empty()) refuse("ranks", "is not a list of ranks");
