@@ -73,6 +73,7 @@ TEST_CASE("validation gives up at the poll that says stop, and asks no more", "[
 
 TEST_CASE("building the engine gives up at the poll that says stop, the last one after every node started included", "[stop]") {
     const ValidatedGraph graph = validateGraph(gainChain(10'000), testRegistry());
+    feedScripts()["polled"] = FeedScript{};  // the source starts with nothing to send
     CountingPoll never;
     {
         Engine engine(graph, parseSchedulerText("fifo"), never.poll());
@@ -86,4 +87,5 @@ TEST_CASE("building the engine gives up at the poll that says stop, the last one
         CHECK_THROWS_AS(Engine(graph, parseSchedulerText("fifo"), stopping.poll()), StartStopped);
         CHECK(stopping.calls == stopAt);
     }
+    feedScripts().clear();
 }
