@@ -148,6 +148,10 @@ int main(int argc, char** argv) {
         new isochron::editor::ViewBenchmark(quickWindow, canvas, parser.value(panZoomOption).toDouble());
     }
     auto* run = qvariant_cast<isochron::ui::RunController*>(window->property("runController"));
+    if (run) {
+        run->setPluginHost(&plugins);
+        run->setReportPath(parser.value(reportOption));  // checked at each start, as isochron-run checks it
+    }
     if (run && (parser.isSet(reportOption) || parser.isSet(quitWhenDoneOption))) {
         const QString reportPath = parser.value(reportOption);
         const bool quitWhenDone = parser.isSet(quitWhenDoneOption);

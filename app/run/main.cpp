@@ -50,20 +50,19 @@ std::atomic<int> stopSignal{0};
 std::atomic<int> stopSignalCount{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 // While the graph is read and the nodes start (a large graph validating, a preloaded sound file
-// decoding, an event file loading), the first signal makes the nodes' loads give up
-// (engine/runtime/start_interruption.h) and the run stop as it begins; a second leaves at once,
-// should a node's start not return.
+// decoding, an event file loading), the first signal makes validation and the engine's construction
+// give up at their next stop poll (engine/graph/stop_poll.h) and the nodes' loads at once
+// (engine/runtime/start_interruption.h); a second leaves at once, should a node's start not return.
 std::atomic<bool> nodesStarting{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
-// Whether the start is still reading and checking the graph (no node has started), and whether the
-// first stop signal came then: the message names the phase it interrupted.
+// Whether the start is still reading and validating the graph (no node has started yet): a stop
+// message names the phase it interrupted.
 std::atomic<bool> graphBeingChecked{false};
-std::atomic<bool> stoppedWhileChecking{false};
 
 void onStopSignal(int signal) {
     interruptStarts();  // a node loading a file gives up: the run stops as it begins
     int none = 0;
-    if (stopSignal.compare_exchange_strong(none, signal) && graphBeingChecked.load()) stoppedWhileChecking.store(true);
+    stopSignal.compare_exchange_strong(none, signal);
     if (signal != SIGPIPE) stopSignalCount.fetch_add(1);  // every write to a closed pipe raises it again
     if (nodesStarting.load() && stopSignalCount.load() > 1) std::_Exit(128 + stopSignal.load());
 }
@@ -340,17 +339,26 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         graphBeingChecked.store(true);
         for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) catchStopSignal(signal);
     }
+    // Validation and the checks after it take seconds on a 100 000-node graph: a stop signal ends
+    // them at their next poll (StartStopped, which runMain reports).
+    const StopPoll stopRequested = [] { return stopSignal.load() != 0; };
+    const auto stopIfRequested = [&] {
+        if (stopRequested()) throw StartStopped("validation stopped: the run is being stopped");
+    };
     GraphSpec spec = loadGraphFile(options.graphPath);
+    stopIfRequested();
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
     SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
-    const ValidatedGraph whole = validateGraph(spec, registry);
+    const ValidatedGraph whole = validateGraph(spec, registry, stopRequested);
     schedulerParams(scheduler);  // reject a bad scheduler before anything starts
     // The files of the whole graph, before it is partitioned: under mpirun each rank runs a part, and
     // two sinks on different ranks writing one file (or one overwriting what another rank reads) lost
     // data with exit 0. Every rank reads the whole graph, so every rank refuses alike.
     const std::vector<RunInput> inputs = runInputs(options.graphPath, whole, plugins);
     const RunOutputFiles outputs{options.reportPath, options.telemetryPath};
+    stopIfRequested();
     checkNodeOutputPaths(whole, inputs);
+    stopIfRequested();
     std::vector<std::string> scaleOutNotes;
     if (options.partitionsOnThreads && scaleOut.ranks() > 1) {
         throw std::runtime_error("--partitions threads runs every partition in this one process: start it without mpirun (under mpirun, rank k runs partition k)");
@@ -359,6 +367,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     const bool onThreads = options.partitionsOnThreads && distributed::isPartitioned(spec);
     if (options.partitionsOnThreads && !onThreads) scaleOutNotes.push_back("the graph has no partitions: --partitions threads runs it whole on one thread");
     const ValidatedGraph& graph = onThreads ? whole : scaleOut.localGraph(spec, whole, options.channelCredits, scaleOutNotes);
+    stopIfRequested();
     if (!options.quiet) {
         for (const auto& note : scaleOutNotes) std::cerr << "isochron-run: note: " << note << "\n";
     }
@@ -380,6 +389,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     refuseNamedPipes(options);  // before anything opens them
     checkRunOutputPaths(outputs, whole, inputs);
+    stopIfRequested();
     // When a sink writes to standard output, it holds that sink's data only.
     const bool sinkWritesStandardOutput = writesStandardOutput(graph);
     std::ostream& status = sinkWritesStandardOutput ? std::cerr : std::cout;
@@ -387,6 +397,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     if (!options.quiet) {
         for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
     }
+    stopIfRequested();
     // A closed standard output (a pipe into `head`, or >&-) raises SIGPIPE on the next write. When a
     // sink writes its data there, that ends the run like Ctrl-C (exit 141). Otherwise standard output
     // holds only the runner's own lines, whose loss must not cost the data the sinks write to files:
@@ -397,7 +408,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     graphBeingChecked.store(false);  // the nodes start now
     try {
         if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
-        else single = std::make_unique<Engine>(graph, scheduler);
+        else single = std::make_unique<Engine>(graph, scheduler, stopRequested);
     } catch (...) {
         nodesStarting.store(false);
         throw;
@@ -411,8 +422,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     }
     if (stoppedWhileStarting && !options.quiet) {
         std::cerr << "isochron-run: stopped by signal " << stopSignal.load()
-                  << (stoppedWhileChecking.load() ? " while the graph was being read and checked" : " while the nodes were starting (loading their files)")
-                  << ": the run stops before any data flows\n";
+                  << " while the nodes were starting (loading their files): the run stops before any data flows\n";
     }
     // Telemetry comes from one engine: on threads the lowest partition's (partition 0's when it holds nodes).
     Engine& engine = threads ? threads->engine(0) : *single;
@@ -600,6 +610,45 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
 
 namespace {
 
+/// Whether a report may be written to `path` before the run's files were checked against it (the
+/// graph not validated yet): nothing is there, a device, or an earlier run's report. Any other file
+/// may be one the run reads (the graph file, a recording), which the checks would have refused.
+bool reportReplaceableUnchecked(const std::string& path) {
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path, error);  // through symlinks
+    if (!std::filesystem::exists(status)) return true;
+    if (!std::filesystem::is_regular_file(status)) return std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status);
+    std::ifstream file(path, std::ios::binary);
+    std::string start(256, '\0');
+    file.read(start.data(), static_cast<std::streamsize>(start.size()));
+    start.resize(static_cast<std::size_t>(file.gcount()));
+    return start.find("\"isochron-run-report/1\"") != std::string::npos;
+}
+
+/// The exit status of a run that a stop signal ended before its engine was built (StartStopped from
+/// validation or from the nodes' start): says so, and writes a report with no nodes (none ran), during
+/// validation only where reportReplaceableUnchecked allows.
+int endStartStopped(const run::RunOptions& options) {
+    const int signal = stopSignal.load();
+    if (!options.quiet) {
+        std::cerr << "isochron-run: stopped by signal " << signal
+                  << (graphBeingChecked.load() ? " while the graph was being validated" : " while the nodes were starting")
+                  << ": the run stops before any data flows\n";
+    }
+    if (!options.reportPath) return 128 + signal;
+    if (graphBeingChecked.load() && !reportReplaceableUnchecked(*options.reportPath)) {
+        std::cerr << "isochron-run: report not written: " << *options.reportPath
+                  << " is a file other than a run report, and the run stopped before its files were checked (it may be one the graph reads)\n";
+        return 1;
+    }
+    RunSummary summary;
+    summary.scheduler = options.scheduler.value_or("");
+    summary.outcome.stopped = true;
+    nlohmann::ordered_json json = summary.toJson();
+    json["stopped_while_starting"] = true;
+    return writeReport(*options.reportPath, json) ? 128 + signal : 1;
+}
+
 int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     run::RunOptions options;
     try {
@@ -660,6 +709,8 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
         return runGraphFile(options, registry, pluginFiles, scaleOut);
     } catch (const run::RunRefusedOnRanks&) {
         return 1;  // said once already, by the rank that refused
+    } catch (const StartStopped&) {
+        return endStartStopped(options);
     } catch (const GraphException& e) {
         std::string refusal = "isochron-run: " + options.graphPath + " cannot run:\n";
         for (const auto& error : e.errors()) refusal += "  " + error.toString() + "\n";

@@ -32,7 +32,7 @@ std::vector<int> feedersFirst(const ValidatedGraph& graph) {
 
 }  // namespace
 
-void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved, std::vector<GraphError>& errors) {
+void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved, std::vector<GraphError>& errors, StopPoller& stop) {
     std::vector<std::vector<const ValidatedEdge*>> edgesInto(graph.nodes.size());
     for (const ValidatedEdge& e : graph.edges) edgesInto[static_cast<std::size_t>(e.toNode)].push_back(&e);
     for (ValidatedNode& node : graph.nodes) {
@@ -43,6 +43,7 @@ void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved
     // array without positions) is not reported again; their own error is the cause.
     std::vector<bool> failed(graph.nodes.size(), false);
     for (int n : feedersFirst(graph)) {
+        stop.unit();
         ValidatedNode& node = graph.nodes[static_cast<std::size_t>(n)];
         for (const ValidatedEdge* e : edgesInto[static_cast<std::size_t>(n)]) {
             node.inputChannels[static_cast<std::size_t>(e->toPort)] =

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/graph/graph_error.h"
+#include "engine/graph/stop_poll.h"
 #include "engine/graph/validated_graph.h"
 
 namespace isochron {
@@ -15,6 +16,7 @@ namespace isochron {
 /// then), and let each node adopt parameters from its inputs. Nodes in `unresolved` (their parameters
 /// could not be derived), nodes whose hooks report a problem and every node downstream of them carry
 /// unknown channels and adopt nothing (no follow-on errors). Problems are appended to `errors`. [setup thread]
-void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved, std::vector<GraphError>& errors);
+/// `stop` is asked once per node (a stop request makes it throw StartStopped).
+void assignChannelLayouts(ValidatedGraph& graph, const std::set<int>& unresolved, std::vector<GraphError>& errors, StopPoller& stop);
 
 }  // namespace isochron

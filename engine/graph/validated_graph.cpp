@@ -74,10 +74,12 @@ std::string unknownParameterMessage(const OperatorDescriptor& d, const std::stri
 
 }  // namespace
 
-ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors) {
+ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors, const StopPoll& stop) {
+    StopPoller poller(stop, "validation");
     if (std::any_of(graph.nodes.begin(), graph.nodes.end(), isSubgraphNode)) {
+        poller.unit();
         ExpandedGraph expanded = expandSubgraphs(graph, registry, errors);
-        ValidatedGraph result = resolveGraph(expanded.flat, registry, errors);
+        ValidatedGraph result = resolveGraph(expanded.flat, registry, errors, stop);
         result.subgraphFiles = std::move(expanded.files);
         return result;
     }
@@ -93,6 +95,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     };
 
     for (const NodeSpec& spec : graph.nodes) {
+        poller.unit();
         ValidatedNode node;
         node.id = spec.id;
         node.descriptor = registry.find(spec.type);
@@ -164,6 +167,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     for (bool changed = true; changed;) {
         changed = false;
         for (const EdgeSpec& e : graph.edges) {
+            poller.unit();
             if (!isBus(e.fromPort) || !isBus(e.toPort)) continue;
             auto from = indexOf.find(e.fromNode);
             auto to = indexOf.find(e.toNode);
@@ -184,6 +188,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     // many ports as its highest wired index needs.
     std::map<std::pair<int, std::string>, std::int64_t> wiredCounts;  // (node, count parameter) -> ports needed
     for (const EdgeSpec& e : graph.edges) {
+        poller.unit();
         if (isBus(e.toPort)) continue;
         auto to = indexOf.find(e.toNode);
         if (to == indexOf.end()) continue;
@@ -199,6 +204,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     }
     for (const auto& [key, count] : wiredCounts) result.nodes[static_cast<std::size_t>(key.first)].params.set(key.second, count);
     for (ValidatedNode& node : result.nodes) {
+        poller.unit();
         node.inputs = node.descriptor->resolveInputs(node.params);
         node.outputs = node.descriptor->resolveOutputs(node.params);
     }
@@ -206,6 +212,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     // Expand bus edges into one edge per port, checking that both ends are groups of equal size.
     std::vector<std::pair<EdgeSpec, std::size_t>> edges;  // concrete edge, index in the file
     for (std::size_t i = 0; i < graph.edges.size(); ++i) {
+        poller.unit();
         const EdgeSpec& e = graph.edges[i];
         if (!isBus(e.fromPort) && !isBus(e.toPort)) {
             edges.push_back({e, i});
@@ -258,6 +265,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     // Edges: endpoints must exist; each input is fed at most once.
     std::map<std::pair<int, int>, std::string> feeder;  // (node, input) -> the output feeding it
     for (const auto& [e, fileIndex] : edges) {
+        poller.unit();
         std::string where = "edges[" + std::to_string(fileIndex) + "]";
         auto from = indexOf.find(e.fromNode);
         auto to = indexOf.find(e.toNode);
@@ -312,6 +320,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     std::vector<int> pending(result.nodes.size());
     for (std::size_t n = 0; n < pending.size(); ++n) pending[n] = static_cast<int>(pending.size() - 1 - n);
     while (!pending.empty()) {
+        poller.unit();
         const int n = pending.back();
         pending.pop_back();
         ValidatedNode& node = result.nodes[static_cast<std::size_t>(n)];
@@ -336,6 +345,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     for (const GraphError& e : errors) refusedNodes.insert(e.node);
     std::set<std::pair<int, int>> unknownOutputsReported;
     for (std::size_t i = 0; i < result.edges.size(); ++i) {
+        poller.unit();
         const ValidatedEdge& e = result.edges[i];
         ValidatedNode& source = result.nodes[e.fromNode];
         ValidatedNode& target = result.nodes[e.toNode];
@@ -382,6 +392,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     std::map<std::string_view, const NodeSpec*> specOf;
     for (const NodeSpec& spec : graph.nodes) specOf.emplace(spec.id, &spec);
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        poller.unit();
         ValidatedNode& node = result.nodes[n];
         const auto found = specOf.find(node.id);
         const NodeSpec* spec = found == specOf.end() ? nullptr : found->second;
@@ -404,6 +415,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
 
     // Required inputs must be connected.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        poller.unit();
         const ValidatedNode& node = result.nodes[n];
         if (starved.count(static_cast<int>(n))) continue;
         for (std::size_t p = 0; p < node.inputs.size(); ++p) {
@@ -413,9 +425,10 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
             }
         }
     }
-    assignChannelLayouts(result, underived, errors);
+    assignChannelLayouts(result, underived, errors, poller);
     // Where each node sits, for nodes that keep it (a recorder storing what produced its stream).
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        poller.unit();
         ValidatedNode& node = result.nodes[n];
         const SurroundingsHook* adopt = surroundingsHook(node.descriptor->typeName);
         if (!adopt || underived.count(static_cast<int>(n))) continue;
@@ -440,12 +453,14 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     }
     // Checks against what flows in, once the graph is wired.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        poller.unit();
         const ValidatedNode& node = result.nodes[n];
         if (!node.descriptor->checkUpstream) continue;
         std::vector<UpstreamNode> upstream;
         std::vector<int> queue{static_cast<int>(n)};
         std::set<int> seen{static_cast<int>(n)};
         for (std::size_t next = 0; next < queue.size(); ++next) {  // breadth first: nearest first
+            poller.unit();
             for (const ValidatedEdge& e : result.edges) {
                 if (e.toNode != queue[next] || !seen.insert(e.fromNode).second) continue;
                 queue.push_back(e.fromNode);
@@ -464,6 +479,7 @@ ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& regi
     }
     // Checks of what flows into each input, from its feeder.
     for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+        poller.unit();
         const ValidatedNode& node = result.nodes[n];
         const InputCheck* check = inputCheckOf(node.descriptor->typeName);
         if (!check || underived.count(static_cast<int>(n))) continue;
@@ -495,9 +511,9 @@ std::vector<GraphError> checkGraph(const GraphSpec& graph, const OperatorRegistr
     return errors;
 }
 
-ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& registry) {
+ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& registry, const StopPoll& stop) {
     std::vector<GraphError> errors;
-    ValidatedGraph result = resolveGraph(graph, registry, errors);
+    ValidatedGraph result = resolveGraph(graph, registry, errors, stop);
     if (!errors.empty()) throw GraphException(std::move(errors));
     return result;
 }

@@ -7,6 +7,7 @@
 
 #include "engine/graph/graph_error.h"
 #include "engine/graph/graph_spec.h"
+#include "engine/graph/stop_poll.h"
 #include "engine/operators/registry.h"
 #include "engine/qos/qos_graph.h"
 
@@ -45,13 +46,15 @@ inline constexpr double kDefaultQosDeadlineMs = 100.0;
 
 /// The graph resolved as far as it goes, every problem appended to `errors`: nodes of unknown type
 /// are left out, bad parameters keep their defaults, edges to missing ports or to fed inputs are
-/// dropped. The editor shows ports and problems of graphs still being built. Never throws for graph content.
-ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors);
+/// dropped. The editor shows ports and problems of graphs still being built. Never throws for graph
+/// content; throws StartStopped when `stop` (asked every kStepsPerStopPoll nodes or edges of each pass) says so.
+ValidatedGraph resolveGraph(const GraphSpec& graph, const OperatorRegistry& registry, std::vector<GraphError>& errors, const StopPoll& stop = {});
 /// Every problem in `graph` (unknown types, bad parameters, dangling edges, type mismatches,
 /// unconnected required inputs, an input fed twice), or none. Never throws for graph content.
 std::vector<GraphError> checkGraph(const GraphSpec& graph, const OperatorRegistry& registry);
-/// The validated graph; throws GraphException with every problem found.
-ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& registry);
+/// The validated graph; throws GraphException with every problem found, or StartStopped when `stop`
+/// says so (as resolveGraph).
+ValidatedGraph validateGraph(const GraphSpec& graph, const OperatorRegistry& registry, const StopPoll& stop = {});
 
 /// Apply "node.param=value" (command-line text parsed with the parameter's type); throws
 /// GraphException naming the node/parameter if it does not exist or the value is invalid.

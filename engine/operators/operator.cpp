@@ -285,6 +285,9 @@ void Operator::finish() {
     NodeContext& node = *node_;
     if (node.finished) return;
     node.finished = true;
+    const bool cutShort = std::any_of(node.inputs.begin(), node.inputs.end(), [](const InputState& in) { return in.cutShort; });
+    // A sink fed a shortened stream must not present it as complete (replace a file with it).
+    if (cutShort && node.isSink()) return;
     CostClock& clock = *node.costClock;
     const NodeContext* outerCall = clock.inCall.load(std::memory_order_relaxed);
     clock.inCall.store(&node, std::memory_order_relaxed);
@@ -297,7 +300,14 @@ void Operator::finish() {
         return;
     }
     clock.inCall.store(outerCall, std::memory_order_relaxed);
+    if (cutShort) markTargetsCutShort();
     forwardProgress(kEndOfTime);
+}
+
+void Operator::markTargetsCutShort() {
+    for (OutputState& out : node_->outputs) {
+        for (const Target& target : out.targets) target.node->inputs[static_cast<std::size_t>(target.port)].cutShort = true;
+    }
 }
 
 void Operator::forwardProgress(TimeNs t, Item* reusableMarker) {
@@ -344,8 +354,9 @@ void Operator::fail(const char* hook, const std::string& message) {
     node.failure = namesItsHook(std::current_exception()) ? message : message + " (in " + hook + ")";
     node.finished = true;
     if (node.engine) node.engine->nodeFailed(node);
-    // Downstream must not wait forever for a disabled node: end its outputs.
+    // Downstream must not wait forever for a disabled node: end its outputs, marked cut short.
     if (node.outputProgress < kEndOfTime) {
+        markTargetsCutShort();
         node.outputProgress = kEndOfTime;
         for (int port = 0; port < static_cast<int>(node.outputs.size()); ++port) {
             node.route(port, Item::progress(kEndOfTime));

@@ -13,7 +13,10 @@
 // again. The engine tracks it per input and calls onProgress() with the minimum over inputs when
 // that rises; whatever onProgress() returns (default: the same time) is forwarded on every output.
 // An operator that holds data back (a window being filled) returns the time of the oldest data it
-// still holds. When every input has ended, onFinish() flushes and the end is forwarded.
+// still holds. When every input has ended, onFinish() flushes and the end is forwarded. An end that
+// a failed node upstream caused is marked cut short on its way down: a sink whose input was cut
+// short gets no onFinish() and ends as in a stopped run (onDeactivate only), so a file sink keeps
+// the file it would have replaced and leaves the shortened output beside it.
 // An item older than its input's progress is late: operators that can tell (order-agnostic ones)
 // count it with countLate() and route it to a late output; nothing is dropped silently.
 #pragma once
@@ -180,6 +183,8 @@ private:
     void handleProgress(int inputPort, Item&& marker);
     void forwardProgress(TimeNs t, Item* reusableMarker = nullptr);
     void finish();
+    /// Mark every input this node's outputs feed as cut short (before the end is sent on them).
+    void markTargetsCutShort();
     void fail(const char* hook, const std::string& message);
     /// fail() with the message of the exception being handled, called from a catch block. Out of
     /// line so that the message string takes no room in the frame of every depth-first hop.

@@ -55,7 +55,15 @@ std::string originNote(const NodeContext& node) {
 
 }  // namespace
 
-Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) {
+Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec, const StopPoll& stop) {
+    StopPoller poller(stop, "starting the nodes");
+    // A stop asked while the nodes start: every node activated so far is deactivated, nothing runs.
+    const auto abandonStart = [this] {
+        for (auto& started : nodes_) {
+            if (started->op) started->op->deactivate();  // does nothing for a node not activated
+        }
+        throw StartStopped("starting the nodes stopped: the run is being stopped");
+    };
     scheduler_ = createScheduler(schedulerSpec);
     burst_ = schedulerParams(schedulerSpec).getInt("burst");
     std::vector<std::vector<std::size_t>> fanOut(graph.nodes.size());
@@ -70,6 +78,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     std::vector<GraphError> errors;
     nodeStorage_.reserve(graph.nodes.size());  // never reallocated: targets point into it
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        poller.unit();
         const ValidatedNode& v = graph.nodes[i];
         NodeContext* node = &nodeStorage_.emplace_back(&arena_);
         node->id = v.id;
@@ -115,6 +124,11 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
         }
     }
     for (auto& node : nodes_) {
+        try {
+            poller.unit();
+        } catch (const StartStopped&) {
+            abandonStart();
+        }
         if (!node->op) continue;
         try {
             node->op->activate(*node);
@@ -155,6 +169,9 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec) 
     scheduler_->setCheckpoint([this] { checkpoint(); });
     scheduler_->setStopRequest(&stop_);
     telemetry_ = std::make_unique<TelemetryCollector>(nodes_);
+    // Asked once more at the end: a node's load that gave up at the stop (start_interruption.h)
+    // returned as if loaded, and a run that would stop at once is not worth a summary of every node.
+    if (stop && stop()) abandonStart();
 }
 
 Engine::~Engine() {

@@ -43,8 +43,10 @@ struct RunOutcome {
 class Engine {
 public:
     /// Instantiate and activate every operator. Throws GraphException naming each node that
-    /// refused to activate, and std::invalid_argument for a bad scheduler spec.
-    Engine(const ValidatedGraph& graph, const SchedulerSpec& scheduler);
+    /// refused to activate, std::invalid_argument for a bad scheduler spec, and StartStopped when
+    /// `stop` (asked every kStepsPerStopPoll nodes and once at the end) says so, every node activated
+    /// so far deactivated.
+    Engine(const ValidatedGraph& graph, const SchedulerSpec& scheduler, const StopPoll& stop = {});
     ~Engine();
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;

@@ -20,6 +20,9 @@ struct alignas(64) InputState {
     PublishedCount lateItems;  ///< data items older than this input's progress (Operator::countLate)
     bool connected = false;
     bool listed = false;  ///< queueing schedulers: this queue is in the scheduler's ready list
+    /// The end on this input came from a failure upstream (its feeder, or a node before it, failed):
+    /// what arrived is not the whole stream. Written by the feeder before it sends the end.
+    bool cutShort = false;
     ItemQueue queue;  ///< used by queueing schedulers and by DF for loop-closing edges
     ResolvedPort port;
 };

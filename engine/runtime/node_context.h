@@ -115,7 +115,7 @@ public:
     CostClock* costClock = nullptr;   ///< the engine's (shared by its nodes)
     bool onStack = false;    ///< DF: the node is executing (a delivery to it closes a loop)
     bool scheduled = false;  ///< queueing schedulers: already in the ready list
-    bool finished = false;   ///< every input ended (or the source finished) and onFinish ran
+    bool finished = false;   ///< every input ended (or the source finished) and onFinish ran (not for a sink cut short)
     bool failed = false;     ///< a hook threw: the node is disabled, its outputs ended
     bool inCycle = false;    ///< part of a directed cycle (a delivery to it may re-enter it)
     /// DF: not in a cycle and nothing queued, so a delivery may call the operator directly.

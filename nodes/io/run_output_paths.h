@@ -32,7 +32,8 @@ struct RunInput {
 std::vector<RunInput> runInputs(const std::string& graphPath, const ValidatedGraph& graph,
                                 const std::vector<std::filesystem::path>& plugins = {});
 
-/// The files a run writes besides its sinks': isochron-run's --report and --telemetry. [value type]
+/// The files a run writes besides its sinks': isochron-run's --report and --telemetry (the editor's
+/// --report). [value type]
 struct RunOutputFiles {
     std::optional<std::string> report, telemetry;
 };

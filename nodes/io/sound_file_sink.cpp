@@ -47,7 +47,7 @@ OperatorDescriptor soundFileSinkDescriptor() {
         "to the nearest code (x 2^15 or x 2^23) and clipped, so a file read back gives every sample to half a code. Ogg "
         "Vorbis and Opus are lossy, their size set by 'quality' (0 smallest, 1 best). Opus accepts 8, 12, 16, 24 and "
         "48 kHz only. The file grows under a name of its own beside it, 'path.<pid>.partial' (shortened with a hash when a long name would not fit), "
-        "and replaces 'path' when the recording is complete. A recording cut short (the run stopped, or the sink failed) never "
+        "and replaces 'path' when the recording is complete. A recording cut short (the run stopped, the sink failed, or a node upstream of it failed) never "
         "replaces an existing file: it stays under its partial name, with a warning naming both; where no file was, it becomes "
         "'path', with a warning that it was cut short. A replacement keeps the old file's permissions; a write-protected file is "
         "refused. A symlink is written through and a device (/dev/null) in place, never "

@@ -12,7 +12,7 @@ OperatorDescriptor wavFileSinkDescriptor() {
     d.documentation =
         "Input k becomes channel k, aligned by sample index, at the rate of the first segment. Samples "
         "an input misses are written as zeros (with a warning). The file grows under a name of its own beside it, 'path.<pid>.partial' (shortened with a hash when a long name would not fit), "
-        "and replaces 'path' when the recording is complete. A recording cut short (the run stopped, or the sink failed) never "
+        "and replaces 'path' when the recording is complete. A recording cut short (the run stopped, the sink failed, or a node upstream of it failed) never "
         "replaces an existing file: it stays under its partial name, with a warning naming both; where no file was, it becomes "
         "'path', with a warning that it was cut short. A replacement keeps the old file's permissions; a write-protected file is "
         "refused. A symlink is written through and a device (/dev/null) in place, never "

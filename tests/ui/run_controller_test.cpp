@@ -17,6 +17,8 @@
 #include <iterator>
 #include <numbers>
 
+#include "engine/plugins/plugin_host.h"
+#include "engine/plugins/plugin_manifest.h"
 #include "ui/model/edge_list_model.h"
 #include "ui/model/graph_document.h"
 #include "ui/model/node_list_model.h"
@@ -214,6 +216,71 @@ TEST_CASE("Run refuses a sink that would overwrite the graph file or the recordi
         CHECK(runProblem(document).node == "wav_file_sink");
         CHECK(fileText(recording) == recordingBefore);
     }
+}
+
+TEST_CASE("the editor's --report is checked at each start as isochron-run checks it: not the graph file, nor a sink's file", "[ui][run][paths]") {
+    // The editor's own --report was written over whatever it named, the graph file included.
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    GraphDocument document;
+    buildSine(document, 4800);
+    document.addNode("io.wav_file_sink", 240, 200);
+    REQUIRE(document.connectPorts("signal_generator", "out", "wav_file_sink", "in0").isEmpty());
+    const QString recording = folder.filePath("out.wav");
+    REQUIRE(document.setParameter("wav_file_sink", "path", recording).isEmpty());
+    const QString graphPath = folder.filePath("g.isograph.json");
+    REQUIRE(document.saveAs(graphPath));
+    const std::string graphBefore = fileText(graphPath);
+    RunController run;
+    run.setDocument(&document);
+
+    SECTION("the graph file itself") {
+        run.setReportPath(graphPath);
+        CHECK_FALSE(run.start());
+        CHECK(run.state() == "failed");
+        CHECK(run.message() == "--report " + graphPath + " is the graph file itself: it would be overwritten");
+        CHECK(fileText(graphPath) == graphBefore);
+    }
+    SECTION("the file a sink writes") {
+        run.setReportPath(recording);
+        CHECK_FALSE(run.start());
+        CHECK(run.state() == "failed");
+        CHECK(run.message() == "--report " + recording + " is the file node 'wav_file_sink' writes (parameter 'path'): each would clobber the other");
+    }
+    SECTION("a file of its own: the run starts") {
+        run.setReportPath(folder.filePath("report.json"));
+        REQUIRE(run.start());
+        REQUIRE(waitUntil([&] { return !run.running(); }));
+        CHECK(run.state() == "finished");
+    }
+}
+
+TEST_CASE("Run refuses a sink on the file of any plugin loaded, whether the graph uses it or not, as isochron-run does", "[ui][run][paths]") {
+    // The editor protected only the plugins whose operators the graph used.
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    const std::filesystem::path plugin = folder.filePath("versioned.so").toStdString();
+    const std::filesystem::path fixture = std::filesystem::path(ISOCHRON_FIXTURE_DIR) / "versioned_v1.so";
+    std::filesystem::copy_file(fixture, plugin);
+    std::filesystem::copy_file(isochron::manifestPathFor(fixture), isochron::manifestPathFor(plugin));
+    isochron::OperatorRegistry registry;
+    isochron::PluginHost host(registry);
+    host.load(plugin);
+    const std::string pluginBefore = fileText(QString::fromStdString(plugin.string()));
+    GraphDocument document;
+    buildSine(document, 4800);
+    document.addNode("io.wav_file_sink", 240, 200);
+    REQUIRE(document.connectPorts("signal_generator", "out", "wav_file_sink", "in0").isEmpty());
+    REQUIRE(document.setParameter("wav_file_sink", "path", QString::fromStdString(plugin.string())).isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    run.setPluginHost(&host);
+    CHECK_FALSE(run.start());
+    CHECK(run.state() == "failed");
+    CHECK(runProblem(document).node == "wav_file_sink");
+    CHECK_THAT(run.message().toStdString(), Catch::Contains("node 'wav_file_sink' writes (parameter 'path') " + plugin.string()) &&
+                                                Catch::Contains("it would be overwritten"));
+    CHECK(fileText(QString::fromStdString(plugin.string())) == pluginBefore);
 }
 
 TEST_CASE("a run that cannot start shows its cause in the problems panel, named by node", "[ui][run][paths]") {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engine/graph/validated_graph.h"
+#include "engine/plugins/plugin_host.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
@@ -164,6 +165,11 @@ void RunController::setState(const QString& state, const QString& message) {
     Q_EMIT stateChanged();
 }
 
+void RunController::setReportPath(const QString& path) {
+    if (path.isEmpty()) reportPath_.reset();
+    else reportPath_ = path.toStdString();
+}
+
 bool RunController::start(const QString& schedulerText) {
     if (!document_ || running()) return false;
     std::set<std::string> tapNodes;
@@ -177,7 +183,13 @@ bool RunController::start(const QString& schedulerText) {
         graph = validateGraph(spec, document_->registry());
         // isochron-run's checks, before anything runs: a sink whose path was the graph file replaced
         // it with a WAV (status "finished", nothing unsaved to warn about on quit).
-        checkNodeOutputPaths(graph, runInputs(document_->filePath().toStdString(), graph));
+        std::vector<std::filesystem::path> pluginFiles;
+        if (plugins_) {
+            for (const PluginInfo* plugin : plugins_->plugins()) pluginFiles.push_back(plugin->file);
+        }
+        const std::vector<RunInput> inputs = runInputs(document_->filePath().toStdString(), graph, pluginFiles);
+        checkNodeOutputPaths(graph, inputs);
+        checkRunOutputPaths(RunOutputFiles{reportPath_, std::nullopt}, graph, inputs);
     } catch (const GraphException& e) {
         // The validator's problems: the problems panel lists them already.
         QStringList lines;

@@ -28,6 +28,10 @@
 #include "ui/run/probe_tap.h"
 #include "ui/run/telemetry_store.h"
 
+namespace isochron {
+class PluginHost;
+}
+
 namespace isochron::ui {
 
 struct EngineJob;
@@ -122,6 +126,15 @@ public:
     int staleSeconds() const { return staleSeconds_; }
     /// A followed file that gained no line for this long is shown as stale (its writer may be gone).
     static constexpr int kStaleSeconds = 5;
+
+    /// The file the editor writes each run's report to (its --report option; "" for none). Every
+    /// start checks it as isochron-run checks --report: not the graph file, a file the run reads or
+    /// a sink's file, and writable.
+    void setReportPath(const QString& path);
+    /// The plugins loaded in this process (null: none): no sink may replace one of their files,
+    /// whether the graph uses it or not, as isochron-run protects every plugin it loaded. Must
+    /// outlive this controller.
+    void setPluginHost(const PluginHost* plugins) { plugins_ = plugins; }
 
     /// Run the graph with its own scheduler, or with `schedulerText` ("name:key=value,...").
     /// Returns false with `message` when the graph does not validate or the scheduler is unknown.
@@ -227,6 +240,8 @@ private:
     QStringList notices_;
     bool noticesWarn_ = true;
     int nextProbe_ = 1;
+    std::optional<std::string> reportPath_;  // the editor's --report
+    const PluginHost* plugins_ = nullptr;
     QPointer<GraphDocument> document_;
     TelemetryStore telemetry_;
     LocalizationFeed localization_;

@@ -110,6 +110,34 @@ TEST_CASE("text sinks: a file cut short by a stop never replaces an existing fil
     }
 }
 
+TEST_CASE("text sinks: a file cut short by a failure upstream never replaces an existing file", "[io][csv_sink][jsonl_event_sink]") {
+    // The failed node ended the sink's input, so the sink finished "complete" and replaced the
+    // previous run's file with the rows that got through.
+    FeedScript script;
+    for (std::int64_t k = 0; k < 3; ++k) script.batches.push_back({{0, Item::scalar(1.5, SampleRange{&Timebase::get(100), 10 * k, 10})}});
+    for (const TextSink& sink : kTextSinks) {
+        INFO(sink.type);
+        TempDir dir;
+        const std::string existing = dir.file("keep.txt"), partial = existing + "." + std::to_string(::getpid()) + ".partial";
+        std::ofstream(existing) << "the previous run's output\n";
+        json graph = json::parse(sinkGraph("test.feed", sink.type, existing));
+        graph["nodes"].push_back({{"id", "broken"}, {"type", "test.fail_after"}, {"params", {{"n", 2}}}});
+        const json sinkEnd = graph["edges"][0]["to"];
+        graph["edges"] = {{{"from", "src.out0"}, {"to", "broken.in"}}, {{"from", "broken.out"}, {"to", sinkEnd}}};
+        feedScripts()["text"] = script;
+        RunReport report = runGraphReporting(graph.dump());
+        REQUIRE(report.outcome.failures.size() == 1);
+        CHECK(readText(existing) == "the previous run's output\n");
+        REQUIRE(partialFilesIn(dir) == std::vector<std::string>{"keep.txt." + std::to_string(::getpid()) + ".partial"});
+        CHECK(lineCount(readText(partial)) == 1 + sink.headerLines);
+        const auto& warnings = report.nodes["out"].warnings;
+        REQUIRE(warnings.size() == 1);
+        CHECK_THAT(warnings[0], Catch::Contains("cut short") && Catch::Contains("did not replace '" + existing + "'") &&
+                                    Catch::Contains("kept as '" + partial + "'"));
+    }
+    feedScripts().clear();
+}
+
 TEST_CASE("text sinks: a completed run replaces the file, writing through a symlink and into a device in place", "[io][csv_sink][jsonl_event_sink]") {
     FeedScript script;
     script.batches = {{{0, Item::scalar(1.5, SampleRange{&Timebase::get(100), 0, 10})}}, {{0, Item::scalar(2.5, SampleRange{&Timebase::get(100), 10, 10})}}};

@@ -414,6 +414,38 @@ TEST_CASE("wav_file_sink: a recording cut short by a failure never replaces an e
     feedScripts().clear();
 }
 
+TEST_CASE("wav_file_sink: a recording cut short by a failure upstream never replaces an existing file", "[io][wav_file_sink]") {
+    // The failed node ended the sink's input, so the sink finished "complete" and replaced the file
+    // that was there with the shortened recording.
+    FeedScript script;
+    for (std::int64_t start = 0; start < 300; start += 100) script.batches.push_back({{0, Item::signal(ramp(start, 100, Timebase::get(1000)))}});
+    feedScripts()["upstream"] = script;
+    TempDir dir;
+    const std::string existing = dir.file("keep.wav");
+    const std::vector<float> earlier = testSignal(30, 1);
+    writeFloatWav(existing, 1000, 1, earlier);
+    const json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes",
+         {{{"id", "feed"}, {"type", "test.feed"}, {"params", {{"name", "upstream"}, {"outputs", 1}}}},
+          {{"id", "broken"}, {"type", "test.fail_after"}, {"params", {{"n", 2}}}},
+          {{"id", "sink"}, {"type", "io.wav_file_sink"}, {"params", {{"path", existing}, {"channels", 1}, {"format", "float32"}}}}}},
+        {"edges", {{{"from", "feed.out0"}, {"to", "broken.in"}}, {{"from", "broken.out"}, {"to", "sink.in0"}}}},
+    };
+    RunReport report = runGraphReporting(graph.dump());
+    feedScripts().clear();
+    REQUIRE(report.outcome.failures.size() == 1);
+    CHECK_THAT(report.outcome.failures[0], Catch::Contains("node 'broken'"));
+    CHECK(readSound(existing).interleaved == earlier);
+    const std::vector<std::string> partials = partialFilesIn(dir);
+    REQUIRE(partials.size() == 1);
+    CHECK(readSound(dir.file(partials[0])).frames() == 100);
+    const auto& warnings = report.nodes["sink"].warnings;
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("cut short") && Catch::Contains("did not replace '" + existing + "'") &&
+                                Catch::Contains("kept as '" + dir.file(partials[0]) + "'"));
+}
+
 TEST_CASE("wav_file_sink grows its file under a partial name of its own and leaves other writers' partial files alone",
           "[io][wav_file_sink]") {
     // Two runs writing one path shared 'path.partial': the first to finish renamed the other's recording away.
