@@ -67,7 +67,11 @@ void writeArchive(const std::string& path, const std::vector<std::vector<float>>
         }
     }
     const std::int64_t mic = store.openStream({.name = "mic", .rateHz = kRate, .zeroTimeNs = kWallZero, .clock = "wall", .node = "rec2"});
-    store.appendSamples(mic, 0, 0, std::span(channels[0]));
+    // Pieces of 0.5 s, each one stored piece (shorter than pieceSamples()): `get` prints a line per piece.
+    constexpr std::int64_t kHalfSecond = static_cast<std::int64_t>(kRate) / 2;
+    for (std::int64_t start = 0; start < kLength; start += kHalfSecond) {
+        store.appendSamples(mic, 0, start, std::span(channels[0]).subspan(static_cast<std::size_t>(start), kHalfSecond));
+    }
     const std::int64_t events = store.openStream({.name = "events", .kind = ArchivedStreamInfo::Kind::Items, .rateHz = kRate, .sampleType = "json", .node = "det"});
     for (int i = 0; i < 10; ++i) store.appendItem(events, 1000 * i, 10, json{{"kind", "event"}, {"label", "clap"}, {"score", i}}.dump());
     store.commit();
