@@ -27,7 +27,7 @@ constexpr int kSchemaVersion = 5;
 /// The first version that keeps running totals.
 constexpr int kTotalsVersion = 4;
 
-/// Rows one DELETE of prune() removes at most (256 pieces of 0.1 s at 48 kHz f32: about 5 MiB).
+/// Rows one DELETE of prune() removes at most (256 pieces of 4 081 f32 samples: about 4 MiB).
 constexpr std::int64_t kPruneRowsPerStatement = 256;
 
 constexpr const char* kSchema = R"sql(
@@ -395,8 +395,9 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     // refused as it is, not switched to WAL mode or given tables.
     const std::int64_t found = inspectedVersion(db_->db, path_);
     if (found == 0 && access != ArchiveAccess::Record) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
-    // 64 KiB pages (a new file only; must precede WAL mode): a 0.1 s piece of 48 kHz f32 spans 1 page
-    // instead of a chain of 5 overflow pages, so reads and writes take a fifth of the page operations.
+    // 64 KiB pages (a new file only; must precede WAL mode): four pieces share a page (piece_layout.h)
+    // instead of each one spanning a chain of overflow pages, so reads and writes take a fraction of
+    // the page operations.
     // A page cache of up to 32 MiB (SQLite's default is 2 MiB, filled as pages are read): the channels
     // of an interval share pages, so a get of 10 s x 8 channels of FLAC reads each page once, not
     // once per channel (pread calls 255 -> 42).
