@@ -820,11 +820,14 @@ std::optional<std::string> ArchiveStore::damage() {
         result = sqlite3_step(check);
         if (result != SQLITE_ROW) break;
         const auto* chars = reinterpret_cast<const char*>(sqlite3_column_text(check, 0));
-        const std::string line = chars ? chars : "";
-        // "ok" for a sound file; the report's heading says nothing; SQLite 3.40 reports NULL in the key
-        // of every WITHOUT ROWID table (stretches) of a sound file.
-        if (line == "ok" || line.starts_with("*** in database ") || line.starts_with("NULL value in ")) continue;
-        if (found.empty()) found = line;
+        // One row may hold several lines: the report's heading and the first problems found under it.
+        std::istringstream row(chars ? chars : "");
+        for (std::string line; std::getline(row, line);) {
+            // "ok" for a sound file; the report's heading says nothing; SQLite 3.40 reports NULL in the
+            // key of every WITHOUT ROWID table (stretches) of a sound file.
+            if (line == "ok" || line.starts_with("*** in database ") || line.starts_with("NULL value in ")) continue;
+            if (found.empty()) found = line;
+        }
     }
     if (result != SQLITE_DONE) {  // the check itself stopped, on the damage or for another reason
         const bool corrupt = (sqlite3_extended_errcode(db_->db) & 0xff) == SQLITE_CORRUPT;
