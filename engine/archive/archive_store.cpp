@@ -406,6 +406,8 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
         db_->exec("PRAGMA page_size=65536;", path_);
         switchToWal(db_->db, path_);
         db_->exec("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;", path_);
+    }
+    {
         Statement pageSize(db_->db, "PRAGMA page_size", path_);
         pageSize.step();
         pieceSamples_ = f32PieceSamples(pageSize.integer(0));

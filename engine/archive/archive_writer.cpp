@@ -162,7 +162,7 @@ void ArchiveWriter::enforceRetention(std::int64_t committedEnd) {
 }
 
 std::size_t ArchiveWriter::holdBackPartialPieces(std::deque<Write>& batch, std::size_t count, std::chrono::steady_clock::time_point now,
-                                                 std::chrono::nanoseconds holdFor) const {
+                                                 std::chrono::nanoseconds holdFor, bool storeSomething) const {
     // Per channel: where its last run of contiguous writes among the first `count` starts and ends,
     // then where the held-back part begins (the run's end when nothing is held).
     const std::size_t channels = static_cast<std::size_t>(live_->channels());
@@ -179,13 +179,24 @@ std::size_t ArchiveWriter::holdBackPartialPieces(std::deque<Write>& batch, std::
         if (runEnd[c] == kNone) continue;
         heldFrom[c] = runStart[c] + (runEnd[c] - runStart[c]) / pieceSamples_ * pieceSamples_;
     }
-    // Samples pushed long ago are stored now, partial piece or not: a recorder fed slowly (or not
-    // at all any more) must not keep them out of the file.
+    // A partial piece whose channel goes on in the writes behind it (a writer catching up) is joined
+    // with them by the next commit, at once. Else samples pushed long ago are stored now, partial piece
+    // or not: a recorder fed slowly (or not at all any more) must not keep them out of the file.
+    std::vector<bool> continued(channels, false);
+    for (std::size_t i = count; i < batch.size(); ++i) continued[static_cast<std::size_t>(batch[i].channel)] = true;
     for (std::size_t i = 0; i < count; ++i) {
         const Write& write = batch[i];
         const auto c = static_cast<std::size_t>(write.channel);
-        if (write.start + write.length > heldFrom[c] && now - write.pushedAt >= holdFor) heldFrom[c] = runEnd[c];
+        if (!continued[c] && write.start + write.length > heldFrom[c] && now - write.pushedAt >= holdFor) heldFrom[c] = runEnd[c];
     }
+    // Holding back everything would store nothing: with `storeSomething`, the writes go as they are.
+    const auto storesAny = [&] {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (batch[i].start < heldFrom[static_cast<std::size_t>(batch[i].channel)]) return true;
+        }
+        return false;
+    };
+    if (storeSomething && !storesAny()) return count;
     std::deque<Write> committing, held;
     for (std::size_t i = 0; i < count; ++i) {
         Write& write = batch[i];
@@ -414,12 +425,14 @@ void ArchiveWriter::run() {
                     start = std::min(start, batch[count].start);
                     end = std::max(end, batch[count].start + batch[count].length);
                     ++count;
-                    full = (end - start) * nsPerSample >= static_cast<double>(options_.commitNs);
+                    // A signal's commit spans at least one piece as well, so that it stores one whole
+                    // (below 8.2 kHz, commitNs of data is less than a piece).
+                    full = (end - start) * nsPerSample >= static_cast<double>(options_.commitNs) && (!signal || end - start >= pieceSamples_);
                 }
                 const auto now = Clock::now();
                 if (!full && !finishing && !roomAsked && now - lastCommit < commitEvery) break;
                 if (signal && !finishing && !roomAsked) {
-                    count = holdBackPartialPieces(batch, count, now, commitEvery / 2);
+                    count = holdBackPartialPieces(batch, count, now, commitEvery / 2, full);
                     if (count == 0) {
                         // All of it waits to fill a piece: the next try after commitNs at the latest.
                         lastCommit = now;

@@ -28,9 +28,10 @@
 // Pieces: the store's unit is a piece of ArchiveStore::pieceSamples() samples, sized so that pages
 // hold whole pieces (engine/archive/piece_layout.h), not the blocks the recorder receives. Each
 // commit joins a channel's contiguous writes and stores them as whole pieces; the partial piece at the
-// end of each channel stays queued for the next commit while its samples are younger than half of
-// `commitNs` (so a crash still loses at most about 1.5 x commitNs of data). A flush, the end, a push
-// waiting for room, a gap and older samples store the partial piece as it is.
+// end of each channel stays queued for the next commit while more of the channel is queued behind it
+// or its samples are younger than half of `commitNs` (so a crash still loses at most about 1.5 x
+// commitNs of data). A flush, the end, a push waiting for room, a gap and older samples store the
+// partial piece as it is.
 //
 // Live window: every segment and item pushed also goes into a LiveWindow (engine/archive/live_window.h)
 // that readers share (liveWindow()), holding the newest `liveSamples` per channel plus whatever is not
@@ -158,10 +159,12 @@ private:
     std::string fellBehindMessage() const;
     void run();
     /// Moves the partial piece at the end of each channel's writes among the first `count` of `batch`
-    /// (cutting the write it starts in) behind them, unless its samples were pushed `holdFor` or
-    /// longer before `now`; returns how many writes remain to commit. [writer thread]
+    /// (cutting the write it starts in) behind them, unless no later write of the channel follows in
+    /// `batch` and its samples were pushed `holdFor` or longer before `now`; returns how many writes
+    /// remain to commit. With `storeSomething`, holds nothing back rather than everything (a commit
+    /// that must make progress). [writer thread]
     std::size_t holdBackPartialPieces(std::deque<Write>& batch, std::size_t count, std::chrono::steady_clock::time_point now,
-                                      std::chrono::nanoseconds holdFor) const;
+                                      std::chrono::nanoseconds holdFor, bool storeSomething) const;
     /// Stops recording for good: problem() says `why`, "recording stopped" and `advice` (what to do) when given.
     void stop(std::string why, std::string_view advice = {});
     void enforceRetention(std::int64_t committedEnd);
