@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "app/archive/jsonl_export.h"
 #include "app/archive/sound_export.h"
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_time.h"
@@ -50,8 +51,8 @@ Commands:
                                    write [from, to): wav (32-bit float) or flac (24-bit; samples beyond
                                    +-1 clipped) need a stretch without gaps on every channel; jsonl writes
                                    pieces, gaps and items, one JSON object per line ("-" = standard output:
-                                   jsonl and flac stream into a pipe, wav needs a file); wav and flac
-                                   of any length are written a chunk at a time, in tens of MiB of memory
+                                   jsonl and flac stream into a pipe, wav needs a file); any length is
+                                   written a chunk at a time, in tens of MiB of memory
   prune ARCHIVE STREAM --before T  drop what ends at or before T (a piece reaching past T stays whole)
 
 Times T: seconds from the stream's sample 0 (12.5) or, for streams on the wall clock, an ISO 8601
@@ -351,16 +352,7 @@ int exportJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::in
         for (const ArchivedItem& item : items) out << itemLine(info, item).dump() << '\n';
         return 0;
     }
-    for (int channel = 0; channel < info.channels; ++channel) {
-        for (const ArchivedPiece& piece : store.get(info.name, channel, l, h)) {
-            nlohmann::json line = {{"channel", channel}, {"start", piece.start}, {"length", piece.length}, {"gap", piece.isGap()}};
-            if (!piece.isGap()) {
-                const std::span<const float> samples = piece.samples.materialize();
-                line["samples"] = std::vector<float>(samples.begin(), samples.end());
-            }
-            out << line.dump() << '\n';
-        }
-    }
+    writeSignalJsonLines(store, info, l, h, out);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "engine/archive/archive_totals.h"
 #include "engine/archive/flac_batch.h"
 #include "engine/archive/flac_piece.h"
+#include "engine/archive/piece_layout.h"
 #include "engine/files/file_kind.h"
 
 #include <sqlite3.h>
@@ -26,7 +27,7 @@ constexpr int kSchemaVersion = 5;
 /// The first version that keeps running totals.
 constexpr int kTotalsVersion = 4;
 
-/// Rows one DELETE of prune() removes at most (256 pieces of 0.1 s at 48 kHz f32: about 5 MiB).
+/// Rows one DELETE of prune() removes at most (256 pieces of 4 081 f32 samples: about 4 MiB).
 constexpr std::int64_t kPruneRowsPerStatement = 256;
 
 constexpr const char* kSchema = R"sql(
@@ -290,6 +291,15 @@ void switchToWal(sqlite3* db, const std::string& path) {
     }
 }
 
+/// Why `path` cannot be an archive because it is `-`, which names standard input or output for other
+/// files of the project: an archive is a SQLite file read and written in place, never a stream. "" otherwise.
+std::string standardStreamProblem(const std::string& path, bool recording) {
+    if (path != "-") return {};
+    return recording ? "an archive cannot be written to standard output ('-'): it is a SQLite file written in place; give a file path "
+                       "(to get a recording onto standard output, record into a file, then `isochron-archive export FILE STREAM --output -`)"
+                     : "an archive cannot be read from standard input ('-'): it is a SQLite file read in place; give the archive file's path";
+}
+
 /// Why an archive cannot be created at `path`, which names nothing yet: its folder is missing or is
 /// not a folder; "" when it can.
 std::string missingFolderProblem(const std::string& path) {
@@ -308,6 +318,7 @@ std::string missingFolderProblem(const std::string& path) {
 void refuseUnrecordableArchive(const std::string& path) {
     namespace fs = std::filesystem;
     if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
+    if (const std::string problem = standardStreamProblem(path, true); !problem.empty()) throw ArchiveError(problem);
     if (const std::string problem = nonArchiveFileKindProblem(path); !problem.empty()) throw ArchiveError(problem);
     std::error_code error;
     const bool exists = fs::exists(path, error);
@@ -358,6 +369,7 @@ struct ArchiveStore::Connection {
 ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     : path_(path), access_(access), db_(std::make_unique<Connection>()), flac_(std::make_unique<FlacBatch>()) {
     if (path.empty()) throw ArchiveError("no archive file given (an empty path)");
+    if (const std::string problem = standardStreamProblem(path, access == ArchiveAccess::Record); !problem.empty()) throw ArchiveError(problem);
     // A FIFO, a device or a folder is no archive, to read or to record into.
     if (const std::string problem = nonArchiveFileKindProblem(path); !problem.empty()) throw ArchiveError(problem);
     if (access != ArchiveAccess::Record && !std::filesystem::is_regular_file(path)) throw ArchiveError("no archive file '" + path + "'");
@@ -383,8 +395,9 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
     // refused as it is, not switched to WAL mode or given tables.
     const std::int64_t found = inspectedVersion(db_->db, path_);
     if (found == 0 && access != ArchiveAccess::Record) throw ArchiveError("'" + path_ + "' is not a stream archive (no archive tables)");
-    // 64 KiB pages (a new file only; must precede WAL mode): a 0.1 s piece of 48 kHz f32 spans 1 page
-    // instead of a chain of 5 overflow pages, so reads and writes take a fifth of the page operations.
+    // 64 KiB pages (a new file only; must precede WAL mode): four pieces share a page (piece_layout.h)
+    // instead of each one spanning a chain of overflow pages, so reads and writes take a fraction of
+    // the page operations.
     // A page cache of up to 32 MiB (SQLite's default is 2 MiB, filled as pages are read): the channels
     // of an interval share pages, so a get of 10 s x 8 channels of FLAC reads each page once, not
     // once per channel (pread calls 255 -> 42).
@@ -394,6 +407,12 @@ ArchiveStore::ArchiveStore(const std::string& path, ArchiveAccess access)
         switchToWal(db_->db, path_);
         db_->exec("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;", path_);
         boundLog();
+    }
+    {
+        Statement pageSize(db_->db, "PRAGMA page_size", path_);
+        pageSize.step();
+        pieceSamples_ = f32PieceSamples(pageSize.integer(0));
+        pageSize.reset();
     }
     if (access != ArchiveAccess::Record) {
         prepareStatements(found);
@@ -666,12 +685,20 @@ std::size_t ArchiveStore::appendSamples(std::int64_t streamId, int channel, std:
     requireRecordAccess();
     beginWrite();
     Statement& insert = *db_->insertSegment;
-    insert.bind(1, streamId).bind(2, std::int64_t{channel}).bind(3, start).bind(4, static_cast<std::int64_t>(samples.size()));
-    const auto flac = flacStreams_[streamId] ? encodeFlacPiece(samples) : std::nullopt;
-    if (flac) insert.bindBlob(5, flac->second.data(), flac->second.size()).bind(6, std::string(pieceEncodingName(flac->first)));
-    else insert.bindBlob(5, samples.data(), samples.size_bytes()).bind(6, std::string("f32"));
-    insert.run();
-    return flac ? flac->second.size() : samples.size_bytes();
+    const bool compresses = flacStreams_[streamId];
+    std::size_t stored = 0;
+    std::size_t at = 0;
+    do {  // an empty append stays one row of length 0, as before pieces were cut
+        const std::span<const float> piece = samples.subspan(at, std::min(samples.size() - at, static_cast<std::size_t>(pieceSamples_)));
+        insert.bind(1, streamId).bind(2, std::int64_t{channel}).bind(3, start + static_cast<std::int64_t>(at)).bind(4, static_cast<std::int64_t>(piece.size()));
+        const auto flac = compresses ? encodeFlacPiece(piece) : std::nullopt;
+        if (flac) insert.bindBlob(5, flac->second.data(), flac->second.size()).bind(6, std::string(pieceEncodingName(flac->first)));
+        else insert.bindBlob(5, piece.data(), piece.size_bytes()).bind(6, std::string("f32"));
+        insert.run();
+        stored += flac ? flac->second.size() : piece.size_bytes();
+        at += piece.size();
+    } while (at < samples.size());
+    return stored;
 }
 
 std::int64_t ArchiveStore::appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json) {
@@ -830,11 +857,14 @@ std::optional<std::string> ArchiveStore::damage() {
         result = sqlite3_step(check);
         if (result != SQLITE_ROW) break;
         const auto* chars = reinterpret_cast<const char*>(sqlite3_column_text(check, 0));
-        const std::string line = chars ? chars : "";
-        // "ok" for a sound file; the report's heading says nothing; SQLite 3.40 reports NULL in the key
-        // of every WITHOUT ROWID table (stretches) of a sound file.
-        if (line == "ok" || line.starts_with("*** in database ") || line.starts_with("NULL value in ")) continue;
-        if (found.empty()) found = line;
+        // One row may hold several lines: the report's heading and the first problems found under it.
+        std::istringstream row(chars ? chars : "");
+        for (std::string line; std::getline(row, line);) {
+            // "ok" for a sound file; the report's heading says nothing; SQLite 3.40 reports NULL in the
+            // key of every WITHOUT ROWID table (stretches) of a sound file.
+            if (line == "ok" || line.starts_with("*** in database ") || line.starts_with("NULL value in ")) continue;
+            if (found.empty()) found = line;
+        }
     }
     if (result != SQLITE_DONE) {  // the check itself stopped, on the damage or for another reason
         const bool corrupt = (sqlite3_extended_errcode(db_->db) & 0xff) == SQLITE_CORRUPT;

@@ -10,7 +10,11 @@
 // `channel_totals` and `stretches` (schema version 4, engine/archive/archive_totals.h), kept by
 // triggers in the transaction of every insert and delete, say how much each stream and channel holds
 // and which stretches, so extent() and coverage() read a few rows instead of every piece. New files
-// use 64 KiB pages (a 0.1 s piece of 48 kHz f32 fits one).
+// use 64 KiB pages. A piece is the store's unit, not the recorder's block: appended samples are cut
+// into pieces of pieceSamples() (engine/archive/piece_layout.h), and the recorder coalesces its blocks
+// into whole pieces, so that pages hold whole pieces whatever the block size (about 4.03 bytes per
+// f32 sample). Readers take pieces of any length, so files written with the recorder's blocks as
+// pieces (before 2026-11-30) read as before.
 //
 // Crash safety: writes go into one open transaction that commit() ends. The recorder (ArchiveWriter,
 // for io.archive_sink) commits about every half second of data, so a killed process loses at most the uncommitted rest;
@@ -177,9 +181,13 @@ public:
     std::optional<std::string> conflictWith(const ArchivedStreamInfo& info);
 
     /// Store `samples` of channel `channel` starting at sample `start` (within the open transaction,
-    /// which this begins if none is open). The caller keeps pieces of a channel from overlapping.
-    /// Returns the bytes stored (FLAC's, when the stream's representation compresses the piece).
+    /// which this begins if none is open), as pieces of pieceSamples() and a shorter last one. The
+    /// caller keeps pieces of a channel from overlapping. Returns the bytes stored (FLAC's, when the
+    /// stream's representation compresses a piece).
     std::size_t appendSamples(std::int64_t streamId, int channel, std::int64_t start, std::span<const float> samples);
+    /// Samples per stored piece: whole pieces fill this file's pages (4 081 for 64 KiB pages). Appends
+    /// in multiples of it leave no page part-empty. [any thread of the store's owner] [no allocation]
+    std::int64_t pieceSamples() const { return pieceSamples_; }
     /// Store one scalar or event item as JSON text (within the open transaction). Returns its row
     /// id (events.rowid): later items get larger ones.
     std::int64_t appendItem(std::int64_t streamId, std::int64_t start, std::int64_t length, const std::string& json);
@@ -263,6 +271,7 @@ private:
     std::int64_t version_ = 0;  // the file's schema version (after a recorder's upgrade)
     std::unique_ptr<Connection> db_;
     bool inTransaction_ = false;
+    std::int64_t pieceSamples_ = 1;  // f32PieceSamples of the file's page size
     bool hasTotals_ = false;  // the file keeps running totals (version 4); else extent() and coverage() read the rows
     std::map<std::int64_t, bool> flacStreams_;  // stream id -> pieces go in as FLAC when exact (openStream)
     std::unique_ptr<FlacBatch> flac_;           // the FLAC pieces of a get() and their decoders, kept from get to get

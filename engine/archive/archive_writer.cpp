@@ -71,13 +71,13 @@ bool ArchiveWriter::pushSamples(int channel, std::int64_t start, SigSeg<float> s
     // The window gets it first: were it queued first, the writer could commit it before the window
     // held it, and the window would keep a stored piece until the next commit.
     live_->addSamples(channel, samples);
-    return push(Write{channel, start, length, std::move(samples), {}, bytes});
+    return push(Write{channel, start, length, std::move(samples), {}, bytes, std::chrono::steady_clock::now()});
 }
 
 bool ArchiveWriter::pushItem(std::int64_t start, std::int64_t length, std::string json) {
     const std::size_t bytes = json.size();
     live_->addItem(start, length, json);  // first, as for samples
-    return push(Write{-1, start, length, {}, std::move(json), bytes});
+    return push(Write{-1, start, length, {}, std::move(json), bytes, std::chrono::steady_clock::now()});
 }
 
 bool ArchiveWriter::push(Write&& write) {
@@ -193,6 +193,73 @@ void ArchiveWriter::enforceRetention(std::int64_t committedEnd) {
     }
 }
 
+std::size_t ArchiveWriter::holdBackPartialPieces(std::deque<Write>& batch, std::size_t count, std::chrono::steady_clock::time_point now,
+                                                 std::chrono::nanoseconds holdFor, bool storeSomething) const {
+    // Per channel: where its last run of contiguous writes among the first `count` starts and ends,
+    // then where the held-back part begins (the run's end when nothing is held).
+    const std::size_t channels = static_cast<std::size_t>(live_->channels());
+    constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
+    std::vector<std::int64_t> runStart(channels, kNone), runEnd(channels, kNone);
+    for (std::size_t i = 0; i < count; ++i) {
+        const Write& write = batch[i];
+        const auto c = static_cast<std::size_t>(write.channel);
+        if (write.start != runEnd[c]) runStart[c] = write.start;
+        runEnd[c] = write.start + write.length;
+    }
+    std::vector<std::int64_t> heldFrom = runEnd;
+    for (std::size_t c = 0; c < channels; ++c) {
+        if (runEnd[c] == kNone) continue;
+        heldFrom[c] = runStart[c] + (runEnd[c] - runStart[c]) / pieceSamples_ * pieceSamples_;
+    }
+    // A partial piece whose channel goes on in the writes behind it (a writer catching up) is joined
+    // with them by the next commit, at once. Else samples pushed long ago are stored now, partial piece
+    // or not: a recorder fed slowly (or not at all any more) must not keep them out of the file.
+    std::vector<bool> continued(channels, false);
+    for (std::size_t i = count; i < batch.size(); ++i) continued[static_cast<std::size_t>(batch[i].channel)] = true;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Write& write = batch[i];
+        const auto c = static_cast<std::size_t>(write.channel);
+        if (!continued[c] && write.start + write.length > heldFrom[c] && now - write.pushedAt >= holdFor) heldFrom[c] = runEnd[c];
+    }
+    // Holding back everything would store nothing: with `storeSomething`, the writes go as they are.
+    const auto storesAny = [&] {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (batch[i].start < heldFrom[static_cast<std::size_t>(batch[i].channel)]) return true;
+        }
+        return false;
+    };
+    if (storeSomething && !storesAny()) return count;
+    std::deque<Write> committing, held;
+    for (std::size_t i = 0; i < count; ++i) {
+        Write& write = batch[i];
+        const std::int64_t cut = heldFrom[static_cast<std::size_t>(write.channel)];
+        const std::int64_t end = write.start + write.length;
+        if (end <= cut) {
+            committing.push_back(std::move(write));
+        } else if (write.start >= cut) {
+            held.push_back(std::move(write));
+        } else {
+            Write head = write;
+            head.length = cut - write.start;
+            head.samples = write.samples.subseg(write.start, head.length);
+            head.bytes = static_cast<std::size_t>(head.length) * sizeof(float);
+            head.completesPush = false;
+            write.samples = write.samples.subseg(cut, end - cut);
+            write.bytes -= head.bytes;
+            write.start = cut;
+            write.length = end - cut;
+            committing.push_back(std::move(head));
+            held.push_back(std::move(write));
+        }
+    }
+    const std::size_t committed = committing.size();
+    // Each channel's held writes go before its later writes: the order per channel stays.
+    for (Write& write : held) committing.push_back(std::move(write));
+    for (std::size_t i = count; i < batch.size(); ++i) committing.push_back(std::move(batch[i]));
+    batch = std::move(committing);
+    return committed;
+}
+
 void ArchiveWriter::run() {
     using Clock = std::chrono::steady_clock;
     const auto commitEvery = std::chrono::nanoseconds(options_.commitNs);
@@ -200,6 +267,7 @@ void ArchiveWriter::run() {
     try {
         store_->setLockWaitMs(options_.lockWaitMs);
         streamId_ = store_->openStream(info_);
+        pieceSamples_ = store_->pieceSamples();
         if (options_.keepBytes > 0) storedBytes_ = store_->extent(info_.name).value_or(ArchivedExtent{}).bytes;
     } catch (const ArchiveError& e) {
         stop(e.what());
@@ -209,7 +277,13 @@ void ArchiveWriter::run() {
     // in one short transaction: the write lock is never held while the writer waits for data, so
     // other writers of the file (a second io.archive_sink, another process) get it in between.
     std::deque<Write> batch;
-    std::vector<float> scratch;
+    // Per channel, the samples a commit has joined and not stored yet: stored in whole pieces as they
+    // fill, the rest at the end of the commit.
+    struct JoinedRun {
+        std::int64_t start = 0;
+        std::vector<float> samples;
+    };
+    std::vector<JoinedRun> joined(static_cast<std::size_t>(live_->channels()));
     // What the live window is told at each commit: per channel the end written, items written.
     std::vector<std::int64_t> channelEnds(static_cast<std::size_t>(live_->channels()), std::numeric_limits<std::int64_t>::min());
     std::uint64_t itemsWritten = 0;
@@ -232,6 +306,15 @@ void ArchiveWriter::run() {
         std::int64_t through = itemsThrough;
         std::int64_t storedBytes = 0;  // as stored (FLAC's when compressed): retention by bytes
         std::size_t queuedBytes = 0;   // as queued (the writer's memory bound)
+        std::uint64_t completed = 0;   // pushed writes whose last sample this commit stores
+        // Stores the first `length` samples `run` has joined (all when `length` is its whole size).
+        const auto storeJoined = [&](int channel, JoinedRun& run, std::size_t length) {
+            if (length == 0) return;
+            storedBytes += static_cast<std::int64_t>(store_->appendSamples(streamId_, channel, run.start, std::span(run.samples).first(length)));
+            run.samples.erase(run.samples.begin(), run.samples.begin() + static_cast<std::ptrdiff_t>(length));
+            run.start += static_cast<std::int64_t>(length);
+        };
+        for (JoinedRun& run : joined) run.samples.clear();
         StoredElsewhere elsewhere;     // dropped by this commit as another recorder's
         std::optional<std::int64_t> othersEnd = othersItemsEnd;
         // The first stretch dropped, grown while the next drops follow on (the warning names it).
@@ -267,14 +350,14 @@ void ArchiveWriter::run() {
                         elsewhere.samples += std::min(from, writeEnd) - write.start;
                     }
                     if (from < writeEnd) {
+                        // Joined to the channel's run (a gap stores the run first), stored by whole pieces.
+                        JoinedRun& run = joined[static_cast<std::size_t>(write.channel)];
+                        if (run.start + static_cast<std::int64_t>(run.samples.size()) != from) storeJoined(write.channel, run, run.samples.size());
+                        if (run.samples.empty()) run.start = from;
                         const SigSeg<float> kept = from > write.start ? write.samples.subseg(from, writeEnd - from) : write.samples;
-                        scratch.resize(static_cast<std::size_t>(kept.length()));
-                        std::size_t at = 0;
-                        kept.forEachSpan([&](std::span<const float> run) {
-                            std::copy(run.begin(), run.end(), scratch.begin() + static_cast<std::ptrdiff_t>(at));
-                            at += run.size();
-                        });
-                        storedBytes += static_cast<std::int64_t>(store_->appendSamples(streamId_, write.channel, from, scratch));
+                        kept.forEachSpan([&](std::span<const float> span) { run.samples.insert(run.samples.end(), span.begin(), span.end()); });
+                        const auto piece = static_cast<std::size_t>(pieceSamples_);
+                        storeJoined(write.channel, run, run.samples.size() / piece * piece);
                     }
                     // Stored either way (by this writer, or first by another): the live window lets go of it.
                     std::int64_t& channelEnd = ends[static_cast<std::size_t>(write.channel)];
@@ -291,7 +374,9 @@ void ArchiveWriter::run() {
                     through = std::max(through, writeEnd);
                 }
                 queuedBytes += write.bytes;
+                if (write.completesPush) ++completed;
             }
+            for (std::size_t c = 0; c < joined.size(); ++c) storeJoined(static_cast<int>(c), joined[c], joined[c].samples.size());
             // The readers' row bound covers the other recorder's rows of the items dropped here.
             if (!signal) lastRow = store_->lastItemRow();
             store_->commit();
@@ -317,7 +402,7 @@ void ArchiveWriter::run() {
             std::lock_guard lock(mutex_);
             pendingBytes_ -= queuedBytes;
             committedBytes_ += queuedBytes;
-            committedWrites_ += count;
+            committedWrites_ += completed;
             if (elsewhere.samples > 0 || elsewhere.items > 0) {
                 if (!storedElsewhere_) {
                     storedElsewhere_ = elsewhere;
@@ -372,9 +457,26 @@ void ArchiveWriter::run() {
                     start = std::min(start, batch[count].start);
                     end = std::max(end, batch[count].start + batch[count].length);
                     ++count;
-                    full = (end - start) * nsPerSample >= static_cast<double>(options_.commitNs);
+                    // A signal's commit spans at least one piece as well, so that it stores one whole
+                    // (below 8.2 kHz, commitNs of data is less than a piece).
+                    full = (end - start) * nsPerSample >= static_cast<double>(options_.commitNs) && (!signal || end - start >= pieceSamples_);
                 }
-                if (!full && !finishing && !roomAsked && Clock::now() - lastCommit < commitEvery) break;
+                const auto now = Clock::now();
+                if (!full && !finishing && !roomAsked && now - lastCommit < commitEvery) break;
+                if (signal && !finishing && !roomAsked) {
+                    count = holdBackPartialPieces(batch, count, now, commitEvery / 2, full);
+                    if (count == 0) {
+                        // All of it waits to fill a piece: the next try after commitNs at the latest.
+                        lastCommit = now;
+                        break;
+                    }
+                    start = std::numeric_limits<std::int64_t>::max();
+                    end = std::numeric_limits<std::int64_t>::min();
+                    for (std::size_t i = 0; i < count; ++i) {
+                        start = std::min(start, batch[i].start);
+                        end = std::max(end, batch[i].start + batch[i].length);
+                    }
+                }
                 commitBatch(count, start, end);
                 committed = true;
             }

@@ -25,6 +25,14 @@
 // once, and this writer's own late items stay while no one else stored past them.
 // storedElsewhere() counts what was dropped so; the live window counts it as committed.
 //
+// Pieces: the store's unit is a piece of ArchiveStore::pieceSamples() samples, sized so that pages
+// hold whole pieces (engine/archive/piece_layout.h), not the blocks the recorder receives. Each
+// commit joins a channel's contiguous writes and stores them as whole pieces; the partial piece at the
+// end of each channel stays queued for the next commit while more of the channel is queued behind it
+// or its samples are younger than half of `commitNs` (so a crash still loses at most about 1.5 x
+// commitNs of data). A flush, the end, a push waiting for room, a gap and older samples store the
+// partial piece as it is.
+//
 // Live window: every segment and item pushed also goes into a LiveWindow (engine/archive/live_window.h)
 // that readers share (liveWindow()), holding the newest `liveSamples` per channel plus whatever is not
 // committed yet, so `get` reaches past what the archive holds (engine/archive/stream_reader.h).
@@ -145,6 +153,10 @@ private:
         SigSeg<float> samples;
         std::string json;
         std::size_t bytes = 0;
+        std::chrono::steady_clock::time_point pushedAt;
+        /// Completes the pushed write: false for the head of a write cut at a piece boundary, whose
+        /// tail waits for the next commit (flush() counts pushed writes).
+        bool completesPush = true;
     };
 
     bool push(Write&& write);
@@ -156,6 +168,13 @@ private:
     /// The message stopping a recording whose queue holds `pendingBytes` when a write arrives. [mutex_ held]
     std::string fellBehindMessage() const;
     void run();
+    /// Moves the partial piece at the end of each channel's writes among the first `count` of `batch`
+    /// (cutting the write it starts in) behind them, unless no later write of the channel follows in
+    /// `batch` and its samples were pushed `holdFor` or longer before `now`; returns how many writes
+    /// remain to commit. With `storeSomething`, holds nothing back rather than everything (a commit
+    /// that must make progress). [writer thread]
+    std::size_t holdBackPartialPieces(std::deque<Write>& batch, std::size_t count, std::chrono::steady_clock::time_point now,
+                                      std::chrono::nanoseconds holdFor, bool storeSomething) const;
     /// Stops recording for good: problem() says `why`, "recording stopped" and `advice` (what to do) when given.
     void stop(std::string why, std::string_view advice = {});
     void enforceRetention(std::int64_t committedEnd);
@@ -164,6 +183,7 @@ private:
     ArchivedStreamInfo info_;
     Options options_;
     std::int64_t streamId_ = -1;
+    std::int64_t pieceSamples_ = 1;  // the store's piece length (run())
     std::int64_t storedBytes_ = 0;  // the stream's payload in the archive (retention by bytes)
     std::int64_t retainedFrom_ = std::numeric_limits<std::int64_t>::min();  // pruned before this (retention by samples)
     std::shared_ptr<LiveWindow> live_;

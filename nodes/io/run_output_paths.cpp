@@ -76,8 +76,9 @@ std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
             // A sink writes its `path`; its other files (a geometry to store, say) are read.
             const bool written = (node.outputs.empty() || type == "io.archive_sink") && spec.name == "path";
             const bool ioFamily = node.descriptor->category == "io";
-            // An io sink without a file is refused when it starts: say so before (refuseUnwritable).
-            if (path.empty() && written && ioFamily) {
+            // An io sink without a file is refused when it starts: say so before (refuseUnwritable). So
+            // is an archive sink on "-": an archive is a file written in place, never standard output.
+            if ((path.empty() || (path == "-" && type == "io.archive_sink")) && written && ioFamily) {
                 files.push_back({node.id, spec.name, path, written, type == "io.archive_sink", ioFamily, {}});
                 continue;
             }

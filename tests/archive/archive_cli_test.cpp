@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -67,7 +68,11 @@ void writeArchive(const std::string& path, const std::vector<std::vector<float>>
         }
     }
     const std::int64_t mic = store.openStream({.name = "mic", .rateHz = kRate, .zeroTimeNs = kWallZero, .clock = "wall", .node = "rec2"});
-    store.appendSamples(mic, 0, 0, std::span(channels[0]));
+    // Pieces of 0.5 s, each one stored piece (shorter than pieceSamples()): `get` prints a line per piece.
+    constexpr std::int64_t kHalfSecond = static_cast<std::int64_t>(kRate) / 2;
+    for (std::int64_t start = 0; start < kLength; start += kHalfSecond) {
+        store.appendSamples(mic, 0, start, std::span(channels[0]).subspan(static_cast<std::size_t>(start), kHalfSecond));
+    }
     const std::int64_t events = store.openStream({.name = "events", .kind = ArchivedStreamInfo::Kind::Items, .rateHz = kRate, .sampleType = "json", .node = "det"});
     for (int i = 0; i < 10; ++i) store.appendItem(events, 1000 * i, 10, json{{"kind", "event"}, {"label", "clap"}, {"score", i}}.dump());
     store.commit();
@@ -601,4 +606,50 @@ TEST_CASE("isochron-archive export stopped by a signal removes its unfinished fi
         CHECK_THAT(readText(errors), Catch::Contains("export stopped by a signal: removed the unfinished file '" + partial + "'"));
         break;
     }
+}
+
+TEST_CASE("export --format jsonl of a signal, read a chunk at a time, writes the lines of one read of the interval, a long gap as one line",
+          "[archive][cli]") {
+    // Pieces that end inside the export's chunks of 65 536 samples, gaps shorter and much longer than a
+    // chunk, two channels holding different stretches, and an interval starting inside a piece.
+    const TempFolder folder;
+    const std::string path = folder.file("sparse.sqlite"), output = folder.file("sparse.jsonl");
+    const std::vector<std::pair<std::int64_t, std::int64_t>> stretches[2] = {{{0, 70'000}, {70'100, 90'000}, {400'000, 530'000}},
+                                                                             {{5'000, 140'000}, {600'000, 610'000}}};
+    {
+        ArchiveStore store(path, ArchiveAccess::Record);
+        const std::int64_t stream = store.openStream({.name = "sparse", .rateHz = kRate, .channels = 2, .node = "rec"});
+        for (int channel = 0; channel < 2; ++channel) {
+            for (const auto& [start, end] : stretches[channel]) {
+                std::vector<float> samples(static_cast<std::size_t>(end - start));
+                for (std::size_t i = 0; i < samples.size(); ++i) samples[i] = static_cast<float>((start + static_cast<std::int64_t>(i)) % 1000) + 0.5f * static_cast<float>(channel);
+                store.appendSamples(stream, channel, start, samples);
+            }
+        }
+        store.commit();
+    }
+    const std::int64_t l = 3, h = 610'000;
+    const CommandResult exported = runProgram(archiveBinary(), "export " + path + " sparse --from " + std::to_string(static_cast<double>(l) / kRate) +
+                                                                   " --to " + std::to_string(static_cast<double>(h) / kRate) + " --format jsonl --output " + output);
+    INFO(exported.output);
+    REQUIRE(exported.status == 0);
+    std::vector<std::string> expected;
+    ArchiveStore reader(path, ArchiveAccess::Read);
+    for (int channel = 0; channel < 2; ++channel) {
+        for (const ArchivedPiece& piece : reader.get("sparse", channel, l, h)) {
+            json line = {{"channel", channel}, {"start", piece.start}, {"length", piece.length}, {"gap", piece.isGap()}};
+            if (!piece.isGap()) {
+                const std::span<const float> samples = piece.samples.materialize();
+                line["samples"] = std::vector<float>(samples.begin(), samples.end());
+            }
+            expected.push_back(line.dump());
+        }
+    }
+    std::ifstream lines(output);
+    std::vector<std::string> written;
+    for (std::string line; std::getline(lines, line);) written.push_back(line);
+    REQUIRE(written.size() == expected.size());
+    for (std::size_t i = 0; i < written.size(); ++i) CHECK(written[i] == expected[i]);
+    // The gap [140 000, 600 000) of channel 1, 7 chunks long, is one line.
+    CHECK(std::count_if(written.begin(), written.end(), [](const std::string& line) { return line.find("\"start\":140000") != std::string::npos; }) == 1);
 }

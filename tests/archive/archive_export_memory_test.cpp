@@ -1,7 +1,8 @@
-// isochron-archive export of a long interval as WAV and FLAC: the process's peak memory (its
-// ru_maxrss, read by wait4 for this child alone) stays below a bound smaller than the interval, and the file
-// holds every sample of the interval exactly (checked against the samples' formula, read back a chunk
-// at a time). Before export streamed, it held the interval about 2.15 times over.
+// isochron-archive export of a long interval as WAV, FLAC and JSON lines: the process's peak memory
+// (its ru_maxrss, read by wait4 for this child alone) stays below a bound smaller than the interval,
+// and the file holds every sample of the interval exactly (checked against the samples' formula, read
+// back a chunk or a line at a time). Before export streamed, it held the interval about 2.15 times
+// over (wav, flac), or one channel's whole interval (jsonl).
 #include <catch2/catch.hpp>
 
 #include <sndfile.h>
@@ -12,8 +13,11 @@
 #include <sys/wait.h>
 
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/archive/archive_store.h"
 #include "tests/support/test_files.h"
@@ -51,6 +55,21 @@ void writeLongArchive(const std::string& path) {
             for (std::int64_t i = 0; i < kPiece; ++i) piece[static_cast<std::size_t>(i)] = sampleAt(channel, start + i);
             store.appendSamples(stream, channel, start, piece);
         }
+    }
+    store.commit();
+}
+
+/// Sample `index` of the one-channel stream the jsonl export reads: a whole number (short as JSON text), exact in f32.
+float monoSampleAt(std::int64_t index) { return static_cast<float>((index * 7 + 3) % 2001 - 1000); }
+constexpr std::int64_t kMonoLength = 300 * 48000;  // 300 s: 57.6 MB of f32 in one channel
+
+void writeMonoArchive(const std::string& path) {
+    ArchiveStore store(path, ArchiveAccess::Record);
+    const std::int64_t stream = store.openStream({.name = "mono", .rateHz = kRate, .node = "rec"});
+    std::vector<float> piece(static_cast<std::size_t>(kPiece));
+    for (std::int64_t start = 0; start < kMonoLength; start += kPiece) {
+        for (std::int64_t i = 0; i < kPiece; ++i) piece[static_cast<std::size_t>(i)] = monoSampleAt(start + i);
+        store.appendSamples(stream, 0, start, piece);
     }
     store.commit();
 }
@@ -118,4 +137,36 @@ TEST_CASE("isochron-archive export streams a long interval: memory far below its
         sf_close(file);
         CHECK(mismatches == 0);
     }
+}
+
+TEST_CASE("isochron-archive export --format jsonl streams a long interval of a signal: memory far below one channel's interval, every sample exact",
+          "[archive][cli]") {
+    // It read one channel's whole interval before writing its lines: 300 s of one channel took the
+    // interval's 57.6 MB beside SQLite's page cache.
+    const TempFolder folder;
+    const std::string archive = folder.file("mono.sqlite");
+    writeMonoArchive(archive);
+    const std::int64_t first = 591, last = 14'395'200;  // 0.0123 s to 299.9 s: chunks end inside pieces
+    const std::string output = folder.file("mono.jsonl"), log = folder.file("export.log");
+    const auto [status, peakBytes] = runMeasured({"export", archive, "mono", "--from", "0.0123", "--to", "299.9", "--format", "jsonl", "--output", output}, log);
+    INFO(readText(log));
+    REQUIRE(status == 0);
+    INFO("peak resident memory " << peakBytes / 1e6 << " MB for an interval of " << static_cast<double>(last - first) * 4 / 1e6 << " MB");
+#ifndef __SANITIZE_ADDRESS__
+    CHECK(peakBytes < 64e6);  // as for wav and flac (see above)
+#endif
+    std::ifstream lines(output);
+    std::int64_t next = first, mismatches = 0;
+    for (std::string text; std::getline(lines, text);) {
+        const nlohmann::json line = nlohmann::json::parse(text);
+        REQUIRE(line["channel"] == 0);
+        REQUIRE(line["gap"] == false);
+        REQUIRE(line["start"] == next);
+        const std::vector<float> samples = line["samples"].get<std::vector<float>>();
+        REQUIRE(line["length"] == static_cast<std::int64_t>(samples.size()));
+        for (std::size_t i = 0; i < samples.size(); ++i) mismatches += samples[i] != monoSampleAt(next + static_cast<std::int64_t>(i));
+        next += static_cast<std::int64_t>(samples.size());
+    }
+    CHECK(next == last);
+    CHECK(mismatches == 0);
 }

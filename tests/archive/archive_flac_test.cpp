@@ -26,7 +26,7 @@ namespace {
 
 using isochron::test::TempFolder;
 
-constexpr std::int64_t kPiece = 4096;
+constexpr std::int64_t kPiece = 4000;  // less than ArchiveStore::pieceSamples(): one append, one stored piece
 
 /// Five kinds of piece: a 16-bit sine, 24-bit noise, f32 noise, a 16-bit piece with one value of
 /// 1.5, and a 24-bit piece with a NaN.
@@ -217,16 +217,18 @@ TEST_CASE("A stream recorded downsampled is not the same stream as one recorded 
 TEST_CASE("A get long enough to decode on two threads reads every piece bit for bit, and a damaged piece is named", "[archive]") {
     TempFolder folder;
     const std::string path = folder.file("long.sqlite");
-    // Pieces of random lengths (one FLAC frame or several, the last one short), alternately a 16-bit
-    // sine, 24-bit noise and, now and then, f32 noise among them.
+    // Appends of random lengths (the store cuts the longer ones into pieces of pieceSamples(), the
+    // last one short), alternately a 16-bit sine, 24-bit noise and, now and then, f32 noise among them.
     std::mt19937 random(17);
     std::uniform_int_distribution<std::int64_t> pieceLength(500, 9000);
     std::uniform_int_distribution<int> code24(-(1 << 23), (1 << 23) - 1);
     std::uniform_real_distribution<float> any(-1.0f, 1.0f);
     std::vector<float> written;
     std::vector<std::int64_t> starts;
+    std::int64_t pieceSamples = 0;
     {
         ArchiveStore store(path, ArchiveAccess::Record);
+        pieceSamples = store.pieceSamples();
         const std::int64_t id = store.openStream({.name = "mic", .rateHz = 48000, .representation = "flac"});
         for (int p = 0; p < 60; ++p) {
             std::vector<float> piece(static_cast<std::size_t>(pieceLength(random)));
@@ -266,9 +268,9 @@ TEST_CASE("A get long enough to decode on two threads reads every piece bit for 
         }
     }
 
-    // Two pieces damaged: piece 30 (a 16-bit sine) has four bytes in its middle overwritten, piece 40
-    // (24-bit noise) one bit flipped in its last byte, the last frame's CRC. A get over either names
-    // it, and the same reader goes on reading the pieces around them.
+    // Two pieces damaged: the first of append 30 (a 16-bit sine) has four bytes in its middle
+    // overwritten, the first of append 40 (24-bit noise) one bit flipped in its last byte, the last
+    // frame's CRC. A get over either names it, and the same reader goes on reading the pieces around them.
     const auto damage = [&](std::int64_t start, const auto& change) {
         sqlite3* db = nullptr;
         REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
@@ -296,9 +298,9 @@ TEST_CASE("A get long enough to decode on two threads reads every piece bit for 
             store.get("mic", 0, starts[static_cast<std::size_t>(damaged)] - 1, starts[static_cast<std::size_t>(damaged) + 1]);
             FAIL("the damaged FLAC piece " << damaged << " was read");
         } catch (const ArchiveError& e) {
+            const std::int64_t appended = starts[static_cast<std::size_t>(damaged) + 1] - starts[static_cast<std::size_t>(damaged)];
             CHECK(std::string(e.what()).find("the piece at sample " + std::to_string(starts[static_cast<std::size_t>(damaged)]) + " does not decode as FLAC of " +
-                                             std::to_string(starts[static_cast<std::size_t>(damaged) + 1] - starts[static_cast<std::size_t>(damaged)]) +
-                                             " samples") != std::string::npos);
+                                             std::to_string(std::min(appended, pieceSamples)) + " samples") != std::string::npos);
         }
     }
     // Over all of it (two threads, each piece decoded by whichever is free), the first damaged piece

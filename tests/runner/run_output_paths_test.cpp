@@ -89,6 +89,7 @@ TEST_CASE("io.archive_sink on a path that can be no archive is refused before th
         {"/dev/null", "'/dev/null' is a device, not an archive file"},
         {folderPath, "'" + folderPath + "' is a folder, not an archive file"},
         {folder.file("no-such-folder/a.sqlite"), "the folder '" + folder.file("no-such-folder") + "' does not exist"},
+        {"-", "an archive cannot be written to standard output ('-')"},  // it recorded into a file named '-'
     };
     for (const Case& c : cases) {
         const std::string graph = writeGraph(folder, c.path, "");

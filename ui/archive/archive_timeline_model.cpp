@@ -37,13 +37,18 @@ QString sizeText(std::int64_t bytes) {
 
 }  // namespace
 
-/// One read of a file: filled on the reader thread, taken over on the UI thread.
+/// One read of a file's lanes: filled on the reader thread, taken over on the UI thread.
 struct ArchiveTimelineModel::Reading {
     std::string path;
-    bool checkDamage = false;  // also read every page: the first read of a newly opened file
     std::vector<TimelineLane> lanes;
     QString error;
+};
+
+/// One check of every page of a file: filled on the checker thread, taken over on the UI thread.
+struct ArchiveTimelineModel::Check {
+    std::string path;
     QString damage;
+    bool done = false;  // the check ran to its end (else it failed: another read error, said by the lanes' reads)
 };
 
 ArchiveTimelineModel::ArchiveTimelineModel(QObject* parent) : QAbstractListModel(parent) {
@@ -52,10 +57,11 @@ ArchiveTimelineModel::ArchiveTimelineModel(QObject* parent) : QAbstractListModel
 }
 
 ArchiveTimelineModel::~ArchiveTimelineModel() {
-    if (reader_) {
-        reader_->disconnect(this);
-        reader_->wait();  // a read is bounded by the file; it must not outlive the model's thread object
-        delete reader_;
+    for (QThread* thread : {reader_, checker_}) {
+        if (!thread) continue;
+        thread->disconnect(this);
+        thread->wait();  // a read is bounded by the file; it must not outlive the model's thread object
+        delete thread;
     }
 }
 
@@ -131,14 +137,15 @@ void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     if (path != path_) {  // another file: its streams in their own order
         beginResetModel();
         lanes_.clear();
-        damage_.clear();
         endResetModel();
         Q_EMIT countChanged();  // the view shows the file being read, not the last one's lanes
     }
     path_ = path;
     checkDamage_ = true;
-    lanesRead_ = false;
+    const bool hadDamage = !damage_.isEmpty();
+    damage_.clear();
     Q_EMIT pathChanged();
+    if (hadDamage) Q_EMIT checkChanged();
     reload();
     follow_.start();
 }
@@ -171,22 +178,12 @@ void ArchiveTimelineModel::reload() {
     }
     auto reading = std::make_shared<Reading>();
     reading->path = path_.toStdString();
-    // Every page is read only once the lanes are shown: the check reads the whole file, minutes for a
-    // day of 8 channels, while the lanes come from a few rows of totals.
-    reading->checkDamage = checkDamage_ && lanesRead_;
     // Before the read: a change while it reads makes the next look read again. (Closing the reader may
     // itself fold the WAL into the file; that costs one more read, after which the stamp holds still.)
     readStamp_ = fileStamp();
     reader_ = QThread::create([reading] {
         try {
             reading->lanes = readArchiveTimeline(reading->path);
-            // The lanes read the streams' totals and stretches, which may be sound while the pages of
-            // samples get, export and replay need are not.
-            if (reading->checkDamage) {
-                if (const std::optional<std::string> damage = ArchiveStore(reading->path, ArchiveAccess::Read).damage()) {
-                    reading->damage = QString::fromStdString(*damage);
-                }
-            }
         } catch (const std::exception& e) {
             reading->error = QString::fromStdString(e.what());
         }
@@ -205,10 +202,6 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
         return;
     }
     error_ = reading->error;
-    if (reading->checkDamage && reading->error.isEmpty()) {
-        checkDamage_ = false;
-        damage_ = reading->damage;
-    }
     takeLanes(std::move(reading->lanes));
     axisStart_ = axisEnd_ = 0;
     bool first = true;
@@ -221,9 +214,44 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
     Q_EMIT loadingChanged();
     Q_EMIT countChanged();
     Q_EMIT loaded();
-    const bool damageCheckDue = checkDamage_ && !lanesRead_ && reading->error.isEmpty();
-    lanesRead_ = true;
-    if (damageCheckDue) reload();
+    if (checkDamage_ && reading->error.isEmpty()) startCheck();
+}
+
+void ArchiveTimelineModel::startCheck() {
+    if (checker_) return;  // finishCheck() starts the next one
+    checkDamage_ = false;
+    auto check = std::make_shared<Check>();
+    check->path = path_.toStdString();
+    // The lanes read the streams' totals and stretches, which may be sound while the pages of samples
+    // get, export and replay need are not; reading every page takes about as long as reading the file,
+    // so it runs once the lanes show, beside their reloads.
+    checker_ = QThread::create([check] {
+        try {
+            if (const std::optional<std::string> damage = ArchiveStore(check->path, ArchiveAccess::Read).damage()) {
+                check->damage = QString::fromStdString(*damage);
+            }
+            check->done = true;
+        } catch (const std::exception&) {
+            // Not a damaged page: the file went or could not be read, which the lanes' next read says.
+        }
+    });
+    connect(checker_, &QThread::finished, this, [this, check] { finishCheck(check); });
+    checker_->start();
+    Q_EMIT checkChanged();
+}
+
+void ArchiveTimelineModel::finishCheck(const std::shared_ptr<Check>& check) {
+    checker_->deleteLater();
+    checker_ = nullptr;
+    if (check->path == path_.toStdString() && !checkDamage_) {
+        damage_ = check->done ? check->damage : QString();
+    }
+    // Another file was opened meanwhile, and its lanes are in: its own check now.
+    if (checkDamage_ && !reader_ && error_.isEmpty()) {
+        startCheck();
+        return;
+    }
+    Q_EMIT checkChanged();
 }
 
 void ArchiveTimelineModel::takeLanes(std::vector<TimelineLane> lanes) {

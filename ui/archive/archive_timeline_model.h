@@ -21,13 +21,16 @@ class ArchiveTimelineModel : public QAbstractListModel {
     QML_ELEMENT
     /// The open archive's absolute path, or empty.
     Q_PROPERTY(QString path READ path NOTIFY pathChanged)
-    /// Reading the file (open or reload) is under way.
+    /// Reading the file's lanes (open or reload) is under way.
     Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
+    /// Every page of a newly opened file is being read for damage, after its lanes showed (a pass of
+    /// its own: the lanes go on following the file meanwhile).
+    Q_PROPERTY(bool checking READ checking NOTIFY checkChanged)
     /// Why the last open or reload failed, or empty.
     Q_PROPERTY(QString error READ error NOTIFY loaded)
     /// Why the file is damaged, found by reading every page when it was opened (the archive's own
-    /// message, as get, export and replay give it), or empty.
-    Q_PROPERTY(QString damage READ damage NOTIFY loaded)
+    /// message, as get, export and replay give it), or empty (also while that check runs).
+    Q_PROPERTY(QString damage READ damage NOTIFY checkChanged)
     /// The axis every lane is drawn on: earliest stored instant and latest end over all lanes (seconds).
     Q_PROPERTY(double axisStart READ axisStart NOTIFY loaded)
     Q_PROPERTY(double axisEnd READ axisEnd NOTIFY loaded)
@@ -65,6 +68,7 @@ public:
 
     QString path() const { return path_; }
     bool loading() const { return reader_ != nullptr; }
+    bool checking() const { return checker_ != nullptr; }
     QString error() const { return error_; }
     QString damage() const { return damage_; }
     double axisStart() const { return axisStart_; }
@@ -88,13 +92,19 @@ public:
 Q_SIGNALS:
     void pathChanged();
     void loadingChanged();
+    /// The page check began or ended (damage() says what it found), or its finding was cleared (a file opened).
+    void checkChanged();
     void countChanged();
     /// The lanes (or the error) of the last read are in.
     void loaded();
 
 private:
     struct Reading;
+    struct Check;
     void finish(const std::shared_ptr<Reading>& reading);
+    /// Starts the page check of the open file on a thread of its own (after another check ends, if one runs).
+    void startCheck();
+    void finishCheck(const std::shared_ptr<Check>& check);
     /// Take over `lanes`: changed rows in place when the streams read before are still first, else a reset.
     void takeLanes(std::vector<TimelineLane> lanes);
     /// Size and modification time of the file and of its WAL, as one comparable text.
@@ -104,11 +114,11 @@ private:
     QString path_;
     QString error_;
     QString damage_;
-    bool checkDamage_ = false;  // a read still has to check every page (set by open())
-    bool lanesRead_ = false;    // the open file's lanes were read once (the page check comes after them)
+    bool checkDamage_ = false;  // the open file's pages still have to be checked (set by open())
     std::vector<TimelineLane> lanes_;
     double axisStart_ = 0, axisEnd_ = 0;
     QThread* reader_ = nullptr;
+    QThread* checker_ = nullptr;  // the page check: minutes for a day of 8 channels
     bool readAgain_ = false;  // reload() came while reading
     QTimer follow_;           // looks at the file for changes
     QString readStamp_;       // fileStamp() when the last read began

@@ -194,6 +194,7 @@ Rectangle {
                 text: timeline.loading ? qsTr("Reading %1…").arg(timeline.path)
                       : timeline.error.length ? timeline.error + qsTr(" (read again as soon as the file changes)")
                       : timeline.path.length ? qsTr("%1 — %n stream(s)", "", timeline.count).arg(timeline.path)
+                                               + (timeline.checking ? qsTr("; checking every page for damage…") : "")
                       : qsTr("Open an archive file (SQLite) that io.archive_sink wrote, e.g. with Record this wire (Ctrl+R)")
             }
         }
@@ -201,7 +202,7 @@ Rectangle {
         Text {  // lanes drawn from a damaged file look whole: say that reading their samples fails
             objectName: "archiveDamage"
             Layout.fillWidth: true
-            visible: timeline.damage.length > 0 && !timeline.loading
+            visible: timeline.damage.length > 0
             wrapMode: Text.Wrap
             font.pixelSize: Theme.smallFontSize
             color: Theme.error

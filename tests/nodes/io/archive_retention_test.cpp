@@ -62,6 +62,17 @@ void checkHolds(const std::string& path, std::int64_t start, std::int64_t end) {
     }
 }
 
+/// Retention kept the newest samples from `keptFrom` to `end`: whole pieces, so from at most one piece
+/// (ArchiveStore::pieceSamples()) before `keptFrom`, and exactly what was recorded.
+void checkKeepsNewest(const std::string& path, std::int64_t keptFrom, std::int64_t end) {
+    ArchiveStore store(path, ArchiveAccess::Read);
+    const std::optional<std::int64_t> start = store.storedStart("mic");
+    REQUIRE(start.has_value());
+    CHECK(*start <= keptFrom);
+    CHECK(*start > keptFrom - store.pieceSamples());
+    checkHolds(path, *start, end);
+}
+
 }  // namespace
 
 TEST_CASE("io.archive_sink keep_hours keeps the newest hours, across recordings", "[io][archive]") {
@@ -69,9 +80,9 @@ TEST_CASE("io.archive_sink keep_hours keeps the newest hours, across recordings"
     const std::string path = dir.file("hours.sqlite");
     const json params = {{"keep_hours", 1.5 / 3600}};  // 1.5 s = 12000 samples
     REQUIRE(record(path, knownSignal(0, 40), params).failures.empty());
-    checkHolds(path, 32000 - 12000, 32000);
+    checkKeepsNewest(path, 32000 - 12000, 32000);
     REQUIRE(record(path, knownSignal(40, 40), params).failures.empty());
-    checkHolds(path, 64000 - 12000, 64000);
+    checkKeepsNewest(path, 64000 - 12000, 64000);
     checkTotalsMatchRows(path);
     // Without retention, nothing is dropped.
     const std::string all = dir.file("all.sqlite");
@@ -88,7 +99,7 @@ TEST_CASE("io.archive_sink keep_gb keeps at most that many bytes, the newest", "
     const std::optional<ArchivedExtent> extent = store.extent("mic");
     REQUIRE(extent.has_value());
     CHECK(extent->bytes <= kLimit);
-    CHECK(extent->bytes > kLimit - kBlock * 4);  // whole pieces dropped: at most one too many
+    CHECK(extent->bytes > kLimit - store.pieceSamples() * 4);  // whole pieces dropped: at most one too many
     checkHolds(path, extent->start, 32000);
     checkTotalsMatchRows(path);
 }
@@ -98,9 +109,10 @@ TEST_CASE("io.archive_sink keep_gb counts FLAC's bytes: a compressed stream keep
     // The whole recording's size as FLAC, then a limit of half of it.
     const std::string whole = dir.file("whole.sqlite");
     REQUIRE(record(whole, knownSignal(0, 40), {{"representation", "flac"}}).failures.empty());
-    const std::int64_t wholeBytes = ArchiveStore(whole, ArchiveAccess::Read).extent("mic").value().bytes;
+    const ArchivedExtent wholeExtent = ArchiveStore(whole, ArchiveAccess::Read).extent("mic").value();
+    const std::int64_t wholeBytes = wholeExtent.bytes;
     REQUIRE(wholeBytes < 32000 * 4 / 2);  // it did compress
-    const std::int64_t limit = wholeBytes / 2, pieceBytes = 2 * wholeBytes / 40;
+    const std::int64_t limit = wholeBytes / 2, pieceBytes = 2 * wholeBytes / wholeExtent.rows;
 
     const std::string path = dir.file("flac-bytes.sqlite");
     REQUIRE(record(path, knownSignal(0, 40), {{"representation", "flac"}, {"keep_gb", static_cast<double>(limit) * 1e-9}}).failures.empty());

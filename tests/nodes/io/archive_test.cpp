@@ -246,7 +246,7 @@ TEST_CASE("io.archive_sink refuses a stream on another timebase at its first ite
     CHECK_THAT(outcome.failures[0], Catch::StartsWith("node 'rec'") && Catch::Contains("already holds a stream 'mic'") && Catch::Contains("16000"));
 }
 
-TEST_CASE("io.archive_sink refuses to start on a path that can be no archive, naming node and file", "[io][archive]") {
+TEST_CASE("io.archive_sink refuses to start on a path that can be no archive (standard output too), naming node and file", "[io][archive]") {
     // A missing folder failed only once data arrived, as an archive failing mid-run does (a full disk:
     // archive_failure_test.cpp, where the rest of the graph keeps running).
     TempDir dir;
@@ -257,6 +257,7 @@ TEST_CASE("io.archive_sink refuses to start on a path that can be no archive, na
         {dir.file("no-such-folder/session.sqlite"), "the folder '" + dir.file("no-such-folder") + "' does not exist"},
         {dir.file("notes.txt/session.sqlite"), "the folder '" + dir.file("notes.txt") + "' is not a folder"},
         {dir.file("notes.txt"), "is not an SQLite database at all (SQLite: file is not a database)"},
+        {"-", "an archive cannot be written to standard output ('-')"},
     };
     FeedScript nothing;
     nothing.outputs = kChannels;
@@ -269,7 +270,7 @@ TEST_CASE("io.archive_sink refuses to start on a path that can be no archive, na
     CHECK(readText(dir.file("notes.txt")) == "not an archive\n");
 }
 
-TEST_CASE("io.archive_source refuses a missing archive or stream, naming it", "[io][archive]") {
+TEST_CASE("io.archive_source refuses a missing archive or stream, naming it, and standard input", "[io][archive]") {
     TempDir dir;
     const std::string missing = dir.file("missing.sqlite");
     CHECK_THROWS_WITH(runGraph(sourceToCollect("io.archive_source", {{"path", missing}, {"stream", "array"}}, 1, "none")),
@@ -278,4 +279,6 @@ TEST_CASE("io.archive_source refuses a missing archive or stream, naming it", "[
     { ArchiveStore create(path, ArchiveAccess::Record); }
     CHECK_THROWS_WITH(runGraph(sourceToCollect("io.archive_source", {{"path", path}, {"stream", "array"}}, 1, "none")),
                       Catch::Contains("no stream 'array'") && Catch::Contains(path));
+    CHECK_THROWS_WITH(runGraph(sourceToCollect("io.archive_source", {{"path", "-"}, {"stream", "array"}}, 1, "none")),
+                      Catch::Contains("'src'") && Catch::Contains("an archive cannot be read from standard input ('-')"));
 }
