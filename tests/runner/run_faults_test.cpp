@@ -166,6 +166,16 @@ sf_count_t framesOf(const fs::path& path) {
     return info.frames;
 }
 
+/// Writes `graph`: a paced tuple source (1000 items/s) into an io.csv_sink at `csv` and an
+/// io.jsonl_event_sink at `lines`.
+void writeTextSinksGraph(const fs::path& graph, const fs::path& csv, const fs::path& lines) {
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
+      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
+      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
+      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+}
+
 }  // namespace
 
 TEST_CASE("output paths are checked before the run: the graph file, each other, unwritable folders", "[runner][faults]") {
@@ -1244,11 +1254,7 @@ TEST_CASE("a run stopped by a signal keeps in the CSV file every row that reache
     // reached the CSV sink.
     const fs::path csv = tempPath("stopped.csv"), lines = tempPath("stopped.jsonl"), report = tempPath("stopped-report.json");
     const fs::path graph = tempPath("stopped-csv.isograph.json"), err = tempPath("stopped-stderr");
-    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
-      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
-      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
-      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
-      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+    writeTextSinksGraph(graph, csv, lines);
     for (const int signal : {SIGINT, SIGTERM}) {
         INFO("signal " << signal);
         fs::remove(lines);
@@ -1279,11 +1285,7 @@ TEST_CASE("a run stopped by a signal never replaces the text sinks' existing fil
     // left the previous run's complete file replaced by a header and a second of rows.
     const fs::path csv = tempPath("kept.csv"), lines = tempPath("kept.jsonl"), report = tempPath("kept-report.json");
     const fs::path graph = tempPath("kept-csv.isograph.json"), err = tempPath("kept-stderr");
-    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
-      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
-      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
-      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
-      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+    writeTextSinksGraph(graph, csv, lines);
     std::ofstream(csv) << "the previous run's table\n";
     std::ofstream(lines) << "{\"previous\": true}\n";
     const pid_t pid = startRun({graph.string(), "--report", report.string()}, -1, err);
