@@ -13,12 +13,14 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/run/command_line.h"
 #include "app/run/operator_reference.h"
 #include "app/run/partition_threads.h"
 #include "app/run/rank_line_output.h"
+#include "app/run/telemetry_file_lock.h"
 #include "app/run/scale_out.h"
 #include "engine/files/file_kind.h"
 #include "engine/graph/endless_run.h"
@@ -118,12 +120,22 @@ std::string rankEnd(const RunOutcome& outcome, int failedRank) {
     return "stopped";
 }
 
-/// Whether some node writes to standard output (a path parameter "-"): then standard output holds
-/// that node's data only, and every line the runner prints goes to standard error.
+/// Whether `path` is "-" or names what standard output goes to (/dev/stdout, /dev/fd/1, or the
+/// file it is redirected to).
+bool namesStandardOutput(const std::string& path) {
+    if (path == "-") return true;
+    struct stat named {}, output {};
+    if (path.empty() || ::stat(path.c_str(), &named) != 0 || ::fstat(STDOUT_FILENO, &output) != 0) return false;
+    return named.st_dev == output.st_dev && named.st_ino == output.st_ino;
+}
+
+/// Whether some node writes to standard output (a path parameter "-", or one naming standard
+/// output's file): then standard output holds that node's data only, and every line the runner
+/// prints goes to standard error.
 bool writesStandardOutput(const ValidatedGraph& graph) {
     for (const ValidatedNode& node : graph.nodes) {
         for (const ParamSpec& spec : node.descriptor->params) {
-            if (spec.kind == ParamKind::Path && node.params.getString(spec.name) == "-") return true;
+            if (spec.kind == ParamKind::Path && namesStandardOutput(node.params.getString(spec.name))) return true;
         }
     }
     return false;
@@ -150,6 +162,10 @@ void replaceClosedStandardOutput() {
 void refuseNamedPipes(const run::RunOptions& options) {
     for (const auto& [path, flag] : {std::pair{options.reportPath, "--report"}, std::pair{options.telemetryPath, "--telemetry"}}) {
         std::error_code error;
+        if (path && std::filesystem::is_fifo(std::filesystem::status(*path, error)) && namesStandardOutput(*path)) {
+            throw std::runtime_error(std::string(flag) + " " + *path +
+                                     " is standard output, a pipe here: it holds the runner's lines; give a file (and read it when the run ends)");
+        }
         if (path && std::filesystem::is_fifo(std::filesystem::status(*path, error))) {
             throw std::runtime_error(std::string(flag) + " " + *path +
                                      " is a named pipe (FIFO): give a regular file (a FIFO would block the run until a reader opens it)");
@@ -390,6 +406,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     refuseNamedPipes(options);  // before anything opens them
     checkRunOutputPaths(outputs, whole, inputs);
     stopIfRequested();
+    // Before the nodes start (an archive sink creates its file): a second run on this telemetry file
+    // is refused, not mixed into it.
+    run::TelemetryFileLock telemetryLock;
+    if (options.telemetryPath) telemetryLock = run::TelemetryFileLock(*options.telemetryPath);
     // When a sink writes to standard output, it holds that sink's data only.
     const bool sinkWritesStandardOutput = writesStandardOutput(graph);
     std::ostream& status = sinkWritesStandardOutput ? std::cerr : std::cout;
@@ -457,14 +477,22 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (!telemetryFile) throw std::runtime_error("cannot write telemetry file " + *options.telemetryPath + ": " + std::strerror(errno));
         telemetry = engine.openTelemetry(options.telemetryRate);
     }
-    // Under mpirun: every rank's nodes started and its files opened, or the ranks leave together.
+    // Under mpirun: every rank's nodes started and its files opened, or the ranks leave together
+    // (a telemetry file this run created is then removed again).
     scaleOut.readyToGoOn();
+    telemetryLock.keep();
     scaleOut.relayTelemetry(engine, telemetry != nullptr, options.telemetryRate);
     std::vector<std::string> nodeIds;
     for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
-    auto drainTelemetry = [&] {
+    // Writes the snapshots waiting, for at most `budgetNs` (0: all of them). The watcher below gives
+    // it a budget: a snapshot of thousands of nodes takes longer to write than the engine takes to
+    // make the next, and a drain that never ran dry never let the watcher see a stop signal.
+    auto drainTelemetry = [&](TimeNs budgetNs) {
         if (!telemetry) return;
-        while (const TelemetrySnapshot* snapshot = telemetry->next()) {
+        const TimeNs untilNs = budgetNs > 0 ? wallClockNs() + budgetNs : 0;
+        while (untilNs == 0 || wallClockNs() < untilNs) {
+            const TelemetrySnapshot* snapshot = telemetry->next();
+            if (!snapshot) break;
             if (telemetryError.empty()) {
                 telemetryFile << telemetryToJson(*snapshot, nodeIds).dump() << "\n";
                 telemetryFile.flush();
@@ -494,7 +522,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
             const std::lock_guard lock(failuresMutex);
             outcome.failures = failuresSeen;
         }
-        drainTelemetry();
+        drainTelemetry(200'000'000);  // what came before the stop, within the time left
         const RunSummary summary = summarizeRun(engine, outcome);
         if (!options.quiet) std::cerr << summary.toText() << std::flush;
         bool written = true;
@@ -525,7 +553,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
                 }
                 if (!onRanks && (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs)) abandonRun();
             }
-            drainTelemetry();
+            drainTelemetry(50'000'000);
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
     });
@@ -553,7 +581,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
             if (node->op) node->op->deactivate();
         }
     }
-    drainTelemetry();
+    drainTelemetry(0);
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
         if (onRanks) status << "partition " << scaleOut.rank() << "\n";

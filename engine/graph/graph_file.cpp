@@ -54,12 +54,19 @@ bool splitEndpoint(const std::string& text, std::string& node, std::string& port
 }
 
 GraphSpec parseGraph(const std::string& jsonText) {
+    if (jsonText.find_first_not_of(" \t\r\n") == std::string::npos) {
+        throw GraphException({{"", "", "", "the file is empty: a graph file holds a JSON object {\"format\": \"" + std::string(kGraphFormat) + "\", \"nodes\": [...], ...}"}});
+    }
+    if (jsonText.find('\0') != std::string::npos) throw GraphException({{"", "", "", "not a graph file: it holds NUL bytes (a binary file?), not JSON text"}});
     if (const std::string deep = jsonNestingProblem(jsonText); !deep.empty()) throw GraphException({{"", "", "", "not a graph: " + deep}});
     json root;
     try {
         root = parseJsonRefusingDuplicateKeys(jsonText);
     } catch (const json::exception& e) {
-        throw GraphException({{"", "", "", std::string("not valid JSON: ") + e.what()}});
+        // nlohmann's text without its "[json.exception.parse_error.101] " tag.
+        const std::string what = e.what();
+        const std::size_t tagEnd = what.starts_with("[json.exception.") ? what.find("] ") : std::string::npos;
+        throw GraphException({{"", "", "", "not valid JSON: " + (tagEnd == std::string::npos ? what : what.substr(tagEnd + 2))}});
     } catch (const JsonNumberOutOfRange& e) {
         throw GraphException({{e.node, "", e.field, e.what()}});
     } catch (const DuplicateJsonKey& e) {

@@ -92,6 +92,8 @@ std::string trim(std::string_view text) {
 std::optional<double> parseNumber(std::string_view text, bool* beyondRange = nullptr) {
     const std::string s = trim(text);
     if (s.empty()) return std::nullopt;
+    // Decimal only: strtod also reads hexadecimal ("0x10" was taken as 16), "inf" and "nan".
+    if (s.find_first_not_of("0123456789+-.eE") != std::string::npos) return std::nullopt;
     char* end = nullptr;
     errno = 0;
     const double v = std::strtod(s.c_str(), &end);

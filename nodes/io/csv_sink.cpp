@@ -25,7 +25,8 @@ protected:
     void onActivate() override {
         path_ = params().getString("path");
         if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");
-        flushEachRow_ = params().getBool("flush");
+        // Standard output is mostly a pipe into a reader (`| head`, `| tail -f`): rows go on at once.
+        flushEachRow_ = params().getBool("flush") || path_ == "-";
         const std::vector<std::string> names = columnNames();
         try {
             output_.open(path_);
@@ -180,7 +181,7 @@ OperatorDescriptor csvSinkDescriptor() {
         ParamSpec{"path", ParamKind::Path, std::string(), {}, {}, "", "CSV file to write (replaced when the run completes); - = standard output"},
         ParamSpec{"columns", ParamKind::Int, std::int64_t{1}, 1.0, 256.0, "", "scalar inputs, one column each"},
         ParamSpec{"names", ParamKind::String, std::string(), {}, {}, "", "comma-separated column names, one per input; empty = in0, in1, ..."},
-        ParamSpec{"flush", ParamKind::Bool, false, {}, {}, "", "hand each row to the OS at once (for a reader following the file as it grows)"},
+        ParamSpec{"flush", ParamKind::Bool, false, {}, {}, "", "hand each row to the OS at once (for a reader following the file as it grows; always so for standard output, '-')"},
     };
     d.create = [] { return std::make_unique<CsvSink>(); };
     return d;

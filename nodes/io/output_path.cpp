@@ -94,8 +94,12 @@ bool sameFile(const std::string& a, const std::string& b) {
         } catch (const std::runtime_error&) {
             // A loop of links names no file; compare the path as given.
         }
-        std::error_code normalError;
-        fs::path normal = fs::weakly_canonical(target, normalError);
+        // Absolute first: weakly_canonical leaves a relative path whose first part does not exist as
+        // it is, so "x.json" and "./x.json" (a file not yet written) compared unequal.
+        std::error_code absoluteError, normalError;
+        const fs::path absolute = fs::absolute(target, absoluteError);
+        if (absoluteError) return std::nullopt;
+        fs::path normal = fs::weakly_canonical(absolute, normalError);
         if (normalError) return std::nullopt;
         return normal;
     };

@@ -207,6 +207,7 @@ void checkRunOutputPaths(const RunOutputFiles& outputs, const ValidatedGraph& gr
     };
     refuseInputs(outputs.report, "--report");
     refuseInputs(outputs.telemetry, "--telemetry");
+    if (outputs.telemetry) refuseUnwritableOutput(*outputs.telemetry, "--telemetry");
     if (outputs.report && outputs.telemetry && sameFile(*outputs.report, *outputs.telemetry) && !isDevice(*outputs.report)) {
         throw std::runtime_error("--report and --telemetry name the same file " + *outputs.report + ": each would clobber the other");
     }

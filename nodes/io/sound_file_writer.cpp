@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/operators/operator_error_in_hook.h"
+
 namespace isochron {
 namespace {
 
@@ -71,6 +73,42 @@ bool seekable(const std::string& path) {
     return seeks;
 }
 
+/// Why standard output cannot take a sound file, or "" when it can: the header is completed by
+/// seeking back to the file's start, which a pipe or terminal cannot do, which lands at the end of a
+/// file opened for appending (`>>`), and which misses a header written after other bytes.
+std::string standardOutputUnfitness() {
+    const off_t position = ::lseek(STDOUT_FILENO, 0, SEEK_CUR);
+    if (position < 0) return "standard output is a pipe or terminal here" + kNeedsSeeking;
+    const int flags = ::fcntl(STDOUT_FILENO, F_GETFL);
+    if (flags >= 0 && (flags & O_APPEND)) {
+        return "standard output is opened for appending (>>) here: a sound file's header is completed by seeking back, which appending "
+               "sends to the end of the file; redirect with > to a file of its own, or give a path to a file";
+    }
+    if (position > 0) {
+        return "standard output is at byte " + std::to_string(position) +
+               " of its file here (something was written there first): a sound file must start its file; redirect standard output to a "
+               "file of its own, or give a path to a file";
+    }
+    return {};
+}
+
+/// Whether `path` names the file standard output goes to (a regular file: /dev/stdout, /dev/fd/1
+/// or the redirection's own name).
+bool isStandardOutputFile(const std::string& path) {
+    struct stat named {}, output {};
+    if (::stat(path.c_str(), &named) != 0 || ::fstat(STDOUT_FILENO, &output) != 0) return false;
+    return S_ISREG(named.st_mode) && named.st_dev == output.st_dev && named.st_ino == output.st_ino;
+}
+
+/// libsndfile's text for `file`'s last error (or the last open's, for nullptr) without its
+/// "System error : " lead-in and closing full stop: "No space left on device".
+std::string soundFileError(SNDFILE* file) {
+    std::string text = sf_strerror(file);
+    if (text.starts_with("System error : ")) text.erase(0, 15);
+    while (!text.empty() && (text.back() == '.' || text.back() == ' ')) text.pop_back();
+    return text;
+}
+
 }  // namespace
 
 void refuseUnstatableRates(const ParamSet&, const std::vector<UpstreamNode>& upstream) {
@@ -95,10 +133,13 @@ void SoundFileSink::onActivate() {
         throw OperatorError(e.what());
     }
     if (path_ == "-") {
-        if (::lseek(STDOUT_FILENO, 0, SEEK_CUR) < 0) throw OperatorError("path '-' is standard output, which is a pipe or terminal here" + kNeedsSeeking);
+        if (const std::string unfit = standardOutputUnfitness(); !unfit.empty()) throw OperatorError("path '-': " + unfit);
         destination_ = Destination::StandardOutput;
         writingPath_ = "standard output";
     } else {
+        if (isStandardOutputFile(path_)) {
+            if (const std::string unfit = standardOutputUnfitness(); !unfit.empty()) throw OperatorError("path '" + path_ + "': " + unfit);
+        }
         try {
             growing_.begin(path_);
         } catch (const std::runtime_error& e) {
@@ -178,7 +219,7 @@ void SoundFileSink::openFile(int port, const Timebase& timebase) {
     } else {
         file_.reset(sf_open(writingPath_.c_str(), SFM_WRITE, &info));
     }
-    if (!file_) throw OperatorError("cannot write '" + writingPath_ + "': " + sf_strerror(nullptr));
+    if (!file_) throw OperatorErrorInHook("cannot write '" + shownPath() + "': " + soundFileError(nullptr));
     prepareForLargeAndRepeatableFile(file_.get(), info.format);
     if (format_.vbrQuality >= 0.0) {
         double quality = format_.vbrQuality;
@@ -228,7 +269,9 @@ void SoundFileSink::writeChunk(std::int64_t frames) {
             written = sf_writef_float(file_.get(), interleaved_.data(), frames);
             break;
     }
-    if (written != frames) throw OperatorError("writing '" + writingPath_ + "' failed: " + sf_strerror(file_.get()));
+    // Named by its own name: the partial file it grows under is renamed or kept when the sink ends,
+    // and that warning says where. A write failure is the sink's, whatever call met it.
+    if (written != frames) throw OperatorErrorInHook("writing '" + shownPath() + "' failed: " + soundFileError(file_.get()));
 }
 
 /// Count the first `count` interleaved samples that the file cannot hold as they are.

@@ -61,6 +61,8 @@ private:
     /// How a recording ended: every input ended (onFinish), or not (a stop, a failure).
     enum class Recording { Complete, CutShort };
     std::string closeFile(Recording recording);
+    /// The file as messages name it: its own name (not the partial one it grows under), or "standard output".
+    const std::string& shownPath() const { return destination_ == Destination::File ? path_ : writingPath_; }
 
     SoundFileFormatChoice chooseFormat_;
     SoundFileFormat format_;

@@ -135,7 +135,14 @@ TEST_CASE("structural errors name the field", "[graph][errors]") {
     CHECK(anyError(errors, "", "", "edges[0].from", "node.port"));
 
     errors = loadErrors("{not json");
-    CHECK(anyError(errors, "", "", "", "not valid JSON"));
+    CHECK(anyError(errors, "", "", "", "not valid JSON: parse error"));
+    CHECK_FALSE(anyError(errors, "", "", "", "json.exception"));  // nlohmann's tag is not for users
+
+    // An empty file and a binary one both said "not valid JSON: ... unexpected end of input".
+    errors = loadErrors(" \n");
+    CHECK(anyError(errors, "", "", "", "the file is empty"));
+    errors = loadErrors(std::string("\0\x01\x02{}", 5));
+    CHECK(anyError(errors, "", "", "", "holds NUL bytes"));
 
     // Found by fuzzing: a number too large for a double is nlohmann's out_of_range, not a
     // parse_error, and used to escape parseGraph (isochron-run ended in std::terminate).
@@ -221,6 +228,11 @@ TEST_CASE("command-line overrides are parsed with the parameter's type", "[graph
     setParameterFromText(spec, test::testRegistry(), "x2.gain=-3.5");
     CHECK(spec.findNode("x2")->params["gain"] == -3.5);
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=loud"), Catch::Contains("expected a number"));
+    // strtod read "0x10" as 16 and took "inf" and "nan": a number is written in decimal.
+    for (const char* text : {"x2.gain=0x10", "x2.gain=inf", "x2.gain=nan", "x2.gain=1e"}) {
+        INFO(text);
+        CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), text), Catch::Contains("expected a number"));
+    }
     // A number beyond a double's range was "expected a number, got '1e400'".
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=1e400"), Catch::Contains("parameter 'gain': 1e400 is above the maximum 100"));
     CHECK_THROWS_WITH(setParameterFromText(spec, test::testRegistry(), "x2.gain=-1e400"), Catch::Contains("-1e400 is below the minimum -100"));

@@ -166,6 +166,16 @@ sf_count_t framesOf(const fs::path& path) {
     return info.frames;
 }
 
+/// Writes `graph`: a paced tuple source (1000 items/s) into an io.csv_sink at `csv` and an
+/// io.jsonl_event_sink at `lines`.
+void writeTextSinksGraph(const fs::path& graph, const fs::path& csv, const fs::path& lines) {
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
+      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
+      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
+      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+}
+
 }  // namespace
 
 TEST_CASE("output paths are checked before the run: the graph file, each other, unwritable folders", "[runner][faults]") {
@@ -189,6 +199,15 @@ TEST_CASE("output paths are checked before the run: the graph file, each other, 
         CHECK(r.status == 1);
         CHECK(r.err.find("name the same file") != std::string::npos);
         CHECK_FALSE(fs::exists(both));
+    }
+    SECTION("report and telemetry on one new file, named relative and as ./relative") {
+        // weakly_canonical left "x.json" relative and made "./x.json" absolute: the report replaced
+        // the telemetry at the end of the run.
+        const std::string name = "isochron-run-faults-" + std::to_string(getpid()) + "-relative.json";
+        Finished r = run({graph.string(), "--report", name, "--telemetry", "./" + name});
+        CHECK(r.status == 1);
+        CHECK(r.err.find("name the same file") != std::string::npos);
+        CHECK_FALSE(fs::exists(name));
     }
     SECTION("a report in a folder that does not exist") {
         Finished r = run({graph.string(), "--report", tempPath("no-such-folder/report.json").string()});
@@ -867,6 +886,43 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
         fs::remove(err);
         fs::remove(graph);
     }
+    SECTION("'-' and /dev/stdout on a file opened for appending (>>) or written to before are refused; the file keeps its bytes") {
+        // Appending sent the header's seek back to the end: a broken WAV with a second header at its
+        // end, exit 0. At an offset libsndfile failed with "embedding not supported".
+        const fs::path out = tempPath("appended.wav"), err = tempPath("appended-stderr");
+        for (const std::string path : {"-", "/dev/stdout"}) {
+            for (const bool append : {true, false}) {
+                INFO(path << (append ? " appending" : " at an offset"));
+                const fs::path graph = writeGraph("appended", 0.5, path);
+                std::ofstream(out) << "the log so far\n";
+                const int fd = ::open(out.c_str(), O_WRONLY | (append ? O_APPEND : 0));
+                REQUIRE(fd >= 0);
+                REQUIRE(::lseek(fd, 0, SEEK_END) > 0);
+                const int status = waitFor(startRun({graph.string(), "--quiet"}, fd, err));
+                ::close(fd);
+                const std::string message = readText(err);
+                INFO(message);
+                CHECK(status == 1);
+                CHECK_THAT(message, Catch::Contains("node 'out'") && Catch::Contains(append ? "opened for appending (>>)" : "must start its file"));
+                CHECK(readText(out) == "the log so far\n");
+                fs::remove(graph);
+            }
+        }
+        fs::remove(out);
+        fs::remove(err);
+    }
+    SECTION("/dev/stdout redirected to a new file holds the recording alone: the runner's lines go to standard error") {
+        const fs::path graph = writeGraph("devstdout", 0.5, "/dev/stdout");
+        const fs::path out = tempPath("devstdout.wav"), err = tempPath("devstdout-stderr");
+        const int fd = ::open(out.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+        REQUIRE(fd >= 0);
+        const int status = waitFor(startRun({graph.string()}, fd, err));
+        ::close(fd);
+        INFO(readText(err));
+        CHECK(status == 0);
+        CHECK(framesOf(out) == 4000);
+        for (const fs::path& path : {out, err, graph}) fs::remove(path);
+    }
     SECTION("'-' on a pipe is refused with the reason") {
         const fs::path graph = writeGraph("stdout-pipe", 0.5, "-");
         const fs::path err = tempPath("stdout-pipe-stderr");
@@ -1244,11 +1300,7 @@ TEST_CASE("a run stopped by a signal keeps in the CSV file every row that reache
     // reached the CSV sink.
     const fs::path csv = tempPath("stopped.csv"), lines = tempPath("stopped.jsonl"), report = tempPath("stopped-report.json");
     const fs::path graph = tempPath("stopped-csv.isograph.json"), err = tempPath("stopped-stderr");
-    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
-      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
-      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
-      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
-      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+    writeTextSinksGraph(graph, csv, lines);
     for (const int signal : {SIGINT, SIGTERM}) {
         INFO("signal " << signal);
         fs::remove(lines);
@@ -1279,11 +1331,7 @@ TEST_CASE("a run stopped by a signal never replaces the text sinks' existing fil
     // left the previous run's complete file replaced by a header and a second of rows.
     const fs::path csv = tempPath("kept.csv"), lines = tempPath("kept.jsonl"), report = tempPath("kept-report.json");
     const fs::path graph = tempPath("kept-csv.isograph.json"), err = tempPath("kept-stderr");
-    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
-      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
-      {"id": "csv", "type": "io.csv_sink", "params": {"path": ")" << csv.string() << R"("}},
-      {"id": "log", "type": "io.jsonl_event_sink", "params": {"path": ")" << lines.string() << R"("}}],
-      "edges": [{"from": "src.out0", "to": "csv.in0"}, {"from": "src.out0", "to": "log.in"}]})";
+    writeTextSinksGraph(graph, csv, lines);
     std::ofstream(csv) << "the previous run's table\n";
     std::ofstream(lines) << "{\"previous\": true}\n";
     const pid_t pid = startRun({graph.string(), "--report", report.string()}, -1, err);
@@ -1357,4 +1405,84 @@ TEST_CASE("standard output a sink writes is refused as the report, the telemetry
         ::close(fd);
     }
     for (const fs::path& path : {graph, out, err}) fs::remove(path);
+}
+
+TEST_CASE("a second run given a telemetry file another run is writing is refused; the first run's file is untouched", "[runner][faults]") {
+    // Both ran, writing into one file at once: one run's snapshots were overwritten and a line was torn.
+    const fs::path graph = tempPath("telemetry-twice.isograph.json"), telemetry = tempPath("telemetry-twice.jsonl");
+    const fs::path firstErr = tempPath("telemetry-first-stderr"), secondErr = tempPath("telemetry-second-stderr");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "src", "type": "workload.tuple_source", "params": {"rate": 1000, "pace": 1}},
+      {"id": "out", "type": "io.null_sink"}],
+      "edges": [{"from": "src.out0", "to": "out.in"}]})";
+    fs::remove(telemetry);
+    const pid_t first = startRun({graph.string(), "--telemetry", telemetry.string(), "--quiet"}, -1, firstErr);
+    waitForLines(telemetry, 3, first);
+    const int second = waitFor(startRun({graph.string(), "--telemetry", telemetry.string(), "--quiet"}, -1, secondErr));
+    const std::string refusal = readText(secondErr);
+    INFO(refusal);
+    CHECK(second == 1);
+    CHECK_THAT(refusal, Catch::Contains("--telemetry " + telemetry.string()) && Catch::Contains("another run is writing"));
+    const std::string before = readText(telemetry);
+    waitForLines(telemetry, std::count(before.begin(), before.end(), '\n') + 2, first);  // the first run writes on
+    REQUIRE(kill(first, SIGINT) == 0);
+    CHECK(waitFor(first) == 130);
+    std::istringstream lines(readText(telemetry));
+    std::int64_t count = 0;
+    for (std::string line; std::getline(lines, line); ++count) CHECK_NOTHROW(nlohmann::json::parse(line));
+    CHECK(count >= 5);
+    for (const fs::path& path : {graph, telemetry, firstErr, secondErr}) fs::remove(path);
+}
+
+TEST_CASE("a telemetry file in a missing folder is refused before any node starts: no archive is created", "[runner][faults]") {
+    // The archive sink had created its file (tables, no stream) before the telemetry file was opened.
+    const fs::path graph = tempPath("telemetry-missing.isograph.json"), archive = tempPath("telemetry-missing.sqlite");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"duration": 0.1}},
+      {"id": "rec", "type": "io.archive_sink", "params": {"path": ")" << archive.string() << R"("}}],
+      "edges": [{"from": "gen.out", "to": "rec.in0"}]})";
+    fs::remove(archive);
+    const std::string missing = tempPath("no-such-folder").string() + "/t.jsonl";
+    Finished r = run({graph.string(), "--telemetry", missing});
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.err, Catch::Contains("--telemetry") && Catch::Contains("does not exist"));
+    CHECK_FALSE(fs::exists(archive));
+    fs::remove(graph);
+}
+
+TEST_CASE("a sound file sink that cannot write says why in plain words, naming its file", "[runner][faults]") {
+    // It said "writing '<path>.<pid>.partial' failed: System error : No space left on device. (in
+    // process)": a file renamed away by then, libsndfile's lead-in and the engine's hook name.
+    const fs::path graph = writeGraph("full-device", 0.5, "/dev/full");
+    Finished r = run({graph.string()});
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("node 'out'") && Catch::Contains("'/dev/full'") && Catch::Contains("No space left on device"));
+    CHECK_THAT(r.err, !Catch::Contains("System error") && !Catch::Contains("(in process)") && !Catch::Contains(".partial"));
+    fs::remove(graph);
+}
+
+TEST_CASE("a stop ends a run whose telemetry snapshots come faster than they are written", "[runner][faults]") {
+    // 2 000 nodes at 1 000 snapshots a second: writing one took longer than the engine took to make
+    // the next, the writer never ran dry, and Ctrl-C, SIGTERM and SIGHUP went unseen while the file
+    // grew by gigabytes (only SIGKILL ended the run, without its report).
+    const fs::path graph = tempPath("telemetry-flood.isograph.json"), telemetry = tempPath("telemetry-flood.jsonl");
+    const fs::path report = tempPath("telemetry-flood-report.json"), err = tempPath("telemetry-flood-stderr");
+    {
+        std::ofstream out(graph);
+        out << R"({"format": "isochron-graph/1", "nodes": [{"id": "gen", "type": "generators.signal_generator", "params": {"duration": 0, "block": 480, "pace": 1}})";
+        for (int i = 0; i < 2000; ++i) out << R"(, {"id": "p)" << i << R"(", "type": "segments.pass_through"})";
+        out << R"(, {"id": "sink", "type": "io.null_sink"}], "edges": [{"from": "gen.out", "to": "p0.in"})";
+        for (int i = 1; i < 2000; ++i) out << R"(, {"from": "p)" << i - 1 << R"(.out", "to": "p)" << i << R"(.in"})";
+        out << R"(, {"from": "p1999.out", "to": "sink.in"}]})";
+    }
+    const pid_t pid = startRun({graph.string(), "--quiet", "--telemetry", telemetry.string(), "--telemetry-rate", "1000", "--report", report.string()}, -1, err);
+    waitForLines(telemetry, 20, pid);
+    REQUIRE(kill(pid, SIGINT) == 0);
+    // The child's alarm (120 s) ends a run that ignores the stop: status 1000 + SIGALRM then.
+    CHECK(waitFor(pid) == 130);
+    INFO(readText(err));
+    CHECK(readJson(report)["stopped"] == true);
+    for (const fs::path& path : {graph, telemetry, report, err}) fs::remove(path);
 }
