@@ -35,6 +35,8 @@ constexpr TimeNs kReceivePollNs = 100'000;
 // two segments of a busy channel. An idle channel does not spin.
 constexpr TimeNs kBusyNs = 1'000'000;
 constexpr TimeNs kSpinNs = 30'000;
+// The credit message of a receiver that was cut off: no more credits come, drop what is given.
+constexpr int kReceiverGone = -1;
 
 /// Sends one channel's items to the receiver's rank, at most `credits` messages ahead of it.
 class ChannelSender final : public Operator {
@@ -52,7 +54,7 @@ protected:
         if (sampleBytes(item) > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
             throw std::invalid_argument("a segment of more than 2 GB cannot cross ranks (cut it into shorter segments)");
         }
-        if (channels_.stopping() || !takeCredit()) return;
+        if (channels_.stopping() || !takeCredit()) return;  // stopped, or the receiver is gone: dropped
         Slot& slot = nextSlot();
         encodeItem(item, slot.bytes);
         ++figures_.items;
@@ -69,22 +71,27 @@ protected:
         return time;
     }
     void onFinish() override {
-        if (!takeCredit()) return;
+        if (!takeCredit()) {
+            if (receiverGone_) sendEndToDrain();
+            return;
+        }
         Slot& slot = nextSlot();
         encodeEnd(slot.bytes);
         send(slot);
         // Every credit but the end's comes back before the run ends, so no credit message is left
         // unreceived when MPI finalizes; the end's own send completes once the receiver took it.
-        while (available_ < figures_.credits - 1 && !channels_.stopping()) waitForCredit();
-        // A stopped receiver (its rank failed or stopped) may never take what is in flight: the
-        // sends are dropped with the operator (onDeactivate) instead of waited for.
-        if (channels_.stopping()) return;
+        while (available_ < figures_.credits - 1 && !channels_.stopping() && !receiverGone_) waitForCredit();
+        // A stopped receiver (its rank stopped) may never take what is in flight: the sends are
+        // dropped with the operator (onDeactivate) instead of waited for. A receiver that is gone
+        // takes them after its rank's run (MpiChannels::drainCutOffReceivers), not while this rank waits.
+        if (channels_.stopping() || receiverGone_) return;
         for (Slot& s : slots_) {
             MPI_Waitall(2, s.requests.data(), MPI_STATUSES_IGNORE);
             s.item = Item();
         }
     }
     void onDeactivate() override {
+        if (endRequest_ != MPI_REQUEST_NULL) MPI_Request_free(&endRequest_);
         if (creditRequest_ != MPI_REQUEST_NULL) {
             MPI_Cancel(&creditRequest_);
             MPI_Request_free(&creditRequest_);
@@ -115,14 +122,28 @@ private:
         while (arrived) {
             MPI_Test(&creditRequest_, &arrived, MPI_STATUS_IGNORE);
             if (!arrived) break;
+            if (creditMessage_ == kReceiverGone) {
+                receiverGone_ = true;  // no more credits come: nothing more is posted
+                // The sources that fed only this sender are stopped, as a failed node counts for
+                // them (not announced, and not a failure: it did nothing wrong).
+                channels_.engine().nodeFailed(*channels_.engine().findNode(nodeId()));
+                return;
+            }
             available_ += creditMessage_;
             postCreditReceive();
         }
     }
+    /// The end of the stream to a receiver that is gone, without a credit: it drains the channel up
+    /// to this message once its rank's run is over. The send completes then (freed with the operator).
+    void sendEndToDrain() {
+        encodeEnd(endBytes_);
+        ++figures_.messages;
+        MPI_Isend(endBytes_.data(), static_cast<int>(endBytes_.size()), MPI_BYTE, figures_.spec.toPartition, dataTag(figures_.spec), comm_, &endRequest_);
+    }
     /// Block until at least one credit came back or the run stops.
     void waitForCredit() {
         const int before = available_;
-        for (int polls = 0; available_ == before && !channels_.stopping(); ++polls) {
+        for (int polls = 0; available_ == before && !channels_.stopping() && !receiverGone_; ++polls) {
             collectCredits();
             if (available_ != before) break;
             // Spin briefly (a fast consumer answers within microseconds), then sleep so that a slow
@@ -131,13 +152,14 @@ private:
             else std::this_thread::sleep_for(std::chrono::microseconds(50));
         }
     }
-    /// One credit for the next message; false when the run stopped while waiting for it.
+    /// One credit for the next message; false when the run stopped while waiting for it, or the receiver is gone.
     bool takeCredit() {
         collectCredits();
+        if (receiverGone_) return false;
         if (available_ == 0) {
             ++figures_.creditWaits;
-            while (available_ == 0 && !channels_.stopping()) waitForCredit();
-            if (available_ == 0) return false;
+            while (available_ == 0 && !channels_.stopping() && !receiverGone_) waitForCredit();
+            if (available_ == 0 || receiverGone_) return false;
         }
         --available_;
         figures_.peakInFlight = std::max(figures_.peakInFlight, figures_.credits - available_);
@@ -199,12 +221,17 @@ private:
     int available_ = 0;
     int creditMessage_ = 0;
     MPI_Request creditRequest_ = MPI_REQUEST_NULL;
+    bool receiverGone_ = false;  // the receiver was cut off: what comes is dropped
+    std::vector<std::byte> endBytes_;
+    MPI_Request endRequest_ = MPI_REQUEST_NULL;
 };
 
 /// Takes one channel's messages off the wire and emits them, returning a credit for each.
 class ChannelReceiver final : public Operator {
 public:
     ChannelReceiver(MPI_Comm comm, ChannelFigures& figures, MpiChannels& channels) : comm_(comm), figures_(figures), channels_(channels) {}
+    /// Whether the sources of the whole graph do (MpiChannels::setRunFollowsWallClock).
+    bool followsWallClock() const override { return channels_.runFollowsWallClock(); }
 
 protected:
     SourceStatus onProduce() override {
@@ -215,9 +242,16 @@ protected:
         returnCredits();
         return status;
     }
-    /// Ended by the engine before the stream's end when what it fed failed (cut off): the rank's
-    /// other receivers may all be ended so, and then no channel call would see the failure.
-    void onFinish() override { channels_.stopping(); }
+    /// Ended by the engine before the stream's end when everything it fed failed (cut off): tell the
+    /// sender, which then drops what it is given instead of waiting for credits (and holding its rank
+    /// back), and leave what is still in flight to MpiChannels::drainCutOffReceivers().
+    void onFinish() override {
+        if (ended_) return;
+        returnCredits();
+        int gone = kReceiverGone;
+        MPI_Send(&gone, 1, MPI_INT, figures_.spec.fromPartition, creditTag(figures_.spec), comm_);
+        channels_.drainAfterRun(figures_);
+    }
 
 private:
     /// Takes and emits what has arrived, as much as the engine admits.
@@ -236,7 +270,10 @@ private:
             lastMessageNs_ = wallClockNs();
             DecodedMessage message = decodeMessage(buffer_);
             if (!message.samples.empty()) receiveSamples(message.samples);
-            if (message.kind == MessageKind::End) return SourceStatus::finished();
+            if (message.kind == MessageKind::End) {
+                ended_ = true;
+                return SourceStatus::finished();
+            }
             if (message.kind == MessageKind::Progress) {
                 emitProgress(message.item.progressTime());
             } else {
@@ -292,6 +329,7 @@ private:
     std::vector<std::byte> buffer_;
     TimeNs lastMessageNs_ = 0;
     int owedCredits_ = 0;  // messages taken whose credits have not gone back yet
+    bool ended_ = false;   // the sender's end of stream came
 };
 
 }  // namespace
@@ -305,21 +343,33 @@ MpiChannels::~MpiChannels() {
     if (communicator_->comm != MPI_COMM_NULL) MPI_Comm_free(&communicator_->comm);
 }
 
-bool MpiChannels::stopping() {
-    if (stopped_.load(std::memory_order_relaxed)) return true;
-    if (engine_ == nullptr) return false;
-    bool otherRankFailed = false;
-    if (ends_ != nullptr && !engine_->anyNodeFailed()) {
-        const TimeNs now = wallClockNs();
-        if (now >= nextEndsLookNs_) {
-            nextEndsLookNs_ = now + 1'000'000;
-            otherRankFailed = ends_->failedRank() >= 0;
+void MpiChannels::drainCutOffReceivers(const std::function<bool()>& stopRequested) {
+    std::vector<std::byte> message;
+    std::vector<std::byte> samples;
+    for (ChannelFigures* channel : cutOff_) {
+        const int from = channel->spec.fromPartition;
+        bool ended = false;
+        while (!ended && !stopping() && !stopRequested()) {
+            int present = 0;
+            MPI_Status status;
+            MPI_Iprobe(from, dataTag(channel->spec), communicator_->comm, &present, &status);
+            if (!present) {
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+                continue;
+            }
+            int size = 0;
+            MPI_Get_count(&status, MPI_BYTE, &size);
+            message.resize(static_cast<std::size_t>(size));
+            MPI_Recv(message.data(), size, MPI_BYTE, from, dataTag(channel->spec), communicator_->comm, MPI_STATUS_IGNORE);
+            const DecodedMessage decoded = decodeMessage(message);
+            ended = decoded.kind == MessageKind::End;
+            if (!decoded.samples.empty()) {
+                samples.resize(decoded.samples.size());
+                MPI_Recv(samples.data(), static_cast<int>(samples.size()), MPI_BYTE, from, dataTag(channel->spec), communicator_->comm, MPI_STATUS_IGNORE);
+            }
         }
     }
-    if (!engine_->anyNodeFailed() && !otherRankFailed) return false;
-    stop();
-    engine_->requestStop();
-    return true;
+    cutOff_.clear();
 }
 
 OperatorDescriptor MpiChannels::sender(const ChannelSpec& channel) {

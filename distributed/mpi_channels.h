@@ -8,7 +8,9 @@
 // a slow consumer rank holds the producer rank back exactly as a slow operator holds back its upstream
 // in one process: a sender with no credit left waits, and its engine with it. That bounds the memory a
 // channel holds to `credits` messages on each side. A wait ends early when stop() is called (a
-// signal), so no rank hangs in a channel.
+// signal), so no rank hangs in a channel. A receiver whose engine cut it off (everything it fed
+// failed) tells its sender so: the sender drops what it is given from then on, as a branch that
+// reaches only failed nodes does in one engine, and this rank drains the channel after its run.
 //
 // Samples are never copied (wire_format.h): a signal's or frame's message is followed by a second MPI
 // message of its samples, sent from the segment's own storage (the sender holds the item until that
@@ -20,13 +22,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "distributed/mpi_rank_ends.h"
 #include "distributed/partition_plan.h"
 
 namespace isochron {
@@ -64,17 +66,25 @@ public:
     OperatorDescriptor receiver(const ChannelSpec& channel);
     /// End every wait for a credit now (the run is stopping). [any thread]
     void stop() { stopped_.store(true); }
-    /// From the run of `engine` (this rank's) on, a node of it that fails, or another rank telling
-    /// `ends` of its failure, stops `engine` and ends every wait in a channel, seen at the channels'
-    /// next call. [engine thread, before the run]
-    void endRunOnFailure(Engine& engine, MpiRankEnds& ends) {
-        engine_ = &engine;
-        ends_ = &ends;
-    }
-    /// Whether the channels stop: stop() was called, a node of this rank's engine failed or another
-    /// rank failed (either then stops the engine too). [engine thread]
-    bool stopping();
-
+    /// Whether a source of the whole graph follows the wall clock (Operator::followsWallClock), as
+    /// the ranks agreed before the run: from then on every receiver says so (false until then), so
+    /// that a node deciding by it (io.archive_sink's when_behind auto) decides as in the graph run
+    /// whole. [before the run]
+    void setRunFollowsWallClock(bool follows) { runFollowsWallClock_.store(follows); }
+    /// This rank's engine, where a sender whose receiver is gone stops the sources that fed only it. [before the run]
+    void attachEngine(Engine& engine) { engine_ = &engine; }
+    Engine& engine() const { return *engine_; }
+    bool runFollowsWallClock() const { return runFollowsWallClock_.load(std::memory_order_relaxed); }
+    /// Whether the channels stop: stop() was called. [any thread]
+    bool stopping() const { return stopped_.load(std::memory_order_relaxed); }
+    /// The receiver of `channel` was cut off (everything it fed on this rank failed) and told its
+    /// sender: drainCutOffReceivers() takes what is still in flight. [engine thread]
+    void drainAfterRun(ChannelFigures& channel) { cutOff_.push_back(&channel); }
+    /// After this rank's run: take and drop every message still coming on the channels whose
+    /// receivers were cut off, up to each one's end of stream, so that their senders' ranks run to
+    /// their ends and no message is left unreceived when MPI finalizes. Gives up once `stopRequested`
+    /// says so. [the MPI thread, after the run]
+    void drainCutOffReceivers(const std::function<bool()>& stopRequested);
     int credits() const { return credits_; }
     /// The figures of every endpoint made here, senders and receivers in creation order.
     const std::vector<std::unique_ptr<ChannelFigures>>& figures() const { return figures_; }
@@ -88,9 +98,9 @@ private:
     std::unique_ptr<Communicator> communicator_;
     int credits_;
     std::atomic<bool> stopped_{false};
-    Engine* engine_ = nullptr;  // stopped when one of its nodes fails
-    MpiRankEnds* ends_ = nullptr;  // where another rank's failure is heard
-    TimeNs nextEndsLookNs_ = 0;     // stopping() is asked per item: it looks at most once a millisecond
+    std::atomic<bool> runFollowsWallClock_{false};
+    Engine* engine_ = nullptr;
+    std::vector<ChannelFigures*> cutOff_;  // channels whose receivers were cut off, to drain after the run
     std::vector<std::unique_ptr<ChannelFigures>> figures_;
 };
 

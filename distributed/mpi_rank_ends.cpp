@@ -77,7 +77,7 @@ void MpiRankEnds::tell(const std::string& end) {
     }
 }
 
-int MpiRankEnds::failedRank() {
+void MpiRankEnds::takeArrivals() {
     Requests& r = *requests_;
     for (int other = 0; other < ranks_; ++other) {
         const auto k = static_cast<std::size_t>(other);
@@ -97,16 +97,12 @@ int MpiRankEnds::failedRank() {
             if (arrived) reportWritten_[k] = true;
         }
     }
-    for (int other = 0; other < ranks_; ++other) {
-        if (other != rank_ && told_[static_cast<std::size_t>(other)].starts_with("failed: ")) return other;
-    }
-    return -1;
 }
 
 bool MpiRankEnds::awaitEnds(TimeNs deadlineNs, const std::function<bool()>& hurry, TimeNs hurryNs) {
     TimeNs hurryDeadlineNs = 0;
     for (;;) {
-        failedRank();
+        takeArrivals();
         if (std::none_of(told_.begin(), told_.end(), [](const std::string& end) { return end.empty(); })) return true;
         const TimeNs now = wallClockNs();
         if (hurryDeadlineNs == 0 && hurry()) hurryDeadlineNs = now + hurryNs;
@@ -131,7 +127,7 @@ void MpiRankEnds::tellReportWritten() {
 
 bool MpiRankEnds::awaitReports(TimeNs deadlineNs) {
     for (;;) {
-        failedRank();
+        takeArrivals();
         bool all = true;
         for (int other = 0; other < ranks_; ++other) {
             const auto k = static_cast<std::size_t>(other);
@@ -153,7 +149,7 @@ std::vector<std::string> MpiRankEnds::ends() const {
 }
 
 bool MpiRankEnds::allEndedWell() const {
-    return std::all_of(told_.begin(), told_.end(), [](const std::string& end) { return !end.empty() && !end.starts_with("failed: "); });
+    return std::none_of(told_.begin(), told_.end(), [](const std::string& end) { return end.empty(); });
 }
 
 }  // namespace isochron::distributed

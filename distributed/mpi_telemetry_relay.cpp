@@ -87,6 +87,7 @@ std::string MpiTelemetryRelay::figuresText() const {
 bool MpiTelemetryRelay::merge(TelemetrySnapshot& snapshot) {
     snapshot.ranks.resize(static_cast<std::size_t>(ranks_));
     snapshot.ranks[0] = rankTotals(snapshot, 0);
+    rates_.smooth(snapshot.ranks[0]);
     bool ended = true;
     for (int rank = 1; rank < ranks_; ++rank) {
         const TelemetrySnapshot& other = latest_[static_cast<std::size_t>(rank)];
@@ -98,6 +99,7 @@ bool MpiTelemetryRelay::merge(TelemetrySnapshot& snapshot) {
             continue;
         }
         totals = rankTotals(other, rank);
+        rates_.smooth(totals);
         if (other.engineState == "running") ended = false;
         const int offset = static_cast<int>(snapshot.nodes.size());
         snapshot.nodes.insert(snapshot.nodes.end(), other.nodes.begin(), other.nodes.end());

@@ -1,6 +1,7 @@
 // Telemetry across ranks over MPI (docs/scale-out.md, docs/telemetry-format.md): every rank but 0
 // sends each snapshot its engine takes to rank 0; rank 0 merges the latest of each rank into its
-// own, so its readers see every node of the graph with its rank, plus each rank's totals.
+// own, so its readers see every node of the graph with its rank, plus each rank's totals (their rates
+// over a window of the rank's snapshots: rank_rates.h).
 //
 // The snapshots travel on a communicator of their own (a duplicate of MPI_COMM_WORLD), so they never
 // meet the channels' messages, and nothing waits for them: a rank whose previous snapshot rank 0 has
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/rank_rates.h"
 #include "engine/telemetry/telemetry_relay.h"
 
 namespace isochron::distributed {
@@ -53,6 +55,7 @@ private:
     bool finalSent_ = false;
     std::uint64_t sent_ = 0, skipped_ = 0, received_ = 0;
     std::vector<TelemetrySnapshot> latest_;  // rank 0: each rank's latest snapshot (sequence 0: none yet)
+    RankRates rates_;                        // rank 0: each rank's rates over a window of its snapshots
     std::atomic<bool> stopped_{false};
 };
 

@@ -34,9 +34,13 @@ struct ThreadChannels::Channel {
     // the other side sees its flag and wakes it.
     std::atomic<bool> consumerIdle{false};     // the receiver found the ring empty and let its engine sleep
     std::atomic<bool> producerWaiting{false};  // the sender found the ring full and waits on `roomFreed`
+    // The receiver ended before the stream's end: what it fed failed, so its engine cut it off. The
+    // sender then drops what it is given, as the sink of a failed node's branch would in one engine.
+    std::atomic<bool> receiverGone{false};
     std::mutex mutex;
     std::condition_variable roomFreed;
     Engine* consumer = nullptr;
+    Engine* producer = nullptr;  // the sender's: it stops the sources that fed only the sender once the receiver is gone
     ThreadChannelFigures figures;
 };
 
@@ -59,17 +63,18 @@ protected:
     void onFinish() override { put(Item::progress(kEndOfTime)); }
 
 private:
-    /// False when the run stopped while the ring was full (the item is dropped).
+    /// False when the item is dropped: the run stopped while the ring was full, or the receiver is gone.
     bool put(Item&& item) {
+        if (receiverGone()) return false;
         const std::uint64_t tail = channel_.tail.load(std::memory_order_relaxed);
         const std::uint64_t capacity = channel_.slots.size();
         if (tail - channel_.head.load(std::memory_order_acquire) == capacity) {
             ++channel_.figures.waits;
             std::unique_lock lock(channel_.mutex);
             channel_.producerWaiting.store(true);
-            while (tail - channel_.head.load() == capacity && !stopped_.load()) channel_.roomFreed.wait_for(lock, kFullWait);
+            while (tail - channel_.head.load() == capacity && !stopped_.load() && !channel_.receiverGone.load()) channel_.roomFreed.wait_for(lock, kFullWait);
             channel_.producerWaiting.store(false, std::memory_order_relaxed);
-            if (tail - channel_.head.load() == capacity) return false;
+            if (tail - channel_.head.load() == capacity || receiverGone()) return false;
         }
         channel_.slots[tail % capacity] = std::move(item);
         channel_.tail.store(tail + 1);
@@ -79,14 +84,26 @@ private:
         return true;
     }
 
+    /// Whether the receiver is gone; the first time, the sources that fed only this sender are stopped.
+    bool receiverGone() {
+        if (retired_ || !channel_.receiverGone.load()) return retired_;
+        retired_ = true;
+        // As a failed node counts for them (not announced, and not a failure: it did nothing wrong).
+        channel_.producer->nodeFailed(*channel_.producer->findNode(nodeId()));
+        return true;
+    }
+
     Channel& channel_;
     const std::atomic<bool>& stopped_;
+    bool retired_ = false;  // the receiver is gone, and this node told its engine
 };
 
 /// Takes one channel's items out of its ring and emits them, freeing each slot once its engine took the item.
 class RingReceiver final : public Operator {
 public:
-    explicit RingReceiver(Channel& channel) : channel_(channel) {}
+    RingReceiver(Channel& channel, const std::atomic<bool>& runFollowsWallClock) : channel_(channel), runFollowsWallClock_(runFollowsWallClock) {}
+    /// Whether the sources of the whole graph do (ThreadChannels::learnWhetherRunFollowsWallClock).
+    bool followsWallClock() const override { return runFollowsWallClock_.load(std::memory_order_relaxed); }
 
 protected:
     SourceStatus onProduce() override {
@@ -119,13 +136,26 @@ protected:
                 std::lock_guard lock(channel_.mutex);
                 channel_.roomFreed.notify_one();
             }
-            if (ended) return SourceStatus::finished();
+            if (ended) {
+                ended_ = true;
+                return SourceStatus::finished();
+            }
         }
         return SourceStatus::produced();
+    }
+    /// Ended before the stream's end (cut off: everything it fed failed): free the sender, which
+    /// would otherwise wait for room for ever and hold its partition back.
+    void onFinish() override {
+        if (ended_) return;
+        std::lock_guard lock(channel_.mutex);
+        channel_.receiverGone.store(true);
+        channel_.roomFreed.notify_all();
     }
 
 private:
     Channel& channel_;
+    const std::atomic<bool>& runFollowsWallClock_;
+    bool ended_ = false;  // the stream's end came through the ring
 };
 
 }  // namespace
@@ -161,13 +191,14 @@ OperatorDescriptor ThreadChannels::receiver(const ChannelSpec& spec) {
     d.category = "threads";
     d.summary = "Takes " + spec.from + " -> " + spec.toText() + " from partition " + std::to_string(spec.fromPartition) + "'s thread";
     d.outputs = {PortSpec{"out", spec.type, "what the producer's port carries"}};
-    d.create = [&channel] { return std::make_unique<RingReceiver>(channel); };
+    d.create = [&channel, this] { return std::make_unique<RingReceiver>(channel, runFollowsWallClock_); };
     return d;
 }
 
-void ThreadChannels::attachConsumer(int partition, Engine& engine) {
+void ThreadChannels::attachEngine(int partition, Engine& engine) {
     for (const auto& channel : channels_) {
         if (channel && channel->figures.spec.toPartition == partition) channel->consumer = &engine;
+        if (channel && channel->figures.spec.fromPartition == partition) channel->producer = &engine;
     }
 }
 
@@ -178,6 +209,12 @@ void ThreadChannels::stop() {
         std::lock_guard lock(channel->mutex);
         channel->roomFreed.notify_all();
     }
+}
+
+void ThreadChannels::learnWhetherRunFollowsWallClock(const std::vector<std::unique_ptr<Engine>>& engines) {
+    // The receivers say false so far: each engine answers for its own sources only.
+    const bool follows = std::any_of(engines.begin(), engines.end(), [](const auto& engine) { return engine->anySourceFollowsWallClock(); });
+    runFollowsWallClock_.store(follows);
 }
 
 std::string ThreadChannels::figuresText() const {

@@ -54,10 +54,18 @@ public:
     /// Descriptor of the node that takes `channel`'s items out (one per channel).
     OperatorDescriptor receiver(const ChannelSpec& channel);
     /// The engine that runs `partition`: its channels' senders wake it when it sleeps waiting for
-    /// an item. Call for every partition before any engine runs.
-    void attachConsumer(int partition, Engine& engine);
+    /// an item, and its own senders whose receivers are gone stop in it the sources that fed only
+    /// them. Call for every partition before any engine runs.
+    void attachEngine(int partition, Engine& engine);
     /// End every wait now (the run is stopping); senders then drop what they are given. [any thread]
     void stop();
+    /// Whether a source of the whole graph follows the wall clock (Operator::followsWallClock): asks
+    /// each of `engines` (every partition's) about its own sources, and from then on every receiver
+    /// answers that for the partitions before it (false until then; a partition no channel feeds
+    /// answers for its own sources only). A node deciding by it
+    /// (io.archive_sink's when_behind auto) thus decides as in the graph run whole: an import from
+    /// unpaced sources in another partition is no live run. [before the run]
+    void learnWhetherRunFollowsWallClock(const std::vector<std::unique_ptr<Engine>>& engines);
 
     int capacity() const { return capacity_; }
     /// One line per channel, for the run's summary.
@@ -72,6 +80,7 @@ private:
 
     int capacity_;
     std::atomic<bool> stopped_{false};
+    std::atomic<bool> runFollowsWallClock_{false};  // what every receiver says it follows
     std::vector<std::unique_ptr<Channel>> channels_;  // by ChannelSpec::index
 };
 

@@ -87,14 +87,23 @@ std::string rankStopReason(int signal) {
 }
 
 /// Whether mpirun's SIGTERM (`signal`) came because mpirun was interrupted, not because a rank died:
-/// every rank told its end (`rankEnds`, ScaleOut::endRun()) and none failed. A rank that died never
+/// every rank told its end (`rankEnds`, ScaleOut::endRun()). A rank that died never
 /// tells ("lost: ...").
 bool interruptedMpirun(int signal, const nlohmann::ordered_json& rankEnds) {
     if (signal != SIGTERM || !rankEnds.is_array()) return false;
     return std::none_of(rankEnds.begin(), rankEnds.end(), [](const nlohmann::ordered_json& end) {
         const std::string text = end.get<std::string>();
-        return text.starts_with("lost: ") || text.starts_with("failed: ");
+        return text.starts_with("lost: ");
     });
+}
+
+/// How a rank's end begins when it ran to its end with a node that failed (the first failure follows).
+constexpr std::string_view kFailedNodeEnd = "finished with a failed node: ";
+
+/// Whether a rank of `rankEnds` (the ranks' ends, null alone) ran with a node that failed.
+bool anyRankEndedWithFailedNode(const nlohmann::ordered_json& rankEnds) {
+    if (!rankEnds.is_array()) return false;
+    return std::any_of(rankEnds.begin(), rankEnds.end(), [](const nlohmann::ordered_json& end) { return end.get<std::string>().starts_with(kFailedNodeEnd); });
 }
 
 /// The name of a stop signal, for the report's "end".
@@ -110,12 +119,10 @@ const char* stopSignalName(int signal) {
 }
 
 /// How this rank's run ended, as its report says and the other ranks hear it (docs/run-report.md):
-/// "failed: " its first failure, "finished", "stopped: rank K failed" when another rank's failure
-/// stopped it, "stopped: signal N (NAME)".
-std::string rankEnd(const RunOutcome& outcome, int failedRank) {
-    if (!outcome.failures.empty()) return "failed: " + outcome.failures.front();
-    if (outcome.completed) return "finished";
-    if (failedRank >= 0) return "stopped: rank " + std::to_string(failedRank) + " failed";
+/// "finished", "finished with a failed node: " and its first failure (the node was disabled and the
+/// rest ran on, as in a graph run whole), "stopped: signal N (NAME)".
+std::string rankEnd(const RunOutcome& outcome) {
+    if (outcome.completed) return outcome.failures.empty() ? "finished" : std::string(kFailedNodeEnd) + outcome.failures.front();
     if (const int signal = stopSignal.load(); signal != 0) return "stopped: signal " + std::to_string(signal) + " (" + stopSignalName(signal) + ")";
     return "stopped";
 }
@@ -481,6 +488,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // (a telemetry file this run created is then removed again).
     scaleOut.readyToGoOn();
     telemetryLock.keep();
+    scaleOut.prepareChannels(engine);
     scaleOut.relayTelemetry(engine, telemetry != nullptr, options.telemetryRate);
     std::vector<std::string> nodeIds;
     for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
@@ -589,8 +597,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         std::cerr << summary.problemsText(warningsShown);
     }
     // Under mpirun the ranks tell each other how their runs ended before any writes its report.
-    const int failedRank = scaleOut.failedRank();
-    const std::string end = rankEnd(outcome, failedRank);
+    const std::string end = rankEnd(outcome);
     const nlohmann::ordered_json rankEnds = scaleOut.endRun(end, [] { return stopSignal.load() != 0; });
     bool writeFailed = false;
     if (options.reportPath) {
@@ -616,14 +623,9 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         writeFailed = true;
     }
     if (writeFailed) return 1;
-    if (!outcome.failures.empty()) {
-        if (onRanks) std::cerr << "isochron-run: a node failed: ending the run on every rank\n";
-        return 2;
-    }
-    if (failedRank >= 0) {
-        if (!outcome.completed) std::cerr << "isochron-run: stopped: rank " << failedRank << " failed (its lines name the node)\n";
-        return 2;
-    }
+    // A node that failed on any rank gives every rank the status of a run whole with a failed node
+    // (mpirun's own status is then 2 whichever rank it looks at); the failing rank named it.
+    if (!outcome.failures.empty() || anyRankEndedWithFailedNode(rankEnds)) return 2;
     if (stopSignal.load() != 0 && onRanks && interruptedMpirun(stopSignal.load(), rankEnds)) {
         std::cerr << "isochron-run: stopped: mpirun was interrupted (Ctrl-C, or SIGTERM to mpirun), and every rank stopped with this one; no rank died\n";
         return 128 + SIGINT;  // as Ctrl-C gives a run alone

@@ -1,7 +1,6 @@
 #include "app/run/partition_threads.h"
 
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -34,12 +33,13 @@ PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& 
     for (std::size_t k = 0; k < parts_.size(); ++k) {
         try {
             engines_.push_back(std::make_unique<Engine>(parts_[k].graph, scheduler));
-            channels_.attachConsumer(partitionNumbers_[k], *engines_.back());
+            channels_.attachEngine(partitionNumbers_[k], *engines_.back());
         } catch (const GraphException& e) {
             errors.insert(errors.end(), e.errors().begin(), e.errors().end());
         }
     }
     if (!errors.empty()) throw GraphException(std::move(errors));
+    channels_.learnWhetherRunFollowsWallClock(engines_);
 }
 
 PartitionThreads::~PartitionThreads() = default;
@@ -79,8 +79,9 @@ RunOutcome PartitionThreads::run() {
         } catch (const std::exception& e) {
             outcome.failures.push_back("partition " + std::to_string(partitionNumbers_[k]) + ": " + e.what());
         }
-        // A partition that did not complete leaves its channels unread or unfed: end the others.
-        if (!outcome.completed || !outcome.failures.empty()) stopAll();
+        // A partition that did not complete leaves its channels unread or unfed: end the others. A
+        // node that failed does not: its outputs ended, and the receivers it fed freed their senders.
+        if (!outcome.completed) stopAll();
         outcomes_[k] = std::move(outcome);
         std::lock_guard lock(mutex);
         --running;
@@ -103,17 +104,8 @@ RunOutcome PartitionThreads::run() {
         }
     }
     {
-        // A node failing in any partition ends every partition at once (the outcome names it), as a
-        // rank whose node fails ends every rank under mpirun: look for failures while they run.
         std::unique_lock lock(mutex);
-        bool stopping = false;
-        while (running > 0) {
-            if (!stopping && std::any_of(engines_.begin(), engines_.end(), [](const auto& e) { return e->anyNodeFailed(); })) {
-                stopping = true;
-                stopAll();
-            }
-            ended.wait_for(lock, std::chrono::milliseconds(10));
-        }
+        ended.wait(lock, [&] { return running == 0; });
     }
     for (std::thread& thread : threads) thread.join();
     RunOutcome whole;
@@ -122,7 +114,7 @@ RunOutcome PartitionThreads::run() {
         whole.completed = whole.completed && outcome.completed;
         whole.failures.insert(whole.failures.end(), outcome.failures.begin(), outcome.failures.end());
     }
-    // The engines a failure ended say "stopped"; the run was stopped only when asked to be.
+    // The engines another partition's end stopped say "stopped"; the run was stopped only when asked to be.
     whole.stopped = stopRequested_.load();
     whole.wallSeconds = static_cast<double>(wallClockNs() - started) / 1e9;
     return whole;

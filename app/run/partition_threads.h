@@ -43,11 +43,11 @@ public:
     void setFailureListener(const std::function<void(const std::string& failure)>& listener);
 
     /// Runs every partition's engine on a thread of its own until all have ended. A node failing in
-    /// any partition, a partition stopping, or requestStop() stops every partition and every channel,
-    /// so no thread is left waiting. A thread that cannot be started stops and joins those already
+    /// a partition is disabled as in a graph run whole (its outputs end, across channels too); a
+    /// partition that stops, or requestStop(), stops every partition and every channel, so no thread
+    /// is left waiting. A thread that cannot be started stops and joins those already
     /// running, then throws std::runtime_error naming the partition. Returns the run's outcome: completed when every partition
-    /// completed, stopped only when requestStop() was called (a failure that ended the partitions is no
-    /// stop request, as for a graph run whole), the failures of all partitions, the wall time of the
+    /// completed, stopped only when requestStop() was called, the failures of all partitions, the wall time of the
     /// whole. [the constructing thread]
     RunOutcome run();
     /// Ask every partition to stop soon. [any thread]

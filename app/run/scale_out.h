@@ -56,9 +56,14 @@ public:
     /// Telemetry across ranks: when rank 0 reads telemetry (`wanted` there, at `hz` there), every rank's
     /// `engine` sends its snapshots to rank 0, whose snapshots then hold every node with its rank
     /// (docs/telemetry-format.md). Every rank calls it after building its engine and before running
-    /// it (they agree with rank 0 over MPI). From then on a node failing in `engine` stops it at once
-    /// (and every wait in a channel), so that finish() ends every rank (mpi_channels.h). Alone: nothing.
+    /// it (they agree with rank 0 over MPI). Alone: nothing.
     void relayTelemetry(Engine& engine, bool wanted, double hz);
+    /// Before the run (a collective call, after readyToGoOn()): the channels learn this rank's
+    /// `engine` (a sender whose receiver is gone stops there the sources that fed only it), and
+    /// whether a source of the whole graph follows the wall clock: every rank asks its engine about
+    /// its own sources and the ranks agree; every channel receiver then says so, and io.archive_sink's
+    /// when_behind auto decides as in the graph run whole. Alone: nothing (the engine holds every source).
+    void prepareChannels(Engine& engine);
     /// Every rank is ready to go on: under several ranks each rank calls it at the same point, once its
     /// part is ready to run (its nodes started, its files opened) and under --check before it says
     /// "valid"; localGraph() makes the same agreement before the ranks open their channels. Throws
@@ -72,12 +77,10 @@ public:
     int refuse(const std::string& refusal);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
-    /// The rank that told this one of its failure (which then stopped this rank's run), or -1; -1 alone.
-    int failedRank();
-    /// Tell the other ranks how this rank's run ended (`end`: "finished", "stopped: ...", "failed:
-    /// ...") and wait for theirs: until every rank has told its end; once `stopSignalCame` says so, or
-    /// when this run stopped, 0.3 s more at most (a killed rank never tells); after this rank's failure
-    /// 5 s at most (the others stop at their channels' next call, and tell). Every rank's end
+    /// Tell the other ranks how this rank's run ended (`end`: "finished", "finished with a failed node:
+    /// ...", "stopped: ...") and wait for theirs: until every rank has told its end; once
+    /// `stopSignalCame` says so, or when this run stopped, 0.3 s more at most (a killed rank never
+    /// tells). First it drains the channels whose receivers its failed nodes cut off. Every rank's end
     /// by rank, for the report's "rank_ends" ("lost: rank k ended without a word" for a rank that did
     /// not tell); null alone.
     nlohmann::ordered_json endRun(const std::string& end, const std::function<bool()>& stopSignalCame);
@@ -90,12 +93,13 @@ public:
     /// `path` for this rank: unchanged alone, "run.rank1.json" for "run.json" on rank 1 of several.
     std::string rankPath(const std::string& path) const;
     /// Leave the ranks and return `status`, once every rank that told its end has said its report is
-    /// written (5 s at most; 0.3 s after a stop by a signal): MPI_Finalize after a clean run, and
+    /// written (5 s at most; 0.3 s after a stop by a signal): MPI_Finalize after a run to its end (a
+    /// node that failed on some rank included), and
     /// after a stop by a signal (status 128 + the signal) when every rank told its end; after a stop
     /// by a signal that another rank did not live through, nothing (mpirun is ending every rank).
-    /// After a failure of this rank MPI_Abort, so that no other rank waits for this one for ever; a
-    /// rank stopped by another's failure waits (5 s at most) for that rank's MPI_Abort to end it.
-    /// When the ranks agreed that a rank refused to run: MPI_Finalize.
+    /// Another status below 128 when a rank did not tell its end (this one left through an error):
+    /// MPI_Abort, so that no other rank waits for this one for ever. When the ranks agreed that a
+    /// rank refused to run: MPI_Finalize.
     int finish(int status);
 
 private:

@@ -52,13 +52,13 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
 std::string ScaleOut::partitionPlan(const GraphSpec&, const ValidatedGraph&) const { return {}; }
 
 void ScaleOut::relayTelemetry(Engine&, bool, double) {}
+void ScaleOut::prepareChannels(Engine&) {}
 void ScaleOut::readyToGoOn() {}
 int ScaleOut::refuse(const std::string& refusal) {
     std::cerr << refusal << std::flush;
     return 1;
 }
 void ScaleOut::stop() {}
-int ScaleOut::failedRank() { return -1; }
 nlohmann::ordered_json ScaleOut::endRun(const std::string&, const std::function<bool()>&) { return nullptr; }
 void ScaleOut::reportWritten() {}
 std::string ScaleOut::channelsText() const { return {}; }

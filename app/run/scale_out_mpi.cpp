@@ -13,10 +13,6 @@
 #include <optional>
 #include <utility>
 
-#include <chrono>
-#include <csignal>
-#include <thread>
-
 #include "distributed/mpi_channels.h"
 #include "distributed/mpi_rank_ends.h"
 #include "distributed/mpi_refusals.h"
@@ -32,9 +28,8 @@ namespace {
 // How long a stopped rank waits for the other ranks' ends, and then for their reports: well within
 // mpirun's 1 s between its SIGTERM and its SIGKILL.
 constexpr TimeNs kAfterStopNs = 300'000'000;
-// How long a failed rank waits for the other ranks' ends, and then for their reports, before it ends
-// the job: they stop at their channels' next call (a paced source's next block at the latest).
-constexpr TimeNs kAfterFailureNs = 5'000'000'000;
+// How long a rank that ran to its end waits for the other ranks' reports before it leaves.
+constexpr TimeNs kAfterReportsNs = 5'000'000'000;
 
 // The agreements on whether every rank can run, made by every rank in this order: before the ranks
 // open their channels (in localGraph()) and once their parts are ready (readyToGoOn()).
@@ -143,13 +138,21 @@ std::string ScaleOut::partitionPlan(const GraphSpec& file, const ValidatedGraph&
 
 void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
     if (state_->ranks == 1) return;
-    if (state_->channels) state_->channels->endRunOnFailure(engine, *state_->ends);
     const auto [relayed, rankZeroHz] = agreeOnTelemetry(wanted, hz);
     if (!relayed) return;
     std::vector<std::string> nodeIds;
     for (const NodeContext* node : engine.nodes()) nodeIds.push_back(node->id);
     state_->relay = std::make_shared<distributed::MpiTelemetryRelay>(std::move(nodeIds));
     engine.relayTelemetry(state_->relay, rankZeroHz);
+}
+
+void ScaleOut::prepareChannels(Engine& engine) {
+    if (!state_->channels) return;
+    state_->channels->attachEngine(engine);
+    // The receivers say false so far: the engine answers for this rank's own sources only.
+    int follows = engine.anySourceFollowsWallClock() ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &follows, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    state_->channels->setRunFollowsWallClock(follows != 0);
 }
 
 void ScaleOut::readyToGoOn() {
@@ -178,17 +181,16 @@ void ScaleOut::stop() {
     if (state_->relay) state_->relay->stop();
 }
 
-int ScaleOut::failedRank() { return state_->ends ? state_->ends->failedRank() : -1; }
-
 nlohmann::ordered_json ScaleOut::endRun(const std::string& end, const std::function<bool()>& stopSignalCame) {
     if (!state_->ends) return nullptr;
+    // A sender on another rank may still be sending to a receiver that its failed nodes cut off:
+    // that rank runs to its end only once this one took what it sent.
+    if (state_->channels) state_->channels->drainCutOffReceivers(stopSignalCame);
     state_->end = end;
     state_->ends->tell(end);
     // A finished rank waits for the others as MPI_Finalize would; one that stopped knows that the
-    // others are ending too (or are gone); one that failed gives them the time to hear of it and stop.
-    const TimeNs deadlineNs = end == "finished"          ? std::numeric_limits<TimeNs>::max()
-                              : end.starts_with("failed: ") ? wallClockNs() + kAfterFailureNs
-                                                            : wallClockNs() + kAfterStopNs;
+    // others are ending too (or are gone).
+    const TimeNs deadlineNs = end.starts_with("finished") ? std::numeric_limits<TimeNs>::max() : wallClockNs() + kAfterStopNs;
     state_->ends->awaitEnds(deadlineNs, stopSignalCame, kAfterStopNs);
     nlohmann::ordered_json ends = nlohmann::ordered_json::array();
     for (const std::string& rankEnd : state_->ends->ends()) ends.push_back(rankEnd);
@@ -221,21 +223,12 @@ int ScaleOut::finish(int status) {
         // No rank leaves before every rank that told its end has written its report: mpirun ends the
         // whole job at once when one rank exits with a status other than 0 (after a rank was killed,
         // a survivor that left first took another down before its report in 1 of 3 suite runs).
-        if (state_->ends) state_->ends->awaitReports(wallClockNs() + (status >= 128 ? kAfterStopNs : kAfterFailureNs));
-        if (state_->end.starts_with("failed: ")) MPI_Abort(MPI_COMM_WORLD, status);  // the others wrote their reports
-        if (state_->ends && state_->ends->failedRank() >= 0) {
-            // Stopped by another rank's failure: that rank ends the job (its MPI_Abort names it), now
-            // that every report is written. Should it not, this rank ends it. mpirun's SIGTERM, which
-            // comes first, ends this rank at once: mpirun would wait 1 s to kill it.
-            for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) std::signal(signal, SIG_DFL);
-            const TimeNs deadlineNs = wallClockNs() + kAfterFailureNs;
-            while (wallClockNs() < deadlineNs) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-            MPI_Abort(MPI_COMM_WORLD, status);
-        }
+        if (state_->ends) state_->ends->awaitReports(wallClockNs() + (status >= 128 ? kAfterStopNs : kAfterReportsNs));
         // Stopped by a signal that a rank did not live through: mpirun is ending every rank, and
         // finalizing would wait for the ranks that are gone.
         if (status >= 128 && !(state_->ends && state_->ends->allEndedWell())) return status;
-        if (status != 0 && status < 128) MPI_Abort(MPI_COMM_WORLD, status);  // the others may wait on this rank: end them too
+        // A rank that did not tell its end (it left through an error) may be waited on: end them all.
+        if (status != 0 && status < 128 && !(state_->ends && state_->ends->allEndedWell())) MPI_Abort(MPI_COMM_WORLD, status);
     }
     state_->part.reset();
     state_->channels.reset();

@@ -318,7 +318,8 @@ void Engine::takeFailures() {
         if (failureTaken_[v]) continue;
         failureTaken_[v] = 1;
         reachabilityChanged = reachabilityChanged || reachesOutput_[v];
-        if (failureListener_) failureListener_("node '" + node->id + "': " + node->failure + originNote(*node));
+        // A channel sender whose receiver is gone comes here too (it retires, not failed): not announced.
+        if (failureListener_ && node->failed) failureListener_("node '" + node->id + "': " + node->failure + originNote(*node));
     }
     if (!reachabilityChanged) return;
     findNodesReachingOutputs(reachesOutput_);

@@ -706,57 +706,105 @@ TEST_CASE("a graph file one rank cannot read ends every rank with status 1 and o
     fs::remove(output);
 }
 
-TEST_CASE("a node failing on the last rank while the sources run on ends the run on every rank, exit status 2", "[mpi][faults]") {
-    // An hour of real-time signal from rank 0. On rank 2 the level log (the only reader of its channel)
-    // fails at its first line on /dev/full; the run must end by itself, not when the hour is over, and
-    // not never (its receiver, cut off, takes nothing more, and the sender on rank 1 waits for a credit).
-    // Beside it on rank 2 a recording reads either another channel (held for ever with rank 1 before)
-    // or an hour-long source of rank 2's own (then no channel of rank 2 is called again).
-    const std::string head = R"({"format": "isochron-graph/1", "nodes": [
-      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 3600, "block": 480, "pace": 1}},
+TEST_CASE("a node failing on rank 1 is disabled as in a graph run whole: the other ranks' sinks are complete, exit status 2", "[mpi][faults]") {
+    // Rank 1's two event logs fail at their first line on /dev/full. 'level-log' shares its meter
+    // with 'level-kept' on rank 2, which must still get every level; 'cut-log' is the only reader of
+    // its channel from rank 0, whose receiver is then cut off and must free its sender (8 credits
+    // for 500 levels), or rank 0 would wait for ever.
+    const fs::path kept = tempPath("failing-node-kept.jsonl");
+    const std::string text = R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 5, "block": 480, "pace": 0}},
+      {"id": "cut", "type": "level.peak_meter", "partition": 0, "params": {"interval": 480}},
+      {"id": "cut-log", "type": "io.jsonl_event_sink", "partition": 1, "params": {"path": "/dev/full"}},
       {"id": "level", "type": "level.peak_meter", "partition": 1, "params": {"interval": 480}},
-      {"id": "recording", "type": "io.null_sink", "partition": 2},
-      {"id": "level-log", "type": "io.jsonl_event_sink", "partition": 2, "params": {"path": "/dev/full"}},)";
-    const std::string tail = R"({"from": "gen.out", "to": "level.in"}, {"from": "level.level", "to": "level-log.in"}]})";
-    const std::map<std::string, std::string> graphs = {
-        {"recording from rank 1", head + R"(
-      {"id": "relay", "type": "segments.pass_through", "partition": 1}],
-      "edges": [{"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "recording.in"}, )" + tail},
-        {"recording from rank 2's own source", head + R"(
-      {"id": "own", "type": "generators.signal_generator", "partition": 2, "params": {"duration": 3600, "block": 480, "pace": 1}}],
-      "edges": [{"from": "own.out", "to": "recording.in"}, )" + tail}};
-    for (const auto& [name, text] : graphs) {
-        INFO(name);
-        const fs::path graph = tempPath("full-last-rank.isograph.json");
-        std::ofstream(graph) << text;
-        const fs::path report = tempPath("full-last-rank.json");
-        const fs::path output = tempPath("full-last-rank.txt");
-        // 60 s is a safety net against a hang only (the run ends within about a second).
-        const int status = waitAtMost(start(3, {graph.string(), "--report", report.string()}, output), std::chrono::seconds(60));
-        const std::string printed = readText(output);
-        INFO(printed);
-        CHECK(status == 2);
-        CHECK(printed.find("[rank 2] isochron-run: error: node 'level-log': writing '/dev/full' failed") != std::string::npos);
-        CHECK(printed.find("[rank 2] isochron-run: a node failed: ending the run on every rank") != std::string::npos);
-        // The failed rank's report names the failure; its run did not complete.
-        const nlohmann::json failed = readJson(tempPath("full-last-rank.rank2.json"));
-        REQUIRE(failed["failures"].size() == 1);
-        CHECK(failed["failures"][0].get<std::string>().starts_with("node 'level-log': writing '/dev/full' failed"));
-        CHECK(failed["completed"] == false);
-        const std::string failure = "failed: " + failed["failures"][0].get<std::string>();
-        CHECK(failed["end"] == failure);
-        // Every other rank heard of it and wrote its report before the failed rank ended the job
-        // (the failed rank waits for their word that it is written).
+      {"id": "level-log", "type": "io.jsonl_event_sink", "partition": 1, "params": {"path": "/dev/full"}},
+      {"id": "relay", "type": "segments.pass_through", "partition": 1},
+      {"id": "level-kept", "type": "io.jsonl_event_sink", "partition": 2, "params": {"path": ")" + kept.string() + R"("}},
+      {"id": "recording", "type": "io.null_sink", "partition": 2}],
+     "edges": [{"from": "gen.out", "to": "cut.in"}, {"from": "cut.level", "to": "cut-log.in"},
+       {"from": "gen.out", "to": "level.in"}, {"from": "level.level", "to": "level-log.in"}, {"from": "level.level", "to": "level-kept.in"},
+       {"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "recording.in"}]})";
+    const fs::path graph = tempPath("failing-node.isograph.json");
+    std::ofstream(graph) << text;
+    const fs::path report = tempPath("failing-node.json");
+    const auto keptLines = [&] {
+        const std::string lines = readText(kept);
+        return std::count(lines.begin(), lines.end(), '\n');
+    };
+    // The graph run whole: both logs fail, the rest runs to its end.
+    const Finished whole = run(0, {graph.string(), "--quiet", "--channel-credits", "8", "--report", report.string()});
+    INFO(whole.output);
+    REQUIRE(whole.status == 2);
+    const nlohmann::json wholeReport = readJson(report);
+    REQUIRE(wholeReport["failures"].size() == 2);
+    const auto wholeLevels = keptLines();
+    CHECK(wholeLevels == 500);
+    const std::uint64_t wholeRecorded = wholeReport["outputs"]["recording"]["items"].get<std::uint64_t>();
+    CHECK(wholeRecorded == 500);
+
+    SECTION("on three ranks") {
+        const Finished ranks = run(3, {graph.string(), "--quiet", "--channel-credits", "8", "--report", report.string()});
+        INFO(ranks.output);
+        CHECK(ranks.status == 2);
+        CHECK(occurrences(ranks.output, "error: node 'level-log': writing '/dev/full' failed") == 1);
+        CHECK(occurrences(ranks.output, "[rank 1] isochron-run: error: node 'level-log': writing '/dev/full' failed") == 1);
+        CHECK(occurrences(ranks.output, "error: node 'cut-log'") == 1);
+        CHECK(ranks.output.find("MPI_ABORT") == std::string::npos);
+        CHECK(keptLines() == wholeLevels);
+        const nlohmann::json failed = readJson(tempPath("failing-node.rank1.json"));
+        REQUIRE(failed["failures"].size() == 2);
+        CHECK(failed["failures"][1].get<std::string>().starts_with("node 'level-log': writing '/dev/full' failed"));  // in graph order
+        const std::string failedEnd = "finished with a failed node: " + failed["failures"][0].get<std::string>();
         for (const int rank : {0, 1, 2}) {
             INFO("rank " << rank);
-            const nlohmann::json report = readJson(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
-            CHECK(report["rank_ends"] == nlohmann::json::array({"stopped: rank 2 failed", "stopped: rank 2 failed", failure}));
-            if (rank != 2) CHECK(report["end"] == "stopped: rank 2 failed");
+            const nlohmann::json written = readJson(tempPath("failing-node.rank" + std::to_string(rank) + ".json"));
+            CHECK(written["completed"] == true);
+            CHECK(written["rank_ends"] == nlohmann::json::array({"finished", failedEnd, "finished"}));
+            if (rank == 2) CHECK(written["outputs"]["recording"]["items"].get<std::uint64_t>() == wholeRecorded);
+            fs::remove(tempPath("failing-node.rank" + std::to_string(rank) + ".json"));
         }
-        for (const int rank : {0, 1, 2}) fs::remove(tempPath("full-last-rank.rank" + std::to_string(rank) + ".json"));
-        fs::remove(graph);
-        fs::remove(output);
     }
+    SECTION("on partition threads") {
+        const Finished threads = run(0, {graph.string(), "--quiet", "--partitions", "threads", "--channel-credits", "8", "--report", report.string()});
+        INFO(threads.output);
+        CHECK(threads.status == 2);
+        CHECK(occurrences(threads.output, "error: node 'level-log': writing '/dev/full' failed") == 1);
+        CHECK(keptLines() == wholeLevels);
+        const nlohmann::json written = readJson(report);
+        CHECK(written["completed"] == true);
+        CHECK(written["failures"].size() == 2);
+        CHECK(written["outputs"]["recording"]["items"].get<std::uint64_t>() == wholeRecorded);
+    }
+    fs::remove(report);
+    fs::remove(kept);
+    fs::remove(graph);
+}
+
+TEST_CASE("a node failing on the last rank stops, rank by rank, an endless source that fed only it, as run whole", "[mpi][faults]") {
+    // An endless unpaced source on rank 0, a meter on rank 1, its log on rank 2 failing at its first
+    // line: run whole the source is stopped (every path from it ends at a failed node). Across ranks
+    // the run ends only if that reaches back over both channels: rank 2's receiver is cut off and
+    // tells rank 1's sender, whose rank then cuts off its own receiver and tells rank 0's.
+    const fs::path graph = tempPath("endless.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 0, "block": 480, "pace": 0}},
+      {"id": "level", "type": "level.peak_meter", "partition": 1, "params": {"interval": 480}},
+      {"id": "level-log", "type": "io.jsonl_event_sink", "partition": 2, "params": {"path": "/dev/full"}}],
+     "edges": [{"from": "gen.out", "to": "level.in"}, {"from": "level.level", "to": "level-log.in"}]})";
+    const fs::path report = tempPath("endless.json");
+    const Finished ranks = run(3, {graph.string(), "--quiet", "--report", report.string()});  // 120 s: a safety net against a hang only
+    INFO(ranks.output);
+    CHECK(ranks.status == 2);
+    CHECK(occurrences(ranks.output, "[rank 2] isochron-run: error: node 'level-log': writing '/dev/full' failed") == 1);
+    for (const int rank : {0, 1, 2}) {
+        INFO("rank " << rank);
+        const fs::path written = tempPath("endless.rank" + std::to_string(rank) + ".json");
+        const nlohmann::json json = readJson(written);
+        CHECK(json["completed"] == true);
+        CHECK(json["stopped"] == false);
+        fs::remove(written);
+    }
+    fs::remove(graph);
 }
 
 namespace {
