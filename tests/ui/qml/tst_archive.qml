@@ -300,7 +300,6 @@ TestCase {
         let low = 0, high = 0
         for (let c = 0; c < lane.envelope.length; c += 2) { low = Math.min(low, lane.envelope[c]); high = Math.max(high, lane.envelope[c + 1]) }
         verify(low < -0.1 && high > 0.1, low + " .. " + high)
-        verify(low <= lane.envelope[1] && lane.envelope[0] <= high)
         // Zoomed in, the envelope is read again for the new view.
         mouseClick(scrub, scrub.width / 2, scrub.height / 2)
         keyClick(Qt.Key_Plus)
@@ -334,9 +333,12 @@ TestCase {
         mouseDrag(ruler, ruler.width * 0.2, ruler.height / 2, ruler.width * 0.5, 0)
         fuzzyCompare(panel.playhead, 0.7, 0.02)
         // Dragging the playhead's line in a lane scrubs too.
+        // (The grab follows the playhead, so the moves are given in the lane's coordinates.)
         const grab = findChild(lane, "playheadGrab")
         verify(grab.visible)
-        mouseDrag(grab, grab.width / 2, grab.height / 2, -scrub.width * 0.4, 0)
+        mousePress(grab, grab.width / 2, grab.height / 2)
+        for (const at of [0.6, 0.45, 0.3]) mouseMove(scrub, scrub.width * at, scrub.height / 2)
+        mouseRelease(scrub, scrub.width * 0.3, scrub.height / 2)
         fuzzyCompare(panel.playhead, 0.3, 0.02)
     }
 
