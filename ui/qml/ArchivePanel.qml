@@ -369,7 +369,7 @@ Rectangle {
                                                 ? (laneSignals.revision, laneSignals.envelope(name, panel.viewStart, panel.viewEnd, Math.round(paint.width))) : []
                 onEnvelopeChanged: paint.requestPaint()
                 width: lanes.width
-                height: Math.max(36, caption.implicitHeight + 6)
+                height: Math.max(kind === "signal" ? 56 : 36, caption.implicitHeight + 6)  // a signal lane tall enough to read its envelope
                 Column {
                     id: caption
                     width: panel.labelWidth - 8
