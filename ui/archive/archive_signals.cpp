@@ -65,14 +65,18 @@ void ArchiveSignals::setTimeline(ArchiveTimelineModel* timeline) {
 }
 
 void ArchiveSignals::fileChanged() {
-    // What was read stays on screen until read again: a growing recording does not flicker.
+    // What was read stays on screen until read again: a growing recording does not flicker. (Views
+    // read again come out of stale_; the rest are let go once there are many.)
+    if (stale_.size() > 2 * kCachedEnvelopes) stale_.clear();
     for (auto it = envelopes_.begin(); it != envelopes_.end(); ++it) stale_.insert(it.key(), it.value());
     envelopes_.clear();
     cacheOrder_.clear();
     pending_.clear();
-    if (!timeline_ || listenPath_ != timeline_->path().toStdString()) {
+    const QString path = timeline_ ? timeline_->path() : QString();
+    if (path != filePath_) {  // another file: nothing read before is of it
         stale_.clear();
         listenStore_.reset();
+        filePath_ = path;
     }
     ++revision_;
     Q_EMIT envelopesChanged();

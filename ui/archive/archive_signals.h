@@ -18,10 +18,6 @@
 #include "ui/archive/archive_timeline_model.h"
 #include "ui/localization/audio_output.h"
 
-namespace isochron {
-class ArchiveStore;
-}
-
 namespace isochron::ui {
 
 /// Envelopes and play-back of the signal lanes of an ArchiveTimelineModel's file. [ui thread]
@@ -78,6 +74,7 @@ private:
     void setPlaying(bool playing);
 
     QPointer<ArchiveTimelineModel> timeline_;
+    QString filePath_;  // the timeline's file when its lanes were last read
     QHash<QString, QVariantList> envelopes_;  // by request key, of the file as last read
     QHash<QString, QVariantList> stale_;      // read before the file last changed: shown until read again
     std::deque<QString> cacheOrder_;          // keys of envelopes_, oldest first

@@ -6,7 +6,6 @@
 // toggled (what came before is not there: a gap), and ends, flushed, when the LiveRecording goes.
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
