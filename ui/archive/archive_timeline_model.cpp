@@ -120,6 +120,11 @@ int ArchiveTimelineModel::rowOf(const QString& name) const {
     return -1;
 }
 
+const ArchivedStreamInfo* ArchiveTimelineModel::streamInfo(const QString& name) const {
+    const int row = rowOf(name);
+    return row < 0 ? nullptr : &lanes_[static_cast<std::size_t>(row)].info;
+}
+
 QVariantList ArchiveTimelineModel::axisTicks(double from, double to, int maxTicks) const {
     QVariantList ticks;
     for (const AxisTick& tick : isochron::ui::axisTicks(from, to, maxTicks))

@@ -84,6 +84,8 @@ public:
     Q_INVOKABLE void reload();
     /// Row of the stream `name`, or -1.
     Q_INVOKABLE int rowOf(const QString& name) const;
+    /// Metadata of the stream `name` as last read, or null.
+    const ArchivedStreamInfo* streamInfo(const QString& name) const;
     /// The axis ticks for [from, to] seconds, at most `maxTicks`: [{t, text}] (ui/archive/time_axis.h).
     Q_INVOKABLE QVariantList axisTicks(double from, double to, int maxTicks) const;
     /// `seconds` as a tick `step` apart reads (axisLabel: "6 h", "2 h 15 min", "1:02:05.5", "12.35 s").

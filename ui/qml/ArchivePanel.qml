@@ -3,9 +3,13 @@
 // channels hold, the gaps, and stored events as ticks; the lanes follow what a recorder adds by
 // themselves (Reload reads at once). Drag across a lane to choose an interval, then replay it through
 // the graph (an io.archive_source), or show an event lane's localization events in the Localization tab.
+// A signal lane draws its samples' envelope (min and max per pixel column, read off the UI thread).
+// The playhead (click the ruler or a lane) shows its time in seconds and UTC; dragging it (on the
+// ruler, or its line in a lane) plays short grains of the audio under it, holding it still plays from
+// there; Space plays or stops from it, Left and Right nudge it.
 // The strip zooms around the pointer (wheel, or + and − once clicked) and pans (shift or middle drag,
-// horizontal scroll, arrow keys); F or Fit shows the whole file again.
-// C++: ArchiveTimelineModel (ui/archive).
+// horizontal scroll, shift+arrow keys); F or Fit shows the whole file again.
+// C++: ArchiveTimelineModel, ArchiveSignals (ui/archive).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -16,6 +20,7 @@ Rectangle {
     property GraphDocument document
     property RecentFiles recent
     readonly property alias timeline: timeline
+    readonly property alias laneSignals: laneSignals
     readonly property real labelWidth: 260
     /// The part of the axis the lanes show (seconds): all of it, until zoomed in; `zoomed` while it is a part.
     property real viewStart: 0
@@ -37,6 +42,15 @@ Rectangle {
     readonly property real intervalTo: Math.ceil(Math.max(chosenFrom, chosenTo) * 1000) / 1000
     readonly property bool canReplay: chosenStream.length > 0 && intervalTo > intervalFrom
     readonly property bool canShowPast: canReplay && chosenKind === "events"
+    /// The playhead (seconds from sample 0), whether it was placed, and the signal stream it plays.
+    property real playhead: 0
+    property bool playheadShown: false
+    property string playheadStream
+    /// Why the last play-back did not start (no output device …), or empty.
+    property string playMessage
+    /// Length of a scrubbing grain, and how long a play from the playhead lasts at most (seconds).
+    readonly property real grainSeconds: 0.08
+    readonly property real playSeconds: 30
     /// "Replay this interval through the graph" was pressed (Main adds the io.archive_source);
     /// `type` is signal<f32>, event or scalar.
     signal replayRequested(string path, string stream, string type, int channels, real from, real duration)
@@ -52,7 +66,7 @@ Rectangle {
             if (panel.zoomed) panel.setView(panel.viewStart, panel.viewEnd)
             else panel.fit()
         }
-        function onPathChanged() { panel.zoomed = false; panel.chosenStream = "" }
+        function onPathChanged() { panel.zoomed = false; panel.chosenStream = ""; panel.stopPlaying(); panel.playheadShown = false; panel.playheadStream = "" }
     }
 
     /// Show the whole axis.
@@ -81,6 +95,56 @@ Rectangle {
         const margin = (intervalTo - intervalFrom) / 10
         setView(intervalFrom - margin, intervalTo + margin)
     }
+    /// Put the playhead at `t` (kept on the axis); a signal `stream` becomes the one it plays.
+    function setPlayhead(t, stream) {
+        playhead = Math.min(Math.max(t, timeline.axisStart), timeline.axisEnd)
+        playheadShown = true
+        if (stream && stream.length) playheadStream = stream
+        if (!playheadStream.length || timeline.rowOf(playheadStream) < 0) playheadStream = laneSignals.firstSignalStream()
+    }
+    /// Play `seconds` from the playhead; a failure (no sound card on CI) shows why and plays nothing.
+    function playAt(from, seconds) {
+        if (!playheadStream.length) { playMessage = qsTr("No signal lane to play"); return false }
+        playMessage = laneSignals.play(playheadStream, from, seconds)
+        return playMessage.length === 0
+    }
+    /// Play from the playhead on, the playhead following, until stopped or the clip ends.
+    function playFromPlayhead() {
+        if (!playheadShown) setPlayhead(viewStart, "")
+        if (playAt(playhead, playSeconds)) follow.begin(playhead)
+    }
+    function stopPlaying() { follow.stop(); laneSignals.stop() }
+    function togglePlay() { if (laneSignals.playing) stopPlaying(); else playFromPlayhead() }
+    /// Move the playhead by `seconds`, scrubbing a grain there.
+    function nudgePlayhead(seconds) { stopPlaying(); setPlayhead(playhead + seconds, ""); playAt(playhead, grainSeconds) }
+    /// The playhead's time as "12.345 s" and, for a stream on the wall clock, its UTC.
+    function playheadText() {
+        const utc = laneSignals.utcText(playheadStream, playhead)
+        return qsTr("Playhead %1 s").arg(playhead.toFixed(3)) + (utc.length ? "  ·  " + utc : "") + (playheadStream.length ? "  ·  " + playheadStream : "")
+    }
+    /// Scrubbing: a press puts the playhead there, a drag plays grains along, a press held still plays from it.
+    function scrubPress(t, stream) { stopPlaying(); setPlayhead(t, stream); scrubHold.restart() }
+    function scrubMove(t) {
+        scrubHold.stop()
+        setPlayhead(t, "")
+        if (!grainClock.running) { playAt(playhead, grainSeconds); grainClock.start() }
+    }
+    function scrubRelease() { scrubHold.stop(); if (!follow.running) laneSignals.stop() }
+    Timer { id: scrubHold; interval: 400; onTriggered: panel.playFromPlayhead() }
+    Timer { id: grainClock; interval: panel.grainSeconds * 1000 }  // a grain at most this often while dragging
+    Timer {  // moves the playhead along while a play from it sounds
+        id: follow
+        interval: 30
+        repeat: true
+        property real from: 0
+        property real began: 0
+        function begin(t) { from = t; began = Date.now(); start() }
+        onTriggered: {
+            if (!laneSignals.playing) { stop(); return }
+            panel.playhead = Math.min(from + (Date.now() - began) / 1000, timeline.axisEnd)
+        }
+    }
+
     /// Zoom and pan keys (the strip has them once clicked); whether `event` was one.
     function viewKey(event, act) {
         const plain = !(event.modifiers & (Qt.AltModifier | Qt.MetaModifier))
@@ -91,8 +155,14 @@ Rectangle {
         case Qt.Key_Minus: case Qt.Key_Underscore: action = () => zoomBy(2); break
         case Qt.Key_F: case Qt.Key_0: if (!(event.modifiers & Qt.ShiftModifier)) action = () => fit(); break
         case Qt.Key_Z: if (!(event.modifiers & (Qt.ControlModifier | Qt.ShiftModifier))) action = () => zoomToChosen(); break
-        case Qt.Key_Left: action = () => panBy(-span / 4); break
-        case Qt.Key_Right: action = () => panBy(span / 4); break
+        case Qt.Key_Left: case Qt.Key_Right: {  // shift pans a quarter of the view; plain nudges the playhead a hundredth
+            const sign = event.key === Qt.Key_Left ? -1 : 1
+            if (event.modifiers & Qt.ShiftModifier) action = () => panBy(sign * span / 4)
+            else if (playheadShown) action = () => nudgePlayhead(sign * span / 100)
+            else action = () => panBy(sign * span / 4)
+            break
+        }
+        case Qt.Key_Space: if (!(event.modifiers & (Qt.ControlModifier | Qt.ShiftModifier))) action = () => togglePlay(); break
         }
         if (!action) return false
         if (act) action()
@@ -133,6 +203,7 @@ Rectangle {
     function timeAt(x, width) { return viewStart + (x <= 4 ? 0 : x >= width - 4 ? 1 : x / width) * span }
 
     ArchiveTimelineModel { id: timeline }
+    ArchiveSignals { id: laneSignals; timeline: timeline }
 
     ColumnLayout {
         anchors.fill: parent
@@ -226,6 +297,25 @@ Rectangle {
                                          .arg(timeline.timeLabel(panel.viewEnd, panel.span / 100)).arg(timeline.timeLabel(panel.span, panel.span / 100))
                                    : qsTr("whole archive")
             }
+            MouseArea {  // the ruler: click to put the playhead, drag to scrub, hold still to play from there
+                objectName: "playheadRuler"
+                x: panel.labelWidth
+                width: axis.stripWidth
+                height: axis.height
+                cursorShape: Qt.SizeHorCursor
+                onPressed: (mouse) => { lanes.forceActiveFocus(); panel.scrubPress(panel.timeAt(mouse.x, width), "") }
+                onPositionChanged: (mouse) => panel.scrubMove(panel.timeAt(mouse.x, width))
+                onReleased: panel.scrubRelease()
+            }
+            Rectangle {  // the playhead's mark on the ruler
+                visible: panel.playheadShown && x >= panel.labelWidth - 4 && x <= axis.width
+                x: panel.labelWidth + panel.xOf(panel.playhead, axis.stripWidth) - 4
+                width: 9
+                height: axis.height
+                radius: 2
+                color: Theme.selection
+                opacity: 0.6
+            }
             Repeater {
                 objectName: "axisTicks"
                 model: axis.stripWidth > 0 ? timeline.axisTicks(panel.viewStart, panel.viewEnd, Math.max(2, Math.floor(axis.stripWidth / 110))) : []
@@ -275,8 +365,12 @@ Rectangle {
                 required property var ticks
                 required property int channels
                 required property string itemKind
+                /// The samples' envelope for the view ([min, max] per pixel column), signal lanes only.
+                readonly property var envelope: kind === "signal" && paint.width > 0
+                                                ? (laneSignals.revision, laneSignals.envelope(name, panel.viewStart, panel.viewEnd, Math.round(paint.width))) : []
+                onEnvelopeChanged: paint.requestPaint()
                 width: lanes.width
-                height: Math.max(36, caption.implicitHeight + 6)
+                height: Math.max(kind === "signal" ? 56 : 36, caption.implicitHeight + 6)  // a signal lane tall enough to read its envelope
                 Column {
                     id: caption
                     width: panel.labelWidth - 8
@@ -302,6 +396,9 @@ Rectangle {
                     border.color: Theme.border
                     Canvas {
                         id: paint
+                        objectName: "lanePaint"
+                        /// Pixel columns the last paint drew an envelope in (0: none, or not read yet).
+                        property int envelopeColumns: 0
                         anchors.fill: parent
                         anchors.margins: 1
                         onWidthChanged: requestPaint()
@@ -322,8 +419,25 @@ Rectangle {
                                     ctx.fillRect(a, top, Math.max(1, b - a), bottom - top)
                                 }
                             }
+                            const env = lane.envelope
+                            ctx.globalAlpha = env.length ? 0.3 : 1  // under an envelope the spans are its background
                             fill(lane.stored, String(Theme.accent), 6, h - 6)
                             fill(lane.partial, String(Theme.warning), 6, h - 6)
+                            ctx.globalAlpha = 1
+                            // min..max of each column, scaled to the loudest in view (a quiet stream still shows its shape)
+                            let peak = 0
+                            for (const v of env) if (v === v) peak = Math.max(peak, Math.abs(v))
+                            const half = h / 2 - 4, scale = peak > 0 ? half / peak : 0
+                            let drawn = 0
+                            ctx.fillStyle = String(Theme.accent)
+                            for (let c = 0; c + 1 < env.length; c += 2) {
+                                const lo = env[c], hi = env[c + 1]
+                                if (lo !== lo) continue  // NaN: nothing stored in this column
+                                const top = h / 2 - hi * scale, bottom = h / 2 - lo * scale
+                                ctx.fillRect(c / 2, top, 1, Math.max(1, bottom - top))
+                                ++drawn
+                            }
+                            envelopeColumns = drawn
                             fill(lane.gaps, String(Theme.error), h / 2 - 2, h / 2 + 2)
                             ctx.fillStyle = String(Theme.text)
                             let last = -2
@@ -345,6 +459,15 @@ Rectangle {
                         color: "#33f59e0b"
                         border.color: Theme.selection
                     }
+                    Rectangle {  // the playhead
+                        readonly property real at: panel.xOf(panel.playhead, strip.width)
+                        visible: panel.playheadShown && at >= 0 && at <= strip.width
+                        x: at
+                        width: 1
+                        height: parent.height
+                        color: Theme.selection
+                        z: 2
+                    }
                     MouseArea {  // drag across the lane to choose an interval; shift or middle drag pans, the wheel zooms
                         objectName: "laneScrub"
                         anchors.fill: parent
@@ -364,6 +487,8 @@ Rectangle {
                             panel.chosenChannels = lane.channels
                             panel.chosenItemKind = lane.itemKind
                             panel.chosenFrom = panel.chosenTo = panel.timeAt(mouse.x, width)
+                            panel.stopPlaying()
+                            panel.setPlayhead(panel.chosenFrom, lane.kind === "signal" ? lane.name : "")
                         }
                         onPositionChanged: (mouse) => {
                             if (!panning) { panel.chosenTo = panel.timeAt(mouse.x, width); return }
@@ -380,7 +505,49 @@ Rectangle {
                             }
                         }
                     }
+                    MouseArea {  // the playhead's line in a lane: drag it to scrub, hold it still to play from there
+                        objectName: "playheadGrab"
+                        readonly property real at: panel.xOf(panel.playhead, strip.width)
+                        visible: panel.playheadShown && at >= 0 && at <= strip.width
+                        x: at - width / 2
+                        width: 9
+                        height: parent.height
+                        cursorShape: Qt.SizeHorCursor
+                        onPressed: { lanes.forceActiveFocus(); panel.scrubPress(panel.playhead, lane.kind === "signal" ? lane.name : "") }
+                        onPositionChanged: (mouse) => panel.scrubMove(panel.timeAt(mapToItem(strip, mouse.x, 0).x, strip.width))
+                        onReleased: panel.scrubRelease()
+                    }
                 }
+            }
+        }
+
+        RowLayout {  // the playhead's time, and what play-back said
+            visible: timeline.count > 0
+            spacing: 8
+            Layout.fillWidth: true
+            Text {
+                objectName: "playheadTime"
+                font.pixelSize: Theme.smallFontSize
+                color: Theme.textDim
+                text: panel.playheadShown ? panel.playheadText()
+                                          : qsTr("Click the ruler or a lane to put the playhead; drag it to scrub, Space plays from it")
+            }
+            Text {
+                objectName: "playMessage"
+                Layout.fillWidth: true
+                elide: Text.ElideRight
+                visible: panel.playMessage.length > 0
+                font.pixelSize: Theme.smallFontSize
+                color: Theme.warning
+                text: qsTr("Cannot play: %1").arg(panel.playMessage)
+            }
+            Button {
+                objectName: "playheadPlayButton"
+                text: laneSignals.playing ? qsTr("Stop") : qsTr("Play")
+                enabled: timeline.count > 0
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Play from the playhead (Space once a lane was clicked)")
+                onClicked: panel.togglePlay()
             }
         }
 

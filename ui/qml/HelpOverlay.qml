@@ -35,6 +35,13 @@ Popup {
             ["Ctrl+R", qsTr("record the selected wire into the graph's archive (again: stop recording)")],
             ["Ctrl+Shift+P", qsTr("replay the interval chosen on an Archive tab lane through the graph")],
             ["Ctrl+Shift+L", qsTr("show the localization events of the interval chosen on an Archive tab event lane")]]},
+        {title: qsTr("Archive tab"), items: [
+            ["Click the ruler or a lane", qsTr("put the playhead (its time in seconds and UTC below the lanes)")],
+            ["Drag the playhead", qsTr("scrub: play short grains of the audio under it; hold still to play from there")],
+            ["Space", qsTr("play from the playhead, or stop")],
+            ["Left / Right", qsTr("nudge the playhead a hundredth of the view (Shift: pan a quarter)")],
+            ["Wheel, + / −, F, Z", qsTr("zoom at the pointer, in / out, whole archive, chosen interval")],
+            ["Drag across a lane", qsTr("choose an interval to replay (Ctrl+Shift+P)")]]},
         {title: qsTr("Probes"), items: [
             ["Drag a probe's title", qsTr("move it over the canvas")],
             ["▾ / double-click the title", qsTr("collapse or expand it")],

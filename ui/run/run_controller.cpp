@@ -358,6 +358,7 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
     pollTimer_.stop();
     sequenceTimer_.stop();
     job_.reset();
+    endLiveRecordings();
     if (forgetWhenStopped_) {  // another graph replaced the one that ran: its end is not news
         forgetWhenStopped_ = false;
         clearRunView();
@@ -389,6 +390,7 @@ void RunController::pollTelemetry() {
         return;
     }
     if (!job_) return;
+    reportLiveRecordingProblems();
     localization_.drain(true);
     std::shared_ptr<SnapshotChannel> channel;
     {
@@ -541,7 +543,9 @@ void RunController::checkRestartNeeded() {
         }
         return;
     }
-    const GraphSpec& now = document_->spec();
+    syncLiveRecordings();
+    // A recorder that records live needs no restart: the next start runs it as a node.
+    const GraphSpec now = withoutLiveRecorders(document_->spec());
     bool differs = now.edges != runningSpec_.edges || now.nodes.size() != runningSpec_.nodes.size() ||
                    now.scheduler.name != runningSpec_.scheduler.name || now.scheduler.params != runningSpec_.scheduler.params;
     for (std::size_t i = 0; !differs && i < now.nodes.size(); ++i) {
@@ -613,7 +617,7 @@ QString RunController::addProbe(const QString& wireKey, const QString& kind) {
     auto& tap = probeTaps_[{output.node, output.name}];
     if (!tap) {
         tap = std::make_shared<ProbeTap>(std::make_shared<ProbeRing>());
-        if (running()) setEngineTap(output, tap);
+        refreshTap(output);
     }
     ProbeRegistry::instance().add(probes_.back().key.toStdString(), tap->ring());
     Q_EMIT probesChanged();
@@ -629,7 +633,7 @@ void RunController::removeProbe(const QString& key) {
     const bool shared = std::any_of(probes_.begin(), probes_.end(), [&](const Probe& p) { return p.output == output; });
     if (!shared) {
         probeTaps_.erase({output.node, output.name});
-        if (running()) setEngineTap(output, nullptr);
+        refreshTap(output);
     }
     Q_EMIT probesChanged();
 }

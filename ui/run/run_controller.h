@@ -25,6 +25,7 @@
 #include "ui/localization/localization_feed.h"
 #include "ui/model/graph_document.h"
 #include "ui/run/mpi_job.h"
+#include "ui/run/live_recording.h"
 #include "ui/run/probe_tap.h"
 #include "ui/run/telemetry_store.h"
 
@@ -162,6 +163,9 @@ public:
     /// Forget the last graph's runs: stop (the end of that run is not reported), clear telemetry,
     /// probes, localization events and run states; back to "idle". Done when the document is replaced.
     Q_INVOKABLE void forgetRuns();
+    /// Recorder nodes ("Record this wire") added while the graph runs, recording it from then on
+    /// through wire taps (ui/run/live_recording.h), by node id; the next start runs them as nodes.
+    Q_INVOKABLE QStringList liveRecorders() const;
 
     int ranksNeeded() const;
     QString ranksRefusal();
@@ -215,6 +219,19 @@ private:
     /// Attach (or with a null tap detach) a wire tap on the running engine, or when it is built.
     void setEngineTap(const Endpoint& output, std::shared_ptr<WireTap> tap);
     void clearRunView();
+    /// Record the wires of recorder nodes the running engine lacks (added since the start) from now
+    /// on; end the live recordings of recorders removed or changed since. [run_controller_recording.cpp]
+    void syncLiveRecordings();
+    /// Why a live recording of `recorderId` cannot be started, or empty once it records.
+    QString startLiveRecording(const std::string& recorderId);
+    /// End every live recording (each writes what its taps still hold, then commits).
+    void endLiveRecordings();
+    /// Attach the taps a port has (a probe's, a live recording's, or both through a TapFanOut), or detach.
+    void refreshTap(const Endpoint& output);
+    /// The live recordings' failures (a full disk, a stream of another shape) in the problems panel.
+    void reportLiveRecordingProblems();
+    /// The document's graph without the recorders that record live (and the wires into them).
+    GraphSpec withoutLiveRecorders(const GraphSpec& spec) const;
     MpiTools& mpiTools();
     /// Start the run record and the follower of `path` (for an mpirun job or an opened file).
     void beginFollowing(const QString& path, const QString& label);
@@ -236,6 +253,15 @@ private:
     std::vector<Probe> probes_;
     /// One tap per probed output port, shared by the probes on it (an engine port has one tap).
     std::map<std::pair<std::string, std::string>, std::shared_ptr<ProbeTap>> probeTaps_;  // by (node, port)
+    /// A recorder node recording the running graph through taps: its node and wires as they were when it began.
+    struct LiveRecorder {
+        NodeSpec node;
+        std::vector<EdgeSpec> wires;
+        std::vector<Endpoint> ports;  ///< the engine ports it taps, channel 0 first
+        std::unique_ptr<LiveRecording> recording;
+    };
+    std::map<std::string, LiveRecorder> liveRecorders_;  // by recorder node id
+    std::map<std::pair<std::string, std::string>, std::shared_ptr<RecordTap>> recordTaps_;  // by (node, port)
     bool forgetWhenStopped_ = false;
     QStringList notices_;
     bool noticesWarn_ = true;

@@ -4,6 +4,8 @@
 // replays through the graph. The timeline follows a growing archive without Reload; an event lane's
 // interval replays the recorded events, and its localization events open in the Localization tab. The
 // strip zooms around the pointer and pans (wheel, keys, shift or middle drag), and shows a new file loading.
+// A signal lane paints its envelope; the playhead is placed and scrubbed on the ruler and in a lane,
+// nudged with the arrow keys, and Space plays from it (or says why it cannot, headless).
 import QtQuick
 import QtTest
 
@@ -260,8 +262,8 @@ TestCase {
         keyClick(Qt.Key_Equal, Qt.ControlModifier)
         fuzzyCompare(panel.viewStart, 0.375, 1e-9)
         fuzzyCompare(panel.viewEnd, 0.625, 1e-9)
-        // Right pans a quarter of the view; − and Ctrl+− double it.
-        keyClick(Qt.Key_Right)
+        // Shift+Right pans a quarter of the view (Right nudges the playhead); − and Ctrl+− double it.
+        keyClick(Qt.Key_Right, Qt.ShiftModifier)
         fuzzyCompare(panel.viewStart, 0.4375, 1e-9)
         keyClick(Qt.Key_Minus, Qt.ControlModifier)
         fuzzyCompare(panel.viewEnd - panel.viewStart, 0.5, 1e-9)
@@ -284,6 +286,60 @@ TestCase {
     function lanesKeyClick(panel, key) {
         verify(findChild(panel, "archiveLanes").activeFocus)
         keyClick(key)
+    }
+
+    function test_signalLaneDrawsItsEnvelopeAndThePlayheadScrubs() {
+        const panel = recordOneSecond(temporaryDirectory + "/isochron-tst-envelope.sqlite")
+        const scrub = laneScrub(panel, "sweep.out")
+        const lane = scrub.parent.parent
+        const paint = findChild(lane, "lanePaint")
+        // The envelope is read off the UI thread, then painted: a column for every pixel of the
+        // second stored, each [min, max] of the sweep's samples there (a full-scale sine: about ±0.5).
+        tryVerify(() => paint.envelopeColumns >= paint.width - 1, 20000, "the lane paints an envelope")
+        compare(lane.envelope.length, 2 * Math.round(paint.width))
+        let low = 0, high = 0
+        for (let c = 0; c < lane.envelope.length; c += 2) { low = Math.min(low, lane.envelope[c]); high = Math.max(high, lane.envelope[c + 1]) }
+        verify(low < -0.1 && high > 0.1, low + " .. " + high)
+        // Zoomed in, the envelope is read again for the new view.
+        mouseClick(scrub, scrub.width / 2, scrub.height / 2)
+        keyClick(Qt.Key_Plus)
+        tryVerify(() => lane.envelope.length === 2 * Math.round(paint.width) && paint.envelopeColumns >= paint.width - 1, 20000, "the zoomed view's envelope")
+
+        // The ruler puts the playhead, shown in seconds; Left and Right nudge it a hundredth of the view,
+        // and every move (and Space) plays: here, headless, it says why it cannot.
+        keyClick(Qt.Key_F)
+        const ruler = findChild(panel, "playheadRuler")
+        mouseClick(ruler, ruler.width / 2, ruler.height / 2)
+        verify(panel.playheadShown)
+        fuzzyCompare(panel.playhead, 0.5, 1e-6)
+        compare(panel.playheadStream, "sweep.out")
+        verify(findChild(panel, "playheadTime").text.indexOf("0.500 s") >= 0, findChild(panel, "playheadTime").text)
+        keyClick(Qt.Key_Right)
+        fuzzyCompare(panel.playhead, 0.51, 1e-6)
+        keyClick(Qt.Key_Left)
+        keyClick(Qt.Key_Left)
+        fuzzyCompare(panel.playhead, 0.49, 1e-6)
+        keyClick(Qt.Key_Space)
+        verify(panel.laneSignals.playing || (panel.playMessage.length > 0 && findChild(panel, "playMessage").visible), "plays from the playhead, or says why not")
+        keyClick(Qt.Key_Space)
+        verify(!panel.laneSignals.playing)
+        // Shift+Right still pans.
+        keyClick(Qt.Key_Plus)
+        const start = panel.viewStart
+        keyClick(Qt.Key_Right, Qt.ShiftModifier)
+        fuzzyCompare(panel.viewStart, start + (panel.viewEnd - panel.viewStart) / 4, 1e-9)
+        keyClick(Qt.Key_F)
+        // Dragging on the ruler scrubs: the playhead follows the pointer.
+        mouseDrag(ruler, ruler.width * 0.2, ruler.height / 2, ruler.width * 0.5, 0)
+        fuzzyCompare(panel.playhead, 0.7, 0.02)
+        // Dragging the playhead's line in a lane scrubs too.
+        // (The grab follows the playhead, so the moves are given in the lane's coordinates.)
+        const grab = findChild(lane, "playheadGrab")
+        verify(grab.visible)
+        mousePress(grab, grab.width / 2, grab.height / 2)
+        for (const at of [0.6, 0.45, 0.3]) mouseMove(scrub, scrub.width * at, scrub.height / 2)
+        mouseRelease(scrub, scrub.width * 0.3, scrub.height / 2)
+        fuzzyCompare(panel.playhead, 0.3, 0.02)
     }
 
     function test_aNewArchiveShowsItIsReadNotTheLastOnesLanes() {
