@@ -32,7 +32,14 @@ LiveRecording::~LiveRecording() {
 std::optional<std::string> LiveRecording::problem() const {
     std::lock_guard lock(mutex_);
     if (problem_) return problem_;
-    return writer_ ? writer_->problem() : std::nullopt;
+    if (std::optional<std::string> writing = writer_ ? writer_->problem() : std::nullopt) return writing;
+    // A full ring drops segments rather than stall the engine: the archive then has gaps, which a
+    // user must hear of, not find later.
+    std::uint64_t dropped = 0;
+    for (const auto& tap : taps_) dropped += tap->dropped();
+    if (dropped == 0) return std::nullopt;
+    return "the recording of '" + path_ + "' fell behind the wire: " + std::to_string(dropped) +
+           " segment(s) were not stored, so the archive has gaps there (a slow disk? record from the next start instead)";
 }
 
 void LiveRecording::fail(std::string why) {
