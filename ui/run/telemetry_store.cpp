@@ -154,7 +154,8 @@ QVariantList TelemetryStore::operatorRanking(const QString& figure) const {
     std::vector<Row> rows;
     const QStringList listed = nodes();
     rows.reserve(static_cast<std::size_t>(listed.size()));
-    const std::string suffix = "/" + figure.toStdString();
+    std::string suffix(1, '/');
+    suffix += figure.toStdString();
     for (int i = 0; i < listed.size(); ++i) {
         std::string key = "node/";
         key += listed[i].toStdString();
