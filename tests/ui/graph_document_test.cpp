@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QTemporaryDir>
 
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
@@ -309,4 +311,50 @@ TEST_CASE("the sample graphs open with no node or note over another", "[ui][docu
         REQUIRE(document.open(path));
         checkNothingOverlaps(document);
     }
+}
+
+TEST_CASE("run states announce only the nodes whose state changed, on a graph of 1 000 nodes", "[ui][document][models]") {
+    // Every quarter second of a run re-announced every node's status (1 000 canvas nodes re-evaluated
+    // their bindings) although a few had changed.
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    std::string json = R"({"format": "isochron-graph/1", "nodes": [{"id": "gen", "type": "generators.signal_generator", "params": {}})";
+    std::string edges;
+    for (int n = 0; n < 1000; ++n) {
+        json += R"(, {"id": "b)" + std::to_string(n) + R"(", "type": "workload.universal_box", "params": {}})";
+        edges += (n ? ", " : "") + std::string(R"({"from": ")") + (n ? "b" + std::to_string(n - 1) : std::string("gen")) + R"(.out", "to": "b)" + std::to_string(n) + R"(.in0"})";
+    }
+    json += R"(], "edges": [)" + edges + "]}";
+    const QString path = folder.filePath("chain.isograph.json");
+    {
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(json));
+    }
+    GraphDocument document;
+    REQUIRE(document.open(path));
+    NodeListModel& nodes = *document.nodes();
+    REQUIRE(nodes.rowCount() == 1001);
+
+    QHash<QString, NodeRunState> states;
+    for (int row = 0; row < nodes.rowCount(); ++row) states.insert(nodes.index(row).data(NodeListModel::IdRole).toString(), NodeRunState{"running", "0 items in", ""});
+    int announcedRows = 0;
+    QObject::connect(&nodes, &QAbstractItemModel::dataChanged, [&](const QModelIndex& first, const QModelIndex& last) { announcedRows += last.row() - first.row() + 1; });
+    nodes.setRunStates(states);
+    CHECK(announcedRows == 1001);  // every node started running
+
+    announcedRows = 0;
+    nodes.setRunStates(states);
+    CHECK(announcedRows == 0);  // nothing changed
+
+    states["b500"].state = "overloaded";
+    states["b501"].detail = "3 items in";
+    states["b900"].detail = "7 items in";
+    nodes.setRunStates(states);
+    CHECK(announcedRows == 3);
+    CHECK(nodes.index(501).data(NodeListModel::StatusRole) == "overloaded");  // row 0 is the generator
+
+    announcedRows = 0;
+    nodes.setRunStates({});
+    CHECK(announcedRows == 1001);  // the run ended: every node leaves its state
 }

@@ -2,6 +2,8 @@
 
 #include <QRectF>
 
+#include <vector>
+
 #include "engine/graph/subgraph.h"
 #include "ui/canvas/node_geometry.h"
 #include "ui/canvas/port_colors.h"
@@ -190,8 +192,22 @@ QVariantMap NodeListModel::bounds(const QStringList& ids) const {
 }
 
 void NodeListModel::setRunStates(QHash<QString, NodeRunState> states) {
+    std::vector<int> changed;
+    const auto& nodes = store_.spec().nodes;
+    for (std::size_t row = 0; row < nodes.size(); ++row) {
+        const QString id = QString::fromStdString(nodes[row].id);
+        const auto before = runStates_.constFind(id), after = states.constFind(id);
+        const bool had = before != runStates_.cend(), has = after != states.cend();
+        if (had != has || (had && !(*before == *after))) changed.push_back(static_cast<int>(row));
+    }
     runStates_ = std::move(states);
-    refreshAll({StatusRole, StatusTextRole, SkewTextRole});
+    // One notification per run of adjacent changed rows.
+    for (std::size_t first = 0; first < changed.size();) {
+        std::size_t last = first;
+        while (last + 1 < changed.size() && changed[last + 1] == changed[last] + 1) ++last;
+        Q_EMIT dataChanged(index(changed[first]), index(changed[last]), {StatusRole, StatusTextRole, SkewTextRole});
+        first = last + 1;
+    }
 }
 
 void NodeListModel::refreshAll(const QList<int>& roles) {

@@ -17,6 +17,7 @@ struct NodeRunState {
     QString state;   ///< "running", "overloaded", "finished", "failed", or empty when idle
     QString detail;  ///< tooltip text, e.g. "1.2 k items/s, 3 queued"
     QString skew;    ///< skew between a multi-input node's inputs, e.g. "skew 2.0 s"; empty otherwise
+    bool operator==(const NodeRunState&) const = default;
 };
 
 /// Nodes for the canvas. [ui thread]
@@ -64,7 +65,8 @@ public:
     /// Bounding box of all nodes, or of these ids: {x, y, width, height}; zero size when empty.
     Q_INVOKABLE QVariantMap bounds(const QStringList& ids = {}) const;
 
-    /// Replace the run states (empty map when the engine stops).
+    /// Replace the run states (empty map when the engine stops); only the rows whose state changed
+    /// are announced (a graph of thousands of nodes, a few of them changing, redraws those few).
     void setRunStates(QHash<QString, NodeRunState> states);
 
 private:

@@ -1,5 +1,7 @@
 #include "ui/model/problem_list_model.h"
 
+#include <QStringList>
+
 namespace isochron::ui {
 
 ProblemListModel::ProblemListModel(ResolutionCache& resolution, QObject* parent)
@@ -35,6 +37,13 @@ QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
         case SeverityRole: return row.warning ? QStringLiteral("warning") : QStringLiteral("error");
         default: return {};
     }
+}
+
+QString ProblemListModel::summary() const {
+    QStringList parts;
+    if (const int errors = errorCount(); errors > 0) parts.append(errors == 1 ? tr("1 problem") : tr("%1 problems").arg(errors));
+    if (const int warnings = warningCount(); warnings > 0) parts.append(warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    return parts.join(", ");
 }
 
 void ProblemListModel::setProblems(const QString& source, std::vector<GraphError> problems) {

@@ -22,6 +22,11 @@ class ProblemListModel : public QAbstractListModel {
     Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
     /// Rows that are warnings (the graph still runs); the others are errors.
     Q_PROPERTY(int warningCount READ warningCount NOTIFY countChanged)
+    /// Rows that are errors (the graph cannot run until they are fixed).
+    Q_PROPERTY(int errorCount READ errorCount NOTIFY countChanged)
+    /// The rows counted by severity, e.g. "1 problem, 1 warning", "2 problems", "1 warning" (empty
+    /// without rows): the one wording of the Problems tab and the status bar, so they always agree.
+    Q_PROPERTY(QString summary READ summary NOTIFY countChanged)
 public:
     enum Role { NodeRole = Qt::UserRole + 1, PortRole, FieldRole, MessageRole, TextRole, SourceRole, SeverityRole };
 
@@ -31,6 +36,8 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QHash<int, QByteArray> roleNames() const override;
     int warningCount() const { return static_cast<int>(warnings_.size()); }
+    int errorCount() const { return rowCount() - warningCount(); }
+    QString summary() const;
 
     /// Replace the problems reported by `source` (e.g. "run", "plugins"); empty clears them.
     void setProblems(const QString& source, std::vector<GraphError> problems);

@@ -20,6 +20,7 @@ public:
         if (size_ < times_.size()) ++size_;
     }
     std::size_t size() const { return size_; }
+    std::size_t capacity() const { return times_.size(); }
     /// Point i, oldest first.
     double time(std::size_t i) const { return times_[index(i)]; }
     double value(std::size_t i) const { return values_[index(i)]; }

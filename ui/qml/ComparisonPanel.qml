@@ -224,75 +224,98 @@ Rectangle {
                                                  {title: qsTr("queued"), weight: 1.6, tip: qsTr("items still waiting in queues when the run ended, and how long the oldest had waited: the latency columns count delivered items only")},
                                                  {title: qsTr("utility"), weight: 1, tip: qsTr("QoS utility, mean over the run")}]
                 readonly property real totalWeight: columns.reduce((sum, c) => sum + c.weight, 0)
-                function columnWidth(i) { return (width - 16) * columns[i].weight / totalWeight }
-                Row {
-                    id: headerRow
-                    x: 8; y: 6
-                    Repeater {
-                        model: tableBox.columns
-                        delegate: Text {
-                            required property var modelData
-                            required property int index
-                            width: tableBox.columnWidth(index)
-                            rightPadding: 6
-                            text: modelData.title
-                            elide: Text.ElideRight
-                            font.pixelSize: 10; font.bold: true; color: Theme.textDim
-                            ToolTip.visible: headerHover.hovered && (modelData.tip.length > 0 || truncated)
-                            ToolTip.text: modelData.tip.length ? modelData.tip : modelData.title
-                            HoverHandler { id: headerHover }
-                        }
-                    }
-                }
-                ListView {
-                    id: table
+                /// The table's width: the box's, but never narrower than its columns can be read at (a
+                /// narrower box scrolls it sideways, its scroll bar shown).
+                readonly property real tableWidth: Math.max(width - 16, 470)
+                function columnWidth(i) { return tableWidth * columns[i].weight / totalWeight }
+                Flickable {  // header and rows, scrolled together sideways when the box is narrower than the table
+                    id: tableScroll
+                    objectName: "comparisonScroll"
                     anchors.fill: parent
-                    anchors.topMargin: 26
                     anchors.leftMargin: 8
+                    anchors.rightMargin: 8
                     clip: true
-                    model: {
-                        const rows = []
-                        panel.runs.forEach((r, i) => {
-                            const outs = (r.summary && r.summary.outputs) || {}
-                            if (outs[panel.output]) rows.push({run: i, label: r.label, o: outs[panel.output], queued: panel.queuedText(r), waiting: r.queuedItems > 0})
-                        })
-                        return rows
+                    contentWidth: tableBox.tableWidth
+                    contentHeight: height
+                    flickableDirection: Flickable.HorizontalFlick
+                    boundsBehavior: Flickable.StopAtBounds
+                    ScrollBar.horizontal: ScrollBar {
+                        id: sideways
+                        objectName: "comparisonScrollBar"
+                        visible: tableScroll.contentWidth > tableScroll.width + 0.5
+                        policy: visible ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
                     }
-                    delegate: Row {
-                        id: tableRow
-                        required property var modelData
-                        objectName: "comparisonRow"
-                        height: 22
-                        Row {
-                            width: tableBox.columnWidth(0)
-                            anchors.verticalCenter: parent.verticalCenter
-                            Rectangle { width: 8; height: 8; radius: 2; color: panel.palette[modelData.run % panel.palette.length]; anchors.verticalCenter: parent.verticalCenter }
-                            Text {
-                                width: parent.width - 8; leftPadding: 4; rightPadding: 4
-                                text: modelData.label
-                                font.pixelSize: Theme.smallFontSize; color: Theme.text; elide: Text.ElideRight
-                                ToolTip.visible: truncated && labelHover.hovered
-                                ToolTip.text: modelData.label
-                                HoverHandler { id: labelHover }
-                            }
-                        }
+                    Row {
+                        id: headerRow
+                        y: 6
                         Repeater {
-                            model: [modelData.o.items, panel.shortRate(modelData.o.samples_per_s), panel.shortMs(modelData.o.latency_ms.p50),
-                                    panel.shortMs(modelData.o.latency_ms.p95), panel.shortMs(modelData.o.latency_ms.p99), modelData.queued, modelData.o.utility_average.toFixed(3)]
+                            model: tableBox.columns
                             delegate: Text {
                                 required property var modelData
                                 required property int index
-                                // Latency of a run that left items waiting leaves them out: shown in the warning colour.
-                                readonly property bool partial: index >= 2 && index <= 5 && tableRow.modelData.waiting
-                                objectName: "comparisonCell"
-                                width: tableBox.columnWidth(index + 1)
-                                rightPadding: 4
-                                text: String(modelData)
-                                font.pixelSize: 10; font.family: Theme.monoFont; color: partial ? Theme.warning : Theme.text; elide: Text.ElideRight
-                                ToolTip.visible: partial && cellHover.hovered
-                                ToolTip.text: qsTr("Delivered items only: %1 still waited in queues at the end").arg(tableRow.modelData.queued)
-                                HoverHandler { id: cellHover }
+                                objectName: "comparisonHeader"
+                                width: tableBox.columnWidth(index)
+                                rightPadding: 6
+                                text: modelData.title
+                                elide: Text.ElideRight
+                                font.pixelSize: 10; font.bold: true; color: Theme.textDim
+                                ToolTip.visible: headerHover.hovered && (modelData.tip.length > 0 || truncated)
+                                ToolTip.text: modelData.tip.length ? modelData.tip : modelData.title
+                                HoverHandler { id: headerHover }
+                            }
+                        }
+                    }
+                    ListView {
+                        id: table
+                        y: 26
+                        width: tableBox.tableWidth
+                        height: tableScroll.height - y - (sideways.visible ? sideways.height : 0)
+                        clip: true
+                        model: {
+                            const rows = []
+                            panel.runs.forEach((r, i) => {
+                                const outs = (r.summary && r.summary.outputs) || {}
+                                if (outs[panel.output]) rows.push({run: i, label: r.label, o: outs[panel.output], queued: panel.queuedText(r), waiting: r.queuedItems > 0})
+                            })
+                            return rows
+                        }
+                        delegate: Row {
+                            id: tableRow
+                            required property var modelData
+                            objectName: "comparisonRow"
+                            height: 22
+                            Row {
+                                width: tableBox.columnWidth(0)
                                 anchors.verticalCenter: parent.verticalCenter
+                                Rectangle { width: 8; height: 8; radius: 2; color: panel.palette[modelData.run % panel.palette.length]; anchors.verticalCenter: parent.verticalCenter }
+                                Text {
+                                    width: parent.width - 8; leftPadding: 4; rightPadding: 4
+                                    text: modelData.label
+                                    font.pixelSize: Theme.smallFontSize; color: Theme.text; elide: Text.ElideRight
+                                    ToolTip.visible: truncated && labelHover.hovered
+                                    ToolTip.text: modelData.label
+                                    HoverHandler { id: labelHover }
+                                }
+                            }
+                            Repeater {
+                                model: [modelData.o.items, panel.shortRate(modelData.o.samples_per_s), panel.shortMs(modelData.o.latency_ms.p50),
+                                        panel.shortMs(modelData.o.latency_ms.p95), panel.shortMs(modelData.o.latency_ms.p99), modelData.queued, modelData.o.utility_average.toFixed(3)]
+                                delegate: Text {
+                                    required property var modelData
+                                    required property int index
+                                    // Latency of a run that left items waiting leaves them out: shown in the warning colour.
+                                    readonly property bool partial: index >= 2 && index <= 5 && tableRow.modelData.waiting
+                                    objectName: "comparisonCell"
+                                    width: tableBox.columnWidth(index + 1)
+                                    rightPadding: 4
+                                    text: String(modelData)
+                                    font.pixelSize: 10; font.family: Theme.monoFont; color: partial ? Theme.warning : Theme.text; elide: Text.ElideRight
+                                    // A cell cut short shows its whole text on hover.
+                                    ToolTip.visible: (partial || truncated) && cellHover.hovered
+                                    ToolTip.text: partial ? qsTr("%1 (delivered items only: %2 still waited in queues at the end)").arg(text).arg(tableRow.modelData.queued) : text
+                                    HoverHandler { id: cellHover }
+                                    anchors.verticalCenter: parent.verticalCenter
+                                }
                             }
                         }
                     }

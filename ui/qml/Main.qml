@@ -489,7 +489,7 @@ ApplicationWindow {
                         Connections { target: run.localization; function onOutputsChanged() { bottomTabs.leaveHiddenTab() } }
                         background: Rectangle { color: Theme.panelHeader; Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.border } }
                         TabLabel { text: qsTr("Live plots") }
-                        TabLabel { objectName: "problemsTab"; text: document.problems.count ? qsTr("Problems (%1)").arg(document.problems.count) : qsTr("Problems") }
+                        TabLabel { objectName: "problemsTab"; text: document.problems.count ? qsTr("Problems (%1)").arg(document.problems.summary) : qsTr("Problems") }
                         TabLabel { text: qsTr("Compare schedulers") }
                         TabLabel { objectName: "localizationTab"; text: qsTr("Localization"); visible: run.localization.available; width: visible ? implicitWidth : 0 }
                         TabLabel { objectName: "probesTab"; text: probeLayout.dockedCount(run.probes) ? qsTr("Probes (%1)").arg(probeLayout.dockedCount(run.probes)) : qsTr("Probes") }

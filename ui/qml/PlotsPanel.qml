@@ -19,13 +19,23 @@ Rectangle {
                                     "#64748b", "#0ea5e9", "#84cc16", "#d946ef"]
     color: Theme.panelAlt
 
-    /// Legend of a per-operator plot: every operator, the highest `figure` now first (re-sorted as
-    /// the run's clock passes a whole second, so it holds still while read).
+    /// Lines a per-operator plot draws at most: the highest operators of its legend. A graph of a
+    /// thousand operators gives a thousand legend rows but would give an unreadable tangle of lines
+    /// (in twelve colours) that costs the editor a redraw per line per snapshot.
+    readonly property int drawnOperators: 12
+    /// Legend of a per-operator plot: every operator, the highest `figure` now first, re-sorted once
+    /// a second (so it holds still while read, and its cost does not follow the snapshot rate); the
+    /// ones past drawnOperators have a grey swatch and no line.
     function operatorLegend(figure) {
-        const second = Math.floor(panel.run.elapsed)
-        return panel.run.telemetry.nodes.map((id, i) => ({label: id, color: panel.palette[i % panel.palette.length],
-                                                          value: panel.run.telemetry.latest("node/" + id + "/" + figure)}))
-                   .sort((a, b) => b.value - a.value)
+        panel.run.telemetry.runSecond
+        panel.run.telemetry.nodes
+        return panel.run.telemetry.operatorRanking(figure).map((row, rank) => ({
+            label: row.label, value: row.value, drawn: rank < panel.drawnOperators,
+            color: rank < panel.drawnOperators ? panel.palette[row.index % panel.palette.length] : Theme.textFaint}))
+    }
+    /// The lines of a per-operator plot: the drawn operators of its `legend`.
+    function operatorSeries(legend, figure) {
+        return legend.filter(entry => entry.drawn).map(entry => ({key: "node/" + entry.label + "/" + figure, color: entry.color, width: 1.5}))
     }
     /// Some item has reached the chosen output in the newest run (before that its latency says nothing).
     function reached() { return panel.run.telemetry.latest("output/" + panel.output + "/items") > 0 }
@@ -227,13 +237,14 @@ Rectangle {
                     utility: { panel.run.elapsed; return panel.run.telemetry.latest("output/" + panel.output + "/utility") }
                 }
                 PlotCard {
+                    id: queuedCard
                     Layout.fillWidth: true; Layout.preferredHeight: cards.cardHeight
                     title: qsTr("Queued items per operator")
                     store: panel.run.telemetry
                     timeWindow: panel.window
                     legend: panel.operatorLegend("queued")
                     legendAside: true
-                    series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/queued", color: panel.palette[i % panel.palette.length], width: 1.5}))
+                    series: panel.operatorSeries(queuedCard.legend, "queued")
                 }
                 PlotCard {
                     id: perOperator
@@ -247,7 +258,7 @@ Rectangle {
                     timeWindow: panel.window
                     legend: panel.operatorLegend(metrics[metric].key)
                     legendAside: true
-                    series: panel.run.telemetry.nodes.map((id, i) => ({key: "node/" + id + "/" + metrics[metric].key, color: panel.palette[i % panel.palette.length], width: 1.5}))
+                    series: panel.operatorSeries(perOperator.legend, metrics[metric].key)
                     MouseArea {  // the title switches between the per-operator figures
                         width: parent.width; height: 24
                         cursorShape: Qt.PointingHandCursor

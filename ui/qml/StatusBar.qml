@@ -83,10 +83,11 @@ Rectangle {
             font.pixelSize: Theme.smallFontSize
         }
         Item { Layout.fillWidth: true }
-        Text {
-            readonly property int errors: bar.document.problems.count - bar.document.problems.warningCount
+        Text {  // the Problems tab's own count, word for word
+            objectName: "problemSummary"
+            readonly property int errors: bar.document.problems.errorCount
             readonly property int warnings: bar.document.problems.warningCount
-            text: errors > 0 ? qsTr("%n problem(s)", "", errors) : warnings > 0 ? qsTr("valid, %n warning(s)", "", warnings) : qsTr("valid")
+            text: errors > 0 ? bar.document.problems.summary : warnings > 0 ? qsTr("valid, %1").arg(bar.document.problems.summary) : qsTr("valid")
             color: errors > 0 ? Theme.error : warnings > 0 ? Theme.warning : Theme.success
             font.pixelSize: Theme.smallFontSize
         }

@@ -31,6 +31,7 @@ int TelemetryStore::beginRun(const QString& label, std::vector<std::string> node
     record->latencySamples.reserve(1 << 16);
     runs_.push_back(std::move(record));
     Q_EMIT runsChanged();
+    setRunSecond(0);
     if (!ranks_.isEmpty()) {
         ranks_.clear();
         Q_EMIT ranksChanged();
@@ -45,7 +46,10 @@ void TelemetryStore::makeOutputSeries(RunRecord& run, const std::string& id) {
 }
 
 void TelemetryStore::makeNodeSeries(RunRecord& run, const std::string& id) {
-    for (const char* figure : {"queued", "cost_us", "selectivity"}) ring(run, "node/" + id + "/" + figure);
+    for (const char* figure : {"queued", "cost_us", "selectivity"}) {
+        auto& slot = run.series["node/" + id + "/" + figure];
+        if (!slot) slot = std::make_unique<SeriesRing>(kOperatorHistory);
+    }
 }
 
 void TelemetryStore::addNodes(const std::vector<std::string>& nodeIds, const std::vector<std::string>& outputIds) {
@@ -132,6 +136,38 @@ void TelemetryStore::add(const TelemetrySnapshot& s) {
     run.series["engine/oldest_queued_ms"]->push(t, run.oldestQueuedMs);
     if (!s.ranks.empty()) addRanks(run, s);
     Q_EMIT updated();
+    setRunSecond(static_cast<int>(t));
+}
+
+void TelemetryStore::setRunSecond(int second) {
+    if (second == runSecond_) return;
+    runSecond_ = second;
+    Q_EMIT runSecondChanged();
+}
+
+QVariantList TelemetryStore::operatorRanking(const QString& figure) const {
+    struct Row {
+        QString label;
+        int index;
+        double value;
+    };
+    std::vector<Row> rows;
+    const QStringList listed = nodes();
+    rows.reserve(static_cast<std::size_t>(listed.size()));
+    std::string suffix(1, '/');
+    suffix += figure.toStdString();
+    for (int i = 0; i < listed.size(); ++i) {
+        std::string key = "node/";
+        key += listed[i].toStdString();
+        key += suffix;
+        const SeriesRing* ring = series(-1, key);
+        rows.push_back(Row{listed[i], i, ring ? ring->lastValue() : 0.0});
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.value > b.value; });
+    QVariantList list;
+    list.reserve(static_cast<qsizetype>(rows.size()));
+    for (const Row& row : rows) list.append(QVariantMap{{"label", row.label}, {"index", row.index}, {"value", row.value}});
+    return list;
 }
 
 void TelemetryStore::addRanks(RunRecord& run, const TelemetrySnapshot& s) {
@@ -178,6 +214,7 @@ void TelemetryStore::finishRun(const QVariantMap& summary) {
 void TelemetryStore::clear() {
     runs_.clear();
     ranks_.clear();
+    setRunSecond(0);
     Q_EMIT ranksChanged();
     Q_EMIT runsChanged();
     Q_EMIT updated();

@@ -55,7 +55,14 @@ class TelemetryStore : public QObject {
     /// One row per rank of a run spread over ranks, from the newest snapshot: rank, state, items, samples
     /// (left the rank so far), itemsPerSecond, samplesPerSecond, queuedItems, latencyP95Ms. Empty in one process.
     Q_PROPERTY(QVariantList ranks READ ranks NOTIFY ranksChanged)
+    /// Whole seconds the newest run has run: changes once a second whatever the snapshot rate, so
+    /// what is re-sorted or rebuilt over every operator binds to it instead of to each snapshot.
+    Q_PROPERTY(int runSecond READ runSecond NOTIFY runSecondChanged)
 public:
+    /// Points kept per operator series (about 68 s at 30 snapshots/s, past the plots' 30 s window):
+    /// a graph has thousands of operators but few outputs, whose series keep the full history.
+    static constexpr std::size_t kOperatorHistory = 2048;
+
     explicit TelemetryStore(QObject* parent = nullptr);
 
     /// Start a record for a run of `nodeIds`; `outputIds` are the nodes without output ports,
@@ -80,6 +87,10 @@ public:
     QStringList outputs() const;
     QStringList nodes() const;
     QVariantList ranks() const { return ranks_; }
+    int runSecond() const { return runSecond_; }
+    /// The operators of the newest run (as nodes() lists them) by the latest value of `figure`
+    /// ("queued", "cost_us", "selectivity"), highest first: [{label, index (in nodes()), value}].
+    Q_INVOKABLE QVariantList operatorRanking(const QString& figure) const;
     /// A series of run `run` (-1: the newest), or null.
     const SeriesRing* series(int run, const std::string& key) const;
     const RunRecord* run(int index) const;
@@ -101,6 +112,7 @@ Q_SIGNALS:
     /// New points arrived (plots redraw).
     void updated();
     void ranksChanged();
+    void runSecondChanged();
 
 private:
     SeriesRing& ring(RunRecord& run, const std::string& key);
@@ -108,8 +120,10 @@ private:
     void makeNodeSeries(RunRecord& run, const std::string& id);
     /// The per-rank series and rows from a snapshot that has ranks.
     void addRanks(RunRecord& run, const TelemetrySnapshot& snapshot);
+    void setRunSecond(int second);
     std::vector<std::unique_ptr<RunRecord>> runs_;
     QVariantList ranks_;
+    int runSecond_ = 0;
 };
 
 }  // namespace isochron::ui

@@ -4,8 +4,10 @@
 // waterfall and level probes joining a running graph,
 // live labels off the nodes (with watermark lags and skew on the fusion sample), nothing of the last
 // graph left after opening another, the own file dialog (Save label, typed absolute path, Enter,
-// overwrite question, new folders), probe cards off the nodes, a Run refused with its cause shown, an item
-// source's input rate in items/s, the scheduler list showing the comparison that runs.
+// overwrite question, new folders), probe cards off the nodes, a Run refused with its cause shown, the
+// Problems tab and the status bar counting problems and warnings alike, an item
+// source's input rate in items/s, the scheduler list showing the comparison that runs, the
+// comparison table's last column reachable at 1280 and 1440 px.
 import QtQuick
 import QtTest
 
@@ -333,6 +335,40 @@ TestCase {
         verify(!ticked("rtc"))
     }
 
+    function test_comparisonTableReachesItsLastColumnAt1280And1440() {
+        // In a 1440-px window the table's right columns (queued, utility) were cut off.
+        document.addNode("workload.tuple_source", 0, 0)
+        document.addNode("io.null_sink", 300, 0)
+        compare(document.connectPorts("tuple_source", "out0", "null_sink", "in"), "")
+        run.compare(["df", "fifo"], 0.2)
+        tryVerify(() => run.sequenceIndex < 0 && run.telemetry.runs().filter(r => r.summary.outputs).length === 2, 30000, "both runs summarised")
+        window.bottomTab = 2  // Compare schedulers
+        for (const width of [1280, 1440]) {
+            window.width = width
+            window.height = 880
+            waitForRendering(window.contentItem)
+            const box = findChild(window, "comparisonTable")
+            const scroll = findChild(box, "comparisonScroll")
+            tryVerify(() => findAll(box, "comparisonRow").length === 2, 5000, "a row per run")
+            const headers = findAll(box, "comparisonHeader")
+            const last = headers[headers.length - 1]
+            compare(last.text, "utility")
+            const boxRight = box.mapToItem(window.contentItem, box.width, 0).x
+            verify(boxRight <= window.contentItem.width + 0.5, width + " px: the table ends at " + boxRight)
+            // The last column is in view, or the table scrolls to it with its scroll bar shown.
+            if (last.mapToItem(scroll, last.width, 0).x > scroll.width + 0.5) {
+                verify(findChild(box, "comparisonScrollBar").visible, width + " px: no scroll bar to reach the last column")
+                scroll.contentX = scroll.contentWidth - scroll.width
+                waitForRendering(box)
+            }
+            const left = last.mapToItem(scroll, 0, 0).x, right = last.mapToItem(scroll, last.width, 0).x
+            verify(left >= -0.5 && right <= scroll.width + 0.5, width + " px: utility column at " + left + ".." + right + " of " + scroll.width)
+            const cells = findAll(box, "comparisonCell")
+            verify(cells.length >= 14, "every cell of both rows")
+            scroll.contentX = 0
+        }
+    }
+
     function test_anotherGraphLeavesNothingBehind() {
         window.openFile(sourceDirectory + "/samples/quickstart.isograph.json")
         run.start()
@@ -360,8 +396,26 @@ TestCase {
         const state = findChild(window, "engineState")
         verify(state.text.startsWith("failed: node 'wav_file_sink' writes"), state.text)
         verify(state.text.endsWith("the graph file itself: it would be overwritten"), state.text)
-        compare(findChild(window, "problemsTab").text, "Problems (1)")
+        compare(findChild(window, "problemsTab").text, "Problems (1 problem)")
         verify(!document.modified)
+    }
+
+    function test_problemsTabAndStatusBarCountTheSameRows() {
+        // A graph with one problem (a sink into a missing folder, refused at Run) and one warning (a
+        // generator without end): the tab said "Problems (2)" and the status bar "1 problem(s)".
+        document.addNode("generators.signal_generator", 0, 0)
+        document.addNode("io.wav_file_sink", 240, 0)
+        compare(document.connectPorts("signal_generator", "out", "wav_file_sink", "in0"), "")
+        compare(document.setParameter("signal_generator", "duration", 0), "")
+        compare(document.setParameter("wav_file_sink", "path", temporaryDirectory + "/missing-" + Date.now() + "/x.wav"), "")
+        tryCompare(document.problems, "warningCount", 1)
+        compare(findChild(window, "problemSummary").text, "valid, 1 warning")
+        compare(findChild(window, "problemsTab").text, "Problems (1 warning)")
+        verify(!run.start())
+        compare(document.problems.errorCount, 1)
+        compare(document.problems.warningCount, 1)
+        compare(findChild(window, "problemSummary").text, "1 problem, 1 warning")
+        compare(findChild(window, "problemsTab").text, "Problems (1 problem, 1 warning)")
     }
 
     function test_fileDialogSavesToATypedAbsolutePathOnEnter() {
