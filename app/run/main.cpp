@@ -612,6 +612,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     }
     OperatorRegistry& registry = builtinRegistry();
     PluginHost plugins(registry);
+    installPluginExitCatch();
     try {
         loadPlugins(plugins, options);
         refuseUnknownSandboxNames(plugins, options);

@@ -166,6 +166,26 @@ TEST_CASE("in-process, a crash names the node and the plugin before the process 
     CHECK_THAT(r.output, Contains("isochron: node 'faulty' (plugin " + flawed + ") crashed in its process hook (Segmentation fault)"));
 }
 
+TEST_CASE("in-process, a plugin calling exit(0) ends the run with status 2 naming node, plugin and hook; no output gets its final name",
+          "[plugins][sandbox]") {
+    ScratchFolder folder("exit-catch");
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    const auto report = folder.path() / "report.json";
+    const Result r = runRunner(writeFaultGraph(folder.path(), "faults.exits").string() + " --plugin " + faults + " --report " + report.string());
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains("isochron: node 'faulty' (plugin " + faults + ") called exit(0) in its process hook: the run cannot go on"));
+    CHECK_FALSE(std::filesystem::exists(report));
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "healthy.wav"));  // cut short: it stays a .partial file
+
+    // Sandboxed, only the node ends.
+    const Result sandboxed = runRunner(writeFaultGraph(folder.path(), "faults.exits").string() + " --plugin " + faults + " --sandbox --report " + report.string());
+    INFO(sandboxed.output);
+    CHECK(sandboxed.status == 2);
+    CHECK_THAT(sandboxed.output, Contains("error: node 'faulty': its sandboxed process exited with status 0 in its process hook"));
+    CHECK(readJson(report)["outputs"]["healthy"]["samples"] == 8000);
+}
+
 TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugins][sandbox]") {
     ScratchFolder folder("sandbox-same");
     // WAV files are 16-bit: float ones carry a PEAK chunk with the time of writing.
