@@ -26,13 +26,14 @@ Result runRunner(const std::string& arguments) {
     return runProgram("env XDG_DATA_HOME=/nonexistent-isochron-test ISOCHRON_PLUGIN_PATH= " + std::string(ISOCHRON_RUN_BINARY), arguments);
 }
 
-// A tone of 40 segments split to a healthy sink and to `faultyType` before another sink.
-std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType) {
+// A tone of 40 segments split to a healthy sink and to `faultyType` (with `params`) before another sink.
+std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType,
+                                      const nlohmann::json& params = nlohmann::json::object()) {
     const nlohmann::json graph = {
         {"format", "isochron-graph/1"},
         {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
                    {{"id", "healthy"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder / "healthy.wav").string()}}}},
-                   {{"id", "faulty"}, {"type", faultyType}},
+                   {{"id", "faulty"}, {"type", faultyType}, {"params", params}},
                    {{"id", "after"}, {"type", "io.null_sink"}}}},
         {"edges", {{{"from", "tone.out"}, {"to", "healthy.in0"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
     const auto path = folder / "faults.isograph.json";
@@ -88,6 +89,28 @@ TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables it
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
         // One hook named: not also the engine's call in which the host noticed it (it said "(in finish)").
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), !Contains("(in "));
+    }
+}
+
+TEST_CASE("under --sandbox, a plugin whose activate segfaults, hangs or throws disables its node only; the rest runs to the end",
+          "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    for (const auto& [how, failure] : {std::pair<std::string, std::string>{"segfault", "its sandboxed process died of Segmentation fault (signal 11) in its activate hook"},
+                                       {"hang", "its sandboxed process did not answer within 1000 ms in its activate hook (the watchdog killed it)"},
+                                       {"throw", "deliberate failure in activate (in the activate hook)"}}) {
+        INFO(how);
+        ScratchFolder folder("activate-" + how);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "activate"}, {"how", how}}).string() + " --plugin " + faults +
+                                   " --sandbox --watchdog 1 --report " + report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': " + failure + " [plugin " + faults + "]"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["completed"] == true);
+        CHECK(json["outputs"]["healthy"]["samples"] == 8000);
+        CHECK(json["nodes"]["after"]["items_in"] == 0);
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(failure));
     }
 }
 
