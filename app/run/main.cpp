@@ -528,6 +528,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         for (NodeContext* node : (threads ? threads->engine(partition) : engine).nodes()) {
             if (node->op) node->op->deactivate();
         }
+        (threads ? threads->engine(partition) : engine).addFailuresWhileStopping(outcome);
     }
     drainTelemetry();
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);

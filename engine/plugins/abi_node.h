@@ -32,6 +32,9 @@ public:
     /// The error the plugin (or a refused host call) logged since the last call, else a sentence
     /// saying `hook` failed without one; clears it. [may allocate]
     std::string takeError(const char* hook);
+    /// Whether the plugin logged an error since clearError(): how a hook that returns nothing
+    /// (deactivate) fails. [no allocation]
+    bool errorLogged() const { return !error_.empty(); }
     /// Forget any error logged so far (before a hook call). [no allocation]
     void clearError() {
         if (!error_.empty()) error_.clear();

@@ -114,6 +114,34 @@ TEST_CASE("under --sandbox, a plugin whose activate segfaults, hangs or throws d
     }
 }
 
+TEST_CASE("a plugin whose deactivate throws (in-process or sandboxed), segfaults or hangs (sandboxed) fails its node: exit 2, the report "
+          "names it", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    struct Case {
+        const char* how;
+        const char* hosting;
+        const char* failure;
+    };
+    for (const Case& fault : {Case{"throw", "", "deliberate failure in deactivate (in deactivate)"},
+                              Case{"throw", " --sandbox", "deliberate failure in deactivate (in deactivate)"},
+                              Case{"segfault", " --sandbox", "its sandboxed process died of Segmentation fault (signal 11) in its deactivate hook"},
+                              Case{"hang", " --sandbox --watchdog 1", "its sandboxed process did not answer within 1000 ms in its deactivate hook (the watchdog killed it)"}}) {
+        INFO(fault.how << fault.hosting);
+        ScratchFolder folder(std::string("deactivate-") + fault.how);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "deactivate"}, {"how", fault.how}}).string() + " --plugin " +
+                                   faults + fault.hosting + " --report " + report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': " + std::string(fault.failure) + " [plugin " + faults + "]"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["outputs"]["healthy"]["samples"] == 8000);
+        CHECK(json["nodes"]["after"]["items_in"] == 40);  // it failed only as it stopped
+        CHECK(json["failures"].size() == 1);
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
+    }
+}
+
 TEST_CASE("under --sandbox, a plugin cannot write the host's samples it reads in place", "[plugins][sandbox]") {
     // The faulty node's input and the healthy branch share one segment, which the sandbox reads
     // in place from the host's shared sample arena, mapped read-only in the child: the plugin's

@@ -167,7 +167,7 @@ private:
             }
             case Request::Deactivate:
                 if (instance_ && instance_->deactivate) instance_->deactivate(instance_);
-                return true;
+                return !errorLogged();
         }
         return false;
     }

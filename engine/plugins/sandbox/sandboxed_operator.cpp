@@ -153,8 +153,12 @@ protected:
             outputsClosed_ = true;
             record(Request::Deactivate, "deactivate", Item());
             answerAll();
+        } catch (const OperatorErrorInHook& e) {
+            child_->wait();
+            throw OperatorStopFailure(e.what());
         } catch (const OperatorError& e) {
-            warn(e.what());
+            child_->wait();
+            throw OperatorStopFailure(std::string(e.what()) + " (in deactivate)");
         }
         child_->wait();
     }
