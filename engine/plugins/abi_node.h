@@ -19,6 +19,11 @@
 
 namespace isochron {
 
+/// The most blocks a plugin source is admitted in one produce call, also when the engine sets no
+/// limit (unpaced): what a sandboxed call emits reaches the host only when the call returns, so a
+/// source that crashes loses one batch, never its whole stream. [constant]
+inline constexpr std::int64_t kPluginMostBlocksPerProduce = 16;
+
 /// One node's host services for a plugin operator. [engine thread]
 class AbiNode {
 public:

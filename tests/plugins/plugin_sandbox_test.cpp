@@ -142,6 +142,27 @@ TEST_CASE("a plugin whose deactivate throws (in-process or sandboxed), segfaults
     }
 }
 
+TEST_CASE("a sandboxed source that crashes keeps what it emitted before: unpaced, a produce call is a bounded batch", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder folder("crashing-source");
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "ramp"}, {"type", "faults.crashing_source"}, {"params", {{"blocks", 1000}, {"crash_at", 500}}}},
+                   {{"id", "sink"}, {"type", "io.null_sink"}}}},
+        {"edges", {{{"from", "ramp.out"}, {"to", "sink.in"}}}}};
+    const auto path = folder.path() / "source.isograph.json";
+    std::ofstream(path) << graph.dump(2);
+    const auto report = folder.path() / "report.json";
+    const Result r = runRunner(path.string() + " --plugin " + faults + " --sandbox --report " + report.string());
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains("error: node 'ramp': its sandboxed process died of Segmentation fault (signal 11) in its produce hook"));
+    const nlohmann::json json = readJson(report);
+    // Blocks 1..499 were emitted before the crash; only the last call's batch is lost with it.
+    CHECK(json["nodes"]["sink"]["items_in"] >= 499 - 16);
+    CHECK(json["nodes"]["sink"]["items_in"] <= 499);
+}
+
 TEST_CASE("under --sandbox, a plugin cannot write the host's samples it reads in place", "[plugins][sandbox]") {
     // The faulty node's input and the healthy branch share one segment, which the sandbox reads
     // in place from the host's shared sample arena, mapped read-only in the child: the plugin's

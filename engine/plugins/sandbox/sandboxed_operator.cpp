@@ -11,6 +11,7 @@
 #include "engine/operators/operator.h"
 #include "engine/operators/operator_error_in_hook.h"
 #include "engine/plugins/abi_items.h"
+#include "engine/plugins/abi_node.h"
 #include "engine/plugins/sandbox/exchange_codec.h"
 #include "engine/plugins/sandbox/sandbox_process.h"
 #include "engine/plugins/sandbox/sandbox_protocol.h"
@@ -106,7 +107,7 @@ protected:
     SourceStatus onProduce() override {
         failIfNotStarted();
         ExchangeWriter& out = record(Request::Produce, "produce", Item());
-        out.put(productionBudget());
+        out.put(std::min(productionBudget(), kPluginMostBlocksPerProduce));
         out.put(static_cast<std::uint32_t>(admissionOpen()));
         const Done done = answerAll();
         if (done.sourceState == ISOCHRON_SOURCE_PRODUCED) return SourceStatus::produced();
