@@ -251,6 +251,12 @@ TEST_CASE("the build writes each plugin's manifest from its binary, with the bin
     PluginHost host(registry);
     CHECK_THAT(refusalOf(host, plugin), Contains("the manifest was generated from another build of the binary"));
 
+    // A bare file name is the file in the current folder, not a library for dlopen to search for.
+    const CommandResult bare = runProgram("cd " + zcr.parent_path().string() + " && " + ISOCHRON_PLUGIN_MANIFEST_BINARY, "--print " + zcr.filename().string());
+    INFO(bare.output);
+    CHECK(bare.status == 0);
+    CHECK(nlohmann::json::parse(bare.output) == written);
+
     const CommandResult refused = runProgram(ISOCHRON_PLUGIN_MANIFEST_BINARY, fixturePlugin("refused_entry").string());
     CHECK(refused.status == 2);
     CHECK_THAT(refused.output, Contains("refused_entry.so: exports no isochron_plugin_entry"));
