@@ -163,6 +163,25 @@ TEST_CASE("a sandboxed source that crashes keeps what it emitted before: unpaced
     CHECK(json["nodes"]["sink"]["items_in"] <= 499);
 }
 
+TEST_CASE("a plugin whose progress hook throws is named as failing in its progress hook, in-process and sandboxed", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    for (const char* hosting : {"", " --sandbox"}) {
+        INFO(hosting);
+        ScratchFolder folder("progress-throws");
+        // Paced (1 s): between blocks the tone's progress alone reaches the node, which calls its progress hook.
+        nlohmann::json graph = nlohmann::json::parse(std::ifstream(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "progress"}, {"how", "throw"}})));
+        graph["nodes"][0]["params"]["pace"] = 1;
+        const auto path = folder.path() / "paced.isograph.json";
+        std::ofstream(path) << graph.dump(2);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(path.string() + " --plugin " + faults + hosting + " --report " + report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': deliberate failure in progress (in the progress hook) [plugin " + faults + "]"));
+        CHECK(readJson(report)["outputs"]["healthy"]["samples"] == 8000);
+    }
+}
+
 TEST_CASE("under --sandbox, a plugin cannot write the host's samples it reads in place", "[plugins][sandbox]") {
     // The faulty node's input and the healthy branch share one segment, which the sandbox reads
     // in place from the host's shared sample arena, mapped read-only in the child: the plugin's

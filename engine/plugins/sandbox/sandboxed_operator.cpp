@@ -350,12 +350,13 @@ private:
                 }
                 case Reply::Warning: warn(in.text()); break;
                 case Reply::Done: {
-                    const bool ok = in.get<std::uint32_t>() != 0;
+                    const auto outcome = in.get<Outcome>();
                     const std::string error = in.text();
                     Done done;
                     done.sourceState = in.get<std::uint32_t>();
                     done.wakeAtNs = in.get<std::int64_t>();
-                    if (!ok) {
+                    if (outcome == Outcome::ProgressFailed) throw OperatorErrorInHook(error + " (in the progress hook)");
+                    if (outcome != Outcome::Succeeded) {
                         const char* hook = flight_.hooks[call];
                         throw OperatorError(error.empty() ? std::string("its ") + hook + " hook failed without saying why" : error);
                     }
