@@ -69,6 +69,8 @@ TEST_CASE("isochron-plugin-check reports each flaw under its operator", "[plugin
     CHECK_THAT(sections["flawed.allocating"], Contains("use allocate<T>() for output samples and prepare buffers in activate()"));
     CHECK(sections["flawed.allocating"].find("depends on the split") == std::string::npos);
     CHECK_THAT(sections["flawed.throws"], Contains("problem: 8000 Hz, segments of 1: node 'flawed.throws': deliberate failure on segment 10 (in process)"));
+    CHECK_THAT(sections["flawed.writes_input"], Contains("its process hook wrote into the input segment it was given"));
+    CHECK(sections["flawed.segment_mean"].find("wrote into the input") == std::string::npos);
     CHECK_THAT(sections["flawed.throws_anything"], Contains("threw something that is not a std::exception"));
     CHECK_THAT(sections["flawed.crashes"], Contains("problem: 8000 Hz, segments of 1: crashed (Segmentation fault) in node "
                                                     "'flawed.crashes' (plugin") && Contains("in its process hook"));
