@@ -17,6 +17,7 @@
 #include <QtQml/QQmlExtensionPlugin>
 
 #include "app/editor/view_benchmark.h"
+#include "engine/plugins/plugin_crash_note.h"
 #include "engine/plugins/plugin_discovery.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
     // Plugins' operators join the built-ins in the palette. Lives longer than the QML engine, so
     // no operator of a plugin outlives its code.
     isochron::PluginHost plugins(isochron::builtinRegistry());
+    isochron::installPluginExitCatch();
     isochron::PluginHosting hosting;
     hosting.sandboxed = parser.isSet(sandboxOption);
     try {

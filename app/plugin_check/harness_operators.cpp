@@ -8,6 +8,18 @@ namespace {
 
 constexpr std::uint64_t kSourceWarmUpItems = 64;
 
+// FNV-1a over a signal item's samples (0 for other items): equal before and after a hook unless
+// the hook wrote into them, which the ABI forbids (and a sandbox punishes with a crash).
+std::uint64_t samplesChecksum(const Item& item) {
+    std::uint64_t hash = 14695981039346656037ull;
+    if (item.kind() != ItemKind::Signal) return 0;
+    const std::size_t elementSize = sampleSize(item.segment().sampleType());
+    item.segment().forEachRun([&](const std::byte* data, std::int64_t count) {
+        for (std::size_t i = 0; i < static_cast<std::size_t>(count) * elementSize; ++i) hash = (hash ^ static_cast<std::uint8_t>(data[i])) * 1099511628211ull;
+    });
+    return hash;
+}
+
 class Feed final : public Operator {
 protected:
     void onActivate() override { script_ = &harnessState().feeds.at(static_cast<std::size_t>(params().getInt("slot"))); }
@@ -21,7 +33,17 @@ protected:
             window.opened = true;
             window.atStart = test::allocationCount();
         }
-        for (Item& item : script_->batches[next_]) emit(0, std::move(item));
+        for (Item& item : script_->batches[next_]) {
+            // The df scheduler runs the operator under test inside emit: compare its input after.
+            const Item fed = item;
+            const std::uint64_t before = samplesChecksum(fed);
+            emit(0, std::move(item));
+            if (samplesChecksum(fed) != before && harnessState().inputWrites.empty()) {
+                harnessState().inputWrites.push_back("its process hook wrote into the input segment it was given (samples " +
+                                                     std::to_string(fed.segment().startIndex()) + " to " + std::to_string(fed.segment().endIndex()) +
+                                                     "); inputs are read-only: allocate<T>() an output segment instead (a sandboxed node crashes on such a write)");
+            }
+        }
         emitProgress(script_->progressAfter[next_]);
         ++next_;
         if (measuring && window.opened && !window.closed) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/items/item.h"
@@ -32,6 +33,7 @@ struct HarnessState {
     std::vector<FeedScript> feeds;                ///< by the feed node's "slot" parameter
     std::vector<std::vector<Item>> captured;      ///< by the capture node's "slot" parameter
     bool keepOutputs = true;                      ///< false: captures drop items (allocation runs)
+    std::vector<std::string> inputWrites;         ///< what the operator wrote into the samples it was fed
     AllocationWindow allocations;
 };
 

@@ -82,6 +82,7 @@ HarnessResult runHarness(const OperatorRegistry& registry, const std::string& ty
     state.keepOutputs = !countAllocations;
     state.allocations = AllocationWindow{};
     state.allocations.enabled = countAllocations;
+    state.inputWrites.clear();
     try {
         ValidatedGraph graph = validateGraph(spec, registry);
         Engine engine(graph, SchedulerSpec{"df", {}});
@@ -94,6 +95,7 @@ HarnessResult runHarness(const OperatorRegistry& registry, const std::string& ty
     } catch (const std::exception& e) {
         result.failures.push_back(e.what());
     }
+    result.failures.insert(result.failures.end(), state.inputWrites.begin(), state.inputWrites.end());
     result.outputs = std::move(state.captured);
     result.allocations = state.allocations;
     state.feeds.clear();

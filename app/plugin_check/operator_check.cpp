@@ -45,8 +45,8 @@ void reportAllocations(const HarnessResult& run, const std::string& cell, const 
     const AllocationWindow& window = run.allocations;
     if (!window.closed || window.atEnd <= window.atStart) return;
     report.problem(cell + ": " + std::to_string(window.atEnd - window.atStart) + " system allocations while " + what + " " +
-                   std::to_string(window.steps) + " steady-state batches (the processing hooks must not allocate; use SigSeg::allocate "
-                   "and prepare buffers in onActivate)");
+                   std::to_string(window.steps) + " steady-state batches (the processing hooks must not allocate; use allocate<T>() for "
+                   "output samples and prepare buffers in activate())");
 }
 
 void checkSource(const OperatorRegistry& registry, const std::string& type, const CheckSettings& settings, CheckReport& report) {

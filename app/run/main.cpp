@@ -588,6 +588,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         for (NodeContext* node : (threads ? threads->engine(partition) : engine).nodes()) {
             if (node->op) node->op->deactivate();
         }
+        (threads ? threads->engine(partition) : engine).addFailuresWhileStopping(outcome);
     }
     drainTelemetry(0);
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
@@ -698,6 +699,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     }
     OperatorRegistry& registry = builtinRegistry();
     PluginHost plugins(registry);
+    installPluginExitCatch();
     try {
         loadPlugins(plugins, options);
         refuseUnknownSandboxNames(plugins, options);

@@ -238,6 +238,11 @@ void Operator::deactivate() {
     if (!node_) return;
     try {
         onDeactivate();
+    } catch (const OperatorStopFailure& e) {
+        if (!node_->failed) {  // the first failure stays the node's
+            node_->failed = true;
+            node_->failure = e.what();
+        }
     } catch (...) {
         node_->warnings.push_back(std::string("while stopping: ") + currentExceptionMessage());
     }

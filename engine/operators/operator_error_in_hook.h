@@ -11,6 +11,13 @@
 
 namespace isochron {
 
+/// A failure of an operator's deactivate that fails its node (a plugin's, which the user must
+/// hear of), where any other exception from deactivate is only a warning. [value type]
+class OperatorStopFailure : public OperatorError {
+public:
+    using OperatorError::OperatorError;
+};
+
 /// An OperatorError naming its own hook: the engine adds no "(in <call>)". [value type]
 class OperatorErrorInHook : public OperatorError {
 public:

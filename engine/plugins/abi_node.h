@@ -19,6 +19,11 @@
 
 namespace isochron {
 
+/// The most blocks a plugin source is admitted in one produce call, also when the engine sets no
+/// limit (unpaced): what a sandboxed call emits reaches the host only when the call returns, so a
+/// source that crashes loses one batch, never its whole stream. [constant]
+inline constexpr std::int64_t kPluginMostBlocksPerProduce = 16;
+
 /// One node's host services for a plugin operator. [engine thread]
 class AbiNode {
 public:
@@ -32,6 +37,9 @@ public:
     /// The error the plugin (or a refused host call) logged since the last call, else a sentence
     /// saying `hook` failed without one; clears it. [may allocate]
     std::string takeError(const char* hook);
+    /// Whether the plugin logged an error since clearError(): how a hook that returns nothing
+    /// (deactivate) fails. [no allocation]
+    bool errorLogged() const { return !error_.empty(); }
     /// Forget any error logged so far (before a hook call). [no allocation]
     void clearError() {
         if (!error_.empty()) error_.clear();

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engine/memory/memory_pool.h"
+#include "engine/operators/operator_error_in_hook.h"
 
 namespace isochron {
 
@@ -170,6 +171,8 @@ void AbiOperator::onDeactivate() {
         PluginCallScope scope(site_, "deactivate");
         instance_->deactivate(instance_);
     }
+    // deactivate returns nothing: an error it logged (the C++ layer logs what it threw) is its failure.
+    if (errorLogged()) throw OperatorStopFailure(takeError("deactivate") + " (in deactivate)");
     endHook(true, "deactivate");
 }
 

@@ -5,6 +5,7 @@
 // the node and names it; a crash is named by the crash note (plugin_crash_note.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -59,7 +60,7 @@ private:
     void subsegment(const isochron_segment& segment, std::int64_t startIndex, std::int64_t length, isochron_segment& part) override;
     void retainSegment(const isochron_segment& segment, isochron_segment& kept) override;
     void releaseSegment(const isochron_segment& kept) override;
-    std::int64_t sourceBudget() const override { return productionBudget(); }
+    std::int64_t sourceBudget() const override { return std::min(productionBudget(), kPluginMostBlocksPerProduce); }
     bool sourceAdmitted() const override { return admissionOpen(); }
     void warning(std::string message) override { warn(std::move(message)); }
     const void* extension(std::string_view id) const override;

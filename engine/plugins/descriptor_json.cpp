@@ -118,8 +118,10 @@ std::string joinedNames(const std::vector<std::string>& names) {
     return text;
 }
 
-// Ports or parameters matched by name: missing on either side, differing fields, another order.
-void groupDifferences(const ordered_json& declared, const ordered_json& actual, const std::string& group, const std::string& what,
+// Ports or parameters matched by name: missing on either side, differing fields, and for ports
+// (which the ABI numbers by position) another order; parameters are read by name, in any order.
+enum class Order { Matters, Free };
+void groupDifferences(const ordered_json& declared, const ordered_json& actual, const std::string& group, const std::string& what, Order order,
                       std::vector<std::string>& differences) {
     const std::vector<std::string> declaredNames = namesIn(declared), actualNames = namesIn(actual);
     std::vector<std::string> declaredCommon, actualCommon;
@@ -140,7 +142,7 @@ void groupDifferences(const ordered_json& declared, const ordered_json& actual, 
             actualCommon.push_back(name);
         }
     }
-    if (declaredCommon != actualCommon) {
+    if (order == Order::Matters && declaredCommon != actualCommon) {
         differences.push_back(group + " are in another order: the manifest lists [" + joinedNames(declaredCommon) + "], the binary [" +
                               joinedNames(actualCommon) + "]");
     }
@@ -192,9 +194,9 @@ std::vector<std::string> descriptorDifferences(const OperatorDescriptor& declare
     std::vector<std::string> differences;
     const ordered_json declaredJson = descriptorToJson(declared), actualJson = descriptorToJson(actual);
     objectDifferences(declaredJson, actualJson, "", differences);
-    groupDifferences(declaredJson["inputs"], actualJson["inputs"], "inputs", "input", differences);
-    groupDifferences(declaredJson["outputs"], actualJson["outputs"], "outputs", "output", differences);
-    groupDifferences(declaredJson["params"], actualJson["params"], "parameters", "parameter", differences);
+    groupDifferences(declaredJson["inputs"], actualJson["inputs"], "inputs", "input", Order::Matters, differences);
+    groupDifferences(declaredJson["outputs"], actualJson["outputs"], "outputs", "output", Order::Matters, differences);
+    groupDifferences(declaredJson["params"], actualJson["params"], "parameters", "parameter", Order::Free, differences);
     return differences;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/plugins/plugin_crash_note.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,6 +66,37 @@ void writeCrashNote(int signal) noexcept {
     const char* description = sigdescr_np(signal);
     put(description ? description : "a fatal signal");
     put("); the process ends here (hosted in a sandbox, it would only have disabled its node).\n");
+}
+
+void catchExitInPluginCall(int status, void*) noexcept {
+    const PluginCallScope* call = innermostPluginCall;
+    if (!call) return;
+    // The plugin's exit(0) would report success for a run that stopped halfway: say so, and end
+    // here before the other exit handlers and static destructors flush or rename any output.
+    char number[16];
+    int length = 0;
+    unsigned magnitude = status < 0 ? 0u - static_cast<unsigned>(status) : static_cast<unsigned>(status);
+    do {
+        number[length++] = static_cast<char>('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0 && length < 15);
+    if (status < 0) number[length++] = '-';
+    char digits[17];
+    for (int i = 0; i < length; ++i) digits[i] = number[length - 1 - i];
+    digits[length] = '\0';
+    put("isochron: ");
+    put(call->site_->text.c_str());
+    put(" called exit(");
+    put(digits);
+    put(") in its ");
+    put(call->hook_);
+    put(" hook: the run cannot go on (hosted in a sandbox, it would only have disabled its node).\n");
+    _Exit(2);
+}
+
+void installPluginExitCatch() {
+    static std::once_flag once;
+    std::call_once(once, [] { on_exit(&catchExitInPluginCall, nullptr); });
 }
 
 void installPluginCrashNote() {

@@ -74,6 +74,7 @@ private:
         shown_->site.store(site, std::memory_order_release);
     }
     friend void writeCrashNote(int signal) noexcept;
+    friend void catchExitInPluginCall(int status, void*) noexcept;
 };
 
 /// The plugin calls in progress on any thread, e.g. "node 'f' (plugin /p/x.so) in its process hook";
@@ -86,5 +87,15 @@ void installPluginCrashNote();
 
 /// Writes the crash note for the innermost plugin call of this thread, if any. [async-signal-safe]
 void writeCrashNote(int signal) noexcept;
+
+/// Make exit() called from inside an in-process plugin hook end the process with status 2 and a
+/// message naming node, plugin, hook and the status the plugin asked for, before anything else runs
+/// at exit (no sink finishes, so no partial output gets its final name). Only hosts that run plugins
+/// in their own process install it: in a sandbox process or a checker's child the parent reports
+/// the exit. (once per process) [any thread]
+void installPluginExitCatch();
+
+/// The on_exit handler installPluginExitCatch() registers. [thread calling exit]
+void catchExitInPluginCall(int status, void*) noexcept;
 
 }  // namespace isochron

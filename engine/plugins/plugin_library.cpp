@@ -101,7 +101,8 @@ std::unique_ptr<PluginLibrary> PluginLibrary::open(const std::filesystem::path& 
     std::error_code error;
     refuseTruncatedBinary(file);
     const std::filesystem::path copy = privateCopyOf(file);
-    const std::filesystem::path loaded = copy.empty() ? file : copy;
+    // Absolute: dlopen searches the library path for a name without a slash ("peak.so").
+    const std::filesystem::path loaded = std::filesystem::absolute(copy.empty() ? file : copy);
     dlerror();
     void* handle = dlopen(loaded.c_str(), RTLD_NOW | RTLD_LOCAL);
     const std::string openError = handle ? std::string() : loaderMessage(loaded, file);

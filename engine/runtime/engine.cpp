@@ -468,4 +468,12 @@ RunOutcome Engine::run() {
     return outcome;
 }
 
+void Engine::addFailuresWhileStopping(RunOutcome& outcome) const {
+    for (const auto& node : nodes_) {
+        if (!node->failed) continue;
+        std::string failure = "node '" + node->id + "': " + node->failure + originNote(*node);
+        if (std::find(outcome.failures.begin(), outcome.failures.end(), failure) == outcome.failures.end()) outcome.failures.push_back(std::move(failure));
+    }
+}
+
 }  // namespace isochron

@@ -54,6 +54,9 @@ public:
     /// Run until every source has finished and the graph is drained, or until requestStop().
     /// [engine thread]
     RunOutcome run();
+    /// Add to `outcome.failures` the nodes whose deactivate failed them (a plugin's, see
+    /// OperatorStopFailure), once the caller deactivated the nodes after run(). [engine thread]
+    void addFailuresWhileStopping(RunOutcome& outcome) const;
     /// Ask run() to return soon. [any thread]
     void requestStop();
     /// Wake a sleeping run() because a source may have data. [any thread]

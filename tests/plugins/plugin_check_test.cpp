@@ -65,8 +65,12 @@ TEST_CASE("isochron-plugin-check reports each flaw under its operator", "[plugin
     auto sections = sectionsByOperator(r.output);
     CHECK_THAT(sections["flawed.segment_mean"], Contains("problem: 8000 Hz, segments of 1, output 'out' depends on the split"));
     CHECK_THAT(sections["flawed.allocating"], Contains("system allocations while processing"));
+    // The advice speaks the SDK's names, not the engine's.
+    CHECK_THAT(sections["flawed.allocating"], Contains("use allocate<T>() for output samples and prepare buffers in activate()"));
     CHECK(sections["flawed.allocating"].find("depends on the split") == std::string::npos);
     CHECK_THAT(sections["flawed.throws"], Contains("problem: 8000 Hz, segments of 1: node 'flawed.throws': deliberate failure on segment 10 (in process)"));
+    CHECK_THAT(sections["flawed.writes_input"], Contains("its process hook wrote into the input segment it was given"));
+    CHECK(sections["flawed.segment_mean"].find("wrote into the input") == std::string::npos);
     CHECK_THAT(sections["flawed.throws_anything"], Contains("threw something that is not a std::exception"));
     CHECK_THAT(sections["flawed.crashes"], Contains("problem: 8000 Hz, segments of 1: crashed (Segmentation fault) in node "
                                                     "'flawed.crashes' (plugin") && Contains("in its process hook"));

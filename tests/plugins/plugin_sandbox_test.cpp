@@ -26,13 +26,14 @@ Result runRunner(const std::string& arguments) {
     return runProgram("env XDG_DATA_HOME=/nonexistent-isochron-test ISOCHRON_PLUGIN_PATH= " + std::string(ISOCHRON_RUN_BINARY), arguments);
 }
 
-// A tone of 40 segments split to a healthy sink and to `faultyType` before another sink.
-std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType) {
+// A tone of 40 segments split to a healthy sink and to `faultyType` (with `params`) before another sink.
+std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType,
+                                      const nlohmann::json& params = nlohmann::json::object()) {
     const nlohmann::json graph = {
         {"format", "isochron-graph/1"},
         {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
                    {{"id", "healthy"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder / "healthy.wav").string()}}}},
-                   {{"id", "faulty"}, {"type", faultyType}},
+                   {{"id", "faulty"}, {"type", faultyType}, {"params", params}},
                    {{"id", "after"}, {"type", "io.null_sink"}}}},
         {"edges", {{{"from", "tone.out"}, {"to", "healthy.in0"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
     const auto path = folder / "faults.isograph.json";
@@ -88,6 +89,96 @@ TEST_CASE("under --sandbox, a plugin that segfaults, hangs or aborts disables it
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
         // One hook named: not also the engine's call in which the host noticed it (it said "(in finish)").
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), !Contains("(in "));
+    }
+}
+
+TEST_CASE("under --sandbox, a plugin whose activate segfaults, hangs or throws disables its node only; the rest runs to the end",
+          "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    for (const auto& [how, failure] : {std::pair<std::string, std::string>{"segfault", "its sandboxed process died of Segmentation fault (signal 11) in its activate hook"},
+                                       {"hang", "its sandboxed process did not answer within 1000 ms in its activate hook (the watchdog killed it)"},
+                                       {"throw", "deliberate failure in activate (in the activate hook)"}}) {
+        INFO(how);
+        ScratchFolder folder("activate-" + how);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "activate"}, {"how", how}}).string() + " --plugin " + faults +
+                                   " --sandbox --watchdog 1 --report " + report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': " + failure + " [plugin " + faults + "]"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["completed"] == true);
+        CHECK(json["outputs"]["healthy"]["samples"] == 8000);
+        CHECK(json["nodes"]["after"]["items_in"] == 0);
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(failure));
+    }
+}
+
+TEST_CASE("a plugin whose deactivate throws (in-process or sandboxed), segfaults or hangs (sandboxed) fails its node: exit 2, the report "
+          "names it", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    struct Case {
+        const char* how;
+        const char* hosting;
+        const char* failure;
+    };
+    for (const Case& fault : {Case{"throw", "", "deliberate failure in deactivate (in deactivate)"},
+                              Case{"throw", " --sandbox", "deliberate failure in deactivate (in deactivate)"},
+                              Case{"segfault", " --sandbox", "its sandboxed process died of Segmentation fault (signal 11) in its deactivate hook"},
+                              Case{"hang", " --sandbox --watchdog 1", "its sandboxed process did not answer within 1000 ms in its deactivate hook (the watchdog killed it)"}}) {
+        INFO(fault.how << fault.hosting);
+        ScratchFolder folder(std::string("deactivate-") + fault.how);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "deactivate"}, {"how", fault.how}}).string() + " --plugin " +
+                                   faults + fault.hosting + " --report " + report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': " + std::string(fault.failure) + " [plugin " + faults + "]"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["outputs"]["healthy"]["samples"] == 8000);
+        CHECK(json["nodes"]["after"]["items_in"] == 40);  // it failed only as it stopped
+        CHECK(json["failures"].size() == 1);
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
+    }
+}
+
+TEST_CASE("a sandboxed source that crashes keeps what it emitted before: unpaced, a produce call is a bounded batch", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder folder("crashing-source");
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "ramp"}, {"type", "faults.crashing_source"}, {"params", {{"blocks", 1000}, {"crash_at", 500}}}},
+                   {{"id", "sink"}, {"type", "io.null_sink"}}}},
+        {"edges", {{{"from", "ramp.out"}, {"to", "sink.in"}}}}};
+    const auto path = folder.path() / "source.isograph.json";
+    std::ofstream(path) << graph.dump(2);
+    const auto report = folder.path() / "report.json";
+    const Result r = runRunner(path.string() + " --plugin " + faults + " --sandbox --report " + report.string());
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains("error: node 'ramp': its sandboxed process died of Segmentation fault (signal 11) in its produce hook"));
+    const nlohmann::json json = readJson(report);
+    // Blocks 1..499 were emitted before the crash; only the last call's batch is lost with it.
+    CHECK(json["nodes"]["sink"]["items_in"] >= 499 - 16);
+    CHECK(json["nodes"]["sink"]["items_in"] <= 499);
+}
+
+TEST_CASE("a plugin whose progress hook throws is named as failing in its progress hook, in-process and sandboxed", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    for (const char* hosting : {"", " --sandbox"}) {
+        INFO(hosting);
+        ScratchFolder folder("progress-throws");
+        // Paced (1 s): between blocks the tone's progress alone reaches the node, which calls its progress hook.
+        nlohmann::json graph = nlohmann::json::parse(std::ifstream(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "progress"}, {"how", "throw"}})));
+        graph["nodes"][0]["params"]["pace"] = 1;
+        const auto path = folder.path() / "paced.isograph.json";
+        std::ofstream(path) << graph.dump(2);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(path.string() + " --plugin " + faults + hosting + " --report " + report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': deliberate failure in progress (in the progress hook) [plugin " + faults + "]"));
+        CHECK(readJson(report)["outputs"]["healthy"]["samples"] == 8000);
     }
 }
 
@@ -164,6 +255,26 @@ TEST_CASE("in-process, a crash names the node and the plugin before the process 
     CHECK(r.status != 0);
     CHECK(r.status != 2);
     CHECK_THAT(r.output, Contains("isochron: node 'faulty' (plugin " + flawed + ") crashed in its process hook (Segmentation fault)"));
+}
+
+TEST_CASE("in-process, a plugin calling exit(0) ends the run with status 2 naming node, plugin and hook; no output gets its final name",
+          "[plugins][sandbox]") {
+    ScratchFolder folder("exit-catch");
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    const auto report = folder.path() / "report.json";
+    const Result r = runRunner(writeFaultGraph(folder.path(), "faults.exits").string() + " --plugin " + faults + " --report " + report.string());
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains("isochron: node 'faulty' (plugin " + faults + ") called exit(0) in its process hook: the run cannot go on"));
+    CHECK_FALSE(std::filesystem::exists(report));
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "healthy.wav"));  // cut short: it stays a .partial file
+
+    // Sandboxed, only the node ends.
+    const Result sandboxed = runRunner(writeFaultGraph(folder.path(), "faults.exits").string() + " --plugin " + faults + " --sandbox --report " + report.string());
+    INFO(sandboxed.output);
+    CHECK(sandboxed.status == 2);
+    CHECK_THAT(sandboxed.output, Contains("error: node 'faulty': its sandboxed process exited with status 0 in its process hook"));
+    CHECK(readJson(report)["outputs"]["healthy"]["samples"] == 8000);
 }
 
 TEST_CASE("sandboxed operators emit exactly what they emit in-process", "[plugins][sandbox]") {

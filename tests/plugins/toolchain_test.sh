@@ -12,6 +12,9 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 sdk=$scratch/sdk
 cmake --install "$build_dir" --component sdk --prefix "$sdk" > /dev/null
+# The SDK holds the tools writing-plugins.md lists, nothing else of Isochron.
+tools=$(ls "$sdk/bin" | tr '\n' ' ')
+[ "$tools" = "isochron-plugin-check isochron-plugin-manifest isochron-run " ] || { echo "the SDK's bin/ holds: $tools" >&2; exit 1; }
 
 # The manifest is written at build time by the SDK's isochron-plugin-manifest (built with GCC),
 # which loads the Clang-built plugin: the build itself is the first check.

@@ -13,7 +13,7 @@
 //   ParameterChanged   name, value (JSON)
 //   Deactivate         -   (the child answers, then exits)
 // The response, for each call in order: records in the order the hook made them (Emit: port and
-// item; Progress: time; Warning: text), then Done: whether the hook succeeded, its error, and a
+// item; Progress: time; Warning: text), then Done: how the call ended (an Outcome), its error, and a
 // source's state and wake time. The child stops at the first call that fails.
 //
 // Progress is deferred: the host does not ask the child when input progress rises, it sends the
@@ -31,6 +31,9 @@ enum class Request : std::uint32_t { Activate, Process, Produce, Finish, Paramet
 
 /// One record of a response.
 enum class Reply : std::uint32_t { Emit, Progress, Warning, Done };
+
+/// How a call ended, in its Done record: the deferred progress hook run before the call can fail it.
+enum class Outcome : std::uint32_t { Failed, Succeeded, ProgressFailed };
 
 /// Command-line options of the child (isochron-plugin-sandbox).
 inline constexpr const char* kPluginOption = "--plugin";

@@ -99,6 +99,7 @@ private:
     bool answer(ExchangeReader& request, bool& running) {
         const auto kind = request.get<Request>();
         bool ok = true;
+        bool progressFailed = false;
         std::string error;
         std::uint32_t sourceState = ISOCHRON_SOURCE_FINISHED;
         std::int64_t wakeAtNs = 0;
@@ -109,6 +110,7 @@ private:
                 if (ok && instance_ && instance_->progress) {
                     std::int64_t promised = pending;
                     ok = instance_->progress(instance_, pending, &promised);
+                    progressFailed = !ok;
                     if (ok) writeProgress(promised);
                 } else if (instance_) {
                     writeProgress(pending);
@@ -117,7 +119,7 @@ private:
             inputProgress_.resize(request.get<std::uint32_t>());
             for (auto& progress : inputProgress_) progress = request.get<std::int64_t>();
             if (ok) ok = run(kind, request, sourceState, wakeAtNs);
-            if (!ok) error = takeError(hookName(kind));
+            if (!ok) error = takeError(progressFailed ? "progress" : hookName(kind));
         } catch (const std::exception& e) {
             ok = false;
             error = e.what();
@@ -125,7 +127,7 @@ private:
         hookSegments_.clear();
         inputForwardable_ = false;
         out_->put(Reply::Done);
-        out_->put(static_cast<std::uint32_t>(ok));
+        out_->put(ok ? Outcome::Succeeded : progressFailed ? Outcome::ProgressFailed : Outcome::Failed);
         out_->putText(error);
         out_->put(sourceState);
         out_->put(wakeAtNs);
@@ -167,7 +169,7 @@ private:
             }
             case Request::Deactivate:
                 if (instance_ && instance_->deactivate) instance_->deactivate(instance_);
-                return true;
+                return !errorLogged();
         }
         return false;
     }

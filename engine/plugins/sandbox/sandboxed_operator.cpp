@@ -11,6 +11,7 @@
 #include "engine/operators/operator.h"
 #include "engine/operators/operator_error_in_hook.h"
 #include "engine/plugins/abi_items.h"
+#include "engine/plugins/abi_node.h"
 #include "engine/plugins/sandbox/exchange_codec.h"
 #include "engine/plugins/sandbox/sandbox_process.h"
 #include "engine/plugins/sandbox/sandbox_protocol.h"
@@ -73,10 +74,17 @@ protected:
         }
         out.put(static_cast<std::uint32_t>(outputCount()));
         for (int i = 0; i < outputCount(); ++i) putPort(out, outputPort(i));
-        answerAll();
+        try {
+            answerAll();
+        } catch (const OperatorErrorInHook& e) {
+            failedToStart(e.what());
+        } catch (const OperatorError& e) {
+            failedToStart(std::string(e.what()) + " (in the activate hook)");
+        }
     }
 
     void process(int inputPort, Item&& item) override {
+        failIfNotStarted();
         // Arrival times are the sources' wall clock stamps: no clock read here.
         const TimeNs arrived = item.arrivalNs();
         const bool streaming = arrived > 0 && arrived - lastArrivalNs_ < kStreamingGapNs;
@@ -97,8 +105,9 @@ protected:
     }
 
     SourceStatus onProduce() override {
+        failIfNotStarted();
         ExchangeWriter& out = record(Request::Produce, "produce", Item());
-        out.put(productionBudget());
+        out.put(std::min(productionBudget(), kPluginMostBlocksPerProduce));
         out.put(static_cast<std::uint32_t>(admissionOpen()));
         const Done done = answerAll();
         if (done.sourceState == ISOCHRON_SOURCE_PRODUCED) return SourceStatus::produced();
@@ -107,17 +116,20 @@ protected:
     }
 
     TimeNs onProgress(TimeNs inputProgress) override {
+        failIfNotStarted();
         pendingProgress_ = inputProgress;  // sent with the next hook call (see sandbox_protocol.h)
         if (flight_.pending && exchange_->responseArrived(flight_.sequence)) replayFlight();
         return promised_;
     }
 
     void onFinish() override {
+        failIfNotStarted();
         record(Request::Finish, "finish", Item());
         answerAll();
     }
 
     void onParameterChanged(std::string_view name) override {
+        failIfNotStarted();
         ExchangeWriter& out = record(Request::ParameterChanged, "parameter_changed", Item());
         out.putText(name);
         out.putText(paramValueToJson(params().get(name)).dump());
@@ -142,8 +154,12 @@ protected:
             outputsClosed_ = true;
             record(Request::Deactivate, "deactivate", Item());
             answerAll();
+        } catch (const OperatorErrorInHook& e) {
+            child_->wait();
+            throw OperatorStopFailure(e.what());
         } catch (const OperatorError& e) {
-            warn(e.what());
+            child_->wait();
+            throw OperatorStopFailure(std::string(e.what()) + " (in deactivate)");
         }
         child_->wait();
     }
@@ -172,6 +188,20 @@ private:
             pending = false;
         }
     };
+
+    // A plugin whose activate crashed, hung or threw fails its node like a failure in any other
+    // hook: the engine has no way to disable a node while it starts the graph, so the failure is
+    // kept and raised by the first hook the engine calls (only this node stops; the run goes on).
+    void failedToStart(std::string failure) {
+        if (!child_->ended()) child_->kill();
+        startFailure_ = std::move(failure);
+        staged_.clear();
+        flight_.clear();
+    }
+
+    void failIfNotStarted() const {
+        if (startFailure_) throw OperatorErrorInHook(*startFailure_);
+    }
 
     static void putPort(ExchangeWriter& out, const ResolvedPort& port) {
         out.putText(port.name);
@@ -320,12 +350,13 @@ private:
                 }
                 case Reply::Warning: warn(in.text()); break;
                 case Reply::Done: {
-                    const bool ok = in.get<std::uint32_t>() != 0;
+                    const auto outcome = in.get<Outcome>();
                     const std::string error = in.text();
                     Done done;
                     done.sourceState = in.get<std::uint32_t>();
                     done.wakeAtNs = in.get<std::int64_t>();
-                    if (!ok) {
+                    if (outcome == Outcome::ProgressFailed) throw OperatorErrorInHook(error + " (in the progress hook)");
+                    if (outcome != Outcome::Succeeded) {
                         const char* hook = flight_.hooks[call];
                         throw OperatorError(error.empty() ? std::string("its ") + hook + " hook failed without saying why" : error);
                     }
@@ -385,6 +416,7 @@ private:
     Batch flight_;  // calls sent, whose answer is not replayed yet
     SegmentHandle sharedInput_;
     std::optional<TimeNs> pendingProgress_;
+    std::optional<std::string> startFailure_;  // what activate's failure said; the node fails with it
     bool outputsClosed_ = false;  // deactivating: what the child still answers is not sent on
     TimeNs promised_ = kBeginningOfTime;
     TimeNs lastArrivalNs_ = 0;

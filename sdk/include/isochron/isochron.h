@@ -295,7 +295,8 @@ typedef struct isochron_host {
     const isochron_timebase *(*get_timebase)(const struct isochron_host *host, double rate_hz, int64_t zero_time_ns,
                                              const char *clock);
 
-    /* Sources, inside produce: how many blocks the engine admits in this call (rate control). */
+    /* Sources, inside produce: how many blocks the engine admits in this call (rate control; at
+     * most 16, also unpaced, so that a call's output is a bounded batch). */
     int64_t (*production_budget)(const struct isochron_host *host);
     /* Sources, before each block: false while the engine's memory guard holds (stop and return). */
     bool (*admission_open)(const struct isochron_host *host);

@@ -84,7 +84,8 @@ protected:
     virtual void activate() {}
     /// One data item on `inputPort`; may emit any number of items. [no allocation]
     virtual void process(int /*inputPort*/, const Item& /*item*/) { throw Error("this operator takes no input"); }
-    /// Sources only: emit up to one batch (productionBudget() blocks) and say whether more will come.
+    /// Sources only: emit up to one batch (productionBudget() blocks, at most 16 a call) and say
+    /// whether more will come.
     virtual SourceStatus produce() { throw Error("this operator is not a source"); }
     /// The minimum progress over the inputs rose to `inputProgress`: return what this operator can
     /// promise on its outputs (an operator holding data back returns the time of the oldest it holds).
