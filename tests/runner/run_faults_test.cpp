@@ -1363,7 +1363,7 @@ TEST_CASE("standard output a sink writes is refused as the report, the telemetry
     const fs::path graph = writeGraph("stdout-shared", 0.1, "-");
     const fs::path out = tempPath("stdout-shared.out"), err = tempPath("stdout-shared-stderr");
     for (const std::string flag : {"--report", "--telemetry"}) {
-        for (const std::string name : std::vector<std::string>{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", out.string()}) {
+        for (const std::string& name : std::vector<std::string>{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", out.string()}) {
             for (const bool check : {false, true}) {
                 INFO(flag << " " << name << (check ? " --check" : ""));
                 const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -1483,6 +1483,6 @@ TEST_CASE("a stop ends a run whose telemetry snapshots come faster than they are
     // The child's alarm (120 s) ends a run that ignores the stop: status 1000 + SIGALRM then.
     CHECK(waitFor(pid) == 130);
     INFO(readText(err));
-    CHECK(readJson(report)["stopped"] == true);
+    CHECK(nlohmann::json::parse(readText(report))["stopped"] == true);
     for (const fs::path& path : {graph, telemetry, report, err}) fs::remove(path);
 }
