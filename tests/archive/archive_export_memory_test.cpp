@@ -2,7 +2,9 @@
 // (its ru_maxrss, read by wait4 for this child alone) stays below a bound smaller than the interval,
 // and the file holds every sample of the interval exactly (checked against the samples' formula, read
 // back a chunk or a line at a time). Before export streamed, it held the interval about 2.15 times
-// over (wav, flac), or one channel's whole interval (jsonl).
+// over (wav, flac), or one channel's whole interval (jsonl). A child's ru_maxrss also holds the
+// spawning process's high-water RSS (exec folds it in), so these cases ([memory]) run in a test
+// process of their own (tests/CMakeLists.txt), not after the suite's large cases.
 #include <catch2/catch.hpp>
 
 #include <sndfile.h>
@@ -98,7 +100,7 @@ std::pair<int, double> runMeasured(const std::vector<std::string>& arguments, co
 
 }  // namespace
 
-TEST_CASE("isochron-archive export streams a long interval: memory far below its size, every sample exact", "[archive][cli]") {
+TEST_CASE("isochron-archive export streams a long interval: memory far below its size, every sample exact", "[archive][cli][memory]") {
     const TempFolder folder;
     const std::string archive = folder.file("long.sqlite");
     writeLongArchive(archive);
@@ -140,7 +142,7 @@ TEST_CASE("isochron-archive export streams a long interval: memory far below its
 }
 
 TEST_CASE("isochron-archive export --format jsonl streams a long interval of a signal: memory far below one channel's interval, every sample exact",
-          "[archive][cli]") {
+          "[archive][cli][memory]") {
     // It read one channel's whole interval before writing its lines: 300 s of one channel took the
     // interval's 57.6 MB beside SQLite's page cache.
     const TempFolder folder;

@@ -903,7 +903,7 @@ TEST_CASE("a sound file sink writes through a symlink and into a device, and '-'
                 const std::string message = readText(err);
                 INFO(message);
                 CHECK(status == 1);
-                CHECK_THAT(message, Catch::Contains("node 'out'") && Catch::Contains(append ? "opened for appending (>>)" : "must start its file"));
+                CHECK_THAT(message, Catch::Contains("node 'wav'") && Catch::Contains(append ? "opened for appending (>>)" : "must start its file"));
                 CHECK(readText(out) == "the log so far\n");
                 fs::remove(graph);
             }
@@ -1458,7 +1458,7 @@ TEST_CASE("a sound file sink that cannot write says why in plain words, naming i
     Finished r = run({graph.string()});
     INFO(r.err);
     CHECK(r.status == 2);
-    CHECK_THAT(r.err, Catch::Contains("node 'out'") && Catch::Contains("'/dev/full'") && Catch::Contains("No space left on device"));
+    CHECK_THAT(r.err, Catch::Contains("node 'wav'") && Catch::Contains("'/dev/full'") && Catch::Contains("No space left on device"));
     CHECK_THAT(r.err, !Catch::Contains("System error") && !Catch::Contains("(in process)") && !Catch::Contains(".partial"));
     fs::remove(graph);
 }

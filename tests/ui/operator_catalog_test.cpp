@@ -85,7 +85,7 @@ TEST_CASE("the palette names each plugin operator's file and marks built-ins", "
             CHECK(index.data(OperatorCatalog::OriginRole) == "built-in");
         }
     }
-    CHECK(fromPlugin == 8);  // every operator of tests/plugins/fixtures/flawed.cpp
+    CHECK(fromPlugin == 9);  // every operator of tests/plugins/fixtures/flawed.cpp
 }
 
 TEST_CASE("The palette finds operators by parameter name and by what their ports carry", "[ui][catalog]") {
