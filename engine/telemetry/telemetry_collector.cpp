@@ -15,29 +15,18 @@ namespace {
 
 constexpr double kSmoothing = 0.3;  // weight of the newest measurement in the running estimates
 
-std::uint64_t itemsIn(const NodeContext& node) {
-    std::uint64_t total = 0;
-    for (const auto& in : node.inputs) total += in.items;
-    return total;
+/// The sum of one counter (`count`, a member of the port state) over `ports`.
+template <typename Ports, typename Count>
+std::uint64_t total(const Ports& ports, Count count) {
+    std::uint64_t sum = 0;
+    for (const auto& port : ports) sum += port.*count;
+    return sum;
 }
 
-std::uint64_t itemsOut(const NodeContext& node) {
-    std::uint64_t total = 0;
-    for (const auto& out : node.outputs) total += out.items;
-    return total;
-}
-
-std::uint64_t samplesIn(const NodeContext& node) {
-    std::uint64_t total = 0;
-    for (const auto& in : node.inputs) total += in.samples;
-    return total;
-}
-
-std::uint64_t samplesOut(const NodeContext& node) {
-    std::uint64_t total = 0;
-    for (const auto& out : node.outputs) total += out.samples;
-    return total;
-}
+std::uint64_t itemsIn(const NodeContext& node) { return total(node.inputs, &InputState::items); }
+std::uint64_t itemsOut(const NodeContext& node) { return total(node.outputs, &OutputState::items); }
+std::uint64_t samplesIn(const NodeContext& node) { return total(node.inputs, &InputState::samples); }
+std::uint64_t samplesOut(const NodeContext& node) { return total(node.outputs, &OutputState::samples); }
 
 }  // namespace
 
