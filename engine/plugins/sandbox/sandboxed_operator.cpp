@@ -141,12 +141,15 @@ protected:
         if (flight_.pending && exchange_->responseArrived(flight_.sequence)) replayFlight();
         if (anyRoute_) {
             // Routed items make no calls that would carry the progress: a call of its own does,
-            // batched like the items of a stream.
-            record(Request::Progress, "progress", Item());
+            // at once for a slow stream; while items stream, one carries the latest of every
+            // kBatchCalls progress updates (a promise may lag, and each call costs the child a
+            // progress hook and the host a record).
             if (!streaming_) {
+                record(Request::Progress, "progress", Item());
                 answerAll();
-            } else if (staged_.hooks.size() >= kBatchCalls) {
+            } else if (++progressUnsent_ >= kBatchCalls) {
                 if (flight_.pending) awaitAndReplayFlight();
+                record(Request::Progress, "progress", Item());
                 sendStaged();
             }
         }
@@ -256,6 +259,7 @@ private:
         out.put(static_cast<std::uint32_t>(pendingProgress_.has_value()));
         if (pendingProgress_) out.put(*pendingProgress_);
         pendingProgress_.reset();
+        progressUnsent_ = 0;
         out.put(static_cast<std::uint32_t>(inputCount()));
         for (int i = 0; i < inputCount(); ++i) out.put(inputProgress(i));
         staged_.hooks.push_back(hook);
@@ -497,6 +501,7 @@ private:
     std::vector<std::uint8_t> alwaysFits_;  // alwaysFitsTable of the node's ports
     std::vector<int> routeOfInput_;  // [input]: the output its items are handed over to without the child, else -1
     bool anyRoute_ = false;
+    std::uint32_t progressUnsent_ = 0;  // progress updates since the last call carried one (a node with routes)
     std::uint64_t routedItems_ = 0;
     std::uint64_t peakHeldItems_ = 0;
     std::uint64_t peakHeldBytes_ = 0;
