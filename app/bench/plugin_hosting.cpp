@@ -3,6 +3,7 @@
 // sandboxed (its nodes in child processes), alternating in one process; the medians of the ratios
 // are reported. Targets: in-process within 5% of the built-in; sandboxed at least 50% of
 // in-process, with 4096-sample segments.
+//   pass            one pass-through between the source and the sink
 //   passchain       10 pass-throughs in a chain: the ABI's cost per hop, nothing else to hide it
 //                   (the plugin routes its items: the host passes them on without calling it)
 //   passchain-called  the same with the plugin's `route` off: every item goes through its process
@@ -81,6 +82,17 @@ GraphSpec statfilterWithPass(const BenchContext& context) {
     return graph;
 }
 
+// The source, one pass-through, the sink.
+GraphSpec singlePassGraph(const BenchContext& context) {
+    GraphSpec graph = benchGraph("passchain", context, kBlock);
+    graph.nodes.erase(std::remove_if(graph.nodes.begin(), graph.nodes.end(), [](const NodeSpec& node) { return node.type == kBuiltin; }),
+                      graph.nodes.end());
+    graph.nodes.push_back({"pass", kBuiltin, {}, std::nullopt, nlohmann::json::object()});
+    const std::string sink = graph.edges.back().toNode;
+    graph.edges = {{"source", "out0", "pass", "in"}, {"pass", "out", sink, "in"}};
+    return graph;
+}
+
 // The source straight into the biquad plugin, then the sink.
 GraphSpec biquadGraph(const BenchContext& context) {
     GraphSpec graph = benchGraph("passchain", context, kBlock);
@@ -113,7 +125,8 @@ void pluginHosting(const BenchContext& context, const Report& report) {
         nlohmann::json pluginParams;
     };
     const nlohmann::json routed = nlohmann::json::object();
-    const std::vector<Variant> graphs = {{"passchain", benchGraph("passchain", context, kBlock), routed},
+    const std::vector<Variant> graphs = {{"pass", singlePassGraph(context), routed},
+                                         {"passchain", benchGraph("passchain", context, kBlock), routed},
                                          {"passchain-called", benchGraph("passchain", context, kBlock), {{"route", false}}},
                                          {"statfilter", statfilterWithPass(context), routed},
                                          {"biquad", biquadGraph(context), routed}};

@@ -178,6 +178,45 @@ void checkFits(ItemKind kind, SampleType sampleType, const ResolvedPort& port) {
     }
 }
 
+std::vector<std::uint8_t> alwaysFitsTable(const std::vector<ResolvedPort>& inputs, const std::vector<ResolvedPort>& outputs) {
+    std::vector<std::uint8_t> fits(inputs.size() * outputs.size(), 0);
+    for (std::size_t in = 0; in < inputs.size(); ++in) {
+        const PortType& arriving = inputs[in].type;
+        const bool carriesSamples = arriving.kind == ItemKind::Signal || arriving.kind == ItemKind::Frame;
+        if (!arriving.kind || (carriesSamples && !arriving.sampleType)) continue;  // only each item can tell
+        for (std::size_t out = 0; out < outputs.size(); ++out) {
+            try {
+                checkFits(*arriving.kind, arriving.sampleType.value_or(SampleType::None), outputs[out]);
+                fits[in * outputs.size() + out] = 1;
+            } catch (const std::invalid_argument&) {
+                // left 0: the items are checked one by one, and a mismatch is named then
+            }
+        }
+    }
+    return fits;
+}
+
+namespace {
+
+// Every field of an event named, and each name once: a repeated name would silently keep one
+// value (an event's fields are a map, and so is each JSON line written of it).
+void checkEventFieldNames(const isochron_record& record) {
+    for (std::uint32_t i = 0; i < record.field_count; ++i) {
+        const char* name = record.fields[i].name;
+        if (!name || name[0] == '\0') {
+            throw std::invalid_argument("event '" + std::string(record.label) + "': field #" + std::to_string(i) + " has no name (name every field)");
+        }
+        for (std::uint32_t earlier = 0; earlier < i; ++earlier) {
+            if (std::strcmp(record.fields[earlier].name, name) == 0) {
+                throw std::invalid_argument("event '" + std::string(record.label) + "': field '" + name +
+                                            "' is given twice (give each field once: only one value would be kept)");
+            }
+        }
+    }
+}
+
+}  // namespace
+
 Item engineItemFromAbi(const isochron_item& item, const ResolvedPort& port) {
     const std::optional<ItemKind> kind = engineItemKind(item.kind);
     if (!kind) throw std::invalid_argument("item kind " + std::to_string(item.kind) + " is not one the ABI defines");
@@ -213,12 +252,14 @@ Item engineItemFromAbi(const isochron_item& item, const ResolvedPort& port) {
                 throw std::invalid_argument("an event has " + std::to_string(record.field_count) + " fields, more than the " +
                                             std::to_string(ISOCHRON_MAX_EVENT_FIELDS) + " allowed");
             }
+            if (record.label[0] == '\0') throw std::invalid_argument("an event needs a label (it names what happened)");
+            checkEventFieldNames(record);
             EventRecord* event = EventRecord::create(record.label);
             for (std::uint32_t i = 0; i < record.field_count; ++i) {
                 const isochron_field& field = record.fields[i];
-                if (field.type != ISOCHRON_FIELD_NUMBER || !field.name) {
+                if (field.type != ISOCHRON_FIELD_NUMBER) {
                     event->release();
-                    throw std::invalid_argument(std::string("event field '") + (field.name ? field.name : "") + "': events carry named numbers only");
+                    throw std::invalid_argument(std::string("event field '") + field.name + "': events carry named numbers only");
                 }
                 event->set(field.name, field.number);
             }

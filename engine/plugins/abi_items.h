@@ -86,4 +86,9 @@ SegmentHandle shareSubsegment(const SegmentHandle& whole, std::int64_t startInde
 /// std::invalid_argument saying why not. [no allocation unless it throws]
 void checkFits(ItemKind kind, SampleType sampleType, const ResolvedPort& port);
 
+/// For each input and output, whether every item the input can carry fits the output (its type
+/// alone decides it), as [input * outputs.size() + output]: where a forward needs no check per
+/// item, and where a route may be granted (isochron/ext/routes.h). [setup thread] [may allocate]
+std::vector<std::uint8_t> alwaysFitsTable(const std::vector<ResolvedPort>& inputs, const std::vector<ResolvedPort>& outputs);
+
 }  // namespace isochron

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/plugins/abi_items.h"
 #include "engine/plugins/abi_values.h"
 
 namespace isochron {
@@ -35,6 +36,8 @@ void AbiNode::describeNode(std::string nodeId, const OperatorDescriptor& descrip
     describe(inputs, inputs_);
     describe(outputs, outputs_);
     for (std::size_t i = 0; i < inputs_.size() && i < inputConnected.size(); ++i) inputs_[i].info.connected = inputConnected[i];
+    alwaysFits_ = alwaysFitsTable(inputs, outputs);
+    routeOfInput_.assign(inputs.size(), -1);
 }
 
 void AbiNode::logged(std::uint32_t level, const char* message) {
@@ -184,5 +187,17 @@ std::int64_t AbiNode::budgetOf(const isochron_host* host) { return self(host).so
 bool AbiNode::admissionOf(const isochron_host* host) { return self(host).sourceAdmitted(); }
 void AbiNode::log(const isochron_host* host, std::uint32_t level, const char* message) { self(host).logged(level, message); }
 const void* AbiNode::getExtension(const isochron_host* host, const char* id) { return id ? self(host).extension(id) : nullptr; }
+
+const isochron_routes_extension AbiNode::kRoutes = {&AbiNode::routeInput};
+
+const void* AbiNode::extension(std::string_view id) const { return id == ISOCHRON_EXT_ROUTES ? &kRoutes : nullptr; }
+
+bool AbiNode::routeInput(const isochron_host* host, std::uint32_t inputPort, std::uint32_t outputPort) {
+    AbiNode& node = self(host);
+    if (!node.activating_ || inputPort >= node.routeOfInput_.size() || outputPort >= node.outputs_.size()) return false;
+    if (!node.alwaysFitsRow(inputPort)[outputPort]) return false;
+    node.routeOfInput_[inputPort] = static_cast<int>(outputPort);
+    return true;
+}
 
 }  // namespace isochron

@@ -15,6 +15,7 @@
 
 #include "engine/operators/descriptor.h"
 #include "engine/operators/parameter.h"
+#include "isochron/ext/routes.h"
 #include "isochron/isochron.h"
 
 namespace isochron {
@@ -51,6 +52,17 @@ protected:
     void describeNode(std::string nodeId, const OperatorDescriptor& descriptor, const std::vector<ResolvedPort>& inputs,
                       const std::vector<bool>& inputConnected, const std::vector<ResolvedPort>& outputs);
     const ResolvedPort& outputSpec(std::uint32_t port) const { return outputs_.at(port).spec; }
+    std::uint32_t outputTotal() const { return static_cast<std::uint32_t>(outputs_.size()); }
+    /// alwaysFitsTable's row for `input` (one flag per output), set by describeNode. [no allocation]
+    const std::uint8_t* alwaysFitsRow(std::uint32_t input) const { return alwaysFits_.data() + std::size_t{input} * outputs_.size(); }
+    /// Run the plugin's activate with `activate`, granting the routes it asks for meanwhile (routes
+    /// are taken in activate only). [setup thread]
+    template <class Activate> bool activateGrantingRoutes(Activate&& activate) {
+        activating_ = true;
+        const bool ok = activate();
+        activating_ = false;
+        return ok;
+    }
     static AbiNode& self(const isochron_host* host) { return *static_cast<AbiNode*>(host->host_data); }
     /// The host table's forward, checking everything and naming what is wrong.
     static bool forward(const isochron_host* host, std::uint32_t port, const isochron_item* item);
@@ -77,8 +89,12 @@ protected:
     virtual std::int64_t sourceBudget() const = 0;
     virtual bool sourceAdmitted() const = 0;
     virtual void warning(std::string message) = 0;
-    /// The host extension with versioned id `id` this hosting offers, or null (none by default).
-    virtual const void* extension(std::string_view /*id*/) const { return nullptr; }
+    /// The host extension with versioned id `id` this hosting offers, or null: routes (isochron/ext/routes.h).
+    virtual const void* extension(std::string_view id) const;
+
+    /// [input]: the output the routes extension hands its items over to without calling process,
+    /// else -1; reset by describeNode, set during activateGrantingRoutes.
+    std::vector<int> routeOfInput_;
 
 private:
     struct PortText {
@@ -111,11 +127,17 @@ private:
     static bool admissionOf(const isochron_host* host);
     static void log(const isochron_host* host, std::uint32_t level, const char* message);
     static const void* getExtension(const isochron_host* host, const char* id);
+    /// The routes extension's route_input: granted inside activate when every item of the input
+    /// fits the output.
+    static bool routeInput(const isochron_host* host, std::uint32_t inputPort, std::uint32_t outputPort);
+    static const isochron_routes_extension kRoutes;
 
     isochron_host host_;
     std::string nodeId_;
     const OperatorDescriptor* descriptor_ = nullptr;
     std::vector<PortText> inputs_, outputs_;
+    std::vector<std::uint8_t> alwaysFits_;  // alwaysFitsTable(inputs, outputs)
+    bool activating_ = false;               // inside the plugin's activate, the only time a route may be taken
     std::string error_;
 };
 

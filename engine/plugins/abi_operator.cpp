@@ -55,49 +55,22 @@ void AbiOperator::onActivate() {
     }
     for (int i = 0; i < outputCount(); ++i) outputs.push_back(outputPort(i));
     describeNode(std::string(nodeId()), *declared_, inputs, connected, outputs);
-    outputTotal_ = static_cast<std::uint32_t>(outputs.size());
-    forwardFits_.assign(inputs.size() * outputs.size(), 0);
-    for (std::size_t in = 0; in < inputs.size(); ++in) {
-        const PortType& arriving = inputs[in].type;
-        const bool carriesSamples = arriving.kind == ItemKind::Signal || arriving.kind == ItemKind::Frame;
-        if (!arriving.kind || (carriesSamples && !arriving.sampleType)) continue;  // decided per item
-        for (std::size_t out = 0; out < outputs.size(); ++out) {
-            try {
-                checkFits(*arriving.kind, arriving.sampleType.value_or(SampleType::None), outputs[out]);
-                forwardFits_[in * outputs.size() + out] = 1;
-            } catch (const std::invalid_argument&) {
-                // left 0: forward checks each item and names the mismatch
-            }
-        }
-    }
-    routeOfInput_.assign(inputs.size(), -1);
+    routedItems_ = 0;
     site_.text = "node '" + std::string(nodeId()) + "' (plugin " + pluginFile_ + ")";
     view_.reserve();
     changedName_.reserve(64);
     if (!instance_->activate) return;
     clearError();
     PluginCallScope scope(site_, "activate");
-    activating_ = true;
-    const bool ok = instance_->activate(instance_);
-    activating_ = false;
-    endHook(ok, "activate");
-}
-
-const isochron_routes_extension AbiOperator::kRoutes = {&AbiOperator::routeInput};
-
-const void* AbiOperator::extension(std::string_view id) const { return id == ISOCHRON_EXT_ROUTES ? &kRoutes : nullptr; }
-
-bool AbiOperator::routeInput(const isochron_host* host, std::uint32_t inputPort, std::uint32_t outputPort) {
-    auto& node = static_cast<AbiOperator&>(self(host));
-    if (!node.activating_ || inputPort >= node.routeOfInput_.size() || outputPort >= node.outputTotal_) return false;
-    if (!node.forwardFits_[inputPort * node.outputTotal_ + outputPort]) return false;
-    node.routeOfInput_[inputPort] = static_cast<int>(outputPort);
-    return true;
+    endHook(activateGrantingRoutes([&] { return instance_->activate(instance_); }), "activate");
 }
 
 void AbiOperator::process(int inputPort, Item&& item) {
     // A routed input's items never reach the plugin: handed over as a built-in pass-through's are.
-    if (const int route = routeOfInput_[static_cast<std::size_t>(inputPort)]; route >= 0) return Operator::emit(route, std::move(item));
+    if (const int route = routeOfInput_[static_cast<std::size_t>(inputPort)]; route >= 0) {
+        ++routedItems_;
+        return Operator::emit(route, std::move(item));
+    }
     return processInPlugin(inputPort, std::move(item));
 }
 
@@ -106,7 +79,7 @@ void AbiOperator::processInPlugin(int inputPort, Item&& item) {
     clearError();
     input_ = &item;
     inputView_ = &view_.view(item);
-    fitsOfInput_ = forwardFits_.data() + static_cast<std::size_t>(inputPort) * outputTotal_;
+    fitsOfInput_ = alwaysFitsRow(static_cast<std::uint32_t>(inputPort));
     bool ok;
     {
         PluginCallScope scope(site_, "process");
@@ -202,7 +175,7 @@ void AbiOperator::emitProgressNs(std::int64_t timeNs) {
 
 bool AbiOperator::forwardHandedOver(const isochron_host* host, std::uint32_t port, const isochron_item* item) {
     auto& node = static_cast<AbiOperator&>(self(host));
-    if (!node.input_ || item != node.inputView_ || port >= node.outputTotal_ || !node.fitsOfInput_[port]) [[unlikely]] {
+    if (!node.input_ || item != node.inputView_ || port >= node.outputTotal() || !node.fitsOfInput_[port]) [[unlikely]] {
         return forward(host, port, item);
     }
     const Item& handedOver = *node.input_;

@@ -15,12 +15,12 @@
 #include "engine/plugins/abi_items.h"
 #include "engine/plugins/abi_node.h"
 #include "engine/plugins/plugin_crash_note.h"
-#include "isochron/ext/routes.h"
+#include "engine/plugins/routed_items.h"
 
 namespace isochron {
 
 /// One node's instance of a plugin operator type, run in this process. [engine thread]
-class AbiOperator final : public Operator, private AbiNode {
+class AbiOperator final : public Operator, public RoutedItems, private AbiNode {
 public:
     /// Creates the plugin's instance. `declared` is the type as the engine knows it (for parameter
     /// kinds); `pluginFile` names the plugin in messages. Throws OperatorError when create fails.
@@ -28,6 +28,7 @@ public:
     AbiOperator(const isochron_operator_type& type, std::shared_ptr<const OperatorDescriptor> declared, std::string pluginFile);
     /// Destroys the plugin's instance and frees every segment it kept.
     ~AbiOperator() override;
+    std::uint64_t routedItems() const override { return routedItems_; }
 
 protected:
     void onActivate() override;
@@ -63,12 +64,6 @@ private:
     std::int64_t sourceBudget() const override { return std::min(productionBudget(), kPluginMostBlocksPerProduce); }
     bool sourceAdmitted() const override { return admissionOpen(); }
     void warning(std::string message) override { warn(std::move(message)); }
-    const void* extension(std::string_view id) const override;
-
-    /// The routes extension's route_input (isochron/ext/routes.h): taken inside activate when every
-    /// item of the input fits the output, as the fast forward decides.
-    static bool routeInput(const isochron_host* host, std::uint32_t inputPort, std::uint32_t outputPort);
-    static const isochron_routes_extension kRoutes;
 
     /// The host table's forward: when the current input's items always fit the output (decided at
     /// activation) the item is only marked for handing over, and goes when process() returns, or
@@ -93,11 +88,8 @@ private:
     int forwardPort_ = 0;          // and the output it goes to
     bool forwardPending_ = false;
     const isochron_item* inputView_ = nullptr;  // the view of it the plugin got
-    std::vector<std::uint8_t> forwardFits_;  // [input * outputs + output]: every item of that input fits that output
-    const std::uint8_t* fitsOfInput_ = nullptr;  // forwardFits_'s row of the input being processed
-    std::uint32_t outputTotal_ = 0;
-    std::vector<int> routeOfInput_;  // [input]: the output its items go to without a call into the plugin, else -1
-    bool activating_ = false;        // inside the plugin's activate, the only time a route may be taken
+    const std::uint8_t* fitsOfInput_ = nullptr;  // alwaysFitsRow of the input being processed
+    std::uint64_t routedItems_ = 0;
     std::string changedName_;     // a live parameter's name, NUL-terminated for the plugin
     SegmentSlot* hookSlots_ = nullptr;  // segments made during the current hook, freed when it returns
     SegmentSlot* keptSlots_ = nullptr;  // segments the plugin retained

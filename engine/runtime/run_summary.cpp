@@ -1,6 +1,9 @@
 #include "engine/runtime/run_summary.h"
 
+#include <algorithm>
 #include <cstdio>
+
+#include "engine/plugins/routed_items.h"
 
 namespace isochron {
 namespace {
@@ -34,6 +37,11 @@ RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome) {
         n.node = node->id;
         n.type = node->descriptor->typeName;
         n.calls = node->callCount();
+        // The engine counts a routed item as processed; no hook of the plugin ran for it.
+        if (const auto* routes = dynamic_cast<const RoutedItems*>(node->op.get())) {
+            n.routedItems = routes->routedItems();
+            n.calls -= std::min(n.calls, n.routedItems);
+        }
         for (const auto& in : node->inputs) {
             n.itemsIn += in.items;
             n.samplesIn += in.samples;
@@ -100,6 +108,7 @@ nlohmann::ordered_json RunSummary::toJson() const {
     for (const auto& n : nodes) {
         ordered_json entry = {{"type", n.type}, {"calls", n.calls}, {"items_in", n.itemsIn}, {"items_out", n.itemsOut},
                               {"samples_in", n.samplesIn}, {"samples_out", n.samplesOut}};
+        if (n.routedItems) entry["routed_items"] = n.routedItems;
         if (n.warningCount) {
             entry["warning_count"] = n.warningCount;
             entry["warnings"] = n.warnings;

@@ -29,7 +29,8 @@ struct OutputSummary {
 struct NodeSummary {
     std::string node;
     std::string type;
-    std::uint64_t calls = 0;
+    std::uint64_t calls = 0;        ///< hook calls: a source's produce calls, else the items that reached the operator's hooks
+    std::uint64_t routedItems = 0;  ///< items a plugin's route passed on without a call (isochron/ext/routes.h)
     std::uint64_t itemsIn = 0, itemsOut = 0;
     std::uint64_t samplesIn = 0, samplesOut = 0;
     std::uint64_t warningCount = 0;

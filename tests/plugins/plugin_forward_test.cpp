@@ -59,7 +59,7 @@ TEST_CASE("what a hook emits after forward follows the forwarded item, in-proces
     }
 }
 
-TEST_CASE("a routed input's items pass on without reaching process in-process; the sandbox offers no routes", "[plugins][forward][routes]") {
+TEST_CASE("a routed input's items pass on without reaching process, in-process and sandboxed", "[plugins][forward][routes]") {
     const Timebase& timebase = Timebase::get(8000);
     for (const bool sandboxed : {false, true}) {
         INFO((sandboxed ? "sandboxed" : "in-process"));
@@ -69,8 +69,9 @@ TEST_CASE("a routed input's items pass on without reaching process in-process; t
         host.load(fixturePlugin("halves"), hosting);
         std::mt19937 random(23);
         std::uniform_int_distribution<std::int64_t> length(2, 300);
-        // "in" (routed in-process) gets samples from 0, "side" (always processed) from 100000.
+        // "in" (routed) gets samples from 0, "side" (always processed) from 100000.
         std::multiset<std::pair<std::int64_t, std::int64_t>> expected;  // (start, length) of the output items
+        std::size_t sideItems = 0;
         for (const auto& [feed, first] : {std::pair<std::string, std::int64_t>{"main", 0}, {"side", 100000}}) {
             FeedScript script;
             for (std::int64_t start = first; start < first + 3000;) {
@@ -78,8 +79,9 @@ TEST_CASE("a routed input's items pass on without reaching process in-process; t
                 std::vector<float> piece(static_cast<std::size_t>(count));
                 for (std::int64_t i = 0; i < count; ++i) piece[static_cast<std::size_t>(i)] = static_cast<float>(start + i);
                 script.batches.push_back({{0, Item::signal(makeSignal(piece, start, timebase))}});
-                const bool whole = feed == "main" && !sandboxed;
-                expected.emplace(start, whole ? count : count / 2);
+                const bool routed = feed == "main";
+                expected.emplace(start, routed ? count : count / 2);
+                if (!routed) ++sideItems;
                 start += count;
             }
             feedScripts()[feed] = std::move(script);
@@ -88,9 +90,10 @@ TEST_CASE("a routed input's items pass on without reaching process in-process; t
             "nodes": [{"id": "main", "type": "test.feed", "params": {"name": "main", "type": "signal<f32>"}},
                       {"id": "side", "type": "test.feed", "params": {"name": "side", "type": "signal<f32>"}},
                       {"id": "routed", "type": "halves.routed"},
-                      {"id": "out", "type": "test.collect", "params": {"name": "output"}}],
+                      {"id": "out", "type": "test.collect", "params": {"name": "output"}},
+                      {"id": "calls", "type": "test.collect", "params": {"name": "calls"}}],
             "edges": [{"from": "main.out0", "to": "routed.in"}, {"from": "side.out0", "to": "routed.side"},
-                      {"from": "routed.out", "to": "out.in0"}]})";
+                      {"from": "routed.out", "to": "out.in0"}, {"from": "routed.calls", "to": "calls.in0"}]})";
         const RunOutcome outcome = runGraphWith(host.registry(), graph);
         INFO((outcome.failures.empty() ? std::string() : outcome.failures[0]));
         REQUIRE(outcome.failures.empty());
@@ -101,6 +104,10 @@ TEST_CASE("a routed input's items pass on without reaching process in-process; t
             CHECK(values.front() == static_cast<float>(item.segment().startIndex()));
         }
         CHECK(got == expected);
+        // The plugin's process hook (in the child, sandboxed) got the side's items and nothing else.
+        const std::vector<Item>& calls = collections()["calls"].items.at(0);
+        REQUIRE(calls.size() == 1);
+        CHECK(calls[0].value() == static_cast<double>(sideItems));
         collections().clear();
     }
 }

@@ -187,6 +187,82 @@ TEST_CASE("a plugin whose progress hook throws is named as failing in its progre
     }
 }
 
+TEST_CASE("under --sandbox, a plugin whose progress hook segfaults or hangs is named as failing in its progress hook", "[plugins][sandbox]") {
+    // The child runs a deferred progress hook at the start of the next call (sandbox_protocol.h):
+    // without the mark it writes first, the host would blame that call's hook.
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    struct Case {
+        const char* how;
+        const char* failure;
+    };
+    for (const Case& fault : {Case{"segfault", "its sandboxed process died of Segmentation fault (signal 11) in its progress hook"},
+                              Case{"hang", "its sandboxed process did not answer within 1000 ms in its progress hook (the watchdog killed it)"}}) {
+        INFO(fault.how);
+        ScratchFolder folder("progress-faults");
+        nlohmann::json graph = nlohmann::json::parse(std::ifstream(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "progress"}, {"how", fault.how}})));
+        graph["nodes"][0]["params"]["pace"] = 1;  // paced: the tone's progress alone reaches the node between blocks
+        const auto path = folder.path() / "paced.isograph.json";
+        std::ofstream(path) << graph.dump(2);
+        const auto report = folder.path() / "report.json";
+        const Result r = runRunner(path.string() + " --plugin " + faults + " --sandbox --watchdog 1 --report " + report.string());
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK_THAT(r.output, Contains("error: node 'faulty': " + std::string(fault.failure) + " [plugin " + faults + "]"));
+        const nlohmann::json json = readJson(report);
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains("in its progress hook"));
+        CHECK(json["outputs"]["healthy"]["samples"] == 8000);
+    }
+}
+
+TEST_CASE("routed items pass sandboxed plugin nodes unchanged without reaching the child, and the report counts them as routed", "[plugins][sandbox][routes]") {
+    // Three pass_through plugins in a chain (each routes its input to its output unless `route` is
+    // false) against three built-in pass-throughs: the same file, and no item reaches a plugin.
+    const std::string plugin = std::filesystem::canonical(examplePlugin("pass_through")).string();
+    ScratchFolder folder("routes-sandboxed");
+    auto run = [&](const std::string& name, const char* type, const nlohmann::json& params, const std::string& options) {
+        nlohmann::json graph = {{"format", "isochron-graph/1"},
+                                {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
+                                           {{"id", "out"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder.path() / (name + ".wav")).string()}}}}}},
+                                {"edges", nlohmann::json::array()}};
+        std::string from = "tone.out";
+        for (const char* id : {"pass1", "pass2", "pass3"}) {
+            graph["nodes"].push_back({{"id", id}, {"type", type}, {"params", params}});
+            graph["edges"].push_back({{"from", from}, {"to", std::string(id) + ".in"}});
+            from = std::string(id) + ".out";
+        }
+        graph["edges"].push_back({{"from", from}, {"to", "out.in0"}});
+        const auto path = folder.path() / (name + ".isograph.json");
+        std::ofstream(path) << graph.dump(2);
+        const auto report = folder.path() / (name + ".report.json");
+        const Result r = runRunner(path.string() + " --plugin " + plugin + options + " --report " + report.string());
+        INFO(name << ": " << r.output);
+        REQUIRE(r.status == 0);
+        return readJson(report)["nodes"];
+    };
+    const nlohmann::json builtin = run("builtin", "segments.pass_through", nlohmann::json::object(), "");
+    const nlohmann::json inProcess = run("in-process", "pass.through", nlohmann::json::object(), "");
+    const nlohmann::json sandboxed = run("sandboxed", "pass.through", nlohmann::json::object(), " --sandbox");
+    const nlohmann::json called = run("called", "pass.through", {{"route", false}}, " --sandbox");
+    const std::string expected = readText(folder.path() / "builtin.wav");
+    REQUIRE(expected.size() > 16000);
+    for (const char* name : {"in-process", "sandboxed", "called"}) {
+        INFO(name);
+        CHECK(readText(folder.path() / (std::string(name) + ".wav")) == expected);
+    }
+    for (const char* id : {"pass1", "pass2", "pass3"}) {
+        INFO(id);
+        CHECK(builtin[id]["calls"] == 40);
+        CHECK_FALSE(builtin[id].contains("routed_items"));
+        for (const nlohmann::json* routed : {&inProcess, &sandboxed}) {
+            CHECK((*routed)[id]["calls"] == 0);
+            CHECK((*routed)[id]["routed_items"] == 40);
+            CHECK((*routed)[id]["items_out"] == 40);
+        }
+        CHECK(called[id]["calls"] == 40);
+        CHECK_FALSE(called[id].contains("routed_items"));
+    }
+}
+
 TEST_CASE("under --sandbox, a plugin cannot write the host's samples it reads in place", "[plugins][sandbox]") {
     // The faulty node's input and the healthy branch share one segment, which the sandbox reads
     // in place from the host's shared sample arena, mapped read-only in the child: the plugin's

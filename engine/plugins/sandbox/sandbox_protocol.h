@@ -11,15 +11,22 @@
 //   Produce            production budget, whether admission is open
 //   Finish             -
 //   ParameterChanged   name, value (JSON)
+//   Progress           -   (only the deferred progress hook runs: see below)
 //   Deactivate         -   (the child answers, then exits)
 // The response, for each call in order: records in the order the hook made them (Emit: port and
 // item; Progress: time; Warning: text), then Done: how the call ended (an Outcome), its error, and a
-// source's state and wake time. The child stops at the first call that fails.
+// source's state and wake time. The child stops at the first call that fails. Activate's answer
+// also holds a Route record (input port, output port) for each route the plugin was granted
+// (isochron/ext/routes.h): the host hands those inputs' items over itself and never sends them.
+// Before the deferred progress hook runs the child writes an EnteringProgress record and commits
+// the answer so far: a child that dies or hangs there is known to have died in the progress hook.
 //
 // Progress is deferred: the host does not ask the child when input progress rises, it sends the
 // new progress with the next request and the child runs the progress hook first. Meanwhile the
 // host promises what the child promised last, which is always safe (a promise may lag). This
-// halves the round trips of a stream whose source punctuates every block.
+// halves the round trips of a stream whose source punctuates every block. A node whose inputs are
+// routed gets no Process calls to carry the progress, so its host sends Progress calls for it,
+// batched like a stream's items.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +34,10 @@
 namespace isochron::sandbox {
 
 /// What the host asks the child to do.
-enum class Request : std::uint32_t { Activate, Process, Produce, Finish, ParameterChanged, Deactivate };
+enum class Request : std::uint32_t { Activate, Process, Produce, Finish, ParameterChanged, Deactivate, Progress };
 
 /// One record of a response.
-enum class Reply : std::uint32_t { Emit, Progress, Warning, Done };
+enum class Reply : std::uint32_t { Emit, Progress, Warning, Done, Route, EnteringProgress };
 
 /// How a call ended, in its Done record: the deferred progress hook run before the call can fail it.
 enum class Outcome : std::uint32_t { Failed, Succeeded, ProgressFailed };

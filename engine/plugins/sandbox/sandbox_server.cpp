@@ -108,6 +108,8 @@ private:
             if (request.get<std::uint32_t>()) {
                 const auto pending = request.get<std::int64_t>();
                 if (ok && instance_ && instance_->progress) {
+                    out_->put(Reply::EnteringProgress);
+                    exchange_.commitResponse(out_->used());
                     std::int64_t promised = pending;
                     ok = instance_->progress(instance_, pending, &promised);
                     progressFailed = !ok;
@@ -170,6 +172,7 @@ private:
             case Request::Deactivate:
                 if (instance_ && instance_->deactivate) instance_->deactivate(instance_);
                 return !errorLogged();
+            case Request::Progress: return true;  // the deferred progress hook, run before, was the call
         }
         return false;
     }
@@ -198,7 +201,14 @@ private:
         describeNode(nodeId, declared_, inputs, connected, outputs);
         instance_ = type_->create(type_, host());
         if (!instance_) return false;
-        return !instance_->activate || instance_->activate(instance_);
+        if (instance_->activate && !activateGrantingRoutes([&] { return instance_->activate(instance_); })) return false;
+        for (std::uint32_t input = 0; input < routeOfInput_.size(); ++input) {
+            if (routeOfInput_[input] < 0) continue;
+            out_->put(Reply::Route);
+            out_->put(input);
+            out_->put(static_cast<std::uint32_t>(routeOfInput_[input]));
+        }
+        return true;
     }
 
     static ResolvedPort takePort(ExchangeReader& request) {
@@ -218,6 +228,7 @@ private:
             case Request::Finish: return "finish";
             case Request::ParameterChanged: return "parameter_changed";
             case Request::Deactivate: return "deactivate";
+            case Request::Progress: return "progress";
         }
         return "unknown";
     }

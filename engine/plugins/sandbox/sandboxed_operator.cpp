@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "engine/operators/operator_error_in_hook.h"
 #include "engine/plugins/abi_items.h"
 #include "engine/plugins/abi_node.h"
+#include "engine/plugins/routed_items.h"
 #include "engine/plugins/sandbox/exchange_codec.h"
 #include "engine/plugins/sandbox/sandbox_process.h"
 #include "engine/plugins/sandbox/sandbox_protocol.h"
@@ -38,10 +40,12 @@ constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
 // works while the rest of the graph runs. Outputs come up to two batches late while items stream
 // (all are out when the input ends: finish waits for every answer); every other hook, and items
 // of a slow stream, are answered before the hook returns.
-class SandboxedOperator final : public Operator {
+class SandboxedOperator final : public Operator, public RoutedItems {
 public:
     SandboxedOperator(std::filesystem::path pluginFile, std::shared_ptr<const OperatorDescriptor> declared, std::chrono::milliseconds watchdog)
         : pluginFile_(std::move(pluginFile)), declared_(std::move(declared)), watchdog_(watchdog) {}
+
+    std::uint64_t routedItems() const override { return routedItems_; }
 
     HeldState heldState() const override {
         HeldState held;
@@ -55,6 +59,13 @@ public:
 protected:
     void onActivate() override {
         outputsClosed_ = false;
+        std::vector<ResolvedPort> inputs, outputs;
+        for (int i = 0; i < inputCount(); ++i) inputs.push_back(inputPort(i));
+        for (int i = 0; i < outputCount(); ++i) outputs.push_back(outputPort(i));
+        alwaysFits_ = alwaysFitsTable(inputs, outputs);
+        routeOfInput_.assign(inputs.size(), -1);
+        anyRoute_ = false;
+        routedItems_ = 0;
         exchange_.emplace(SharedExchange::create());
         child_.emplace(pluginFile_, declared_->typeName, exchange_->fd(), arena_ ? arena_->fd() : -1);
         view_.reserve();
@@ -87,16 +98,25 @@ protected:
         failIfNotStarted();
         // Arrival times are the sources' wall clock stamps: no clock read here.
         const TimeNs arrived = item.arrivalNs();
-        const bool streaming = arrived > 0 && arrived - lastArrivalNs_ < kStreamingGapNs;
+        streaming_ = arrived > 0 && arrived - lastArrivalNs_ < kStreamingGapNs;
         lastArrivalNs_ = arrived;
         if (flight_.pending && exchange_->responseArrived(flight_.sequence)) replayFlight();
+        if (const int route = routeOfInput_[static_cast<std::size_t>(inputPort)]; route >= 0) {
+            // A routed item is handed over here, never sent to the child: after what the plugin
+            // made of the items before it, so that its outputs keep their order.
+            if (staged_.processCalls > 0 || (flight_.pending && flight_.processCalls > 0)) answerEverything();
+            ++routedItems_;
+            emit(route, std::move(item));
+            return;
+        }
         const isochron_item& view = view_.view(item);
         ExchangeWriter& out = record(Request::Process, "process", std::move(item));
         out.put(static_cast<std::uint32_t>(inputPort));
         putItemHead(out, view);
         if (view.segment) putArenaOrInlineSamples(out, *view.segment, arena_);  // the item is kept until answered
+        ++staged_.processCalls;
         noteHeld();
-        if (!streaming) {
+        if (!streaming_) {
             answerAll();
         } else if (staged_.hooks.size() >= kBatchCalls || staged_.writer->used() >= kBatchBytes) {
             if (flight_.pending) awaitAndReplayFlight();
@@ -119,6 +139,20 @@ protected:
         failIfNotStarted();
         pendingProgress_ = inputProgress;  // sent with the next hook call (see sandbox_protocol.h)
         if (flight_.pending && exchange_->responseArrived(flight_.sequence)) replayFlight();
+        if (anyRoute_) {
+            // Routed items make no calls that would carry the progress: a call of its own does,
+            // at once for a slow stream; while items stream, one carries the latest of every
+            // kBatchCalls progress updates (a promise may lag, and each call costs the child a
+            // progress hook and the host a record).
+            if (!streaming_) {
+                record(Request::Progress, "progress", Item());
+                answerAll();
+            } else if (++progressUnsent_ >= kBatchCalls) {
+                if (flight_.pending) awaitAndReplayFlight();
+                record(Request::Progress, "progress", Item());
+                sendStaged();
+            }
+        }
         return promised_;
     }
 
@@ -169,6 +203,7 @@ private:
         std::uint32_t sourceState = ISOCHRON_SOURCE_FINISHED;
         std::int64_t wakeAtNs = 0;
         std::size_t calls = 0;  // calls answered (replay)
+        bool diedInProgressHook = false;  // the answer ends inside the call after those, in its progress hook
     };
 
     // Hook calls written into one request area, or sent and not yet answered.
@@ -181,11 +216,13 @@ private:
         std::uint32_t sequence = 0;            // flight: the request's sequence number
         std::size_t bytes = 0;                 // flight: the request's size
         std::int64_t sentAtNs = 0;             // flight: when it was sent (steadyNowNs)
+        std::uint32_t processCalls = 0;        // how many of the calls are Process calls
         void clear() {
             writer.reset();
             hooks.clear();
             inputs.clear();
             pending = false;
+            processCalls = 0;
         }
     };
 
@@ -222,6 +259,7 @@ private:
         out.put(static_cast<std::uint32_t>(pendingProgress_.has_value()));
         if (pendingProgress_) out.put(*pendingProgress_);
         pendingProgress_.reset();
+        progressUnsent_ = 0;
         out.put(static_cast<std::uint32_t>(inputCount()));
         for (int i = 0; i < inputCount(); ++i) out.put(inputProgress(i));
         staged_.hooks.push_back(hook);
@@ -252,6 +290,12 @@ private:
         if (flight_.pending) awaitAndReplayFlight();
         sendStaged();
         return awaitAndReplayFlight();
+    }
+
+    // Replay the answer in flight and send and replay what is staged, if anything is.
+    void answerEverything() {
+        if (flight_.pending) awaitAndReplayFlight();
+        if (!staged_.hooks.empty()) answerAll();
     }
 
     // Wait for the answer in flight, watching the child (a child that died or overran the watchdog
@@ -292,8 +336,9 @@ private:
     // it was running (which need not be the hook the engine is running now: items are batched).
     template <class Failure> [[noreturn]] void replayAnswered(std::size_t bytes, Failure&& failure) {
         flight_.pending = false;
-        const std::size_t answered = replay(bytes).calls;
-        const std::string message = failure(answered < flight_.hooks.size() ? flight_.hooks[answered] : "last");
+        const Done answered = replay(bytes);
+        const char* hook = answered.diedInProgressHook ? "progress" : answered.calls < flight_.hooks.size() ? flight_.hooks[answered.calls] : "last";
+        const std::string message = failure(hook);
         flight_.clear();
         throw OperatorErrorInHook(message);
     }
@@ -310,12 +355,21 @@ private:
         ExchangeReader in(exchange_->responses(), bytes);
         Done done;
         std::size_t call = 0;
-        for (; call < flight_.hooks.size() && !in.atEnd(); ++call) done = replayCall(in, call);
+        for (; call < flight_.hooks.size() && !in.atEnd(); ++call) {
+            const std::optional<Done> answered = replayCall(in, call);
+            if (!answered) {
+                done.diedInProgressHook = true;
+                break;
+            }
+            done = *answered;
+        }
         done.calls = call;
         return done;
     }
 
-    Done replayCall(ExchangeReader& in, std::size_t call) {
+    // Emit what call number `call` emitted; its Done, or nothing when the answer ends in the
+    // call's progress hook (the child died there).
+    std::optional<Done> replayCall(ExchangeReader& in, std::size_t call) {
         for (;;) {
             switch (in.get<Reply>()) {
                 case Reply::Emit: {
@@ -349,6 +403,15 @@ private:
                     break;
                 }
                 case Reply::Warning: warn(in.text()); break;
+                case Reply::EnteringProgress:
+                    if (in.atEnd()) return std::nullopt;
+                    break;
+                case Reply::Route: {
+                    const auto input = in.get<std::uint32_t>();
+                    const auto output = in.get<std::uint32_t>();
+                    takeRoute(input, output, flight_.hooks[call]);
+                    break;
+                }
                 case Reply::Done: {
                     const auto outcome = in.get<Outcome>();
                     const std::string error = in.text();
@@ -364,6 +427,20 @@ private:
                 }
             }
         }
+    }
+
+    // The child granted the plugin a route from `input` to `output`: checked here as the child
+    // checked it (the child is not trusted), then this side hands that input's items over.
+    void takeRoute(std::uint32_t input, std::uint32_t output, std::string_view hook) {
+        const auto inputs = static_cast<std::uint32_t>(inputCount());
+        const auto outputs = static_cast<std::uint32_t>(outputCount());
+        if (hook != "activate" || input >= inputs || output >= outputs || !alwaysFits_[std::size_t{input} * outputs + output]) {
+            throw OperatorError("its sandboxed process granted a route from input #" + std::to_string(input) + " to output #" +
+                                std::to_string(output) + " in its " + std::string(hook) +
+                                " hook, which the host cannot take (routes are taken in activate, between ports whose items always fit)");
+        }
+        routeOfInput_[input] = static_cast<int>(output);
+        anyRoute_ = true;
     }
 
     // Whether the item just read is the signal `input` as it came (the plugin forwarded or emitted
@@ -420,6 +497,12 @@ private:
     bool outputsClosed_ = false;  // deactivating: what the child still answers is not sent on
     TimeNs promised_ = kBeginningOfTime;
     TimeNs lastArrivalNs_ = 0;
+    bool streaming_ = false;  // the last item arrived less than kStreamingGapNs after the one before
+    std::vector<std::uint8_t> alwaysFits_;  // alwaysFitsTable of the node's ports
+    std::vector<int> routeOfInput_;  // [input]: the output its items are handed over to without the child, else -1
+    bool anyRoute_ = false;
+    std::uint32_t progressUnsent_ = 0;  // progress updates since the last call carried one (a node with routes)
+    std::uint64_t routedItems_ = 0;
     std::uint64_t peakHeldItems_ = 0;
     std::uint64_t peakHeldBytes_ = 0;
 };

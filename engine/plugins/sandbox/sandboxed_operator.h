@@ -3,7 +3,9 @@
 // Operator; each hook becomes a call in a request to the child (sandbox_protocol.h) through shared
 // memory (shared_exchange.h), answered with what the plugin's hook emitted, which this side emits
 // in order. Items that stream in (less than 1 ms apart) are batched, up to 64 calls per request,
-// so their outputs may come a batch or two late (all of them before finish returns).
+// so their outputs may come a batch or two late (all of them before finish returns). Items of an
+// input the plugin routed (isochron/ext/routes.h; the child reports its routes when activate
+// answers) are passed on here and never sent to the child.
 //
 // Faults: a child that dies, exits, or does not answer within the watchdog time (it is killed
 // then) fails the hook with an OperatorError saying which of these happened and in which plugin

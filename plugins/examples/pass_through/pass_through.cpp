@@ -1,9 +1,9 @@
 // Example plugin "pass_through": the operator "pass.through" passes every item on as it came. The
 // smallest complete plugin, and what isochron-bench runs to measure what hosting through the ABI
 // costs next to the built-in segments.pass_through. It asks the host for a route (extension
-// isochron.routes/1) so its items never cross the ABI; where the host does not offer routes (the
-// sandbox), or with `route` off, process() forwards each item, handed over to the next operator
-// (forward), so not even a reference count changes.
+// isochron.routes/1) so its items never cross the ABI (nor, sandboxed, reach its child process);
+// where the host does not offer routes, or with `route` off, process() forwards each item, handed
+// over to the next operator (forward), so not even a reference count changes.
 #include <isochron/isochron.hpp>
 
 namespace {

@@ -122,8 +122,9 @@ protected:
     }
     /// In activate(): ask the host to hand every item arriving on `inputPort` over to `outputPort`
     /// itself, without calling process() for it (extension isochron.routes/1): such a hop costs
-    /// what a built-in operator's does. True when the host will, until deactivate(); false when it
-    /// does not offer routes (the sandbox) or the input's items may not fit the output: then they
+    /// what a built-in operator's does (sandboxed, the items never reach the plugin's process). True
+    /// when the host will, until deactivate(); false when it does not offer routes or the input's
+    /// items may not fit the output: then they
     /// keep coming to process(), which must pass them on itself. [no allocation]
     bool routeInput(int inputPort, int outputPort) {
         return routes_ && routes_->route_input(host_, static_cast<std::uint32_t>(inputPort), static_cast<std::uint32_t>(outputPort));

@@ -8,9 +8,12 @@
  * what a built-in operator's does. The plugin's other hooks run as before (progress still reaches
  * the progress hook; items on other inputs still reach process).
  *
- * Negotiated, never assumed: a host may not offer the extension (get_extension returns null; the
- * sandbox's child process does not), and it may refuse a route. A plugin must then forward in
- * process as it would without routes, so it works on every host of ABI version 2. */
+ * Sandboxed, the child process grants routes and tells the host, which then passes those items on
+ * without sending them to the child at all.
+ *
+ * Negotiated, never assumed: a host may not offer the extension (get_extension returns null), and
+ * it may refuse a route. A plugin must then forward in process as it would without routes, so it
+ * works on every host of ABI version 2. */
 #ifndef ISOCHRON_EXT_ROUTES_H
 #define ISOCHRON_EXT_ROUTES_H
 
