@@ -39,7 +39,7 @@ PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& 
         }
     }
     if (!errors.empty()) throw GraphException(std::move(errors));
-    channels_.learnWhetherRunFollowsWallClock(engines_);
+    distributed::shareWhetherSourcesFollowWallClock(engines_);
 }
 
 PartitionThreads::~PartitionThreads() = default;

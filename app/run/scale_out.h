@@ -16,6 +16,8 @@
 
 namespace isochron {
 class Engine;
+struct RunOutcome;
+struct RunSummary;
 }
 
 namespace isochron::run {
@@ -61,8 +63,9 @@ public:
     /// Before the run (a collective call, after readyToGoOn()): the channels learn this rank's
     /// `engine` (a sender whose receiver is gone stops there the sources that fed only it), and
     /// whether a source of the whole graph follows the wall clock: every rank asks its engine about
-    /// its own sources and the ranks agree; every channel receiver then says so, and io.archive_sink's
-    /// when_behind auto decides as in the graph run whole. Alone: nothing (the engine holds every source).
+    /// its own sources and tells it the other ranks' answer (Engine::setSourcesElsewhereFollowWallClock),
+    /// so io.archive_sink's when_behind auto decides as in the graph run whole on every rank, fed
+    /// over a channel or not. Alone: nothing (the engine holds every source).
     void prepareChannels(Engine& engine);
     /// Every rank is ready to go on: under several ranks each rank calls it at the same point, once its
     /// part is ready to run (its nodes started, its files opened) and under --check before it says
@@ -86,6 +89,11 @@ public:
     nlohmann::ordered_json endRun(const std::string& end, const std::function<bool()>& stopSignalCame);
     /// This rank's report is written (or there is none): tell the other ranks. [after endRun()]
     void reportWritten();
+    /// The summary of this rank's run of `engine` (summarizeRun): its channel ends are figures only,
+    /// without the warning its engine gives a receiver it cut off (everything the receiver fed here
+    /// failed), which is no node of the graph: the failed nodes are named, and the graph's sources
+    /// that fed only them are stopped with a warning on their own ranks, as run whole. [after run()]
+    RunSummary summary(const Engine& engine, const RunOutcome& outcome) const;
     /// One line per channel end of this rank, and one for telemetry across ranks, for the summary ("" alone).
     std::string channelsText() const;
     /// The report's "channels" array (null alone).

@@ -194,7 +194,8 @@ std::size_t Engine::queuedItems() const {
 }
 
 bool Engine::anySourceFollowsWallClock() const {
-    return std::any_of(nodes_.begin(), nodes_.end(), [](const NodeContext* node) { return node->isSource() && node->op->followsWallClock(); });
+    return sourcesElsewhereFollowWallClock_ ||
+           std::any_of(nodes_.begin(), nodes_.end(), [](const NodeContext* node) { return node->isSource() && node->op->followsWallClock(); });
 }
 
 std::shared_ptr<SnapshotChannel> Engine::openTelemetry(double hz) {
@@ -277,7 +278,6 @@ void Engine::nodeFailed(const NodeContext& node) {
     std::lock_guard lock(failureMutex_);
     newFailures_.push_back(&node);
     failuresPending_.store(true, std::memory_order_release);
-    nodeFailed_.store(true, std::memory_order_relaxed);
 }
 
 void Engine::findNodesReachingOutputs(std::vector<char>& reaches) {

@@ -112,13 +112,16 @@ public:
     /// Whether a stop was requested (requestStop()). [any thread] [no allocation]
     bool stopRequested() const { return stop_.load(std::memory_order_relaxed); }
     /// Whether any source of the graph follows the wall clock now (Operator::followsWallClock), i.e.
-    /// the run is not an unpaced import. [engine thread] [no allocation]
+    /// the run is not an unpaced import: this engine's own sources, or those of the graph's other
+    /// partitions (setSourcesElsewhereFollowWallClock). [engine thread] [no allocation]
     bool anySourceFollowsWallClock() const;
+    /// Whether a source of the graph that runs outside this engine (in another partition, on another
+    /// rank or thread) follows the wall clock, as the partitions agreed before the run: an engine
+    /// running one partition then answers anySourceFollowsWallClock() for the whole graph, also
+    /// when no channel feeds it. [before run()]
+    void setSourcesElsewhereFollowWallClock(bool follows) { sourcesElsewhereFollowWallClock_ = follows; }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
-    /// Whether a node has failed since the engine was built (run()'s outcome names it): lets whoever
-    /// runs several engines together end them all at the first failure. [any thread]
-    bool anyNodeFailed() const { return nodeFailed_.load(std::memory_order_relaxed); }
 
 private:
     struct PendingParameter {
@@ -153,6 +156,7 @@ private:
     CostClock costClock_;
     std::unique_ptr<TelemetryCollector> telemetry_;
     bool telemetryActive_ = false;  // estimates refreshed (readers attached or the scheduler uses them)
+    bool sourcesElsewhereFollowWallClock_ = false;
     TimeNs runStartNs_ = 0;
     std::int64_t burst_ = 0;
     std::uint64_t memoryLimitBytes_ = std::uint64_t{1} << 30;
@@ -160,7 +164,6 @@ private:
     bool overMemoryLimit_ = false;
     std::uint64_t admissionPauses_ = 0;
     std::atomic<bool> stop_{false};
-    std::atomic<bool> nodeFailed_{false};
     std::atomic<bool> changesPending_{false};
     std::mutex mutex_;  // guards pending_, pendingTaps_ and the sleep
     std::condition_variable wakeUp_;
