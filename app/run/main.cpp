@@ -591,7 +591,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         (threads ? threads->engine(partition) : engine).addFailuresWhileStopping(outcome);
     }
     drainTelemetry(0);
-    RunSummary summary = threads ? threads->summary(outcome) : scaleOut.summary(engine, outcome);
+    RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
         if (onRanks) status << "partition " << scaleOut.rank() << "\n";
         status << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;

@@ -16,8 +16,6 @@
 
 namespace isochron {
 class Engine;
-struct RunOutcome;
-struct RunSummary;
 }
 
 namespace isochron::run {
@@ -61,7 +59,8 @@ public:
     /// it (they agree with rank 0 over MPI). Alone: nothing.
     void relayTelemetry(Engine& engine, bool wanted, double hz);
     /// Before the run (a collective call, after readyToGoOn()): the channels learn this rank's
-    /// `engine` (a sender whose receiver is gone stops there the sources that fed only it), and
+    /// `engine` (a sender whose receiver is gone stops there the sources that fed only it; a receiver
+    /// cut off is stopped without a warning, as no node of the graph), and
     /// whether a source of the whole graph follows the wall clock: every rank asks its engine about
     /// its own sources and tells it the other ranks' answer (Engine::setSourcesElsewhereFollowWallClock),
     /// so io.archive_sink's when_behind auto decides as in the graph run whole on every rank, fed
@@ -89,11 +88,6 @@ public:
     nlohmann::ordered_json endRun(const std::string& end, const std::function<bool()>& stopSignalCame);
     /// This rank's report is written (or there is none): tell the other ranks. [after endRun()]
     void reportWritten();
-    /// The summary of this rank's run of `engine` (summarizeRun): its channel ends are figures only,
-    /// without the warning its engine gives a receiver it cut off (everything the receiver fed here
-    /// failed), which is no node of the graph: the failed nodes are named, and the graph's sources
-    /// that fed only them are stopped with a warning on their own ranks, as run whole. [after run()]
-    RunSummary summary(const Engine& engine, const RunOutcome& outcome) const;
     /// One line per channel end of this rank, and one for telemetry across ranks, for the summary ("" alone).
     std::string channelsText() const;
     /// The report's "channels" array (null alone).

@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/runtime/run_summary.h"
-
 namespace isochron::run {
 
 namespace {
@@ -55,7 +53,6 @@ std::string ScaleOut::partitionPlan(const GraphSpec&, const ValidatedGraph&) con
 
 void ScaleOut::relayTelemetry(Engine&, bool, double) {}
 void ScaleOut::prepareChannels(Engine&) {}
-RunSummary ScaleOut::summary(const Engine& engine, const RunOutcome& outcome) const { return summarizeRun(engine, outcome); }
 void ScaleOut::readyToGoOn() {}
 int ScaleOut::refuse(const std::string& refusal) {
     std::cerr << refusal << std::flush;

@@ -11,7 +11,6 @@
 #include <map>
 #include <sstream>
 #include <optional>
-#include <set>
 #include <utility>
 
 #include "distributed/mpi_channels.h"
@@ -20,7 +19,6 @@
 #include "distributed/mpi_telemetry_relay.h"
 #include "distributed/partition_plan.h"
 #include "engine/runtime/engine.h"
-#include "engine/runtime/run_summary.h"
 #include "engine/time/wall_clock.h"
 
 namespace isochron::run {
@@ -151,6 +149,7 @@ void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
 void ScaleOut::prepareChannels(Engine& engine) {
     if (!state_->channels) return;
     state_->channels->attachEngine(engine);
+    distributed::markChannelReceivers(*state_->part, engine);
     // The receivers say false: the engine answers for this rank's own sources, and learns the others'.
     const int ownFollow = engine.anySourceFollowsWallClock() ? 1 : 0;
     std::vector<int> follow(static_cast<std::size_t>(state_->ranks));
@@ -158,22 +157,6 @@ void ScaleOut::prepareChannels(Engine& engine) {
     bool elsewhere = false;
     for (int rank = 0; rank < state_->ranks; ++rank) elsewhere = elsewhere || (rank != state_->rank && follow[static_cast<std::size_t>(rank)] != 0);
     engine.setSourcesElsewhereFollowWallClock(elsewhere);
-}
-
-RunSummary ScaleOut::summary(const Engine& engine, const RunOutcome& outcome) const {
-    RunSummary summary = summarizeRun(engine, outcome);
-    if (!state_->part) return summary;
-    std::set<std::string, std::less<>> channelEnds;  // the local nodes made from endpoint descriptors
-    for (const ValidatedNode& node : state_->part->graph.nodes) {
-        const auto& endpoints = state_->part->endpointDescriptors;
-        if (std::any_of(endpoints.begin(), endpoints.end(), [&](const auto& endpoint) { return endpoint.get() == node.descriptor; })) channelEnds.insert(node.id);
-    }
-    for (NodeSummary& node : summary.nodes) {
-        if (!channelEnds.contains(node.node)) continue;
-        node.warnings.clear();
-        node.warningCount = 0;
-    }
-    return summary;
 }
 
 void ScaleOut::readyToGoOn() {

@@ -120,6 +120,11 @@ public:
     /// running one partition then answers anySourceFollowsWallClock() for the whole graph, also
     /// when no channel feeds it. [before run()]
     void setSourcesElsewhereFollowWallClock(bool follows) { sourcesElsewhereFollowWallClock_ = follows; }
+    /// Marks `source`, a node of this engine, as standing in for sources of the graph that run
+    /// elsewhere (a partition's channel receiver): when everything it feeds fails, it is stopped like
+    /// any source, but with no "stopped early" warning and not in RunOutcome::cutOffSources, which
+    /// name the graph's own sources (their partition stops them, with the warning). [before run()]
+    void markStandInSource(const NodeContext& source) { standInSource_[static_cast<std::size_t>(source.index)] = 1; }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
 
@@ -191,6 +196,7 @@ private:
     /// Sources that reached a sink before failures and no longer reach one that works: admission
     /// closes for them and the engine ends them. Sources that never reached a sink are left alone.
     std::vector<char> cutOff_;
+    std::vector<char> standInSource_;  // markStandInSource(): stopped without a warning
     bool cutOffPending_ = false;  // some source in cutOff_ is not stopped yet
     std::vector<std::string> cutOffSources_;
 };

@@ -755,7 +755,8 @@ TEST_CASE("a node failing on rank 1 is disabled as in a graph run whole: the oth
     CHECK(warningsOf(wholeReport).empty());
 
     SECTION("on three ranks") {
-        const Finished ranks = run(3, {graph.string(), "--quiet", "--channel-credits", "8", "--report", report.string()});
+        const fs::path telemetry = tempPath("failing-node-telemetry.jsonl");
+        const Finished ranks = run(3, {graph.string(), "--quiet", "--channel-credits", "8", "--report", report.string(), "--telemetry", telemetry.string()});
         INFO(ranks.output);
         CHECK(ranks.status == 2);
         CHECK(occurrences(ranks.output, "error: node 'level-log': writing '/dev/full' failed") == 1);
@@ -776,6 +777,19 @@ TEST_CASE("a node failing on rank 1 is disabled as in a graph run whole: the oth
             CHECK(warningsOf(written).empty());
             if (rank == 2) CHECK(written["outputs"]["recording"]["items"].get<std::uint64_t>() == wholeRecorded);
             fs::remove(tempPath("failing-node.rank" + std::to_string(rank) + ".json"));
+            // The rank's last telemetry snapshot counts no warning either (rank 1's receivers included).
+            const fs::path snapshots = tempPath("failing-node-telemetry.rank" + std::to_string(rank) + ".jsonl");
+            std::istringstream lines(readText(snapshots));
+            std::string line, last;
+            while (std::getline(lines, line)) last = line.empty() ? last : line;
+            REQUIRE_FALSE(last.empty());
+            const nlohmann::json snapshot = nlohmann::json::parse(last);
+            CHECK(snapshot["nodes"].size() > 0);
+            for (const auto& [id, node] : snapshot["nodes"].items()) {
+                INFO("node " << id);
+                CHECK(node["warnings"] == 0);
+            }
+            fs::remove(snapshots);
         }
     }
     SECTION("on partition threads") {
