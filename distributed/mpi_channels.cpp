@@ -12,6 +12,7 @@
 
 #include "distributed/wire_format.h"
 #include "engine/operators/operator.h"
+#include "engine/operators/operator_error_in_hook.h"
 #include "engine/runtime/engine.h"
 #include "engine/time/wall_clock.h"
 
@@ -52,7 +53,8 @@ protected:
     }
     void process(int, Item&& item) override {
         if (sampleBytes(item) > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-            throw std::invalid_argument("a segment of more than 2 GB cannot cross ranks (cut it into shorter segments)");
+            // This node's id names the edge; the hook of an internal node is no news to the user.
+            throw OperatorErrorInHook("a segment of more than 2 GB cannot cross ranks: make the segments of '" + figures_.spec.from + "' shorter");
         }
         if (channels_.stopping() || !takeCredit()) return;  // stopped, or the receiver is gone: dropped
         Slot& slot = nextSlot();
@@ -230,8 +232,9 @@ private:
 class ChannelReceiver final : public Operator {
 public:
     ChannelReceiver(MPI_Comm comm, ChannelFigures& figures, MpiChannels& channels) : comm_(comm), figures_(figures), channels_(channels) {}
-    /// Whether the sources of the whole graph do (MpiChannels::setRunFollowsWallClock).
-    bool followsWallClock() const override { return channels_.runFollowsWallClock(); }
+    /// It stands in for the sources of other ranks, of which its engine is told apart
+    /// (Engine::setSourcesElsewhereFollowWallClock).
+    bool followsWallClock() const override { return false; }
 
 protected:
     SourceStatus onProduce() override {
@@ -303,7 +306,7 @@ private:
         int size = 0;
         MPI_Get_count(&status, MPI_BYTE, &size);
         if (static_cast<std::size_t>(size) != storage.size()) {
-            throw std::invalid_argument("channel " + std::to_string(figures_.spec.index) + " from rank " + std::to_string(figures_.spec.fromPartition) + ": " +
+            throw OperatorErrorInHook("channel " + std::to_string(figures_.spec.index) + " from rank " + std::to_string(figures_.spec.fromPartition) + ": " +
                                         std::to_string(size) + " bytes of samples where the message announced " + std::to_string(storage.size()) +
                                         " (a rank of another build?)");
         }

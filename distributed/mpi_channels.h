@@ -66,15 +66,9 @@ public:
     OperatorDescriptor receiver(const ChannelSpec& channel);
     /// End every wait for a credit now (the run is stopping). [any thread]
     void stop() { stopped_.store(true); }
-    /// Whether a source of the whole graph follows the wall clock (Operator::followsWallClock), as
-    /// the ranks agreed before the run: from then on every receiver says so (false until then), so
-    /// that a node deciding by it (io.archive_sink's when_behind auto) decides as in the graph run
-    /// whole. [before the run]
-    void setRunFollowsWallClock(bool follows) { runFollowsWallClock_.store(follows); }
     /// This rank's engine, where a sender whose receiver is gone stops the sources that fed only it. [before the run]
     void attachEngine(Engine& engine) { engine_ = &engine; }
     Engine& engine() const { return *engine_; }
-    bool runFollowsWallClock() const { return runFollowsWallClock_.load(std::memory_order_relaxed); }
     /// Whether the channels stop: stop() was called. [any thread]
     bool stopping() const { return stopped_.load(std::memory_order_relaxed); }
     /// The receiver of `channel` was cut off (everything it fed on this rank failed) and told its
@@ -98,7 +92,6 @@ private:
     std::unique_ptr<Communicator> communicator_;
     int credits_;
     std::atomic<bool> stopped_{false};
-    std::atomic<bool> runFollowsWallClock_{false};
     Engine* engine_ = nullptr;
     std::vector<ChannelFigures*> cutOff_;  // channels whose receivers were cut off, to drain after the run
     std::vector<std::unique_ptr<ChannelFigures>> figures_;

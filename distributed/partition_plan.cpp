@@ -7,6 +7,7 @@
 
 #include "distributed/wire_format.h"
 #include "engine/graph/strong_components.h"
+#include "engine/runtime/engine.h"
 
 namespace isochron::distributed {
 namespace {
@@ -256,6 +257,14 @@ LocalPart localPart(const ValidatedGraph& graph, const std::vector<int>& partiti
         }
     }
     return part;
+}
+
+void markChannelReceivers(const LocalPart& part, Engine& engine) {
+    for (const NodeContext* node : engine.nodes()) {
+        const bool endpoint = std::any_of(part.endpointDescriptors.begin(), part.endpointDescriptors.end(),
+                                          [&](const auto& descriptor) { return descriptor.get() == node->descriptor; });
+        if (endpoint && node->isSource()) engine.markStandInSource(*node);
+    }
 }
 
 }  // namespace isochron::distributed

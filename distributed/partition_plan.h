@@ -16,6 +16,10 @@
 #include "engine/graph/graph_error.h"
 #include "engine/graph/validated_graph.h"
 
+namespace isochron {
+class Engine;
+}
+
 namespace isochron::distributed {
 
 /// One output's items going to one other partition: every edge from that output to a node of that
@@ -58,5 +62,9 @@ struct LocalPart {
 /// "gen.out -> filter.in (rank 1)". Assumes checkPartitions() found nothing. [any thread]
 LocalPart localPart(const ValidatedGraph& graph, const std::vector<int>& partitions, int partition, const EndpointFactory& makeSender,
                     const EndpointFactory& makeReceiver);
+/// Tells `engine`, built from `part.graph`, that the part's channel receivers stand in for sources of
+/// other partitions (Engine::markStandInSource): one cut off gives no warning, as the graph run whole
+/// has no such node. [before the engine runs]
+void markChannelReceivers(const LocalPart& part, Engine& engine);
 
 }  // namespace isochron::distributed

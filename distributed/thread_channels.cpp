@@ -101,9 +101,10 @@ private:
 /// Takes one channel's items out of its ring and emits them, freeing each slot once its engine took the item.
 class RingReceiver final : public Operator {
 public:
-    RingReceiver(Channel& channel, const std::atomic<bool>& runFollowsWallClock) : channel_(channel), runFollowsWallClock_(runFollowsWallClock) {}
-    /// Whether the sources of the whole graph do (ThreadChannels::learnWhetherRunFollowsWallClock).
-    bool followsWallClock() const override { return runFollowsWallClock_.load(std::memory_order_relaxed); }
+    explicit RingReceiver(Channel& channel) : channel_(channel) {}
+    /// It stands in for the sources of other partitions, of which its engine is told apart
+    /// (shareWhetherSourcesFollowWallClock).
+    bool followsWallClock() const override { return false; }
 
 protected:
     SourceStatus onProduce() override {
@@ -154,7 +155,6 @@ protected:
 
 private:
     Channel& channel_;
-    const std::atomic<bool>& runFollowsWallClock_;
     bool ended_ = false;  // the stream's end came through the ring
 };
 
@@ -191,7 +191,7 @@ OperatorDescriptor ThreadChannels::receiver(const ChannelSpec& spec) {
     d.category = "threads";
     d.summary = "Takes " + spec.from + " -> " + spec.toText() + " from partition " + std::to_string(spec.fromPartition) + "'s thread";
     d.outputs = {PortSpec{"out", spec.type, "what the producer's port carries"}};
-    d.create = [&channel, this] { return std::make_unique<RingReceiver>(channel, runFollowsWallClock_); };
+    d.create = [&channel] { return std::make_unique<RingReceiver>(channel); };
     return d;
 }
 
@@ -211,10 +211,15 @@ void ThreadChannels::stop() {
     }
 }
 
-void ThreadChannels::learnWhetherRunFollowsWallClock(const std::vector<std::unique_ptr<Engine>>& engines) {
-    // The receivers say false so far: each engine answers for its own sources only.
-    const bool follows = std::any_of(engines.begin(), engines.end(), [](const auto& engine) { return engine->anySourceFollowsWallClock(); });
-    runFollowsWallClock_.store(follows);
+void shareWhetherSourcesFollowWallClock(const std::vector<std::unique_ptr<Engine>>& engines) {
+    // Each engine's own sources first (its receivers say false): telling one changes its answer.
+    std::vector<char> ownFollow;
+    for (const auto& engine : engines) ownFollow.push_back(engine->anySourceFollowsWallClock() ? 1 : 0);
+    for (std::size_t k = 0; k < engines.size(); ++k) {
+        bool elsewhere = false;
+        for (std::size_t other = 0; other < engines.size(); ++other) elsewhere = elsewhere || (other != k && ownFollow[other]);
+        engines[k]->setSourcesElsewhereFollowWallClock(elsewhere);
+    }
 }
 
 std::string ThreadChannels::figuresText() const {

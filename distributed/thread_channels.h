@@ -59,13 +59,6 @@ public:
     void attachEngine(int partition, Engine& engine);
     /// End every wait now (the run is stopping); senders then drop what they are given. [any thread]
     void stop();
-    /// Whether a source of the whole graph follows the wall clock (Operator::followsWallClock): asks
-    /// each of `engines` (every partition's) about its own sources, and from then on every receiver
-    /// answers that for the partitions before it (false until then; a partition no channel feeds
-    /// answers for its own sources only). A node deciding by it
-    /// (io.archive_sink's when_behind auto) thus decides as in the graph run whole: an import from
-    /// unpaced sources in another partition is no live run. [before the run]
-    void learnWhetherRunFollowsWallClock(const std::vector<std::unique_ptr<Engine>>& engines);
 
     int capacity() const { return capacity_; }
     /// One line per channel, for the run's summary.
@@ -80,8 +73,14 @@ private:
 
     int capacity_;
     std::atomic<bool> stopped_{false};
-    std::atomic<bool> runFollowsWallClock_{false};  // what every receiver says it follows
     std::vector<std::unique_ptr<Channel>> channels_;  // by ChannelSpec::index
 };
+
+/// Tells each of `engines` (every partition's, built) whether a source of the other partitions
+/// follows the wall clock (Engine::setSourcesElsewhereFollowWallClock), so that each answers for the
+/// whole graph, fed over a channel or not: a node deciding by it (io.archive_sink's when_behind
+/// auto) decides as in the graph run whole. A pace changed during the run is seen across partitions
+/// only as it was here. [before any engine runs]
+void shareWhetherSourcesFollowWallClock(const std::vector<std::unique_ptr<Engine>>& engines);
 
 }  // namespace isochron::distributed

@@ -34,12 +34,13 @@ PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& 
         try {
             engines_.push_back(std::make_unique<Engine>(parts_[k].graph, scheduler));
             channels_.attachEngine(partitionNumbers_[k], *engines_.back());
+            distributed::markChannelReceivers(parts_[k], *engines_.back());
         } catch (const GraphException& e) {
             errors.insert(errors.end(), e.errors().begin(), e.errors().end());
         }
     }
     if (!errors.empty()) throw GraphException(std::move(errors));
-    channels_.learnWhetherRunFollowsWallClock(engines_);
+    distributed::shareWhetherSourcesFollowWallClock(engines_);
 }
 
 PartitionThreads::~PartitionThreads() = default;

@@ -59,10 +59,12 @@ public:
     /// it (they agree with rank 0 over MPI). Alone: nothing.
     void relayTelemetry(Engine& engine, bool wanted, double hz);
     /// Before the run (a collective call, after readyToGoOn()): the channels learn this rank's
-    /// `engine` (a sender whose receiver is gone stops there the sources that fed only it), and
+    /// `engine` (a sender whose receiver is gone stops there the sources that fed only it; a receiver
+    /// cut off is stopped without a warning, as no node of the graph), and
     /// whether a source of the whole graph follows the wall clock: every rank asks its engine about
-    /// its own sources and the ranks agree; every channel receiver then says so, and io.archive_sink's
-    /// when_behind auto decides as in the graph run whole. Alone: nothing (the engine holds every source).
+    /// its own sources and tells it the other ranks' answer (Engine::setSourcesElsewhereFollowWallClock),
+    /// so io.archive_sink's when_behind auto decides as in the graph run whole on every rank, fed
+    /// over a channel or not. Alone: nothing (the engine holds every source).
     void prepareChannels(Engine& engine);
     /// Every rank is ready to go on: under several ranks each rank calls it at the same point, once its
     /// part is ready to run (its nodes started, its files opened) and under --check before it says

@@ -149,10 +149,14 @@ void ScaleOut::relayTelemetry(Engine& engine, bool wanted, double hz) {
 void ScaleOut::prepareChannels(Engine& engine) {
     if (!state_->channels) return;
     state_->channels->attachEngine(engine);
-    // The receivers say false so far: the engine answers for this rank's own sources only.
-    int follows = engine.anySourceFollowsWallClock() ? 1 : 0;
-    MPI_Allreduce(MPI_IN_PLACE, &follows, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-    state_->channels->setRunFollowsWallClock(follows != 0);
+    distributed::markChannelReceivers(*state_->part, engine);
+    // The receivers say false: the engine answers for this rank's own sources, and learns the others'.
+    const int ownFollow = engine.anySourceFollowsWallClock() ? 1 : 0;
+    std::vector<int> follow(static_cast<std::size_t>(state_->ranks));
+    MPI_Allgather(&ownFollow, 1, MPI_INT, follow.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    bool elsewhere = false;
+    for (int rank = 0; rank < state_->ranks; ++rank) elsewhere = elsewhere || (rank != state_->rank && follow[static_cast<std::size_t>(rank)] != 0);
+    engine.setSourcesElsewhereFollowWallClock(elsewhere);
 }
 
 void ScaleOut::readyToGoOn() {

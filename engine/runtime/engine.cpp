@@ -155,6 +155,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec, 
     for (const ValidatedEdge& e : graph.edges) predecessors_[static_cast<std::size_t>(filled[static_cast<std::size_t>(e.toNode)]++)] = e.fromNode;
     failureTaken_.assign(nodes_.size(), 0);
     cutOff_.assign(nodes_.size(), 0);
+    standInSource_.assign(nodes_.size(), 0);
     searchStack_.reserve(nodes_.size());
     findNodesReachingOutputs(reachedOutputAtStart_);
     reachesOutput_ = reachedOutputAtStart_;
@@ -194,7 +195,8 @@ std::size_t Engine::queuedItems() const {
 }
 
 bool Engine::anySourceFollowsWallClock() const {
-    return std::any_of(nodes_.begin(), nodes_.end(), [](const NodeContext* node) { return node->isSource() && node->op->followsWallClock(); });
+    return sourcesElsewhereFollowWallClock_ ||
+           std::any_of(nodes_.begin(), nodes_.end(), [](const NodeContext* node) { return node->isSource() && node->op->followsWallClock(); });
 }
 
 std::shared_ptr<SnapshotChannel> Engine::openTelemetry(double hz) {
@@ -277,7 +279,6 @@ void Engine::nodeFailed(const NodeContext& node) {
     std::lock_guard lock(failureMutex_);
     newFailures_.push_back(&node);
     failuresPending_.store(true, std::memory_order_release);
-    nodeFailed_.store(true, std::memory_order_relaxed);
 }
 
 void Engine::findNodesReachingOutputs(std::vector<char>& reaches) {
@@ -336,9 +337,11 @@ void Engine::stopCutOffSources(std::vector<NodeContext*>& active) {
     cutOffPending_ = false;
     for (NodeContext* source : active) {
         if (!cutOff_[static_cast<std::size_t>(source->index)] || source->finished || source->failed) continue;
-        ++source->warningCount;
-        source->warnings.push_back("stopped early: every path from it ends at a failed node, so its items could reach no output");
-        cutOffSources_.push_back(source->id);
+        if (!standInSource_[static_cast<std::size_t>(source->index)]) {
+            ++source->warningCount;
+            source->warnings.push_back("stopped early: every path from it ends at a failed node, so its items could reach no output");
+            cutOffSources_.push_back(source->id);
+        }
         // Its end reaches the nodes below it, which then finish as after a normal end.
         scheduler_->beginRound();
         source->op->forceFinish();

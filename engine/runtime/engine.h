@@ -112,13 +112,21 @@ public:
     /// Whether a stop was requested (requestStop()). [any thread] [no allocation]
     bool stopRequested() const { return stop_.load(std::memory_order_relaxed); }
     /// Whether any source of the graph follows the wall clock now (Operator::followsWallClock), i.e.
-    /// the run is not an unpaced import. [engine thread] [no allocation]
+    /// the run is not an unpaced import: this engine's own sources, or those of the graph's other
+    /// partitions (setSourcesElsewhereFollowWallClock). [engine thread] [no allocation]
     bool anySourceFollowsWallClock() const;
+    /// Whether a source of the graph that runs outside this engine (in another partition, on another
+    /// rank or thread) follows the wall clock, as the partitions agreed before the run: an engine
+    /// running one partition then answers anySourceFollowsWallClock() for the whole graph, also
+    /// when no channel feeds it. [before run()]
+    void setSourcesElsewhereFollowWallClock(bool follows) { sourcesElsewhereFollowWallClock_ = follows; }
+    /// Marks `source`, a node of this engine, as standing in for sources of the graph that run
+    /// elsewhere (a partition's channel receiver): when everything it feeds fails, it is stopped like
+    /// any source, but with no "stopped early" warning and not in RunOutcome::cutOffSources, which
+    /// name the graph's own sources (their partition stops them, with the warning). [before run()]
+    void markStandInSource(const NodeContext& source) { standInSource_[static_cast<std::size_t>(source.index)] = 1; }
     /// Items of all input queues together (for telemetry and tests). [engine thread]
     std::size_t queuedItems() const;
-    /// Whether a node has failed since the engine was built (run()'s outcome names it): lets whoever
-    /// runs several engines together end them all at the first failure. [any thread]
-    bool anyNodeFailed() const { return nodeFailed_.load(std::memory_order_relaxed); }
 
 private:
     struct PendingParameter {
@@ -153,6 +161,7 @@ private:
     CostClock costClock_;
     std::unique_ptr<TelemetryCollector> telemetry_;
     bool telemetryActive_ = false;  // estimates refreshed (readers attached or the scheduler uses them)
+    bool sourcesElsewhereFollowWallClock_ = false;
     TimeNs runStartNs_ = 0;
     std::int64_t burst_ = 0;
     std::uint64_t memoryLimitBytes_ = std::uint64_t{1} << 30;
@@ -160,7 +169,6 @@ private:
     bool overMemoryLimit_ = false;
     std::uint64_t admissionPauses_ = 0;
     std::atomic<bool> stop_{false};
-    std::atomic<bool> nodeFailed_{false};
     std::atomic<bool> changesPending_{false};
     std::mutex mutex_;  // guards pending_, pendingTaps_ and the sleep
     std::condition_variable wakeUp_;
@@ -188,6 +196,7 @@ private:
     /// Sources that reached a sink before failures and no longer reach one that works: admission
     /// closes for them and the engine ends them. Sources that never reached a sink are left alone.
     std::vector<char> cutOff_;
+    std::vector<char> standInSource_;  // markStandInSource(): stopped without a warning
     bool cutOffPending_ = false;  // some source in cutOff_ is not stopped yet
     std::vector<std::string> cutOffSources_;
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/operators/operator.h"
+#include "engine/operators/operator_error_in_hook.h"
 #include "engine/runtime/ring_buffer.h"
 #include "nodes/io/text_output.h"
 
@@ -125,7 +126,8 @@ private:
             }
             std::fputc('\n', out_);
             if (flushEachRow_) std::fflush(out_);
-            if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorError(problem);
+            // The message names the file and what went wrong; the hook that noticed is no news to the user.
+            if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorErrorInHook(problem);
         }
     }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/operators/operator.h"
+#include "engine/operators/operator_error_in_hook.h"
 #include "nodes/io/text_output.h"
 
 namespace isochron {
@@ -126,7 +127,8 @@ protected:
         else for (const std::string& field : fields_) writeField(line, item, field);
         line.end();
         if (flushEachLine_) std::fflush(out_);
-        if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorError(problem);
+        // The message names the file and what went wrong; the hook that noticed is no news to the user.
+        if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorErrorInHook(problem);
     }
 
     void onFinish() override { closeOutput(true); }

@@ -710,7 +710,10 @@ TEST_CASE("a node failing on rank 1 is disabled as in a graph run whole: the oth
     // Rank 1's two event logs fail at their first line on /dev/full. 'level-log' shares its meter
     // with 'level-kept' on rank 2, which must still get every level; 'cut-log' is the only reader of
     // its channel from rank 0, whose receiver is then cut off and must free its sender (8 credits
-    // for 500 levels), or rank 0 would wait for ever.
+    // for 500 levels), or rank 0 would wait for ever. The user reads what run whole says: the failed
+    // node and its file, with no "(in process)" (a hook name that reads as an MPI process) and no
+    // warning about the cut-off receiver, a node of the channel that the graph does not have (in
+    // the reports: --quiet prints no summary).
     const fs::path kept = tempPath("failing-node-kept.jsonl");
     const std::string text = R"({"format": "isochron-graph/1", "nodes": [
       {"id": "gen", "type": "generators.signal_generator", "partition": 0, "params": {"duration": 5, "block": 480, "pace": 0}},
@@ -741,14 +744,25 @@ TEST_CASE("a node failing on rank 1 is disabled as in a graph run whole: the oth
     CHECK(wholeLevels == 500);
     const std::uint64_t wholeRecorded = wholeReport["outputs"]["recording"]["items"].get<std::uint64_t>();
     CHECK(wholeRecorded == 500);
+    // Every node's warnings in a report (none expected: no source is cut off, run whole).
+    const auto warningsOf = [](const nlohmann::json& written) {
+        std::string warnings;
+        for (const auto& [id, node] : written["nodes"].items()) {
+            if (node.contains("warnings")) warnings += id + ": " + node["warnings"].dump() + "\n";
+        }
+        return warnings;
+    };
+    CHECK(warningsOf(wholeReport).empty());
 
     SECTION("on three ranks") {
-        const Finished ranks = run(3, {graph.string(), "--quiet", "--channel-credits", "8", "--report", report.string()});
+        const fs::path telemetry = tempPath("failing-node-telemetry.jsonl");
+        const Finished ranks = run(3, {graph.string(), "--quiet", "--channel-credits", "8", "--report", report.string(), "--telemetry", telemetry.string()});
         INFO(ranks.output);
         CHECK(ranks.status == 2);
         CHECK(occurrences(ranks.output, "error: node 'level-log': writing '/dev/full' failed") == 1);
         CHECK(occurrences(ranks.output, "[rank 1] isochron-run: error: node 'level-log': writing '/dev/full' failed") == 1);
         CHECK(occurrences(ranks.output, "error: node 'cut-log'") == 1);
+        CHECK(ranks.output.find("(in process)") == std::string::npos);
         CHECK(ranks.output.find("MPI_ABORT") == std::string::npos);
         CHECK(keptLines() == wholeLevels);
         const nlohmann::json failed = readJson(tempPath("failing-node.rank1.json"));
@@ -760,8 +774,22 @@ TEST_CASE("a node failing on rank 1 is disabled as in a graph run whole: the oth
             const nlohmann::json written = readJson(tempPath("failing-node.rank" + std::to_string(rank) + ".json"));
             CHECK(written["completed"] == true);
             CHECK(written["rank_ends"] == nlohmann::json::array({"finished", failedEnd, "finished"}));
+            CHECK(warningsOf(written).empty());
             if (rank == 2) CHECK(written["outputs"]["recording"]["items"].get<std::uint64_t>() == wholeRecorded);
             fs::remove(tempPath("failing-node.rank" + std::to_string(rank) + ".json"));
+            // The rank's last telemetry snapshot counts no warning either (rank 1's receivers included).
+            const fs::path snapshots = tempPath("failing-node-telemetry.rank" + std::to_string(rank) + ".jsonl");
+            std::istringstream lines(readText(snapshots));
+            std::string line, last;
+            while (std::getline(lines, line)) last = line.empty() ? last : line;
+            REQUIRE_FALSE(last.empty());
+            const nlohmann::json snapshot = nlohmann::json::parse(last);
+            CHECK(snapshot["nodes"].size() > 0);
+            for (const auto& [id, node] : snapshot["nodes"].items()) {
+                INFO("node " << id);
+                CHECK(node["warnings"] == 0);
+            }
+            fs::remove(snapshots);
         }
     }
     SECTION("on partition threads") {

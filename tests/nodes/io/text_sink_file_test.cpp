@@ -187,8 +187,9 @@ TEST_CASE("text sinks: a new file grows under its own name, where a reader can f
     }
 }
 
-TEST_CASE("io.csv_sink failing while rows are written says so in plain words, not \"(in progress)\"", "[io][csv_sink]") {
-    // The engine named the hook: "... No space left on device (in progress)", which read as "still going on".
+TEST_CASE("io.csv_sink failing while rows are written says so in plain words, naming no hook", "[io][csv_sink]") {
+    // The engine named the hook: "... No space left on device (in progress)", which read as "still going
+    // on", then "(in the progress hook)": the file and the error are what the user can act on.
     // The row of the first scalar is written (and flushed) when progress passes it.
     FeedScript script;
     script.batches = {{{0, Item::scalar(1.5, SampleRange{&Timebase::get(100), 0, 10})}},
@@ -203,6 +204,6 @@ TEST_CASE("io.csv_sink failing while rows are written says so in plain words, no
             .dump();
     const RunReport report = runGraphReporting(graph);
     REQUIRE(report.outcome.failures.size() == 1);
-    CHECK_THAT(report.outcome.failures[0], Catch::Contains("No space left on device (in the progress hook)"));
+    CHECK_THAT(report.outcome.failures[0], Catch::EndsWith("No space left on device") && !Catch::Contains("(in "));
     feedScripts().clear();
 }
