@@ -32,6 +32,7 @@
 #include "engine/archive/archive_store.h"
 #include "engine/archive/archive_time.h"
 #include "engine/files/file_kind.h"
+#include "engine/files/standard_streams.h"
 #include "nodes/io/output_path.h"
 #include "nodes/io/sound_file.h"
 
@@ -546,6 +547,7 @@ void giveSqliteHugePageCache() {
 }
 
 int main(int argc, char** argv) {
+    isochron::keepStandardStreamsOpen();
     giveSqliteHugePageCache();
     try {
         return run(argc, argv);

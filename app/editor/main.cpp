@@ -17,6 +17,7 @@
 #include <QtQml/QQmlExtensionPlugin>
 
 #include "app/editor/view_benchmark.h"
+#include "engine/files/standard_streams.h"
 #include "engine/plugins/plugin_crash_note.h"
 #include "engine/plugins/plugin_discovery.h"
 #include "engine/plugins/plugin_error.h"
@@ -52,6 +53,7 @@ QStringList takePluginOptions(int& argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    isochron::keepStandardStreamsOpen();
     QElapsedTimer sinceStart;
     sinceStart.start();
     const QStringList pluginFiles = takePluginOptions(argc, argv);

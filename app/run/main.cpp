@@ -23,6 +23,7 @@
 #include "app/run/telemetry_file_lock.h"
 #include "app/run/scale_out.h"
 #include "engine/files/file_kind.h"
+#include "engine/files/standard_streams.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -755,6 +756,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    isochron::keepStandardStreamsOpen();
     std::unique_ptr<run::ScaleOut> scaleOut;
     try {
         scaleOut = std::make_unique<run::ScaleOut>(argc, argv);

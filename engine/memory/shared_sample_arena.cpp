@@ -1,5 +1,7 @@
 #include "engine/memory/shared_sample_arena.h"
 
+#include "engine/files/standard_streams.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -29,7 +31,8 @@ bool mapArena(int& fd, std::byte*& base) {
     // Memcheck sees mapped pages as initialised: under it the pool stays on the system allocator,
     // so reads of samples never written are still reported.
     if (ISOCHRON_UNDER_VALGRIND()) return false;
-    fd = memfd_create("isochron-samples", MFD_CLOEXEC);
+    // Never numbered as a standard stream: a message written there would land among the samples.
+    fd = aboveStandardStreams(memfd_create("isochron-samples", MFD_CLOEXEC));
     if (fd < 0) return false;
     void* mapping = MAP_FAILED;
     if (ftruncate(fd, static_cast<off_t>(SharedSampleArena::kReservedBytes)) == 0) {

@@ -1,5 +1,7 @@
 #include "engine/plugins/sandbox/shared_exchange.h"
 
+#include "engine/files/standard_streams.h"
+
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -46,7 +48,7 @@ bool spinWhileEquals(const std::atomic<std::uint32_t>& word, std::uint32_t value
 std::int64_t steadyNowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 SharedExchange SharedExchange::create() {
-    const int fd = memfd_create("isochron-sandbox", MFD_CLOEXEC);
+    const int fd = aboveStandardStreams(memfd_create("isochron-sandbox", MFD_CLOEXEC));
     if (fd < 0) throw systemError("memfd_create");
     if (ftruncate(fd, static_cast<off_t>(kMappingBytes)) != 0) {
         close(fd);
