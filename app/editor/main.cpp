@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
 
+#include "app/editor/quit_on_signals.h"
 #include "app/editor/view_benchmark.h"
 #include "engine/files/standard_streams.h"
 #include "engine/plugins/plugin_crash_note.h"
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
     QGuiApplication::setOrganizationName("Isochron");
     QGuiApplication::setApplicationName("isochron");
     QGuiApplication::setApplicationVersion("0.1.0");
+    isochron::editor::quitOnSignals(app);
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Isochron: edit, run and compare stream graphs.");
