@@ -37,6 +37,7 @@ public:
     ArchivePageCheck(const ArchivePageCheck&) = delete;
     ArchivePageCheck& operator=(const ArchivePageCheck&) = delete;
 
+    /// The archive being checked. [any thread]
     const std::string& path() const { return path_; }
     /// Ends the check as soon as it can (Interrupted), without waiting for it. [any thread]
     void stop();
