@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/archive/archive_time.h"
+
 namespace isochron {
 namespace {
 
@@ -19,7 +21,30 @@ void writePiece(std::ostream& out, int channel, std::int64_t start, std::int64_t
     out << line.dump() << '\n';
 }
 
+/// An item's line, its own keys in the order stored (an event's attributes as its producer set them);
+/// on the wall clock with its start in UTC ("time_utc").
+void writeItem(std::ostream& out, const ArchivedStreamInfo& info, const ArchivedItem& item) {
+    nlohmann::ordered_json line = {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}};
+    if (info.clock == Clock::wall().name()) line["time_utc"] = formatUtc(info.timebase().timeOf(item.start));
+    line["item"] = nlohmann::ordered_json::parse(item.json);
+    out << line.dump() << '\n';
+}
+
 }  // namespace
+
+std::int64_t writeItemJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, std::ostream& out,
+                                std::int64_t pageItems) {
+    std::int64_t written = 0;
+    std::int64_t afterStart = l, afterRow = 0;  // row ids start at 1: (l, 0) comes before every item starting at l
+    for (;;) {
+        const std::vector<ArchivedItem> page = store.getItemPage(info.name, afterStart, afterRow, h, pageItems);
+        for (const ArchivedItem& item : page) writeItem(out, info, item);
+        written += static_cast<std::int64_t>(page.size());
+        if (static_cast<std::int64_t>(page.size()) < pageItems) return written;
+        afterStart = page.back().start;
+        afterRow = page.back().row;
+    }
+}
 
 void writeSignalJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, std::ostream& out,
                           std::int64_t chunkFrames) {

@@ -1,6 +1,8 @@
-// isochron-archive export --format jsonl of a signal stream: one JSON object per stored piece and per
-// gap, channel after channel, written a chunk of the interval at a time, so that exporting an hour of
-// samples holds a chunk, not one channel's whole interval (which it read before writing a line).
+// isochron-archive export --format jsonl (and get of an event or scalar stream): a signal stream as
+// one JSON object per stored piece and per gap, channel after channel, written a chunk of the interval
+// at a time; an item stream as one JSON object per item, written a page of items at a time. Exporting
+// an hour holds a chunk or a page, not the interval (one channel's samples, or every item's JSON text,
+// which it read before writing a line).
 #pragma once
 
 #include <cstdint>
@@ -17,5 +19,16 @@ namespace isochron {
 /// (more only to finish one stored piece longer than that). [main thread] [blocks on disk]
 void writeSignalJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, std::ostream& out,
                           std::int64_t chunkFrames = kSoundExportChunkFrames);
+
+/// Items read from the archive at a time: 1 024 events of a few hundred bytes of JSON each hold well
+/// under a MiB.
+inline constexpr std::int64_t kItemExportPageItems = 1024;
+
+/// Writes the items of the event or scalar stream `info` whose start lies in [l, h) to `out` as JSON
+/// lines ({"start", "length", "time_s", ["time_utc" on the wall clock,] "item"}: the item's own keys in
+/// their stored order), in start order, reading `pageItems` (> 0) items from `store` at a time. Returns
+/// how many it wrote (0: nothing was written). [main thread] [blocks on disk]
+std::int64_t writeItemJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, std::ostream& out,
+                                std::int64_t pageItems = kItemExportPageItems);
 
 }  // namespace isochron

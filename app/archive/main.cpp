@@ -213,15 +213,6 @@ std::string noItemsMessage(const ArchivedStreamInfo& info, std::int64_t l, std::
     return "no items of stream '" + info.name + "' in [" + seconds(info, l) + ", " + seconds(info, h) + ")";
 }
 
-/// An item as get and export print it, its own keys in the order stored (an event's attributes as its
-/// producer set them); on the wall clock with its start in UTC ("time_utc").
-nlohmann::ordered_json itemLine(const ArchivedStreamInfo& info, const ArchivedItem& item) {
-    nlohmann::ordered_json line = {{"start", item.start}, {"length", item.length}, {"time_s", static_cast<double>(item.start) / info.rateHz}};
-    if (onWallClock(info)) line["time_utc"] = formatUtc(info.timebase().timeOf(item.start));
-    line["item"] = nlohmann::ordered_json::parse(item.json);
-    return line;
-}
-
 /// Sum of the squares of each of four runs (all `length` long), each summed in double in four
 /// interleaved sums, then sums[0] + sums[1] + sums[2] + sums[3]: rms()'s sum of one contiguous run,
 /// bit for bit. One running sum waits for each addition; the four runs' sums, side by side, do not
@@ -316,9 +307,7 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
     std::optional<std::pair<std::int64_t, std::int64_t>> unchecked = info.kind == ArchivedStreamInfo::Kind::Signal ? givenInterval(info, options) : std::nullopt;
     const auto [l, h] = unchecked ? *unchecked : interval(store, info, options);
     if (info.kind == ArchivedStreamInfo::Kind::Items) {
-        const std::vector<ArchivedItem> items = store.getItems(info.name, l, h);
-        if (items.empty()) throw UsageError(noItemsMessage(info, l, h));
-        for (const ArchivedItem& item : items) std::printf("%s\n", itemLine(info, item).dump().c_str());
+        if (writeItemJsonLines(store, info, l, h, std::cout) == 0) throw UsageError(noItemsMessage(info, l, h));
         return 0;
     }
     const std::optional<std::string> only = options.get("--channel");
@@ -348,9 +337,7 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
 
 int exportJsonLines(ArchiveStore& store, const ArchivedStreamInfo& info, std::int64_t l, std::int64_t h, std::ostream& out) {
     if (info.kind == ArchivedStreamInfo::Kind::Items) {
-        const std::vector<ArchivedItem> items = store.getItems(info.name, l, h);
-        if (items.empty()) throw UsageError(noItemsMessage(info, l, h));
-        for (const ArchivedItem& item : items) out << itemLine(info, item).dump() << '\n';
+        if (writeItemJsonLines(store, info, l, h, out) == 0) throw UsageError(noItemsMessage(info, l, h));
         return 0;
     }
     writeSignalJsonLines(store, info, l, h, out);

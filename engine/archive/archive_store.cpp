@@ -341,7 +341,7 @@ void refuseUnrecordableArchive(const std::string& path) {
 /// The SQLite connection and the statements the store reuses.
 struct ArchiveStore::Connection {
     sqlite3* db = nullptr;
-    std::unique_ptr<Statement> insertSegment, insertItem, findStream, streamEnd, itemsEnd, itemsEndAfterRow, nextStart, segmentsIn, itemsIn;
+    std::unique_ptr<Statement> insertSegment, insertItem, findStream, streamEnd, itemsEnd, itemsEndAfterRow, nextStart, segmentsIn, itemsIn, itemPage;
 
     ~Connection() {
         insertSegment.reset();
@@ -353,6 +353,7 @@ struct ArchiveStore::Connection {
         nextStart.reset();
         segmentsIn.reset();
         itemsIn.reset();
+        itemPage.reset();
         sqlite3_close_v2(db);
     }
 
@@ -519,7 +520,11 @@ void ArchiveStore::prepareStatements(std::int64_t version) {
                                                       .c_str(),
                                                   path_);
     db_->itemsIn = std::make_unique<Statement>(
-        db, "SELECT start, length, item FROM events WHERE stream = ? AND start >= ? AND start < ? AND rowid <= ? ORDER BY start, rowid", path_);
+        db, "SELECT start, length, item, rowid FROM events WHERE stream = ? AND start >= ? AND start < ? AND rowid <= ? ORDER BY start, rowid", path_);
+    // "start >= ?" beside the row value lets the (stream, start) index find the page's first item.
+    db_->itemPage = std::make_unique<Statement>(
+        db, "SELECT start, length, item, rowid FROM events WHERE stream = ? AND start >= ?2 AND (start, rowid) > (?2, ?3) AND start < ?4 ORDER BY start, rowid LIMIT ?5",
+        path_);
 }
 
 void ArchiveStore::boundLog() {
@@ -839,7 +844,15 @@ std::vector<ArchivedItem> ArchiveStore::getItems(const std::string& name, std::i
     Statement& query = *db_->itemsIn;
     query.bind(1, streamId(name)).bind(2, l).bind(3, h).bind(4, maxRow);
     std::vector<ArchivedItem> items;
-    while (query.step()) items.push_back({query.integer(0), query.integer(1), query.text(2)});
+    while (query.step()) items.push_back({query.integer(0), query.integer(1), query.text(2), query.integer(3)});
+    return items;
+}
+
+std::vector<ArchivedItem> ArchiveStore::getItemPage(const std::string& name, std::int64_t afterStart, std::int64_t afterRow, std::int64_t h, std::int64_t limit) {
+    Statement& query = *db_->itemPage;
+    query.bind(1, streamId(name)).bind(2, afterStart).bind(3, afterRow).bind(4, h).bind(5, limit);
+    std::vector<ArchivedItem> items;
+    while (query.step()) items.push_back({query.integer(0), query.integer(1), query.text(2), query.integer(3)});
     return items;
 }
 
@@ -847,10 +860,21 @@ std::vector<ArchivedItem> ArchiveStore::getItems(const std::string& name, std::i
 
 namespace isochron {
 
+void ArchiveStore::interrupt() {
+    interrupted_ = true;
+    sqlite3_interrupt(db_->db);
+}
+
 std::optional<std::string> ArchiveStore::damage() {
     // A damaged page is found only when read: the streams' totals and stretches may all read fine
     // while get, export and replay of the samples on it fail.
+    const auto interruptedError = [this] { return ArchiveInterruptedError("reading every page of '" + path_ + "' for damage was interrupted before its end"); };
+    if (interrupted_) throw interruptedError();
     sqlite3_stmt* check = nullptr;
+    // sqlite3_interrupt stops the check while it runs, but SQLite forgets an interrupt that came when
+    // no statement ran (before the first step): the flag, asked every few pages, covers that one.
+    sqlite3_progress_handler(
+        db_->db, 100, [](void* interrupted) { return static_cast<std::atomic<bool>*>(interrupted)->load() ? 1 : 0; }, &interrupted_);
     int result = sqlite3_prepare_v2(db_->db, "PRAGMA quick_check(8)", -1, &check, nullptr);
     std::string found;
     while (result == SQLITE_OK || result == SQLITE_ROW) {
@@ -865,6 +889,11 @@ std::optional<std::string> ArchiveStore::damage() {
             if (line == "ok" || line.starts_with("*** in database ") || line.starts_with("NULL value in ")) continue;
             if (found.empty()) found = line;
         }
+    }
+    sqlite3_progress_handler(db_->db, 0, nullptr, nullptr);
+    if (result != SQLITE_DONE && interrupted_) {  // (a check that reached its end says what it found)
+        sqlite3_finalize(check);
+        throw interruptedError();
     }
     if (result != SQLITE_DONE) {  // the check itself stopped, on the damage or for another reason
         const bool corrupt = (sqlite3_extended_errcode(db_->db) & 0xff) == SQLITE_CORRUPT;

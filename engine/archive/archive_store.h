@@ -23,6 +23,7 @@
 // committed data while a writer keeps writing.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -92,6 +93,7 @@ struct ArchivedItem {
     std::int64_t start = 0;
     std::int64_t length = 0;
     std::string json;
+    std::int64_t row = 0;  ///< events.rowid when read from a file (later items get larger ones), else 0
 };
 
 /// How much of a stream an archive holds. [value type]
@@ -118,6 +120,12 @@ public:
 
 /// An ArchiveError because the disk holding the archive is full: nothing of the failed write is stored. [value type]
 class ArchiveDiskFullError : public ArchiveError {
+public:
+    using ArchiveError::ArchiveError;
+};
+
+/// An ArchiveError because ArchiveStore::interrupt() stopped a read before it reached its end. [value type]
+class ArchiveInterruptedError : public ArchiveError {
 public:
     using ArchiveError::ArchiveError;
 };
@@ -222,6 +230,11 @@ public:
     /// `maxRow` (events.rowid; LiveWindow's bound) when given.
     std::vector<ArchivedItem> getItems(const std::string& name, std::int64_t l, std::int64_t h,
                                        std::int64_t maxRow = std::numeric_limits<std::int64_t>::max());
+    /// At most `limit` (> 0) items of stream `name` that follow the item (`afterStart`, `afterRow`) in
+    /// start-then-row order and start before `h`: one page of getItems(name, afterStart, h) at a time,
+    /// so that a reader of a long interval holds a page, not the interval. The first page of [l, h)
+    /// is (l, 0); the next one follows the last item's (start, row).
+    std::vector<ArchivedItem> getItemPage(const std::string& name, std::int64_t afterStart, std::int64_t afterRow, std::int64_t h, std::int64_t limit);
     /// The largest item row id in the file (any stream), 0 when it holds no item.
     std::int64_t lastItemRow();
     /// The furthest end (an item of length 0 counting 1 sample) of the items of stream `streamId` in
@@ -246,8 +259,12 @@ public:
     /// open). Freed pages are reused by later recordings (the file does not shrink).
     Pruned prune(const std::string& name, std::int64_t before);
     /// Why the file is damaged (the message a read of its damaged part fails with), or nothing when
-    /// every page reads sound. [reads the whole file]
+    /// every page reads sound. Throws ArchiveInterruptedError once interrupt() was called. [reads the whole file]
     std::optional<std::string> damage();
+    /// Stop damage() where it is, or at once when it starts later: for an owner that closes while the
+    /// check of a large file runs on another thread (minutes for a day of 8 channels). Lasts for the
+    /// store's life. [any thread, while the store exists] [no allocation]
+    void interrupt();
     /// The earliest stored sample index of `name` (any channel) or item start, or nothing when empty.
     std::optional<std::int64_t> storedStart(const std::string& name);
 
@@ -275,6 +292,7 @@ private:
     bool hasTotals_ = false;  // the file keeps running totals (version 4); else extent() and coverage() read the rows
     std::map<std::int64_t, bool> flacStreams_;  // stream id -> pieces go in as FLAC when exact (openStream)
     std::unique_ptr<FlacBatch> flac_;           // the FLAC pieces of a get() and their decoders, kept from get to get
+    std::atomic<bool> interrupted_{false};      // interrupt() was called
 };
 
 }  // namespace isochron

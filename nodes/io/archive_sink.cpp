@@ -23,29 +23,12 @@
 #include "engine/operators/operator_error_in_hook.h"
 #include "engine/time/wall_clock.h"
 #include "nodes/io/archive_downsampler.h"
+#include "nodes/io/archive_item_json.h"
 #include "nodes/io/output_path.h"
 #include "nodes/spatial/array_geometry.h"
 
 namespace isochron {
 namespace {
-
-/// A scalar or event item as the JSON text the archive stores (docs/archive.md), its keys in the
-/// order given: an event's attributes as the producer set them, so a replay lists them so too.
-std::string itemJson(const Item& item) {
-    nlohmann::ordered_json json;
-    if (item.kind() == ItemKind::Scalar) {
-        json["kind"] = "scalar";
-        json["value"] = item.value();
-    } else {
-        json["kind"] = "event";
-        json["label"] = item.event()->label();
-        json["score"] = item.value();
-        nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
-        for (const EventAttribute& attribute : item.event()->attributes()) attributes[attribute.name] = attribute.value;
-        json["attributes"] = std::move(attributes);
-    }
-    return json.dump();
-}
 
 /// Why an io.archive_sink cannot record inputs of these types (the same rule at validation and at
 /// its start), naming the input, or nothing. `types[i]` is input i's; wildcards (unconnected) pass.
@@ -411,8 +394,7 @@ private:
     }
 
     void recordItem(const Item& item) {
-        // An event marked not to persist (attribute "persist" = 0) passes by unrecorded.
-        if (item.kind() == ItemKind::Event && item.event()->get("persist") == 0.0) return;
+        if (!archivePersists(item)) return;
         const SampleRange range = item.range();
         ArchiveWriter& writer = writerFor(0, *range.timebase);
         // What an earlier recording of the stream stored is not stored again (a rerun, or a replay of
@@ -422,7 +404,7 @@ private:
             return;
         }
         lowestQueued_ = lowestQueued_ == kNothingStored ? range.start : std::min(lowestQueued_, range.start);
-        if (!writer.pushItem(range.start, range.length, itemJson(item))) requireRecording();
+        if (!writer.pushItem(range.start, range.length, archivedItemJson(item))) requireRecording();
     }
 
     std::string streamName_;

@@ -1,12 +1,15 @@
 // ArchiveStore::damage() names the first problem SQLite's page check reports. The check may return its
 // heading and the problems under it in one row ("*** in database main ***\nOn tree page 16 ..."): such
 // a row was taken for the heading alone, and a file overwritten inside a page of samples read as sound.
+// interrupt() ends a check where it is: the Archive tab's owner closing waited for the check's end.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/archive/archive_store.h"
@@ -42,4 +45,52 @@ TEST_CASE("damage() names a problem the page check reports on the line after its
     const std::optional<std::string> damage = ArchiveStore(path, ArchiveAccess::Read).damage();
     REQUIRE(damage);
     CHECK_THAT(*damage, Catch::StartsWith("archive '" + path + "' is damaged (SQLite: On tree page ") && !Catch::Contains("***"));
+}
+
+namespace {
+
+/// A sound archive of `samples` samples of one channel (4 bytes each on disk).
+void writeSoundArchive(const std::string& path, std::int64_t samples) {
+    ArchiveStore writer(path, ArchiveAccess::Record);
+    const std::int64_t mic = writer.openStream({.name = "mic", .rateHz = 48000});
+    std::vector<float> block(65536);
+    for (std::int64_t start = 0; start < samples; start += static_cast<std::int64_t>(block.size())) {
+        for (std::size_t i = 0; i < block.size(); ++i) block[i] = static_cast<float>((start + static_cast<std::int64_t>(i)) % 1000) / 1000.0f;
+        writer.appendSamples(mic, 0, start, block);
+    }
+    writer.commit();
+}
+
+}  // namespace
+
+TEST_CASE("interrupt() ends a page check that runs on another thread before the end of the file", "[archive]") {
+    const TempFolder folder;
+    const std::string path = folder.file("long.sqlite");
+    writeSoundArchive(path, 16 * 1024 * 1024);  // 64 MiB of pages to read
+    ArchiveStore reader(path, ArchiveAccess::Read);
+    std::atomic<bool> checking = false;
+    std::string ending;
+    std::thread check([&] {
+        checking = true;
+        try {
+            ending = reader.damage() ? "found damage" : "read every page: sound";
+        } catch (const ArchiveInterruptedError& error) {
+            ending = error.what();
+        }
+    });
+    while (!checking) std::this_thread::yield();
+    reader.interrupt();
+    check.join();
+    CHECK(ending == "reading every page of '" + path + "' for damage was interrupted before its end");
+}
+
+TEST_CASE("interrupt() before a page check starts ends it at once; a store not interrupted checks to the end", "[archive]") {
+    // SQLite forgets an interrupt that finds no statement running: the check must not.
+    const TempFolder folder;
+    const std::string path = folder.file("short.sqlite");
+    writeSoundArchive(path, 4 * 65536);
+    ArchiveStore interrupted(path, ArchiveAccess::Read);
+    interrupted.interrupt();
+    CHECK_THROWS_AS(interrupted.damage(), ArchiveInterruptedError);
+    CHECK_FALSE(ArchiveStore(path, ArchiveAccess::Read).damage());
 }

@@ -172,3 +172,55 @@ TEST_CASE("isochron-archive export --format jsonl streams a long interval of a s
     CHECK(next == last);
     CHECK(mismatches == 0);
 }
+
+namespace {
+
+constexpr std::int64_t kEventCount = 240'000;  // about 450 bytes of JSON each: 108 MB of item text
+constexpr std::int64_t kEventsPerStart = 3;    // three items share each start: pages (1 024 items) end between them
+constexpr std::int64_t kEventSpacing = 480;    // samples between two starts: 10 ms
+
+/// The JSON text of event `index`: its index and a filler that differs from one event to the next.
+std::string eventJson(std::int64_t index) {
+    std::string filler;
+    for (int part = 0; part < 40; ++part) filler += std::to_string((index * 2654435761LL + part * 97) % 1000000007LL) + ",";
+    return nlohmann::json{{"index", index}, {"filler", filler}}.dump();
+}
+
+std::int64_t eventStart(std::int64_t index) { return index / kEventsPerStart * kEventSpacing; }
+
+void writeEventArchive(const std::string& path) {
+    ArchiveStore store(path, ArchiveAccess::Record);
+    const std::int64_t stream = store.openStream({.name = "events", .kind = ArchivedStreamInfo::Kind::Items, .rateHz = kRate, .node = "rec"});
+    for (std::int64_t index = 0; index < kEventCount; ++index) store.appendItem(stream, eventStart(index), 1, eventJson(index));
+    store.commit();
+}
+
+}  // namespace
+
+TEST_CASE("isochron-archive export --format jsonl streams a long interval of events: memory far below the items' text, every item once, in order",
+          "[archive][cli][memory]") {
+    // It read every item of the interval (108 MB of JSON text here) before writing its first line.
+    const TempFolder folder;
+    const std::string archive = folder.file("events.sqlite");
+    writeEventArchive(archive);
+    // From the sixth start (0.05 s) to the last start (799.99 s), which the interval leaves out.
+    const std::int64_t firstIndex = 3 * 5, lastStart = eventStart(kEventCount - 1);
+    const std::string from = std::to_string(static_cast<double>(eventStart(firstIndex)) / kRate);
+    const std::string to = std::to_string(static_cast<double>(lastStart) / kRate);
+    const std::string output = folder.file("events.jsonl"), log = folder.file("export.log");
+    const auto [status, peakBytes] = runMeasured({"export", archive, "events", "--from", from, "--to", to, "--format", "jsonl", "--output", output}, log);
+    INFO(readText(log));
+    REQUIRE(status == 0);
+    INFO("peak resident memory " << peakBytes / 1e6 << " MB for " << kEventCount << " items");
+#ifndef __SANITIZE_ADDRESS__
+    CHECK(peakBytes < 64e6);  // as for wav and flac (see above)
+#endif
+    std::ifstream lines(output);
+    std::int64_t next = firstIndex, mismatches = 0;
+    for (std::string text; std::getline(lines, text); ++next) {
+        const nlohmann::json line = nlohmann::json::parse(text);
+        mismatches += line["start"] != eventStart(next) || line["length"] != 1 || line["item"].dump() != eventJson(next);
+    }
+    CHECK(next == kEventCount - kEventsPerStart);  // every item starting before the last start
+    CHECK(mismatches == 0);
+}

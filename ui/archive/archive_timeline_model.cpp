@@ -44,24 +44,19 @@ struct ArchiveTimelineModel::Reading {
     QString error;
 };
 
-/// One check of every page of a file: filled on the checker thread, taken over on the UI thread.
-struct ArchiveTimelineModel::Check {
-    std::string path;
-    QString damage;
-    bool done = false;  // the check ran to its end (else it failed: another read error, said by the lanes' reads)
-};
-
 ArchiveTimelineModel::ArchiveTimelineModel(QObject* parent) : QAbstractListModel(parent) {
     follow_.setInterval(kFollowIntervalMs);
     connect(&follow_, &QTimer::timeout, this, &ArchiveTimelineModel::followFile);
 }
 
 ArchiveTimelineModel::~ArchiveTimelineModel() {
-    for (QThread* thread : {reader_, checker_}) {
-        if (!thread) continue;
-        thread->disconnect(this);
-        thread->wait();  // a read is bounded by the file; it must not outlive the model's thread object
-        delete thread;
+    // The page check stops where it is (its report, posted to this model, goes with it); the lanes'
+    // read is bounded by the streams' totals, and must not outlive the model's thread object.
+    check_.reset();
+    if (reader_) {
+        reader_->disconnect(this);
+        reader_->wait();
+        delete reader_;
     }
 }
 
@@ -147,6 +142,7 @@ void ArchiveTimelineModel::open(const QString& pathOrUrl) {
     }
     path_ = path;
     checkDamage_ = true;
+    if (check_) check_->stop();  // a check of what was open: this file's own follows its lanes
     const bool hadDamage = !damage_.isEmpty();
     damage_.clear();
     Q_EMIT pathChanged();
@@ -223,34 +219,22 @@ void ArchiveTimelineModel::finish(const std::shared_ptr<Reading>& reading) {
 }
 
 void ArchiveTimelineModel::startCheck() {
-    if (checker_) return;  // finishCheck() starts the next one
+    if (check_) return;  // finishCheck() starts the next one
     checkDamage_ = false;
-    auto check = std::make_shared<Check>();
-    check->path = path_.toStdString();
     // The lanes read the streams' totals and stretches, which may be sound while the pages of samples
     // get, export and replay need are not; reading every page takes about as long as reading the file,
     // so it runs once the lanes show, beside their reloads.
-    checker_ = QThread::create([check] {
-        try {
-            if (const std::optional<std::string> damage = ArchiveStore(check->path, ArchiveAccess::Read).damage()) {
-                check->damage = QString::fromStdString(*damage);
-            }
-            check->done = true;
-        } catch (const std::exception&) {
-            // Not a damaged page: the file went or could not be read, which the lanes' next read says.
-        }
+    check_ = std::make_unique<ArchivePageCheck>(path_.toStdString(), [this](const ArchivePageCheck::Result& result) {
+        QMetaObject::invokeMethod(this, [this, result] { finishCheck(result); }, Qt::QueuedConnection);
     });
-    connect(checker_, &QThread::finished, this, [this, check] { finishCheck(check); });
-    checker_->start();
     Q_EMIT checkChanged();
 }
 
-void ArchiveTimelineModel::finishCheck(const std::shared_ptr<Check>& check) {
-    checker_->deleteLater();
-    checker_ = nullptr;
-    if (check->path == path_.toStdString() && !checkDamage_) {
-        damage_ = check->done ? check->damage : QString();
-    }
+void ArchiveTimelineModel::finishCheck(const ArchivePageCheck::Result& result) {
+    const bool sameFile = check_->path() == path_.toStdString();
+    check_.reset();  // its thread has reported: the last thing it does
+    // A failed check (the file went, or another read error) is the lanes' reads to say.
+    if (sameFile && !checkDamage_) damage_ = result.outcome == ArchivePageCheck::Result::Outcome::Damaged ? QString::fromStdString(result.damage) : QString();
     // Another file was opened meanwhile, and its lanes are in: its own check now.
     if (checkDamage_ && !reader_ && error_.isEmpty()) {
         startCheck();

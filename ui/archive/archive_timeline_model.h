@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "ui/archive/archive_page_check.h"
 #include "ui/archive/archive_timeline.h"
 
 namespace isochron::ui {
@@ -68,7 +69,7 @@ public:
 
     QString path() const { return path_; }
     bool loading() const { return reader_ != nullptr; }
-    bool checking() const { return checker_ != nullptr; }
+    bool checking() const { return check_ != nullptr; }
     QString error() const { return error_; }
     QString damage() const { return damage_; }
     double axisStart() const { return axisStart_; }
@@ -102,11 +103,10 @@ Q_SIGNALS:
 
 private:
     struct Reading;
-    struct Check;
     void finish(const std::shared_ptr<Reading>& reading);
     /// Starts the page check of the open file on a thread of its own (after another check ends, if one runs).
     void startCheck();
-    void finishCheck(const std::shared_ptr<Check>& check);
+    void finishCheck(const ArchivePageCheck::Result& result);
     /// Take over `lanes`: changed rows in place when the streams read before are still first, else a reset.
     void takeLanes(std::vector<TimelineLane> lanes);
     /// Size and modification time of the file and of its WAL, as one comparable text.
@@ -120,7 +120,7 @@ private:
     std::vector<TimelineLane> lanes_;
     double axisStart_ = 0, axisEnd_ = 0;
     QThread* reader_ = nullptr;
-    QThread* checker_ = nullptr;  // the page check: minutes for a day of 8 channels
+    std::unique_ptr<ArchivePageCheck> check_;  // the page check: minutes for a day of 8 channels
     bool readAgain_ = false;  // reload() came while reading
     QTimer follow_;           // looks at the file for changes
     QString readStamp_;       // fileStamp() when the last read began

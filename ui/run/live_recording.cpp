@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/time/timebase.h"
+#include "nodes/io/archive_item_json.h"
 
 namespace isochron::ui {
 namespace {
@@ -39,7 +40,9 @@ std::optional<std::string> LiveRecording::problem() const {
     for (const auto& tap : taps_) dropped += tap->dropped();
     if (dropped == 0) return std::nullopt;
     return "the recording of '" + path_ + "' fell behind the wire: " + std::to_string(dropped) +
-           " segment(s) were not stored, so the archive has gaps there (a slow disk? record from the next start instead)";
+           (info_.kind == ArchivedStreamInfo::Kind::Signal ? " segment(s) were not stored, so the archive has gaps there"
+                                                           : " item(s) were not stored, so the archive misses them") +
+           " (a slow disk? record from the next start instead)";
 }
 
 void LiveRecording::fail(std::string why) {
@@ -63,37 +66,43 @@ void LiveRecording::run() {
 
 bool LiveRecording::drain() {
     for (std::size_t channel = 0; channel < taps_.size(); ++channel) {
-        SigSeg<float> segment;
-        while (taps_[channel]->take(segment)) {
-            if (segment.empty()) continue;
-            const Timebase& timebase = *segment.timebase();
+        Item item;
+        while (taps_[channel]->take(item)) {
+            const SampleRange range = item.range();
+            if (range.length == 0 && item.kind() == ItemKind::Signal) continue;
+            if (item.kind() != ItemKind::Signal && !archivePersists(item)) continue;
+            const Timebase& timebase = *range.timebase;
             if (writer_ && &timebase != timebase_) {
                 fail("every channel of stream '" + info_.name + "' must share one timebase: channel " + std::to_string(channel) + " brought " +
                      timebase.describe() + " after " + timebase_->describe() + "; record each rate with its own wire");
                 return false;
             }
-            if (!writer_) {
-                timebase_ = &timebase;
-                ArchivedStreamInfo info = info_;
-                info.rateHz = timebase.rateHz();
-                info.zeroTimeNs = timebase.zeroTimeNs();
-                info.clock = timebase.clock().name();
-                try {
-                    if (std::optional<std::string> conflict = store_->conflictWith(info)) {
-                        fail(*conflict);
-                        return false;
-                    }
-                    options_.keepSamples = static_cast<std::int64_t>(std::ceil(keepHours_ * 3600 * timebase.rateHz()));
-                    options_.liveSamples = static_cast<std::int64_t>(std::ceil(liveSeconds_ * timebase.rateHz()));
-                    writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), options_);
-                } catch (const std::exception& e) {
-                    fail(e.what());
-                    return false;
-                }
-            }
-            const std::int64_t start = segment.startIndex();
-            if (!writer_->pushSamples(static_cast<int>(channel), start, std::move(segment))) return false;
+            if (!writer_ && !openWriter(timebase)) return false;
+            const bool queued = item.kind() == ItemKind::Signal ? writer_->pushSamples(static_cast<int>(channel), range.start, item.takeSignal<float>())
+                                                                : writer_->pushItem(range.start, range.length, archivedItemJson(item));
+            if (!queued) return false;
         }
+    }
+    return true;
+}
+
+bool LiveRecording::openWriter(const Timebase& timebase) {
+    timebase_ = &timebase;
+    ArchivedStreamInfo info = info_;
+    info.rateHz = timebase.rateHz();
+    info.zeroTimeNs = timebase.zeroTimeNs();
+    info.clock = timebase.clock().name();
+    try {
+        if (std::optional<std::string> conflict = store_->conflictWith(info)) {
+            fail(*conflict);
+            return false;
+        }
+        options_.keepSamples = static_cast<std::int64_t>(std::ceil(keepHours_ * 3600 * timebase.rateHz()));
+        options_.liveSamples = static_cast<std::int64_t>(std::ceil(liveSeconds_ * timebase.rateHz()));
+        writer_ = std::make_unique<ArchiveWriter>(std::move(store_), std::move(info), options_);
+    } catch (const std::exception& e) {
+        fail(e.what());
+        return false;
     }
     return true;
 }

@@ -1,8 +1,9 @@
 // "Record this wire" while the graph runs: the recorder node the editor adds (io.archive_sink) runs
 // only from the next start, so until then a LiveRecording records the wire now. Its RecordTaps sit
-// on the recorded output's ports (one per channel, a bus's ports in order) and a thread of its own
-// moves what they see into an ArchiveWriter writing the stream the recorder node names, into its
-// file, with its metadata: the same rows the node would write. The recording starts when the wire is
+// on the recorded output's ports (a signal's: one per channel, a bus's ports in order; a scalar or
+// event wire's: one) and a thread of its own moves what they see into an ArchiveWriter writing the
+// stream the recorder node names, into its file, with its metadata: the same rows the node would
+// write (events marked not to persist pass by, as there). The recording starts when the wire is
 // toggled (what came before is not there: a gap), and ends, flushed, when the LiveRecording goes.
 #pragma once
 
@@ -22,9 +23,10 @@ namespace isochron::ui {
 /// One wire recorded on a running graph. [ui thread; its writer thread is its own]
 class LiveRecording {
 public:
-    /// The stream to record: `info` as the recorder node would give it (name, channels, units, graph,
-    /// node, producer, geometry, representation); rate, zero time and clock come with the first
-    /// segment, and with them the retention (`keepHours`) and live window (`liveSeconds`) in samples.
+    /// The stream to record: `info` as the recorder node would give it (name, kind, channels (1 for
+    /// items), sample type, units, graph, node, producer, geometry, representation); rate, zero time
+    /// and clock come with the first segment or item, and with them the retention (`keepHours`) and
+    /// live window (`liveSeconds`) in samples.
     /// Opens `path` now (throws ArchiveError naming the file when it cannot be recorded into).
     LiveRecording(std::string path, ArchivedStreamInfo info, ArchiveWriter::Options options, double keepHours, double liveSeconds);
     /// Stops the thread after writing everything the taps still hold, and commits it. [blocks on the disk]
@@ -39,8 +41,11 @@ public:
 
 private:
     void run();
-    /// Hands what the taps hold to the writer (opened at the first segment); false once recording stopped.
+    /// Hands what the taps hold to the writer (opened at the first segment or item); false once recording stopped.
     bool drain();
+    /// Opens the writer on the first item's `timebase`; false (with the problem said) when the
+    /// archive refuses the stream.
+    bool openWriter(const Timebase& timebase);
     void fail(std::string why);
 
     std::string path_;
@@ -50,7 +55,7 @@ private:
     std::unique_ptr<ArchiveStore> store_;  // until the writer takes it over
     std::unique_ptr<ArchiveWriter> writer_;
     std::vector<std::shared_ptr<RecordTap>> taps_;
-    const Timebase* timebase_ = nullptr;   // of the first segment: every channel's
+    const Timebase* timebase_ = nullptr;   // of the first segment or item: every channel's
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool ending_ = false;

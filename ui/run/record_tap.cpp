@@ -1,26 +1,27 @@
 #include "ui/run/record_tap.h"
 
-#include "engine/items/item.h"
-
 namespace isochron::ui {
 
 RecordTap::RecordTap() : slots_(kSlots) {}
 
 void RecordTap::observe(const Item& item) noexcept {
-    if (item.kind() != ItemKind::Signal || item.sampleType() != SampleType::Float32) return;
+    const ItemKind kind = item.kind();
+    const bool recordable = kind == ItemKind::Signal ? item.sampleType() == SampleType::Float32 : kind == ItemKind::Scalar || kind == ItemKind::Event;
+    if (!recordable) return;
     const std::size_t written = written_.load(std::memory_order_relaxed);
     if (written - read_.load(std::memory_order_acquire) >= kSlots) {
         dropped_.fetch_add(1, std::memory_order_relaxed);
         return;
     }
-    slots_[written % kSlots] = item.signal<float>();  // a reference to the samples; the slot was emptied by take()
+    slots_[written % kSlots] = item;  // a reference to the samples or record; the slot was emptied by take()
     written_.store(written + 1, std::memory_order_release);
 }
 
-bool RecordTap::take(SigSeg<float>& segment) {
+bool RecordTap::take(Item& item) {
     const std::size_t read = read_.load(std::memory_order_relaxed);
     if (read == written_.load(std::memory_order_acquire)) return false;
-    segment = std::move(slots_[read % kSlots]);  // leaves the slot empty: the samples are let go by the writer, not the engine thread
+    // Leaves the slot empty: the samples and records are let go by the writer, not the engine thread.
+    item = std::move(slots_[read % kSlots]);
     read_.store(read + 1, std::memory_order_release);
     return true;
 }

@@ -92,16 +92,15 @@ QString RunController::startLiveRecording(const std::string& recorderId) {
         inputs.emplace_back(edge.toPort, Endpoint{from.id, from.outputs[static_cast<std::size_t>(edge.fromPort)].name});
     }
     std::sort(inputs.begin(), inputs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const ResolvedPort& input : recorder->inputs) {
-        if (input.type.kind != ItemKind::Signal) return tr("records from the next start: while the graph runs, only signal wires record at once");
-    }
+    // The validator refused a mix: the wires carry f32 signals (one channel each) or one scalar or event stream.
+    const bool signal = std::all_of(recorder->inputs.begin(), recorder->inputs.end(), [](const ResolvedPort& input) { return input.type.kind == ItemKind::Signal; });
     const ParamSet& params = recorder->params;
     if (params.getString("representation") == "downsample") return tr("records from the next start: a downsampled recording starts with the run");
     ArchivedStreamInfo info;
     info.name = params.getString("stream");
-    info.kind = ArchivedStreamInfo::Kind::Signal;
-    info.channels = static_cast<int>(inputs.size());
-    info.sampleType = "f32";
+    info.kind = signal ? ArchivedStreamInfo::Kind::Signal : ArchivedStreamInfo::Kind::Items;
+    info.channels = signal ? static_cast<int>(inputs.size()) : 1;
+    info.sampleType = signal ? "f32" : "json";
     info.units = params.getString("units");
     info.graph = params.getString("graph");
     info.node = recorderId;
