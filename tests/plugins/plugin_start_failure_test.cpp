@@ -1,0 +1,49 @@
+// An in-process plugin whose activate throws disables its node only, as it does in a sandbox
+// (writing-plugins.md §2: "Throwing from a hook disables the node ...; the rest of the graph runs
+// on"): exit 2, the healthy branch complete, the report written, and the
+// hook named as a sandboxed node names it ("(in the activate hook)").
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/plugins/plugin_test_support.h"
+#include "tests/support/run_command.h"
+
+using namespace isochron::test;
+using Catch::Matchers::Contains;
+
+TEST_CASE("in-process, a plugin whose activate throws disables its node only; the rest runs to the end", "[plugins][start]") {
+    ScratchFolder folder("activate-throws-in-process");
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    const auto healthy = folder.path() / "healthy.jsonl";
+    const auto report = folder.path() / "report.json";
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
+                   {{"id", "healthy"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", healthy.string()}}}},
+                   {{"id", "faulty"}, {"type", "faults.in_hook"}, {"params", {{"hook", "activate"}, {"how", "throw"}}}},
+                   {{"id", "after"}, {"type", "io.null_sink"}}}},
+        {"edges", {{{"from", "tone.out"}, {"to", "healthy.in"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
+    const auto graphPath = folder.path() / "activate.isograph.json";
+    std::ofstream(graphPath) << graph.dump(2);
+
+    const CommandResult r = runProgram("env XDG_DATA_HOME=/nonexistent-isochron-test ISOCHRON_PLUGIN_PATH= " + std::string(ISOCHRON_RUN_BINARY),
+                                       graphPath.string() + " --plugin " + faults + " --report " + report.string());
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains("error: node 'faulty': deliberate failure in activate (in the activate hook) [plugin " + faults + "]"));
+    REQUIRE(std::filesystem::exists(report));
+    std::ifstream in(report);
+    const nlohmann::json json = nlohmann::json::parse(in);
+    CHECK(json["completed"] == true);
+    CHECK(json["nodes"]["healthy"]["items_in"] == 40);  // 1 s of 200-sample blocks at 8 kHz: every one reached it
+    CHECK(json["nodes"]["after"]["items_in"] == 0);
+    CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains("deliberate failure in activate (in the activate hook)"));
+    std::ifstream lines(healthy);
+    int count = 0;
+    for (std::string line; std::getline(lines, line);) ++count;
+    CHECK(count == 40);
+}
