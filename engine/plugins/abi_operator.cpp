@@ -180,7 +180,7 @@ void AbiOperator::onFinish() {
 }
 
 void AbiOperator::onParameterChanged(std::string_view name) {
-    if (startFailure_ || !instance_->parameter_changed) return;
+    if (startFailure_ || !instance_ || !instance_->parameter_changed) return;
     changedName_.assign(name);
     clearError();
     PluginCallScope scope(site_, "parameterChanged");
