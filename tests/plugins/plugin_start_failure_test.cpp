@@ -47,3 +47,29 @@ TEST_CASE("in-process, a plugin whose activate throws disables its node only; th
     for (std::string line; std::getline(lines, line);) ++count;
     CHECK(count == 40);
 }
+
+TEST_CASE("in-process, a plugin constructor that throws disables its node only, and one that crashes is named with its node", "[plugins][start]") {
+    ScratchFolder folder("constructor-in-process");
+    const std::string plugin = std::filesystem::canonical(fixturePlugin("constructor_faults")).string();
+    const auto graphWith = [&](const std::string& type) {
+        const nlohmann::json graph = {
+            {"format", "isochron-graph/1"},
+            {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
+                       {{"id", "healthy"}, {"type", "io.null_sink"}},
+                       {{"id", "faulty"}, {"type", type}},
+                       {{"id", "after"}, {"type", "io.null_sink"}}}},
+            {"edges", {{{"from", "tone.out"}, {"to", "healthy.in"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
+        const auto path = folder.path() / (type + ".isograph.json");
+        std::ofstream(path) << graph.dump(2);
+        return path.string();
+    };
+    const std::string runner = "env XDG_DATA_HOME=/nonexistent-isochron-test ISOCHRON_PLUGIN_PATH= " + std::string(ISOCHRON_RUN_BINARY);
+    const CommandResult throws = runProgram(runner, graphWith("constructor_faults.throws") + " --plugin " + plugin);
+    INFO(throws.output);
+    CHECK(throws.status == 2);
+    CHECK_THAT(throws.output, Contains("error: node 'faulty': deliberate failure in the constructor (in the create hook) [plugin " + plugin + "]"));
+    const CommandResult crashes = runProgram(runner, graphWith("constructor_faults.crashes") + " --plugin " + plugin);
+    INFO(crashes.output);
+    CHECK(crashes.status != 0);
+    CHECK_THAT(crashes.output, Contains("isochron: node 'faulty' (plugin " + plugin + ") crashed in its create hook (Segmentation fault)"));
+}
