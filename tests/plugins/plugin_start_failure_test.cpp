@@ -73,3 +73,38 @@ TEST_CASE("in-process, a plugin constructor that throws disables its node only, 
     CHECK(crashes.status != 0);
     CHECK_THAT(crashes.output, Contains("isochron: node 'faulty' (plugin " + plugin + ") crashed in its create hook (Segmentation fault)"));
 }
+
+TEST_CASE("a run refused while its nodes start leaves no empty JSON-lines or CSV file, new or partial", "[plugins][start]") {
+    ScratchFolder folder("refused-start-files");
+    const auto events = folder.path() / "events.jsonl";
+    std::ofstream(events) << "not an event line\n";  // read when its node starts: the run is refused then
+    const auto fresh = folder.path() / "fresh.jsonl";
+    const auto replaced = folder.path() / "old.csv";
+    std::ofstream(replaced) << "OLD\n";
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "events"}, {"type", "io.jsonl_event_source"}, {"params", {{"path", events.string()}}}},
+                   {{"id", "drop"}, {"type", "io.null_sink"}},
+                   {{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
+                   {{"id", "lines"}, {"type", "io.jsonl_event_sink"}, {"params", {{"path", fresh.string()}}}},
+                   {{"id", "meter"}, {"type", "level.rms_meter"}, {"params", {{"interval", 200}}}},
+                   {{"id", "levels"}, {"type", "io.csv_sink"}, {"params", {{"path", replaced.string()}}}}}},
+        {"edges", {{{"from", "events.out"}, {"to", "drop.in"}},
+                   {{"from", "tone.out"}, {"to", "lines.in"}},
+                   {{"from", "tone.out"}, {"to", "meter.in"}},
+                   {{"from", "meter.level"}, {"to", "levels.in0"}}}}};
+    const auto graphPath = folder.path() / "refused.isograph.json";
+    std::ofstream(graphPath) << graph.dump(2);
+    const CommandResult r = runProgram("env XDG_DATA_HOME=/nonexistent-isochron-test ISOCHRON_PLUGIN_PATH= " + std::string(ISOCHRON_RUN_BINARY), graphPath.string());
+    INFO(r.output);
+    REQUIRE(r.status == 1);
+    CHECK_THAT(r.output, Contains("node 'events'") && Contains("cannot start"));
+    CHECK_FALSE(std::filesystem::exists(fresh));
+    int files = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(folder.path())) ++files;
+    CHECK(files == 3);  // events.jsonl, old.csv (untouched) and the graph: no partial file beside old.csv
+    std::ifstream old(replaced);
+    std::string line;
+    std::getline(old, line);
+    CHECK(line == "OLD");
+}
