@@ -1,6 +1,7 @@
 #include "app/plugin_check/isolated_check.h"
 
 #include <poll.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +21,10 @@ namespace {
 constexpr char kCellTag = 'C', kProblemTag = 'P', kNoteTag = 'N';
 constexpr char kTimedOutTag = 'T';  // the plugin calls in progress when the time ran out ("" when none)
 constexpr char kCrashedTag = 'K';   // the plugin call a fatal signal hit
+constexpr char kExitedTag = 'X';    // exit() was called: its status, a space, the plugin call it came from ("" outside one)
+constexpr char kFinishedTag = 'F';  // the work ran to its end
 constexpr int kTimedOutStatus = 124;
+constexpr int kExitedStatus = 125;
 // How long after its own deadline the child may take to report it before it is killed unheard
 // (its watchdog needs the allocator, which a hung plugin may hold).
 constexpr int kUnheardGraceSeconds = 5;
@@ -68,6 +72,15 @@ void onCrashSignal(int signal) {
     raise(signal);  // pending until this handler returns
 }
 
+// exit() in the child: a plugin ended the process (in isochron-run that ends the whole run). Names the
+// plugin call it came from, then ends the child before anything else runs at exit.
+void onExitInChild(int status, void*) {
+    // exit() destroyed this thread's thread_locals first: the call is read from the crash note's own mark.
+    const std::string where = describeThisThreadsPluginCall();
+    sendLine(crashReportFd, kExitedTag, std::to_string(status) + " " + where);
+    _exit(kExitedStatus);
+}
+
 /// The child's side of the report.
 class PipeReport final : public CheckReport {
 public:
@@ -85,6 +98,7 @@ private:
     // the parent reports the crash, so the checker's handler replaces it.
     installPluginCrashNote();
     crashReportFd = fd;
+    on_exit(&onExitInChild, nullptr);
     for (int signal : kCrashSignals) {
         struct sigaction action {};
         action.sa_handler = &onCrashSignal;
@@ -103,6 +117,7 @@ private:
     } catch (const std::exception& e) {
         relay.problem(std::string("the check itself failed: ") + e.what());
     }
+    sendLine(fd, kFinishedTag, "");
     _exit(0);  // no static destructors: they belong to the parent
 }
 
@@ -112,6 +127,9 @@ struct ChildReport {
     std::string crashedIn;          // "" unless a crash named its plugin call
     std::string callsWhenTimedOut;  // the watchdog's words, when timedOut
     bool timedOut = false;
+    std::string exitStatus;  // what exit() was given, "" unless exit() was called
+    std::string exitedIn;    // the plugin call that called exit(), "" when none was running
+    bool finished = false;
 
     void take(char tag, const std::string& text, CheckReport& report) {
         if (tag == kCellTag) {
@@ -126,6 +144,12 @@ struct ChildReport {
             callsWhenTimedOut = text;
         } else if (tag == kCrashedTag) {
             crashedIn = text;
+        } else if (tag == kExitedTag) {
+            const std::size_t space = text.find(' ');
+            exitStatus = text.substr(0, space);
+            exitedIn = space == std::string::npos ? std::string() : text.substr(space + 1);
+        } else if (tag == kFinishedTag) {
+            finished = true;
         }
     }
 };
@@ -189,8 +213,17 @@ void runIsolated(const std::function<void(CheckReport&)>& work, CheckReport& rep
     } else if (WIFSIGNALED(status)) {
         report.problem(child.cell + ": crashed (" + strsignal(WTERMSIG(status)) + ")" +
                        (child.crashedIn.empty() ? "" : " in " + child.crashedIn));
+    } else if (!child.exitStatus.empty()) {
+        // The checker's own child would otherwise end quietly: exit(0) looked like a run without problems.
+        report.problem(child.cell + ": " + (child.exitedIn.empty() ? "the plugin" : child.exitedIn) + " called exit(" + child.exitStatus +
+                       ")" + (child.exitedIn.empty() ? " outside its hooks (from a thread of its own?)" : "") +
+                       "; a plugin must not end the process: in isochron-run that ends the whole run (status 2), sandboxed it disables "
+                       "the node. Throw an exception to fail the node instead");
     } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         report.problem(child.cell + ": the check process exited with status " + std::to_string(WEXITSTATUS(status)));
+    } else if (!child.finished) {
+        report.problem(child.cell + ": the check process ended (status 0) before the check was done: did the plugin call _exit() or quick_exit()? "
+                       "A plugin must not end the process; throw an exception to fail the node instead");
     }
 }
 

@@ -230,7 +230,7 @@ void Operator::applyParameter(std::string_view name, const ParamValue& value) {
     try {
         onParameterChanged(name);
     } catch (...) {
-        fail("parameter change", currentExceptionMessage());
+        fail("parameterChanged", currentExceptionMessage());  // the SDK's name of the hook
     }
 }
 

@@ -31,12 +31,6 @@ AbiOperator::AbiOperator(const isochron_operator_type& type, std::shared_ptr<con
     : type_(type), declared_(std::move(declared)), pluginFile_(std::move(pluginFile)) {
     setForward(&forwardHandedOver);
     installPluginCrashNote();
-    site_.text = "operator type '" + declared_->typeName + "' (plugin " + pluginFile_ + ")";
-    {
-        PluginCallScope scope(site_, "create");
-        instance_ = type_.create(&type_, host());
-    }
-    if (!instance_) throw OperatorError(takeError("create"));
 }
 
 AbiOperator::~AbiOperator() {
@@ -59,10 +53,35 @@ void AbiOperator::onActivate() {
     site_.text = "node '" + std::string(nodeId()) + "' (plugin " + pluginFile_ + ")";
     view_.reserve();
     changedName_.reserve(64);
-    if (!instance_->activate) return;
-    clearError();
-    PluginCallScope scope(site_, "activate");
-    endHook(activateGrantingRoutes([&] { return instance_->activate(instance_); }), "activate");
+    // The instance is made here, where the node is known, so a crash in the plugin's constructor
+    // names the node. A constructor or activate that fails disables this node only, as in a sandbox:
+    // the engine cannot disable a node while it starts the graph, so the failure is kept and raised
+    // by the first hook the engine calls (the rest of the graph runs on).
+    const char* hook = "create";
+    startFailure_.reset();
+    try {
+        if (!instance_) {
+            clearError();
+            {
+                PluginCallScope scope(site_, hook);
+                instance_ = type_.create(&type_, host());
+            }
+            if (!instance_) throw OperatorError(takeError(hook));
+        }
+        if (!instance_->activate) return;
+        hook = "activate";
+        clearError();
+        PluginCallScope scope(site_, hook);
+        endHook(activateGrantingRoutes([&] { return instance_->activate(instance_); }), hook);
+    } catch (const OperatorError& e) {
+        routeOfInput_.assign(inputs.size(), -1);
+        startFailure_ = std::string(e.what()) + " (in the " + hook + " hook)";  // as a sandboxed node says it
+    }
+}
+
+void AbiOperator::failIfNotStarted() const {
+    if (startFailure_) throw OperatorErrorInHook(*startFailure_);
+}
 }
 
 void AbiOperator::process(int inputPort, Item&& item) {
@@ -75,6 +94,7 @@ void AbiOperator::process(int inputPort, Item&& item) {
 }
 
 void AbiOperator::processInPlugin(int inputPort, Item&& item) {
+    failIfNotStarted();
     if (!instance_->process) throw OperatorError("its operator type takes no input (it has no process hook)");
     clearError();
     input_ = &item;
@@ -100,6 +120,7 @@ void AbiOperator::processInPlugin(int inputPort, Item&& item) {
 }
 
 SourceStatus AbiOperator::onProduce() {
+    failIfNotStarted();
     if (!instance_->produce) throw OperatorError("its operator type is not a source (it has no produce hook)");
     std::uint32_t state = ISOCHRON_SOURCE_FINISHED;
     std::int64_t wakeAtNs = 0;
@@ -114,6 +135,7 @@ SourceStatus AbiOperator::onProduce() {
 }
 
 TimeNs AbiOperator::onProgress(TimeNs inputProgress) {
+    failIfNotStarted();
     if (!instance_->progress) return inputProgress;
     std::int64_t promised = inputProgress;
     clearError();
@@ -123,6 +145,7 @@ TimeNs AbiOperator::onProgress(TimeNs inputProgress) {
 }
 
 void AbiOperator::onFinish() {
+    failIfNotStarted();
     if (!instance_->finish) return;
     clearError();
     PluginCallScope scope(site_, "finish");
@@ -130,15 +153,16 @@ void AbiOperator::onFinish() {
 }
 
 void AbiOperator::onParameterChanged(std::string_view name) {
-    if (!instance_->parameter_changed) return;
+    if (startFailure_ || !instance_ || !instance_->parameter_changed) return;
     changedName_.assign(name);
     clearError();
-    PluginCallScope scope(site_, "parameter_changed");
-    endHook(instance_->parameter_changed(instance_, changedName_.c_str()), "parameter_changed");
+    PluginCallScope scope(site_, "parameterChanged");
+    endHook(instance_->parameter_changed(instance_, changedName_.c_str()), "parameterChanged");
 }
 
 void AbiOperator::onDeactivate() {
-    if (!instance_->deactivate) return;
+    // A node that did not start is not deactivated (it was destroyed without it before).
+    if (startFailure_ || !instance_ || !instance_->deactivate) return;
     clearError();
     {
         PluginCallScope scope(site_, "deactivate");

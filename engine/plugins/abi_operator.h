@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,9 @@ namespace isochron {
 /// One node's instance of a plugin operator type, run in this process. [engine thread]
 class AbiOperator final : public Operator, public RoutedItems, private AbiNode {
 public:
-    /// Creates the plugin's instance. `declared` is the type as the engine knows it (for parameter
-    /// kinds); `pluginFile` names the plugin in messages. Throws OperatorError when create fails.
+    /// An operator whose plugin instance is created when the node activates (so a failing
+    /// constructor is named with its node, and disables only that node). `declared` is the type as
+    /// the engine knows it (for parameter kinds); `pluginFile` names the plugin in messages.
     /// [setup thread] [may allocate]
     AbiOperator(const isochron_operator_type& type, std::shared_ptr<const OperatorDescriptor> declared, std::string pluginFile);
     /// Destroys the plugin's instance and frees every segment it kept.
@@ -49,6 +51,8 @@ private:
         if (hookSlots_ || !ok) [[unlikely]] endHookSlowly(ok, hook);
     }
     void endHookSlowly(bool ok, const char* hook);
+    /// Raises the constructor's or activate's failure, which disables the node. [engine thread]
+    void failIfNotStarted() const;
 
     // AbiNode
     const ParamSet& currentParams() const override { return params(); }
@@ -90,6 +94,7 @@ private:
     const isochron_item* inputView_ = nullptr;  // the view of it the plugin got
     const std::uint8_t* fitsOfInput_ = nullptr;  // alwaysFitsRow of the input being processed
     std::uint64_t routedItems_ = 0;
+    std::optional<std::string> startFailure_;  // why the plugin's constructor or activate failed
     std::string changedName_;     // a live parameter's name, NUL-terminated for the plugin
     SegmentSlot* hookSlots_ = nullptr;  // segments made during the current hook, freed when it returns
     SegmentSlot* keptSlots_ = nullptr;  // segments the plugin retained

@@ -7,6 +7,7 @@
 
 #include <mutex>
 
+#include "engine/files/outputs_under_final_name.h"
 #include "engine/runtime/thread_slots.h"
 
 namespace isochron {
@@ -55,6 +56,11 @@ std::string describeUnreturnedPluginCalls() {
 
 constinit __attribute__((tls_model("initial-exec"))) thread_local const PluginCallScope* innermostPluginCall = nullptr;
 
+std::string describeThisThreadsPluginCall() {
+    const PluginCallScope* call = innermostPluginCall;
+    return call ? call->site_->text + " in its " + call->hook_ + " hook" : std::string();
+}
+
 void writeCrashNote(int signal) noexcept {
     const PluginCallScope* call = innermostPluginCall;
     if (!call) return;
@@ -91,6 +97,8 @@ void catchExitInPluginCall(int status, void*) noexcept {
     put(") in its ");
     put(call->hook_);
     put(" hook: the run cannot go on (hosted in a sandbox, it would only have disabled its node).\n");
+    // No sink finishes now: a text file growing under its own name would look complete there.
+    moveOutputsUnderFinalNameAside();
     _Exit(2);
 }
 

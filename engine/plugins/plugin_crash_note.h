@@ -75,7 +75,13 @@ private:
     }
     friend void writeCrashNote(int signal) noexcept;
     friend void catchExitInPluginCall(int status, void*) noexcept;
+    friend std::string describeThisThreadsPluginCall();
 };
+
+/// The innermost plugin call of the calling thread, e.g. "node 'f' (plugin /p/x.so) in its process
+/// hook"; "" when none. Still right in an exit handler, after exit() destroyed the thread's
+/// thread_locals (describeUnreturnedPluginCalls() no longer sees the call then). [thread calling]
+std::string describeThisThreadsPluginCall();
 
 /// The plugin calls in progress on any thread, e.g. "node 'f' (plugin /p/x.so) in its process hook";
 /// "" when none. Read while those calls may return: a call that ends meanwhile may be named. [any thread]

@@ -44,9 +44,13 @@ protected:
         held_ = std::vector<RingBuffer<Item>>(static_cast<std::size_t>(inputCount()));
     }
 
-    void process(int port, Item&& item) override { held_[static_cast<std::size_t>(port)].push(std::move(item)); }
+    void process(int port, Item&& item) override {
+        ran_ = true;
+        held_[static_cast<std::size_t>(port)].push(std::move(item));
+    }
 
     TimeNs onProgress(TimeNs inputProgress) override {
+        ran_ = true;
         writeRowsBefore(inputProgress);
         return inputProgress;
     }
@@ -59,7 +63,9 @@ protected:
 
     // A stopped run (Ctrl-C, SIGTERM) or a failure elsewhere ends here without onFinish(): the scalars
     // held for a row not yet complete reached the sink, so they are written too (no more can come).
+    // A run refused while its nodes started (another node could not) never ran: it leaves no file.
     void onDeactivate() override {
+        if (!ran_) return output_.discard();
         if (out_ && output_.writeError().empty()) {  // a write that failed was reported already
             try {
                 writeRowsBefore(kEndOfTime);
@@ -155,6 +161,7 @@ private:
     std::string path_;
     bool flushEachRow_ = false;
     TextOutput output_;
+    bool ran_ = false;  // an item or progress arrived: the run started
     std::FILE* out_ = nullptr;  // output_'s stream while open
     std::vector<RingBuffer<Item>> held_;  // [input]: scalars not written yet, in time order
 };
@@ -176,7 +183,8 @@ OperatorDescriptor csvSinkDescriptor() {
         "A new file is written under 'path' from the start (a reader can follow it). One that replaces an existing file grows "
         "under a name of its own beside it, 'path.<pid>.partial', is renamed to 'path' when the run completes and keeps the old "
         "file's permissions; one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a "
-        "warning naming both; where no file was, it stays 'path', with a warning that it was cut short. A write-protected file is "
+        "warning naming both; where no file was, it stays 'path', with a warning that it was cut short. A run refused while its nodes "
+        "start (another node cannot) leaves no file. A write-protected file is "
         "refused.";
     d.inputs = {PortSpec{"in", PortType::scalar(), "column k: one scalar per time", false, "columns"}};
     d.params = {

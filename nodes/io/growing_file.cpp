@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/files/outputs_under_final_name.h"
 #include "nodes/io/output_path.h"
 #include "nodes/io/partial_file.h"
 
@@ -31,6 +32,7 @@ void GrowingFile::begin(const std::string& path, NewFile newFile) {
     target_ = inPlace_ ? path : followSymlinks(path);
     partialPath_.clear();
     direct_ = false;
+    forgetOutputUnderFinalName(std::exchange(movedAsideTicket_, -1));
     if (inPlace_) {
         // Opened later by the sink (a sound file at its first segment, when its rate is known), so
         // check now that it can be.
@@ -48,6 +50,7 @@ void GrowingFile::begin(const std::string& path, NewFile newFile) {
         if (descriptor >= 0) {
             ::close(descriptor);
             direct_ = true;
+            movedAsideTicket_ = rememberOutputUnderFinalName(target_, partialFileName(target_));
             return;
         }
         if (errno != EEXIST) throw std::runtime_error("cannot write '" + target_ + "': " + std::strerror(errno));
@@ -63,7 +66,10 @@ void GrowingFile::begin(const std::string& path, NewFile newFile) {
     }
 }
 
+GrowingFile::~GrowingFile() { forgetOutputUnderFinalName(movedAsideTicket_); }
+
 GrowingFile::Ending GrowingFile::finish(bool complete, const std::string& what) {
+    forgetOutputUnderFinalName(std::exchange(movedAsideTicket_, -1));
     if (std::exchange(direct_, false) && !complete) {
         return {{}, what + " was cut short (the run stopped or a node failed): kept as '" + target_ + "', as far as it got"};
     }
@@ -97,6 +103,7 @@ GrowingFile::Ending GrowingFile::finish(bool complete, const std::string& what) 
 }
 
 void GrowingFile::discard() {
+    forgetOutputUnderFinalName(std::exchange(movedAsideTicket_, -1));
     if (std::exchange(direct_, false)) std::remove(target_.c_str());
     if (!partialPath_.empty()) std::remove(partialPath_.c_str());
     partialPath_.clear();

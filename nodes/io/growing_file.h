@@ -9,6 +9,8 @@
 // over, and created when the link dangles), a device (/dev/null) is written in place, and a named
 // pipe, a socket, a folder or a missing folder are refused (output_path.h). Shared by the sound file
 // sinks and the text sinks (io.csv_sink, io.jsonl_event_sink), so every file sink keeps one rule.
+// A process that ends at once (an in-process plugin called exit()) leaves every output under its
+// partial name: one growing under its own name is moved there by the exit handler.
 #pragma once
 
 #include <string>
@@ -22,6 +24,11 @@ public:
     /// sound file, complete only once its header is), or under its own name (a text file, which a
     /// reader may follow as it grows).
     enum class NewFile { GrownAside, WrittenUnderItsName };
+    GrowingFile() = default;
+    GrowingFile(const GrowingFile&) = delete;
+    GrowingFile& operator=(const GrowingFile&) = delete;
+    /// An output dropped without finish() or discard() is no longer moved aside at an abrupt end.
+    ~GrowingFile();
     /// Decide where the output to `path` grows: a new partial file beside the file `path` names
     /// (symlinks followed), that file itself when it does not exist yet and `newFile` says so, or
     /// that file itself when it is a device. Throws std::runtime_error saying why `path` cannot be
@@ -52,6 +59,7 @@ private:
     std::string partialPath_;  // "" for a device, and once renamed or removed
     bool inPlace_ = false;
     bool direct_ = false;  // a new file grown under its own name, until finish() or discard()
+    int movedAsideTicket_ = -1;  // while direct_: where an abrupt end moves it (outputs_under_final_name.h)
 };
 
 }  // namespace isochron

@@ -122,6 +122,7 @@ protected:
     }
 
     void process(int, Item&& item) override {
+        ran_ = true;
         JsonLine line(out_);
         if (fields_.empty()) writeEverything(line, item);
         else for (const std::string& field : fields_) writeField(line, item, field);
@@ -131,11 +132,20 @@ protected:
         if (std::string problem = output_.writeError(); !problem.empty()) throw OperatorErrorInHook(problem);
     }
 
+    TimeNs onProgress(TimeNs inputProgress) override {
+        ran_ = true;
+        return inputProgress;
+    }
+
     void onFinish() override { closeOutput(true); }
 
     // A stopped run (Ctrl-C, SIGTERM) or a failure elsewhere ends here without onFinish(): every item
-    // that reached the sink was written as it came, so the file holds them all.
-    void onDeactivate() override { closeOutput(false); }
+    // that reached the sink was written as it came, so the file holds them all. A run refused while
+    // its nodes started (another node could not) never ran: it leaves no empty file.
+    void onDeactivate() override {
+        if (!ran_) return output_.discard();
+        closeOutput(false);
+    }
 
 private:
     /// Close the file and give it its name (text_output.h): a problem fails the node when the run
@@ -230,6 +240,7 @@ private:
 
     std::string path_;
     bool flushEachLine_ = true;
+    bool ran_ = false;  // an item or progress arrived: the run started
     std::vector<std::string> fields_;  // empty: write everything
     TextOutput output_;
     std::FILE* out_ = nullptr;  // output_'s stream
@@ -250,7 +261,8 @@ OperatorDescriptor jsonlEventSinkDescriptor() {
         "A new file is written under 'path' from the start (a reader can follow it). One that replaces an existing file grows "
         "under a name of its own beside it, 'path.<pid>.partial', is renamed to 'path' when the run completes and keeps the old "
         "file's permissions; one cut short (a stop, a failure) never replaces an existing file: it stays under its partial name, with a "
-        "warning naming both; where no file was, it stays 'path', with a warning that it was cut short. A write-protected file is "
+        "warning naming both; where no file was, it stays 'path', with a warning that it was cut short. A run refused while its nodes "
+        "start (another node cannot) leaves no file. A write-protected file is "
         "refused. Either way it holds every item that "
         "reached the sink.";
     d.inputs = {PortSpec{"in", PortType::any(), "items of any kind"}};

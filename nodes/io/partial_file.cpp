@@ -39,15 +39,25 @@ std::string fittedName(const std::string& name, const std::string& suffix, std::
     return name.substr(0, keep) + hash + suffix;
 }
 
+/// The partial name of `attempt` (1, 2, ...) for `target` in a folder whose names hold `longest` bytes.
+std::string partialName(const std::filesystem::path& target, int attempt, std::size_t longest) {
+    const std::string suffix = "." + std::to_string(::getpid()) + (attempt > 1 ? "-" + std::to_string(attempt) : "") + ".partial";
+    return (target.parent_path() / fittedName(target.filename().string(), suffix, longest)).string();
+}
+
 }  // namespace
+
+std::string partialFileName(const std::string& path) {
+    const std::filesystem::path target = path;
+    return partialName(target, 1, longestName(target.parent_path()));
+}
 
 std::string createPartialFile(const std::string& path) {
     namespace fs = std::filesystem;
     const fs::path target = path;
     const std::size_t longest = longestName(target.parent_path());
     for (int attempt = 1;; ++attempt) {
-        const std::string suffix = "." + std::to_string(::getpid()) + (attempt > 1 ? "-" + std::to_string(attempt) : "") + ".partial";
-        const std::string partial = (target.parent_path() / fittedName(target.filename().string(), suffix, longest)).string();
+        const std::string partial = partialName(target, attempt, longest);
         const int descriptor = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (descriptor >= 0) {
             ::close(descriptor);

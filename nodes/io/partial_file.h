@@ -13,4 +13,9 @@ namespace isochron {
 /// folder works. Throws std::runtime_error when the folder refuses it. [setup thread]
 std::string createPartialFile(const std::string& path);
 
+/// The partial name createPartialFile() tries first for `path` ("<name>.<pid>.partial", shortened
+/// alike), without creating it: where an output growing under `path` itself is moved when the process
+/// must end at once (engine/files/outputs_under_final_name.h). [setup thread]
+std::string partialFileName(const std::string& path);
+
 }  // namespace isochron

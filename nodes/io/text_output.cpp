@@ -56,4 +56,14 @@ GrowingFile::Ending TextOutput::close(bool complete, const std::string& what) {
     return growing_.finish(complete, what);
 }
 
+void TextOutput::discard() {
+    if (out_ == stdout) {
+        std::fflush(stdout);
+        return;
+    }
+    out_ = nullptr;
+    file_.reset();
+    growing_.discard();
+}
+
 }  // namespace isochron

@@ -35,6 +35,9 @@ public:
     /// `what` names the output in messages ("the CSV file"). Returns what went wrong and what to warn
     /// of. Idempotent.
     GrowingFile::Ending close(bool complete, const std::string& what);
+    /// Close and remove what was created (the new file, or the partial file of a replacement): for
+    /// a run that never started, which must leave no empty file behind. Idempotent.
+    void discard();
 
 private:
     struct FileCloser {

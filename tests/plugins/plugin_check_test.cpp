@@ -85,7 +85,7 @@ TEST_CASE("isochron-plugin-check reports a plugin the host refuses", "[plugins][
     CHECK_THAT(refused.output, Contains("problem: refused: plugin") && Contains("exports no isochron_plugin_entry"));
 }
 
-TEST_CASE("isochron-plugin-check ends with a verdict on a plugin that hangs, crashes or aborts", "[plugins][check]") {
+TEST_CASE("isochron-plugin-check ends with a verdict on a plugin that hangs, crashes, aborts or calls exit()", "[plugins][check]") {
     // Each faults operator fails on its 3rd segment, so in the run with segments of 1 sample.
     // faults.hang sleeps forever there; faults.slow takes 50 ms a segment, far more than 5 s for
     // 8192 segments. Each must cost about --timeout, far below the bound.
@@ -101,6 +101,9 @@ TEST_CASE("isochron-plugin-check ends with a verdict on a plugin that hangs, cra
     CHECK_THAT(sections["faults.segfault_while_writing"], Contains("crashed (Segmentation fault) in node 'faults.segfault_while_writing' (plugin"));
     CHECK_THAT(sections["faults.abort"], Contains("problem: 8000 Hz, segments of 1: crashed (Aborted) in node 'faults.abort' (plugin") &&
                                              Contains("in its process hook"));
+    // exit(0) ended the check process as if the operator had passed.
+    CHECK_THAT(sections["faults.exits"], Contains("problem: 8000 Hz, ") && Contains(": node 'faults.exits' (plugin") &&
+                                             Contains("in its process hook called exit(0); a plugin must not end the process"));
     // Every operator, those after the hung one included, was checked to the end.
     for (const char* type : {"faults.segfault", "faults.hang", "faults.abort", "faults.segfault_while_writing", "faults.writes_input", "faults.slow"}) {
         CHECK_THAT(sections[type], Contains(" runs, "));

@@ -80,7 +80,8 @@ public:
 
 protected:
     // ---- Hooks (override what you need) --------------------------------------------------------
-    /// Before the run: read parameters, size buffers. Throw to refuse (e.g. a missing file). [may allocate]
+    /// Before the run: read parameters, size buffers. Throw to fail (e.g. a missing file): only this
+    /// node is disabled, the rest of the graph runs. [may allocate]
     virtual void activate() {}
     /// One data item on `inputPort`; may emit any number of items. [no allocation]
     virtual void process(int /*inputPort*/, const Item& /*item*/) { throw Error("this operator takes no input"); }
