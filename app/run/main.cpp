@@ -25,6 +25,7 @@
 #include "engine/files/file_kind.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
+#include "engine/graph/start_checks.h"
 #include "engine/graph/validated_graph.h"
 #include "engine/plugins/plugin_crash_note.h"
 #include "engine/plugins/plugin_discovery.h"
@@ -401,11 +402,15 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
         // between them, custom items between ranks) was made only while printing the plan after it.
         const std::string partitionPlan = scaleOut.partitionPlan(spec, whole);
+        // What the nodes' start would refuse or warn about (a missing capture device, a sound file
+        // holding only a header), in the run's words.
+        const std::vector<GraphError> startNotes = startWarnings(graph);
         scaleOut.readyToGoOn();  // under mpirun: no rank says "valid" while another refused
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
             printWireChannels(graph);
             if (scaleOut.rank() == 0) std::cout << partitionPlan;
+            for (const GraphError& warning : startNotes) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
             for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
         }
         return 0;
