@@ -369,8 +369,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     const auto stopIfRequested = [&] {
         if (stopRequested()) throw StartStopped("validation stopped: the run is being stopped");
     };
-    GraphSpec spec = loadGraphFile(options.graphPath);
-    stopIfRequested();
+    GraphSpec spec = loadGraphFile(options.graphPath, stopRequested);
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
     SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
     const ValidatedGraph whole = validateGraph(spec, registry, stopRequested);
@@ -439,7 +438,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::unique_ptr<Engine> single;
     graphBeingChecked.store(false);  // the nodes start now
     try {
-        if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
+        if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits, stopRequested);
         else single = std::make_unique<Engine>(graph, scheduler, stopRequested);
     } catch (...) {
         nodesStarting.store(false);
