@@ -40,7 +40,9 @@ Options:
   --channel-credits N         messages (segments, events, progress) one channel between ranks, or
                               between partitions on threads, may have in flight before its sender
                               waits (default 8, 1-4096; docs/scale-out.md)
-  --check                     validate the graph, warn about runs that can never end, and exit
+  --check                     validate the graph, say what starting its nodes would (a sound file
+                              holding only a header, a missing capture device), warn about runs
+                              that can never end, and exit
   --quiet                     print nothing but errors (when a sink writes to standard output, '-',
                               the runner's own lines go to standard error, so it holds the sink's
                               data only)

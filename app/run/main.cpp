@@ -26,6 +26,7 @@
 #include "engine/files/standard_streams.h"
 #include "engine/graph/endless_run.h"
 #include "engine/graph/graph_file.h"
+#include "engine/graph/start_checks.h"
 #include "engine/graph/validated_graph.h"
 #include "engine/plugins/plugin_crash_note.h"
 #include "engine/plugins/plugin_discovery.h"
@@ -369,8 +370,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     const auto stopIfRequested = [&] {
         if (stopRequested()) throw StartStopped("validation stopped: the run is being stopped");
     };
-    GraphSpec spec = loadGraphFile(options.graphPath);
-    stopIfRequested();
+    GraphSpec spec = loadGraphFile(options.graphPath, stopRequested);
     for (const auto& assignment : options.overrides) setParameterFromText(spec, registry, assignment);
     SchedulerSpec scheduler = options.scheduler ? parseSchedulerText(*options.scheduler) : spec.scheduler;
     const ValidatedGraph whole = validateGraph(spec, registry, stopRequested);
@@ -402,11 +402,15 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
         // between them, custom items between ranks) was made only while printing the plan after it.
         const std::string partitionPlan = scaleOut.partitionPlan(spec, whole);
+        // What the nodes' start would refuse or warn about (a missing capture device, a sound file
+        // holding only a header), in the run's words.
+        const std::vector<GraphError> startNotes = startWarnings(graph);
         scaleOut.readyToGoOn();  // under mpirun: no rank says "valid" while another refused
         if (!options.quiet) {
             std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
             printWireChannels(graph);
             if (scaleOut.rank() == 0) std::cout << partitionPlan;
+            for (const GraphError& warning : startNotes) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
             for (const GraphError& warning : endlessRunWarnings(graph)) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
         }
         return 0;
@@ -435,7 +439,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::unique_ptr<Engine> single;
     graphBeingChecked.store(false);  // the nodes start now
     try {
-        if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits);
+        if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits, stopRequested);
         else single = std::make_unique<Engine>(graph, scheduler, stopRequested);
     } catch (...) {
         nodesStarting.store(false);

@@ -12,7 +12,8 @@
 
 namespace isochron::run {
 
-PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& graph, const SchedulerSpec& scheduler, int channelCapacity)
+PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& graph, const SchedulerSpec& scheduler, int channelCapacity,
+                                   const StopPoll& stop)
     : graph_(graph), channels_(channelCapacity) {
     const std::vector<int> partitions = distributed::nodePartitions(file, graph);
     const int count = *std::max_element(partitions.begin(), partitions.end()) + 1;
@@ -32,7 +33,7 @@ PartitionThreads::PartitionThreads(const GraphSpec& file, const ValidatedGraph& 
     // collecting the nodes that cannot start in every partition before giving up.
     for (std::size_t k = 0; k < parts_.size(); ++k) {
         try {
-            engines_.push_back(std::make_unique<Engine>(parts_[k].graph, scheduler));
+            engines_.push_back(std::make_unique<Engine>(parts_[k].graph, scheduler, stop));
             channels_.attachEngine(partitionNumbers_[k], *engines_.back());
             distributed::markChannelReceivers(parts_[k], *engines_.back());
         } catch (const GraphException& e) {

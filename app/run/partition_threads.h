@@ -14,6 +14,7 @@
 
 #include "distributed/partition_plan.h"
 #include "distributed/thread_channels.h"
+#include "engine/graph/stop_poll.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 
@@ -25,8 +26,10 @@ public:
     /// Plans the partitions of `graph` (validated from `file`) and builds one engine per partition that
     /// holds nodes (numbers need not be dense: 0, 1 and 1000 make three), in partition order on this thread, each sender with `channelCapacity` (1 to 4096) items in flight
     /// at most. Throws GraphException for partitions that cannot run (a cycle between partitions,
-    /// custom items between them) and for nodes that cannot start (every partition's, named).
-    PartitionThreads(const GraphSpec& file, const ValidatedGraph& graph, const SchedulerSpec& scheduler, int channelCapacity);
+    /// custom items between them) and for nodes that cannot start (every partition's, named). Each
+    /// engine asks `stop` while its nodes start (Engine's constructor), and StartStopped ends them all.
+    PartitionThreads(const GraphSpec& file, const ValidatedGraph& graph, const SchedulerSpec& scheduler, int channelCapacity,
+                     const StopPoll& stop = {});
     ~PartitionThreads();
     PartitionThreads(const PartitionThreads&) = delete;
     PartitionThreads& operator=(const PartitionThreads&) = delete;

@@ -53,7 +53,7 @@ bool splitEndpoint(const std::string& text, std::string& node, std::string& port
     return true;
 }
 
-GraphSpec parseGraph(const std::string& jsonText) {
+GraphSpec parseGraph(const std::string& jsonText, const StopPoll& stop) {
     if (jsonText.find_first_not_of(" \t\r\n") == std::string::npos) {
         throw GraphException({{"", "", "", "the file is empty: a graph file holds a JSON object {\"format\": \"" + std::string(kGraphFormat) + "\", \"nodes\": [...], ...}"}});
     }
@@ -61,7 +61,7 @@ GraphSpec parseGraph(const std::string& jsonText) {
     if (const std::string deep = jsonNestingProblem(jsonText); !deep.empty()) throw GraphException({{"", "", "", "not a graph: " + deep}});
     json root;
     try {
-        root = parseJsonRefusingDuplicateKeys(jsonText);
+        root = parseJsonRefusingDuplicateKeys(jsonText, stop);
     } catch (const json::exception& e) {
         // nlohmann's text without its "[json.exception.parse_error.101] " tag.
         const std::string what = e.what();
@@ -113,7 +113,9 @@ GraphSpec parseGraph(const std::string& jsonText) {
         error("", "nodes", "missing or not an array");
     } else {
         const json& nodes = root["nodes"];
+        StopPoller stopPoller(stop, "reading the graph file");
         for (std::size_t i = 0; i < nodes.size(); ++i) {
+            stopPoller.unit();
             const json& n = nodes[i];
             std::string where = "nodes[" + std::to_string(i) + "]";
             if (!n.is_object()) {
@@ -199,7 +201,7 @@ GraphSpec parseGraph(const std::string& jsonText) {
     return graph;
 }
 
-GraphSpec loadGraphFile(const std::filesystem::path& path) {
+GraphSpec loadGraphFile(const std::filesystem::path& path, const StopPoll& stop) {
     namespace fs = std::filesystem;
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
@@ -222,7 +224,7 @@ GraphSpec loadGraphFile(const std::filesystem::path& path) {
         }
     }
     try {
-        GraphSpec graph = parseGraph(text);
+        GraphSpec graph = parseGraph(text, stop);
         graph.baseDirectory = std::filesystem::absolute(path).parent_path();
         graph.fileName = path.filename().string();
         return graph;

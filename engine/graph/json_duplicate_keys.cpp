@@ -60,7 +60,7 @@ class DuplicateKeyWatcher {
 public:
     using Json = nlohmann::json;
 
-    explicit DuplicateKeyWatcher(Json& result) : builder_(result) {}
+    DuplicateKeyWatcher(Json& result, const StopPoll& stop) : builder_(result), stopPoller_(stop, "reading the graph file") {}
 
     bool null() { return valueDone(builder_.null()); }
     bool boolean(bool value) { return valueDone(builder_.boolean(value)); }
@@ -106,6 +106,7 @@ public:
 private:
     /// An element of an array is complete: the next one has the next index.
     bool valueDone(bool keepParsing) {
+        stopPoller_.unit();
         if (!open_.empty() && !open_.back().isObject) ++open_.back().index;
         return keepParsing;
     }
@@ -116,13 +117,14 @@ private:
 
     nlohmann::detail::json_sax_dom_parser<Json> builder_;
     std::vector<OpenValue> open_;
+    StopPoller stopPoller_;
 };
 
 }  // namespace
 
-nlohmann::json parseJsonRefusingDuplicateKeys(std::string_view text) {
+nlohmann::json parseJsonRefusingDuplicateKeys(std::string_view text, const StopPoll& stop) {
     nlohmann::json result;
-    DuplicateKeyWatcher watcher(result);
+    DuplicateKeyWatcher watcher(result, stop);
     nlohmann::json::sax_parse(text, &watcher);
     return result;
 }

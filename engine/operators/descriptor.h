@@ -86,6 +86,11 @@ struct OperatorDescriptor {
     /// is 0"), or "" when it ends by itself. `isochron-run --check` warns that such a run ends only
     /// when stopped. [setup thread]
     std::function<std::string(const ParamSet& params)> endlessBecause;
+    /// Optional, for `isochron-run --check`: what starting a node with these (validated) parameters
+    /// would say, found without starting it (a sound file that holds a header only, a capture device
+    /// that is missing): the warnings its start would give, word for word. Throw std::exception with
+    /// the message its start would refuse with. [setup thread]
+    std::function<std::vector<std::string>(const ParamSet& params)> checkStart;
     /// Optional: whether, with these parameters, every item received makes at least one item on every
     /// output (true: a pass-through, a universal box of selectivity 1), or whether items may be
     /// dropped (false: a universal box of selectivity below 1), which lets a loop through the node

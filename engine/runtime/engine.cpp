@@ -212,6 +212,7 @@ void Engine::checkpoint() {
 
 void Engine::requestStop() {
     stop_.store(true);
+    scheduler_->refuseDirectCalls();  // the call in progress is the last: what it emits queues
     wake();
 }
 
@@ -433,6 +434,7 @@ RunOutcome Engine::run() {
             continue;
         }
         for (NodeContext* source : active) {
+            if (stop_.load(std::memory_order_relaxed)) break;  // no call starts after a stop request
             if (cutOff_[static_cast<std::size_t>(source->index)]) continue;
             SourceStatus status = source->op->produce(budget);
             if (status.state == SourceStatus::State::Produced) produced = true;

@@ -131,9 +131,13 @@ nlohmann::ordered_json RunSummary::toJson() const {
 std::string RunSummary::toText() const {
     std::string text;
     char line[256];
-    std::snprintf(line, sizeof line, "scheduler %s: %s after %.3f s\n", scheduler.c_str(),
+    std::snprintf(line, sizeof line, "scheduler %s: %s after %.3f s", scheduler.c_str(),
                   outcome.completed ? "completed" : outcome.stopped ? "stopped" : "ended", outcome.wallSeconds);
     text += line;
+    // A run with failed nodes is not a clean one, even when it completed (the failures follow on standard error).
+    const std::size_t failed = outcome.failures.size();
+    if (failed > 0) text += ", but " + std::to_string(failed) + (failed == 1 ? " node failed" : " nodes failed");
+    text += "\n";
     std::snprintf(line, sizeof line, "%-18s %10s %12s %14s %30s %12s\n", "output", "items", "samples", "samples/s",
                   "latency ms p50 / p95 / p99", "avg utility");
     text += line;

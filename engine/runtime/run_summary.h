@@ -49,7 +49,8 @@ struct RunSummary {
 
     /// Report JSON ("format": "isochron-run-report/1"), with "outputs" keyed by node id.
     nlohmann::ordered_json toJson() const;
-    /// Human-readable table for the terminal (standard output).
+    /// Human-readable table for the terminal (standard output); its first line says how the run
+    /// ended and, when nodes failed, how many ("..., but 2 nodes failed").
     std::string toText() const;
     /// Warnings, notes and node failures, one a line (standard error: kept apart from the data a
     /// sink may write to standard output). `shownAtStart[node]` of a node's first warnings were

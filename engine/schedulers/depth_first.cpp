@@ -7,7 +7,7 @@ void DepthFirstScheduler::prepare(const std::vector<NodeContext*>& nodes) {
 }
 
 void DepthFirstScheduler::beginRound() {
-    directCallStackFloor_ = stackAddress() - kStackBudgetBytes;
+    setDirectCallFloor(stackAddress() - kStackBudgetBytes);
 }
 
 void DepthFirstScheduler::deliver(NodeContext& target, int port, Item&& item) {

@@ -40,7 +40,7 @@ void FifoSliceScheduler::drain(const std::atomic<bool>& stop) {
             const std::int64_t deadline = monotonicNs() + sliceNs_;
             do {
                 invokeQueued(*next.node, next.port);
-            } while (--waiting > 0 && !queue.empty() && monotonicNs() < deadline);
+            } while (--waiting > 0 && !queue.empty() && monotonicNs() < deadline && !stop.load(std::memory_order_relaxed));
         }
         checkpoint();
         // Still has items: back of the line (it was just served).

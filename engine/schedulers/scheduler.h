@@ -55,8 +55,13 @@ public:
     virtual bool usesEstimates() const { return false; }
     /// Whether a delivery to a node marked `directDelivery` (only DF marks nodes) may call its
     /// operator right now, from NodeContext::route without a virtual call: the stack is not nearly
-    /// used up. [engine thread] [no allocation]
-    bool directCallAllowed() const { return stackAddress() > directCallStackFloor_; }
+    /// used up, and no stop was requested (refuseDirectCalls). A relaxed load is a plain load: the
+    /// hop costs what it did. [engine thread] [no allocation]
+    bool directCallAllowed() const { return stackAddress() > directCallStackFloor_.load(std::memory_order_relaxed); }
+    /// A stop was requested: from now on every delivery queues (and the drain, seeing the stop, runs
+    /// none), so the operator call in progress is the last one, also when it returns into an
+    /// operator that goes on emitting. [any thread]
+    void refuseDirectCalls() { directCallStackFloor_.store(kNoDirectCalls); }
     /// The calling function's stack pointer. Read directly on x86-64: __builtin_frame_address(0)
     /// makes its caller set up a frame pointer, 8 bytes of stack and two instructions more on each
     /// depth-first hop. [any thread] [no allocation]
@@ -98,8 +103,17 @@ protected:
     }
 
     SchedulerStats stats_;
-    /// Direct calls below this stack address are queued instead (DF sets it every round).
-    const char* directCallStackFloor_ = nullptr;
+    /// Direct calls below this stack address are queued instead (DF sets it every round, from the
+    /// engine thread; refuseDirectCalls sets it past every address, from any thread).
+    std::atomic<const char*> directCallStackFloor_{nullptr};
+    /// The floor that refuses every direct call.
+    static inline const char* const kNoDirectCalls = reinterpret_cast<const char*>(~std::uintptr_t{0});
+    /// Sets the floor for a round, unless a stop was requested: the stop's thread may have refused
+    /// direct calls just before (seq_cst on both sides: one of the two sees the other). [engine thread]
+    void setDirectCallFloor(const char* floor) {
+        directCallStackFloor_.store(floor);
+        if (stopRequest_ != nullptr && stopRequest_->load()) directCallStackFloor_.store(kNoDirectCalls);
+    }
 
     bool stopRequested() const { return stopRequest_ != nullptr && stopRequest_->load(std::memory_order_relaxed); }
 

@@ -47,7 +47,7 @@ std::size_t Scheduler::runTrain(NodeContext& box, std::size_t limit, bool withCh
         }
     }
     // Ports past kMaxPorts (rare: wide merges) are served after the others, one item each.
-    for (std::size_t p = ports; p < box.inputs.size() && (limit == 0 || ran < limit); ++p) {
+    for (std::size_t p = ports; p < box.inputs.size() && (limit == 0 || ran < limit) && !stopRequested(); ++p) {
         if (box.inputs[p].queue.empty()) continue;
         invokeQueued(box, static_cast<int>(p));
         ++ran;

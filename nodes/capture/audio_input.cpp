@@ -25,6 +25,31 @@ void deinterleave(const float* interleaved, std::int64_t frames, int stride, int
     for (std::int64_t i = 0; i < frames; ++i) out[i] = interleaved[i * stride + channel];
 }
 
+/// The stream the parameters ask of the device, `channels` of them.
+CaptureStreamSettings captureSettings(const ParamSet& params, int channels) {
+    CaptureStreamSettings settings;
+    settings.device = params.getString("device");
+    settings.hostApi = params.getString("host_api");
+    settings.channels = channels;
+    settings.rateHz = params.getReal("rate");
+    settings.blockFrames = params.getInt("block");
+    settings.latencySeconds = params.getReal("latency");
+    settings.bufferSeconds = params.getReal("buffer");
+    return settings;
+}
+
+/// Whether a device that cannot be opened (`input` device_or_file) stops the node, or the recording
+/// stands in for it: a device the user named is what they want captured, never replaced.
+bool deviceRequired(const ParamSet& params) { return params.getString("input") == "device" || params.getString("device") != "default"; }
+
+/// Why `input` (file or device_or_file) cannot start without a recording.
+std::string recordingMissing(const std::string& input) { return "input '" + input + "' needs a recording (parameter 'file' is empty)"; }
+
+/// The warning when the recording `file` stands in for the default device (`why` it cannot be opened).
+std::string recordingInsteadWarning(const std::string& why, const std::string& file) {
+    return why + "; playing the recording '" + file + "' instead of capturing (pick a device with device=NAME, see isochron-run --list-devices)";
+}
+
 TimeNs secondsToNs(double seconds) { return static_cast<TimeNs>(std::llround(seconds * 1e9)); }
 
 /// Emits the first `channels` inputs of a device, or of a recording when asked to or when the device
@@ -37,7 +62,7 @@ protected:
         channels_ = outputCount();
         const std::string& input = params().getString("input");
         const std::string& file = params().getString("file");
-        if (input != "device" && file.empty()) throw OperatorError("input '" + input + "' needs a recording (parameter 'file' is empty)");
+        if (input != "device" && file.empty()) throw OperatorError(recordingMissing(input));
         durationSeconds_ = params().getReal("duration");
         if (input == "file") {
             openRecording(file);
@@ -50,10 +75,8 @@ protected:
             notice("capturing " + std::to_string(channels_) + " channel(s) from device '" + device.name + "' [" + device.hostApi + "] at " +
                    std::to_string(std::lround(params().getReal("rate"))) + " Hz");
         } catch (const std::exception& e) {
-            // A device the user named is what they want captured: never stand the recording in for it.
-            if (input == "device" || params().getString("device") != "default") throw OperatorError(e.what());
-            warn(std::string(e.what()) + "; playing the recording '" + file +
-                 "' instead of capturing (pick a device with device=NAME, see isochron-run --list-devices)");
+            if (deviceRequired(params())) throw OperatorError(e.what());
+            warn(recordingInsteadWarning(e.what(), file));
             openRecording(file);
         }
     }
@@ -74,14 +97,7 @@ protected:
 
 private:
     void openDevice() {
-        CaptureStreamSettings settings;
-        settings.device = params().getString("device");
-        settings.hostApi = params().getString("host_api");
-        settings.channels = channels_;
-        settings.rateHz = params().getReal("rate");
-        settings.blockFrames = params().getInt("block");
-        settings.latencySeconds = params().getReal("latency");
-        settings.bufferSeconds = params().getReal("buffer");
+        const CaptureStreamSettings settings = captureSettings(params(), channels_);
         wallClockNs();  // calibrate the engine clock now, not in the first audio callback
         device_ = std::make_unique<PortAudioCapture>(settings);
         fromDevice_ = true;
@@ -246,7 +262,8 @@ OperatorDescriptor audioInputDescriptor() {
         "stall_timeout stops this node with a message. With input = device_or_file a missing default device is replaced by "
         "the recording in 'file', played at 'pace' (a device named in 'device' that cannot be opened still stops the graph); "
         "input = file always plays the recording; with either, the recording's header is read at validation (isochron-run "
-        "--check), so a missing or unreadable recording is reported there, on 'file'. See isochron-run --list-devices.";
+        "--check), so a missing or unreadable recording is reported there, on 'file'. --check also looks the device up (without "
+        "opening it) and refuses or warns as the start would. See isochron-run --list-devices.";
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "input channel k", false, "channels"}};
     d.params = {
         ParamSpec{"device", ParamKind::String, std::string("default"), {}, {}, "",
@@ -286,6 +303,20 @@ OperatorDescriptor audioInputDescriptor() {
             throw ParameterError("file", "the recording '" + file + "' has " + std::to_string(opened.info.channels) +
                                              " channel(s), fewer than the " + std::to_string(params.getInt("channels")) + " asked for");
         }
+    };
+    // --check finds the device as the start does (without opening a stream): a missing one refuses
+    // or, for a default device with a recording beside it, warns with the start's words.
+    d.checkStart = [](const ParamSet& params) {
+        const std::string& input = params.getString("input");
+        if (input != "device" && params.getString("file").empty()) throw std::runtime_error(recordingMissing(input));
+        if (input == "file") return std::vector<std::string>{};
+        try {
+            PortAudioCapture::usableDevice(captureSettings(params, static_cast<int>(params.getInt("channels"))));
+        } catch (const std::exception& e) {
+            if (deviceRequired(params)) throw;
+            return std::vector<std::string>{recordingInsteadWarning(e.what(), params.getString("file"))};
+        }
+        return std::vector<std::string>{};
     };
     d.create = [] { return std::make_unique<AudioInput>(); };
     d.endlessBecause = [](const ParamSet& params) {

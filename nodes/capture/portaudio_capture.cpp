@@ -10,26 +10,42 @@
 #include "nodes/capture/portaudio_library.h"
 
 namespace isochron {
+namespace {
+
+/// The stream `settings` ask of `device`: its first channels as 32-bit floats.
+PaStreamParameters streamParameters(const CaptureDevice& device, const CaptureStreamSettings& settings) {
+    PaStreamParameters input{};
+    input.device = device.index;
+    input.channelCount = settings.channels;
+    input.sampleFormat = paFloat32;
+    input.suggestedLatency = settings.latencySeconds > 0 ? settings.latencySeconds : device.lowLatencySeconds;
+    return input;
+}
+
+}  // namespace
+
+CaptureDevice PortAudioCapture::usableDevice(const CaptureStreamSettings& settings) {
+    const std::shared_ptr<PortAudioLibrary> library = PortAudioLibrary::acquire();
+    const CaptureDevice device = findCaptureDevice(listCaptureDevices(), settings.device, settings.hostApi);
+    if (settings.channels > device.inputChannels) {
+        throw std::invalid_argument("input device " + describeDevice(device) + " has only " + std::to_string(device.inputChannels) +
+                                    " input channel(s), " + std::to_string(settings.channels) + " asked for");
+    }
+    const PaStreamParameters input = streamParameters(device, settings);
+    const PaError supported = Pa_IsFormatSupported(&input, nullptr, settings.rateHz);
+    if (supported != paFormatIsSupported) {
+        throw std::invalid_argument("input device " + describeDevice(device) + " cannot capture " + std::to_string(settings.channels) +
+                                    " channel(s) at " + describeRate(settings.rateHz) + ": " + Pa_GetErrorText(supported));
+    }
+    return device;
+}
 
 PortAudioCapture::PortAudioCapture(const CaptureStreamSettings& settings)
     : library_(PortAudioLibrary::acquire()),
-      device_(findCaptureDevice(listCaptureDevices(), settings.device, settings.hostApi)),
+      device_(usableDevice(settings)),
       rateHz_(settings.rateHz),
       ring_(CaptureRing::slotsFor(settings.bufferSeconds, settings.rateHz, settings.blockFrames), settings.blockFrames, settings.channels) {
-    if (settings.channels > device_.inputChannels) {
-        throw std::invalid_argument("input device " + describeDevice(device_) + " has only " + std::to_string(device_.inputChannels) +
-                                    " input channel(s), " + std::to_string(settings.channels) + " asked for");
-    }
-    PaStreamParameters input{};
-    input.device = device_.index;
-    input.channelCount = settings.channels;
-    input.sampleFormat = paFloat32;
-    input.suggestedLatency = settings.latencySeconds > 0 ? settings.latencySeconds : device_.lowLatencySeconds;
-    const PaError supported = Pa_IsFormatSupported(&input, nullptr, settings.rateHz);
-    if (supported != paFormatIsSupported) {
-        throw std::invalid_argument("input device " + describeDevice(device_) + " cannot capture " + std::to_string(settings.channels) +
-                                    " channel(s) at " + describeRate(settings.rateHz) + ": " + Pa_GetErrorText(supported));
-    }
+    const PaStreamParameters input = streamParameters(device_, settings);
     const PaError opened = Pa_OpenStream(&stream_, &input, nullptr, settings.rateHz, static_cast<unsigned long>(settings.blockFrames),
                                          paNoFlag, &PortAudioCapture::callback, this);
     if (opened != paNoError) {

@@ -41,6 +41,9 @@ public:
     /// Find and open the device. Throws std::invalid_argument naming the device and the problem
     /// (not found, too few channels, rate unsupported) and std::runtime_error if PortAudio fails.
     explicit PortAudioCapture(const CaptureStreamSettings& settings);
+    /// The device `settings` name, checked as the constructor checks it (found, enough channels, the
+    /// rate supported) without opening a stream: for `isochron-run --check`. Throws as the constructor. [any thread]
+    static CaptureDevice usableDevice(const CaptureStreamSettings& settings);
     /// Aborts the stream if running and closes it.
     ~PortAudioCapture();
     PortAudioCapture(const PortAudioCapture&) = delete;

@@ -49,6 +49,15 @@ bool dataCutShort(const std::string& log) {
     return false;
 }
 
+/// What starting on the opened file `path` warns about: a header only, or less data than the header says. "" otherwise.
+std::string headerWarning(const std::string& path, const SoundFileForReading& opened) {
+    if (opened.info.frames == 0) return "'" + path + "' holds no samples (a header only): nothing to play";
+    if (dataCutShort(opened.headerLog)) {
+        return "'" + path + "' is shorter than its header says (cut off?): playing the " + std::to_string(opened.info.frames) + " frames it holds";
+    }
+    return {};
+}
+
 /// Copies channel `channel` of `frames` interleaved frames of `channelCount` channels to `out`.
 void deinterleave(const float* interleaved, std::int64_t frames, int channelCount, int channel, float* out) {
     for (std::int64_t i = 0; i < frames; ++i) out[i] = interleaved[i * channelCount + channel];
@@ -73,10 +82,7 @@ protected:
         }
         file_ = std::move(opened.file);
         const SF_INFO& info = opened.info;
-        if (info.frames == 0) warn("'" + path_ + "' holds no samples (a header only): nothing to play");
-        else if (dataCutShort(opened.headerLog)) {
-            warn("'" + path_ + "' is shorter than its header says (cut off?): playing the " + std::to_string(info.frames) + " frames it holds");
-        }
+        if (const std::string warning = headerWarning(path_, opened); !warning.empty()) warn(warning);
         if (info.channels < outputCount()) {
             throw OperatorError("'" + path_ + "' has " + std::to_string(info.channels) + " channel(s), fewer than the " +
                                 std::to_string(outputCount()) + " asked for");
@@ -333,7 +339,7 @@ OperatorDescriptor audioFileSourceDescriptor() {
         "replayed from memory without copies. A paced source that falls more than max_lag behind drops "
         "the overdue blocks (a gap in the indices) and warns. The header is read at validation (isochron-run --check), "
         "so a file the run would refuse (missing, unrecognised, a rate of 0 or 2^31 Hz or more, a header that "
-        "contradicts itself) is reported there, on 'path'. NaN and infinite samples of a float file are passed on "
+        "contradicts itself) is reported there, on 'path', and a file holding only a header or cut short is warned about there as at the start. NaN and infinite samples of a float file are passed on "
         "as they are, with a warning.";
     d.outputs = {PortSpec{"out", PortType::signal(SampleType::Float32), "channel k of the file", false, "channels"}};
     d.params = {
@@ -372,6 +378,14 @@ OperatorDescriptor audioFileSourceDescriptor() {
             throw ParameterError("channels", "'" + path + "' has " + std::to_string(opened.info.channels) + " channel(s), fewer than the " +
                                                  std::to_string(params.getInt("channels")) + " asked for");
         }
+    };
+    // --check warns as the start does about a header only or a file cut short (a stream is left to the run, as above).
+    d.checkStart = [](const ParamSet& params) {
+        const std::string& path = params.getString("path");
+        std::error_code ignored;
+        if (!std::filesystem::is_regular_file(path, ignored)) return std::vector<std::string>{};
+        const std::string warning = headerWarning(path, openSoundFileForReading(path));
+        return warning.empty() ? std::vector<std::string>{} : std::vector<std::string>{warning};
     };
     return d;
 }

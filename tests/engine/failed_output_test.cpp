@@ -2,10 +2,13 @@
 // failed node is stopped right after the failure (an endless source then ends the run), also
 // through a loop and along a 100 000-node chain, while a branch that still reaches a working output
 // gives exactly what it gives without the failing branch. Sources that never reached an output are
-// left alone.
+// left alone. The summary's first line says how many nodes failed.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "engine/graph/graph_file.h"
+#include "engine/runtime/run_summary.h"
 #include "tests/support/graph_run.h"
 
 using namespace isochron;
@@ -22,6 +25,13 @@ FeedScript scalars(int count) {
         script.batches.push_back({{0, Item::scalar(0.5 * i, SampleRange{&tb(), 10 * i, 10})}, {0, Item::progress(tb().timeOf(10 * i + 10))}});
     }
     return script;
+}
+
+// Seconds as the summary writes them (three decimals).
+std::string formatSeconds(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", seconds);
+    return text;
 }
 
 // Data items a node sent on all its outputs.
@@ -59,6 +69,9 @@ TEST_CASE("an endless source whose only output fails is stopped at once, under e
         CHECK(engine.findNode("src")->finished);
         REQUIRE(engine.findNode("src")->warnings.size() == 1);
         CHECK(engine.findNode("src")->warnings[0].find("stopped early") == 0);
+        // The summary's first line says the run completed with a failure, not as a clean run does.
+        const std::string summary = summarizeRun(engine, outcome).toText();
+        CHECK(summary.substr(0, summary.find('\n')).ends_with(": completed after " + formatSeconds(outcome.wallSeconds) + " s, but 1 node failed"));
     }
 }
 

@@ -4,6 +4,7 @@
 // answered by the test, so every case is exact: no clock, no signal.
 #include <catch2/catch.hpp>
 
+#include "engine/graph/graph_file.h"
 #include "engine/graph/stop_poll.h"
 #include "tests/support/graph_run.h"
 
@@ -88,4 +89,18 @@ TEST_CASE("building the engine gives up at the poll that says stop, the last one
         CHECK(stopping.calls == stopAt);
     }
     feedScripts().clear();
+}
+
+TEST_CASE("reading a graph file gives up at the poll that says stop, and asks no more", "[stop]") {
+    // A 9.5 MB graph took about a second to parse, and a stop signal meanwhile waited for all of it.
+    const std::string text = serializeGraph(gainChain(10'000));
+    CountingPoll never;
+    CHECK(parseGraph(text, never.poll()).nodes.size() == 10'002);
+    CHECK(never.calls >= static_cast<int>(2 * (10'002 / kStepsPerStopPoll)));  // the JSON values, then the nodes
+    for (const int stopAt : {1, 2, 7, never.calls / 2, never.calls}) {
+        INFO("stop at poll " << stopAt << " of " << never.calls);
+        CountingPoll poll{0, stopAt};
+        CHECK_THROWS_AS(parseGraph(text, poll.poll()), StartStopped);
+        CHECK(poll.calls == stopAt);
+    }
 }

@@ -388,6 +388,53 @@ TEST_CASE("--check warns about a run that can never end, naming the node and the
     fs::remove(finite);
 }
 
+// The lines of `text` that name node `id`.
+std::vector<std::string> linesNaming(const std::string& text, const std::string& id) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("node '" + id + "'") != std::string::npos) lines.push_back(line);
+    }
+    return lines;
+}
+
+TEST_CASE("--check says what the run says about a WAV holding a header only or cut short, and a missing capture device",
+          "[runner][faults]") {
+    // --check called these graphs valid with no word, although the run warns (the WAVs) or refuses (the device).
+    const fs::path whole = tempPath("whole.wav"), headerOnly = tempPath("header-only.wav"), cutShort = tempPath("cut-short.wav");
+    writeWav(whole, 1000);
+    writeWav(headerOnly, 0);
+    const std::string bytes = readText(whole);
+    std::ofstream(cutShort, std::ios::binary) << bytes.substr(0, bytes.size() - 1000);  // half the samples its header announces
+    for (const fs::path& wav : {headerOnly, cutShort}) {
+        INFO(wav);
+        const fs::path graph = writeCopyGraph("check-wav", wav.string(), {"/dev/null"});
+        const Finished check = run({graph.string(), "--check"});
+        const Finished ran = run({graph.string()});
+        CHECK(check.status == 0);
+        CHECK(ran.status == 0);
+        const std::vector<std::string> warned = linesNaming(ran.err, "src");
+        REQUIRE(warned.size() == 1);
+        CHECK_THAT(warned[0], Catch::StartsWith("isochron-run: warning: node 'src': '" + wav.string() + "'"));
+        CHECK(linesNaming(check.err, "src") == warned);
+        fs::remove(graph);
+    }
+    const fs::path capture = tempPath("capture.isograph.json");
+    std::ofstream(capture) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "mic", "type": "capture.audio_input", "params": {"device": "no-such-array-here", "duration": 1}},
+      {"id": "out", "type": "io.null_sink"}], "edges": [{"from": "mic.out0", "to": "out.in"}]})";
+    const Finished check = run({capture.string(), "--check"});
+    const Finished ran = run({capture.string()});
+    CHECK(ran.status == 1);
+    CHECK(check.status == ran.status);
+    const std::vector<std::string> refused = linesNaming(ran.err, "mic");
+    REQUIRE(refused.size() == 1);
+    CHECK_THAT(refused[0], Catch::Contains("node 'mic': cannot start: no input device named 'no-such-array-here'"));
+    CHECK(linesNaming(check.err, "mic") == refused);
+    CHECK(check.out.find("valid") == std::string::npos);
+    for (const fs::path& file : {whole, headerOnly, cutShort, capture}) fs::remove(file);
+}
+
 TEST_CASE("a report or telemetry that cannot be written is reported with a non-zero exit", "[runner][faults]") {
     // /dev/full takes the open and fails every write (ENOSPC): the report was cut, exit 0, no word.
     const fs::path graph = writeGraph("full", 0.5, "/dev/null");
