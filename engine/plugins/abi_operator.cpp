@@ -82,7 +82,6 @@ void AbiOperator::onActivate() {
 void AbiOperator::failIfNotStarted() const {
     if (startFailure_) throw OperatorErrorInHook(*startFailure_);
 }
-}
 
 void AbiOperator::process(int inputPort, Item&& item) {
     // A routed input's items never reach the plugin: handed over as a built-in pass-through's are.
