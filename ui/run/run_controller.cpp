@@ -269,6 +269,10 @@ bool RunController::start(const QString& schedulerText) {
             if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
             QMetaObject::invokeMethod(this, [this, job] { engineStarted(job); }, Qt::QueuedConnection);
             RunOutcome outcome = engine.run();
+            {
+                std::lock_guard lock(job->mutex);
+                job->engine = nullptr;  // no tap or parameter reaches a node while it is deactivated
+            }
             // Deactivated now, not when the engine goes, as isochron-run does: a plugin that fails
             // while stopping (a recording it cannot close) is a failure of this run, and what the
             // nodes say as they close belongs in its summary.
@@ -281,8 +285,6 @@ bool RunController::start(const QString& schedulerText) {
             timespec cpu{};
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
             summary["engine_cpu_s"] = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
-            std::lock_guard lock(job->mutex);
-            job->engine = nullptr;
         } catch (const GraphException& e) {
             failure = e.errors();
         } catch (const std::exception& e) {
