@@ -358,3 +358,47 @@ TEST_CASE("run states announce only the nodes whose state changed, on a graph of
     nodes.setRunStates({});
     CHECK(announcedRows == 1001);  // the run ended: every node leaves its state
 }
+
+TEST_CASE("opening a graph of 1 000 nodes without positions lays it out in one move, not one per node", "[ui][document][models]") {
+    // Each node placed on its own re-announced the graph (revision), every wire and the canvas's
+    // bounds: a thousand redraws of a thousand nodes before the first frame.
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    std::string json = R"({"format": "isochron-graph/1", "nodes": [{"id": "gen", "type": "generators.signal_generator", "params": {}})";
+    std::string edges;
+    for (int n = 0; n < 1000; ++n) {
+        json += R"(, {"id": "b)" + std::to_string(n) + R"(", "type": "workload.universal_box", "params": {}})";
+        edges += (n ? ", " : "") + std::string(R"({"from": ")") + (n ? "b" + std::to_string(n - 1) : std::string("gen")) + R"(.out", "to": "b)" + std::to_string(n) + R"(.in0"})";
+    }
+    json += R"(], "edges": [)" + edges + "]}";
+    const QString path = folder.filePath("chain.isograph.json");
+    {
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(json));
+    }
+    GraphDocument document;
+    int revisions = 0, wireChanges = 0, movedRowNotices = 0;
+    QObject::connect(&document, &GraphDocument::revisionChanged, [&] { ++revisions; });
+    QObject::connect(document.edges(), &EdgeListModel::geometryChanged, [&] { ++wireChanges; });
+    QObject::connect(document.nodes(), &QAbstractItemModel::dataChanged, [&](const QModelIndex&, const QModelIndex&, const QList<int>& roles) {
+        if (roles.contains(NodeListModel::XRole)) ++movedRowNotices;
+    });
+    REQUIRE(document.open(path));
+    CHECK(document.nodes()->get("b999")["posX"].toDouble() != document.nodes()->get("gen")["posX"].toDouble());  // laid out
+    INFO(revisions << " revisions, " << wireChanges << " wire changes, " << movedRowNotices << " moved-row notices");
+    CHECK(revisions < 10);
+    CHECK(wireChanges < 10);
+    CHECK(movedRowNotices <= 1);
+
+    // A selection dragged, and the move undone, announce the nodes once per step, not once per node.
+    revisions = movedRowNotices = 0;
+    document.selection()->selectNodes({"b1", "b2", "b3"});
+    document.beginMove();
+    document.dragSelection(40, 40);
+    CHECK(movedRowNotices == 1);
+    document.endMove(0);
+    movedRowNotices = 0;
+    document.undo();
+    CHECK(movedRowNotices == 1);
+}

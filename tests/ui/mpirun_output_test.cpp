@@ -58,5 +58,12 @@ TEST_CASE("a Stop every rank ended on with exit 140 is clean; a killed, failed o
     CHECK_FALSE(endedByCleanStop(kRanksStopped + killed, 140));
     CHECK(killedRanks(killed) == std::map<int, QString>{{1, "killed (signal 9)"}});
     CHECK_FALSE(endedByCleanStop(kRanksStopped + "[rank 1] isochron-run: error: node 'onsets': failed\n" + kReports.arg(140), 140));
-    CHECK_FALSE(endedByCleanStop("[rank 2] isochron-run: stopped: rank 0 failed (its lines name the node)\n" + kReports.arg(140), 140));
+    // A node failing on a rank no longer stops the others: the rank names it when it fails and in its summary.
+    CHECK_FALSE(endedByCleanStop(kRanksStopped + "[rank 1] error: node 'onsets': failed\n" + kReports.arg(140), 140));
+    CHECK(endedByCleanStop(kRanksStopped + "[rank 1] warning: node 'onsets': an error was recovered\n" + kReports.arg(140), 140));
+    // A rank whose engine had not returned 3 s after SIGUSR2 leaves with exit 140 but without its report.
+    CHECK_FALSE(endedByCleanStop("[rank 1] isochron-run: stopped by signal 12 while waiting on another rank (SIGUSR2, passed to every rank by "
+                                 "mpirun)\n[rank 0] isochron-run: stopped by signal 12 (SIGUSR2, passed to every rank by mpirun)\n" +
+                                     kReports.arg(140),
+                                 140));
 }

@@ -82,3 +82,113 @@ TEST_CASE("a short wire between two nodes side by side gets its label clear of b
     CHECK(label.y >= 62);  // below the nodes, as near the wire as that allows
     CHECK(label.y < 62 + 15);
 }
+
+namespace {
+
+// The placement by a scan of every node and label per place (the rule placeLabels documents), to
+// hold the grid's result to.
+std::vector<CanvasRect> placeLabelsByScan(const std::vector<LabelRequest>& requests, const std::vector<CanvasRect>& obstacles) {
+    const auto overlap = [](const CanvasRect& a, const CanvasRect& b) {
+        const double w = std::min(a.x + a.width, b.x + b.width) - std::max(a.x, b.x);
+        const double h = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
+        return w > 0 && h > 0 ? w * h : 0.0;
+    };
+    std::vector<CanvasRect> placed, labels;
+    for (const LabelRequest& request : requests) {
+        CanvasRect best{};
+        double bestCost = 1e300;
+        const double h = request.height, gap = h * 0.25;
+        for (int level = 0; level <= 4 && bestCost > 0; ++level) {
+            for (const LabelRequest::Point& a : request.anchors) {
+                std::vector<double> tops = level == 0 ? std::vector<double>{a.y - h - gap, a.y + gap, a.y - h / 2}
+                                                      : std::vector<double>{a.y - h - gap - level * h / 2, a.y + gap + level * h / 2};
+                for (double top : tops) {
+                    for (double left : {a.x - request.width / 2, a.x, a.x - request.width}) {
+                        const CanvasRect box{left, top, request.width, h};
+                        double area = 0;
+                        for (const CanvasRect& o : obstacles) area += 10 * overlap(box, o);
+                        for (const CanvasRect& l : labels) area += overlap(box, l);
+                        const double cost = area == 0 ? 0 : area + level * 1e-3;
+                        if (cost < bestCost) {
+                            best = box;
+                            bestCost = cost;
+                        }
+                        if (bestCost == 0) break;
+                    }
+                    if (bestCost == 0) break;
+                }
+                if (bestCost == 0) break;
+            }
+        }
+        placed.push_back(best);
+        if (!request.anchors.empty()) labels.push_back(best);
+    }
+    return placed;
+}
+
+// A chain of `count` nodes on a grid of rows, as the layered layout lays out a long pipeline, with a
+// label requested on every wire (the editor's anchors: 7 points along the wire).
+void chainScene(int count, std::vector<CanvasRect>& nodes, std::vector<LabelRequest>& requests) {
+    for (int i = 0; i < count; ++i) nodes.push_back({double(i % 40) * 240, double(i / 40) * 120, 184, 72});
+    for (int i = 0; i + 1 < count; ++i) {
+        const CanvasRect& a = nodes[static_cast<std::size_t>(i)];
+        const CanvasRect& b = nodes[static_cast<std::size_t>(i + 1)];
+        LabelRequest request;
+        request.width = 70;
+        request.height = 15;
+        for (double t : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8}) {
+            request.anchors.push_back({a.x + a.width + (b.x - a.x - a.width) * t, a.y + 41 + (b.y - a.y) * t});
+        }
+        requests.push_back(request);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("labels are placed as a scan of every node and label would place them", "[ui][layout]") {
+    std::mt19937 random(7);
+    for (int trial = 0; trial < 40; ++trial) {
+        std::vector<CanvasRect> nodes;
+        const int count = 5 + static_cast<int>(random() % 60);
+        for (int i = 0; i < count; ++i) nodes.push_back({double(random() % 2000), double(random() % 1200), 184, double(50 + random() % 80)});
+        if (trial % 4 == 0) nodes.push_back({-5000, -5000, 20000, 30});  // far larger than the grid's cells
+        std::vector<LabelRequest> requests(static_cast<std::size_t>(count));
+        for (LabelRequest& request : requests) {
+            if (random() % 10 == 0) continue;  // a wire without a live value
+            request.width = double(30 + random() % 120);
+            request.height = 15;
+            const double x0 = double(random() % 2000), y0 = double(random() % 1200), x1 = double(random() % 2000), y1 = double(random() % 1200);
+            for (double t : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8}) request.anchors.push_back({x0 + (x1 - x0) * t, y0 + (y1 - y0) * t});
+        }
+        const std::vector<CanvasRect> expected = placeLabelsByScan(requests, nodes), placed = placeLabels(requests, nodes);
+        REQUIRE(placed.size() == expected.size());
+        for (std::size_t i = 0; i < placed.size(); ++i) {
+            INFO("trial " << trial << ", label " << i);
+            CHECK(placed[i].x == expected[i].x);
+            CHECK(placed[i].y == expected[i].y);
+        }
+    }
+    std::vector<CanvasRect> nodes;
+    std::vector<LabelRequest> requests;
+    chainScene(300, nodes, requests);
+    const std::vector<CanvasRect> expected = placeLabelsByScan(requests, nodes), placed = placeLabels(requests, nodes);
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+        INFO("chain label " << i);
+        CHECK((placed[i].x == expected[i].x && placed[i].y == expected[i].y));
+    }
+}
+
+TEST_CASE("each label of a 1 000-node chain looks at the few nodes and labels near it, not at all of them", "[ui][layout]") {
+    for (const int count : {300, 1000, 3000}) {
+        std::vector<CanvasRect> nodes;
+        std::vector<LabelRequest> requests;
+        chainScene(count, nodes, requests);
+        LabelPlacementWork work;
+        const std::vector<CanvasRect> placed = placeLabels(requests, nodes, &work);
+        REQUIRE(placed.size() == requests.size());
+        INFO(count << " nodes: " << work.rectsExamined << " rectangles examined");
+        // A scan examines every node and every label placed so far per label: 1 000 nodes, 1.5 million.
+        CHECK(work.rectsExamined < 40 * requests.size());
+        for (const CanvasRect& node : nodes) CHECK_FALSE(placed[500 % placed.size()].overlaps(node));
+    }
+}

@@ -1,7 +1,8 @@
 // Plugins in the editor: a rebuilt plugin file is reloaded by itself (also when the build replaces
 // the file), the palette and the open document follow while nodes keep their wires and parameters,
-// a refused build keeps the old one and says why, runs stop for the reload and start again, and a
-// plugin operator that throws while running is a problem naming its node while the rest runs on.
+// a refused build keeps the old one and says why (and leaves running graphs alone), runs stop for the
+// reload and start again, and a plugin operator that throws while running, or fails as it stops, is
+// a problem naming its node while the rest runs on.
 #include <catch2/catch.hpp>
 
 #include <QCoreApplication>
@@ -220,6 +221,46 @@ TEST_CASE("a reload stops the running graphs and starts them again", "[ui][plugi
     REQUIRE(waitUntil([&] { return !editor.run.running(); }));
 }
 
+TEST_CASE("a build the loader refuses leaves the running graphs running: not stopped, not started again", "[ui][plugins][run]") {
+    QTemporaryDir folder;
+    REQUIRE(folder.isValid());
+    const fs::path plugin = fs::path(folder.path().toStdString()) / "versioned.so";
+    installPlugin(fixturePlugin("versioned_v1"), plugin, true);
+    Editor editor;
+    editor.host.load(plugin);
+    // Release 2's binary beside release 1's manifest (a manifest edited by hand does the same): refused.
+    fs::copy_file(fixturePlugin("versioned_v2"), plugin, fs::copy_options::overwrite_existing);
+    PluginReloader reloader(&editor.host, std::chrono::milliseconds(200));
+    reloader.attach(&editor.run);
+    QStringList summaries;
+    QObject::connect(&reloader, &PluginReloader::reloaded, [&](const QString& summary, bool ok) {
+        if (!ok) summaries.append(summary);
+    });
+
+    GraphDocument& document = editor.document;
+    const QString generator = document.addNode("generators.signal_generator", 0, 0);
+    const QString sink = document.addNode("io.null_sink", 240, 0);
+    REQUIRE(document.connectPorts(generator, "out", sink, "in").isEmpty());
+    REQUIRE(document.setParameter(generator, "duration", 0.0).isEmpty());  // forever
+    REQUIRE(editor.run.start());
+    REQUIRE(waitUntil([&] { return editor.run.state() == "running"; }));
+    QStringList states;
+    QObject::connect(&editor.run, &RunController::stateChanged, [&] { states.append(editor.run.state()); });
+
+    reloader.reloadAll();
+    REQUIRE(summaries.size() == 1);
+    CHECK_THAT(summaries.front().toStdString(), Contains("versioned.so kept") && Contains("its manifest does not match the binary"));
+    CHECK(states.isEmpty());  // never "stopping"
+    CHECK(editor.run.state() == "running");
+    CHECK(editor.run.telemetry()->runCount() == 1);
+    CHECK(editor.host.find(plugin)->version == "1.0.0");
+    REQUIRE(document.problems()->problemsOf("plugins").size() == 1);
+    CHECK_THAT(document.problems()->problemsOf("plugins").front().message, Contains("does not match"));
+    editor.run.stopAll();
+    REQUIRE(waitUntil([&] { return !editor.run.running(); }));
+    CHECK(editor.run.telemetry()->runCount() == 1);
+}
+
 TEST_CASE("a plugin operator that throws while running is a problem naming its node; the rest runs on", "[ui][plugins][faults]") {
     Editor editor;
     editor.host.load(fixturePlugin("flawed"));
@@ -257,4 +298,30 @@ TEST_CASE("a plugin operator that throws while running is a problem naming its n
     CHECK(run.state() == "failed");
     CHECK_THAT(run.message().toStdString(), Contains("node '" + faulty.toStdString() + "'"));
     CHECK(document.problems()->problemsOf("run").size() == 1);  // still listed after the run
+}
+
+TEST_CASE("a plugin operator that fails in deactivate is a failure of the run, in the problems panel naming its node, as isochron-run reports it",
+          "[ui][plugins][faults]") {
+    Editor editor;
+    editor.host.load(fixturePlugin("faults"));
+    GraphDocument& document = editor.document;
+    const QString tone = document.addNode("generators.signal_generator", 0, 0);
+    const QString faulty = document.addNode("faults.in_hook", 240, 0);
+    const QString after = document.addNode("io.null_sink", 480, 0);
+    REQUIRE(document.setParameter(tone, "duration", 0.2).isEmpty());
+    REQUIRE(document.setParameter(faulty, "hook", "deactivate").isEmpty());
+    REQUIRE(document.connectPorts(tone, "out", faulty, "in").isEmpty());
+    REQUIRE(document.connectPorts(faulty, "out", after, "in").isEmpty());
+
+    RunController& run = editor.run;
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return !run.running() && run.state() != "starting"; }));
+    CHECK(run.state() == "failed");
+    CHECK_THAT(run.message().toStdString(), Contains("node '" + faulty.toStdString() + "': deliberate failure in deactivate (in deactivate)"));
+    const std::vector<GraphError> problems = document.problems()->problemsOf("run");
+    REQUIRE(problems.size() == 1);
+    CHECK(problems.front().node == faulty.toStdString());
+    CHECK_THAT(problems.front().message, Contains("deliberate failure in deactivate"));
+    CHECK(document.nodes()->get(faulty)["status"] == "failed");
+    CHECK(document.nodes()->get(after)["status"] != "failed");
 }

@@ -45,6 +45,7 @@ EdgeListModel::EdgeListModel(GraphStore& store, ResolutionCache& resolution, Sel
         Q_EMIT geometryChanged();
     });
     connect(&store, &GraphStore::nodeMoved, this, &EdgeListModel::recomputeTouching);
+    connect(&store, &GraphStore::nodesMoved, this, &EdgeListModel::recomputeAll);
     connect(&resolution, &ResolutionCache::updated, this, &EdgeListModel::recomputeAll);
     connect(&selection, &Selection::wireToggled, this, [this](const QString& key) {
         const int row = indexOf(key);

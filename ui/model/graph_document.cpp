@@ -82,6 +82,7 @@ GraphDocument::GraphDocument(const OperatorRegistry& registry, QObject* parent)
     };
     connect(&store_, &GraphStore::structureChanged, this, bump);
     connect(&store_, &GraphStore::nodeMoved, this, bump);
+    connect(&store_, &GraphStore::nodesMoved, this, bump);
     connect(&resolution_, &ResolutionCache::updated, this, bump);
     connect(&store_, &GraphStore::nodeAboutToBeRemoved, this, [this](int index) {
         const std::string& id = store_.spec().nodes[static_cast<std::size_t>(index)].id;
@@ -440,9 +441,11 @@ void GraphDocument::beginMove() {
 }
 
 void GraphDocument::dragSelection(qreal dx, qreal dy) {
+    std::vector<std::pair<int, NodePosition>> positions;
     for (const auto& [id, start] : moveStart_) {
-        if (int index = store_.nodeIndex(id); index >= 0) store_.setPosition(index, {start.x + dx, start.y + dy});
+        if (int index = store_.nodeIndex(id); index >= 0) positions.emplace_back(index, NodePosition{start.x + dx, start.y + dy});
     }
+    store_.setPositions(positions);
 }
 
 void GraphDocument::endMove(qreal gridStep) {
@@ -633,6 +636,7 @@ void GraphDocument::layOut(const std::vector<std::string>& ids, bool undoable) {
     }
     const LayoutResult layout = layeredLayout(boxes, links);
     std::vector<MoveNodes::Move> moves;
+    std::vector<std::pair<int, NodePosition>> positions;
     for (const std::string& id : chosen) {
         const int i = indexOf[id];
         const double noteRoom = geometry::commentHeight(commentOf(*store_.node(id)).size());
@@ -640,8 +644,9 @@ void GraphDocument::layOut(const std::vector<std::string>& ids, bool undoable) {
                               std::ceil((top + layout.y[static_cast<std::size_t>(i)] + noteRoom) / geometry::kGridStep) * geometry::kGridStep};
         const NodePosition from = store_.node(id)->position.value_or(NodePosition{});
         if (undoable) moves.push_back({id, from, to});
-        else store_.setPosition(store_.nodeIndex(id), to);
+        else positions.emplace_back(store_.nodeIndex(id), to);
     }
+    store_.setPositions(positions);
     if (undoable && !moves.empty()) push(new MoveNodes(store_, std::move(moves), tr("Auto-layout"), false));
 }
 

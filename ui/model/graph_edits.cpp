@@ -52,15 +52,19 @@ MoveNodes::MoveNodes(GraphStore& store, std::vector<Move> moves, const QString& 
     : QUndoCommand(text), store_(store), moves_(std::move(moves)), mergeable_(mergeable) {}
 
 void MoveNodes::redo() {
+    std::vector<std::pair<int, NodePosition>> positions;
     for (const Move& m : moves_) {
-        if (int index = store_.nodeIndex(m.id); index >= 0) store_.setPosition(index, m.to);
+        if (int index = store_.nodeIndex(m.id); index >= 0) positions.emplace_back(index, m.to);
     }
+    store_.setPositions(positions);
 }
 
 void MoveNodes::undo() {
+    std::vector<std::pair<int, NodePosition>> positions;
     for (const Move& m : moves_) {
-        if (int index = store_.nodeIndex(m.id); index >= 0) store_.setPosition(index, m.from);
+        if (int index = store_.nodeIndex(m.id); index >= 0) positions.emplace_back(index, m.from);
     }
+    store_.setPositions(positions);
 }
 
 bool MoveNodes::mergeWith(const QUndoCommand* other) {

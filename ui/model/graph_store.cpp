@@ -58,6 +58,15 @@ void GraphStore::setPosition(int index, NodePosition position) {
     Q_EMIT nodeMoved(index);
 }
 
+void GraphStore::setPositions(const std::vector<std::pair<int, NodePosition>>& moves) {
+    if (moves.size() == 1) {
+        setPosition(moves.front().first, moves.front().second);
+        return;
+    }
+    for (const auto& [index, position] : moves) spec_.nodes[static_cast<std::size_t>(index)].position = position;
+    if (!moves.empty()) Q_EMIT nodesMoved();
+}
+
 void GraphStore::insertEdge(int index, EdgeSpec edge) {
     Q_EMIT edgeAboutToBeInserted(index);
     spec_.edges.insert(spec_.edges.begin() + index, std::move(edge));

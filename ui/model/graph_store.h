@@ -5,6 +5,9 @@
 #include <QObject>
 #include <QStringList>
 
+#include <utility>
+#include <vector>
+
 #include "engine/graph/graph_spec.h"
 
 namespace isochron::ui {
@@ -35,6 +38,9 @@ public:
     /// Replace a node's fields (type, params, extra, even its id) in place.
     void replaceNode(int index, NodeSpec node);
     void setPosition(int index, NodePosition position);
+    /// Move many nodes at once (an auto-layout, a selection dragged): one nodesMoved instead of a
+    /// nodeMoved per node, which on a graph of a thousand nodes redrew the canvas a thousand times.
+    void setPositions(const std::vector<std::pair<int, NodePosition>>& moves);
     void insertEdge(int index, EdgeSpec edge);
     EdgeSpec removeEdge(int index);
     void replaceEdge(int index, EdgeSpec edge);
@@ -54,6 +60,8 @@ Q_SIGNALS:
     /// Parameters of one node changed value (set, reset, undone); `names` lists which.
     void parametersChanged(const QString& nodeId, const QStringList& names);
     void nodeMoved(int index);
+    /// Several nodes moved at once (setPositions).
+    void nodesMoved();
     void edgeAboutToBeInserted(int index);
     void edgeInserted(int index);
     void edgeAboutToBeRemoved(int index);

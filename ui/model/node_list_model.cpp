@@ -20,6 +20,7 @@ NodeListModel::NodeListModel(GraphStore& store, ResolutionCache& resolution, Sel
     connect(&store, &GraphStore::nodeRemoved, this, [this] { endRemoveRows(); });
     connect(&store, &GraphStore::nodeChanged, this, [this](int i) { Q_EMIT dataChanged(index(i), index(i)); });
     connect(&store, &GraphStore::nodeMoved, this, [this](int i) { Q_EMIT dataChanged(index(i), index(i), {XRole, YRole}); });
+    connect(&store, &GraphStore::nodesMoved, this, [this] { refreshAll({XRole, YRole}); });
     connect(&resolution, &ResolutionCache::updated, this, [this] {
         refreshAll({CategoryRole, SummaryRole, InputsRole, OutputsRole, ProblemsRole, StatusRole, StatusTextRole, HeightRole, KnownRole});
     });

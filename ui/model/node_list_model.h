@@ -68,6 +68,8 @@ public:
     /// Replace the run states (empty map when the engine stops); only the rows whose state changed
     /// are announced (a graph of thousands of nodes, a few of them changing, redraws those few).
     void setRunStates(QHash<QString, NodeRunState> states);
+    /// The states setRunStates last gave, by node id.
+    const QHash<QString, NodeRunState>& runStates() const { return runStates_; }
 
 private:
     QVariantList portList(const NodeSpec& node, bool outputs) const;

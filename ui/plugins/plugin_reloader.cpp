@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/plugins/plugin_host.h"
+#include "ui/plugins/reload_check.h"
 
 namespace isochron::ui {
 
@@ -74,8 +75,12 @@ void PluginReloader::reload(const QString& pluginFile) {
     proceed();
 }
 
-// Stop every run first (the host swaps code only while no engine runs), then reload.
+// Stop every run first (the host swaps code only while no engine runs), then reload; but a build
+// the host would refuse is refused before any run is stopped for it.
 void PluginReloader::proceed() {
+    if (pending_.isEmpty()) return;
+    const bool anyRunning = std::any_of(runs_.begin(), runs_.end(), [](const QPointer<RunController>& run) { return run && run->running(); });
+    if (anyRunning && toRestart_.empty()) refuseUnloadable();  // not yet stopping them for a reload
     if (pending_.isEmpty()) return;
     bool waiting = false;
     for (const QPointer<RunController>& run : runs_) {
@@ -85,6 +90,22 @@ void PluginReloader::proceed() {
         if (run->state() != "stopping") run->stopAll();
     }
     if (!waiting) reloadPending();
+}
+
+void PluginReloader::refuseUnloadable() {
+    QStringList lines;
+    for (const QString& file : QStringList(pending_)) {
+        const std::optional<std::string> refusal = reloadRefusal(*host_, file.toStdString());
+        if (!refusal) continue;
+        pending_.removeOne(file);
+        failures_[file] = *refusal;
+        lines.append(tr("%1 kept: %2").arg(QFileInfo(file).fileName(), QString::fromStdString(*refusal)));
+    }
+    if (lines.isEmpty()) return;
+    for (const QPointer<RunController>& run : runs_) {
+        if (run) showFailures(run->document());
+    }
+    Q_EMIT reloaded(lines.join('\n'), false);
 }
 
 void PluginReloader::reloadPending() {

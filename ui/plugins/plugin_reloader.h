@@ -4,8 +4,9 @@
 // document is validated again (its nodes keep their ids, wires and parameters: they are specs, and
 // the new types' ports and docs show, while wires that no longer fit become problems), a summary of
 // what changed goes out for the toast, and the runs that were stopped start again on the new code.
-// A refused new build keeps the old one loaded; its reason stays in the problems panels until the
-// plugin reloads cleanly.
+// A refused new build keeps the old one loaded and, when the refusal is known before the runs stop
+// (it is tried on a scratch host first: reload_check.h), leaves them running; its reason stays in
+// the problems panels until the plugin reloads cleanly.
 #pragma once
 
 #include <QObject>
@@ -57,6 +58,9 @@ Q_SIGNALS:
 
 private:
     void proceed();
+    /// Takes out of the pending reloads the files whose new build the host would refuse, saying
+    /// why (toast, problems panels), so that the runs are not stopped for them.
+    void refuseUnloadable();
     void reloadPending();
     static QString describe(const PluginReloadReport& report, const std::string& version);
     void showFailures(GraphDocument* document) const;

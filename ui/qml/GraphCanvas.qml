@@ -357,8 +357,14 @@ FocusScope {
             pixelSize: 1 / canvas.zoom
             selectionColor: Theme.selection
         }
+        ViewportFilter {  // the nodes near the view: only they get items (a graph of 1 000 nodes opens with dozens)
+            id: nodesInView
+            objectName: "nodesInView"
+            sourceModel: canvas.document.nodes
+            view: Qt.rect(-canvas.panX / canvas.zoom, -canvas.panY / canvas.zoom, canvas.width / canvas.zoom, canvas.height / canvas.zoom)
+        }
         Repeater {
-            model: canvas.document.nodes
+            model: nodesInView
             delegate: NodeView { host: canvas }
         }
         Connections { target: canvas.document.edges; function onLiveTextsChanged() { liveLabels.liveTextRevision++ } }
@@ -374,44 +380,55 @@ FocusScope {
             }
             property int liveTextRevision: 0
             model: canvas.showLiveValues ? canvas.document.edges : null
-            delegate: Item {  // a pill, constant size on screen
+            delegate: Item {  // a pill, constant size on screen, made only near the view
+                id: liveLabelItem
                 required property string liveText
                 required property int index
                 readonly property var place: liveLabels.places[index] || ({})
+                readonly property rect area: nodesInView.area
+                readonly property real reach: 400 / canvas.zoom  // wider than any pill, in canvas units
                 visible: liveText.length > 0 && place.x !== undefined
+                         && place.x < area.x + area.width && place.x + reach > area.x && place.y < area.y + area.height && place.y + reach > area.y
                 x: place.x !== undefined ? place.x : 0
                 y: place.y !== undefined ? place.y : 0
                 scale: 1 / canvas.zoom
                 transformOrigin: Item.TopLeft
-                Rectangle {
-                    objectName: "liveLabel"
-                    width: liveLabel.implicitWidth + 10
-                    height: liveLabels.labelHeight
-                    radius: height / 2
-                    color: Theme.panel
-                    opacity: canvas.liveValuesFinal ? 0.6 : 0.92  // dimmed: the last run's final values
-                    border.color: Theme.border
-                    Text {
-                        id: liveLabel
-                        anchors.centerIn: parent
-                        text: liveText
-                        font.pixelSize: 9
-                        font.family: Theme.monoFont
-                        font.italic: canvas.liveValuesFinal
-                        color: Theme.textDim
+                Loader {
+                    active: liveLabelItem.visible
+                    sourceComponent: liveLabelPill
+                }
+                Component {
+                    id: liveLabelPill
+                    Rectangle {
+                        objectName: "liveLabel"
+                        width: liveLabel.implicitWidth + 10
+                        height: liveLabels.labelHeight
+                        radius: height / 2
+                        color: Theme.panel
+                        opacity: canvas.liveValuesFinal ? 0.6 : 0.92  // dimmed: the last run's final values
+                        border.color: Theme.border
+                        Text {
+                            id: liveLabel
+                            anchors.centerIn: parent
+                            text: liveLabelItem.liveText
+                            font.pixelSize: 9
+                            font.family: Theme.monoFont
+                            font.italic: canvas.liveValuesFinal
+                            color: Theme.textDim
+                        }
+                        MouseArea {
+                            id: liveLabelHover
+                            anchors.fill: parent
+                            hoverEnabled: true
+                            acceptedButtons: Qt.NoButton
+                        }
+                        ToolTip.visible: liveLabelHover.containsMouse
+                        ToolTip.delay: 500
+                        ToolTip.text: (canvas.liveValuesFinal ? qsTr("Final values of the last run (cleared by the next run or an edit).") + "\n" : "")
+                                      + qsTr("rate: items (or samples, S) per second on this wire.") + "\n"
+                                      + qsTr("wm: watermark lag, how far this stream's progress trails the most advanced source.") + "\n"
+                                      + qsTr("late: items that arrived behind the stream's watermark.")
                     }
-                    MouseArea {
-                        id: liveLabelHover
-                        anchors.fill: parent
-                        hoverEnabled: true
-                        acceptedButtons: Qt.NoButton
-                    }
-                    ToolTip.visible: liveLabelHover.containsMouse
-                    ToolTip.delay: 500
-                    ToolTip.text: (canvas.liveValuesFinal ? qsTr("Final values of the last run (cleared by the next run or an edit).") + "\n" : "")
-                                  + qsTr("rate: items (or samples, S) per second on this wire.") + "\n"
-                                  + qsTr("wm: watermark lag, how far this stream's progress trails the most advanced source.") + "\n"
-                                  + qsTr("late: items that arrived behind the stream's watermark.")
                 }
             }
         }

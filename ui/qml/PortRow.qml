@@ -57,16 +57,21 @@ Item {
             host.finishWire(at.x, at.y)
         }
     }
-    ToolTip {  // beside the port, outside the node, so it never covers the node's title
-        parent: hit
-        visible: hit.containsMouse && !hit.pressed && !row.host.wireStart
-        delay: 500
-        timeout: 5000
-        x: row.output ? hit.width + 4 : -width - 4
-        y: (hit.height - height) / 2
-        text: row.port.name + ": " + row.port.type
-              + (row.port.doc.length ? "\n" + row.port.doc : "")
-              + (row.port.channels.length ? "\n" + qsTr("carries %1").arg(row.port.channels) : "")
-              + (row.port.optional ? "\n" + qsTr("(optional)") : "")
+    Loader {  // made while the pointer is on the port: a large graph has thousands of ports
+        active: hit.containsMouse
+        sourceComponent: Item {
+            ToolTip {  // beside the port, outside the node, so it never covers the node's title
+                parent: hit
+                visible: hit.containsMouse && !hit.pressed && !row.host.wireStart
+                delay: 500
+                timeout: 5000
+                x: row.output ? hit.width + 4 : -width - 4
+                y: (hit.height - height) / 2
+                text: row.port.name + ": " + row.port.type
+                      + (row.port.doc.length ? "\n" + row.port.doc : "")
+                      + (row.port.channels.length ? "\n" + qsTr("carries %1").arg(row.port.channels) : "")
+                      + (row.port.optional ? "\n" + qsTr("(optional)") : "")
+            }
+        }
     }
 }

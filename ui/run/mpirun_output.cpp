@@ -51,7 +51,10 @@ bool endedByCleanStop(const QString& errorOutput, int mpirunExitCode) {
     for (auto match = exitCode.globalMatch(errorOutput); match.hasNext();) {
         if (match.next().captured(1).toInt() != kCleanStopExitCode) return false;
     }
-    static const QRegularExpression rankError(QStringLiteral(R"(^\[rank \d+\] (isochron-run: )?(error|stopped: rank \d+ failed))"));
+    // A rank's failed node ("isochron-run: error: node ..." when it fails, "error: node ..." in its
+    // summary), and a rank that gave up waiting on another and left without its report.
+    static const QRegularExpression rankError(
+        QStringLiteral(R"(^\[rank \d+\] (isochron-run: )?(error: |stopped by signal \d+ while waiting on another rank))"));
     for (const QString& line : withoutLauncherReports(errorOutput)) {
         if (rankError.match(line).hasMatch()) return false;
     }

@@ -20,7 +20,8 @@ QStringList withoutLauncherReports(const QString& errorOutput);
 
 /// Whether a job that Stop asked to end with SIGUSR2 alone ended as that stop: mpirun exited 0 or
 /// 128 + SIGUSR2, every exit code Open MPI reports is 128 + SIGUSR2 (the ranks' exit on that signal),
-/// no rank was killed and no rank reported an error. [any thread]
+/// no rank was killed, no rank reported an error and none left without its report (given up
+/// waiting on another rank). [any thread]
 bool endedByCleanStop(const QString& errorOutput, int mpirunExitCode);
 
 /// A rank's line saying the stop signal reached it ("[rank 0] isochron-run: stopped by signal 12 (SIGUSR2, ...").

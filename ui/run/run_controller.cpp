@@ -268,14 +268,23 @@ bool RunController::start(const QString& schedulerText) {
             }
             if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
             QMetaObject::invokeMethod(this, [this, job] { engineStarted(job); }, Qt::QueuedConnection);
-            const RunOutcome outcome = engine.run();
+            RunOutcome outcome = engine.run();
+            {
+                std::lock_guard lock(job->mutex);
+                job->engine = nullptr;  // no tap or parameter reaches a node while it is deactivated
+            }
+            // Deactivated now, not when the engine goes, as isochron-run does: a plugin that fails
+            // while stopping (a recording it cannot close) is a failure of this run, and what the
+            // nodes say as they close belongs in its summary.
+            for (NodeContext* node : engine.nodes()) {
+                if (node->op) node->op->deactivate();
+            }
+            engine.addFailuresWhileStopping(outcome);
             job->cpuClockValid = false;
             summary = jsonToVariant(nlohmann::json::parse(summarizeRun(engine, outcome).toJson().dump())).toMap();
             timespec cpu{};
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
             summary["engine_cpu_s"] = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
-            std::lock_guard lock(job->mutex);
-            job->engine = nullptr;
         } catch (const GraphException& e) {
             failure = e.errors();
         } catch (const std::exception& e) {
@@ -368,6 +377,7 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
         failToStart(failure);
     } else {
         telemetry_.finishRun(summary);
+        showFailuresWhileStopping(summary);
         const QStringList failures = summary.value("failures").toStringList();
         if (!failures.isEmpty()) setState("failed", failures.join('\n'));
         else if (summary.value("completed").toBool()) setState("finished", tr("Finished in %1 s").arg(summary.value("wall_s").toDouble(), 0, 'f', 2));
@@ -382,6 +392,25 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
     } else if (sequenceIndex_ >= 0) {
         advanceSequence();
     }
+}
+
+void RunController::showFailuresWhileStopping(const QVariantMap& summary) {
+    if (!document_) return;
+    std::vector<GraphError> problems = document_->problems()->problemsOf(kRunProblems);
+    QHash<QString, NodeRunState> states = document_->nodes()->runStates();
+    const QVariantMap nodes = summary.value("nodes").toMap();
+    for (auto node = nodes.cbegin(); node != nodes.cend(); ++node) {
+        const QString failure = node.value().toMap().value("failure").toString();
+        if (failure.isEmpty()) continue;
+        const std::string id = node.key().toStdString();
+        const bool listed = std::any_of(problems.begin(), problems.end(), [&](const GraphError& problem) { return problem.node == id; });
+        if (listed) continue;  // failed while running: its last snapshot listed it
+        problems.push_back(GraphError{id, "", "", failure.toStdString()});
+        if (states.contains(node.key())) states[node.key()] = NodeRunState{"failed", failure, {}};
+    }
+    if (problems.size() == document_->problems()->problemsOf(kRunProblems).size()) return;
+    document_->problems()->setProblems(kRunProblems, std::move(problems));
+    document_->nodes()->setRunStates(std::move(states));
 }
 
 void RunController::pollTelemetry() {

@@ -202,6 +202,9 @@ private:
     /// The run could not start (or the engine threw): "failed", each cause in the problems panel
     /// (named by node where it has one), and `message` (empty: the problems' texts) as the message.
     void failToStart(std::vector<GraphError> problems, const QString& message = {});
+    /// Lists in the problems panel, and marks failed on the canvas, the nodes the run's `summary`
+    /// says failed that its last snapshot did not: those that failed while stopping (a plugin's deactivate).
+    void showFailuresWhileStopping(const QVariantMap& summary);
     void pollTelemetry();
     void publishRunStates(const TelemetrySnapshot& snapshot);
     void onParameterChanged(const QString& nodeId, const QString& name, const QVariant& value);
