@@ -41,9 +41,10 @@ Options:
                               between partitions on threads, may have in flight before its sender
                               waits (default 8, 1-4096; docs/scale-out.md)
   --check                     validate the graph, warn about runs that can never end, and exit
-  --quiet                     print nothing but errors (when a sink writes to standard output, '-',
-                              the runner's own lines go to standard error, so it holds the sink's
-                              data only)
+  --quiet                     print nothing but errors, and warnings that data just written needs
+                              your action to stay whole (a recording whole only with its -wal file)
+                              (when a sink writes to standard output, '-', the runner's own lines
+                              go to standard error, so it holds the sink's data only)
   --list-operators [WORD]     list every operator type with its ports and parameters (with WORD:
                               those whose name, summary or documentation mentions it, e.g. lowpass)
   --operator-reference FILE   write the built-in operators' reference as Markdown (docs/operators.md;
