@@ -46,8 +46,8 @@ Commands:
   ls ARCHIVE                       every stream: kind, channels, rate, clock, what is stored, size
   info ARCHIVE STREAM              a stream's metadata and the stretches each channel holds (gaps between)
   get ARCHIVE STREAM [--from T] [--to T] [--channel N]
-                                   what [from, to) holds: stored pieces and gaps (signals), or the items as
-                                   JSON lines (event and scalar streams)
+                                   what [from, to) holds: stored pieces and gaps (signals; --channel N for
+                                   one channel), or the items as JSON lines (event and scalar streams)
   export ARCHIVE STREAM [--from T] [--to T] --format wav|flac|jsonl --output FILE
                                    write [from, to): wav (32-bit float) or flac (24-bit; samples beyond
                                    +-1 clipped) need a stretch without gaps on every channel; jsonl writes
@@ -307,6 +307,10 @@ int printInterval(ArchiveStore& store, const ArchivedStreamInfo& info, const Opt
     std::optional<std::pair<std::int64_t, std::int64_t>> unchecked = info.kind == ArchivedStreamInfo::Kind::Signal ? givenInterval(info, options) : std::nullopt;
     const auto [l, h] = unchecked ? *unchecked : interval(store, info, options);
     if (info.kind == ArchivedStreamInfo::Kind::Items) {
+        // An option that cannot apply is refused, not ignored: the items printed would not be the asked-for channel's.
+        if (options.get("--channel")) {
+            throw UsageError("stream '" + info.name + "' holds items (events or scalars), which have no channels: --channel applies to signal streams only; leave it out to get the items");
+        }
         if (writeItemJsonLines(store, info, l, h, std::cout) == 0) throw UsageError(noItemsMessage(info, l, h));
         return 0;
     }

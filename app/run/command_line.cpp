@@ -43,9 +43,10 @@ Options:
   --check                     validate the graph, say what starting its nodes would (a sound file
                               holding only a header, a missing capture device), warn about runs
                               that can never end, and exit
-  --quiet                     print nothing but errors (when a sink writes to standard output, '-',
-                              the runner's own lines go to standard error, so it holds the sink's
-                              data only)
+  --quiet                     print nothing but errors, and warnings that data just written needs
+                              your action to stay whole (a recording whole only with its -wal file)
+                              (when a sink writes to standard output, '-', the runner's own lines
+                              go to standard error, so it holds the sink's data only)
   --list-operators [WORD]     list every operator type with its ports and parameters (with WORD:
                               those whose name, summary or documentation mentions it, e.g. lowpass)
   --operator-reference FILE   write the built-in operators' reference as Markdown (docs/operators.md;

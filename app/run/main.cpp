@@ -32,6 +32,7 @@
 #include "engine/plugins/plugin_discovery.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
+#include "engine/runtime/data_at_risk_warning.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/node_call_scope.h"
 #include "engine/runtime/start_interruption.h"
@@ -592,6 +593,12 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     for (int partition = 0; partition < (threads ? threads->partitions() : 1); ++partition) {
         for (NodeContext* node : (threads ? threads->engine(partition) : engine).nodes()) {
             if (node->op) node->op->deactivate();
+            // Under --quiet too: without it the data just written is lost when it is moved or copied.
+            if (options.quiet) {
+                for (const auto& warning : node->warnings) {
+                    if (isDataAtRiskWarning(warning)) std::cerr << "isochron-run: warning: node '" << node->id << "': " << warning << "\n";
+                }
+            }
         }
         (threads ? threads->engine(partition) : engine).addFailuresWhileStopping(outcome);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <limits>
 #include <sstream>
@@ -52,16 +53,46 @@ std::optional<std::string> ArchiveWriter::close() {
 double ArchiveWriter::megabytes(std::int64_t bytes) { return static_cast<double>(bytes) / 1e6; }
 
 std::string ArchiveWriter::diskFullAdvice() const {
-    const ArchiveDiskUse use = archiveDiskUse(store_->path());
+    std::int64_t streamBytes = storedBytes_, archivedBytes = storedBytes_;
+    try {
+        // The running totals: a few rows per stream. The file still reads after the refused write.
+        archivedBytes = 0;
+        for (const ArchivedStreamInfo& stream : store_->streams()) {
+            const std::int64_t bytes = store_->extent(stream.name).value_or(ArchivedExtent{}).bytes;
+            archivedBytes += bytes;
+            if (stream.name == info_.name) streamBytes = bytes;
+        }
+    } catch (const ArchiveError&) {
+        archivedBytes = streamBytes;  // this recording's own count: the advice is then as if the stream were alone
+    }
+    return archiveDiskFullAdvice(store_->path(), archiveDiskUse(store_->path()), streamBytes, std::max(archivedBytes, streamBytes));
+}
+
+std::string archiveDiskFullAdvice(const std::string& path, const ArchiveDiskUse& use, std::int64_t streamBytes, std::int64_t archivedBytes) {
+    const auto megabytes = [](std::int64_t bytes) { return static_cast<double>(bytes) / 1e6; };
+    const std::int64_t free = std::max<std::int64_t>(use.freeBytes, 0);
     // The log folds into the file (which may grow by as much), then takes up to two checkpoints'
     // worth again before it is cut back.
-    const std::int64_t needed = use.logBytes + 2 * kArchiveLogBytes - std::max<std::int64_t>(use.freeBytes, 0);
+    const std::int64_t needed = use.logBytes + 2 * kArchiveLogBytes - free;
+    // The room the streams may fill: what the archive and its log take now plus the free space, less
+    // what the log needs beyond what the streams keep (docs/archive.md, "Disk space": about 10 MB,
+    // the log at its bound, the transaction crossing it, a reader holding a checkpoint back). The
+    // file takes more than the streams hold (partly filled 64 KiB pages, the index): in the same
+    // proportion as now. What fits this stream is that room's share left by the other streams.
+    constexpr std::int64_t kRoomBeyondKept = 10'000'000;
+    const double fileBytesPerStoredByte = std::max(1.0, static_cast<double>(use.fileBytes) / static_cast<double>(std::max<std::int64_t>(archivedBytes, 1)));
+    const std::int64_t others = std::max<std::int64_t>(archivedBytes - streamBytes, 0);
+    const auto fitting = static_cast<std::int64_t>(static_cast<double>(use.fileBytes + use.logBytes + free - kRoomBeyondKept) / fileBytesPerStoredByte) - others;
     std::ostringstream text;
-    text << std::fixed << std::setprecision(1) << "the archive file is " << megabytes(use.fileBytes) << " MB, its write-ahead log '" << store_->path()
-         << "-wal' " << megabytes(use.logBytes) << " MB, " << (use.freeBytes >= 0 ? megabytes(use.freeBytes) : 0.0)
-         << " MB free; free space on that disk (at least " << megabytes(std::max<std::int64_t>(needed, 1 << 20)) << " MB), or keep less of each stream (a retention: "
-         << "keep_hours, keep_gb; this stream holds " << megabytes(storedBytes_) << " MB, and the archive needs about "
-         << megabytes(2 * kArchiveLogBytes) << " MB for its log beyond what its streams keep)";
+    text << std::fixed << std::setprecision(1) << "the archive file is " << megabytes(use.fileBytes) << " MB, its write-ahead log '" << path << "-wal' "
+         << megabytes(use.logBytes) << " MB, " << megabytes(free) << " MB free; free space on that disk (at least "
+         << megabytes(std::max<std::int64_t>(needed, 1 << 20)) << " MB), or keep less of each stream (a retention: keep_hours, keep_gb; this stream holds "
+         << megabytes(streamBytes) << " MB, and the archive needs about " << megabytes(2 * kArchiveLogBytes) << " MB for its log beyond what its streams keep";
+    if (fitting >= 1'000'000) {
+        text << std::setprecision(3) << ": on this disk keep_gb " << std::floor(megabytes(fitting)) / 1000 << " at most)";
+    } else {
+        text << ": this disk has no room for it beside the archive's other streams and its log; record onto a larger disk)";
+    }
     return text.str();
 }
 

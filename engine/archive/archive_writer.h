@@ -162,11 +162,11 @@ private:
     bool push(Write&& write);
     /// Asks the thread to end after committing what is queued, and waits for it.
     void endThread();
-    /// What to free or keep less of when the disk is full: the sizes of file, log and free space. [writer thread]
-    std::string diskFullAdvice() const;
     static double megabytes(std::int64_t bytes);
     /// The message stopping a recording whose queue holds `pendingBytes` when a write arrives. [mutex_ held]
     std::string fellBehindMessage() const;
+    /// archiveDiskFullAdvice() for this stream, with what the archive's streams hold now. [writer thread]
+    std::string diskFullAdvice() const;
     void run();
     /// Moves the partial piece at the end of each channel's writes among the first `count` of `batch`
     /// (cutting the write it starts in) behind them, unless no later write of the channel follows in
@@ -208,5 +208,11 @@ private:
     std::optional<CommittedSpan> committedSpan_;
     std::thread thread_;
 };
+
+/// What a recorder stopped by a full disk says to free or keep less of: the sizes of the archive file
+/// at `path`, its log and the free space (`use`), and the largest keep_gb of the stream holding
+/// `streamBytes` (of `archivedBytes` all streams of the archive hold) that fits the disk, the other
+/// streams kept as they are. [any thread]
+std::string archiveDiskFullAdvice(const std::string& path, const ArchiveDiskUse& use, std::int64_t streamBytes, std::int64_t archivedBytes);
 
 }  // namespace isochron

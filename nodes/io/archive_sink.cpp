@@ -21,6 +21,7 @@
 #include "engine/items/event_record.h"
 #include "engine/operators/operator.h"
 #include "engine/operators/operator_error_in_hook.h"
+#include "engine/runtime/data_at_risk_warning.h"
 #include "engine/time/wall_clock.h"
 #include "nodes/io/archive_downsampler.h"
 #include "nodes/io/archive_item_json.h"
@@ -227,7 +228,7 @@ protected:
             writer_->flush();
             if (std::optional<std::string> problem = writer_->problem(); problem && !problemReported_) warn(*problem);
             reportStoredElsewhere();
-            if (std::optional<std::string> unfolded = writer_->close()) warn(*unfolded);
+            if (std::optional<std::string> unfolded = writer_->close()) warn(dataAtRiskWarning(*unfolded));
         }
         writer_.reset();
         store_.reset();

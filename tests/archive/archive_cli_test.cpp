@@ -148,6 +148,15 @@ TEST_CASE("isochron-archive refuses an interval inside an item stream holding no
     CHECK(archive.run("get " + archive.path + " events --from 0.1 --to 0.2").status == 0);
 }
 
+TEST_CASE("isochron-archive get refuses --channel on an item stream instead of ignoring it", "[archive][cli]") {
+    // Before, every item was printed with exit status 0, as if they were channel 1's.
+    const Archive archive;
+    const CommandResult got = archive.run("get " + archive.path + " events --channel 1");
+    CHECK(got.status == 1);
+    CHECK_THAT(got.output, Catch::Contains("stream 'events' holds items") && Catch::Contains("--channel applies to signal streams only"));
+    CHECK_THAT(got.output, !Catch::Contains("\"start\""));
+}
+
 TEST_CASE("isochron-archive leaves a file that is no archive as it was: not switched to WAL, no tables added", "[archive][cli]") {
     const TempFolder folder;
     // Another program's SQLite database (rollback journal), and an empty file.

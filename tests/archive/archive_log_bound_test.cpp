@@ -8,10 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
 #include "engine/archive/archive_store.h"
+#include "engine/archive/archive_writer.h"
 #include "tests/support/run_command.h"
 #include "tests/support/test_files.h"
 
@@ -43,9 +45,10 @@ std::string recordingGraph(const TempFolder& folder, const std::string& archive,
     return file;
 }
 
-/// Runs isochron-run on `graph` (not --quiet: its warnings are the point) with no file of it growing past `fileLimit` bytes.
-CommandResult runWithFileLimit(long fileLimit, const std::string& graph) {
-    return runProgram("trap '' XFSZ; exec prlimit --fsize=" + std::to_string(fileLimit) + " " ISOCHRON_RUN_BINARY, graph);
+/// Runs isochron-run on `graph` with `options` (none by default, not --quiet: its warnings are the point)
+/// with no file of it growing past `fileLimit` bytes.
+CommandResult runWithFileLimit(long fileLimit, const std::string& graph, const std::string& options = "") {
+    return runProgram("trap '' XFSZ; exec prlimit --fsize=" + std::to_string(fileLimit) + " " ISOCHRON_RUN_BINARY, graph + options);
 }
 
 }  // namespace
@@ -82,10 +85,50 @@ TEST_CASE("archive: a recording whose log cannot be folded into the file at its 
     const CommandResult second = runWithFileLimit(6 << 20, recordingGraph(folder, archive, 33, fewCommits));
     INFO(second.output);
     CHECK(second.status == 0);
-    CHECK_THAT(second.output, Catch::Contains("warning: node 'rec': archive '" + archive + "': its write-ahead log '" + archive + "-wal'") &&
+    CHECK_THAT(second.output, Catch::Contains("warning: node 'rec': data at risk: archive '" + archive + "': its write-ahead log '" + archive + "-wal'") &&
                                   Catch::Contains("could not be folded into the file") &&
                                   Catch::Contains("keep '" + archive + "-wal' beside '" + archive + "'") && Catch::Contains("or free "));
     // Beside its log the archive holds both recordings.
     ArchiveStore store(archive, ArchiveAccess::Read);
     CHECK(store.coverage("mic", 0) == std::vector<std::pair<std::int64_t, std::int64_t>>{{0, static_cast<std::int64_t>(33 * kRate)}});
+}
+
+TEST_CASE("archive: the warning that a recording is whole only with its -wal file is printed under --quiet too, once, and kept in the report",
+          "[archive]") {
+    // Before, --quiet hid it: a batch or field recorder saw exit status 0 and nothing, and a copy of
+    // the .sqlite alone was damaged.
+    TempFolder folder;
+    const std::string archive = folder.file("unfolded.sqlite");
+    const nlohmann::json fewCommits = {{"commit_s", 10}};
+    REQUIRE(runWithFileLimit(6 << 20, recordingGraph(folder, archive, 18, fewCommits), " --quiet").status == 0);
+    const std::string report = folder.file("report.json");
+    const CommandResult second = runWithFileLimit(6 << 20, recordingGraph(folder, archive, 33, fewCommits), " --quiet --report " + report);
+    INFO(second.output);
+    CHECK(second.status == 0);
+    const std::string warning = "warning: node 'rec': data at risk: archive '" + archive + "': its write-ahead log '" + archive + "-wal'";
+    CHECK_THAT(second.output, Catch::Contains(warning) && Catch::Contains("keep '" + archive + "-wal' beside '" + archive + "'"));
+    CHECK(second.output.find(warning) == second.output.rfind(warning));
+    // The report keeps it beside the other warning (the first recording's samples already stored), which --quiet does not print.
+    const nlohmann::json written = nlohmann::json::parse(std::ifstream(report));
+    const nlohmann::json& warnings = written["nodes"]["rec"]["warnings"];
+    CHECK(std::any_of(warnings.begin(), warnings.end(), [](const nlohmann::json& w) {
+        return w.get<std::string>().starts_with("data at risk: ") && w.get<std::string>().find("could not be folded into the file") != std::string::npos;
+    }));
+    CHECK_THAT(second.output, !Catch::Contains("already holds stream 'mic'"));
+}
+
+TEST_CASE("archive: the full-disk advice gives the largest keep_gb that fits the disk beside the free space it needs", "[archive]") {
+    // The try-out's 12 MB disk: file 8.0 MB (7.5 MB of it this stream, the only one), log 4.6 MB, nothing
+    // free: (12.6 - 10) MB of room / 1.07 file bytes per stored byte = 2.4 MB. Before, the message asked
+    // only to free 13 MB (more than the disk) and left the retention to be worked out (keep_gb 0.002 ran).
+    const ArchiveDiskUse full{.fileBytes = 8'000'000, .logBytes = 4'600'000, .freeBytes = 0};
+    const std::string advice = archiveDiskFullAdvice("x.sqlite", full, 7'500'000, 7'500'000);
+    CHECK_THAT(advice, Catch::Contains("free space on that disk (at least 13.0 MB)") && Catch::Contains("this stream holds 7.5 MB") &&
+                           Catch::Contains("on this disk keep_gb 0.002 at most"));
+    // Another stream's 1.5 MB stays: 2.4 - 1.5 MB is less than a megabyte for this one; 2 MB more free
+    // space, 2.8 MB.
+    CHECK_THAT(archiveDiskFullAdvice("x.sqlite", full, 6'000'000, 7'500'000), Catch::Contains("this disk has no room for it"));
+    CHECK_THAT(archiveDiskFullAdvice("x.sqlite", {.fileBytes = 8'000'000, .logBytes = 4'600'000, .freeBytes = 2'000'000}, 6'000'000, 7'500'000),
+               Catch::Contains("on this disk keep_gb 0.002 at most"));
+    CHECK_THAT(archiveDiskFullAdvice("x.sqlite", full, 2'000'000, 7'500'000), Catch::Contains("this disk has no room for it") && !Catch::Contains("keep_gb 0"));
 }

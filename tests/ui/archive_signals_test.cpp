@@ -141,6 +141,46 @@ TEST_CASE("ArchiveSignals reads a lane's envelope off the UI thread and keeps it
     CHECK(signalsView.envelope("mics", 4.0, 4.0, 150).isEmpty());
 }
 
+TEST_CASE("a view not read yet draws the lane's last envelope rescaled, not nothing (a growing recording's Fit view)", "[ui][archive]") {
+    // Before, a view not read yet (every follow step of a growing file's Fit view) drew an empty list
+    // until its read arrived: under load the lane showed as a flat bar nearly all the time.
+    QTemporaryDir folder;
+    const std::string path = folder.filePath("lanes.sqlite").toStdString();
+    const auto written = writeTwoChannels(path);
+    ArchiveTimelineModel timeline;
+    ArchiveSignals signalsView;
+    signalsView.setTimeline(&timeline);
+    timeline.open(QString::fromStdString(path));
+    REQUIRE(waitUntil([&] { return timeline.rowCount() == 1 && !timeline.loading(); }));
+    REQUIRE(waitUntil([&] { return !signalsView.envelope("mics", 0.0, 6.0, 300).isEmpty(); }));
+
+    // The file's next Fit view (0.5 s longer, same column width), asked before any event is handled:
+    // its read cannot have arrived, so what is drawn is the last read's columns, nothing beyond them.
+    const QVariantList grown = signalsView.envelope("mics", 0.0, 6.5, 325);
+    REQUIRE(grown.size() == 650);
+    const std::vector<EnvelopeColumn> shown = naiveEnvelope(written, 0.0, 6.0, 300);
+    for (std::size_t c = 0; c < 325; ++c) {
+        INFO("column " << c);
+        const double min = grown[static_cast<qsizetype>(2 * c)].toDouble(), max = grown[static_cast<qsizetype>(2 * c + 1)].toDouble();
+        if (c >= shown.size() || !shown[c].stored) {
+            CHECK(std::isnan(min));
+            CHECK(std::isnan(max));
+            continue;
+        }
+        CHECK(min == shown[c].min);
+        CHECK(max == shown[c].max);
+    }
+    // Zoomed out to half the columns: each drawn column spans two read ones, as a read of that view would.
+    const std::vector<EnvelopeColumn> halved = naiveEnvelope(written, 0.0, 6.0, 150);
+    CHECK(rescaleEnvelope(shown, 0.0, 6.0, 0.0, 6.0, 150) == halved);
+    const QVariantList zoomedOut = signalsView.envelope("mics", 0.0, 6.0, 150);
+    REQUIRE(zoomedOut.size() == 300);
+    CHECK(zoomedOut[20].toDouble() == halved[10].min);
+    CHECK(zoomedOut[21].toDouble() == halved[10].max);
+    // Once its own read is in, the view draws that.
+    REQUIRE(waitUntil([&] { return signalsView.envelope("mics", 0.0, 6.0, 150).size() == 300 && signalsView.revision() > 0; }));
+}
+
 TEST_CASE("the audio under the playhead mixes the channels, a gap is silence, and no device says why", "[ui][archive][audio]") {
     QTemporaryDir folder;
     const std::string path = folder.filePath("clip.sqlite").toStdString();

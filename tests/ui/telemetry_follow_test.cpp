@@ -201,7 +201,7 @@ TEST_CASE("following a file that is not telemetry fails with the file, the line 
         CHECK(followed.message() == followed.expected(":1: line: is not JSON (at byte 1)"));
     }
     SECTION("an event log, JSON lines of another kind") {
-        std::ifstream onsets(std::string(ISOCHRON_SOURCE_DIR) + "/samples/scale-out-onsets.jsonl");
+        std::ifstream onsets(std::string(ISOCHRON_SOURCE_DIR) + "/samples/data/doors-east.jsonl");
         const std::string text((std::istreambuf_iterator<char>(onsets)), std::istreambuf_iterator<char>());
         REQUIRE(!text.empty());
         FollowedFile followed(text);

@@ -75,6 +75,7 @@ void ArchiveSignals::fileChanged() {
     const QString path = timeline_ ? timeline_->path() : QString();
     if (path != filePath_) {  // another file: nothing read before is of it
         stale_.clear();
+        lastRead_.clear();
         listenStore_.reset();
         filePath_ = path;
     }
@@ -101,7 +102,10 @@ QVariantList ArchiveSignals::envelope(const QString& stream, double from, double
         pending_.push_back(request);
         readNext();
     }
-    return stale_.value(key);
+    if (const auto found = stale_.constFind(key); found != stale_.constEnd()) return *found;
+    const auto last = lastRead_.constFind(stream);
+    if (last == lastRead_.constEnd()) return {};
+    return toList(rescaleEnvelope(last->envelope, last->from, last->to, from, to, columns));
 }
 
 void ArchiveSignals::readNext() {
@@ -125,6 +129,7 @@ void ArchiveSignals::finish(const std::shared_ptr<Request>& request) {
     reader_ = nullptr;
     if (timeline_ && request->path == timeline_->path().toStdString()) {
         envelopes_.insert(request->key, toList(request->envelope));
+        if (request->error.isEmpty()) lastRead_.insert(QString::fromStdString(request->info.name), LastRead{request->from, request->to, request->envelope});
         stale_.remove(request->key);
         cacheOrder_.push_back(request->key);
         while (cacheOrder_.size() > kCachedEnvelopes) {

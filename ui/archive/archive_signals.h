@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "ui/archive/archive_timeline_model.h"
+#include "ui/archive/signal_envelope.h"
 #include "ui/localization/audio_output.h"
 
 namespace isochron::ui {
@@ -47,8 +48,8 @@ public:
 
     /// The envelope of signal stream `stream` over [from, to) seconds in `columns` pixel columns: a
     /// flat list [min0, max0, min1, max1, …] with NaN for a column where nothing is stored. Read on a
-    /// worker thread the first time (then the last envelope of the lane read before the file changed,
-    /// when it was of this view, or an empty list) and kept: `revision` changes when it is in.
+    /// worker thread the first time (meanwhile the lane's last envelope read, rescaled to this view,
+    /// or an empty list before any) and kept: `revision` changes when it is in.
     Q_INVOKABLE QVariantList envelope(const QString& stream, double from, double to, int columns);
     /// Play `seconds` of `stream` from `from` (channels mixed), stopping what plays. Returns empty when
     /// it plays, else why not (no output device, nothing stored there, no such stream).
@@ -77,6 +78,13 @@ private:
     QString filePath_;  // the timeline's file when its lanes were last read
     QHash<QString, QVariantList> envelopes_;  // by request key, of the file as last read
     QHash<QString, QVariantList> stale_;      // read before the file last changed: shown until read again
+    /// The last envelope read of a lane, by stream: drawn, rescaled, in a view not read yet (a zoom, a
+    /// growing recording's next Fit view), so the lane never shows blank while its read is under way.
+    struct LastRead {
+        double from = 0, to = 0;
+        std::vector<EnvelopeColumn> envelope;
+    };
+    QHash<QString, LastRead> lastRead_;
     std::deque<QString> cacheOrder_;          // keys of envelopes_, oldest first
     std::deque<std::shared_ptr<Request>> pending_;
     QThread* reader_ = nullptr;

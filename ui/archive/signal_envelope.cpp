@@ -73,4 +73,29 @@ std::vector<EnvelopeColumn> readSignalEnvelope(ArchiveStore& store, const Archiv
     return envelope;
 }
 
+std::vector<EnvelopeColumn> rescaleEnvelope(const std::vector<EnvelopeColumn>& shown, double shownFrom, double shownTo, double fromSeconds,
+                                            double toSeconds, int columns) {
+    std::vector<EnvelopeColumn> envelope(static_cast<std::size_t>(std::max(columns, 0)));
+    const auto shownColumns = static_cast<double>(shown.size());
+    if (shown.empty() || shownTo <= shownFrom || toSeconds <= fromSeconds) return envelope;
+    const double shownWidth = (shownTo - shownFrom) / shownColumns;
+    const double width = (toSeconds - fromSeconds) / columns;
+    for (int c = 0; c < columns; ++c) {
+        const double a = fromSeconds + width * c, b = fromSeconds + width * (c + 1);
+        if (b <= shownFrom || a >= shownTo) continue;
+        // The shown columns [first, last] overlapping [a, b); a rounding error does not make a
+        // column that ends where [a, b) starts (same widths: the same column) overlap it.
+        constexpr double kRounding = 1e-9;
+        const auto first = static_cast<std::size_t>(std::clamp(std::floor((a - shownFrom) / shownWidth + kRounding), 0.0, shownColumns - 1));
+        const auto last = static_cast<std::size_t>(std::clamp(std::ceil((b - shownFrom) / shownWidth - kRounding) - 1, 0.0, shownColumns - 1));
+        EnvelopeColumn& column = envelope[static_cast<std::size_t>(c)];
+        for (std::size_t s = first; s <= last; ++s) {
+            if (!shown[s].stored) continue;
+            widen(column, shown[s].min);
+            widen(column, shown[s].max);
+        }
+    }
+    return envelope;
+}
+
 }  // namespace isochron::ui

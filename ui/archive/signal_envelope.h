@@ -32,4 +32,11 @@ std::pair<std::int64_t, std::int64_t> envelopeColumnRange(std::int64_t l, std::i
 std::vector<EnvelopeColumn> readSignalEnvelope(ArchiveStore& store, const ArchivedStreamInfo& info, double fromSeconds,
                                                double toSeconds, int columns, std::int64_t sampleBudget = kEnvelopeSampleBudget);
 
+/// `columns` columns over [fromSeconds, toSeconds) drawn from `shown`, an envelope of the same stream
+/// over [shownFrom, shownTo): each column the min and max of the shown columns it overlaps, nothing
+/// stored where none does (beyond the shown view). What a view draws until its own read arrives (a
+/// growing recording's Fit view is a new view at every follow step). [any thread]
+std::vector<EnvelopeColumn> rescaleEnvelope(const std::vector<EnvelopeColumn>& shown, double shownFrom, double shownTo, double fromSeconds,
+                                            double toSeconds, int columns);
+
 }  // namespace isochron::ui

@@ -121,13 +121,13 @@ TestCase {
         compare(findChild(bar, "noticeIcon").name, "stop")
     }
 
-    // A JSON-lines file that is not telemetry (the sample's own event log), chosen in the real dialog:
+    // A JSON-lines file that is not telemetry (a sample's event log), chosen in the real dialog:
     // an error box naming the file, the line and the field (this once corrupted the heap).
     function test_followingAnEventLogSaysWhatIsWrong() {
         chooseRunMenuItem("followMenuItem")
         let picker = null
         tryVerify(() => { picker = findAll(window.contentItem.parent, "pickerName").find(p => p.activeFocus) || null; return picker !== null }, 20000, "the name field has the keys")
-        const path = sourceDirectory + "/samples/scale-out-onsets.jsonl"
+        const path = sourceDirectory + "/samples/data/doors-east.jsonl"
         picker.text = path
         keyClick(Qt.Key_Return)
         const box = findChild(window, "errorBox")
