@@ -520,6 +520,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     };
     const TimeNs startNs = wallClockNs();
     std::atomic<bool> done{false};
+    auto runNodes = [&] { return threads ? threads->nodes() : std::vector<const NodeContext*>(engine.nodes().begin(), engine.nodes().end()); };
     // A stop the engine does not honour in time (or a second signal): write the report of what is known
     // and leave without waiting for the engine's threads, one of which is stuck in a node's call.
     auto abandonRun = [&] {
@@ -527,7 +528,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         std::cerr.tie(nullptr);  // flushing std::cout first would wait on the node stuck writing to it
         // A plugin's call names its file and hook; a built-in node's call its id and type.
         const std::string pluginCalls = describeUnreturnedPluginCalls();
-        const std::string stuck = pluginCalls.empty() ? describeUnreturnedNodeCalls() : pluginCalls;
+        const std::string stuck = !pluginCalls.empty() ? pluginCalls : describeNodeCallsInProgress(runNodes());
         std::cerr << "isochron-run: the run did not stop "
                   << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
                   << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
 
+#include "engine/schedulers/scheduler.h"
 #include "tests/support/test_files.h"
 
 namespace fs = std::filesystem;
@@ -518,6 +519,41 @@ TEST_CASE("a sink blocked writing to a stalled standard output does not make the
     CHECK(json["abandoned"] == "node 'out' (io.jsonl_event_sink) in its process call did not return after the stop request");
     CHECK(json["outputs"]["out"]["items"].get<std::uint64_t>() > 0);
     for (const fs::path& path : {report, err, graph}) fs::remove(path);
+}
+
+TEST_CASE("a run left with a node's call unreturned names that node in its report, under every scheduler", "[runner][faults]") {
+    // The report said "a node's call did not return after the stop request" for a node computing
+    // (only outputs and sources were named, and under depth-first the source feeding the node).
+    const fs::path graph = tempPath("slow-call.isograph.json");
+    {
+        std::ofstream file(graph);
+        file << R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "src", "type": "workload.tuple_source", "params": {"rate": 100, "count": 0, "pace": 1}},
+          {"id": "b1", "type": "workload.universal_box", "params": {"cost_us": 1000000}},
+          {"id": "out", "type": "io.null_sink"}],
+          "edges": [{"from": "src.out0", "to": "b1.in0"}, {"from": "b1.out", "to": "out.in"}]})";
+    }
+    const fs::path report = tempPath("slow-call-report.json"), telemetry = tempPath("slow-call.jsonl"), err = tempPath("slow-call-stderr");
+    for (const isochron::SchedulerInfo& scheduler : isochron::availableSchedulers()) {
+        INFO("scheduler " << scheduler.name);
+        fs::remove(report);
+        fs::remove(telemetry);
+        const pid_t pid = startRun({graph.string(), "--quiet", "--scheduler", scheduler.name, "--report", report.string(), "--telemetry", telemetry.string()}, -1, err);
+        // Until a snapshot says b1 is in a call (the child's alarm ends a run that never gets there).
+        while (readText(telemetry).find(R"("busy":{"node":"b1")") == std::string::npos) usleep(1000);
+        // A second signal: the run leaves at once, b1's second of work unfinished. Two different ones,
+        // since a signal sent again before the first was delivered is one signal.
+        REQUIRE(kill(pid, SIGTERM) == 0);
+        REQUIRE(kill(pid, SIGINT) == 0);
+        const int status = waitFor(pid);
+        CHECK((status == 128 + SIGTERM || status == 128 + SIGINT));
+        const std::string errors = readText(err);
+        INFO(errors);
+        CHECK(errors.find("the run did not stop before a second signal: node 'b1' (workload.universal_box) in its process call has not returned") != std::string::npos);
+        const nlohmann::json json = nlohmann::json::parse(readText(report));
+        CHECK(json["abandoned"] == "node 'b1' (workload.universal_box) in its process call did not return after the stop request");
+    }
+    for (const fs::path& path : {report, telemetry, err, graph}) fs::remove(path);
 }
 
 TEST_CASE("--report and --telemetry refuse a named pipe before the run, without opening it", "[runner][faults]") {
