@@ -709,6 +709,43 @@ TEST_CASE("a report that cannot be written whole leaves the previous report as i
     for (const fs::path& path : {report, err, graph}) fs::remove(path);
 }
 
+TEST_CASE("a --report on a disk that takes no more bytes is refused before the run", "[runner][faults]") {
+    // A full disk was found only when the run ended (an hour's run lost its report). A file size limit
+    // of 0 makes every write to a file fail (EFBIG) as a full disk would (ENOSPC); the sink writes a
+    // device, and standard output and error are pipes, which the limit does not touch.
+    const fs::path graph = writeGraph("report-full", 0.5, "/dev/null");
+    const fs::path report = tempPath("full-report.json");
+    fs::remove(report);
+    int out[2], err[2];
+    REQUIRE(pipe(out) == 0);
+    REQUIRE(pipe(err) == 0);
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, out[1], "/proc/self/fd/" + std::to_string(err[1]), [] {
+        std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails instead of killing the run
+        const rlimit limit{0, 0};
+        setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    ::close(out[1]);
+    ::close(err[1]);
+    auto readAll = [](int fd) {
+        std::string text;
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+        ::close(fd);
+        return text;
+    };
+    const std::string output = readAll(out[0]);
+    const std::string errors = readAll(err[0]);
+    CHECK(waitFor(pid) == 1);
+    INFO(errors);
+    CHECK(errors.find("cannot write report " + report.string() + ": a test write of one byte beside it failed (File too large)") != std::string::npos);
+    CHECK(output.find("running") == std::string::npos);  // refused before the run, not after it
+    CHECK_FALSE(fs::exists(report));
+    for (const auto& entry : fs::directory_iterator(report.parent_path())) {
+        CHECK(entry.path().filename().string().find("full-report.json.") == std::string::npos);  // no test file left
+    }
+    fs::remove(graph);
+}
+
 TEST_CASE("node errors go to standard error, not into what a sink writes to standard output", "[runner][faults]") {
     // The sink fails while running: every write to /dev/full fails.
     const fs::path graph = writeGraph("node-error", 0.5, "/dev/full");
