@@ -274,15 +274,23 @@ void Operator::handleProgress(int inputPort, Item&& marker) {
         return;
     }
     TimeNs promised;
+    // An output may write here (csv_sink): named, as its process call is, if it does not return.
+    CostClock& clock = *node.costClock;
+    const NodeContext* outerCall = clock.inCall.load(std::memory_order_relaxed);
     try {
-        std::optional<NodeCallScope> marked;  // an output may write here (csv_sink)
-        if (node.sink) marked.emplace(node, "progress");
+        std::optional<NodeCallScope> marked;
+        if (node.sink) {
+            marked.emplace(node, "progress");
+            clock.inCall.store(&node, std::memory_order_relaxed);
+        }
         promised = onProgress(minimum);
     } catch (...) {
+        if (node.sink) clock.inCall.store(outerCall, std::memory_order_relaxed);
         // Not "(in progress)", which read as "still going on".
         fail("the progress hook", currentExceptionMessage());
         return;
     }
+    if (node.sink) clock.inCall.store(outerCall, std::memory_order_relaxed);
     forwardProgress(promised, &marker);
 }
 

@@ -1,5 +1,6 @@
 #include "engine/runtime/node_call_scope.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "engine/operators/descriptor.h"
@@ -43,14 +44,22 @@ NodeCallScope::~NodeCallScope() {
     entry_->node.store(previousNode_, std::memory_order_release);
 }
 
-std::string describeUnreturnedNodeCalls() {
+std::string describeNodeCallsInProgress(const std::vector<const NodeContext*>& nodes) {
+    std::vector<const CostClock*> clocks;  // one per engine (per partition thread)
+    for (const NodeContext* node : nodes) {
+        if (node->costClock && std::find(clocks.begin(), clocks.end(), node->costClock) == clocks.end()) clocks.push_back(node->costClock);
+    }
     std::string text;
-    ThreadSlots<NodeCallInProgress>::forEach([&](const NodeCallInProgress& call) {
-        const NodeContext* node = call.node.load(std::memory_order_acquire);
-        const char* hook = call.hook.load(std::memory_order_relaxed);
-        if (!node || !hook) return;
+    for (const CostClock* clock : clocks) {
+        const NodeContext* node = clock->inCall.load(std::memory_order_acquire);
+        if (!node) continue;
+        const char* hook = "process";
+        ThreadSlots<NodeCallInProgress>::forEach([&](const NodeCallInProgress& call) {
+            const char* marked = call.hook.load(std::memory_order_relaxed);
+            if (call.node.load(std::memory_order_acquire) == node && marked) hook = marked;
+        });
         text += (text.empty() ? "node '" : ", node '") + node->id + "' (" + node->descriptor->typeName + ") in its " + hook + " call";
-    });
+    }
     return text;
 }
 

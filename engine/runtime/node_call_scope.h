@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace isochron {
 
@@ -27,9 +28,13 @@ private:
     const char* previousHook_;
 };
 
-/// The node calls in progress on every thread, innermost per thread, e.g. "node 'out'
-/// (io.jsonl_event_sink) in its process call"; "" when none. Reads the nodes' ids and types: call it
-/// while their engines exist. A call that ends meanwhile may be named. [any thread]
-std::string describeUnreturnedNodeCalls();
+/// The node each engine of `nodes` is calling now, with its type and hook, e.g. "node 'b1'
+/// (workload.universal_box) in its process call"; "" when none. The node is the engine's
+/// CostClock::inCall, so any node's call is named under every scheduler (the marked calls alone
+/// named only outputs and sources: under depth-first the source feeding a node that computed for
+/// seconds, under the others nothing); the hook is its marked one, else process (produce and finish
+/// are always marked).
+/// Reads the nodes' ids and types: call it while their engines exist. [any thread]
+std::string describeNodeCallsInProgress(const std::vector<const NodeContext*>& nodes);
 
 }  // namespace isochron

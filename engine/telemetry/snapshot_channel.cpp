@@ -19,7 +19,7 @@ TelemetrySnapshot* SnapshotChannel::Ring::pop() noexcept {
     return s;
 }
 
-SnapshotChannel::SnapshotChannel() {
+SnapshotChannel::SnapshotChannel() : lastReserve_(std::make_unique<TelemetrySnapshot>()) {
     for (auto& buffer : storage_) {
         buffer = std::make_unique<TelemetrySnapshot>();
         free_.push(buffer.get());
@@ -32,12 +32,32 @@ TelemetrySnapshot* SnapshotChannel::beginWrite() noexcept {
     return s;
 }
 
+TelemetrySnapshot* SnapshotChannel::beginLastWrite() noexcept {
+    if (TelemetrySnapshot* s = free_.pop()) return s;
+    if (lastReserveFree_.exchange(false, std::memory_order_acquire)) return lastReserve_.get();
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+}
+
 void SnapshotChannel::endWrite(TelemetrySnapshot* snapshot) noexcept { posted_.push(snapshot); }
 
 const TelemetrySnapshot* SnapshotChannel::next() noexcept { return posted_.pop(); }
 
 void SnapshotChannel::release(const TelemetrySnapshot* snapshot) noexcept {
+    if (snapshot == lastReserve_.get()) {
+        lastReserveFree_.store(true, std::memory_order_release);
+        return;
+    }
     free_.push(const_cast<TelemetrySnapshot*>(snapshot));
+}
+
+const TelemetrySnapshot* SnapshotChannel::newest() noexcept {
+    const TelemetrySnapshot* newest = next();
+    while (const TelemetrySnapshot* later = next()) {
+        release(newest);
+        newest = later;
+    }
+    return newest;
 }
 
 }  // namespace isochron

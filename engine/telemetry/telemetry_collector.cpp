@@ -118,14 +118,14 @@ bool TelemetryCollector::postAgain(TimeNs now, TimeNs runStartNs) {
     latest_.wallNs = now;
     latest_.elapsedSeconds = static_cast<double>(now - runStartNs) / 1e9;
     const bool complete = relay_->exchange(latest_, true);
-    deliver();
+    deliver(complete);
     return complete;
 }
 
-bool TelemetryCollector::deliver() {
+bool TelemetryCollector::deliver(bool last) {
     bool taken = false;
     for (auto& channel : channels_) {
-        TelemetrySnapshot* snapshot = channel->beginWrite();
+        TelemetrySnapshot* snapshot = last ? channel->beginLastWrite() : channel->beginWrite();
         if (!snapshot) continue;
         *snapshot = latest_;
         channel->endWrite(snapshot);
@@ -162,7 +162,7 @@ bool TelemetryCollector::post(TimeNs now, TimeNs runStartNs, const char* state, 
         if (final) ownEnd_ = latest_;  // before the relay adds the other ranks' figures
         complete = relay_->exchange(latest_, final);
     }
-    const bool taken = deliver();
+    const bool taken = deliver(final && complete);
     if (!taken && !relay_) return complete;
     if (!shortLast) {
         earlierSnapshotNs_ = lastSnapshotNs_;

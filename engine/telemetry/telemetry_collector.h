@@ -87,8 +87,9 @@ private:
     /// After a final post() that was not complete: this rank's figures of its end again, at `now`,
     /// through the relay (which adds what the other ranks reported since) to every reader; whether complete.
     bool postAgain(TimeNs now, TimeNs runStartNs);
-    /// Hand latest_ to every reader; whether one took it.
-    bool deliver();
+    /// Hand latest_ to every reader; whether one took it. `last`: the run's last snapshot, which a
+    /// reader that fell behind still gets (SnapshotChannel::beginLastWrite()).
+    bool deliver(bool last = false);
     /// Whether the snapshot for the grid period holding `now` is this caller's to post (no other
     /// thread posted one for that period). Always true off the grid (runStartNs 0, or the final one).
     bool claimPeriod(TimeNs now, TimeNs runStartNs, bool final);

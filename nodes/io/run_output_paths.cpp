@@ -1,6 +1,7 @@
 #include "nodes/io/run_output_paths.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,12 +11,15 @@
 #include <system_error>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/archive/archive_store.h"
 #include "engine/plugins/plugin_manifest.h"
+#include "engine/files/file_kind.h"
 #include "nodes/io/output_path.h"
+#include "nodes/io/partial_file.h"
 
 namespace isochron {
 namespace {
@@ -64,6 +68,29 @@ void refuseArchiveCompanion(const std::string& what, const std::string& path, co
     if (!suffix || suffix->empty()) return;
     throw std::runtime_error(what + " " + path + " is the file '" + *suffix + "' SQLite keeps beside the archive " + archive.describe() + " " +
                              archive.path + ": SQLite would remove or overwrite it; write to another file");
+}
+
+/// Throws std::runtime_error when the folder the report `path` is written in (beside its target,
+/// partial_file.h) cannot take a test file of one byte (one block on the disk), written and removed
+/// again: a full disk was found only when the run ended, and an hour's run lost its report.
+void refuseReportFolderFull(const std::string& path) {
+    const std::string target = followSymlinks(path);
+    if (!nonRegularFileKind(target).empty()) return;  // a device (/dev/null) is written in place
+    const std::string probe = createPartialFile(target);
+    const char byte = '\n';
+    int error = 0;
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error = errno;
+    } else {
+        const ssize_t written = ::write(fd, &byte, 1);
+        if (written != 1) error = written < 0 ? errno : ENOSPC;
+        if (::close(fd) != 0 && error == 0) error = errno;
+    }
+    std::remove(probe.c_str());
+    if (error == 0) return;
+    throw std::runtime_error("cannot write report " + path + ": a test write of one byte beside it failed (" + std::strerror(error) +
+                             "), so the report would be lost when the run ends: free space on that disk, or give a path on another");
 }
 
 std::vector<NodeFile> nodeFiles(const ValidatedGraph& graph) {
@@ -218,6 +245,7 @@ void checkRunOutputPaths(const RunOutputFiles& outputs, const ValidatedGraph& gr
         if (!probe) throw std::runtime_error("cannot write report " + *outputs.report + ": " + std::strerror(errno));
         probe.close();
         if (!existed) std::filesystem::remove(*outputs.report, error);
+        refuseReportFolderFull(*outputs.report);
     }
 }
 

@@ -61,7 +61,7 @@ void checkNodeOutputPaths(const ValidatedGraph& graph, const std::vector<RunInpu
 
 /// Throws std::runtime_error when --report or --telemetry would overwrite a file of `inputs`, each
 /// other, a node's file or a file SQLite keeps beside an archive, or the report cannot be written
-/// (probed without truncating). [setup thread]
+/// (probed without truncating) or its folder cannot take a byte (a full disk). [setup thread]
 void checkRunOutputPaths(const RunOutputFiles& outputs, const ValidatedGraph& graph, const std::vector<RunInput>& inputs);
 
 /// Throws std::runtime_error naming the nodes and options when two sinks write standard output ('-'),

@@ -156,6 +156,9 @@ SoundFileForReading openSoundFileForReading(const std::string& path) {
     const fs::file_status status = fs::status(path, ignored);
     if (status.type() == fs::file_type::not_found) throw std::runtime_error("cannot open '" + path + "': no such file");
     if (fs::is_directory(status)) throw std::runtime_error("cannot open '" + path + "': it is a folder, not a sound file");
+    if (fs::is_regular_file(status) && fs::file_size(path, ignored) == 0) {
+        throw std::runtime_error("cannot open '" + path + "': it is empty (0 bytes), not a sound file: give the recording's own file");
+    }
     SoundFileForReading opened;
     if (fs::is_fifo(status)) opened.file.reset(sf_open_fd(openNamedPipe(path), SFM_READ, &opened.info, SF_TRUE));
     else opened.file.reset(sf_open(path.c_str(), SFM_READ, &opened.info));

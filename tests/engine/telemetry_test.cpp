@@ -377,3 +377,63 @@ TEST_CASE("snapshots come on time while one operator call keeps the engine threa
         CHECK(json["busy"]["seconds"].get<double>() == Approx(busy.back().busySeconds));
     }
 }
+
+TEST_CASE("a reader that fell behind still gets the run's last snapshot, and may skip to it", "[telemetry]") {
+    // With every buffer posted and unread, the run's "stopped" snapshot was skipped like the others:
+    // a file following the run ended on "running" (tryout16h, Problem 2).
+    const std::string graph = R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "src", "type": "test.endless"},
+      {"id": "sink", "type": "io.null_sink"}],
+      "edges": [{"from": "src.out", "to": "sink.in"}]})";
+    const ValidatedGraph validated = validateGraph(parseGraph(graph), testRegistry());
+    Engine engine(validated, parseSchedulerText("df"));
+    const auto channel = engine.openTelemetry(1000);
+    RunOutcome outcome;
+    std::thread runner([&] { outcome = engine.run(); });
+    // Not read until a snapshot had no buffer left (waited for with a generous bound).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (channel->dropped() == 0 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));  // polling the count, not synchronising
+    }
+    engine.requestStop();
+    runner.join();
+    REQUIRE(channel->dropped() > 0);
+    CHECK(outcome.stopped);
+    std::string lastState;
+    std::size_t read = 0;
+    while (const TelemetrySnapshot* snapshot = channel->next()) {
+        lastState = snapshot->engineState;
+        ++read;
+        channel->release(snapshot);
+    }
+    CHECK(read == SnapshotChannel::kBuffers + 1);
+    CHECK(lastState == "stopped");
+}
+
+TEST_CASE("snapshot channel: newest() gives the last posted snapshot and the older ones back", "[telemetry]") {
+    SnapshotChannel channel;
+    for (std::uint64_t sequence = 1; sequence <= SnapshotChannel::kBuffers; ++sequence) {
+        TelemetrySnapshot* s = channel.beginWrite();
+        REQUIRE(s != nullptr);
+        s->sequence = sequence;
+        channel.endWrite(s);
+    }
+    CHECK(channel.beginWrite() == nullptr);
+    TelemetrySnapshot* last = channel.beginLastWrite();  // the one kept for the run's last snapshot
+    REQUIRE(last != nullptr);
+    last->sequence = SnapshotChannel::kBuffers + 1;
+    channel.endWrite(last);
+    CHECK(channel.beginLastWrite() == nullptr);  // kept once
+    const TelemetrySnapshot* newest = channel.newest();
+    REQUIRE(newest != nullptr);
+    CHECK(newest->sequence == SnapshotChannel::kBuffers + 1);
+    CHECK(channel.next() == nullptr);
+    channel.release(newest);
+    // Every buffer is free again, the kept one too.
+    for (std::size_t i = 0; i < SnapshotChannel::kBuffers; ++i) {
+        TelemetrySnapshot* s = channel.beginWrite();
+        REQUIRE(s != nullptr);
+        channel.endWrite(s);
+    }
+    CHECK(channel.beginLastWrite() != nullptr);
+}

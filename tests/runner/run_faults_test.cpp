@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
 
+#include "engine/schedulers/scheduler.h"
 #include "tests/support/test_files.h"
 
 namespace fs = std::filesystem;
@@ -567,6 +568,41 @@ TEST_CASE("a sink blocked writing to a stalled standard output does not make the
     for (const fs::path& path : {report, err, graph}) fs::remove(path);
 }
 
+TEST_CASE("a run left with a node's call unreturned names that node in its report, under every scheduler", "[runner][faults]") {
+    // The report said "a node's call did not return after the stop request" for a node computing
+    // (only outputs and sources were named, and under depth-first the source feeding the node).
+    const fs::path graph = tempPath("slow-call.isograph.json");
+    {
+        std::ofstream file(graph);
+        file << R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "src", "type": "workload.tuple_source", "params": {"rate": 100, "count": 0, "pace": 1}},
+          {"id": "b1", "type": "workload.universal_box", "params": {"cost_us": 1000000}},
+          {"id": "out", "type": "io.null_sink"}],
+          "edges": [{"from": "src.out0", "to": "b1.in0"}, {"from": "b1.out", "to": "out.in"}]})";
+    }
+    const fs::path report = tempPath("slow-call-report.json"), telemetry = tempPath("slow-call.jsonl"), err = tempPath("slow-call-stderr");
+    for (const isochron::SchedulerInfo& scheduler : isochron::availableSchedulers()) {
+        INFO("scheduler " << scheduler.name);
+        fs::remove(report);
+        fs::remove(telemetry);
+        const pid_t pid = startRun({graph.string(), "--quiet", "--scheduler", scheduler.name, "--report", report.string(), "--telemetry", telemetry.string()}, -1, err);
+        // Until a snapshot says b1 is in a call (the child's alarm ends a run that never gets there).
+        while (readText(telemetry).find(R"("busy":{"node":"b1")") == std::string::npos) usleep(1000);
+        // A second signal: the run leaves at once, b1's second of work unfinished. Two different ones,
+        // since a signal sent again before the first was delivered is one signal.
+        REQUIRE(kill(pid, SIGTERM) == 0);
+        REQUIRE(kill(pid, SIGINT) == 0);
+        const int status = waitFor(pid);
+        CHECK((status == 128 + SIGTERM || status == 128 + SIGINT));
+        const std::string errors = readText(err);
+        INFO(errors);
+        CHECK(errors.find("the run did not stop before a second signal: node 'b1' (workload.universal_box) in its process call has not returned") != std::string::npos);
+        const nlohmann::json json = nlohmann::json::parse(readText(report));
+        CHECK(json["abandoned"] == "node 'b1' (workload.universal_box) in its process call did not return after the stop request");
+    }
+    for (const fs::path& path : {report, telemetry, err, graph}) fs::remove(path);
+}
+
 TEST_CASE("--report and --telemetry refuse a named pipe before the run, without opening it", "[runner][faults]") {
     // The check before the run opened and closed the FIFO (its reader got EOF), and the final write
     // then blocked in open() for good.
@@ -718,6 +754,43 @@ TEST_CASE("a report that cannot be written whole leaves the previous report as i
         CHECK(entry.path().filename().string().find("limited-report.json.") == std::string::npos);  // no partial left
     }
     for (const fs::path& path : {report, err, graph}) fs::remove(path);
+}
+
+TEST_CASE("a --report on a disk that takes no more bytes is refused before the run", "[runner][faults]") {
+    // A full disk was found only when the run ended (an hour's run lost its report). A file size limit
+    // of 0 makes every write to a file fail (EFBIG) as a full disk would (ENOSPC); the sink writes a
+    // device, and standard output and error are pipes, which the limit does not touch.
+    const fs::path graph = writeGraph("report-full", 0.5, "/dev/null");
+    const fs::path report = tempPath("full-report.json");
+    fs::remove(report);
+    int out[2], err[2];
+    REQUIRE(pipe(out) == 0);
+    REQUIRE(pipe(err) == 0);
+    const pid_t pid = startRun({graph.string(), "--report", report.string()}, out[1], "/proc/self/fd/" + std::to_string(err[1]), [] {
+        std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails instead of killing the run
+        const rlimit limit{0, 0};
+        setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    ::close(out[1]);
+    ::close(err[1]);
+    auto readAll = [](int fd) {
+        std::string text;
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+        ::close(fd);
+        return text;
+    };
+    const std::string output = readAll(out[0]);
+    const std::string errors = readAll(err[0]);
+    CHECK(waitFor(pid) == 1);
+    INFO(errors);
+    CHECK(errors.find("cannot write report " + report.string() + ": a test write of one byte beside it failed (File too large)") != std::string::npos);
+    CHECK(output.find("running") == std::string::npos);  // refused before the run, not after it
+    CHECK_FALSE(fs::exists(report));
+    for (const auto& entry : fs::directory_iterator(report.parent_path())) {
+        CHECK(entry.path().filename().string().find("full-report.json.") == std::string::npos);  // no test file left
+    }
+    fs::remove(graph);
 }
 
 TEST_CASE("node errors go to standard error, not into what a sink writes to standard output", "[runner][faults]") {

@@ -521,6 +521,10 @@ TEST_CASE("audio_file_source's validation (isochron-run --check) reads the heade
     const std::string missing = dir.file("no-such-file.wav");
     CHECK_THAT(checked(missing), onPath(missing) && Catch::Contains("no such file"));
     CHECK_THAT(checked(dir.path().string()), onPath(dir.path().string()) && Catch::Contains("a folder"));
+    // An empty file said "its first bytes match none of them" (it has none).
+    const std::string empty = dir.file("empty.wav");
+    std::ofstream(empty, std::ios::binary).close();
+    CHECK_THAT(checked(empty), onPath(empty) && Catch::Contains("it is empty (0 bytes), not a sound file"));
 
     const std::string float16 = patched("float16.wav", 20, 3, 2);  // format tag 3 (IEEE float) on 16-bit samples
     CHECK_THAT(checked(float16), onPath(float16) && Catch::Contains("16-bit float samples") && Catch::Contains("32 or 64 bits") &&
