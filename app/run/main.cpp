@@ -151,19 +151,20 @@ bool writesStandardOutput(const ValidatedGraph& graph) {
     return false;
 }
 
-/// A closed standard output (`>&-`) would let the next file opened take descriptor 1, and its writes
-/// fail with EBADF while the run goes on: put a pipe without a reader there instead, so it behaves as
-/// a standard output whose reader is gone (a sink writing '-' stops the run, exit 141, the report is
-/// written; the runner's own lines are dropped).
+/// Whether the process started with standard output closed (`>&-`); main() then holds descriptor 1
+/// with keepStandardStreamsOpen until the run replaces it. [main thread]
+bool standardOutputWasClosed = false;
+
+/// A closed standard output (`>&-`) would let its writes fail with EBADF while the run goes on: put a
+/// pipe without a reader there instead, so it behaves as a standard output whose reader is gone (a
+/// sink writing '-' stops the run, exit 141, the report is written; the runner's own lines are dropped).
 void replaceClosedStandardOutput() {
-    if (::fcntl(STDOUT_FILENO, F_GETFD) != -1 || errno != EBADF) return;
+    if (!standardOutputWasClosed) return;
     int ends[2];
     if (::pipe(ends) != 0) return;
-    if (ends[1] != STDOUT_FILENO) {
-        ::dup2(ends[1], STDOUT_FILENO);  // replaces the read end when pipe() put it on 1
-        ::close(ends[1]);
-    }
-    if (ends[0] != STDOUT_FILENO) ::close(ends[0]);
+    ::dup2(ends[1], STDOUT_FILENO);  // both ends are above 2: keepStandardStreamsOpen holds 0-2
+    ::close(ends[1]);
+    ::close(ends[0]);
 }
 
 /// --report and --telemetry may not name a named pipe (FIFO), checked before anything opens them:
@@ -778,6 +779,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    standardOutputWasClosed = ::fcntl(STDOUT_FILENO, F_GETFD) == -1;
     isochron::keepStandardStreamsOpen();
     std::unique_ptr<run::ScaleOut> scaleOut;
     try {

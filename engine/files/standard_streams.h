@@ -6,8 +6,9 @@
 
 namespace isochron {
 
-/// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that no file the program
-/// opens later gets a standard stream's number. Call first thing in main. [main thread, at start]
+/// Opens /dev/null read-only on each of descriptors 0, 1 and 2 that is closed, so that no file the
+/// program opens later gets a standard stream's number; writes to them still fail with EBADF, as on
+/// a closed descriptor. Call first thing in main. [main thread, at start]
 void keepStandardStreamsOpen();
 
 /// `fd` itself when it is above 2; otherwise a close-on-exec duplicate numbered 3 or more, with `fd`

@@ -38,7 +38,7 @@ GRAPH
 {"format": "isochron-graph/1", "nodes": [
   {"id": "src", "type": "io.audio_file_source", "params": {"path": "$work/rec.wav", "channels": 1}},
   {"id": "sink", "type": "io.null_sink"}],
- "edges": [{"from": "src.out", "to": "sink.in"}]}
+ "edges": [{"from": "src.out0", "to": "sink.in"}]}
 GRAPH
   "$runner" "$work/read.isograph.json" --quiet --report "$work/read.json" || fail "isochron-run cannot read the recording after SIG$signal"
   grep -q '"samples"' "$work/read.json" || fail "no samples read back after SIG$signal"
