@@ -64,6 +64,7 @@ OperatorDescriptor soundFileSinkDescriptor() {
                                  "lossless formats: 16- or 24-bit integers, or (WAV only) 32-bit float", {"pcm16", "pcm24", "float32"}});
     d.params.push_back(ParamSpec{"quality", ParamKind::Real, 0.6, 0.0, 1.0, "", "lossy formats (ogg, opus): encoder quality, 0 smallest .. 1 best"});
     d.checkUpstream = refuseUnstatableRates;
+    d.checkStart = refuseUnfitSoundOutput;
     d.create = [] { return std::make_unique<SoundFileSink>(chooseFormat); };
     return d;
 }

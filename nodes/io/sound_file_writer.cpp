@@ -124,6 +124,16 @@ void refuseUnstatableRates(const ParamSet&, const std::vector<UpstreamNode>& ups
     }
 }
 
+std::vector<std::string> refuseUnfitSoundOutput(const ParamSet& params) {
+    const std::string& path = params.getString("path");
+    if (path == "-" || isStandardOutputFile(path)) {
+        if (const std::string unfit = standardOutputUnfitness(); !unfit.empty()) throw std::runtime_error("path '" + path + "': " + unfit);
+    } else if (!path.empty() && !seekable(path)) {
+        throw std::runtime_error("'" + path + "' is a pipe or terminal here" + kNeedsSeeking);
+    }
+    return {};
+}
+
 void SoundFileSink::onActivate() {
     path_ = params().getString("path");
     if (path_.empty()) throw OperatorError("no file given (parameter 'path' is empty)");

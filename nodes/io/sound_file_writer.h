@@ -93,6 +93,12 @@ private:
 /// started, and the sink refuses such a rate at its first samples. [setup thread]
 void refuseUnstatableRates(const ParamSet& params, const std::vector<UpstreamNode>& upstream);
 
+/// The sound file sinks' start check (OperatorDescriptor::checkStart): throws what their start would
+/// refuse about the output itself here, so --check says it too: '-' or standard output's own file
+/// when standard output is a pipe, a terminal, appended to or already written to; a pipe or terminal
+/// named directly (/dev/stdout into a pipe). [setup thread]
+std::vector<std::string> refuseUnfitSoundOutput(const ParamSet& params);
+
 /// The parameters every sound file sink has: path, channels. [setup]
 std::vector<ParamSpec> soundFileSinkParameters(const std::string& pathDoc);
 

@@ -27,6 +27,7 @@ OperatorDescriptor wavFileSinkDescriptor() {
     d.params.push_back(ParamSpec{"format", ParamKind::Choice, std::string("pcm16"), {}, {}, "",
                                  "sample format: 16-bit integer or 32-bit float", {"pcm16", "float32"}});
     d.checkUpstream = refuseUnstatableRates;
+    d.checkStart = refuseUnfitSoundOutput;
     d.create = [] {
         return std::make_unique<SoundFileSink>([](const ParamSet& params) {
             const bool pcm16 = params.getString("format") == "pcm16";
