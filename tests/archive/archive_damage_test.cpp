@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/archive/archive_store.h"
+#include "tests/support/sound_archive.h"
 #include "tests/support/test_files.h"
 
 using namespace isochron;
@@ -47,26 +48,10 @@ TEST_CASE("damage() names a problem the page check reports on the line after its
     CHECK_THAT(*damage, Catch::StartsWith("archive '" + path + "' is damaged (SQLite: On tree page ") && !Catch::Contains("***"));
 }
 
-namespace {
-
-/// A sound archive of `samples` samples of one channel (4 bytes each on disk).
-void writeSoundArchive(const std::string& path, std::int64_t samples) {
-    ArchiveStore writer(path, ArchiveAccess::Record);
-    const std::int64_t mic = writer.openStream({.name = "mic", .rateHz = 48000});
-    std::vector<float> block(65536);
-    for (std::int64_t start = 0; start < samples; start += static_cast<std::int64_t>(block.size())) {
-        for (std::size_t i = 0; i < block.size(); ++i) block[i] = static_cast<float>((start + static_cast<std::int64_t>(i)) % 1000) / 1000.0f;
-        writer.appendSamples(mic, 0, start, block);
-    }
-    writer.commit();
-}
-
-}  // namespace
-
 TEST_CASE("interrupt() ends a page check that runs on another thread before the end of the file", "[archive]") {
     const TempFolder folder;
     const std::string path = folder.file("long.sqlite");
-    writeSoundArchive(path, 16 * 1024 * 1024);  // 64 MiB of pages to read
+    test::writeSoundArchive(path, 16 * 1024 * 1024);  // 64 MiB of pages to read
     ArchiveStore reader(path, ArchiveAccess::Read);
     std::atomic<bool> checking = false;
     std::string ending;
@@ -88,7 +73,7 @@ TEST_CASE("interrupt() before a page check starts ends it at once; a store not i
     // SQLite forgets an interrupt that finds no statement running: the check must not.
     const TempFolder folder;
     const std::string path = folder.file("short.sqlite");
-    writeSoundArchive(path, 4 * 65536);
+    test::writeSoundArchive(path, 4 * 65536);
     ArchiveStore interrupted(path, ArchiveAccess::Read);
     interrupted.interrupt();
     CHECK_THROWS_AS(interrupted.damage(), ArchiveInterruptedError);
