@@ -409,7 +409,16 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         stopIfRequested();  // a check stopped before its end says so, not "valid"
         scaleOut.readyToGoOn();  // under mpirun: no rank says "valid" while another refused
         if (!options.quiet) {
-            std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
+            // Under mpirun the rank's graph also holds its ends of the channels to other ranks: no node of the file.
+            const int channelEnds = scaleOut.channelEnds();
+            std::cout << options.graphPath << ": valid (" << graph.nodes.size() - static_cast<std::size_t>(channelEnds);
+            if (onRanks) {
+                std::cout << " of the graph's " << whole.nodes.size() << " nodes on this rank";
+                if (channelEnds > 0) std::cout << ", and " << channelEnds << (channelEnds == 1 ? " channel end" : " channel ends") << " to other ranks";
+                std::cout << ")\n";
+            } else {
+                std::cout << " nodes)\n";
+            }
             printWireChannels(graph);
             if (scaleOut.rank() == 0) std::cout << partitionPlan;
             for (const GraphError& warning : startNotes) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
