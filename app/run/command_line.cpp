@@ -71,7 +71,8 @@ could not be written, 2 a node failed while running (the message, printed when i
 its plugin file if it has one; sources that fed only failed nodes are stopped, the rest of the graph
 runs to its end; under mpirun also a rank stopped by another rank's failure), 128 + the signal when
 stopped by one (130 Ctrl-C, also on every rank when mpirun was interrupted and no rank died, 143 SIGTERM,
-129 SIGHUP, 140 SIGUSR2, which mpirun forwards to every rank as it is: the clean stop of a run on ranks, 141 standard
+129 SIGHUP, 140 SIGUSR2, which mpirun forwards to every rank as it is: the clean stop of a run on ranks; --check
+stopped by a signal says so and exits the same way, 141 standard
 output closed, its reader gone or closed with >&-, while a sink writes its data there; when no sink writes
 standard output, its loss only drops the runner's own lines and the run goes on). The report is written
 in all these cases once the nodes have started (exit 0, 2, 128 + the signal, and 1 when the telemetry could

@@ -361,11 +361,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // from before the graph is read: validating a large graph and loading the nodes' files take
     // seconds. The run then stops as it begins. SIGUSR2 too: mpirun forwards it to every rank as it
     // is (SIGINT it turns into a kill after a timeout), so it is how a run on ranks is stopped cleanly.
-    if (!options.checkOnly) {
-        nodesStarting.store(true);
-        graphBeingChecked.store(true);
-        for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) catchStopSignal(signal);
-    }
+    // --check alike: stopped while it validates, it says so and leaves with the run's status.
+    nodesStarting.store(true);
+    graphBeingChecked.store(true);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) catchStopSignal(signal);
     // Validation and the checks after it take seconds on a 100 000-node graph: a stop signal ends
     // them at their next poll (StartStopped, which runMain reports).
     const StopPoll stopRequested = [] { return stopSignal.load() != 0; };
@@ -407,9 +406,19 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         // What the nodes' start would refuse or warn about (a missing capture device, a sound file
         // holding only a header), in the run's words.
         const std::vector<GraphError> startNotes = startWarnings(graph);
+        stopIfRequested();  // a check stopped before its end says so, not "valid"
         scaleOut.readyToGoOn();  // under mpirun: no rank says "valid" while another refused
         if (!options.quiet) {
-            std::cout << options.graphPath << ": valid (" << graph.nodes.size() << " nodes)\n";
+            // Under mpirun the rank's graph also holds its ends of the channels to other ranks: no node of the file.
+            const int channelEnds = scaleOut.channelEnds();
+            std::cout << options.graphPath << ": valid (" << graph.nodes.size() - static_cast<std::size_t>(channelEnds);
+            if (onRanks) {
+                std::cout << " of the graph's " << whole.nodes.size() << " nodes on this rank";
+                if (channelEnds > 0) std::cout << ", and " << channelEnds << (channelEnds == 1 ? " channel end" : " channel ends") << " to other ranks";
+                std::cout << ")\n";
+            } else {
+                std::cout << " nodes)\n";
+            }
             printWireChannels(graph);
             if (scaleOut.rank() == 0) std::cout << partitionPlan;
             for (const GraphError& warning : startNotes) std::cerr << "isochron-run: warning: " << warning.toString() << "\n";
@@ -682,9 +691,16 @@ bool reportReplaceableUnchecked(const std::string& path) {
 
 /// The exit status of a run that a stop signal ended before its engine was built (StartStopped from
 /// validation or from the nodes' start): says so, and writes a report with no nodes (none ran), during
-/// validation only where reportReplaceableUnchecked allows.
+/// validation only where reportReplaceableUnchecked allows; under --check it says so only.
 int endStartStopped(const run::RunOptions& options) {
     const int signal = stopSignal.load();
+    if (options.checkOnly) {  // nothing ran, and --check writes no report
+        if (!options.quiet) {
+            std::cerr << "isochron-run: --check stopped by signal " << signal << " (" << stopSignalName(signal)
+                      << ") while the graph was being validated: it was not checked to its end (run --check again)\n";
+        }
+        return 128 + signal;
+    }
     if (!options.quiet) {
         std::cerr << "isochron-run: stopped by signal " << signal
                   << (graphBeingChecked.load() ? " while the graph was being validated" : " while the nodes were starting")

@@ -46,7 +46,8 @@ public:
     /// from `file`) and an endpoint per channel touching them, each sender with `channelCredits` (1 to 4096)
     /// messages in flight at most; throws GraphException for partitions that cannot run on this many
     /// ranks. Throws RunRefusedOnRanks when another rank refused before (refuse()). Alone: `graph`
-    /// itself, and `notes` says that partitions are ignored and how to use them.
+    /// itself, and `notes` says that partitions are ignored and how to use them. On rank 0 of several,
+    /// `notes` names the ranks given no partition (they only wait for the others), why, and what to do.
     const ValidatedGraph& localGraph(const GraphSpec& file, const ValidatedGraph& graph, int channelCredits, std::vector<std::string>& notes);
     /// What `--check` says of a partitioned graph (validated `graph` from `file`): the ranks it needs,
     /// the nodes each rank runs and the channels between ranks; "" for a graph without partitions
@@ -75,7 +76,8 @@ public:
     /// several ranks, before the ranks run, it joins the agreement the others make (localGraph(),
     /// readyToGoOn()), so that every rank leaves with status 1 through MPI_Finalize, and prints
     /// `refusal` unless a lower rank refused in the same words (a refusal every rank shares is
-    /// printed once). Once the ranks run, and alone, it prints `refusal`. Returns 1.
+    /// printed once; the ranks' own file names from rankPath() count as the same words). Once the
+    /// ranks run, and alone, it prints `refusal`. Returns 1.
     int refuse(const std::string& refusal);
     /// End every wait on another rank now (a stop signal arrived). [any thread]
     void stop();
@@ -92,7 +94,11 @@ public:
     std::string channelsText() const;
     /// The report's "channels" array (null alone).
     nlohmann::ordered_json channelsJson() const;
+    /// How many nodes of localGraph()'s graph are channel ends to other ranks, not nodes of the graph
+    /// file (0 alone).
+    int channelEnds() const;
     /// `path` for this rank: unchanged alone, "run.rank1.json" for "run.json" on rank 1 of several.
+    /// A refusal naming it is printed once for every rank (refuse()) as that of `path` on rank 0.
     std::string rankPath(const std::string& path) const;
     /// Leave the ranks and return `status`, once every rank that told its end has said its report is
     /// written (5 s at most; 0.3 s after a stop by a signal): MPI_Finalize after a run to its end (a

@@ -63,6 +63,7 @@ nlohmann::ordered_json ScaleOut::endRun(const std::string&, const std::function<
 void ScaleOut::reportWritten() {}
 std::string ScaleOut::channelsText() const { return {}; }
 nlohmann::ordered_json ScaleOut::channelsJson() const { return nullptr; }
+int ScaleOut::channelEnds() const { return 0; }
 std::string ScaleOut::rankPath(const std::string& path) const { return path; }
 int ScaleOut::finish(int status) { return status; }
 

@@ -36,9 +36,10 @@ constexpr TimeNs kAfterReportsNs = 5'000'000'000;
 constexpr int kAgreements = 2;
 
 /// One agreement of the ranks (distributed/mpi_refusals.h) with this rank's `refusal` ("" when it
-/// is ready), printed when this rank (`rank`) is the one to; whether every rank is ready.
-bool agree(const std::string& refusal, int rank) {
-    const std::vector<std::string> refusals = distributed::gatherRefusals(refusal);
+/// is ready), printed when this rank (`rank`) is the one to, the ranks comparing their refusals as
+/// `sharedWords` (the refusal in the words every rank would use); whether every rank is ready.
+bool agree(const std::string& refusal, const std::string& sharedWords, int rank) {
+    const std::vector<std::string> refusals = distributed::gatherRefusals(sharedWords);
     if (distributed::printsRefusal(refusals, rank)) std::cerr << refusal << std::flush;
     return std::all_of(refusals.begin(), refusals.end(), [](const std::string& r) { return r.empty(); });
 }
@@ -49,6 +50,53 @@ std::pair<bool, double> agreeOnTelemetry(bool wanted, double hz) {
     double rankZero[2] = {wanted ? 1.0 : 0.0, hz};
     MPI_Bcast(rankZero, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     return {rankZero[0] != 0, rankZero[1]};
+}
+
+/// "1", "1 and 2", "1, 2 and 5", "3 to 9": the numbers `values` (ascending), runs of three or more as a range.
+std::string numberList(const std::vector<int>& values) {
+    std::vector<std::string> parts;
+    for (std::size_t i = 0; i < values.size();) {
+        std::size_t j = i;
+        while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+        if (j - i >= 2) {
+            parts.push_back(std::to_string(values[i]) + " to " + std::to_string(values[j]));
+        } else {
+            for (std::size_t k = i; k <= j; ++k) parts.push_back(std::to_string(values[k]));
+        }
+        i = j + 1;
+    }
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return text;
+}
+
+/// The note rank 0 prints when some of `ranks` ranks run no node (`partitions`: each node's, of a graph
+/// whose file puts nodes into partitions when `partitioned`): which ranks, why, what to do; "" when
+/// every rank runs nodes.
+std::string idleRanksNote(const std::vector<int>& partitions, int ranks, bool partitioned) {
+    std::vector<bool> used(static_cast<std::size_t>(ranks), false);
+    for (int partition : partitions) used[static_cast<std::size_t>(partition)] = true;
+    std::vector<int> idle, usedList;
+    for (int rank = 0; rank < ranks; ++rank) (used[static_cast<std::size_t>(rank)] ? usedList : idle).push_back(rank);
+    if (idle.empty()) return {};
+    std::string note = (idle.size() == 1 ? "rank " : "ranks ") + numberList(idle) + " of the " + std::to_string(ranks) +
+                       (idle.size() == 1 ? " started runs no node and only waits" : " started run no node and only wait") + " for the others to end: ";
+    if (!partitioned) {
+        return note + "the graph puts every node into partition 0 (it has no partitions), so rank 0 runs it whole. Give nodes a 'partition' field (the editor colours "
+                      "them) to spread it over ranks, or run it without mpirun (docs/scale-out.md)";
+    }
+    note += "the graph puts nodes into " + std::string(usedList.size() == 1 ? "partition " : "partitions ") + numberList(usedList) + " only. ";
+    const int needed = usedList.back() + 1;
+    std::vector<int> gaps;  // ranks that stay idle under mpirun -np needed too
+    for (int rank : idle) {
+        if (rank < needed) gaps.push_back(rank);
+    }
+    if (needed < ranks) note += "Start mpirun -np " + std::to_string(needed);
+    if (!gaps.empty()) {
+        note += std::string(needed < ranks ? ", and put" : "Put") + " nodes into " + (gaps.size() == 1 ? "partition " : "partitions ") + numberList(gaps) +
+                " (a node's 'partition' field)";
+    }
+    return note + " (docs/scale-out.md)";
 }
 
 }  // namespace
@@ -62,6 +110,7 @@ struct ScaleOut::State {
     std::string end;  // this rank's, as told
     std::optional<distributed::LocalPart> part;
     std::shared_ptr<distributed::MpiTelemetryRelay> relay;
+    std::vector<std::pair<std::string, std::string>> rankPaths;  // each file name rankPath() gave, with rank 0's
     int agreementsMade = 0;        // of kAgreements
     bool refusedTogether = false;  // every rank learnt in an agreement that a rank refused to run
 };
@@ -91,6 +140,9 @@ const ValidatedGraph& ScaleOut::localGraph(const GraphSpec& file, const Validate
     const std::vector<int> partitions = distributed::nodePartitions(file, graph);
     std::vector<GraphError> errors = distributed::checkPartitions(graph, partitions, state_->ranks);
     if (!errors.empty()) throw GraphException(std::move(errors));
+    if (state_->rank == 0) {
+        if (std::string note = idleRanksNote(partitions, state_->ranks, distributed::isPartitioned(file)); !note.empty()) notes.push_back(std::move(note));
+    }
     // Before the first collective call that a rank which refused would not make (MPI_Comm_dup).
     readyToGoOn();
     state_->channels = std::make_unique<distributed::MpiChannels>(channelCredits);
@@ -162,7 +214,7 @@ void ScaleOut::prepareChannels(Engine& engine) {
 void ScaleOut::readyToGoOn() {
     if (state_->ranks == 1) return;
     ++state_->agreementsMade;
-    if (agree("", state_->rank)) return;
+    if (agree("", "", state_->rank)) return;
     state_->refusedTogether = true;
     throw RunRefusedOnRanks();
 }
@@ -175,7 +227,14 @@ int ScaleOut::refuse(const std::string& refusal) {
     // The ready ranks are in (or on their way to) the next agreement: this rank's refusal makes it
     // fail, and no rank makes another.
     state_->agreementsMade = kAgreements;
-    agree(refusal, state_->rank);
+    // "--telemetry t.rank1.jsonl: the folder ... does not exist" is rank 0's refusal in rank 1's words.
+    std::string sharedWords = refusal;
+    for (const auto& [own, rankZero] : state_->rankPaths) {
+        for (std::size_t at = sharedWords.find(own); at != std::string::npos; at = sharedWords.find(own, at + rankZero.size())) {
+            sharedWords.replace(at, own.size(), rankZero);
+        }
+    }
+    agree(refusal, sharedWords, state_->rank);
     state_->refusedTogether = true;
     return 1;
 }
@@ -213,10 +272,14 @@ std::string ScaleOut::channelsText() const {
 
 nlohmann::ordered_json ScaleOut::channelsJson() const { return state_->channels ? state_->channels->figuresJson() : nlohmann::ordered_json(); }
 
+int ScaleOut::channelEnds() const { return state_->part ? static_cast<int>(state_->part->endpointDescriptors.size()) : 0; }
+
 std::string ScaleOut::rankPath(const std::string& path) const {
     if (state_->ranks == 1) return path;
     const std::filesystem::path p(path);
-    return (p.parent_path() / (p.stem().string() + ".rank" + std::to_string(state_->rank) + p.extension().string())).string();
+    const auto ofRank = [&](int rank) { return (p.parent_path() / (p.stem().string() + ".rank" + std::to_string(rank) + p.extension().string())).string(); };
+    state_->rankPaths.emplace_back(ofRank(state_->rank), ofRank(0));
+    return state_->rankPaths.back().first;
 }
 
 int ScaleOut::finish(int status) {

@@ -321,7 +321,9 @@ OperatorDescriptor audioInputDescriptor() {
     d.create = [] { return std::make_unique<AudioInput>(); };
     d.endlessBecause = [](const ParamSet& params) {
         const bool live = params.getString("input") != "file";  // a recording ends; a device captures until stopped
-        return live && params.getReal("duration") == 0 ? std::string("a live input with duration 0") : std::string();
+        if (!live) return std::string();
+        if (params.getReal("duration") == 0) return std::string("a live input with duration 0");
+        return endlessDurationBecause(params.getReal("duration"), params.getReal("rate"), 1);  // a device delivers in real time
     };
     return d;
 }

@@ -59,7 +59,7 @@ protected:
         settings.rateHz = rateHz_;
         settings.blockLength = params().getInt("block");
         const double totalSamples = std::round(durationSeconds_ * rateHz_);
-        settings.totalLength = durationSeconds_ == 0 || totalSamples >= 9e18 ? BlockPacerSettings::kForever
+        settings.totalLength = durationSeconds_ == 0 || totalSamples >= kEndlessSamples ? BlockPacerSettings::kForever
                                                                             : static_cast<std::int64_t>(totalSamples);
         pacer_.configure(settings);
     }
@@ -173,7 +173,9 @@ OperatorDescriptor signalGeneratorDescriptor() {
         ParamSpec{"click_interval", ParamKind::Real, 0.5, 1e-6, {}, "s", "clicks: time between clicks"},
     };
     for (ParamSpec& spec : pacingParamSpecs()) d.params.push_back(std::move(spec));
-    d.endlessBecause = [](const ParamSet& params) { return params.getReal("duration") == 0 ? std::string("duration is 0") : std::string(); };
+    d.endlessBecause = [](const ParamSet& params) {
+        return endlessDurationBecause(params.getReal("duration"), params.getReal("rate"), params.getReal("pace"));
+    };
     d.deriveParams = [](ParamSet& params) {
         refuseUnusablePace(params);
         // Refused here, not only when the node starts, so --check says it too.

@@ -30,6 +30,22 @@ void refuseUnusablePace(const ParamSet& params) {
     }
 }
 
+std::string endlessDurationBecause(double durationSeconds, double rateHz, double pace) {
+    if (durationSeconds == 0) return "duration is 0";
+    constexpr double kCenturySeconds = 100 * 365.25 * 86400;
+    std::ostringstream text;
+    text << "duration " << durationSeconds << " s";
+    if (std::round(durationSeconds * rateHz) >= kEndlessSamples) {
+        text << " at " << rateHz << " Hz is more samples than a stream counts (9e18), so it never ends";
+        return text.str();
+    }
+    if (pace > 0 && durationSeconds / pace > kCenturySeconds) {
+        text << " at pace " << pace << " takes more than a century";
+        return text.str();
+    }
+    return {};
+}
+
 BlockPacerSettings pacingSettingsFrom(const ParamSet& params) {
     BlockPacerSettings settings;
     settings.pace = params.getReal("pace");

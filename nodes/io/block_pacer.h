@@ -27,6 +27,7 @@
 #include <limits>
 #include <optional>
 
+#include <string>
 #include <vector>
 
 #include "engine/operators/operator.h"
@@ -60,6 +61,14 @@ constexpr double kSlowestPace = 1e-3;
 /// Throws ParameterError for a pace of its params between 0 and kSlowestPace, which the parameter's
 /// range (0 to 1e6) cannot refuse by itself; for a source's deriveParams. [setup thread]
 void refuseUnusablePace(const ParamSet& params);
+/// A stream of at least this many samples counts as endless (its length would not fit in kForever's
+/// integer once rounded): a source sets BlockPacerSettings::kForever for it.
+constexpr double kEndlessSamples = 9e18;
+/// Why a source `durationSeconds` long (0: no end) at `rateHz`, paced at `pace` (0: unpaced), never
+/// ends in practice, for OperatorDescriptor::endlessBecause: a duration of 0, one of more samples than
+/// a stream counts (kEndlessSamples: it then runs for ever), or, paced, one that takes
+/// more than a century of wall time; "" for a duration that ends. [setup thread]
+std::string endlessDurationBecause(double durationSeconds, double rateHz, double pace);
 /// Settings with pace, max lag and progress interval read from those parameters; the caller sets
 /// the rate, block, cycle and total lengths.
 BlockPacerSettings pacingSettingsFrom(const ParamSet& params);

@@ -626,6 +626,76 @@ TEST_CASE("--check prints the partition plan and refuses partitions that feed ea
     fs::remove(graph);
 }
 
+TEST_CASE("--check on ranks counts each rank's nodes of the graph, and its channel ends apart", "[mpi][check]") {
+    // Each rank said "valid (3 nodes)" for its part of a 4-node graph: its ends of the channels to
+    // other ranks were counted as nodes.
+    const fs::path graph = tempPath("count.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1, "block": 400}},
+      {"id": "tap", "type": "io.null_sink"},
+      {"id": "relay", "type": "segments.pass_through", "partition": 1},
+      {"id": "out", "type": "io.null_sink", "partition": 2}],
+      "edges": [{"from": "gen.out", "to": "tap.in"}, {"from": "gen.out", "to": "relay.in"}, {"from": "relay.out", "to": "out.in"}]})";
+    const Finished check = run(3, {graph.string(), "--check"});
+    INFO(check.output);
+    CHECK(check.status == 0);
+    const std::string valid = "] " + graph.string() + ": valid (";
+    CHECK(occurrences(check.output, "[rank 0" + valid + "2 of the graph's 4 nodes on this rank, and 1 channel end to other ranks)\n") == 1);
+    CHECK(occurrences(check.output, "[rank 1" + valid + "1 of the graph's 4 nodes on this rank, and 2 channel ends to other ranks)\n") == 1);
+    CHECK(occurrences(check.output, "[rank 2" + valid + "1 of the graph's 4 nodes on this rank, and 1 channel end to other ranks)\n") == 1);
+    const Finished alone = run(0, {graph.string(), "--check"});
+    CHECK(alone.output.find(graph.string() + ": valid (4 nodes)\n") != std::string::npos);
+    fs::remove(graph);
+}
+
+TEST_CASE("a --telemetry path no rank can write is refused once, by rank 0; every rank leaves with status 1", "[mpi][errors][paths]") {
+    // Each rank printed its own refusal (t.rank0.jsonl, t.rank1.jsonl, t.rank2.jsonl: words that differ
+    // by the rank's file name only), where a refusal every rank shares is printed once.
+    const fs::path folder = tempPath("no-such-folder");
+    const fs::path graph = tempPath("telemetry-refused.isograph.json");
+    std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+      {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1, "block": 400}},
+      {"id": "out", "type": "io.null_sink", "partition": 1}], "edges": [{"from": "gen.out", "to": "out.in"}]})";
+    const Finished finished = run(3, {graph.string(), "--telemetry", (folder / "t.jsonl").string()});
+    INFO(finished.output);
+    CHECK(finished.status == 1);
+    CHECK(occurrences(finished.output, "the folder '" + folder.string() + "' does not exist") == 1);
+    CHECK(occurrences(finished.output, "[rank 0] isochron-run: --telemetry") == 1);
+    CHECK(finished.output.find((folder / "t.rank0.jsonl").string()) != std::string::npos);
+    CHECK(finished.output.find("MPI_ABORT") == std::string::npos);
+    CHECK(finished.output.find("] running ") == std::string::npos);
+    fs::remove(graph);
+}
+
+TEST_CASE("ranks given no partition are named once at the start, with why and what to start instead", "[mpi][idle]") {
+    // Ranks 1 and 2 printed an empty summary after the run and nothing said why they had nothing to do.
+    const fs::path graph = tempPath("idle.isograph.json");
+    auto writeGraph = [&](int sinkPartition) {
+        std::ofstream(graph) << R"({"format": "isochron-graph/1", "nodes": [
+          {"id": "gen", "type": "generators.signal_generator", "params": {"rate": 8000, "duration": 0.1, "block": 400}},
+          {"id": "out", "type": "io.null_sink", "partition": )" << sinkPartition << R"(}], "edges": [{"from": "gen.out", "to": "out.in"}]})";
+    };
+    writeGraph(0);
+    const Finished whole = run(3, {graph.string()});
+    INFO(whole.output);
+    CHECK(whole.status == 0);
+    CHECK(occurrences(whole.output, "[rank 0] isochron-run: note: ranks 1 and 2 of the 3 started run no node and only wait for the others to end: the "
+                                    "graph puts every node into partition 0 (it has no partitions), so rank 0 runs it whole.") == 1);
+    CHECK(occurrences(whole.output, "run no node") == 1);
+    writeGraph(1);
+    const Finished two = run(3, {graph.string()});
+    INFO(two.output);
+    CHECK(two.status == 0);
+    CHECK(occurrences(two.output, "[rank 0] isochron-run: note: rank 2 of the 3 started runs no node and only waits for the others to end: the graph "
+                                  "puts nodes into partitions 0 and 1 only. Start mpirun -np 2 (docs/scale-out.md)") == 1);
+    CHECK(occurrences(two.output, "runs no node") == 1);
+    const Finished fitting = run(2, {graph.string()});
+    INFO(fitting.output);
+    CHECK(fitting.status == 0);
+    CHECK(fitting.output.find("no node") == std::string::npos);
+    fs::remove(graph);
+}
+
 TEST_CASE("a sink of one rank that cannot write its file ends the run on every rank before it starts, naming the node", "[mpi][faults]") {
     const fs::path folder = tempPath("no-such-folder");
     const Finished finished = run(3, {kSample, "--set", "recording.path=" + (folder / "out.wav").string(), "--set",

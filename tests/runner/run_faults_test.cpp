@@ -1,8 +1,8 @@
 // isochron-run under faults a user meets: output paths that would destroy an input or cannot be
 // written (refused before the run), write errors (a full disk: reported, non-zero exit), the run ended
 // by a hang-up or a closed standard output (the report is still written), node errors kept off
-// standard output and printed when they happen, a failed sink ending the sources that fed only it, sound file sinks given a symlink, a device or "-", and --check warning about runs
-// that can never end.
+// standard output and printed when they happen, a failed sink ending the sources that fed only it, sound file sinks given a symlink, a device or "-", --check warning about runs
+// that can never end, and --check stopped by a signal.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -387,6 +387,86 @@ TEST_CASE("--check warns about a run that can never end, naming the node and the
     CHECK_FALSE(fs::exists(tempPath("forever.wav")));  // --check runs nothing
     fs::remove(forever);
     fs::remove(finite);
+}
+
+TEST_CASE("a duration that never ends in practice is warned about, at --check and as the run starts, as duration 0 is", "[runner][faults]") {
+    // duration 1e308 ran for ever with no word (the generator counts it as endless); so would a
+    // real-time signal of more than a century.
+    const fs::path graph = writeGraph("huge-duration", 1e308, "/dev/null");
+    const Finished check = run({graph.string(), "--check"});
+    CHECK(check.status == 0);
+    CHECK(check.err.find("isochron-run: warning: node 'gen': produces without end (duration 1e+308 s at 8000 Hz is more samples than a stream "
+                         "counts (9e18), so it never ends): the run ends only when stopped (Ctrl-C)") != std::string::npos);
+    const Finished century = run({graph.string(), "--check", "--set", "gen.duration=4e9", "--set", "gen.pace=1"});
+    CHECK(century.err.find("node 'gen': produces without end (duration 4e+09 s at pace 1 takes more than a century)") != std::string::npos);
+    // Unpaced the same duration is 3.2e13 samples, which end; paced, 95 years end too (as far as a warning goes).
+    CHECK(run({graph.string(), "--check", "--set", "gen.duration=4e9"}).err.empty());
+    CHECK(run({graph.string(), "--check", "--set", "gen.duration=3e9", "--set", "gen.pace=1"}).err.empty());
+    // The run says it before it starts, as for duration 0: wait for the warning, then stop it.
+    const fs::path err = tempPath("huge-duration-stderr");
+    const int out = ::open("/dev/null", O_WRONLY);
+    REQUIRE(out >= 0);
+    const pid_t pid = startRun({graph.string()}, out, err);
+    ::close(out);
+    while (readText(err).find("node 'gen': produces without end (duration 1e+308 s") == std::string::npos) {
+        int raw = 0;
+        if (waitpid(pid, &raw, WNOHANG) == pid) FAIL("the run ended without the warning: " << readText(err));
+        usleep(1000);
+    }
+    REQUIRE(kill(pid, SIGINT) == 0);
+    CHECK(waitFor(pid) == 128 + SIGINT);
+    fs::remove(err);
+    fs::remove(graph);
+}
+
+// Whether the process `pid` runs isochron-run (the child forked from this suite has exec'd it) with a
+// handler in place for `signal` (its SigCgt mask in /proc/PID/status).
+bool catchesSignal(pid_t pid, int signal) {
+    std::error_code error;
+    if (fs::read_symlink("/proc/" + std::to_string(pid) + "/exe", error) != fs::canonical(ISOCHRON_RUN_BINARY)) return false;
+    std::istringstream status(readText("/proc/" + std::to_string(pid) + "/status"));
+    for (std::string line; std::getline(status, line);) {
+        if (line.starts_with("SigCgt:")) return (std::stoull(line.substr(7), nullptr, 16) >> (signal - 1) & 1) != 0;
+    }
+    return false;
+}
+
+TEST_CASE("--check stopped by Ctrl-C or SIGTERM while it validates says so and leaves with the run's status", "[runner][faults]") {
+    // --check died by the signal with no word (a shell saw "Interrupted"), where a run says it was
+    // stopped while the graph was being validated. A chain of 50 000 nodes takes seconds to check.
+    constexpr int kNodes = 50'000;
+    const fs::path graph = tempPath("check-stopped.isograph.json");
+    {
+        std::ofstream file(graph);
+        file << R"({"format": "isochron-graph/1", "nodes": [{"id": "gen", "type": "generators.signal_generator"})";
+        for (int i = 0; i < kNodes; ++i) file << R"(, {"id": "p)" << i << R"(", "type": "segments.pass_through"})";
+        file << R"(, {"id": "out", "type": "io.null_sink"}], "edges": [{"from": "gen.out", "to": "p0.in"})";
+        for (int i = 1; i < kNodes; ++i) file << R"(, {"from": "p)" << i - 1 << R"(.out", "to": "p)" << i << R"(.in"})";
+        file << R"(, {"from": "p)" << kNodes - 1 << R"(.out", "to": "out.in"}]})";
+    }
+    for (const int signal : {SIGINT, SIGTERM}) {
+        INFO("signal " << signal);
+        const fs::path out = tempPath("check-stopped-stdout"), err = tempPath("check-stopped-stderr");
+        const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        REQUIRE(fd >= 0);
+        const pid_t pid = startRun({graph.string(), "--check"}, fd, err);
+        ::close(fd);
+        // Once its handlers are in place (they come before the graph is read), the check is validating.
+        int raw = 0;
+        pid_t ended = 0;
+        while (!catchesSignal(pid, signal) && (ended = waitpid(pid, &raw, WNOHANG)) == 0) usleep(1000);
+        if (ended == pid) FAIL("--check ended with no handler for the signal in place: " << readText(out) << readText(err));
+        REQUIRE(kill(pid, signal) == 0);
+        CHECK(waitFor(pid) == 128 + signal);
+        const std::string errors = readText(err);
+        INFO(errors);
+        CHECK(errors.find("isochron-run: --check stopped by signal " + std::to_string(signal)) != std::string::npos);
+        CHECK(errors.find("while the graph was being validated: it was not checked to its end") != std::string::npos);
+        CHECK(readText(out).find("valid") == std::string::npos);
+        fs::remove(out);
+        fs::remove(err);
+    }
+    fs::remove(graph);
 }
 
 // The lines of `text` that name node `id`.
