@@ -96,12 +96,19 @@ protected:
     }
 
 private:
+    /// The frames `duration` asks for at `rateHz`; 0 for no limit: duration 0, or more samples than a
+    /// stream counts (kEndlessSamples), which llround could not represent.
+    std::int64_t framesInDuration(double rateHz) const {
+        const double frames = std::round(durationSeconds_ * rateHz);
+        return durationSeconds_ > 0 && frames < kEndlessSamples ? static_cast<std::int64_t>(frames) : 0;
+    }
+
     void openDevice() {
         const CaptureStreamSettings settings = captureSettings(params(), channels_);
         wallClockNs();  // calibrate the engine clock now, not in the first audio callback
         device_ = std::make_unique<PortAudioCapture>(settings);
         fromDevice_ = true;
-        frameLimit_ = durationSeconds_ > 0 ? std::llround(durationSeconds_ * settings.rateHz) : 0;
+        frameLimit_ = framesInDuration(settings.rateHz);
         stallTimeoutNs_ = secondsToNs(params().getReal("stall_timeout"));
         pollIntervalNs_ = std::max<TimeNs>(1'000'000, secondsToNs(static_cast<double>(settings.blockFrames) / settings.rateHz / 2));
     }
@@ -126,7 +133,7 @@ private:
         settings.rateHz = info.samplerate;
         settings.blockLength = params().getInt("block");
         settings.totalLength = info.frames;
-        if (durationSeconds_ > 0) settings.totalLength = std::min<std::int64_t>(info.frames, std::llround(durationSeconds_ * info.samplerate));
+        if (const std::int64_t limit = framesInDuration(info.samplerate); limit > 0) settings.totalLength = std::min<std::int64_t>(info.frames, limit);
         settings.pace = params().getReal("pace");
         settings.progressInterval = settings.blockLength;
         pacer_.configure(settings);

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <limits>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <sndfile.h>
@@ -283,12 +285,13 @@ TEST_CASE("capture.audio_input plays its recording when the default device is ab
         sf_writef_float(file, interleaved.data(), frames);
         sf_close(file);
     }
-    for (const std::string input : {"device_or_file", "file"}) {
-        INFO("input " << input);
+    // duration 0 and 1e308 (more samples than a stream counts) both mean the whole recording.
+    for (const auto& [input, duration] : std::vector<std::pair<std::string, double>>{{"device_or_file", 0.0}, {"file", 0.0}, {"file", 1e308}}) {
+        INFO("input " << input << ", duration " << duration);
         std::vector<std::string> warnings;
         // No default input on an audio system that does not exist: the default device is absent.
         const RunOutcome outcome = runCapture(captureGraph({{"host_api", "no-such-api"}, {"channels", 4}, {"input", input},
-                                                            {"file", path}, {"pace", 0.0}, {"block", 700}}),
+                                                            {"file", path}, {"pace", 0.0}, {"block", 700}, {"duration", duration}}),
                                               &warnings);
         REQUIRE(outcome.failures.empty());
         if (input == "device_or_file") {
