@@ -33,15 +33,15 @@ CommandResult runRunner(const std::string& arguments) {
                       arguments);
 }
 
-// A tone split to a healthy sound file and to `faultyType` before a null sink; `toneParams` added
-// to the tone's (8 kHz, blocks of 200).
-nlohmann::json faultGraph(const std::filesystem::path& folder, const std::string& faultyType, const nlohmann::json& toneParams) {
+// A tone split to a healthy sound file and to faults.hang (hangs on its 3rd segment) before a null
+// sink; `toneParams` added to the tone's (8 kHz, blocks of 200).
+nlohmann::json hangGraph(const std::filesystem::path& folder, const nlohmann::json& toneParams) {
     nlohmann::json tone = {{"rate", 8000}, {"block", 200}};
     tone.update(toneParams);
     return {{"format", "isochron-graph/1"},
             {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", tone}},
                        {{"id", "healthy"}, {"type", "io.wav_file_sink"}, {"params", {{"path", (folder / "healthy.wav").string()}}}},
-                       {{"id", "faulty"}, {"type", faultyType}},
+                       {{"id", "faulty"}, {"type", "faults.hang"}},
                        {{"id", "after"}, {"type", "io.null_sink"}}}},
             {"edges", {{{"from", "tone.out"}, {"to", "healthy.in0"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
 }
@@ -73,7 +73,7 @@ TEST_CASE("a paced graph's default watchdog keeps its healthy branch complete", 
     ScratchFolder folder("paced-hang");
     // max_lag 8 s: the watchdog becomes 4 s, leaving 4 s for a busy machine to catch up; the 10 s
     // watchdog of an unpaced graph would make the tone drop 8 s.
-    const auto graph = writeGraph(folder.path(), faultGraph(folder.path(), "faults.hang", {{"pace", 1}, {"max_lag", 8}, {"duration", 3}}));
+    const auto graph = writeGraph(folder.path(), hangGraph(folder.path(), {{"pace", 1}, {"max_lag", 8}, {"duration", 3}}));
     const auto report = folder.path() / "report.json";
     const CommandResult r = runRunner(graph.string() + " --plugin " + faults + " --sandbox --report " + report.string());
     INFO(r.output);
@@ -92,7 +92,7 @@ TEST_CASE("a paced graph's default watchdog keeps its healthy branch complete", 
 TEST_CASE("a --watchdog too long for a live source is warned about", "[plugins][sandbox]") {
     const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
     ScratchFolder folder("watchdog-warning");
-    const auto graph = writeGraph(folder.path(), faultGraph(folder.path(), "faults.hang", {{"pace", 1}, {"duration", 3}}));
+    const auto graph = writeGraph(folder.path(), hangGraph(folder.path(), {{"pace", 1}, {"duration", 3}}));
     const CommandResult longer = runRunner(graph.string() + " --plugin " + faults + " --sandbox --watchdog 10 --check");
     INFO(longer.output);
     CHECK(longer.status == 0);
