@@ -32,8 +32,6 @@ struct EngineJob {
     std::atomic<bool> stopRequested{false};
     clockid_t cpuClock{};
     std::atomic<bool> cpuClockValid{false};
-    std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
-    double lastRateTime = 0;
     /// "node.port" of every input port, by node and port index as the telemetry's queues count them.
     std::vector<std::vector<QString>> inputPorts;
     /// The last watermark lag (ms) of every input port and skew (ms) of every node seen while the
@@ -123,6 +121,8 @@ RunController::RunController(QObject* parent) : QObject(parent) {
     connect(&pollTimer_, &QTimer::timeout, this, &RunController::pollTelemetry);
     sequenceTimer_.setSingleShot(true);
     connect(&sequenceTimer_, &QTimer::timeout, this, &RunController::stop);
+    dataAtRiskTimer_.setInterval(2000);
+    connect(&dataAtRiskTimer_, &QTimer::timeout, this, &RunController::checkDataAtRisk);
 }
 
 RunController::~RunController() {
@@ -194,7 +194,8 @@ bool RunController::start(const QString& schedulerText) {
         // The validator's problems: the problems panel lists them already.
         QStringList lines;
         for (const GraphError& error : e.errors()) lines.append(QString::fromStdString(error.toString()));
-        setState("failed", tr("The graph cannot run:\n%1").arg(lines.join('\n')));
+        // The first problem on the first line: the status bar shows that line alone.
+        setState("failed", tr("The graph cannot run: %1").arg(lines.join('\n')));
         return false;
     } catch (const NodeOutputPathError& e) {
         failToStart({GraphError{e.node(), "", "", e.withoutNode()}}, QString::fromStdString(e.what()));  // isochron-run's very words
@@ -223,8 +224,6 @@ bool RunController::start(const QString& schedulerText) {
         const auto tap = probeTaps_.find({probe.output.node, probe.output.name});
         if (tap != probeTaps_.end()) job->tapsBeforeStart.emplace_back(probe.output, tap->second);
     }
-    job->lastItemsOut.assign(nodeIds.size(), 0);
-    job->lastSamplesOut.assign(nodeIds.size(), 0);
     for (const ValidatedNode& node : graph.nodes) {
         std::vector<QString> ports;
         for (const ResolvedPort& port : node.inputs) ports.push_back(QString::fromStdString(node.id + "." + port.name));
@@ -481,14 +480,8 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     QHash<QString, QString> rates;
     std::vector<GraphError> faults;
     // The run's last snapshot gives each wire its rate over the whole run (the final value shown
-    // after it ends), not over the last quarter second, when a paced source may have gone quiet.
+    // after it ends), not over the last second, when a paced source may have gone quiet.
     const bool last = snapshot.engineState != "running";
-    if (last) {
-        job_->lastRateTime = 0;
-        std::fill(job_->lastItemsOut.begin(), job_->lastItemsOut.end(), 0);
-        std::fill(job_->lastSamplesOut.begin(), job_->lastSamplesOut.end(), 0);
-    }
-    const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
         const NodeTelemetry& t = snapshot.nodes[n];
         const QString id = QString::fromStdString(record->nodeIds[n]);
@@ -500,18 +493,17 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
         if (n < job_->lastSkewMs.size() && job_->lastSkewMs[n] > 0) state.skew = tr("skew %1").arg(spanText(job_->lastSkewMs[n]));
         states.insert(id, state);
         if (t.failed) faults.push_back(GraphError{record->nodeIds[n], "", "", t.failure});
-        if (dt > 0) {
-            const double samples = static_cast<double>(t.samplesOut - job_->lastSamplesOut[n]) / dt;
-            const double items = static_cast<double>(t.itemsOut - job_->lastItemsOut[n]) / dt;
-            rates.insert(id, samples > 0 ? rateText(samples, "S") : rateText(items, ""));
-        }
-        job_->lastItemsOut[n] = t.itemsOut;
-        job_->lastSamplesOut[n] = t.samplesOut;
+        // While running, the rates the status bar's input sums for the sources (windowed_rate.h).
+        const double whole = snapshot.elapsedSeconds;
+        const double samples = !last ? (n < record->samplesSent.size() ? record->samplesSent[n].perSecond() : 0)
+                               : whole > 0 ? static_cast<double>(t.samplesOut) / whole : 0;
+        const double items = !last ? (n < record->itemsSent.size() ? record->itemsSent[n].perSecond() : 0)
+                             : whole > 0 ? static_cast<double>(t.itemsOut) / whole : 0;
+        rates.insert(id, samples > 0 ? rateText(samples, "S") : rateText(items, ""));
     }
-    job_->lastRateTime = snapshot.elapsedSeconds;
     document_->nodes()->setRunStates(states);
     if (faults.size() != document_->problems()->problemsOf(kRunProblems).size()) document_->problems()->setProblems(kRunProblems, std::move(faults));
-    if (!liveValues_ || dt <= 0) return;
+    if (!liveValues_) return;
     // What each input port has seen of its stream: "wm −120 ms" behind the frontier, "3 late" (the
     // last lag measured while the stream was in progress: after it ends, the run's final value).
     QHash<QString, QString> streams;

@@ -166,6 +166,9 @@ public:
     /// Recorder nodes ("Record this wire") added while the graph runs, recording it from then on
     /// through wire taps (ui/run/live_recording.h), by node id; the next start runs them as nodes.
     Q_INVOKABLE QStringList liveRecorders() const;
+    /// Forget that the live recording of `recorderId` is whole only together with its write-ahead
+    /// log (the user read it; the problems panel drops the row). [run_controller_recording.cpp]
+    Q_INVOKABLE void dismissDataAtRisk(const QString& recorderId);
 
     int ranksNeeded() const;
     QString ranksRefusal();
@@ -229,6 +232,11 @@ private:
     QString startLiveRecording(const std::string& recorderId);
     /// End every live recording (each writes what its taps still hold, then commits).
     void endLiveRecordings();
+    /// End the live recording of `recorderId`; when its log could not be folded into the file, the
+    /// problems panel says so until the log is gone (folded later) or the user dismisses it.
+    void endLiveRecording(const std::string& recorderId, LiveRecording& recording);
+    /// Drop the data-at-risk rows whose write-ahead log is gone or empty, and show the rest.
+    void checkDataAtRisk();
     /// Attach the taps a port has (a probe's, a live recording's, or both through a TapFanOut), or detach.
     void refreshTap(const Endpoint& output);
     /// The live recordings' failures (a full disk, a stream of another shape) in the problems panel.
@@ -264,6 +272,14 @@ private:
         std::unique_ptr<LiveRecording> recording;
     };
     std::map<std::string, LiveRecorder> liveRecorders_;  // by recorder node id
+    /// A live recording that ended with its data partly in the archive's write-ahead log only.
+    struct DataAtRisk {
+        std::string recorder;  ///< node id
+        QString log;           ///< the archive's "-wal" file
+        std::string warning;   ///< what ArchiveWriter::close() said: the file, the log, what to do
+    };
+    std::vector<DataAtRisk> dataAtRisk_;
+    QTimer dataAtRiskTimer_;  // looks for the logs again while there are any
     std::map<std::pair<std::string, std::string>, std::shared_ptr<RecordTap>> recordTaps_;  // by (node, port)
     bool forgetWhenStopped_ = false;
     QStringList notices_;
