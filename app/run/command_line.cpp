@@ -27,7 +27,11 @@ Options:
                               only, and the rest of the graph runs to the end (a NAME that is no
                               loaded plugin's file name without .so is refused)
   --watchdog SECONDS          sandboxed: the longest one call into a plugin may take before its
-                              process is killed (default 10; refused without --sandbox)
+                              process is killed (refused without --sandbox). The whole graph waits
+                              for a hung call, so by default it is half the least headroom of the
+                              graph's live sources (a paced source's max_lag, a capture's buffer;
+                              0.25 s at least), and 10 s without live sources; a longer one is
+                              warned about at start (the live source would drop data)
   --report FILE.json          write the run report as JSON (a regular file or device; a named pipe
                               and '-' are refused: the report is a file, not standard output)
   --telemetry FILE.jsonl      write live telemetry snapshots (isochron-telemetry/1), one per line
@@ -153,7 +157,7 @@ RunOptions parseCommandLine(int argc, char** argv) {
             } catch (const std::exception&) {
                 throw std::invalid_argument("--watchdog needs a number of seconds, got '" + value + "'");
             }
-            if (!(options.watchdogSeconds >= 0.01 && options.watchdogSeconds <= 86400)) {
+            if (!(*options.watchdogSeconds >= 0.01 && *options.watchdogSeconds <= 86400)) {
                 throw std::invalid_argument("--watchdog must be between 0.01 and 86400 s");
             }
         }

@@ -15,7 +15,7 @@ struct RunOptions {
     std::vector<std::string> plugins;      ///< plugin binaries to load before the discovered ones
     bool sandboxAll = false;                   ///< --sandbox: every plugin out of process
     std::vector<std::string> sandboxed;        ///< --sandbox=a,b: these plugins (by name) out of process
-    double watchdogSeconds = 10.0;             ///< sandboxed: longest a hook may take, in s
+    std::optional<double> watchdogSeconds;     ///< sandboxed: longest a hook may take, in s (none: chosen from the graph)
     std::optional<std::string> reportPath;
     std::optional<std::string> telemetryPath;  ///< JSON lines, one snapshot each
     double telemetryRate = 30.0;               ///< snapshots per second

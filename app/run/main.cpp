@@ -32,6 +32,7 @@
 #include "engine/plugins/plugin_discovery.h"
 #include "engine/plugins/plugin_error.h"
 #include "engine/plugins/plugin_host.h"
+#include "engine/plugins/sandbox_watchdog.h"
 #include "engine/runtime/data_at_risk_warning.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/node_call_scope.h"
@@ -273,8 +274,7 @@ void loadPlugins(PluginHost& host, const run::RunOptions& options) {
         PluginHosting hosting;
         const std::string name = file.stem().string();  // a plugin's file is named after it
         hosting.sandboxed = options.sandboxAll || std::find(options.sandboxed.begin(), options.sandboxed.end(), name) != options.sandboxed.end();
-        hosting.watchdog = std::chrono::milliseconds(static_cast<std::int64_t>(options.watchdogSeconds * 1000));
-        return hosting;
+        return hosting;  // the watchdog is chosen once the graph is read (announceSandboxWatchdog)
     };
     for (const auto& file : options.plugins) host.load(file, hostingOf(file));
     for (const auto& file : discoverPlugins()) {
@@ -301,6 +301,24 @@ void refuseUnknownSandboxNames(const PluginHost& host, const run::RunOptions& op
                                  (loaded.empty() ? std::string("no plugins are loaded") : "loaded: " + list) +
                                  "; a plugin is named by its file without .so, see --list-plugins)");
     }
+}
+
+/// The --watchdog given, if any.
+std::optional<std::chrono::milliseconds> givenWatchdog(const run::RunOptions& options) {
+    if (!options.watchdogSeconds) return std::nullopt;
+    return std::chrono::milliseconds(static_cast<std::int64_t>(*options.watchdogSeconds * 1000));
+}
+
+/// Under --sandbox: sets the watchdog the sandboxed nodes get, chosen from `graph` (sandbox_watchdog.h),
+/// and says which it is in the start notes (not under --check), with a warning when a hang would make a
+/// live source drop data.
+void announceSandboxWatchdog(PluginHost& host, const run::RunOptions& options, const ValidatedGraph& graph) {
+    if (!options.sandboxAll && options.sandboxed.empty()) return;
+    const SandboxWatchdogChoice choice = chooseSandboxWatchdog(graph, givenWatchdog(options));
+    host.setSandboxWatchdog(choice.watchdog);
+    if (options.quiet) return;
+    if (!options.checkOnly) std::cerr << "isochron-run: note: " << choice.note << "\n";
+    if (!choice.warning.empty()) std::cerr << "isochron-run: warning: " << choice.warning << "\n";
 }
 
 void printSchedulers() {
@@ -354,9 +372,10 @@ void catchStopSignal(int signal) {
     std::signal(signal, onStopSignal);
 }
 
-/// `plugins`: the files of every plugin loaded (the run reads them: no output may replace one).
-int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, const std::vector<std::filesystem::path>& plugins,
-                 run::ScaleOut& scaleOut) {
+/// `host`: the plugins loaded (the run reads their files: no output may replace one).
+int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, PluginHost& host, run::ScaleOut& scaleOut) {
+    std::vector<std::filesystem::path> plugins;
+    for (const PluginInfo* plugin : host.plugins()) plugins.push_back(plugin->file);
     // Every way a user or the terminal ends a run stops it the same way: the report is written. So
     // from before the graph is read: validating a large graph and loading the nodes' files take
     // seconds. The run then stops as it begins. SIGUSR2 too: mpirun forwards it to every rank as it
@@ -400,6 +419,8 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // Under mpirun every line starts with "[rank k] " (RankLineOutput, installed by main()).
     const bool onRanks = scaleOut.ranks() > 1;
     checkStandardOutputWriters(outputs, graph);
+    // Of the whole graph: under mpirun a hang here holds the ranks this one feeds, and their sources.
+    announceSandboxWatchdog(host, options, whole);
     if (options.checkOnly) {
         // Every check a run makes comes before "valid", also under --quiet: the partitions' (a cycle
         // between them, custom items between ranks) was made only while printing the plan after it.
@@ -617,9 +638,10 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     else drainTelemetry(0);
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);
     if (!options.quiet) {
+        // The warnings first (a plugin's at deactivate, a recording cut short): the table is the run's last word.
+        std::cerr << summary.problemsText(warningsShown) << std::flush;
         if (onRanks) status << "partition " << scaleOut.rank() << "\n";
         status << summary.toText() << (threads ? threads->channelsText() : scaleOut.channelsText()) << std::flush;
-        std::cerr << summary.problemsText(warningsShown);
     }
     // Under mpirun the ranks tell each other how their runs ended before any writes its report.
     const std::string end = rankEnd(outcome);
@@ -760,9 +782,7 @@ int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {
     if (options.graphPath.empty() || options.listOperators) return 0;  // with --list-operators the word is a filter, not a graph
     if (!options.checkOnly) replaceClosedStandardOutput();
     try {
-        std::vector<std::filesystem::path> pluginFiles;
-        for (const PluginInfo* plugin : plugins.plugins()) pluginFiles.push_back(plugin->file);
-        return runGraphFile(options, registry, pluginFiles, scaleOut);
+        return runGraphFile(options, registry, plugins, scaleOut);
     } catch (const run::RunRefusedOnRanks&) {
         return 1;  // said once already, by the rank that refused
     } catch (const StartStopped&) {

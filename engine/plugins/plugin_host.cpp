@@ -1,6 +1,7 @@
 #include "engine/plugins/plugin_host.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 
 #include "engine/files/file_kind.h"
@@ -141,6 +142,7 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
                                         std::unique_ptr<PluginLibrary> library, const PluginHosting& hosting, Loaded* previous) {
     std::vector<OperatorDescriptor> descriptors;
     std::vector<DeclaredItemType> itemTypes = manifest.itemTypes;
+    auto watchdogMs = std::make_shared<std::atomic<std::int64_t>>(hosting.watchdog.count());
     if (library) {
         descriptors = library->describeOperators();
         std::vector<std::string> problems = manifestMismatches(manifest, *library, descriptors);
@@ -153,7 +155,13 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
             throw PluginError(file, reason);
         }
         if (hosting.sandboxed) {
-            for (OperatorDescriptor& d : descriptors) d.create = sandboxedFactory(file, d, hosting.watchdog);
+            // The watchdog is read as each node is created, not now: a run picks it after reading its
+            // graph (setSandboxWatchdog), and the plugins were loaded before.
+            for (OperatorDescriptor& d : descriptors) {
+                d.create = [file, declared = d, watchdogMs]() {
+                    return sandboxedFactory(file, declared, std::chrono::milliseconds(watchdogMs->load()))();
+                };
+            }
         }
     } else {
         descriptors = declaredOnly(manifest, file);
@@ -209,12 +217,20 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
     replacement.info.itemTypes = std::move(itemTypes);
     for (const auto& d : descriptors) replacement.info.operatorTypes.push_back(d.typeName);
     replacement.order = previous ? previous->order : nextOrder_++;
+    replacement.watchdogMs = std::move(watchdogMs);
     for (const auto& type : replaced) registry_.remove(type);
     for (auto& d : descriptors) registry_.add(std::move(d));
     replacement.library = std::move(library);
     Loaded& slot = plugins_[file];
     slot = std::move(replacement);  // closes the previous library, now that nothing refers to it
     return slot;
+}
+
+void PluginHost::setSandboxWatchdog(std::chrono::milliseconds watchdog) {
+    for (auto& [path, loaded] : plugins_) {
+        loaded.info.hosting.watchdog = watchdog;
+        loaded.watchdogMs->store(watchdog.count());
+    }
 }
 
 bool PluginHost::unload(const std::filesystem::path& file) {

@@ -20,6 +20,7 @@
 // a new Engine (the editor keeps node ids, wiring and parameters; only the operators are new).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -88,6 +89,10 @@ public:
     /// see the file comment. Throws PluginError and keeps the old version when the new one is refused.
     /// [setup thread; no Engine, operator or custom payload from this plugin may be alive]
     PluginReloadReport reload(const std::filesystem::path& file);
+    /// How long one call into a sandboxed plugin may take, for every plugin loaded, from the next node
+    /// created on: a run sets it once its graph is read (see sandbox_watchdog.h), after loading the
+    /// plugins. [setup thread; an Engine already built keeps the watchdog its nodes were created with]
+    void setSandboxWatchdog(std::chrono::milliseconds watchdog);
 
     /// The plugin loaded or declared from `file`, or null. [setup thread]
     const PluginInfo* find(const std::filesystem::path& file) const;
@@ -106,6 +111,8 @@ private:
         PluginInfo info;
         std::unique_ptr<PluginLibrary> library;  // null while declared only
         std::uint64_t order = 0;
+        // What the sandboxed factories read as they create a node (shared with them, so setSandboxWatchdog reaches them).
+        std::shared_ptr<std::atomic<std::int64_t>> watchdogMs;
     };
     // Check `manifest` (and `library`, if any) against the registry and swap them in for `previous`
     // (null for a first load); returns the new entry. Throws PluginError, changing nothing.

@@ -134,7 +134,7 @@ std::string RunSummary::toText() const {
     std::snprintf(line, sizeof line, "scheduler %s: %s after %.3f s", scheduler.c_str(),
                   outcome.completed ? "completed" : outcome.stopped ? "stopped" : "ended", outcome.wallSeconds);
     text += line;
-    // A run with failed nodes is not a clean one, even when it completed (the failures follow on standard error).
+    // A run with failed nodes is not a clean one, even when it completed (the failures are listed on standard error).
     const std::size_t failed = outcome.failures.size();
     if (failed > 0) text += ", but " + std::to_string(failed) + (failed == 1 ? " node failed" : " nodes failed");
     text += "\n";
