@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
     auto* run = qvariant_cast<isochron::ui::RunController*>(window->property("runController"));
     if (run) {
         run->setPluginHost(&plugins);
+        run->setSandboxWatchdog(pluginOptions.watchdog);  // unset: each start picks it from the graph
         run->setReportPath(parser.value(commandLine.report));  // checked at each start, as isochron-run checks it
     }
     if (run && (parser.isSet(commandLine.report) || parser.isSet(commandLine.quitWhenDone))) {

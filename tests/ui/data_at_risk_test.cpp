@@ -121,3 +121,43 @@ TEST_CASE("a live recording left whole only with its write-ahead log says so aft
         }
     }
 }
+
+TEST_CASE("a recorder node left whole only with its write-ahead log says so after its run, until the log is folded", "[ui][run][archive]") {
+    // isochron-run prints this warning (even under --quiet); the editor showed it nowhere.
+    QTemporaryDir folder;
+    const QString archive = folder.filePath("full.archive.sqlite");
+    const QString log = archive + "-wal";
+    GraphDocument document;
+    document.addNode("generators.signal_generator", 0, 0);  // unpaced: as fast as the disk takes it
+    REQUIRE(document.setParameter("signal_generator", "block", 4800).isEmpty());
+    const QString recorder = document.addNode("io.archive_sink", 240, 0);
+    REQUIRE(document.setParameter(recorder, "path", archive).isEmpty());
+    REQUIRE(document.connectPorts("signal_generator", "out", recorder, "in0").isEmpty());
+    RunController run;
+    run.setDocument(&document);
+    const auto atRisk = [&] { return document.problems()->problemsOf("data at risk"); };
+    const auto runToTheEnd = [&] {
+        REQUIRE(run.start());
+        REQUIRE(waitUntil([&] { return !run.running() && run.state() != "starting"; }, 60000));
+    };
+    // A first run fills the file (30 s of 48 kHz), its log folded in at the end.
+    REQUIRE(document.setParameter("signal_generator", "duration", 30).isEmpty());
+    REQUIRE(document.setParameter(recorder, "stream", QString("first")).isEmpty());
+    runToTheEnd();
+    REQUIRE(run.state() == "finished");
+    REQUIRE(QFileInfo(log).size() == 0);
+    CHECK(atRisk().empty());
+    // The second has room for its log but not for the file to take it in.
+    REQUIRE(document.setParameter(recorder, "stream", QString("second")).isEmpty());
+    {
+        const FileSizeLimit full(static_cast<rlim_t>(QFileInfo(archive).size()) + (128 << 10));
+        runToTheEnd();
+    }
+    REQUIRE(QFileInfo(log).size() > 0);
+    REQUIRE(atRisk().size() == 1);
+    CHECK(atRisk().front().node == recorder.toStdString());
+    CHECK_THAT(atRisk().front().message, Catch::StartsWith("data at risk: ") && Catch::Contains(log.toStdString() + "' beside"));
+    { ArchiveStore folded(archive.toStdString(), ArchiveAccess::Record); }
+    REQUIRE(QFileInfo(log).size() == 0);
+    CHECK(waitUntil([&] { return atRisk().empty(); }));
+}

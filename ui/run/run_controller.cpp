@@ -10,6 +10,7 @@
 
 #include "engine/graph/validated_graph.h"
 #include "engine/plugins/plugin_host.h"
+#include "engine/plugins/sandbox_watchdog.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
@@ -39,6 +40,9 @@ struct EngineJob {
     /// says nothing, so these are what the canvas keeps showing as the run's final values.
     std::vector<std::vector<double>> lastLagMs;
     std::vector<double> lastSkewMs;
+    /// The "-wal" of each recorder node's archive (io.archive_sink), by node id: where a recording
+    /// whole only together with its log has the rest (see RunController::keepDataAtRiskOfRun).
+    std::map<std::string, std::string> recorderLogs;
     TimeNs frontierNs = kBeginningOfTime;  ///< see rememberProgress
     LocalizationChannels localizationTaps;  // the localization taps' rings
     /// Warnings the nodes gave while the engine was built, "node: message" (set before engineStarted).
@@ -177,6 +181,7 @@ bool RunController::start(const QString& schedulerText) {
     const GraphSpec spec = specWithTaps(tapNodes, taps);
     SchedulerSpec scheduler;
     ValidatedGraph graph;
+    QString watchdogWarning;
     try {
         scheduler = schedulerText.isEmpty() ? spec.scheduler : parseSchedulerText(schedulerText.toStdString());
         schedulerParams(scheduler);
@@ -190,6 +195,7 @@ bool RunController::start(const QString& schedulerText) {
         const std::vector<RunInput> inputs = runInputs(document_->filePath().toStdString(), graph, pluginFiles);
         checkNodeOutputPaths(graph, inputs);
         checkRunOutputPaths(RunOutputFiles{reportPath_, std::nullopt}, graph, inputs);
+        watchdogWarning = applySandboxWatchdog(graph);
     } catch (const GraphException& e) {
         // The validator's problems: the problems panel lists them already.
         QStringList lines;
@@ -231,6 +237,10 @@ bool RunController::start(const QString& schedulerText) {
         job->inputPorts.push_back(std::move(ports));
     }
     job->lastSkewMs.assign(graph.nodes.size(), -1.0);
+    for (const ValidatedNode& node : graph.nodes) {
+        if (node.descriptor->typeName == "io.archive_sink") job->recorderLogs[node.id] = node.params.getString("path") + "-wal";  // resolved by the validator
+    }
+    if (!watchdogWarning.isEmpty()) job->startWarnings.append(watchdogWarning);
     job_ = job;
     lastCpuSeconds_ = 0;
     lastCpuWall_ = 0;
@@ -293,6 +303,16 @@ bool RunController::start(const QString& schedulerText) {
         QMetaObject::invokeMethod(this, [this, job, summary, failure] { engineEnded(job, summary, failure); }, Qt::QueuedConnection);
     });
     return true;
+}
+
+QString RunController::applySandboxWatchdog(const ValidatedGraph& graph) {
+    if (!plugins_) return {};
+    const std::vector<const PluginInfo*> loaded = plugins_->plugins();
+    if (std::none_of(loaded.begin(), loaded.end(), [](const PluginInfo* plugin) { return plugin->hosting.sandboxed; })) return {};
+    const SandboxWatchdogChoice choice = chooseSandboxWatchdog(graph, givenWatchdog_);
+    plugins_->setSandboxWatchdog(choice.watchdog);  // for the nodes this start creates
+    qInfo("isochron: note: %s", choice.note.c_str());
+    return QString::fromStdString(choice.warning);
 }
 
 void RunController::failToStart(std::vector<GraphError> problems, const QString& message) {
@@ -377,6 +397,7 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
     } else {
         telemetry_.finishRun(summary);
         showFailuresWhileStopping(summary);
+        keepDataAtRiskOfRun(job->recorderLogs, summary);
         const QStringList failures = summary.value("failures").toStringList();
         if (!failures.isEmpty()) setState("failed", failures.join('\n'));
         else if (summary.value("completed").toBool()) setState("finished", tr("Finished in %1 s").arg(summary.value("wall_s").toDouble(), 0, 'f', 2));

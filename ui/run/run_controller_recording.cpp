@@ -156,6 +156,18 @@ void RunController::endLiveRecording(const std::string& recorderId, LiveRecordin
     checkDataAtRisk();
 }
 
+void RunController::keepDataAtRiskOfRun(const std::map<std::string, std::string>& recorderLogs, const QVariantMap& summary) {
+    const QVariantMap nodes = summary.value("nodes").toMap();
+    for (const auto& [recorder, log] : recorderLogs) {
+        for (const QString& warning : nodes.value(QString::fromStdString(recorder)).toMap().value("warnings").toStringList()) {
+            if (!isDataAtRiskWarning(warning.toStdString())) continue;
+            std::erase_if(dataAtRisk_, [&](const DataAtRisk& risk) { return risk.recorder == recorder; });
+            dataAtRisk_.push_back(DataAtRisk{recorder, QString::fromStdString(log), warning.toStdString()});
+        }
+    }
+    checkDataAtRisk();
+}
+
 void RunController::checkDataAtRisk() {
     // The log is folded once a later recording (or sqlite3) closes the archive with room on the disk:
     // SQLite then removes it, and the archive file alone holds everything.
