@@ -1,9 +1,10 @@
 // isochron: the desktop editor.
-//   isochron [GRAPH] [--run] [--plugin FILE]... [--sandbox] [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
+//   isochron [GRAPH] [--run] [--plugin FILE]... [--sandbox[=NAME,...]] [--watchdog SECONDS] [--probe WIRE:scope|spectrum]... [--dark] [--report FILE] [--quit-when-done] [--window-size WxH]
 //            [--compare SCHEDULER,... [--compare-seconds S]] [--quit-after SECONDS] [--startup-time]
 //            [--measure-pan-zoom SECONDS]
 // opens GRAPH (or an empty canvas), optionally runs it at once; --report writes each run's report
-// (the runner's JSON); the rest are for smoke tests, screenshots and measurements.
+// (the runner's JSON); the rest are for smoke tests, screenshots and measurements. --help and
+// --version need no display.
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
@@ -16,6 +17,11 @@
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
 
+#include <cstdio>
+#include <stdexcept>
+
+#include "app/editor/command_line.h"
+#include "app/editor/plugin_options.h"
 #include "app/editor/quit_on_signals.h"
 #include "app/editor/view_benchmark.h"
 #include "engine/files/standard_streams.h"
@@ -29,71 +35,34 @@
 
 Q_IMPORT_QML_PLUGIN(Isochron_UiPlugin)
 
-namespace {
-
-// QGuiApplication takes "-plugin X" and "--plugin X" for itself (Qt's generic input plugins), so
-// the editor's --plugin options are taken out of argv before it sees them.
-QStringList takePluginOptions(int& argc, char** argv) {
-    QStringList files;
-    int kept = 1;
-    for (int i = 1; i < argc; ++i) {
-        const QString argument = QString::fromLocal8Bit(argv[i]);
-        if ((argument == "--plugin" || argument == "-plugin") && i + 1 < argc) {
-            files.append(QString::fromLocal8Bit(argv[++i]));
-        } else if (argument.startsWith("--plugin=")) {
-            files.append(argument.mid(9));
-        } else {
-            argv[kept++] = argv[i];
-        }
-    }
-    argc = kept;
-    argv[argc] = nullptr;
-    return files;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
     isochron::keepStandardStreamsOpen();
     QElapsedTimer sinceStart;
     sinceStart.start();
-    const QStringList pluginFiles = takePluginOptions(argc, argv);
+    isochron::editor::answerHelpOrVersion(argc, argv);
+    isochron::editor::PluginOptions pluginOptions;
+    try {
+        pluginOptions = isochron::editor::takePluginOptions(argc, argv);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "isochron: %s\n", e.what());
+        return 1;
+    }
     QGuiApplication app(argc, argv);
     QGuiApplication::setOrganizationName("Isochron");
-    QGuiApplication::setApplicationName("isochron");
-    QGuiApplication::setApplicationVersion("0.1.0");
+    QGuiApplication::setApplicationName(isochron::editor::kEditorName);
+    QGuiApplication::setApplicationVersion(isochron::editor::kEditorVersion);
     isochron::editor::quitOnSignals(app);
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription("Isochron: edit, run and compare stream graphs.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument("graph", "A graph file (*.isograph.json) to open.", "[GRAPH]");
-    const QCommandLineOption runOption("run", "Run the graph once it is open.");
-    const QCommandLineOption darkOption("dark", "Use the dark theme (it is remembered).");
-    const QCommandLineOption quitOption("quit-after", "Quit after this many seconds.", "seconds");
-    const QCommandLineOption sizeOption("window-size", "Open the window at the top left with this size.", "WxH");
-    const QCommandLineOption startupOption("startup-time", "Print the time from start to the first frame.");
-    const QCommandLineOption reportOption("report", "Write the report of each run (JSON, as isochron-run --report).", "file");
-    const QCommandLineOption quitWhenDoneOption("quit-when-done", "Quit when the first run ends.");
-    const QCommandLineOption pluginOption("plugin", "Load an operator plugin (also: ISOCHRON_PLUGIN_PATH and the user's plugin folder).", "file");
-    const QCommandLineOption sandboxOption("sandbox", "Run every plugin's nodes each in a process of its own (a crash or hang disables that node only).");
-    const QCommandLineOption compareOption("compare", "Compare schedulers (comma-separated) on the graph at once.", "schedulers");
-    const QCommandLineOption compareSecondsOption("compare-seconds", "Seconds per scheduler in a comparison (default 5).", "seconds", "5");
-    const QCommandLineOption probeOption("probe", "Probe a wire (from.port>to.port) with a scope or a spectrum (kind).", "wire:kind");
-    const QCommandLineOption panZoomOption("measure-pan-zoom", "Pan and zoom every frame for a while, print the frame rate, quit.", "seconds");
-    parser.addOptions({runOption, darkOption, quitOption, sizeOption, startupOption, reportOption, quitWhenDoneOption, panZoomOption, probeOption, pluginOption, sandboxOption,
-                       compareOption, compareSecondsOption});
+    isochron::editor::CommandLine commandLine;
+    QCommandLineParser& parser = commandLine.parser;
     parser.process(app);
 
     // Plugins' operators join the built-ins in the palette. Lives longer than the QML engine, so
     // no operator of a plugin outlives its code.
     isochron::PluginHost plugins(isochron::builtinRegistry());
     isochron::installPluginExitCatch();
-    isochron::PluginHosting hosting;
-    hosting.sandboxed = parser.isSet(sandboxOption);
     try {
-        for (const QString& file : pluginFiles) plugins.load(file.toStdString(), hosting);
+        for (const QString& file : pluginOptions.files) plugins.load(file.toStdString(), pluginOptions.hostingOf(file.toStdString()));
     } catch (const isochron::PluginError& e) {
         qCritical("isochron: %s", e.what());
         return 1;
@@ -101,10 +70,15 @@ int main(int argc, char** argv) {
     for (const auto& file : isochron::discoverPlugins()) {
         if (plugins.find(file)) continue;
         try {
-            plugins.load(file, hosting);
+            plugins.load(file, pluginOptions.hostingOf(file));
         } catch (const isochron::PluginError& e) {
             qWarning("isochron: warning: %s", e.what());
         }
+    }
+    // A misspelt name would leave that plugin in-process, where its crash ends the editor.
+    if (const QString unknown = pluginOptions.unknownSandboxName(plugins); !unknown.isEmpty()) {
+        qCritical("isochron: %s", qPrintable(unknown));
+        return 1;
     }
 
     // Reloads a plugin when its file changes (or on Run > Reload Plugins); QML finds it as the
@@ -127,9 +101,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     QObject* window = engine.rootObjects().front();
-    if (parser.isSet(darkOption)) window->setProperty("darkTheme", true);
-    if (parser.isSet(sizeOption)) {
-        const QStringList size = parser.value(sizeOption).split('x');
+    if (parser.isSet(commandLine.dark)) window->setProperty("darkTheme", true);
+    if (parser.isSet(commandLine.windowSize)) {
+        const QStringList size = parser.value(commandLine.windowSize).split('x');
         if (size.size() != 2 || size[0].toInt() <= 0 || size[1].toInt() <= 0) {
             qCritical("isochron: --window-size needs WIDTHxHEIGHT, e.g. 1920x1080");
             return 1;
@@ -139,7 +113,7 @@ int main(int argc, char** argv) {
         window->setProperty("width", size[0].toInt());
         window->setProperty("height", size[1].toInt());
     }
-    if (auto* quickWindow = qobject_cast<QQuickWindow*>(window); quickWindow && parser.isSet(startupOption)) {
+    if (auto* quickWindow = qobject_cast<QQuickWindow*>(window); quickWindow && parser.isSet(commandLine.startupTime)) {
         QObject::connect(quickWindow, &QQuickWindow::frameSwapped, &app, [&sinceStart] {
             static bool reported = false;
             if (reported) return;
@@ -147,20 +121,21 @@ int main(int argc, char** argv) {
             qInfo("isochron: first frame after %lld ms", static_cast<long long>(sinceStart.elapsed()));
         });
     }
-    if (parser.isSet(panZoomOption)) {
+    if (parser.isSet(commandLine.measurePanZoom)) {
         auto* quickWindow = qobject_cast<QQuickWindow*>(window);
         auto* canvas = qvariant_cast<QObject*>(window->property("graphCanvas"));
         if (!quickWindow || !canvas) return 1;
-        new isochron::editor::ViewBenchmark(quickWindow, canvas, parser.value(panZoomOption).toDouble());
+        new isochron::editor::ViewBenchmark(quickWindow, canvas, parser.value(commandLine.measurePanZoom).toDouble());
     }
     auto* run = qvariant_cast<isochron::ui::RunController*>(window->property("runController"));
     if (run) {
         run->setPluginHost(&plugins);
-        run->setReportPath(parser.value(reportOption));  // checked at each start, as isochron-run checks it
+        run->setSandboxWatchdog(pluginOptions.watchdog);  // unset: each start picks it from the graph
+        run->setReportPath(parser.value(commandLine.report));  // checked at each start, as isochron-run checks it
     }
-    if (run && (parser.isSet(reportOption) || parser.isSet(quitWhenDoneOption))) {
-        const QString reportPath = parser.value(reportOption);
-        const bool quitWhenDone = parser.isSet(quitWhenDoneOption);
+    if (run && (parser.isSet(commandLine.report) || parser.isSet(commandLine.quitWhenDone))) {
+        const QString reportPath = parser.value(commandLine.report);
+        const bool quitWhenDone = parser.isSet(commandLine.quitWhenDone);
         QObject::connect(run, &isochron::ui::RunController::runFinished, &app, [reportPath, quitWhenDone](const QVariantMap& summary) {
             if (!reportPath.isEmpty()) {
                 QFile file(reportPath);
@@ -176,7 +151,7 @@ int main(int argc, char** argv) {
             }
         });
     }
-    for (const QString& probe : parser.values(probeOption)) {
+    for (const QString& probe : parser.values(commandLine.probe)) {
         const qsizetype colon = probe.lastIndexOf(':');
         const QString why = run && colon > 0 ? run->addProbe(probe.left(colon), probe.mid(colon + 1)) : QStringLiteral("expected WIRE:KIND, e.g. a.out>b.in:scope");
         if (!why.isEmpty()) {
@@ -184,16 +159,16 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    if (run && parser.isSet(compareOption)) {
+    if (run && parser.isSet(commandLine.compare)) {
         window->setProperty("bottomTab", 2);
-        run->compare(parser.value(compareOption).split(',', Qt::SkipEmptyParts), parser.value(compareSecondsOption).toDouble());
-    } else if (run && parser.isSet(runOption)) {
+        run->compare(parser.value(commandLine.compare).split(',', Qt::SkipEmptyParts), parser.value(commandLine.compareSeconds).toDouble());
+    } else if (run && parser.isSet(commandLine.run)) {
         if (run->localization()->available()) window->setProperty("bottomTab", 3);  // the localization view
         run->start();
     }
-    if (parser.isSet(quitOption)) {
+    if (parser.isSet(commandLine.quitAfter)) {
         bool ok = false;
-        const double seconds = parser.value(quitOption).toDouble(&ok);
+        const double seconds = parser.value(commandLine.quitAfter).toDouble(&ok);
         if (!ok || seconds < 0) {
             qCritical("isochron: --quit-after needs a number of seconds");
             return 1;

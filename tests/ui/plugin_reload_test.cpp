@@ -325,3 +325,48 @@ TEST_CASE("a plugin operator that fails in deactivate is a failure of the run, i
     CHECK(document.nodes()->get(faulty)["status"] == "failed");
     CHECK(document.nodes()->get(after)["status"] != "failed");
 }
+
+TEST_CASE("sandboxed plugins get the watchdog of the graph each start runs: shorter than a live source's max_lag, or the given one with a warning",
+          "[ui][plugins][faults]") {
+    // A hung sandboxed call holds the whole graph until the watchdog: with the editor's fixed 10 s a
+    // paced source (max_lag 3 s) dropped data. The choice is isochron-run's (sandbox_watchdog.h).
+    Editor editor;
+    PluginHosting sandboxed;
+    sandboxed.sandboxed = true;
+    const fs::path plugin = fixturePlugin("faults");
+    editor.host.load(plugin, sandboxed);
+    editor.run.setPluginHost(&editor.host);
+    GraphDocument& document = editor.document;
+    const QString tone = document.addNode("generators.signal_generator", 0, 0);
+    const QString sink = document.addNode("io.null_sink", 240, 0);
+    REQUIRE(document.setParameter(tone, "duration", 0.0).isEmpty());  // forever
+    REQUIRE(document.setParameter(tone, "pace", 1.0).isEmpty());
+    REQUIRE(document.setParameter(tone, "max_lag", 3.0).isEmpty());
+    REQUIRE(document.connectPorts(tone, "out", sink, "in").isEmpty());
+    RunController& run = editor.run;
+    const auto runOnce = [&] {
+        REQUIRE(run.start());
+        REQUIRE(waitUntil([&] { return run.state() == "running"; }));
+        const std::chrono::milliseconds watchdog = editor.host.find(plugin)->hosting.watchdog;
+        const QStringList notices = run.notices();
+        run.stopAll();
+        REQUIRE(waitUntil([&] { return !run.running(); }));
+        return std::pair{watchdog, notices.join('\n')};
+    };
+
+    const auto [chosen, quiet] = runOnce();
+    CHECK(chosen == std::chrono::milliseconds(1500));  // half of max_lag: a hang is cut before the source drops
+    CHECK_FALSE(quiet.contains("drop data"));
+
+    run.setSandboxWatchdog(std::chrono::seconds(10));  // the editor's --watchdog 10
+    const auto [given, warned] = runOnce();
+    CHECK(given == std::chrono::seconds(10));
+    CHECK_THAT(warned.toStdString(), Contains("would make '" + tone.toStdString() + "' drop data"));
+
+    run.setSandboxWatchdog(std::nullopt);
+    REQUIRE(document.setParameter(tone, "pace", 0.0).isEmpty());  // unpaced: nothing live to protect
+    REQUIRE(document.setParameter(tone, "duration", 0.5).isEmpty());
+    REQUIRE(run.start());
+    REQUIRE(waitUntil([&] { return !run.running() && run.state() != "starting"; }));
+    CHECK(editor.host.find(plugin)->hosting.watchdog == std::chrono::seconds(10));
+}

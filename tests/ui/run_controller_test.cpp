@@ -140,6 +140,9 @@ TEST_CASE("a graph that does not validate does not start, and says why", "[ui][r
     CHECK_FALSE(run.start());
     CHECK(run.state() == "failed");
     CHECK(run.message().contains("required input is not connected"));
+    // The status bar shows the first line alone: it read "failed: The graph cannot run:" and stopped there.
+    CHECK(run.message().split('\n').front().contains("node 'fft'"));
+    CHECK(run.message().split('\n').front().contains("required input is not connected"));
 }
 
 namespace {

@@ -43,6 +43,39 @@ TEST_CASE("the input rate is what the sources sent per second, whatever reaches 
     CHECK(store.latest("engine/samples_per_s") == 0);
 }
 
+TEST_CASE("the input rate of a source sending blocks is its rate at every snapshot, as its wire shows it", "[ui][telemetry]") {
+    // The status bar read "input 0 samples/s" and then "139.0 ksamples/s" for a 16 kHz file while its
+    // wire showed 12-14 kS/s: a file source sends 4096 samples every 0.256 s, and the status bar took
+    // the count over each snapshot's 1/30 s, the wire over a quarter second.
+    for (const int block : {4096, 1024, 160}) {
+        for (const double snapshotHz : {30.0, 7.0}) {
+            INFO(block << "-sample blocks at 16 kHz, " << snapshotHz << " snapshots a second");
+            TelemetryStore store;
+            store.beginRun("df", {"file", "sink"}, {"sink"}, {"file"});
+            TelemetrySnapshot snapshot;
+            snapshot.nodes.resize(2);
+            const double blockSeconds = block / 16000.0;
+            for (int i = 1; i <= static_cast<int>(8 * snapshotHz); ++i) {
+                snapshot.elapsedSeconds = i / snapshotHz;
+                snapshot.nodes[0].samplesOut = static_cast<std::uint64_t>(block) * static_cast<std::uint64_t>(snapshot.elapsedSeconds / blockSeconds);
+                store.add(snapshot);
+                if (snapshot.elapsedSeconds < 2) continue;  // a second's window and a block's spacing in
+                const double input = store.latest("engine/source_samples_per_s");
+                // A block arrives up to one snapshot interval before it is seen: that much, over the window.
+                CHECK(input == Approx(16000).epsilon(1.0 / snapshotHz / 0.75 + 0.01));
+                CHECK(store.run(-1)->samplesSent[0].perSecond() == input);  // the number the wire's label shows
+            }
+            // The source stops: after a window without a block, it sends nothing.
+            const double stoppedAt = snapshot.elapsedSeconds;
+            for (int i = 1; i <= static_cast<int>(2 * snapshotHz); ++i) {
+                snapshot.elapsedSeconds = stoppedAt + i / snapshotHz;
+                store.add(snapshot);
+            }
+            CHECK(store.latest("engine/source_samples_per_s") == 0);
+        }
+    }
+}
+
 TEST_CASE("the editor's internal nodes are measured but not listed", "[ui][telemetry]") {
     TelemetryStore store;
     store.beginRun("df", {"source", "editor_positions", "events"}, {"events"}, {"source"}, {"editor_positions"});

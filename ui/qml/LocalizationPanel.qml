@@ -163,7 +163,7 @@ Rectangle {
                         required property real modelData
                         readonly property real at: { timePlot.timeFrom; timePlot.width; return timePlot.xFor(modelData) }
                         visible: at - width / 2 >= -timePlot.anchors.leftMargin && at + width / 2 <= timePlot.width + 8
-                        anchors.top: parent.bottom; anchors.topMargin: 2
+                        y: timePlot.height + 2  // not anchored to parent: a Repeater's delegate has none while it is made
                         x: at - width / 2
                         readonly property real step: timePlot.timeTicks.length > 1 ? timePlot.timeTicks[1] - timePlot.timeTicks[0] : 1
                         text: modelData.toFixed(step < 0.1 ? 2 : step < 1 ? 1 : 0) + " s"
@@ -188,9 +188,9 @@ Rectangle {
                     spacing: 3
                     Repeater {
                         model: panel.arrayColors.slice(0, 3)
-                        Rectangle { required property string modelData; width: 6; height: 3; radius: 1; anchors.verticalCenter: parent.verticalCenter; color: modelData }
+                        Rectangle { required property string modelData; width: 6; height: 3; radius: 1; y: (tracksLabel.height - height) / 2; color: modelData }
                     }
-                    Text { text: qsTr("tracks"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }
+                    Text { id: tracksLabel; text: qsTr("tracks"); font.pixelSize: 9; color: Theme.textDim; rightPadding: 4 }
                 }
                 Row {
                     spacing: 3

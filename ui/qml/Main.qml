@@ -502,6 +502,7 @@ ApplicationWindow {
                         PlotsPanel { document: document; run: run }
                         ProblemsPanel {
                             document: document
+                            run: run
                             onProblemActivated: (nodeId) => { document.selection.selectNode(nodeId); canvas.centerOn(nodeId) }
                         }
                         ComparisonPanel { document: document; run: run; folder: dialogFolder() }

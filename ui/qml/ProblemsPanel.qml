@@ -1,6 +1,7 @@
 // Every problem the engine's validator finds in the graph, the warnings isochron-run --check gives
 // (a run that can never end), then the faults of the last run's nodes and plugins whose new build
-// was refused; clicking one selects and centres its node.
+// was refused, and recordings whole only with their write-ahead log (until it is folded in, or
+// dismissed); clicking one selects and centres its node.
 import QtQuick
 import QtQuick.Controls
 import Isochron.Ui
@@ -8,6 +9,7 @@ import Isochron.Ui
 Rectangle {
     id: panel
     property GraphDocument document
+    property RunController run  // dismisses the data-at-risk rows
     signal problemActivated(string nodeId)
     color: Theme.panel
 
@@ -45,7 +47,7 @@ Rectangle {
                     id: problemText
                     // Long messages (a loop's warning names its nodes and the way out) end in "…" and
                     // show whole in the tooltip.
-                    width: Math.max(0, parent.parent.width - parent.x - x - 10)
+                    width: Math.max(0, parent.parent.width - parent.x - x - 10 - (dismiss.visible ? dismiss.width + 10 : 0))
                     elide: Text.ElideRight
                     text: parent.parent.text
                     font.pixelSize: Theme.fontSize; color: Theme.textDim
@@ -60,6 +62,16 @@ Rectangle {
                 ToolTip.visible: containsMouse && problemText.truncated
                 ToolTip.text: problemText.text
                 ToolTip.delay: 500
+            }
+            Button {  // a recording whole only with its log: the user may say they took care of it
+                id: dismiss
+                objectName: "dismissProblem"
+                visible: parent.source === "data at risk" && panel.run !== null
+                anchors.right: parent.right; anchors.rightMargin: 8
+                anchors.verticalCenter: parent.verticalCenter
+                text: qsTr("Dismiss")
+                font.pixelSize: Theme.smallFontSize
+                onClicked: panel.run.dismissDataAtRisk(parent.node)
             }
         }
     }

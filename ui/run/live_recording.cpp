@@ -22,12 +22,18 @@ LiveRecording::LiveRecording(std::string path, ArchivedStreamInfo info, ArchiveW
 }
 
 LiveRecording::~LiveRecording() {
+    if (!ended_) end();
+}
+
+std::optional<std::string> LiveRecording::end() {
+    ended_ = true;
     {
         std::lock_guard lock(mutex_);
         ending_ = true;
     }
     wake_.notify_all();
     thread_.join();
+    return writer_ ? writer_->close() : std::nullopt;
 }
 
 std::optional<std::string> LiveRecording::problem() const {

@@ -4,7 +4,8 @@
 // event wire's: one) and a thread of its own moves what they see into an ArchiveWriter writing the
 // stream the recorder node names, into its file, with its metadata: the same rows the node would
 // write (events marked not to persist pass by, as there). The recording starts when the wire is
-// toggled (what came before is not there: a gap), and ends, flushed, when the LiveRecording goes.
+// toggled (what came before is not there: a gap), and ends, flushed and its log folded into the file,
+// at end() or when the LiveRecording goes.
 #pragma once
 
 #include <condition_variable>
@@ -29,7 +30,7 @@ public:
     /// live window (`liveSeconds`) in samples.
     /// Opens `path` now (throws ArchiveError naming the file when it cannot be recorded into).
     LiveRecording(std::string path, ArchivedStreamInfo info, ArchiveWriter::Options options, double keepHours, double liveSeconds);
-    /// Stops the thread after writing everything the taps still hold, and commits it. [blocks on the disk]
+    /// Ends the recording as end() does, dropping what it says. [blocks on the disk]
     ~LiveRecording();
     LiveRecording(const LiveRecording&) = delete;
     LiveRecording& operator=(const LiveRecording&) = delete;
@@ -38,6 +39,13 @@ public:
     const std::vector<std::shared_ptr<RecordTap>>& taps() const { return taps_; }
     /// Why recording stopped (names the file), or nothing while it goes on. [any thread]
     std::optional<std::string> problem() const;
+    /// Ends the recording: writes what the taps still hold, commits it and folds the archive's
+    /// write-ahead log into its file. Returns, when the disk refused that fold, why the recording is
+    /// whole only together with the log (ArchiveWriter::close()), else nothing. Once; the taps see
+    /// nothing more. [ui thread] [blocks on the disk]
+    std::optional<std::string> end();
+    /// The archive file recorded into, as the recorder node names it.
+    const std::string& path() const { return path_; }
 
 private:
     void run();
@@ -59,6 +67,7 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool ending_ = false;
+    bool ended_ = false;  // end() ran [ui thread]
     std::optional<std::string> problem_;
     std::thread thread_;
 };

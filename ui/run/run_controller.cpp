@@ -10,6 +10,7 @@
 
 #include "engine/graph/validated_graph.h"
 #include "engine/plugins/plugin_host.h"
+#include "engine/plugins/sandbox_watchdog.h"
 #include "engine/runtime/engine.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
@@ -32,8 +33,6 @@ struct EngineJob {
     std::atomic<bool> stopRequested{false};
     clockid_t cpuClock{};
     std::atomic<bool> cpuClockValid{false};
-    std::vector<std::uint64_t> lastItemsOut, lastSamplesOut;
-    double lastRateTime = 0;
     /// "node.port" of every input port, by node and port index as the telemetry's queues count them.
     std::vector<std::vector<QString>> inputPorts;
     /// The last watermark lag (ms) of every input port and skew (ms) of every node seen while the
@@ -41,6 +40,9 @@ struct EngineJob {
     /// says nothing, so these are what the canvas keeps showing as the run's final values.
     std::vector<std::vector<double>> lastLagMs;
     std::vector<double> lastSkewMs;
+    /// The "-wal" of each recorder node's archive (io.archive_sink), by node id: where a recording
+    /// whole only together with its log has the rest (see RunController::keepDataAtRiskOfRun).
+    std::map<std::string, std::string> recorderLogs;
     TimeNs frontierNs = kBeginningOfTime;  ///< see rememberProgress
     LocalizationChannels localizationTaps;  // the localization taps' rings
     /// Warnings the nodes gave while the engine was built, "node: message" (set before engineStarted).
@@ -123,6 +125,8 @@ RunController::RunController(QObject* parent) : QObject(parent) {
     connect(&pollTimer_, &QTimer::timeout, this, &RunController::pollTelemetry);
     sequenceTimer_.setSingleShot(true);
     connect(&sequenceTimer_, &QTimer::timeout, this, &RunController::stop);
+    dataAtRiskTimer_.setInterval(2000);
+    connect(&dataAtRiskTimer_, &QTimer::timeout, this, &RunController::checkDataAtRisk);
 }
 
 RunController::~RunController() {
@@ -177,6 +181,7 @@ bool RunController::start(const QString& schedulerText) {
     const GraphSpec spec = specWithTaps(tapNodes, taps);
     SchedulerSpec scheduler;
     ValidatedGraph graph;
+    QString watchdogWarning;
     try {
         scheduler = schedulerText.isEmpty() ? spec.scheduler : parseSchedulerText(schedulerText.toStdString());
         schedulerParams(scheduler);
@@ -190,11 +195,13 @@ bool RunController::start(const QString& schedulerText) {
         const std::vector<RunInput> inputs = runInputs(document_->filePath().toStdString(), graph, pluginFiles);
         checkNodeOutputPaths(graph, inputs);
         checkRunOutputPaths(RunOutputFiles{reportPath_, std::nullopt}, graph, inputs);
+        watchdogWarning = applySandboxWatchdog(graph);
     } catch (const GraphException& e) {
         // The validator's problems: the problems panel lists them already.
         QStringList lines;
         for (const GraphError& error : e.errors()) lines.append(QString::fromStdString(error.toString()));
-        setState("failed", tr("The graph cannot run:\n%1").arg(lines.join('\n')));
+        // The first problem on the first line: the status bar shows that line alone.
+        setState("failed", tr("The graph cannot run: %1").arg(lines.join('\n')));
         return false;
     } catch (const NodeOutputPathError& e) {
         failToStart({GraphError{e.node(), "", "", e.withoutNode()}}, QString::fromStdString(e.what()));  // isochron-run's very words
@@ -223,8 +230,6 @@ bool RunController::start(const QString& schedulerText) {
         const auto tap = probeTaps_.find({probe.output.node, probe.output.name});
         if (tap != probeTaps_.end()) job->tapsBeforeStart.emplace_back(probe.output, tap->second);
     }
-    job->lastItemsOut.assign(nodeIds.size(), 0);
-    job->lastSamplesOut.assign(nodeIds.size(), 0);
     for (const ValidatedNode& node : graph.nodes) {
         std::vector<QString> ports;
         for (const ResolvedPort& port : node.inputs) ports.push_back(QString::fromStdString(node.id + "." + port.name));
@@ -232,6 +237,10 @@ bool RunController::start(const QString& schedulerText) {
         job->inputPorts.push_back(std::move(ports));
     }
     job->lastSkewMs.assign(graph.nodes.size(), -1.0);
+    for (const ValidatedNode& node : graph.nodes) {
+        if (node.descriptor->typeName == "io.archive_sink") job->recorderLogs[node.id] = node.params.getString("path") + "-wal";  // resolved by the validator
+    }
+    if (!watchdogWarning.isEmpty()) job->startWarnings.append(watchdogWarning);
     job_ = job;
     lastCpuSeconds_ = 0;
     lastCpuWall_ = 0;
@@ -294,6 +303,16 @@ bool RunController::start(const QString& schedulerText) {
         QMetaObject::invokeMethod(this, [this, job, summary, failure] { engineEnded(job, summary, failure); }, Qt::QueuedConnection);
     });
     return true;
+}
+
+QString RunController::applySandboxWatchdog(const ValidatedGraph& graph) {
+    if (!plugins_) return {};
+    const std::vector<const PluginInfo*> loaded = plugins_->plugins();
+    if (std::none_of(loaded.begin(), loaded.end(), [](const PluginInfo* plugin) { return plugin->hosting.sandboxed; })) return {};
+    const SandboxWatchdogChoice choice = chooseSandboxWatchdog(graph, givenWatchdog_);
+    plugins_->setSandboxWatchdog(choice.watchdog);  // for the nodes this start creates
+    qInfo("isochron: note: %s", choice.note.c_str());
+    return QString::fromStdString(choice.warning);
 }
 
 void RunController::failToStart(std::vector<GraphError> problems, const QString& message) {
@@ -378,6 +397,7 @@ void RunController::engineEnded(std::shared_ptr<EngineJob> job, const QVariantMa
     } else {
         telemetry_.finishRun(summary);
         showFailuresWhileStopping(summary);
+        keepDataAtRiskOfRun(job->recorderLogs, summary);
         const QStringList failures = summary.value("failures").toStringList();
         if (!failures.isEmpty()) setState("failed", failures.join('\n'));
         else if (summary.value("completed").toBool()) setState("finished", tr("Finished in %1 s").arg(summary.value("wall_s").toDouble(), 0, 'f', 2));
@@ -481,14 +501,8 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
     QHash<QString, QString> rates;
     std::vector<GraphError> faults;
     // The run's last snapshot gives each wire its rate over the whole run (the final value shown
-    // after it ends), not over the last quarter second, when a paced source may have gone quiet.
+    // after it ends), not over the last second, when a paced source may have gone quiet.
     const bool last = snapshot.engineState != "running";
-    if (last) {
-        job_->lastRateTime = 0;
-        std::fill(job_->lastItemsOut.begin(), job_->lastItemsOut.end(), 0);
-        std::fill(job_->lastSamplesOut.begin(), job_->lastSamplesOut.end(), 0);
-    }
-    const double dt = snapshot.elapsedSeconds - job_->lastRateTime;
     for (std::size_t n = 0; n < snapshot.nodes.size() && n < record->nodeIds.size(); ++n) {
         const NodeTelemetry& t = snapshot.nodes[n];
         const QString id = QString::fromStdString(record->nodeIds[n]);
@@ -500,18 +514,17 @@ void RunController::publishRunStates(const TelemetrySnapshot& snapshot) {
         if (n < job_->lastSkewMs.size() && job_->lastSkewMs[n] > 0) state.skew = tr("skew %1").arg(spanText(job_->lastSkewMs[n]));
         states.insert(id, state);
         if (t.failed) faults.push_back(GraphError{record->nodeIds[n], "", "", t.failure});
-        if (dt > 0) {
-            const double samples = static_cast<double>(t.samplesOut - job_->lastSamplesOut[n]) / dt;
-            const double items = static_cast<double>(t.itemsOut - job_->lastItemsOut[n]) / dt;
-            rates.insert(id, samples > 0 ? rateText(samples, "S") : rateText(items, ""));
-        }
-        job_->lastItemsOut[n] = t.itemsOut;
-        job_->lastSamplesOut[n] = t.samplesOut;
+        // While running, the rates the status bar's input sums for the sources (windowed_rate.h).
+        const double whole = snapshot.elapsedSeconds;
+        const double samples = !last ? (n < record->samplesSent.size() ? record->samplesSent[n].perSecond() : 0)
+                               : whole > 0 ? static_cast<double>(t.samplesOut) / whole : 0;
+        const double items = !last ? (n < record->itemsSent.size() ? record->itemsSent[n].perSecond() : 0)
+                             : whole > 0 ? static_cast<double>(t.itemsOut) / whole : 0;
+        rates.insert(id, samples > 0 ? rateText(samples, "S") : rateText(items, ""));
     }
-    job_->lastRateTime = snapshot.elapsedSeconds;
     document_->nodes()->setRunStates(states);
     if (faults.size() != document_->problems()->problemsOf(kRunProblems).size()) document_->problems()->setProblems(kRunProblems, std::move(faults));
-    if (!liveValues_ || dt <= 0) return;
+    if (!liveValues_) return;
     // What each input port has seen of its stream: "wm −120 ms" behind the frontier, "3 late" (the
     // last lag measured while the stream was in progress: after it ends, the run's final value).
     QHash<QString, QString> streams;

@@ -16,6 +16,7 @@
 #include <QVariantMap>
 #include <QtQml/qqmlregistration.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,6 +32,7 @@
 
 namespace isochron {
 class PluginHost;
+struct ValidatedGraph;
 }
 
 namespace isochron::ui {
@@ -133,9 +135,14 @@ public:
     /// a sink's file, and writable.
     void setReportPath(const QString& path);
     /// The plugins loaded in this process (null: none): no sink may replace one of their files,
-    /// whether the graph uses it or not, as isochron-run protects every plugin it loaded. Must
-    /// outlive this controller.
-    void setPluginHost(const PluginHost* plugins) { plugins_ = plugins; }
+    /// whether the graph uses it or not, as isochron-run protects every plugin it loaded; the
+    /// sandboxed ones get each start's watchdog. Must outlive this controller.
+    void setPluginHost(PluginHost* plugins) { plugins_ = plugins; }
+    /// The editor's --watchdog: the longest one call into a sandboxed plugin may take. Unset, each
+    /// start picks it from the graph as isochron-run does (engine/plugins/sandbox_watchdog.h: half the
+    /// least headroom of its live sources, 10 s without); a given one longer than that is warned of
+    /// in the notices, naming the source that would drop data.
+    void setSandboxWatchdog(std::optional<std::chrono::milliseconds> given) { givenWatchdog_ = given; }
 
     /// Run the graph with its own scheduler, or with `schedulerText` ("name:key=value,...").
     /// Returns false with `message` when the graph does not validate or the scheduler is unknown.
@@ -166,6 +173,9 @@ public:
     /// Recorder nodes ("Record this wire") added while the graph runs, recording it from then on
     /// through wire taps (ui/run/live_recording.h), by node id; the next start runs them as nodes.
     Q_INVOKABLE QStringList liveRecorders() const;
+    /// Forget that the live recording of `recorderId` is whole only together with its write-ahead
+    /// log (the user read it; the problems panel drops the row). [run_controller_recording.cpp]
+    Q_INVOKABLE void dismissDataAtRisk(const QString& recorderId);
 
     int ranksNeeded() const;
     QString ranksRefusal();
@@ -229,8 +239,20 @@ private:
     QString startLiveRecording(const std::string& recorderId);
     /// End every live recording (each writes what its taps still hold, then commits).
     void endLiveRecordings();
+    /// End the live recording of `recorderId`; when its log could not be folded into the file, the
+    /// problems panel says so until the log is gone (folded later) or the user dismisses it.
+    void endLiveRecording(const std::string& recorderId, LiveRecording& recording);
+    /// Drop the data-at-risk rows whose write-ahead log is gone or empty, and show the rest.
+    void checkDataAtRisk();
+    /// The recorder nodes of the run that ended whose log could not be folded in (their "data at
+    /// risk:" warnings in `summary`; `recorderLogs`: each recorder node's "-wal", by id): kept as the
+    /// live recordings' are. [run_controller_recording.cpp]
+    void keepDataAtRiskOfRun(const std::map<std::string, std::string>& recorderLogs, const QVariantMap& summary);
     /// Attach the taps a port has (a probe's, a live recording's, or both through a TapFanOut), or detach.
     void refreshTap(const Endpoint& output);
+    /// Gives the sandboxed plugins (if any) the watchdog for a run of `graph` (setSandboxWatchdog);
+    /// returns its warning ("" for none). [before the engine is built]
+    QString applySandboxWatchdog(const ValidatedGraph& graph);
     /// The live recordings' failures (a full disk, a stream of another shape) in the problems panel.
     void reportLiveRecordingProblems();
     /// The document's graph without the recorders that record live (and the wires into them).
@@ -264,13 +286,22 @@ private:
         std::unique_ptr<LiveRecording> recording;
     };
     std::map<std::string, LiveRecorder> liveRecorders_;  // by recorder node id
+    /// A live recording that ended with its data partly in the archive's write-ahead log only.
+    struct DataAtRisk {
+        std::string recorder;  ///< node id
+        QString log;           ///< the archive's "-wal" file
+        std::string warning;   ///< what ArchiveWriter::close() said: the file, the log, what to do
+    };
+    std::vector<DataAtRisk> dataAtRisk_;
+    QTimer dataAtRiskTimer_;  // looks for the logs again while there are any
     std::map<std::pair<std::string, std::string>, std::shared_ptr<RecordTap>> recordTaps_;  // by (node, port)
     bool forgetWhenStopped_ = false;
     QStringList notices_;
     bool noticesWarn_ = true;
     int nextProbe_ = 1;
     std::optional<std::string> reportPath_;  // the editor's --report
-    const PluginHost* plugins_ = nullptr;
+    PluginHost* plugins_ = nullptr;
+    std::optional<std::chrono::milliseconds> givenWatchdog_;
     QPointer<GraphDocument> document_;
     TelemetryStore telemetry_;
     LocalizationFeed localization_;

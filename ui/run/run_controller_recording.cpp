@@ -2,10 +2,13 @@
 // through wire taps (ui/run/live_recording.h) into the stream its io.archive_sink names, instead of
 // waiting for a restart (which would replay a file from its start); the recorder node stays in the
 // graph, so the next start records from the beginning. Stop recording (or undo) ends it.
+#include <QFileInfo>
+
 #include <algorithm>
 
 #include "engine/archive/archive_triggers.h"
 #include "engine/graph/validated_graph.h"
+#include "engine/runtime/data_at_risk_warning.h"
 #include "ui/run/run_controller.h"
 #include "ui/run/tap_fan_out.h"
 
@@ -14,6 +17,9 @@ namespace {
 
 constexpr const char* kRecorderType = "io.archive_sink";
 const QString kLiveRecordingProblems = QStringLiteral("live recording");  // the problems panel's source
+// The problems panel's source for recordings whole only with their write-ahead log: kept after the
+// run, unlike the live recordings' problems, until the data are safe.
+const QString kDataAtRiskProblems = QStringLiteral("data at risk");
 
 std::vector<EdgeSpec> wiresInto(const GraphSpec& spec, const std::string& node) {
     std::vector<EdgeSpec> wires;
@@ -52,7 +58,8 @@ void RunController::syncLiveRecordings() {
             continue;
         }
         const std::vector<Endpoint> ports = it->second.ports;
-        it = liveRecorders_.erase(it);  // writes what its taps still hold and commits
+        endLiveRecording(it->first, *it->second.recording);
+        it = liveRecorders_.erase(it);
         for (const Endpoint& port : ports) {
             recordTaps_.erase({port.node, port.name});
             refreshTap(port);
@@ -135,9 +142,50 @@ void RunController::endLiveRecordings() {
     if (liveRecorders_.empty()) return;
     for (auto& [id, recorder] : liveRecorders_) {
         for (const Endpoint& port : recorder.ports) recordTaps_.erase({port.node, port.name});
+        endLiveRecording(id, *recorder.recording);
     }
-    liveRecorders_.clear();  // each writes what its taps still hold and commits
+    liveRecorders_.clear();
     if (document_) document_->problems()->setProblems(kLiveRecordingProblems, {});
+}
+
+void RunController::endLiveRecording(const std::string& recorderId, LiveRecording& recording) {
+    std::optional<std::string> unfolded = recording.end();  // writes what its taps still hold, commits, folds the log
+    if (!unfolded) return;
+    std::erase_if(dataAtRisk_, [&](const DataAtRisk& risk) { return risk.recorder == recorderId; });
+    dataAtRisk_.push_back(DataAtRisk{recorderId, QString::fromStdString(recording.path() + "-wal"), dataAtRiskWarning(*unfolded)});
+    checkDataAtRisk();
+}
+
+void RunController::keepDataAtRiskOfRun(const std::map<std::string, std::string>& recorderLogs, const QVariantMap& summary) {
+    const QVariantMap nodes = summary.value("nodes").toMap();
+    for (const auto& [recorder, log] : recorderLogs) {
+        for (const QString& warning : nodes.value(QString::fromStdString(recorder)).toMap().value("warnings").toStringList()) {
+            if (!isDataAtRiskWarning(warning.toStdString())) continue;
+            std::erase_if(dataAtRisk_, [&](const DataAtRisk& risk) { return risk.recorder == recorder; });
+            dataAtRisk_.push_back(DataAtRisk{recorder, QString::fromStdString(log), warning.toStdString()});
+        }
+    }
+    checkDataAtRisk();
+}
+
+void RunController::checkDataAtRisk() {
+    // The log is folded once a later recording (or sqlite3) closes the archive with room on the disk:
+    // SQLite then removes it, and the archive file alone holds everything.
+    std::erase_if(dataAtRisk_, [](const DataAtRisk& risk) { return QFileInfo(risk.log).size() == 0; });
+    std::vector<GraphError> rows;
+    for (const DataAtRisk& risk : dataAtRisk_) rows.push_back(GraphError{risk.recorder, "", "", risk.warning});
+    if (dataAtRisk_.empty()) dataAtRiskTimer_.stop();
+    else if (!dataAtRiskTimer_.isActive()) dataAtRiskTimer_.start();
+    if (!document_) return;
+    const std::vector<GraphError>& shown = document_->problems()->problemsOf(kDataAtRiskProblems);
+    const bool same = std::equal(rows.begin(), rows.end(), shown.begin(), shown.end(),
+                                 [](const GraphError& a, const GraphError& b) { return a.node == b.node && a.message == b.message; });
+    if (!same) document_->problems()->setProblems(kDataAtRiskProblems, std::move(rows));
+}
+
+void RunController::dismissDataAtRisk(const QString& recorderId) {
+    std::erase_if(dataAtRisk_, [&](const DataAtRisk& risk) { return risk.recorder == recorderId.toStdString(); });
+    checkDataAtRisk();
 }
 
 void RunController::refreshTap(const Endpoint& output) {

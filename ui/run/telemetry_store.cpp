@@ -112,21 +112,26 @@ void TelemetryStore::add(const TelemetrySnapshot& s) {
     }
     run.series["engine/memory_mib"]->push(t, static_cast<double>(s.liveBytes) / (1024.0 * 1024.0));
     run.series["engine/samples_per_s"]->push(t, samplesPerSecond);
+    run.samplesSent.resize(run.nodeIds.size());
+    run.itemsSent.resize(run.nodeIds.size());
+    for (std::size_t n = 0; n < s.nodes.size() && n < run.nodeIds.size(); ++n) {
+        run.samplesSent[n].add(t, s.nodes[n].samplesOut);
+        run.itemsSent[n].add(t, s.nodes[n].itemsOut);
+    }
+    // The input rate is the sum of what the sources' wires show, measured alike.
     std::uint64_t sourceSamples = 0, sourceItems = 0;
+    double sourceSamplesPerSecond = 0, sourceItemsPerSecond = 0;
     for (std::size_t n : run.sources) {
-        if (n < s.nodes.size()) {
-            sourceSamples += s.nodes[n].samplesOut;
-            sourceItems += s.nodes[n].itemsOut;
-        }
+        if (n >= s.nodes.size() || n >= run.nodeIds.size()) continue;
+        sourceSamples += s.nodes[n].samplesOut;
+        sourceItems += s.nodes[n].itemsOut;
+        sourceSamplesPerSecond += run.samplesSent[n].perSecond();
+        sourceItemsPerSecond += run.itemsSent[n].perSecond();
     }
-    if (t > run.lastSourceTime) {
-        const auto perSecond = [&](std::uint64_t now, std::uint64_t before) { return static_cast<double>(now - std::min(now, before)) / (t - run.lastSourceTime); };
-        run.series["engine/source_samples_per_s"]->push(t, perSecond(sourceSamples, run.lastSourceSamples));
-        run.series["engine/source_items_per_s"]->push(t, perSecond(sourceItems, run.lastSourceItems));
-        run.lastSourceSamples = sourceSamples;
-        run.lastSourceItems = sourceItems;
-        run.lastSourceTime = t;
-    }
+    run.series["engine/source_samples_per_s"]->push(t, sourceSamplesPerSecond);
+    run.series["engine/source_items_per_s"]->push(t, sourceItemsPerSecond);
+    run.lastSourceSamples = sourceSamples;
+    run.lastSourceItems = sourceItems;
     run.queuedItems = 0;
     run.oldestQueuedMs = 0;
     for (const QueueTelemetry& queue : s.queues) {

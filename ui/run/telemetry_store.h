@@ -15,6 +15,7 @@
 
 #include "engine/telemetry/telemetry_snapshot.h"
 #include "ui/plots/series_ring.h"
+#include "ui/run/windowed_rate.h"
 
 namespace isochron::ui {
 
@@ -23,7 +24,8 @@ namespace isochron::ui {
 /// ".../latency_p50_ms", ".../latency_p95_ms", ".../items_per_s", ".../samples_per_s",
 /// ".../utility", "node/<id>/queued", "node/<id>/cost_us", "node/<id>/selectivity",
 /// "engine/memory_mib", "engine/samples_per_s" (reaching the outputs), "engine/source_samples_per_s"
-/// and "engine/source_items_per_s" (sent by the sources: the rate the graph reads its input),
+/// and "engine/source_items_per_s" (sent by the sources: the rate the graph reads its input, the sum
+/// of the sources' samplesSent / itemsSent rates, which their wires show),
 /// "engine/oldest_queued_ms" (how long the longest-waiting item still in a queue has waited); under mpirun also "rank/<k>/samples_per_s",
 /// "rank/<k>/items_per_s", "rank/<k>/queued", "rank/<k>/latency_p95_ms" (made when rank k first appears). [ui thread]
 struct RunRecord {
@@ -33,11 +35,12 @@ struct RunRecord {
     std::vector<std::size_t> sources;  ///< indices into nodeIds of the source nodes
     std::vector<std::string> sourceIds;  ///< their ids (also for nodes added later)
     std::vector<std::string> internalIds;  ///< nodes the editor added to watch the run (never listed to the user)
-    std::uint64_t lastSourceSamples = 0;
-    std::uint64_t lastSourceItems = 0;
+    std::uint64_t lastSourceSamples = 0;  ///< the sources' samples sent, at the newest snapshot
+    std::uint64_t lastSourceItems = 0;    ///< the sources' items sent, at the newest snapshot
+    std::vector<WindowedRate> samplesSent;  ///< by node (as nodeIds): how fast it sends samples (wire labels)
+    std::vector<WindowedRate> itemsSent;    ///< by node: how fast it sends items
     std::uint64_t queuedItems = 0;  ///< waiting in the queues at the newest snapshot (not yet delivered)
     double oldestQueuedMs = 0;      ///< how long the longest-waiting of them had waited then
-    double lastSourceTime = 0;
     std::map<std::string, std::unique_ptr<SeriesRing>> series;
     QVariantMap summary;  ///< RunSummary as JSON once the run ended (empty before)
     std::vector<double> latencySamples;  ///< latency of the latest item at each snapshot (for CDFs)

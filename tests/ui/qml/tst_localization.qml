@@ -2,7 +2,8 @@
 // tab, running it fills the event list with the recording's four sounds, selecting a row highlights
 // it, Play without an output device explains itself in a toast, a frame-wise graph shows the
 // bearing-time plot (azimuth up, time to the right over the whole recording, its title clear of the
-// axis labels, a sound's bar selects it), and a graph that triangulates shows the map.
+// axis labels, a sound's bar selects it), and a graph that triangulates shows the map; nothing logs a
+// TypeError as the time axis changes or the window closes.
 import QtQuick
 import QtTest
 import Isochron.Ui
@@ -22,6 +23,7 @@ TestCase {
         waitForRendering(window.contentItem)
     }
     function cleanup() {
+        if (!window) return  // the test closed it itself
         window.runController.stopAll()
         tryVerify(() => !window.runController.running, 20000)
         window.graphDocument.newGraph()
@@ -109,6 +111,29 @@ TestCase {
         compare(events.selectedRow, 2)
         window.openFile(sourceDirectory + "/samples/xstream-detectaudio-localize.isograph.json")
         tryVerify(() => !plot.visible, 20000, "a per-event graph has no tracks to plot")
+    }
+
+    function test_noTypeErrorsAsTheTimeAxisChangesOrTheWindowCloses() {
+        // The time labels and the legend's track swatches were anchored to their parent, which a
+        // Repeater's delegate loses as it goes: "TypeError: Cannot read property 'bottom' of null".
+        failOnWarning(/TypeError/)
+        window.openFile(sourceDirectory + "/samples/localize-file.isograph.json")
+        window.bottomTab = 3
+        window.runController.start()
+        tryCompare(window.runController, "state", "finished", 20000)
+        const plot = findChild(window, "bearingTimePlot")
+        tryVerify(() => plot.visible && plot.timeTicks.length >= 2, 20000, "the time axis is labelled")
+        waitForRendering(plot)
+        for (const width of [700, 1900, 1400]) {  // other ticks each time: labels go and come
+            window.width = width
+            waitForRendering(window.contentItem)
+        }
+        window.openFile(sourceDirectory + "/samples/spectrum-watch.isograph.json")  // no localization: no ticks
+        waitForRendering(window.contentItem)
+        window.close()
+        window.destroy()
+        window = null
+        wait(0)  // destroy() is deferred: wait() delivers the deferred deletions, under failOnWarning
     }
 
     function test_runShowsEventsAndPlays() {
