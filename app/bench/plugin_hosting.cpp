@@ -21,6 +21,9 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "app/bench/benchmark.h"
@@ -108,6 +111,12 @@ GraphSpec biquadGraph(const BenchContext& context) {
 void pluginHosting(const BenchContext& context, const Report& report) {
     const std::filesystem::path folder = std::filesystem::path(ISOCHRON_PLUGIN_DIR);
     const std::vector<std::filesystem::path> plugins = {folder / "pass_through.so", folder / "biquad.so"};
+    for (const auto& plugin : plugins) {
+        if (!std::filesystem::exists(plugin)) {
+            throw std::runtime_error("plugin-hosting needs the example plugin " + plugin.string() +
+                                     ": build it with `cmake --build --preset release --target pass_through biquad isochron-plugin-sandbox`");
+        }
+    }
     const std::string scheduler = context.scheduler.value_or("df");
     const double seconds = std::max(0.25, context.seconds / 3);
     PluginHost host(builtinRegistry());
