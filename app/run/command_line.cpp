@@ -88,7 +88,8 @@ then holds the figures of that moment and an "abandoned" field naming the call t
 (the node and its operator type, and a plugin's file and hook). No report is written
 when the process itself dies: an in-process plugin that crashes (segfault, abort) ends it with the
 signal's status (139, 134, ...), or SIGKILL; --sandbox turns such a crash or hang into a failure of its
-node only (exit 2, report written).
+node only (exit 2, report written), and a sandboxed call still running 0.5 s after a stop request too
+(its process is killed; the node, plugin and hook are named in the report's "failures").
 )";
 }
 

@@ -17,6 +17,7 @@
 #include "engine/plugins/abi_node.h"
 #include "engine/plugins/plugin_crash_note.h"
 #include "engine/plugins/routed_items.h"
+#include "engine/runtime/published_count.h"
 
 namespace isochron {
 
@@ -93,7 +94,7 @@ private:
     bool forwardPending_ = false;
     const isochron_item* inputView_ = nullptr;  // the view of it the plugin got
     const std::uint8_t* fitsOfInput_ = nullptr;  // alwaysFitsRow of the input being processed
-    std::uint64_t routedItems_ = 0;
+    PublishedCount routedItems_;  // read by the telemetry watcher thread too
     std::optional<std::string> startFailure_;  // why the plugin's constructor or activate failed
     std::string changedName_;     // a live parameter's name, NUL-terminated for the plugin
     SegmentSlot* hookSlots_ = nullptr;  // segments made during the current hook, freed when it returns

@@ -36,12 +36,10 @@ RunSummary summarizeRun(const Engine& engine, const RunOutcome& outcome) {
         NodeSummary n;
         n.node = node->id;
         n.type = node->descriptor->typeName;
-        n.calls = node->callCount();
         // The engine counts a routed item as processed; no hook of the plugin ran for it.
-        if (const auto* routes = dynamic_cast<const RoutedItems*>(node->op.get())) {
-            n.routedItems = routes->routedItems();
-            n.calls -= std::min(n.calls, n.routedItems);
-        }
+        const auto* routes = dynamic_cast<const RoutedItems*>(node->op.get());
+        n.calls = pluginHookCalls(node->callCount(), routes);
+        if (routes) n.routedItems = routes->routedItems();
         for (const auto& in : node->inputs) {
             n.itemsIn += in.items;
             n.samplesIn += in.samples;

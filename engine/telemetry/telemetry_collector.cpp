@@ -31,7 +31,10 @@ std::uint64_t samplesOut(const NodeContext& node) { return total(node.outputs, &
 }  // namespace
 
 TelemetryCollector::TelemetryCollector(const std::vector<NodeContext*>& nodes)
-    : nodes_(nodes), history_(nodes.size()), outputHistory_(nodes.size()), earlierOutputHistory_(nodes.size()) {}
+    : nodes_(nodes), history_(nodes.size()), outputHistory_(nodes.size()), earlierOutputHistory_(nodes.size()) {
+    routes_.reserve(nodes.size());
+    for (const NodeContext* node : nodes) routes_.push_back(dynamic_cast<const RoutedItems*>(node->op.get()));
+}
 
 TelemetryCollector::~TelemetryCollector() = default;
 
@@ -196,7 +199,7 @@ void TelemetryCollector::postLate(std::int64_t period, TimeNs now, int busyNode,
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         const NodeContext& node = *nodes_[i];
         NodeTelemetry& t = s.nodes[i];
-        t.calls = node.callCount();
+        t.calls = pluginHookCalls(node.callCount(), routes_[i]);
         t.itemsIn = itemsIn(node);
         t.itemsOut = itemsOut(node);
         t.samplesIn = samplesIn(node);
@@ -238,7 +241,7 @@ void TelemetryCollector::fill(TelemetrySnapshot& s, TimeNs now, TimeNs runStartN
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         const NodeContext& node = *nodes_[i];
         NodeTelemetry& t = s.nodes[i];
-        t.calls = node.callCount();
+        t.calls = pluginHookCalls(node.callCount(), routes_[i]);
         t.itemsIn = itemsIn(node);
         t.itemsOut = itemsOut(node);
         t.samplesIn = samplesIn(node);

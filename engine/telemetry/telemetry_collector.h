@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "engine/plugins/routed_items.h"
 #include "engine/runtime/node_context.h"
 #include "engine/telemetry/snapshot_channel.h"
 #include "engine/telemetry/telemetry_relay.h"
@@ -95,6 +96,7 @@ private:
     bool claimPeriod(TimeNs now, TimeNs runStartNs, bool final);
 
     std::vector<NodeContext*> nodes_;
+    std::vector<const RoutedItems*> routes_;  // [node]: its plugin host's routed items (calls excludes them), else null
     std::vector<History> history_;         // at the previous tick
     std::vector<History> outputHistory_;   // at the previous snapshot (for rates)
     // At the snapshot before that: the last snapshot of a run may come a moment after the one

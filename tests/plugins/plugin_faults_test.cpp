@@ -44,34 +44,6 @@ std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const
     return path;
 }
 
-// isochron-run with `arguments` in a child process (no per-user plugins), its standard output and
-// error into the file `outputPath`; the caller signals it and waits for it.
-pid_t startRunner(const std::vector<std::string>& arguments, const std::filesystem::path& outputPath) {
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        alarm(120);  // a run that cannot be stopped ends the test instead of stalling it
-        const int out = ::open(outputPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (out < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(out, STDERR_FILENO) < 0) _exit(127);
-        setenv("XDG_DATA_HOME", "/nonexistent-isochron-test", 1);
-        std::vector<char*> argv{const_cast<char*>(ISOCHRON_RUN_BINARY)};
-        for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(ISOCHRON_RUN_BINARY, argv.data());
-        _exit(127);
-    }
-    return pid;
-}
-
-// Whether the main thread of process `pid` (the engine's, under the df scheduler) sleeps: the kernel
-// wait channel of nanosleep. The runner's other threads sleep too, so only that one is looked at.
-bool mainThreadSleeps(pid_t pid) {
-    std::ifstream wchan("/proc/" + std::to_string(pid) + "/wchan");
-    std::string channel;
-    wchan >> channel;
-    return channel.find("nanosleep") != std::string::npos;
-}
-
 nlohmann::json readJson(const std::filesystem::path& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in);

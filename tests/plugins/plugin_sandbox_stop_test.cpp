@@ -1,10 +1,21 @@
 // A run stopped while a sandboxed node streams: the engine deactivates its nodes in the graph's
 // order, here the output before the sandboxed node feeding it, and what the sandbox's child still
 // answers when it is deactivated (the progress promised since the last call) must not reach it.
+// A run stopped (SIGINT) while a sandboxed plugin hangs: the host kills the child soon after the
+// stop instead of the runner leaving a stuck call behind after its 3 s grace, and the failure
+// names the sandboxed node, its plugin and hook, not the source that was only waiting on it.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
 #include <future>
+#include <iterator>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/graph/graph_file.h"
 #include "engine/runtime/engine.h"
@@ -15,6 +26,7 @@
 
 using namespace isochron;
 using namespace isochron::test;
+using Catch::Matchers::Contains;
 
 TEST_CASE("a sandboxed node stopped mid-stream sends nothing to the nodes deactivated before it", "[plugins][sandbox][stop]") {
     PluginHost host(testRegistry());
@@ -53,5 +65,54 @@ TEST_CASE("a sandboxed node stopped mid-stream sends nothing to the nodes deacti
         feedScripts().clear();
         CHECK(outcome.stopped);  // not run to its end: the stop landed mid-stream
         CHECK(outcome.failures.empty());
+    }
+}
+
+TEST_CASE("a run stopped while a sandboxed plugin hangs ends without the grace, naming the sandboxed node, its plugin and hook",
+          "[plugins][sandbox][stop]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    // Paced, each call is answered before the next (the tone waits in the plugin's call); unpaced,
+    // the calls are batched and the host waits for a batch in flight once the next one is full.
+    for (const int pace : {1, 0}) {
+        INFO("pace " << pace);
+        ScratchFolder folder("stop-sandboxed-hang");
+        const nlohmann::json graph = {
+            {"format", "isochron-graph/1"},
+            {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 60}, {"block", 200}, {"pace", pace}}}},
+                       {{"id", "healthy"}, {"type", "io.null_sink"}},
+                       {{"id", "faulty"}, {"type", "faults.hang"}},
+                       {{"id", "after"}, {"type", "io.null_sink"}}}},
+            {"edges", {{{"from", "tone.out"}, {"to", "healthy.in"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
+        const auto graphPath = folder.path() / "hang.isograph.json";
+        std::ofstream(graphPath) << graph.dump(2);
+        const auto report = folder.path() / "report.json", output = folder.path() / "output.txt";
+        // The watchdog (60 s) cannot be what ends the call.
+        const pid_t pid = startRunner({graphPath.string(), "--plugin", faults, "--sandbox", "--watchdog", "60", "--report", report.string()}, output);
+        pid_t child = 0;
+        // The plugin's hang, in its sandbox process; polls a state, ended by the runner's alarm at worst.
+        while (child == 0) {
+            for (const pid_t candidate : childProcesses(pid)) {
+                if (mainThreadSleeps(candidate)) child = candidate;
+            }
+            if (child == 0) usleep(1000);
+        }
+        REQUIRE(kill(pid, SIGINT) == 0);
+        int raw = 0;
+        REQUIRE(waitpid(pid, &raw, 0) == pid);
+        std::ifstream in(output);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        INFO(text);
+        REQUIRE(WIFEXITED(raw));
+        CHECK(WEXITSTATUS(raw) == 2);  // a node failed
+        const std::string failure = "its sandboxed process did not answer within 500 ms of the stop request in its process hook";
+        CHECK_THAT(text, Contains("error: node 'faulty': " + failure) && Contains("[plugin " + faults + "]"));
+        CHECK_THAT(text, !Contains("did not stop within") && !Contains("node 'tone'"));
+        const nlohmann::json json = nlohmann::json::parse(std::ifstream(report));
+        CHECK(json["stopped"] == true);
+        CHECK_FALSE(json.contains("abandoned"));
+        REQUIRE(json["failures"].size() == 1);
+        CHECK_THAT(json["failures"][0].get<std::string>(), Contains("node 'faulty': " + failure) && Contains("[plugin " + faults + "]"));
+        CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(failure));
+        CHECK(kill(child, 0) == -1);  // the runner killed and reaped it: no sandbox process outlives the run
     }
 }

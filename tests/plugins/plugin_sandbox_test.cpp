@@ -214,7 +214,7 @@ TEST_CASE("under --sandbox, a plugin whose progress hook segfaults or hangs is n
     }
 }
 
-TEST_CASE("routed items pass sandboxed plugin nodes unchanged without reaching the child, and the report counts them as routed", "[plugins][sandbox][routes]") {
+TEST_CASE("routed items pass sandboxed plugin nodes unchanged without reaching the child; the report and telemetry count them as routed", "[plugins][sandbox][routes]") {
     // Three pass_through plugins in a chain (each routes its input to its output unless `route` is
     // false) against three built-in pass-throughs: the same file, and no item reaches a plugin.
     const std::string plugin = std::filesystem::canonical(examplePlugin("pass_through")).string();
@@ -234,10 +234,18 @@ TEST_CASE("routed items pass sandboxed plugin nodes unchanged without reaching t
         const auto path = folder.path() / (name + ".isograph.json");
         std::ofstream(path) << graph.dump(2);
         const auto report = folder.path() / (name + ".report.json");
-        const Result r = runRunner(path.string() + " --plugin " + plugin + options + " --report " + report.string());
+        const auto telemetry = folder.path() / (name + ".telemetry.jsonl");
+        const Result r = runRunner(path.string() + " --plugin " + plugin + options + " --report " + report.string() + " --telemetry " + telemetry.string());
         INFO(name << ": " << r.output);
         REQUIRE(r.status == 0);
-        return readJson(report)["nodes"];
+        const nlohmann::json nodes = readJson(report)["nodes"];
+        // The live snapshots count calls as the report does: the last one, at the end, agrees with it.
+        std::ifstream snapshots(telemetry);
+        std::string last;
+        for (std::string line; std::getline(snapshots, line);) last = line;
+        const nlohmann::json snapshot = nlohmann::json::parse(last);
+        for (const char* id : {"pass1", "pass2", "pass3"}) CHECK(snapshot["nodes"][id]["calls"] == nodes[id]["calls"]);
+        return nodes;
     };
     const nlohmann::json builtin = run("builtin", "segments.pass_through", nlohmann::json::object(), "");
     const nlohmann::json inProcess = run("in-process", "pass.through", nlohmann::json::object(), "");

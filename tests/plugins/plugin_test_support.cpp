@@ -1,7 +1,12 @@
 #include "tests/plugins/plugin_test_support.h"
 
-#include <fstream>
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
 
 #include "engine/graph/graph_file.h"
 #include "engine/graph/validated_graph.h"
@@ -10,6 +15,50 @@
 #include "tests/support/test_operators.h"
 
 namespace isochron::test {
+
+pid_t startRunner(const std::vector<std::string>& arguments, const std::filesystem::path& outputPath) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        alarm(120);  // a run that cannot be stopped ends the test instead of stalling it
+        const int out = ::open(outputPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (out < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(out, STDERR_FILENO) < 0) _exit(127);
+        setenv("XDG_DATA_HOME", "/nonexistent-isochron-test", 1);
+        std::vector<char*> argv{const_cast<char*>(ISOCHRON_RUN_BINARY)};
+        for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(ISOCHRON_RUN_BINARY, argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+bool mainThreadSleeps(pid_t pid) {
+    std::ifstream wchan("/proc/" + std::to_string(pid) + "/wchan");
+    std::string channel;
+    wchan >> channel;
+    return channel.find("nanosleep") != std::string::npos;
+}
+
+std::vector<pid_t> childProcesses(pid_t pid) {
+    std::vector<pid_t> children;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string text;
+        std::getline(stat, text);
+        // "PID (COMMAND) STATE PPID ...": the command may hold spaces and parentheses.
+        const std::size_t end = text.rfind(')');
+        if (end == std::string::npos) continue;
+        std::istringstream fields(text.substr(end + 1));
+        char state = 0;
+        pid_t parent = 0;
+        if (fields >> state >> parent && parent == pid) children.push_back(std::stoi(name));
+    }
+    return children;
+}
 
 std::filesystem::path examplePlugin(const std::string& name) { return std::filesystem::path(ISOCHRON_EXAMPLE_PLUGIN_DIR) / (name + ".so"); }
 std::filesystem::path fixturePlugin(const std::string& name) { return std::filesystem::path(ISOCHRON_FIXTURE_DIR) / (name + ".so"); }

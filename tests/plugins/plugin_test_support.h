@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
+
+#include <sys/types.h>
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +44,18 @@ std::string refusalOf(PluginHost& host, const std::filesystem::path& plugin);
 /// The built-ins and the test operators (test.feed, test.collect, ...) plus every example plugin,
 /// loaded once for the whole test program.
 OperatorRegistry& registryWithExamplePlugins();
+
+/// isochron-run with `arguments` in a child process (no per-user plugins), its standard output and
+/// error into the file `outputPath`; the caller signals it and waits for it. Ends itself after 120 s.
+pid_t startRunner(const std::vector<std::string>& arguments, const std::filesystem::path& outputPath);
+
+/// Whether the main thread of process `pid` sleeps: the kernel wait channel of nanosleep (a plugin
+/// fixture's hang, or the engine's under the df scheduler; the runner's other threads sleep too,
+/// so only that one is looked at).
+bool mainThreadSleeps(pid_t pid);
+
+/// The processes whose parent is `pid` (e.g. a runner's sandbox processes).
+std::vector<pid_t> childProcesses(pid_t pid);
 
 /// Validate and run graph JSON against `registry` with the df scheduler.
 RunOutcome runGraphWith(OperatorRegistry& registry, const std::string& graphJson);

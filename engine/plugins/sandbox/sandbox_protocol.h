@@ -18,8 +18,10 @@
 // source's state and wake time. The child stops at the first call that fails. Activate's answer
 // also holds a Route record (input port, output port) for each route the plugin was granted
 // (isochron/ext/routes.h): the host hands those inputs' items over itself and never sends them.
-// Before the deferred progress hook runs the child writes an EnteringProgress record and commits
-// the answer so far: a child that dies or hangs there is known to have died in the progress hook.
+// When a call runs more than one plugin hook (the deferred progress hook before the call's own;
+// Activate: the constructor, then activate) the child writes an Entering record (the Hook) before
+// each and commits the answer so far: a child that dies or hangs there is known to have died in
+// that hook.
 //
 // Progress is deferred: the host does not ask the child when input progress rises, it sends the
 // new progress with the next request and the child runs the progress hook first. Meanwhile the
@@ -37,7 +39,40 @@ namespace isochron::sandbox {
 enum class Request : std::uint32_t { Activate, Process, Produce, Finish, ParameterChanged, Deactivate, Progress };
 
 /// One record of a response.
-enum class Reply : std::uint32_t { Emit, Progress, Warning, Done, Route, EnteringProgress };
+enum class Reply : std::uint32_t { Emit, Progress, Warning, Done, Route, Entering };
+
+/// The plugin hook a call is in, in an Entering record.
+enum class Hook : std::uint32_t { Create, Activate, Process, Produce, Finish, ParameterChanged, Deactivate, Progress };
+
+/// A hook's name as the SDK and docs/writing-plugins.md spell it ("parameterChanged"); null for a
+/// value that is no Hook (the child is not trusted). [any thread]
+constexpr const char* hookName(Hook hook) {
+    switch (hook) {
+        case Hook::Create: return "create";
+        case Hook::Activate: return "activate";
+        case Hook::Process: return "process";
+        case Hook::Produce: return "produce";
+        case Hook::Finish: return "finish";
+        case Hook::ParameterChanged: return "parameterChanged";
+        case Hook::Deactivate: return "deactivate";
+        case Hook::Progress: return "progress";
+    }
+    return nullptr;
+}
+
+/// The plugin hook a request of `kind` runs (after the deferred progress hook, if any).
+constexpr Hook hookOf(Request kind) {
+    switch (kind) {
+        case Request::Activate: return Hook::Activate;
+        case Request::Process: return Hook::Process;
+        case Request::Produce: return Hook::Produce;
+        case Request::Finish: return Hook::Finish;
+        case Request::ParameterChanged: return Hook::ParameterChanged;
+        case Request::Deactivate: return Hook::Deactivate;
+        case Request::Progress: return Hook::Progress;
+    }
+    return Hook::Process;
+}
 
 /// How a call ended, in its Done record: the deferred progress hook run before the call can fail it.
 enum class Outcome : std::uint32_t { Failed, Succeeded, ProgressFailed };

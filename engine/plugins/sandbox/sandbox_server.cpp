@@ -104,16 +104,17 @@ private:
         std::uint32_t sourceState = ISOCHRON_SOURCE_FINISHED;
         std::int64_t wakeAtNs = 0;
         clearError();
+        hook_ = hookOf(kind);
         try {
             if (request.get<std::uint32_t>()) {
                 const auto pending = request.get<std::int64_t>();
                 if (ok && instance_ && instance_->progress) {
-                    out_->put(Reply::EnteringProgress);
-                    exchange_.commitResponse(out_->used());
+                    enter(Hook::Progress);
                     std::int64_t promised = pending;
                     ok = instance_->progress(instance_, pending, &promised);
                     progressFailed = !ok;
                     if (ok) writeProgress(promised);
+                    if (ok && kind != Request::Progress) enter(hookOf(kind));
                 } else if (instance_) {
                     writeProgress(pending);
                 }
@@ -121,7 +122,7 @@ private:
             inputProgress_.resize(request.get<std::uint32_t>());
             for (auto& progress : inputProgress_) progress = request.get<std::int64_t>();
             if (ok) ok = run(kind, request, sourceState, wakeAtNs);
-            if (!ok) error = takeError(progressFailed ? "progress" : hookName(kind));
+            if (!ok) error = takeError(hookName(hook_));
         } catch (const std::exception& e) {
             ok = false;
             error = e.what();
@@ -199,9 +200,12 @@ private:
         }
         for (auto count = request.get<std::uint32_t>(); count > 0; --count) outputs.push_back(takePort(request));
         describeNode(nodeId, declared_, inputs, connected, outputs);
+        enter(Hook::Create);
         instance_ = type_->create(type_, host());
         if (!instance_) return false;
-        if (instance_->activate && !activateGrantingRoutes([&] { return instance_->activate(instance_); })) return false;
+        if (!instance_->activate) return true;
+        enter(Hook::Activate);
+        if (!activateGrantingRoutes([&] { return instance_->activate(instance_); })) return false;
         for (std::uint32_t input = 0; input < routeOfInput_.size(); ++input) {
             if (routeOfInput_[input] < 0) continue;
             out_->put(Reply::Route);
@@ -220,17 +224,12 @@ private:
         return port;
     }
 
-    static const char* hookName(Request kind) {
-        switch (kind) {
-            case Request::Activate: return "activate";
-            case Request::Process: return "process";
-            case Request::Produce: return "produce";
-            case Request::Finish: return "finish";
-            case Request::ParameterChanged: return "parameter_changed";
-            case Request::Deactivate: return "deactivate";
-            case Request::Progress: return "progress";
-        }
-        return "unknown";
+    // Tell the host the call is now in `hook` (committed: a child that dies there is known to).
+    void enter(Hook hook) {
+        hook_ = hook;
+        out_->put(Reply::Entering);
+        out_->put(hook);
+        exchange_.commitResponse(out_->used());
     }
 
     void writeProgress(std::int64_t timeNs) {
@@ -316,6 +315,7 @@ private:
     std::int64_t budget_ = 0;
     bool admitted_ = true;
     ExchangeWriter* out_ = nullptr;
+    Hook hook_ = Hook::Activate;  // the plugin hook the call being answered is in
     WireItem input_;
     ChildSegment inputSegment_{ChildSegment::Origin::Input};
     bool inputForwardable_ = false;  // input_ is the item of the process call running and not forwarded yet

@@ -14,6 +14,7 @@
 #include "engine/plugins/abi_items.h"
 #include "engine/plugins/abi_node.h"
 #include "engine/plugins/routed_items.h"
+#include "engine/runtime/published_count.h"
 #include "engine/plugins/sandbox/exchange_codec.h"
 #include "engine/plugins/sandbox/sandbox_process.h"
 #include "engine/plugins/sandbox/sandbox_protocol.h"
@@ -26,6 +27,9 @@ using namespace sandbox;
 
 /// How often a waiting host looks whether its child is still alive.
 constexpr std::chrono::milliseconds kLivenessSlice{20};
+/// How long a call of the run may still take once a stop is requested before the child is killed:
+/// the host can end a hung call itself, and the stop should not wait for the runner's 3 s grace.
+constexpr std::chrono::milliseconds kAnswerAfterStop{500};
 /// Items that arrived in the graph closer together than this (a file read ahead, a backlog) are a
 /// stream worth batching; a slower one (a live source's blocks) is answered item by item, at once.
 constexpr TimeNs kStreamingGapNs = 1'000'000;
@@ -73,7 +77,7 @@ protected:
             batch->inputs.reserve(kBatchCalls);
             batch->hooks.reserve(kBatchCalls);
         }
-        ExchangeWriter& out = record(Request::Activate, "activate", Item());
+        ExchangeWriter& out = record(Request::Activate, Item());
         out.putText(std::string(nodeId()));
         nlohmann::json params = nlohmann::json::object();
         for (const auto& [name, value] : this->params().all()) params[name] = paramValueToJson(value);
@@ -110,7 +114,7 @@ protected:
             return;
         }
         const isochron_item& view = view_.view(item);
-        ExchangeWriter& out = record(Request::Process, "process", std::move(item));
+        ExchangeWriter& out = record(Request::Process, std::move(item));
         out.put(static_cast<std::uint32_t>(inputPort));
         putItemHead(out, view);
         if (view.segment) putArenaOrInlineSamples(out, *view.segment, arena_);  // the item is kept until answered
@@ -126,7 +130,7 @@ protected:
 
     SourceStatus onProduce() override {
         failIfNotStarted();
-        ExchangeWriter& out = record(Request::Produce, "produce", Item());
+        ExchangeWriter& out = record(Request::Produce, Item());
         out.put(std::min(productionBudget(), kPluginMostBlocksPerProduce));
         out.put(static_cast<std::uint32_t>(admissionOpen()));
         const Done done = answerAll();
@@ -145,11 +149,11 @@ protected:
             // kBatchCalls progress updates (a promise may lag, and each call costs the child a
             // progress hook and the host a record).
             if (!streaming_) {
-                record(Request::Progress, "progress", Item());
+                record(Request::Progress, Item());
                 answerAll();
             } else if (++progressUnsent_ >= kBatchCalls) {
                 if (flight_.pending) awaitAndReplayFlight();
-                record(Request::Progress, "progress", Item());
+                record(Request::Progress, Item());
                 sendStaged();
             }
         }
@@ -158,13 +162,13 @@ protected:
 
     void onFinish() override {
         failIfNotStarted();
-        record(Request::Finish, "finish", Item());
+        record(Request::Finish, Item());
         answerAll();
     }
 
     void onParameterChanged(std::string_view name) override {
         failIfNotStarted();
-        ExchangeWriter& out = record(Request::ParameterChanged, "parameter_changed", Item());
+        ExchangeWriter& out = record(Request::ParameterChanged, Item());
         out.putText(name);
         out.putText(paramValueToJson(params().get(name)).dump());
         answerAll();
@@ -174,19 +178,15 @@ protected:
         if (!child_ || child_->ended()) return;
         try {
             // What is still batched belongs to a run that was stopped: it is not run, and the
-            // answer in flight is not replayed (the outputs are closed).
+            // answer in flight sends nothing on (nor does the deactivate call: the engine may have
+            // deactivated the nodes downstream already, and a progress promise pending since the
+            // stop would reach them), though a child that dies or hangs in it fails the node.
             staged_.clear();
-            if (flight_.pending) {
-                flight_.hooks.clear();  // nothing to replay, even from a child that fails now
-                flight_.inputs.clear();
-                awaitFlight();
-            }
-            flight_.clear();
-            // Nor does the deactivate call send anything on: the engine may have deactivated the
-            // nodes downstream already (a progress promise pending since the stop would reach them).
-            pendingProgress_.reset();
             outputsClosed_ = true;
-            record(Request::Deactivate, "deactivate", Item());
+            if (flight_.pending) awaitFlight();
+            flight_.clear();
+            pendingProgress_.reset();
+            record(Request::Deactivate, Item());
             answerAll();
         } catch (const OperatorErrorInHook& e) {
             child_->wait();
@@ -202,15 +202,14 @@ private:
     struct Done {
         std::uint32_t sourceState = ISOCHRON_SOURCE_FINISHED;
         std::int64_t wakeAtNs = 0;
-        std::size_t calls = 0;  // calls answered (replay)
-        bool diedInProgressHook = false;  // the answer ends inside the call after those, in its progress hook
+        std::size_t calls = 0;  // calls answered (replay); an answer that ends inside a call ends in its hooks[calls]
     };
 
     // Hook calls written into one request area, or sent and not yet answered.
     struct Batch {
         std::uint32_t area = 0;
         std::optional<ExchangeWriter> writer;  // staged: the request being written
-        std::vector<const char*> hooks;        // each call's hook, in order
+        std::vector<Hook> hooks;               // each call's plugin hook, in order (the one it is in, once answered)
         std::vector<Item> inputs;              // each call's input item (process), else a progress marker
         bool pending = false;                  // flight: sent, answer not replayed yet
         std::uint32_t sequence = 0;            // flight: the request's sequence number
@@ -248,7 +247,7 @@ private:
 
     // Start a hook call of `kind` in the staged request, with the deferred progress and every
     // input's progress; `input` is the item it processes (kept for samples the plugin sends on).
-    ExchangeWriter& record(Request kind, const char* hook, Item&& input) {
+    ExchangeWriter& record(Request kind, Item&& input) {
         if (!child_) throw OperatorError("its sandboxed process never started");
         if (!staged_.writer) {
             staged_.writer.emplace(exchange_->requests(staged_.area), SharedExchange::kAreaBytes);
@@ -262,7 +261,7 @@ private:
         progressUnsent_ = 0;
         out.put(static_cast<std::uint32_t>(inputCount()));
         for (int i = 0; i < inputCount(); ++i) out.put(inputProgress(i));
-        staged_.hooks.push_back(hook);
+        staged_.hooks.push_back(hookOf(kind));
         staged_.inputs.push_back(std::move(input));
         return out;
     }
@@ -302,10 +301,15 @@ private:
     // fails the hook, after what it answered before is replayed). The watchdog times the call the
     // child is on: from when the batch was sent, and again from each answer the host sees it
     // commit (looking once a slice: an answer seen late gives the next call more time, never less).
+    // Once a stop is requested, calls of the run (not deactivate, which the stop asks for) get
+    // kAnswerAfterStop more, then the child is killed and the call fails: the stop ends promptly,
+    // naming this node, instead of the runner leaving a stuck call behind after its grace.
     void awaitFlight() {
         const auto watchdogNs = std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count();
+        const bool endsAtStop = flight_.hooks.empty() || flight_.hooks.back() != Hook::Deactivate;
         std::size_t committedSeen = 0;
         std::int64_t callStartNs = flight_.sentAtNs;
+        std::int64_t stopSeenNs = 0;
         while (!exchange_->awaitResponse(flight_.sequence, kLivenessSlice)) {
             const std::size_t committed = exchange_->control().committedBytes.load(std::memory_order_acquire);
             if (child_->ended()) {
@@ -324,6 +328,14 @@ private:
                            " hook (the watchdog killed it)";
                 });
             }
+            if (endsAtStop && stopSeenNs == 0 && stopRequested()) stopSeenNs = now;
+            if (stopSeenNs != 0 && now - stopSeenNs > std::chrono::nanoseconds(kAnswerAfterStop).count()) {
+                child_->kill();
+                replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
+                    return "its sandboxed process did not answer within " + std::to_string(kAnswerAfterStop.count()) +
+                           " ms of the stop request in its " + hook + " hook (the host killed it to end the run)";
+                });
+            }
         }
     }
 
@@ -337,7 +349,7 @@ private:
     template <class Failure> [[noreturn]] void replayAnswered(std::size_t bytes, Failure&& failure) {
         flight_.pending = false;
         const Done answered = replay(bytes);
-        const char* hook = answered.diedInProgressHook ? "progress" : answered.calls < flight_.hooks.size() ? flight_.hooks[answered.calls] : "last";
+        const char* hook = answered.calls < flight_.hooks.size() ? hookName(flight_.hooks[answered.calls]) : "last";
         const std::string message = failure(hook);
         flight_.clear();
         throw OperatorErrorInHook(message);
@@ -357,18 +369,15 @@ private:
         std::size_t call = 0;
         for (; call < flight_.hooks.size() && !in.atEnd(); ++call) {
             const std::optional<Done> answered = replayCall(in, call);
-            if (!answered) {
-                done.diedInProgressHook = true;
-                break;
-            }
+            if (!answered) break;
             done = *answered;
         }
         done.calls = call;
         return done;
     }
 
-    // Emit what call number `call` emitted; its Done, or nothing when the answer ends in the
-    // call's progress hook (the child died there).
+    // Emit what call number `call` emitted; its Done, or nothing when the answer ends inside the
+    // call, in the hook it entered last (the child died or hangs there).
     std::optional<Done> replayCall(ExchangeReader& in, std::size_t call) {
         for (;;) {
             switch (in.get<Reply>()) {
@@ -403,9 +412,13 @@ private:
                     break;
                 }
                 case Reply::Warning: warn(in.text()); break;
-                case Reply::EnteringProgress:
+                case Reply::Entering: {
+                    const auto hook = in.get<Hook>();
+                    if (!hookName(hook)) throw OperatorError("its sandboxed process named an unknown hook (#" + std::to_string(static_cast<std::uint32_t>(hook)) + ")");
+                    flight_.hooks[call] = hook;
                     if (in.atEnd()) return std::nullopt;
                     break;
+                }
                 case Reply::Route: {
                     const auto input = in.get<std::uint32_t>();
                     const auto output = in.get<std::uint32_t>();
@@ -418,10 +431,15 @@ private:
                     Done done;
                     done.sourceState = in.get<std::uint32_t>();
                     done.wakeAtNs = in.get<std::int64_t>();
+                    // A call of a batch cut by the stop that failed is not reported: its run was over.
+                    if (outputsClosed_ && flight_.hooks[call] != Hook::Deactivate) return done;
                     if (outcome == Outcome::ProgressFailed) throw OperatorErrorInHook(error + " (in the progress hook)");
                     if (outcome != Outcome::Succeeded) {
-                        const char* hook = flight_.hooks[call];
-                        throw OperatorError(error.empty() ? std::string("its ") + hook + " hook failed without saying why" : error);
+                        const Hook hook = flight_.hooks[call];
+                        std::string message = error.empty() ? std::string("its ") + hookName(hook) + " hook failed without saying why" : error;
+                        // The engine names the other hooks itself ("(in process)"); it cannot tell these two apart.
+                        if (hook == Hook::Create || hook == Hook::Activate) throw OperatorErrorInHook(message + " (in the " + hookName(hook) + " hook)");
+                        throw OperatorError(message);
                     }
                     return done;
                 }
@@ -431,12 +449,12 @@ private:
 
     // The child granted the plugin a route from `input` to `output`: checked here as the child
     // checked it (the child is not trusted), then this side hands that input's items over.
-    void takeRoute(std::uint32_t input, std::uint32_t output, std::string_view hook) {
+    void takeRoute(std::uint32_t input, std::uint32_t output, Hook hook) {
         const auto inputs = static_cast<std::uint32_t>(inputCount());
         const auto outputs = static_cast<std::uint32_t>(outputCount());
-        if (hook != "activate" || input >= inputs || output >= outputs || !alwaysFits_[std::size_t{input} * outputs + output]) {
+        if (hook != Hook::Activate || input >= inputs || output >= outputs || !alwaysFits_[std::size_t{input} * outputs + output]) {
             throw OperatorError("its sandboxed process granted a route from input #" + std::to_string(input) + " to output #" +
-                                std::to_string(output) + " in its " + std::string(hook) +
+                                std::to_string(output) + " in its " + hookName(hook) +
                                 " hook, which the host cannot take (routes are taken in activate, between ports whose items always fit)");
         }
         routeOfInput_[input] = static_cast<int>(output);
@@ -502,7 +520,7 @@ private:
     std::vector<int> routeOfInput_;  // [input]: the output its items are handed over to without the child, else -1
     bool anyRoute_ = false;
     std::uint32_t progressUnsent_ = 0;  // progress updates since the last call carried one (a node with routes)
-    std::uint64_t routedItems_ = 0;
+    PublishedCount routedItems_;  // read by the telemetry watcher thread too
     std::uint64_t peakHeldItems_ = 0;
     std::uint64_t peakHeldBytes_ = 0;
 };

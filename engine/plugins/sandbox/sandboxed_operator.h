@@ -12,7 +12,9 @@
 // hook, after replaying what the child answered before;
 // the engine disables the node, ends its outputs, names the node and the plugin, and runs the rest
 // of the graph to the end. A refusal from the plugin (its hook returned false) fails the same way
-// with the plugin's own message, as in-process.
+// with the plugin's own message, as in-process. Once a stop is requested, a call of the run that
+// has not answered within 500 ms more fails the same way (the child is killed), so the stop does
+// not wait for the watchdog or leave the call behind.
 #pragma once
 
 #include <chrono>
