@@ -8,7 +8,7 @@ namespace isochron::editor {
 PluginHosting PluginOptions::hostingOf(const std::filesystem::path& file) const {
     PluginHosting hosting;
     hosting.sandboxed = sandboxAll || sandboxed.contains(QString::fromStdString(file.stem().string()));  // a plugin's file is named after it
-    if (watchdog) hosting.watchdog = *watchdog;  // each start sets it again (RunController::setSandboxWatchdog)
+    if (watchdog) hosting.watchdog = hosting.setupWatchdog = *watchdog;  // each start sets it again (RunController::setSandboxWatchdog)
     return hosting;
 }
 

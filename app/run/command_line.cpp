@@ -30,7 +30,8 @@ Options:
                               process is killed (refused without --sandbox). The whole graph waits
                               for a hung call, so by default it is half the least headroom of the
                               graph's live sources (a paced source's max_lag, a capture's buffer;
-                              0.25 s at least), and 10 s without live sources; a longer one is
+                              0.25 s at least), and 10 s without live sources (activate and
+                              deactivate, while no source streams: 10 s); a longer one is
                               warned about at start (the live source would drop data)
   --report FILE.json          write the run report as JSON (a regular file or device; a named pipe
                               and '-' are refused: the report is a file, not standard output)

@@ -315,7 +315,7 @@ std::optional<std::chrono::milliseconds> givenWatchdog(const run::RunOptions& op
 void announceSandboxWatchdog(PluginHost& host, const run::RunOptions& options, const ValidatedGraph& graph) {
     if (!options.sandboxAll && options.sandboxed.empty()) return;
     const SandboxWatchdogChoice choice = chooseSandboxWatchdog(graph, givenWatchdog(options));
-    host.setSandboxWatchdog(choice.watchdog);
+    host.setSandboxWatchdog(choice.watchdog, choice.setupWatchdog);
     if (options.quiet) return;
     if (!options.checkOnly) std::cerr << "isochron-run: note: " << choice.note << "\n";
     if (!choice.warning.empty()) std::cerr << "isochron-run: warning: " << choice.warning << "\n";

@@ -142,7 +142,9 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
                                         std::unique_ptr<PluginLibrary> library, const PluginHosting& hosting, Loaded* previous) {
     std::vector<OperatorDescriptor> descriptors;
     std::vector<DeclaredItemType> itemTypes = manifest.itemTypes;
-    auto watchdogMs = std::make_shared<std::atomic<std::int64_t>>(hosting.watchdog.count());
+    auto watchdogsMs = std::make_shared<Loaded::WatchdogsMs>();
+    watchdogsMs->streaming = hosting.watchdog.count();
+    watchdogsMs->setup = hosting.setupWatchdog.count();
     if (library) {
         descriptors = library->describeOperators();
         std::vector<std::string> problems = manifestMismatches(manifest, *library, descriptors);
@@ -158,8 +160,9 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
             // The watchdog is read as each node is created, not now: a run picks it after reading its
             // graph (setSandboxWatchdog), and the plugins were loaded before.
             for (OperatorDescriptor& d : descriptors) {
-                d.create = [file, declared = d, watchdogMs]() {
-                    return sandboxedFactory(file, declared, std::chrono::milliseconds(watchdogMs->load()))();
+                d.create = [file, declared = d, watchdogsMs]() {
+                    return sandboxedFactory(file, declared, std::chrono::milliseconds(watchdogsMs->streaming.load()),
+                                            std::chrono::milliseconds(watchdogsMs->setup.load()))();
                 };
             }
         }
@@ -217,7 +220,7 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
     replacement.info.itemTypes = std::move(itemTypes);
     for (const auto& d : descriptors) replacement.info.operatorTypes.push_back(d.typeName);
     replacement.order = previous ? previous->order : nextOrder_++;
-    replacement.watchdogMs = std::move(watchdogMs);
+    replacement.watchdogsMs = std::move(watchdogsMs);
     for (const auto& type : replaced) registry_.remove(type);
     for (auto& d : descriptors) registry_.add(std::move(d));
     replacement.library = std::move(library);
@@ -226,10 +229,12 @@ PluginHost::Loaded& PluginHost::install(const std::filesystem::path& file, Plugi
     return slot;
 }
 
-void PluginHost::setSandboxWatchdog(std::chrono::milliseconds watchdog) {
+void PluginHost::setSandboxWatchdog(std::chrono::milliseconds watchdog, std::chrono::milliseconds setupWatchdog) {
     for (auto& [path, loaded] : plugins_) {
         loaded.info.hosting.watchdog = watchdog;
-        loaded.watchdogMs->store(watchdog.count());
+        loaded.info.hosting.setupWatchdog = setupWatchdog;
+        loaded.watchdogsMs->streaming.store(watchdog.count());
+        loaded.watchdogsMs->setup.store(setupWatchdog.count());
     }
 }
 

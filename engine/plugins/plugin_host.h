@@ -41,6 +41,9 @@ struct PluginHosting {
     bool sandboxed = false;
     /// Sandboxed: how long one hook may take before its process is killed and its node disabled.
     std::chrono::milliseconds watchdog{10'000};
+    /// Sandboxed: the same for create, activate and deactivate, which run while no source streams (a
+    /// live graph's short watchdog is for the calls that hold the sources back).
+    std::chrono::milliseconds setupWatchdog{10'000};
 };
 
 /// One plugin the host knows. [value type]
@@ -89,10 +92,10 @@ public:
     /// see the file comment. Throws PluginError and keeps the old version when the new one is refused.
     /// [setup thread; no Engine, operator or custom payload from this plugin may be alive]
     PluginReloadReport reload(const std::filesystem::path& file);
-    /// How long one call into a sandboxed plugin may take, for every plugin loaded, from the next node
-    /// created on: a run sets it once its graph is read (see sandbox_watchdog.h), after loading the
+    /// How long one call into a sandboxed plugin may take (create, activate and deactivate:
+    /// `setupWatchdog`), for every plugin loaded, from the next node created on: a run sets it once its graph is read (see sandbox_watchdog.h), after loading the
     /// plugins. [setup thread; an Engine already built keeps the watchdog its nodes were created with]
-    void setSandboxWatchdog(std::chrono::milliseconds watchdog);
+    void setSandboxWatchdog(std::chrono::milliseconds watchdog, std::chrono::milliseconds setupWatchdog);
 
     /// The plugin loaded or declared from `file`, or null. [setup thread]
     const PluginInfo* find(const std::filesystem::path& file) const;
@@ -112,7 +115,10 @@ private:
         std::unique_ptr<PluginLibrary> library;  // null while declared only
         std::uint64_t order = 0;
         // What the sandboxed factories read as they create a node (shared with them, so setSandboxWatchdog reaches them).
-        std::shared_ptr<std::atomic<std::int64_t>> watchdogMs;
+        struct WatchdogsMs {
+            std::atomic<std::int64_t> streaming, setup;
+        };
+        std::shared_ptr<WatchdogsMs> watchdogsMs;
     };
     // Check `manifest` (and `library`, if any) against the registry and swap them in for `previous`
     // (null for a first load); returns the new entry. Throws PluginError, changing nothing.

@@ -51,12 +51,14 @@ SandboxWatchdogChoice chooseSandboxWatchdog(const ValidatedGraph& graph, std::op
     if (!sources.empty()) choice.tightest = sources.front();
     const std::chrono::milliseconds safe = choice.tightest ? safeWatchdog(*choice.tightest) : kUnpacedSandboxWatchdog;
     choice.watchdog = given.value_or(safe);
+    choice.setupWatchdog = given.value_or(kUnpacedSandboxWatchdog);
     const std::string seconds = secondsText(choice.watchdog) + " s";
     if (given) {
         choice.note = "a call into a sandboxed plugin may take " + seconds + " (--watchdog)";
     } else if (choice.tightest) {
         choice.note = "a call into a sandboxed plugin may take " + seconds + " (the watchdog, from the live source " + describe(*choice.tightest) +
-                      ": a hang is cut at half of it, before the source drops data; --watchdog SECONDS to change it)";
+                      ": a hang is cut at half of it, before the source drops data; activate and deactivate, while no source streams, " +
+                      secondsText(choice.setupWatchdog) + " s; --watchdog SECONDS to change both)";
     } else {
         choice.note = "a call into a sandboxed plugin may take " + seconds + " (the watchdog; the graph has no live source; --watchdog SECONDS to change it)";
     }

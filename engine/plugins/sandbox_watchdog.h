@@ -39,6 +39,9 @@ std::vector<LiveSourceHeadroom> liveSourceHeadrooms(const ValidatedGraph& graph)
 /// What a run's sandboxed calls may take, and what to tell the user about it. [value type]
 struct SandboxWatchdogChoice {
     std::chrono::milliseconds watchdog{kUnpacedSandboxWatchdog};
+    /// For activate (with the plugin's constructor) and deactivate, which run while no source streams:
+    /// the given watchdog, else kUnpacedSandboxWatchdog (a plugin may take seconds to get ready).
+    std::chrono::milliseconds setupWatchdog{kUnpacedSandboxWatchdog};
     std::optional<LiveSourceHeadroom> tightest;  ///< the live source with the least headroom, if any
     std::string note;     ///< one line for the run's start notes: the watchdog and why
     std::string warning;  ///< empty, or why a hang would make a live source drop data and what to do

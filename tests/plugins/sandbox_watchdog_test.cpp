@@ -89,6 +89,25 @@ TEST_CASE("a paced graph's default watchdog keeps its healthy branch complete", 
     CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains("the watchdog killed it"));
 }
 
+TEST_CASE("a paced graph's short watchdog does not time activate and deactivate, which run while no source streams", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder folder("paced-slow-setup");
+    const std::string hook = GENERATE(std::string("activate"), std::string("deactivate"));
+    INFO("1.5 s in " << hook);
+    nlohmann::json graph = hangGraph(folder.path(), {{"pace", 1}, {"duration", 1}});  // max_lag 2 s: a 1 s watchdog
+    graph["nodes"][2] = {{"id", "faulty"}, {"type", "faults.in_hook"}, {"params", {{"hook", hook}, {"how", "slow"}}}};
+    const auto report = folder.path() / "report.json";
+    const CommandResult r = runRunner(writeGraph(folder.path(), graph).string() + " --plugin " + faults + " --sandbox --report " + report.string());
+    INFO(r.output);
+    CHECK_THAT(r.output, Contains("may take 1 s (the watchdog, from the live source node 'tone' max_lag 2 s") &&
+                             Contains("activate and deactivate, while no source streams, 10 s"));
+    CHECK(r.status == 0);
+    const nlohmann::json json = readJson(report);
+    CHECK(json["completed"] == true);
+    CHECK(json["failures"].empty());
+    CHECK(json["outputs"]["healthy"]["samples"] == 8000);
+}
+
 TEST_CASE("a --watchdog too long for a live source is warned about", "[plugins][sandbox]") {
     const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
     ScratchFolder folder("watchdog-warning");

@@ -310,7 +310,7 @@ QString RunController::applySandboxWatchdog(const ValidatedGraph& graph) {
     const std::vector<const PluginInfo*> loaded = plugins_->plugins();
     if (std::none_of(loaded.begin(), loaded.end(), [](const PluginInfo* plugin) { return plugin->hosting.sandboxed; })) return {};
     const SandboxWatchdogChoice choice = chooseSandboxWatchdog(graph, givenWatchdog_);
-    plugins_->setSandboxWatchdog(choice.watchdog);  // for the nodes this start creates
+    plugins_->setSandboxWatchdog(choice.watchdog, choice.setupWatchdog);  // for the nodes this start creates
     qInfo("isochron: note: %s", choice.note.c_str());
     return QString::fromStdString(choice.warning);
 }

@@ -46,8 +46,9 @@ constexpr std::size_t kBatchBytes = std::size_t{4} << 20;
 // of a slow stream, are answered before the hook returns.
 class SandboxedOperator final : public Operator, public RoutedItems {
 public:
-    SandboxedOperator(std::filesystem::path pluginFile, std::shared_ptr<const OperatorDescriptor> declared, std::chrono::milliseconds watchdog)
-        : pluginFile_(std::move(pluginFile)), declared_(std::move(declared)), watchdog_(watchdog) {}
+    SandboxedOperator(std::filesystem::path pluginFile, std::shared_ptr<const OperatorDescriptor> declared, std::chrono::milliseconds watchdog,
+                      std::chrono::milliseconds setupWatchdog)
+        : pluginFile_(std::move(pluginFile)), declared_(std::move(declared)), watchdog_(watchdog), setupWatchdog_(setupWatchdog) {}
 
     std::uint64_t routedItems() const override { return routedItems_; }
 
@@ -305,8 +306,12 @@ private:
     // kAnswerAfterStop more, then the child is killed and the call fails: the stop ends promptly,
     // naming this node, instead of the runner leaving a stuck call behind after its grace.
     void awaitFlight() {
-        const auto watchdogNs = std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog_).count();
-        const bool endsAtStop = flight_.hooks.empty() || flight_.hooks.back() != Hook::Deactivate;
+        // activate (with the constructor) and deactivate run while no source streams: they get the
+        // setup watchdog, not a live graph's short one (sandbox_watchdog.h).
+        const Hook last = flight_.hooks.empty() ? Hook::Process : flight_.hooks.back();
+        const std::chrono::milliseconds watchdog = last == Hook::Activate || last == Hook::Deactivate ? setupWatchdog_ : watchdog_;
+        const auto watchdogNs = std::chrono::duration_cast<std::chrono::nanoseconds>(watchdog).count();
+        const bool endsAtStop = last != Hook::Deactivate;
         std::size_t committedSeen = 0;
         std::int64_t callStartNs = flight_.sentAtNs;
         std::int64_t stopSeenNs = 0;
@@ -324,7 +329,7 @@ private:
             if (now - callStartNs > watchdogNs) {
                 child_->kill();
                 replayAnswered(exchange_->control().committedBytes.load(std::memory_order_acquire), [&](const char* hook) {
-                    return "its sandboxed process did not answer within " + std::to_string(watchdog_.count()) + " ms in its " + hook +
+                    return "its sandboxed process did not answer within " + std::to_string(watchdog.count()) + " ms in its " + hook +
                            " hook (the watchdog killed it)";
                 });
             }
@@ -501,7 +506,8 @@ private:
 
     std::filesystem::path pluginFile_;
     std::shared_ptr<const OperatorDescriptor> declared_;
-    std::chrono::milliseconds watchdog_;
+    std::chrono::milliseconds watchdog_;       // calls while the graph streams
+    std::chrono::milliseconds setupWatchdog_;  // activate and deactivate
     SharedSampleArena* arena_ = SharedSampleArena::instance();  // null: every segment's samples are copied in
     std::optional<SharedExchange> exchange_;
     std::optional<SandboxProcess> child_;
@@ -528,11 +534,11 @@ private:
 }  // namespace
 
 std::function<std::unique_ptr<Operator>()> sandboxedFactory(const std::filesystem::path& pluginFile, const OperatorDescriptor& declared,
-                                                            std::chrono::milliseconds watchdog) {
+                                                            std::chrono::milliseconds watchdog, std::chrono::milliseconds setupWatchdog) {
     auto description = std::make_shared<OperatorDescriptor>(declared);
     description->create = nullptr;
-    return [pluginFile, description, watchdog]() -> std::unique_ptr<Operator> {
-        return std::make_unique<SandboxedOperator>(pluginFile, description, watchdog);
+    return [pluginFile, description, watchdog, setupWatchdog]() -> std::unique_ptr<Operator> {
+        return std::make_unique<SandboxedOperator>(pluginFile, description, watchdog, setupWatchdog);
     };
 }
 

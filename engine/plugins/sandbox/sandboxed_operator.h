@@ -27,8 +27,8 @@
 namespace isochron {
 
 /// A factory of sandboxed instances of the operator `declared` of `pluginFile`, each hook allowed
-/// `watchdog` before its child process is killed. [setup thread]
+/// `watchdog` (create, activate and deactivate: `setupWatchdog`) before its child process is killed. [setup thread]
 std::function<std::unique_ptr<Operator>()> sandboxedFactory(const std::filesystem::path& pluginFile, const OperatorDescriptor& declared,
-                                                            std::chrono::milliseconds watchdog);
+                                                            std::chrono::milliseconds watchdog, std::chrono::milliseconds setupWatchdog);
 
 }  // namespace isochron
