@@ -79,7 +79,9 @@ TEST_CASE("a paced graph's default watchdog keeps its healthy branch complete", 
     INFO(r.output);
     CHECK(r.status == 2);
     CHECK_THAT(r.output, Contains("note: a call into a sandboxed plugin may take 4 s (the watchdog, from the live source node 'tone' max_lag 8 s"));
-    CHECK_THAT(r.output, Contains("error: node 'faulty': its sandboxed process did not answer within 4000 ms"));
+    // The hook named is the one that hung: in a paced graph process calls carry the progress before them
+    // (tryout17c: "in its progress hook").
+    CHECK_THAT(r.output, Contains("error: node 'faulty': its sandboxed process did not answer within 4000 ms in its process hook"));
     CHECK_THAT(r.output, !Contains("dropped"));
     const nlohmann::json json = readJson(report);
     INFO(json["nodes"]["tone"].dump());
@@ -87,6 +89,20 @@ TEST_CASE("a paced graph's default watchdog keeps its healthy branch complete", 
     CHECK(json["outputs"]["healthy"]["samples"] == 3 * 8000);  // every sample reached the healthy branch
     CHECK_FALSE(json["nodes"]["tone"].contains("warning_count"));  // no "fell more than max_lag behind"
     CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains("the watchdog killed it"));
+}
+
+TEST_CASE("a sandboxed crash in process in a paced graph is named in the process hook", "[plugins][sandbox]") {
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder folder("paced-crash");
+    nlohmann::json graph = hangGraph(folder.path(), {{"pace", 1}, {"duration", 1}});
+    graph["nodes"][2]["type"] = "faults.segfault";
+    const auto report = folder.path() / "report.json";
+    const CommandResult r = runRunner(writeGraph(folder.path(), graph).string() + " --plugin " + faults + " --sandbox --report " + report.string());
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Contains("error: node 'faulty': its sandboxed process died of Segmentation fault (signal 11) in its process hook"));
+    const nlohmann::json json = readJson(report);
+    CHECK(json["outputs"]["healthy"]["samples"] == 8000);
 }
 
 TEST_CASE("a paced graph's short watchdog does not time activate and deactivate, which run while no source streams", "[plugins][sandbox]") {
