@@ -16,6 +16,8 @@
 #include <QTimer>
 #include <QtQml/QQmlExtensionPlugin>
 
+#include <cstdlib>
+
 #include "app/editor/quit_on_signals.h"
 #include "app/editor/view_benchmark.h"
 #include "engine/files/standard_streams.h"
@@ -200,5 +202,9 @@ int main(int argc, char** argv) {
         }
         QTimer::singleShot(static_cast<int>(seconds * 1000), &app, &QCoreApplication::quit);
     }
-    return app.exec();
+    const int status = app.exec();
+    // A run's start left behind runs on inside a plugin: unloading the plugins as main's objects go
+    // would pull its code from under it.
+    if (isochron::ui::RunController::anyStartLeftBehind()) std::_Exit(status);
+    return status;
 }
