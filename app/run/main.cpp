@@ -78,13 +78,14 @@ void onStopSignal(int signal) {
 constexpr TimeNs kStopGraceNs = 3'000'000'000;
 
 /// Says on stderr that the stop was not honoured because `stuck` (the calls that did not return, ""
-/// when unknown) has not returned, and returns the report's "abandoned" text for it.
-std::string announceAbandonment(const std::string& stuck) {
+/// when unknown) has not returned, and returns the report's "abandoned" text for it. `whileStarting`:
+/// no node has run yet (the report lists none), else the figures are those of this moment.
+std::string announceAbandonment(const std::string& stuck, bool whileStarting) {
     std::cerr.tie(nullptr);  // flushing std::cout first would wait on a node stuck writing to it
     std::cerr << "isochron-run: the run did not stop "
               << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
               << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")
-              << "; leaving without it (figures are those at this moment)" << std::endl;
+              << "; leaving without it (" << (whileStarting ? "the nodes were starting: none ran" : "figures are those at this moment") << ")" << std::endl;
     return stuck.empty() ? "a node's call did not return after the stop request" : stuck + " did not return after the stop request";
 }
 
@@ -388,7 +389,7 @@ void watchStopWhileStarting(const run::RunOptions& options, const std::atomic<bo
             if (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs) {
                 const int signal = stopSignal.load();
                 const std::string pluginCalls = describeUnreturnedPluginCalls();
-                const std::string abandoned = announceAbandonment(!pluginCalls.empty() ? pluginCalls : describeNodeStartsInProgress());
+                const std::string abandoned = announceAbandonment(!pluginCalls.empty() ? pluginCalls : describeNodeStartsInProgress(), true);
                 bool written = true;
                 if (options.reportPath) {
                     nlohmann::ordered_json json = startStoppedReport(options);
@@ -585,7 +586,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         const int signal = stopSignal.load();
         // A plugin's call names its file and hook; a built-in node's call its id and type.
         const std::string pluginCalls = describeUnreturnedPluginCalls();
-        const std::string abandoned = announceAbandonment(!pluginCalls.empty() ? pluginCalls : describeNodeCallsInProgress(runNodes()));
+        const std::string abandoned = announceAbandonment(!pluginCalls.empty() ? pluginCalls : describeNodeCallsInProgress(runNodes()), false);
         RunOutcome outcome;
         outcome.stopped = true;
         outcome.wallSeconds = static_cast<double>(wallClockNs() - startNs) / 1e9;
