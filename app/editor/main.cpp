@@ -18,6 +18,7 @@
 #include <QtQml/QQmlExtensionPlugin>
 
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "app/editor/command_line.h"
@@ -175,5 +176,9 @@ int main(int argc, char** argv) {
         }
         QTimer::singleShot(static_cast<int>(seconds * 1000), &app, &QCoreApplication::quit);
     }
-    return app.exec();
+    const int status = app.exec();
+    // A run's start left behind runs on inside a plugin: unloading the plugins as main's objects go
+    // would pull its code from under it.
+    if (isochron::ui::RunController::anyStartLeftBehind()) std::_Exit(status);
+    return status;
 }

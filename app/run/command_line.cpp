@@ -84,7 +84,7 @@ in all these cases once the nodes have started (exit 0, 2, 128 + the signal, and
 not be written); an exit 1 before that (bad usage, an invalid graph, a refused plugin or output path, a node
 that cannot start, e.g. its file cannot be opened) writes none; under mpirun the ranks agree on such a
 refusal before any runs: it is printed once, no rank writes a report, and every rank exits 1. A node whose call does not return after a stop request (a write to a pipe nobody
-reads, a hung in-process plugin) is left behind after 3 s, or at once on a second signal: the report
+reads, a hung in-process plugin, also in its create or activate hook) is left behind after 3 s, or at once on a second signal: the report
 then holds the figures of that moment and an "abandoned" field naming the call that did not return
 (the node and its operator type, and a plugin's file and hook). No report is written
 when the process itself dies: an in-process plugin that crashes (segfault, abort) ends it with the

@@ -58,25 +58,37 @@ static_assert(std::atomic<int>::is_always_lock_free);
 // While the graph is read and the nodes start (a large graph validating, a preloaded sound file
 // decoding, an event file loading), the first signal makes validation and the engine's construction
 // give up at their next stop poll (engine/graph/stop_poll.h) and the nodes' loads at once
-// (engine/runtime/start_interruption.h); a second leaves at once, should a node's start not return.
-std::atomic<bool> nodesStarting{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-// Whether the start is still reading and validating the graph (no node has started yet): a stop
-// message names the phase it interrupted.
+// (engine/runtime/start_interruption.h). Whether the start is still reading and validating the
+// graph (no node has started yet): a second signal then leaves at once, and a stop message names
+// the phase it interrupted. Once the nodes start, a start call that does not return (a plugin hung
+// in activate) is left behind as a run's call is (watchStopWhileStarting).
 std::atomic<bool> graphBeingChecked{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
 
 void onStopSignal(int signal) {
     interruptStarts();  // a node loading a file gives up: the run stops as it begins
     int none = 0;
     stopSignal.compare_exchange_strong(none, signal);
     if (signal != SIGPIPE) stopSignalCount.fetch_add(1);  // every write to a closed pipe raises it again
-    if (nodesStarting.load() && stopSignalCount.load() > 1) std::_Exit(128 + stopSignal.load());
+    if (graphBeingChecked.load() && stopSignalCount.load() > 1) std::_Exit(128 + stopSignal.load());
 }
 
 /// How long a stop request may go unhonoured before the run is abandoned: a node blocked in a call
 /// that never returns (a write to a pipe nobody reads, a hung in-process plugin) must not make the
 /// run unstoppable. Longer than any built-in node's call takes (universal_box: at most 1 s).
 constexpr TimeNs kStopGraceNs = 3'000'000'000;
+
+/// Says on stderr that the stop was not honoured because `stuck` (the calls that did not return, ""
+/// when unknown) has not returned, and returns the report's "abandoned" text for it. `whileStarting`:
+/// no node has run yet (the report lists none), else the figures are those of this moment.
+std::string announceAbandonment(const std::string& stuck, bool whileStarting) {
+    std::cerr.tie(nullptr);  // flushing std::cout first would wait on a node stuck writing to it
+    std::cerr << "isochron-run: the run did not stop "
+              << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
+              << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")
+              << "; leaving without it (" << (whileStarting ? "the nodes were starting: none ran" : "figures are those at this moment") << ")" << std::endl;
+    return stuck.empty() ? "a node's call did not return after the stop request" : stuck + " did not return after the stop request";
+}
 
 /// Why a rank under mpirun stopped on `signal`, for its last line. mpirun sends SIGTERM to every rank
 /// both when it is interrupted (Ctrl-C, kill) and when a rank died, and a rank cannot tell which:
@@ -372,6 +384,43 @@ void catchStopSignal(int signal) {
     std::signal(signal, onStopSignal);
 }
 
+/// The report of a run a stop ended before its engine was built: no nodes (none ran), `scheduler` as
+/// --scheduler gave it.
+nlohmann::ordered_json startStoppedReport(const run::RunOptions& options) {
+    RunSummary summary;
+    summary.scheduler = options.scheduler.value_or("");
+    summary.outcome.stopped = true;
+    nlohmann::ordered_json json = summary.toJson();
+    json["stopped_while_starting"] = true;
+    return json;
+}
+
+/// While the nodes start, until `nodesStarted`: a stop the start does not honour in time (a node's
+/// create or activate that never returns, such as an in-process plugin hung in activate), or a
+/// second signal, leaves as a run's unreturned call does: the message, the report with
+/// "abandoned" naming the node (plugin) and hook, exit 128 + the signal. [its own thread]
+void watchStopWhileStarting(const run::RunOptions& options, const std::atomic<bool>& nodesStarted) {
+    TimeNs stopSeenNs = 0;
+    while (!nodesStarted.load()) {
+        if (stopSignal.load() != 0) {
+            if (stopSeenNs == 0) stopSeenNs = wallClockNs();
+            if (stopSignalCount.load() > 1 || wallClockNs() - stopSeenNs > kStopGraceNs) {
+                const int signal = stopSignal.load();
+                const std::string pluginCalls = describeUnreturnedPluginCalls();
+                const std::string abandoned = announceAbandonment(!pluginCalls.empty() ? pluginCalls : describeNodeStartsInProgress(), true);
+                bool written = true;
+                if (options.reportPath) {
+                    nlohmann::ordered_json json = startStoppedReport(options);
+                    json["abandoned"] = abandoned;
+                    written = writeReport(*options.reportPath, json);
+                }
+                std::_Exit(written ? 128 + signal : 1);
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
 /// `host`: the plugins loaded (the run reads their files: no output may replace one).
 int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registry, PluginHost& host, run::ScaleOut& scaleOut) {
     std::vector<std::filesystem::path> plugins;
@@ -381,7 +430,6 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // seconds. The run then stops as it begins. SIGUSR2 too: mpirun forwards it to every rank as it
     // is (SIGINT it turns into a kill after a timeout), so it is how a run on ranks is stopped cleanly.
     // --check alike: stopped while it validates, it says so and leaves with the run's status.
-    nodesStarting.store(true);
     graphBeingChecked.store(true);
     for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) catchStopSignal(signal);
     // Validation and the checks after it take seconds on a 100 000-node graph: a stop signal ends
@@ -469,15 +517,19 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     std::signal(SIGPIPE, sinkWritesStandardOutput ? onStopSignal : SIG_IGN);
     std::unique_ptr<run::PartitionThreads> threads;
     std::unique_ptr<Engine> single;
+    std::atomic<bool> nodesStarted{false};
+    std::thread startWatcher(watchStopWhileStarting, std::cref(options), std::cref(nodesStarted));
     graphBeingChecked.store(false);  // the nodes start now
     try {
         if (onThreads) threads = std::make_unique<run::PartitionThreads>(spec, whole, scheduler, options.channelCredits, stopRequested);
         else single = std::make_unique<Engine>(graph, scheduler, stopRequested);
     } catch (...) {
-        nodesStarting.store(false);
+        nodesStarted.store(true);
+        startWatcher.join();
         throw;
     }
-    nodesStarting.store(false);
+    nodesStarted.store(true);
+    startWatcher.join();
     // A stop that came while the nodes started: the run stops as it begins (nothing flows), and says so.
     const bool stoppedWhileStarting = stopSignal.load() != 0;
     if (stoppedWhileStarting) {
@@ -562,14 +614,9 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
     // and leave without waiting for the engine's threads, one of which is stuck in a node's call.
     auto abandonRun = [&] {
         const int signal = stopSignal.load();
-        std::cerr.tie(nullptr);  // flushing std::cout first would wait on the node stuck writing to it
         // A plugin's call names its file and hook; a built-in node's call its id and type.
         const std::string pluginCalls = describeUnreturnedPluginCalls();
-        const std::string stuck = !pluginCalls.empty() ? pluginCalls : describeNodeCallsInProgress(runNodes());
-        std::cerr << "isochron-run: the run did not stop "
-                  << (stopSignalCount.load() > 1 ? "before a second signal" : "within " + std::to_string(kStopGraceNs / 1'000'000'000) + " s")
-                  << (stuck.empty() ? ": a node's call has not returned" : ": " + stuck + " has not returned")
-                  << "; leaving without it (figures are those at this moment)" << std::endl;
+        const std::string abandoned = announceAbandonment(!pluginCalls.empty() ? pluginCalls : describeNodeCallsInProgress(runNodes()), false);
         RunOutcome outcome;
         outcome.stopped = true;
         outcome.wallSeconds = static_cast<double>(wallClockNs() - startNs) / 1e9;
@@ -583,7 +630,7 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         bool written = true;
         if (options.reportPath) {
             nlohmann::ordered_json json = summary.toJson();
-            json["abandoned"] = stuck.empty() ? "a node's call did not return after the stop request" : stuck + " did not return after the stop request";
+            json["abandoned"] = abandoned;
             written = writeReport(*options.reportPath, json);
         }
         if (telemetryFile.is_open()) telemetryFile.flush();
@@ -641,7 +688,18 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
                 }
             }
         }
+        const std::size_t failuresBefore = outcome.failures.size();
         (threads ? threads->engine(partition) : engine).addFailuresWhileStopping(outcome);
+        // A deactivate that failed is named at once like a failure in any other hook, under --quiet
+        // too (it was only in the summary, which --quiet leaves out).
+        for (std::size_t f = failuresBefore; f < outcome.failures.size(); ++f) {
+            bool seen = false;
+            {
+                const std::lock_guard lock(failuresMutex);
+                seen = std::find(failuresSeen.begin(), failuresSeen.end(), outcome.failures[f]) != failuresSeen.end();
+            }
+            if (!seen) announceFailure(outcome.failures[f]);
+        }
     }
     if (stopSignal.load() != 0) writeNewestTelemetry();
     else drainTelemetry(0);
@@ -734,12 +792,7 @@ int endStartStopped(const run::RunOptions& options) {
                   << " is a file other than a run report, and the run stopped before its files were checked (it may be one the graph reads)\n";
         return 1;
     }
-    RunSummary summary;
-    summary.scheduler = options.scheduler.value_or("");
-    summary.outcome.stopped = true;
-    nlohmann::ordered_json json = summary.toJson();
-    json["stopped_while_starting"] = true;
-    return writeReport(*options.reportPath, json) ? 128 + signal : 1;
+    return writeReport(*options.reportPath, startStoppedReport(options)) ? 128 + signal : 1;
 }
 
 int runMain(int argc, char** argv, run::ScaleOut& scaleOut) {

@@ -2,6 +2,7 @@
 
 #include "engine/graph/strong_components.h"
 #include "engine/memory/memory_pool.h"
+#include "engine/runtime/node_call_scope.h"
 
 #include <algorithm>
 #include <chrono>
@@ -91,6 +92,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec, 
         // The operator first, then its outputs and inputs: a hop reads them in that order.
         try {
             OperatorPlacement nextToItsNode(&arena_);
+            const NodeCallScope creating(*node, "create");  // a stop meanwhile names it, should it not return
             node->op = node->descriptor->create();
         } catch (const std::exception& e) {
             errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what() + originNote(*node)});
@@ -131,6 +133,7 @@ Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec, 
         }
         if (!node->op) continue;
         try {
+            const NodeCallScope activating(*node, "activate");
             node->op->activate(*node);
         } catch (const std::exception& e) {
             errors.push_back({node->id, "", "", std::string("cannot start: ") + e.what() + originNote(*node)});

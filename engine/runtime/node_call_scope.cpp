@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string_view>
 
 #include "engine/operators/descriptor.h"
 #include "engine/runtime/node_context.h"
@@ -60,6 +61,17 @@ std::string describeNodeCallsInProgress(const std::vector<const NodeContext*>& n
         });
         text += (text.empty() ? "node '" : ", node '") + node->id + "' (" + node->descriptor->typeName + ") in its " + hook + " call";
     }
+    return text;
+}
+
+std::string describeNodeStartsInProgress() {
+    std::string text;
+    ThreadSlots<NodeCallInProgress>::forEach([&](const NodeCallInProgress& call) {
+        const NodeContext* node = call.node.load(std::memory_order_acquire);
+        const char* hook = call.hook.load(std::memory_order_relaxed);
+        if (!node || !hook || (std::string_view(hook) != "create" && std::string_view(hook) != "activate")) return;
+        text += (text.empty() ? "node '" : ", node '") + node->id + "' (" + node->descriptor->typeName + ") in its " + hook + " call";
+    });
     return text;
 }
 

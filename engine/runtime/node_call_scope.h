@@ -37,4 +37,10 @@ private:
 /// Reads the nodes' ids and types: call it while their engines exist. [any thread]
 std::string describeNodeCallsInProgress(const std::vector<const NodeContext*>& nodes);
 
+/// The nodes' start calls (create, activate; marked by the engine as it builds) in progress on any
+/// thread, e.g. "node 'src' (io.audio_file_source) in its activate call"; "" when none. What a stop
+/// that the start does not honour names: there is no engine yet to ask which node it is calling.
+/// Reads the nodes' ids and types: call it while the engines being built exist. [any thread]
+std::string describeNodeStartsInProgress();
+
 }  // namespace isochron

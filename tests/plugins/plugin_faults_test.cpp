@@ -30,13 +30,14 @@ Result runRunner(const std::string& arguments, const std::string& environment = 
     return isochron::test::runProgram("env XDG_DATA_HOME=/nonexistent-isochron-test " + environment + " " + ISOCHRON_RUN_BINARY, arguments);
 }
 
-// A tone split to a healthy sink and to `faultyType` (from the flawed fixture) before another sink.
-std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType) {
+// A tone split to a healthy sink and to `faultyType` (from the flawed fixture; with `params`) before another sink.
+std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const std::string& faultyType,
+                                      const nlohmann::json& params = nlohmann::json::object()) {
     const nlohmann::json graph = {
         {"format", "isochron-graph/1"},
         {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 1}, {"block", 200}}}},
                    {{"id", "healthy"}, {"type", "io.null_sink"}},
-                   {{"id", "faulty"}, {"type", faultyType}},
+                   {{"id", "faulty"}, {"type", faultyType}, {"params", params}},
                    {{"id", "after"}, {"type", "io.null_sink"}}}},
         {"edges", {{{"from", "tone.out"}, {"to", "healthy.in"}}, {{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
     const auto path = folder / (faultyType + ".isograph.json");
@@ -47,6 +48,23 @@ std::filesystem::path writeFaultGraph(const std::filesystem::path& folder, const
 nlohmann::json readJson(const std::filesystem::path& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in);
+}
+
+// Whether a `signal` sent to process `pid` waits to be delivered (the process's shared pending set):
+// two signals of one kind sent before the first is taken arrive as one.
+bool signalPending(pid_t pid, int signal) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.starts_with("ShdPnd:")) return (std::stoull(line.substr(7), nullptr, 16) >> (signal - 1)) & 1U;
+    }
+    return false;
+}
+
+// What `pid` wrote into `outputPath`, once it ended with status `status` (waitpid's).
+std::string outputOnceEnded(pid_t pid, const std::filesystem::path& outputPath, int& status) {
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    std::ifstream in(outputPath);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 }  // namespace
@@ -160,6 +178,39 @@ TEST_CASE("an in-process plugin that hangs: a second Ctrl-C ends the run at once
     CHECK(json["completed"] == false);
     CHECK_THAT(json["abandoned"].get<std::string>(), Contains("node 'faulty'"));
     CHECK(json["nodes"]["faulty"]["items_in"] >= 3);
+}
+
+TEST_CASE("an in-process plugin hanging in activate: a stop leaves it behind after 3 s (at once on a second signal), "
+          "the report naming node, plugin and hook",
+          "[plugins][faults]") {
+    // The stop was ignored while the nodes started: no message, no report, no exit (`timeout` ran for
+    // 20 minutes); a second signal ended the run with nothing said and no report.
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    const std::string stuck = "node 'faulty' (plugin " + faults + ") in its activate hook";
+    for (const auto& [signal, count] : {std::pair{SIGTERM, 1}, std::pair{SIGINT, 1}, std::pair{SIGHUP, 2}}) {
+        INFO("signal " << signal << " sent " << count << " times");
+        ScratchFolder folder("hang-in-activate");
+        const auto report = folder.path() / "report.json", output = folder.path() / "output.txt";
+        const auto graph = writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "activate"}, {"how", "hang"}});
+        const pid_t pid = startRunner({graph.string(), "--plugin", faults, "--report", report.string()}, output);
+        while (!mainThreadSleeps(pid)) usleep(1000);  // the plugin's hang; polls a state, ended by the child's alarm at worst
+        for (int sent = 0; sent < count; ++sent) {
+            while (signalPending(pid, signal)) usleep(1000);  // the one before was taken; the child's alarm bounds it
+            REQUIRE(kill(pid, signal) == 0);
+        }
+        int raw = 0;
+        const std::string text = outputOnceEnded(pid, output, raw);
+        INFO(text);
+        REQUIRE(WIFEXITED(raw));
+        CHECK(WEXITSTATUS(raw) == 128 + signal);
+        CHECK_THAT(text, Contains(std::string("the run did not stop ") + (count > 1 ? "before a second signal" : "within 3 s") + ": " + stuck +
+                                  " has not returned; leaving without it"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["stopped"] == true);
+        CHECK(json["completed"] == false);
+        CHECK(json["stopped_while_starting"] == true);
+        CHECK(json["abandoned"] == stuck + " did not return after the stop request");
+    }
 }
 
 TEST_CASE("broken plugins in the search path (cut-short binary, manifest a folder, a FIFO or a device) are skipped with a warning; "

@@ -144,6 +144,12 @@ TEST_CASE("a plugin whose deactivate throws (in-process or sandboxed), segfaults
         CHECK(json["nodes"]["after"]["items_in"] == 40);  // it failed only as it stopped
         CHECK(json["failures"].size() == 1);
         CHECK_THAT(json["nodes"]["faulty"]["failure"].get<std::string>(), Contains(fault.failure));
+        // Under --quiet the failure is still named, as a failure in any other hook is (it said nothing).
+        const Result quiet = runRunner(writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "deactivate"}, {"how", fault.how}}).string() +
+                                       " --plugin " + faults + fault.hosting + " --quiet");
+        INFO(quiet.output);
+        CHECK(quiet.status == 2);
+        CHECK_THAT(quiet.output, Contains("isochron-run: error: node 'faulty': " + std::string(fault.failure) + " [plugin " + faults + "]"));
     }
 }
 

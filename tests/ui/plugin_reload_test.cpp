@@ -2,7 +2,8 @@
 // the file), the palette and the open document follow while nodes keep their wires and parameters,
 // a refused build keeps the old one and says why (and leaves running graphs alone), runs stop for the
 // reload and start again, and a plugin operator that throws while running, or fails as it stops, is
-// a problem naming its node while the rest runs on.
+// a problem naming its node while the rest runs on; a Stop while a plugin hangs in activate leaves it
+// behind after the stop's grace.
 #include <catch2/catch.hpp>
 
 #include <QCoreApplication>
@@ -17,6 +18,7 @@
 #include "ui/model/graph_document.h"
 #include "ui/model/operator_catalog.h"
 #include "ui/plugins/plugin_reloader.h"
+#include "engine/plugins/plugin_crash_note.h"
 #include "ui/run/run_controller.h"
 
 using namespace isochron;
@@ -369,4 +371,36 @@ TEST_CASE("sandboxed plugins get the watchdog of the graph each start runs: shor
     REQUIRE(run.start());
     REQUIRE(waitUntil([&] { return !run.running() && run.state() != "starting"; }));
     CHECK(editor.host.find(plugin)->hosting.watchdog == std::chrono::seconds(10));
+}
+
+TEST_CASE("Stop while a plugin hangs in activate ends the run after the stop's grace, the problems panel naming node, plugin and hook",
+          "[ui][plugins][faults]") {
+    // The run stayed "stopping" for good: the engine thread never returned from activate, and the
+    // editor waited for it (a quit too).
+    Editor editor;
+    const std::string faults = fs::canonical(fixturePlugin("faults")).string();
+    editor.host.load(faults);
+    GraphDocument& document = editor.document;
+    const QString tone = document.addNode("generators.signal_generator", 0, 0);
+    const QString faulty = document.addNode("faults.in_hook", 240, 0);
+    const QString after = document.addNode("io.null_sink", 480, 0);
+    REQUIRE(document.setParameter(faulty, "hook", "activate").isEmpty());
+    REQUIRE(document.setParameter(faulty, "how", "hang").isEmpty());
+    REQUIRE(document.connectPorts(tone, "out", faulty, "in").isEmpty());
+    REQUIRE(document.connectPorts(faulty, "out", after, "in").isEmpty());
+
+    RunController& run = editor.run;
+    REQUIRE(run.start());
+    const std::string stuck = "node '" + faulty.toStdString() + "' (plugin " + faults + ") in its activate hook";
+    REQUIRE(waitUntil([&] { return describeUnreturnedPluginCalls() == stuck; }));
+    CHECK(run.state() == "starting");
+    run.stop();
+    CHECK(run.state() == "stopping");
+    REQUIRE(waitUntil([&] { return run.state() != "stopping"; }));
+    CHECK(run.state() == "stopped");
+    CHECK_THAT(run.message().toStdString(), Contains(stuck + " did not return after the stop request"));
+    const std::vector<GraphError> problems = document.problems()->problemsOf("run");
+    REQUIRE(problems.size() == 1);
+    CHECK_THAT(problems.front().message, Contains(stuck + " did not return after the stop request"));
+    CHECK(RunController::anyStartLeftBehind());
 }

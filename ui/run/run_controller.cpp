@@ -1,17 +1,23 @@
 #include "ui/run/run_controller.h"
 
+#include <QCoreApplication>
+
 #include <pthread.h>
 #include <time.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
 #include "engine/graph/validated_graph.h"
+#include "engine/plugins/plugin_crash_note.h"
 #include "engine/plugins/plugin_host.h"
 #include "engine/plugins/sandbox_watchdog.h"
 #include "engine/runtime/engine.h"
+#include "engine/runtime/node_call_scope.h"
 #include "engine/runtime/run_summary.h"
 #include "engine/schedulers/scheduler.h"
 #include "nodes/io/run_output_paths.h"
@@ -27,8 +33,14 @@ namespace isochron::ui {
 /// One engine run, shared by the ui thread and the engine thread that owns the Engine.
 struct EngineJob {
     std::thread thread;
-    std::mutex mutex;                 // guards `engine` (set while the engine exists)
+    std::mutex mutex;                 // guards `engine` (set while the engine exists), `ended` and `abandoned`
     Engine* engine = nullptr;
+    /// The engine thread is done with the controller (it told engineEnded, or never will).
+    bool ended = false;
+    /// The ui thread gave up on a start that did not honour a stop (leaveUnreturnedStart): the thread,
+    /// detached, no longer calls the controller, which may be gone.
+    bool abandoned = false;
+    std::condition_variable endedOrStarted;  // `ended` or `engine` became set
     std::shared_ptr<SnapshotChannel> channel;
     std::atomic<bool> stopRequested{false};
     clockid_t cpuClock{};
@@ -54,6 +66,12 @@ struct EngineJob {
 namespace {
 
 constexpr double kTelemetryHz = 30.0;
+/// How long a stop may wait on a node's start (create, activate) before the run leaves it behind:
+/// isochron-run's grace (a hung in-process plugin cannot be ended, only left).
+constexpr std::chrono::milliseconds kStopGrace{3000};
+
+/// Whether any controller left a start behind: its thread may still run inside a plugin.
+std::atomic<bool> startLeftBehind{false};
 constexpr std::uint64_t kOverloadedQueue = 4096;  // items waiting at one node's inputs
 const QString kRunProblems = QStringLiteral("run");  // the problems panel's source for faulted nodes
 
@@ -121,6 +139,8 @@ double wallSeconds() {
 }  // namespace
 
 RunController::RunController(QObject* parent) : QObject(parent) {
+    // Before the window and the plugins go: main() leaves at once if a start was left behind.
+    if (QCoreApplication::instance()) connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, this, &RunController::leaveStartUnreturnedAtQuit);
     pollTimer_.setInterval(static_cast<int>(1000.0 / kTelemetryHz));
     connect(&pollTimer_, &QTimer::timeout, this, &RunController::pollTelemetry);
     sequenceTimer_.setSingleShot(true);
@@ -131,6 +151,7 @@ RunController::RunController(QObject* parent) : QObject(parent) {
 
 RunController::~RunController() {
     if (mpiJob_) mpiJob_->disconnect(this);  // it stops its ranks as it goes: no news for a controller being destroyed
+    leaveStartUnreturnedAtQuit();
     if (!job_) return;
     {
         std::lock_guard lock(job_->mutex);
@@ -138,6 +159,22 @@ RunController::~RunController() {
         if (job_->engine) job_->engine->requestStop();
     }
     if (job_->thread.joinable()) job_->thread.join();
+}
+
+bool RunController::anyStartLeftBehind() { return startLeftBehind.load(); }
+
+void RunController::leaveStartUnreturnedAtQuit() {
+    if (!job_) return;
+    {
+        std::unique_lock lock(job_->mutex);
+        job_->stopRequested = true;
+        // A start that never returns (a plugin hung in activate) must not hold the editor's quit.
+        if (job_->endedOrStarted.wait_for(lock, kStopGrace, [this] { return job_->engine || job_->ended; })) return;
+        job_->abandoned = true;
+    }
+    startLeftBehind.store(true);
+    job_->thread.detach();
+    job_.reset();
 }
 
 void RunController::setDocument(GraphDocument* document) {
@@ -274,9 +311,10 @@ bool RunController::start(const QString& schedulerText) {
                 }
                 job->tapsBeforeStart.clear();
                 if (job->stopRequested) engine.requestStop();
+                if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
+                job->endedOrStarted.notify_all();
+                if (!job->abandoned) QMetaObject::invokeMethod(this, [this, job] { engineStarted(job); }, Qt::QueuedConnection);
             }
-            if (pthread_getcpuclockid(pthread_self(), &job->cpuClock) == 0) job->cpuClockValid = true;
-            QMetaObject::invokeMethod(this, [this, job] { engineStarted(job); }, Qt::QueuedConnection);
             RunOutcome outcome = engine.run();
             {
                 std::lock_guard lock(job->mutex);
@@ -300,7 +338,10 @@ bool RunController::start(const QString& schedulerText) {
             failure = {GraphError{"", "", "", e.what()}};
         }
         job->cpuClockValid = false;
-        QMetaObject::invokeMethod(this, [this, job, summary, failure] { engineEnded(job, summary, failure); }, Qt::QueuedConnection);
+        const std::lock_guard lock(job->mutex);
+        job->ended = true;
+        job->endedOrStarted.notify_all();
+        if (!job->abandoned) QMetaObject::invokeMethod(this, [this, job, summary, failure] { engineEnded(job, summary, failure); }, Qt::QueuedConnection);
     });
     return true;
 }
@@ -349,12 +390,44 @@ void RunController::stop() {
         return;
     }
     if (!job_ || !running()) return;
+    bool starting = false;
     {
         std::lock_guard lock(job_->mutex);
         job_->stopRequested = true;
         if (job_->engine) job_->engine->requestStop();
+        starting = !job_->engine && !job_->ended;
     }
     setState("stopping");
+    // The engine takes the stop once its nodes have started; a start that does not return in time
+    // is left behind, as isochron-run leaves it.
+    if (starting) QTimer::singleShot(kStopGrace, this, [this, job = job_] { leaveUnreturnedStart(job); });
+}
+
+void RunController::leaveUnreturnedStart(const std::shared_ptr<EngineJob>& job) {
+    if (job != job_) return;  // it ended (or was left) already
+    {
+        std::lock_guard lock(job->mutex);
+        if (job->engine || job->ended) return;  // it started after all: the engine stops it now
+        job->abandoned = true;
+    }
+    startLeftBehind.store(true);
+    job->thread.detach();
+    job_.reset();
+    pollTimer_.stop();
+    sequenceTimer_.stop();
+    restartQueued_ = false;  // a restart would start the plugin that hangs again, beside the one left
+    comparisonQueued_ = false;
+    if (sequenceIndex_ >= 0) {
+        sequenceIndex_ = -1;
+        Q_EMIT sequenceChanged();
+    }
+    const std::string pluginCalls = describeUnreturnedPluginCalls();
+    const std::string stuck = !pluginCalls.empty() ? pluginCalls : describeNodeStartsInProgress();
+    const std::string problem = (stuck.empty() ? std::string("a node's start") : stuck) +
+                                " did not return after the stop request: the run was left behind without it (it keeps a thread busy "
+                                "until the editor quits; a plugin that hangs there needs fixing, or --sandbox to host it apart)";
+    if (document_) document_->problems()->setProblems(kRunProblems, {GraphError{"", "", "", problem}});
+    setState("stopped", tr("Stopped while starting: %1").arg(QString::fromStdString(problem)));
 }
 
 void RunController::stopAll() {

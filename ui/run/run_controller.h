@@ -101,6 +101,11 @@ public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
 
+    /// Whether a controller left a run's start behind (a node's create or activate that did not return
+    /// after a stop, e.g. a plugin hung in activate): its thread may be inside a plugin, so the process
+    /// must end without unloading the plugins (std::_Exit). [any thread]
+    static bool anyStartLeftBehind();
+
     GraphDocument* document() const { return document_; }
     void setDocument(GraphDocument* document);
     QString state() const { return state_; }
@@ -208,6 +213,12 @@ Q_SIGNALS:
 private:
     void setState(const QString& state, const QString& message = {});
     void engineStarted(std::shared_ptr<EngineJob> job);
+    /// After a stop's grace: when `job` is still starting (a node's create or activate has not
+    /// returned), leave its thread behind, name the call in the problems panel and end in "stopped".
+    void leaveUnreturnedStart(const std::shared_ptr<EngineJob>& job);
+    /// At quit: a run still starting gets the stop's grace, then is left behind (the quit must not
+    /// wait for a start that never returns). Blocks for up to that grace.
+    void leaveStartUnreturnedAtQuit();
     void engineEnded(std::shared_ptr<EngineJob> job, const QVariantMap& summary, const std::vector<GraphError>& failure);
     /// The run could not start (or the engine threw): "failed", each cause in the problems panel
     /// (named by node where it has one), and `message` (empty: the problems' texts) as the message.
