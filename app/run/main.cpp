@@ -665,42 +665,48 @@ int runGraphFile(const run::RunOptions& options, const OperatorRegistry& registr
         if (threads) status << ", " << threads->partitions() << " partitions on threads";
         status << " (Ctrl-C to stop)" << std::endl;
     }
-    RunOutcome outcome;
-    try {
-        outcome = threads ? threads->run() : engine.run();
-    } catch (...) {
-        // The watcher must end before the message is printed: a joinable thread destroyed would abort.
-        done.store(true);
-        watcher.join();
-        throw;
-    }
-    done.store(true);
-    watcher.join();
-    // Deactivated now, not when the engine goes: what the nodes say as they close (a recording cut
-    // short, kept under another name) belongs in the summary and the report.
-    for (int partition = 0; partition < (threads ? threads->partitions() : 1); ++partition) {
-        for (NodeContext* node : (threads ? threads->engine(partition) : engine).nodes()) {
-            if (node->op) node->op->deactivate();
-            // Under --quiet too: without it the data just written is lost when it is moved or copied.
-            if (options.quiet) {
-                for (const auto& warning : node->warnings) {
-                    if (isDataAtRiskWarning(warning)) std::cerr << "isochron-run: warning: node '" << node->id << "': " << warning << "\n";
+    // Deactivated as the run ends, not when the engine goes: what the nodes say as they close (a
+    // recording cut short, kept under another name) belongs in the summary and the report. Watched
+    // like the run: a deactivate that does not return after a stop (a plugin hung there) is left behind.
+    auto deactivateNodes = [&](RunOutcome& outcome) {
+        for (int partition = 0; partition < (threads ? threads->partitions() : 1); ++partition) {
+            for (NodeContext* node : (threads ? threads->engine(partition) : engine).nodes()) {
+                if (node->op) node->op->deactivate();
+                // Under --quiet too: without it the data just written is lost when it is moved or copied.
+                if (options.quiet) {
+                    for (const auto& warning : node->warnings) {
+                        if (isDataAtRiskWarning(warning)) std::cerr << "isochron-run: warning: node '" << node->id << "': " << warning << "\n";
+                    }
                 }
             }
-        }
-        const std::size_t failuresBefore = outcome.failures.size();
-        (threads ? threads->engine(partition) : engine).addFailuresWhileStopping(outcome);
-        // A deactivate that failed is named at once like a failure in any other hook, under --quiet
-        // too (it was only in the summary, which --quiet leaves out).
-        for (std::size_t f = failuresBefore; f < outcome.failures.size(); ++f) {
-            bool seen = false;
-            {
-                const std::lock_guard lock(failuresMutex);
-                seen = std::find(failuresSeen.begin(), failuresSeen.end(), outcome.failures[f]) != failuresSeen.end();
+            const std::size_t failuresBefore = outcome.failures.size();
+            (threads ? threads->engine(partition) : engine).addFailuresWhileStopping(outcome);
+            // A deactivate that failed is named at once like a failure in any other hook, under --quiet
+            // too (it was only in the summary, which --quiet leaves out).
+            for (std::size_t f = failuresBefore; f < outcome.failures.size(); ++f) {
+                bool seen = false;
+                {
+                    const std::lock_guard lock(failuresMutex);
+                    seen = std::find(failuresSeen.begin(), failuresSeen.end(), outcome.failures[f]) != failuresSeen.end();
+                }
+                if (!seen) announceFailure(outcome.failures[f]);
             }
-            if (!seen) announceFailure(outcome.failures[f]);
         }
+    };
+    RunOutcome outcome;
+    // The watcher must end before a message is printed: a joinable thread destroyed would abort.
+    const auto endWatcher = [&] {
+        done.store(true);
+        watcher.join();
+    };
+    try {
+        outcome = threads ? threads->run() : engine.run();
+        deactivateNodes(outcome);
+    } catch (...) {
+        endWatcher();
+        throw;
     }
+    endWatcher();
     if (stopSignal.load() != 0) writeNewestTelemetry();
     else drainTelemetry(0);
     RunSummary summary = threads ? threads->summary(outcome) : summarizeRun(engine, outcome);

@@ -58,6 +58,11 @@ std::string originNote(const NodeContext& node) {
 
 Engine::Engine(const ValidatedGraph& graph, const SchedulerSpec& schedulerSpec, const StopPoll& stop) {
     StopPoller poller(stop, "starting the nodes");
+    // Operators asking stopRequested() while they start see the poll; it is the caller's, alive only here.
+    struct StartStopShown {
+        const StopPoll*& shown;
+        ~StartStopShown() { shown = nullptr; }
+    } startStopShown{startStop_ = stop ? &stop : nullptr};
     // A stop asked while the nodes start: every node activated so far is deactivated, nothing runs.
     const auto abandonStart = [this] {
         for (auto& started : nodes_) {

@@ -109,8 +109,10 @@ public:
         if (failuresPending_.load(std::memory_order_relaxed)) [[unlikely]] takeFailures();
         return !stop_.load(std::memory_order_relaxed) && !cutOff_[static_cast<std::size_t>(source.index)] && !memoryGuardHolds();
     }
-    /// Whether a stop was requested (requestStop()). [any thread] [no allocation]
-    bool stopRequested() const { return stop_.load(std::memory_order_relaxed); }
+    /// Whether a stop was requested (requestStop()); while the constructor starts the nodes, also
+    /// whether its `stop` poll says so, so a node's activate that waits on something (a sandboxed
+    /// plugin's child) can end at a stop. [any thread; during the constructor: the engine thread] [no allocation]
+    bool stopRequested() const { return stop_.load(std::memory_order_relaxed) || (startStop_ && (*startStop_)()); }
     /// Whether any source of the graph follows the wall clock now (Operator::followsWallClock), i.e.
     /// the run is not an unpaced import: this engine's own sources, or those of the graph's other
     /// partitions (setSourcesElsewhereFollowWallClock). [engine thread] [no allocation]
@@ -169,6 +171,7 @@ private:
     bool overMemoryLimit_ = false;
     std::uint64_t admissionPauses_ = 0;
     std::atomic<bool> stop_{false};
+    const StopPoll* startStop_ = nullptr;  // the constructor's stop poll while it runs, else null
     std::atomic<bool> changesPending_{false};
     std::mutex mutex_;  // guards pending_, pendingTaps_ and the sleep
     std::condition_variable wakeUp_;

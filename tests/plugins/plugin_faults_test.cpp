@@ -213,6 +213,37 @@ TEST_CASE("an in-process plugin hanging in activate: a stop leaves it behind aft
     }
 }
 
+TEST_CASE("an in-process plugin hanging in deactivate: a stop leaves it behind after 3 s (at once on a second signal), "
+          "the report naming node, plugin and hook",
+          "[plugins][faults]") {
+    // The nodes were deactivated after the run's stop watcher had ended: every signal was ignored,
+    // nothing was said, no report was written; only SIGKILL ended it (tryout17d).
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    const std::string stuck = "node 'faulty' (plugin " + faults + ") in its deactivate hook";
+    for (const auto& [signal, count] : {std::pair{SIGTERM, 1}, std::pair{SIGINT, 2}}) {
+        INFO("signal " << signal << " sent " << count << " times");
+        ScratchFolder folder("hang-in-deactivate");
+        const auto report = folder.path() / "report.json", output = folder.path() / "output.txt";
+        const auto graph = writeFaultGraph(folder.path(), "faults.in_hook", {{"hook", "deactivate"}, {"how", "hang"}});
+        const pid_t pid = startRunner({graph.string(), "--plugin", faults, "--report", report.string()}, output);
+        while (!mainThreadSleeps(pid)) usleep(1000);  // the plugin's hang; polls a state, ended by the child's alarm at worst
+        for (int sent = 0; sent < count; ++sent) {
+            while (signalPending(pid, signal)) usleep(1000);  // the one before was taken; the child's alarm bounds it
+            REQUIRE(kill(pid, signal) == 0);
+        }
+        int raw = 0;
+        const std::string text = outputOnceEnded(pid, output, raw);
+        INFO(text);
+        REQUIRE(WIFEXITED(raw));
+        CHECK(WEXITSTATUS(raw) == 128 + signal);
+        CHECK_THAT(text, Contains(std::string("the run did not stop ") + (count > 1 ? "before a second signal" : "within 3 s") + ": " + stuck +
+                                  " has not returned; leaving without it"));
+        const nlohmann::json json = readJson(report);
+        CHECK(json["abandoned"] == stuck + " did not return after the stop request");
+        CHECK_FALSE(json.contains("stopped_while_starting"));
+    }
+}
+
 TEST_CASE("broken plugins in the search path (cut-short binary, manifest a folder, a FIFO or a device) are skipped with a warning; "
           "graphs run, a graph that uses one is refused naming it",
           "[plugins][runner]") {

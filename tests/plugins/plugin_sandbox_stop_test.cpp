@@ -117,3 +117,41 @@ TEST_CASE("a run stopped while a sandboxed plugin hangs ends without the grace, 
         CHECK(kill(child, 0) == -1);  // the runner killed and reaped it: no sandbox process outlives the run
     }
 }
+
+TEST_CASE("a run stopped while a sandboxed plugin hangs in activate stops as a start stopped in time, without the grace",
+          "[plugins][sandbox][stop]") {
+    // The host's stop check in a sandboxed call asked the engine, which had no stop yet while it
+    // started its nodes: the runner left the call behind after 3 s ("did not stop within 3 s").
+    const std::string faults = std::filesystem::canonical(fixturePlugin("faults")).string();
+    ScratchFolder folder("stop-sandboxed-activate");
+    const nlohmann::json graph = {
+        {"format", "isochron-graph/1"},
+        {"nodes", {{{"id", "tone"}, {"type", "generators.signal_generator"}, {"params", {{"rate", 8000}, {"duration", 60}, {"pace", 1}}}},
+                   {{"id", "faulty"}, {"type", "faults.in_hook"}, {"params", {{"hook", "activate"}, {"how", "hang"}}}},
+                   {{"id", "after"}, {"type", "io.null_sink"}}}},
+        {"edges", {{{"from", "tone.out"}, {"to", "faulty.in"}}, {{"from", "faulty.out"}, {"to", "after.in"}}}}};
+    const auto graphPath = folder.path() / "hang.isograph.json";
+    std::ofstream(graphPath) << graph.dump(2);
+    const auto report = folder.path() / "report.json", output = folder.path() / "output.txt";
+    const pid_t pid = startRunner({graphPath.string(), "--plugin", faults, "--sandbox", "--watchdog", "60", "--report", report.string()}, output);
+    pid_t child = 0;
+    while (child == 0) {  // the plugin's hang in activate, in its sandbox process
+        for (const pid_t candidate : childProcesses(pid)) {
+            if (mainThreadSleeps(candidate)) child = candidate;
+        }
+        if (child == 0) usleep(1000);
+    }
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    int raw = 0;
+    REQUIRE(waitpid(pid, &raw, 0) == pid);
+    std::ifstream in(output);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    REQUIRE(WIFEXITED(raw));
+    CHECK(WEXITSTATUS(raw) == 143);
+    CHECK_THAT(text, Contains("stopped by signal 15 while the nodes were starting") && !Contains("did not stop within"));
+    const nlohmann::json json = nlohmann::json::parse(std::ifstream(report));
+    CHECK(json["stopped_while_starting"] == true);
+    CHECK_FALSE(json.contains("abandoned"));
+    CHECK(kill(child, 0) == -1);  // killed and reaped: no sandbox process outlives the run
+}

@@ -33,8 +33,10 @@ namespace isochron::ui {
 /// One engine run, shared by the ui thread and the engine thread that owns the Engine.
 struct EngineJob {
     std::thread thread;
-    std::mutex mutex;                 // guards `engine` (set while the engine exists), `ended` and `abandoned`
+    std::mutex mutex;                 // guards `engine` (set while the engine exists), `closing`, `ended` and `abandoned`
     Engine* engine = nullptr;
+    /// The engine ran and its nodes are being deactivated.
+    bool closing = false;
     /// The engine thread is done with the controller (it told engineEnded, or never will).
     bool ended = false;
     /// The ui thread gave up on a start that did not honour a stop (leaveUnreturnedStart): the thread,
@@ -319,6 +321,7 @@ bool RunController::start(const QString& schedulerText) {
             {
                 std::lock_guard lock(job->mutex);
                 job->engine = nullptr;  // no tap or parameter reaches a node while it is deactivated
+                job->closing = true;
             }
             // Deactivated now, not when the engine goes, as isochron-run does: a plugin that fails
             // while stopping (a recording it cannot close) is a failure of this run, and what the
@@ -390,24 +393,29 @@ void RunController::stop() {
         return;
     }
     if (!job_ || !running()) return;
-    bool starting = false;
     {
         std::lock_guard lock(job_->mutex);
         job_->stopRequested = true;
         if (job_->engine) job_->engine->requestStop();
-        starting = !job_->engine && !job_->ended;
     }
     setState("stopping");
-    // The engine takes the stop once its nodes have started; a start that does not return in time
-    // is left behind, as isochron-run leaves it.
-    if (starting) QTimer::singleShot(kStopGrace, this, [this, job = job_] { leaveUnreturnedStart(job); });
+    // The engine takes the stop once its nodes have started; a start, or a deactivate after the run,
+    // that does not return in time is left behind, as isochron-run leaves it.
+    QTimer::singleShot(kStopGrace, this, [this, job = job_] { leaveUnreturnedStart(job); });
 }
 
 void RunController::leaveUnreturnedStart(const std::shared_ptr<EngineJob>& job) {
     if (job != job_) return;  // it ended (or was left) already
+    bool closing = false;
     {
         std::lock_guard lock(job->mutex);
-        if (job->engine || job->ended) return;  // it started after all: the engine stops it now
+        if (job->ended) return;
+        if (job->engine) {
+            // Running: the engine stops it now; should a deactivate after it not return, look again.
+            QTimer::singleShot(kStopGrace, this, [this, job] { leaveUnreturnedStart(job); });
+            return;
+        }
+        closing = job->closing;
         job->abandoned = true;
     }
     startLeftBehind.store(true);
@@ -422,12 +430,13 @@ void RunController::leaveUnreturnedStart(const std::shared_ptr<EngineJob>& job) 
         Q_EMIT sequenceChanged();
     }
     const std::string pluginCalls = describeUnreturnedPluginCalls();
-    const std::string stuck = !pluginCalls.empty() ? pluginCalls : describeNodeStartsInProgress();
-    const std::string problem = (stuck.empty() ? std::string("a node's start") : stuck) +
+    const std::string stuck = !pluginCalls.empty() ? pluginCalls : closing ? std::string() : describeNodeStartsInProgress();
+    const std::string problem = (stuck.empty() ? std::string(closing ? "a node's deactivate" : "a node's start") : stuck) +
                                 " did not return after the stop request: the run was left behind without it (it keeps a thread busy "
                                 "until the editor quits; a plugin that hangs there needs fixing, or --sandbox to host it apart)";
     if (document_) document_->problems()->setProblems(kRunProblems, {GraphError{"", "", "", problem}});
-    setState("stopped", tr("Stopped while starting: %1").arg(QString::fromStdString(problem)));
+    const QString when = closing ? tr("Stopped while closing its nodes: %1") : tr("Stopped while starting: %1");
+    setState("stopped", when.arg(QString::fromStdString(problem)));
 }
 
 void RunController::stopAll() {

@@ -214,7 +214,8 @@ private:
     void setState(const QString& state, const QString& message = {});
     void engineStarted(std::shared_ptr<EngineJob> job);
     /// After a stop's grace: when `job` is still starting (a node's create or activate has not
-    /// returned), leave its thread behind, name the call in the problems panel and end in "stopped".
+    /// returned) or closing (a deactivate has not), leave its thread behind, name the call in the
+    /// problems panel and end in "stopped"; while its engine still runs, look again after another grace.
     void leaveUnreturnedStart(const std::shared_ptr<EngineJob>& job);
     /// At quit: a run still starting gets the stop's grace, then is left behind (the quit must not
     /// wait for a start that never returns). Blocks for up to that grace.
