@@ -393,16 +393,17 @@ TEST_CASE("Stop while a plugin hangs in activate ends the run after the stop's g
     RunController& run = editor.run;
     REQUIRE(run.start());
     const std::string stuck = "node '" + faulty.toStdString() + "' (plugin " + faults + ") in its activate hook";
-    REQUIRE(waitUntil([&] { return describeUnreturnedPluginCalls() == stuck; }));
+    // (Another case of this process may have left a thread behind: it is named too.)
+    REQUIRE(waitUntil([&] { return describeUnreturnedPluginCalls().find(stuck) != std::string::npos; }));
     CHECK(run.state() == "starting");
     run.stop();
     CHECK(run.state() == "stopping");
     REQUIRE(waitUntil([&] { return run.state() != "stopping"; }));
     CHECK(run.state() == "stopped");
-    CHECK_THAT(run.message().toStdString(), Contains(stuck + " did not return after the stop request"));
+    CHECK_THAT(run.message().toStdString(), Contains(stuck) && Contains(" did not return after the stop request"));
     const std::vector<GraphError> problems = document.problems()->problemsOf("run");
     REQUIRE(problems.size() == 1);
-    CHECK_THAT(problems.front().message, Contains(stuck + " did not return after the stop request"));
+    CHECK_THAT(problems.front().message, Contains(stuck) && Contains(" did not return after the stop request"));
     CHECK(RunController::anyStartLeftBehind());
 }
 
@@ -430,9 +431,9 @@ TEST_CASE("Stop while a plugin then hangs in deactivate ends the run after the s
     const std::string stuck = "node '" + faulty.toStdString() + "' (plugin " + faults + ") in its deactivate hook";
     REQUIRE(waitUntil([&] { return run.state() != "stopping"; }));
     CHECK(run.state() == "stopped");
-    // (A thread left behind by another case of this process may be named before it.)
-    CHECK_THAT(run.message().toStdString(), StartsWith("Stopped while closing its nodes: ") && Contains(stuck + " did not return after the stop request"));
+    // (A thread left behind by another case of this process may be named too.)
+    CHECK_THAT(run.message().toStdString(), StartsWith("Stopped while closing its nodes: ") && Contains(stuck) && Contains(" did not return after the stop request"));
     const std::vector<GraphError> problems = document.problems()->problemsOf("run");
     REQUIRE(problems.size() == 1);
-    CHECK_THAT(problems.front().message, Contains(stuck + " did not return after the stop request"));
+    CHECK_THAT(problems.front().message, Contains(stuck) && Contains(" did not return after the stop request"));
 }
